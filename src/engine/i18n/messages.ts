@@ -1,0 +1,90 @@
+// Messages the engine and the server answer with, in both languages. Placeholders are {name}.
+import type { Label, Lang } from '../model/types.ts';
+
+export const messages = {
+  ok: { zh: '操作成功', en: 'Operation successful' },
+  noData: { zh: '暂无承载数据', en: 'No data' },
+  saved: { zh: '新增成功', en: 'Added successfully' },
+  updated: { zh: '更新成功', en: 'Updated successfully' },
+  removed: { zh: '删除成功', en: 'Deleted successfully' },
+  tokenMissing: { zh: '缺失令牌,鉴权失败', en: 'Token missing, authentication failed' },
+  unauthorized: { zh: '请求未授权', en: 'Unauthorized request' },
+  forbidden: { zh: '请求被拒绝', en: 'Request denied' },
+  platformOnly: { zh: '仅平台管理租户可以修改{entity}', en: 'Only the platform tenant may change {entity}' },
+  notFound: { zh: '{entity}不存在', en: '{entity} not found' },
+  routeNotFound: { zh: '404 没找到请求', en: '404 request not found' },
+  serverError: { zh: '服务器异常', en: 'Internal server error' },
+  badRequest: { zh: '请求参数错误', en: 'Bad request' },
+  badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
+  missingParam: { zh: '缺少必要的请求参数: {param}', en: 'Missing required parameter: {param}' },
+  badId: { zh: '参数 {param} 不是有效的编号: {value}', en: 'Parameter {param} is not a valid id: {value}' },
+  unknownFilter: { zh: '不支持按 {param} 查询', en: 'Cannot filter by {param}' },
+  unknownSort: { zh: '不支持按 {param} 排序', en: 'Cannot sort by {param}' },
+  badFilterValue: { zh: '查询条件 {field} 的值无效: {value}', en: 'Invalid value for filter {field}: {value}' },
+  badPaging: { zh: '分页参数 {param} 无效: {value}', en: 'Invalid paging parameter {param}: {value}' },
+  // field validation
+  required: { zh: '{field}不能为空', en: '{field} is required' },
+  type: { zh: '{field}的类型不正确,应为{type}', en: '{field} must be {type}' },
+  maxLength: { zh: '{field}不能超过{limit}个字符', en: '{field} must be at most {limit} characters' },
+  minLength: { zh: '{field}不能少于{limit}个字符', en: '{field} must be at least {limit} characters' },
+  pattern: { zh: '{field}的格式不正确', en: '{field} has an invalid format' },
+  format: { zh: '{field}的格式不正确,应为{format}', en: '{field} must be a valid {format}' },
+  minimum: { zh: '{field}不能小于{limit}', en: '{field} must be at least {limit}' },
+  maximum: { zh: '{field}不能大于{limit}', en: '{field} must be at most {limit}' },
+  exclusiveMinimum: { zh: '{field}必须大于{limit}', en: '{field} must be greater than {limit}' },
+  exclusiveMaximum: { zh: '{field}必须小于{limit}', en: '{field} must be less than {limit}' },
+  enum: { zh: '{field}的值不在可选范围内', en: '{field} has a value that is not allowed' },
+  minItems: { zh: '{field}至少需要{limit}行', en: '{field} needs at least {limit} rows' },
+  maxItems: { zh: '{field}最多{limit}行', en: '{field} allows at most {limit} rows' },
+  invalid: { zh: '{field}的值无效', en: '{field} is invalid' },
+  dictValue: { zh: '{field}的值 {value} 不在字典 {code} 中', en: '{field}: {value} is not an entry of dictionary {code}' },
+  refMissing: { zh: '{field}引用的记录不存在: {value}', en: '{field} refers to a record that does not exist: {value}' },
+  unique: { zh: '{field} {value} 已存在', en: '{field} {value} already exists' },
+  detailRow: { zh: '{detail}第{row}行', en: '{detail} row {row}' },
+  rowNotFound: { zh: '{detail}中的行不存在: {value}', en: 'Row of {detail} not found: {value}' },
+  hasChildren: { zh: '{entity}下还有子节点,不能删除', en: '{entity} still has child nodes and cannot be deleted' },
+  referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
+  treeCycle: { zh: '{field}不能是自身或其下级', en: '{field} cannot be the record itself or one of its descendants' },
+  exportTooLarge: { zh: '导出的记录超过{limit}条,请缩小查询范围', en: 'More than {limit} records to export; narrow the search' },
+} as const satisfies Record<string, Label>;
+
+export type MessageKey = keyof typeof messages;
+
+export const typeNames: Record<string, Label> = {
+  string: { zh: '文本', en: 'text' },
+  number: { zh: '数字', en: 'a number' },
+  integer: { zh: '整数', en: 'an integer' },
+  boolean: { zh: '是/否', en: 'true or false' },
+  array: { zh: '列表', en: 'a list' },
+  object: { zh: '对象', en: 'an object' },
+};
+
+export const formatNames: Record<string, Label> = {
+  date: { zh: '日期 yyyy-MM-dd', en: 'date yyyy-MM-dd' },
+  datetime: { zh: '时间 yyyy-MM-dd HH:mm:ss', en: 'date-time yyyy-MM-dd HH:mm:ss' },
+  month: { zh: '月份 yyyy-MM', en: 'month yyyy-MM' },
+  email: { zh: '电子邮箱', en: 'email address' },
+  uri: { zh: '网址', en: 'URL' },
+};
+
+/** Picks the language from an Accept-Language header: en when English is preferred, else zh. */
+export function pickLang(acceptLanguage: string | undefined | null): Lang {
+  if (!acceptLanguage) return 'zh';
+  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('en') ? 'en' : 'zh';
+}
+
+export function fill(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => (params[k] === undefined ? `{${k}}` : String(params[k])));
+}
+
+/** Renders a message; params that are Labels are rendered in the same language. */
+export function t(key: MessageKey, lang: Lang, params: Record<string, unknown> = {}): string {
+  const resolved: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) resolved[k] = isLabel(v) ? v[lang] : v;
+  return fill(messages[key][lang], resolved);
+}
+
+export function isLabel(v: unknown): v is Label {
+  return typeof v === 'object' && v !== null && 'zh' in v && 'en' in v;
+}

@@ -1,0 +1,147 @@
+// The schema linter: the checks that span fields, files and dictionaries, which a meta-schema cannot
+// express. Each finding names the file and the JSON pointer of the offending keyword.
+import { fieldsRead, sumsRead } from '../compute/expr.ts';
+import { fieldsOf } from '../predicate/predicate.ts';
+import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
+import type { DictionaryDef, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
+
+type Report = (at: string, message: string) => void;
+
+export function lintCatalog(entities: Record<string, EntityModel>, dictionaries: DictionaryDef[], source: SchemaSource): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const tables = new Map<string, string>();
+  const apis = new Map<string, string>();
+  const claim = (registry: Map<string, string>, value: string, owner: string, report: Report, at: string, what: string) => {
+    const previous = registry.get(value);
+    if (previous && previous !== owner) report(at, `${what} "${value}" is already used by ${previous}`);
+    registry.set(value, owner);
+  };
+
+  for (const [key, model] of Object.entries(entities)) {
+    const report: Report = (at, message) => issues.push({ file: model.file, pointer: at, message });
+    if (model.key !== key) report('/x-entity/key', `x-entity.key "${model.key}" differs from the manifest key "${key}"`);
+    claim(tables, model.table, key, report, '/x-entity/table', 'table');
+    claim(apis, model.api, key, report, '/x-entity/api', 'API base');
+    for (const d of model.details) claim(tables, d.table, key, report, pointer('properties', d.name, 'x-detail', 'table'), 'table');
+    lintEntity(model, entities, dictionaries, report);
+    lintLabels(model.schema, '', report);
+  }
+  for (const file of source.manifest.dictionaries) {
+    const codes = new Set<string>();
+    (source.files[file]?.dictionaries ?? []).forEach((d: { code: string }, i: number) => {
+      if (codes.has(d.code)) issues.push({ file, pointer: pointer('dictionaries', i, 'code'), message: `dictionary code "${d.code}" appears twice` });
+      codes.add(d.code);
+    });
+  }
+  return issues;
+}
+
+function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, dictionaries: DictionaryDef[], report: Report) {
+  const has = (f: string) => f in model.fieldMap;
+  const detailNames = new Set(model.details.map((d) => d.name));
+  model.list.columns.forEach((c, i) => has(c.field) || report(pointer('x-list', 'columns', i), `list column "${c.field}" is not a property`));
+  (model.schema['x-list']?.defaultSort ?? []).forEach((s: { field: string }, i: number) =>
+    has(s.field) || report(pointer('x-list', 'defaultSort', i, 'field'), `sort field "${s.field}" is not a property`));
+  model.search.forEach((s, i) => has(s.field) || report(pointer('x-search', 'fields', i, 'field'), `search field "${s.field}" is not a property`));
+  model.search.forEach((s, i) => {
+    const f = model.fieldMap[s.field];
+    if (f && s.operator === 'dateRange' && f.kind !== 'date' && f.kind !== 'datetime') {
+      report(pointer('x-search', 'fields', i, 'operator'), `dateRange needs a date or datetime field, "${s.field}" is ${f.kind}`);
+    }
+  });
+  model.layout.sections.forEach((s, i) => s.fields.forEach((f, j) =>
+    has(f) || detailNames.has(f) || report(pointer('x-layout', 'sections', i, 'fields', j), `layout field "${f}" is not a property`)));
+  const spec = model.schema['x-entity'];
+  if (model.titleField && !has(model.titleField)) report('/x-entity/titleField', `titleField "${model.titleField}" is not a property`);
+  if (model.tree && !has(model.tree.parentField)) report('/x-entity/tree/parentField', `tree parent field "${model.tree.parentField}" is not a property`);
+  if (model.tree && !has(model.tree.keyField)) report('/x-entity/tree/keyField', `tree key field "${model.tree.keyField}" is not a property`);
+  model.lookupKeys.forEach((k, i) => {
+    if (!has(k)) report(pointer('x-entity', 'lookupKeys', i), `lookup key "${k}" is not a property`);
+    else if (!model.fieldMap[k].unique) report(pointer('x-entity', 'lookupKeys', i), `lookup key "${k}" must be unique (x-db.unique)`);
+  });
+  if (model.code && !has(model.code.field)) report('/x-entity/code/field', `code field "${model.code.field}" is not a property`);
+  if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string') report('/x-entity/code/field', 'the code field must be a string');
+
+  const ctx = { entities, dictionaries, report };
+  lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
+  for (const d of model.details) {
+    lintFields(d.fields, d.fieldMap, (name) => pointer('properties', d.name, 'items', 'properties', name), ctx, model);
+    if (d.foreignKey in d.fieldMap && d.fields.filter((f) => f.name === d.foreignKey).length > 1) {
+      report(pointer('properties', d.name, 'x-detail', 'foreignKey'), `foreign key "${d.foreignKey}" clashes with a declared row property`);
+    }
+  }
+}
+
+interface LintContext {
+  entities: Record<string, EntityModel>;
+  dictionaries: DictionaryDef[];
+  report: Report;
+}
+
+function lintFields(
+  fields: readonly FieldModel[],
+  fieldMap: Readonly<Record<string, FieldModel>>,
+  at: (name: string) => string,
+  { entities, dictionaries, report }: LintContext,
+  owner: EntityModel,
+) {
+  for (const f of fields) {
+    if (f.system) continue;
+    if (f.kind === 'string' && f.maxLength === undefined && !f.dict && !f.options) {
+      report(at(f.name), `string property "${f.name}" needs maxLength`);
+    }
+    if (f.ref) {
+      const target = entities[f.ref.entity];
+      if (!target) report(at(f.name) + '/x-ref/entity', `x-ref names unknown entity "${f.ref.entity}"`);
+      else {
+        if (!(f.ref.valueField in target.fieldMap)) report(at(f.name) + '/x-ref/valueField', `"${f.ref.valueField}" is not a field of ${f.ref.entity}`);
+        if (f.ref.labelField && !(f.ref.labelField in target.fieldMap)) report(at(f.name) + '/x-ref/labelField', `"${f.ref.labelField}" is not a field of ${f.ref.entity}`);
+        for (const [targetField, sourceField] of Object.entries(f.ref.copy)) {
+          if (!(targetField in fieldMap)) report(at(f.name) + '/x-ref/copy', `copy target "${targetField}" is not a field of this record`);
+          if (!(sourceField in target.fieldMap)) report(at(f.name) + '/x-ref/copy', `copy source "${sourceField}" is not a field of ${f.ref.entity}`);
+        }
+      }
+      if (f.ref.filter) for (const name of fieldsOf(f.ref.filter)) {
+        if (target && !(name in target.fieldMap) && !(name in fieldMap)) report(at(f.name) + '/x-ref/filter', `filter names unknown field "${name}"`);
+      }
+      for (const dep of f.ref.dependsOn) if (!(dep in fieldMap)) report(at(f.name) + '/x-ref/dependsOn', `dependsOn names unknown field "${dep}"`);
+    }
+    if (f.dict) {
+      const dict = dictionaries.find((d) => d.code === f.dict!.code && d.source === f.dict!.source);
+      if (!dict) report(at(f.name) + '/x-dict/code', `unknown ${f.dict.source} dictionary "${f.dict.code}"`);
+    }
+    if (f.compute) {
+      for (const name of fieldsRead(f.compute.expr)) if (!(name in fieldMap)) report(at(f.name) + '/x-compute/expr', `expression reads unknown field "${name}"`);
+      for (const { detail, field } of sumsRead(f.compute.expr)) {
+        const d = owner.details.find((x) => x.name === detail);
+        if (!d) report(at(f.name) + '/x-compute/expr', `sum over unknown detail "${detail}"`);
+        else if (!(field in d.fieldMap)) report(at(f.name) + '/x-compute/expr', `sum over unknown field "${detail}.${field}"`);
+      }
+      if (f.kind !== 'decimal' && f.kind !== 'integer') report(at(f.name) + '/x-compute', 'x-compute needs a number property');
+    }
+    if (f.rules) {
+      for (const key of ['visibleIf', 'requiredIf', 'readonlyIf'] as const) {
+        const pred = f.rules[key];
+        if (pred) for (const name of fieldsOf(pred)) if (!(name in fieldMap)) report(`${at(f.name)}/x-rules/${key}`, `condition names unknown field "${name}"`);
+      }
+    }
+  }
+}
+
+const CJK = /[\u3400-\u9fff]/;
+
+/** Every title (entity, property, option, section) must carry its English text in x-i18n. */
+function lintLabels(schema: JsonSchema, at: string, report: Report) {
+  if (!schema || typeof schema !== 'object') return;
+  if (Array.isArray(schema)) {
+    schema.forEach((s, i) => lintLabels(s, `${at}/${i}`, report));
+    return;
+  }
+  if (typeof schema.title === 'string' && CJK.test(schema.title) && !schema['x-i18n']?.title) {
+    report(at || '/', `title "${schema.title}" has no English text (x-i18n.title)`);
+  }
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'x-i18n' || k === 'x-compute' || k === 'x-rules' || k === 'default' || k === 'const' || k === 'examples') continue;
+    if (v && typeof v === 'object') lintLabels(v as JsonSchema, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, report);
+  }
+}

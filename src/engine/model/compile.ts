@@ -1,0 +1,324 @@
+// compile(): manifest + schemas -> frozen EntityModels. Structural checks (the dialect meta-schema),
+// cross-file checks (the linter) and Ajv's strict compile all run here, and every problem is reported
+// with its file and JSON pointer before anything else sees the models.
+import { computeOrder as orderComputed, type Expr } from '../compute/expr.ts';
+import { createAjv, DIALECT_ID, SCHEMA_BASE, type Ajv } from '../dialect/ajv.ts';
+import { lintCatalog } from '../lint/lint.ts';
+import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './source.ts';
+import { snakeCase } from './names.ts';
+import { detailSystemFields, headerSystemFields } from './system-fields.ts';
+import type {
+  DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel,
+} from './types.ts';
+
+export interface CompileResult {
+  catalog: EntityCatalog;
+  ajv: Ajv;
+}
+
+/** Compiles the whole schema set, or throws SchemaSetError listing every problem found. */
+export function compile(source: SchemaSource): CompileResult {
+  const issues: SchemaIssue[] = [];
+  const ajv = createAjv(source.meta);
+  const dialect = ajv.getSchema(DIALECT_ID)!;
+  const documents: Record<string, JsonSchema> = {};
+
+  const schemaFiles = Object.keys(source.files).filter((f) => f.endsWith('.schema.json'));
+  for (const file of schemaFiles) {
+    const doc = source.files[file];
+    if (!dialect(doc)) issues.push(...(dialect.errors ?? []).map((e) => dialectIssue(file, e)));
+    documents[idOf(file)] = { ...doc, $id: idOf(file) };
+  }
+  for (const [key, file] of Object.entries(source.manifest.entities)) {
+    if (!source.files[file]) issues.push({ file: 'entities.manifest.json', pointer: pointer('entities', key), message: `file not found: ${file}` });
+  }
+  if (issues.length) throw new SchemaSetError(issues);
+
+  const dictionaries = loadDictionaries(source, issues);
+  const entities: Record<string, EntityModel> = {};
+  const resolver = new RefResolver(documents);
+  for (const [key, file] of Object.entries(source.manifest.entities)) {
+    try {
+      entities[key] = buildEntity(key, file, documents[idOf(file)], resolver);
+    } catch (err) {
+      issues.push({ file, pointer: (err as { pointer?: string }).pointer ?? '', message: (err as Error).message });
+    }
+  }
+  if (issues.length) throw new SchemaSetError(issues);
+
+  issues.push(...lintCatalog(entities, dictionaries, source));
+  for (const doc of Object.values(documents)) ajv.addSchema(doc);
+  for (const model of Object.values(entities)) {
+    try {
+      ajv.getSchema(model.schema.$id);
+    } catch (err) {
+      issues.push({ file: model.file, pointer: '', message: (err as Error).message });
+    }
+  }
+  if (issues.length) throw new SchemaSetError(issues);
+
+  const catalog: EntityCatalog = deepFreeze({ entities, dictionaries, documents });
+  return { catalog, ajv };
+}
+
+export function idOf(file: string): string {
+  return SCHEMA_BASE + file;
+}
+
+function dialectIssue(file: string, e: { instancePath: string; keyword: string; message?: string; params: any }): SchemaIssue {
+  if (e.keyword === 'propertyNames' || (e.params && e.params.propertyName)) {
+    return { file, pointer: e.instancePath, message: `unknown keyword "${e.params.propertyName}"` };
+  }
+  const extra = e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")` : e.params?.allowedValues ? ` (${JSON.stringify(e.params.allowedValues)})` : '';
+  return { file, pointer: e.instancePath, message: `${e.message ?? e.keyword}${extra}` };
+}
+
+function loadDictionaries(source: SchemaSource, issues: SchemaIssue[]): DictionaryDef[] {
+  const out: DictionaryDef[] = [];
+  for (const file of source.manifest.dictionaries) {
+    const doc = source.files[file];
+    if (!doc || !Array.isArray(doc.dictionaries)) {
+      issues.push({ file, pointer: '', message: 'dictionary file missing or without a "dictionaries" array' });
+      continue;
+    }
+    doc.dictionaries.forEach((d: any, i: number) => {
+      if (typeof d.code !== 'string' || !d.name || !d.en || !Array.isArray(d.items)) {
+        issues.push({ file, pointer: pointer('dictionaries', i), message: 'a dictionary needs code, name, en and items' });
+        return;
+      }
+      d.items.forEach((item: any, j: number) => {
+        if (typeof item.key !== 'string' || !item.value || !item.en) {
+          issues.push({ file, pointer: pointer('dictionaries', i, 'items', j), message: 'a dictionary item needs a string key, value and en' });
+        }
+      });
+      out.push({ code: d.code, name: d.name, en: d.en, source: doc.source === 'system' ? 'system' : 'biz', items: d.items });
+    });
+  }
+  return out;
+}
+
+/** Resolves $ref (relative to the document's $id) and merges the referring schema's own keywords over it. */
+class RefResolver {
+  constructor(private readonly documents: Record<string, JsonSchema>) {}
+
+  resolve(schema: JsonSchema, baseId: string, depth = 0): JsonSchema {
+    if (!schema || typeof schema !== 'object' || !('$ref' in schema)) return schema;
+    if (depth > 10) throw new Error(`$ref chain too deep at ${schema.$ref}`);
+    const url = new URL(schema.$ref, baseId);
+    const docId = url.href.replace(/#.*$/, '');
+    const doc = this.documents[docId];
+    if (!doc) throw new Error(`$ref to unknown document: ${schema.$ref}`);
+    let target: any = doc;
+    for (const seg of decodeURIComponent(url.hash.replace(/^#\/?/, '')).split('/').filter(Boolean)) {
+      target = target?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    if (target === undefined) throw new Error(`$ref target not found: ${schema.$ref}`);
+    const base = this.resolve(target, docId, depth + 1);
+    const { $ref: _ignored, ...own } = schema;
+    const merged: JsonSchema = { ...base, ...own };
+    for (const k of Object.keys(own)) {
+      if (k.startsWith('x-') && isPlainObject(base[k]) && isPlainObject(own[k])) merged[k] = { ...base[k], ...own[k] };
+    }
+    return merged;
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function labelOf(schema: JsonSchema, fallback: string): Label {
+  const zh = typeof schema.title === 'string' ? schema.title : fallback;
+  return { zh, en: schema['x-i18n']?.title ?? zh };
+}
+
+function kindOf(schema: JsonSchema): FieldKind {
+  const db = schema['x-db'] ?? {};
+  switch (schema.type) {
+    case 'string':
+      if (db.type === 'bigint') return 'id';
+      if (schema.format === 'date') return 'date';
+      if (schema.format === 'datetime') return 'datetime';
+      if (schema.format === 'month') return 'month';
+      return 'string';
+    case 'integer': return 'integer';
+    case 'number': return 'decimal';
+    case 'boolean': return 'boolean';
+    default: return 'json';
+  }
+}
+
+function sqlTypeOf(kind: FieldKind, schema: JsonSchema): { sqlType: string; scale?: number } {
+  const db = schema['x-db'] ?? {};
+  switch (kind) {
+    case 'id': return { sqlType: 'bigint' };
+    case 'integer': return { sqlType: db.type === 'bigint' ? 'bigint' : 'integer' };
+    case 'decimal': {
+      const precision = db.precision ?? 18;
+      const scale = db.scale ?? 4;
+      return { sqlType: `numeric(${precision},${scale})`, scale };
+    }
+    case 'boolean': return { sqlType: 'boolean' };
+    case 'date': return { sqlType: 'date' };
+    case 'datetime': return { sqlType: 'timestamp(0)' };
+    case 'month': return { sqlType: 'varchar(7)' };
+    case 'json': return { sqlType: 'jsonb' };
+    default: {
+      if (db.type === 'text') return { sqlType: 'text' };
+      const length = schema.maxLength ?? 255;
+      return { sqlType: length > 4000 ? 'text' : `varchar(${length})` };
+    }
+  }
+}
+
+function optionsOf(schema: JsonSchema): OptionModel[] | undefined {
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (!Array.isArray(branches) || !branches.every((b: any) => b && 'const' in b)) return undefined;
+  return branches.map((b: any) => ({ value: b.const, label: labelOf(b, String(b.const)) }));
+}
+
+function buildField(name: string, raw: JsonSchema, baseId: string, required: boolean, resolver: RefResolver): FieldModel {
+  const schema = resolver.resolve(raw, baseId);
+  const kind = kindOf(schema);
+  const { sqlType, scale } = sqlTypeOf(kind, schema);
+  const db = schema['x-db'] ?? {};
+  const ref = schema['x-ref'];
+  const dict = schema['x-dict'];
+  const compute = schema['x-compute'];
+  const rules = schema['x-rules'];
+  return {
+    name,
+    column: db.column ?? snakeCase(name),
+    label: labelOf(schema, name),
+    kind,
+    sqlType,
+    scale,
+    maxLength: schema.maxLength,
+    required,
+    readOnly: schema.readOnly === true || (compute !== undefined && compute.mode !== 'default'),
+    system: false,
+    default: schema.default,
+    unique: db.unique === true,
+    index: db.index === true,
+    dict: dict && { code: dict.code, source: dict.source ?? 'biz', multiple: dict.multiple ?? false },
+    ref: ref && {
+      entity: ref.entity,
+      valueField: ref.valueField ?? 'id',
+      labelField: ref.labelField,
+      filter: ref.filter,
+      dependsOn: ref.dependsOn ?? [],
+      copy: ref.copy ?? {},
+    },
+    compute: compute && { expr: compute.expr as Expr, scale: compute.scale, mode: compute.mode ?? 'always' },
+    rules: rules && { ...rules, clearWhenHidden: rules.clearWhenHidden ?? true },
+    options: optionsOf(schema),
+    ui: schema['x-ui'],
+    display: schema['x-display'],
+    schema,
+  };
+}
+
+function computeOrderOf(fields: readonly FieldModel[], file: string, at: string): string[] {
+  const computed: Record<string, Expr> = {};
+  for (const f of fields) if (f.compute) computed[f.name] = f.compute.expr;
+  try {
+    return orderComputed(computed);
+  } catch (err) {
+    throw Object.assign(new Error((err as Error).message), { pointer: at, file });
+  }
+}
+
+function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema, baseId: string, resolver: RefResolver, file: string): DetailModel {
+  const schema = resolver.resolve(raw, baseId);
+  const spec = schema['x-detail'];
+  const items = resolver.resolve(schema.items ?? {}, baseId);
+  if (schema.type !== 'array' || items.type !== 'object') {
+    throw Object.assign(new Error('x-detail needs an array whose items are objects'), { pointer: pointer('properties', name) });
+  }
+  const required = new Set<string>(items.required ?? []);
+  const own = Object.entries<JsonSchema>(items.properties ?? {}).map(([n, s]) => buildField(n, s, baseId, required.has(n), resolver));
+  const system = detailSystemFields(entity, spec.foreignKey, spec.orderField ?? 'sortNo');
+  const fields = [...system, ...own];
+  return {
+    name,
+    label: labelOf(schema, name),
+    table: spec.table,
+    foreignKey: spec.foreignKey,
+    foreignKeyColumn: snakeCase(spec.foreignKey),
+    orderField: spec.orderField ?? 'sortNo',
+    editor: spec.editor ?? 'grid',
+    minRows: spec.minRows ?? 0,
+    maxRows: spec.maxRows ?? 5000,
+    fields,
+    fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])),
+    computeOrder: computeOrderOf(own, file, pointer('properties', name, 'items')),
+  };
+}
+
+function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefResolver): EntityModel {
+  const spec = doc['x-entity'];
+  if (!spec) throw Object.assign(new Error('an entity schema needs x-entity'), { pointer: '' });
+  const baseId = doc.$id;
+  const scope = spec.scope ?? 'tenant';
+  const softDelete = spec.softDelete ?? true;
+  const required = new Set<string>(doc.required ?? []);
+  const own: FieldModel[] = [];
+  const details: DetailModel[] = [];
+  for (const [name, raw] of Object.entries<JsonSchema>(doc.properties ?? {})) {
+    const resolved = resolver.resolve(raw, baseId);
+    if (resolved['x-detail']) details.push(buildDetail(scope, name, raw, baseId, resolver, file));
+    else own.push(buildField(name, raw, baseId, required.has(name), resolver));
+  }
+  const fields = [...headerSystemFields(scope, softDelete), ...own];
+  const fieldMap = Object.fromEntries(fields.map((f) => [f.name, f]));
+  const list = doc['x-list'] ?? { columns: own.slice(0, 8).map((f) => f.name) };
+  const tree = spec.tree && {
+    parentField: spec.tree.parentField,
+    keyField: spec.tree.keyField ?? 'id',
+    root: String(spec.tree.root ?? '0'),
+    lazyParam: spec.tree.lazyParam ?? spec.tree.parentField,
+  };
+  return {
+    key,
+    file,
+    label: labelOf(doc, key),
+    table: spec.table,
+    api: spec.api,
+    scope,
+    softDelete,
+    titleField: spec.titleField,
+    icon: spec.icon,
+    lookupKeys: spec.lookupKeys ?? [],
+    tree,
+    code: spec.code && { field: spec.code.field, prefix: spec.code.prefix, period: spec.code.period ?? 'yyyyMM', digits: spec.code.digits ?? 4 },
+    fields,
+    fieldMap,
+    details,
+    computeOrder: computeOrderOf(own, file, ''),
+    list: {
+      columns: list.columns.map((c: string | Record<string, unknown>) => (typeof c === 'string' ? { field: c } : c)),
+      defaultSort: (list.defaultSort ?? [{ field: 'id', order: 'desc' }]).map((s: any) => ({ field: s.field, order: s.order ?? 'asc' })),
+      pageSize: list.pageSize ?? 10,
+      pageSizes: list.pageSizes ?? [10, 30, 50, 100, 200],
+      rowActions: list.rowActions ?? ['view', 'edit', 'delete'],
+      batchActions: list.batchActions ?? ['delete'],
+      export: list.export ?? true,
+    },
+    search: (doc['x-search']?.fields ?? []).map((s: any) => ({ field: s.field, operator: s.operator ?? 'like', widget: s.widget })),
+    layout: {
+      container: doc['x-layout']?.container ?? 'dialog',
+      width: doc['x-layout']?.width,
+      columns: doc['x-layout']?.columns ?? 2,
+      sections: (doc['x-layout']?.sections ?? []).map((s: any) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
+    },
+    schema: doc,
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

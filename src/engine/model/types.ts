@@ -1,0 +1,187 @@
+// The compiled, frozen shape of a document type. Everything the server and the client derive
+// (tables, validators, routes, columns, search fields) is a projection of these objects.
+import type { Expr } from '../compute/expr.ts';
+import type { Predicate } from '../predicate/predicate.ts';
+
+export type Lang = 'zh' | 'en';
+
+/** A text in both languages: Chinese is the schema's own title, English comes from x-i18n. */
+export interface Label {
+  zh: string;
+  en: string;
+}
+
+export type JsonSchema = Record<string, any>;
+
+/** How a value is typed end to end (JSON, SQL, parsing of filters). */
+export type FieldKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'month' | 'id' | 'json';
+
+export interface DictBinding {
+  code: string;
+  source: 'system' | 'biz';
+  multiple: boolean;
+}
+
+export interface RefBinding {
+  entity: string;
+  valueField: string;
+  labelField?: string;
+  filter?: Predicate;
+  dependsOn: readonly string[];
+  /** target field of this row -> field of the referenced record, copied on save */
+  copy: Readonly<Record<string, string>>;
+}
+
+export interface ComputeBinding {
+  expr: Expr;
+  scale?: number;
+  mode: 'always' | 'default';
+}
+
+export interface RuleBinding {
+  visibleIf?: Predicate;
+  requiredIf?: Predicate;
+  readonlyIf?: Predicate;
+  clearWhenHidden: boolean;
+}
+
+export interface OptionModel {
+  value: string | number | boolean;
+  label: Label;
+}
+
+export interface FieldModel {
+  name: string;
+  column: string;
+  label: Label;
+  kind: FieldKind;
+  sqlType: string;
+  scale?: number;
+  maxLength?: number;
+  required: boolean;
+  readOnly: boolean;
+  /** Filled by the server (id, tenant, audit columns, foreign key, order). */
+  system: boolean;
+  default?: unknown;
+  unique: boolean;
+  index: boolean;
+  dict?: DictBinding;
+  ref?: RefBinding;
+  compute?: ComputeBinding;
+  rules?: RuleBinding;
+  options?: readonly OptionModel[];
+  ui?: Readonly<Record<string, unknown>>;
+  display?: Readonly<Record<string, unknown>>;
+  /** The property's schema with $ref resolved (used by renderers and OpenAPI). */
+  schema: JsonSchema;
+}
+
+export interface DetailModel {
+  name: string;
+  label: Label;
+  table: string;
+  foreignKey: string;
+  foreignKeyColumn: string;
+  orderField: string;
+  editor: 'grid' | 'form';
+  minRows: number;
+  maxRows: number;
+  /** All columns of the child table, system ones included. */
+  fields: readonly FieldModel[];
+  fieldMap: Readonly<Record<string, FieldModel>>;
+  /** Computed fields of a row, in evaluation order. */
+  computeOrder: readonly string[];
+}
+
+export interface TreeModel {
+  parentField: string;
+  keyField: string;
+  root: string;
+  lazyParam: string;
+}
+
+export interface CodeModel {
+  field: string;
+  prefix: string;
+  period: 'yyyyMM' | 'yyyy' | 'none';
+  digits: number;
+}
+
+export interface SortModel {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+export interface SearchFieldModel {
+  field: string;
+  operator: string;
+  widget?: string;
+}
+
+export interface LayoutSection {
+  title: Label;
+  fields: readonly string[];
+  modes?: readonly string[];
+}
+
+export type EntityScope = 'tenant' | 'shared' | 'platform';
+
+export interface EntityModel {
+  key: string;
+  file: string;
+  label: Label;
+  table: string;
+  api: string;
+  scope: EntityScope;
+  softDelete: boolean;
+  titleField?: string;
+  icon?: string;
+  lookupKeys: readonly string[];
+  tree?: TreeModel;
+  code?: CodeModel;
+  /** Header columns, system ones included, in declaration order. */
+  fields: readonly FieldModel[];
+  fieldMap: Readonly<Record<string, FieldModel>>;
+  details: readonly DetailModel[];
+  computeOrder: readonly string[];
+  list: {
+    columns: readonly { field: string; width?: number; sortable?: boolean; fixed?: string }[];
+    defaultSort: readonly SortModel[];
+    pageSize: number;
+    pageSizes: readonly number[];
+    rowActions: readonly string[];
+    batchActions: readonly string[];
+    export: boolean;
+  };
+  search: readonly SearchFieldModel[];
+  layout: {
+    container: 'dialog' | 'page';
+    width?: number;
+    columns: number;
+    sections: readonly LayoutSection[];
+  };
+  /** The document's schema with $id set, for validators. */
+  schema: JsonSchema;
+}
+
+export interface DictionaryItem {
+  key: string;
+  value: string;
+  en: string;
+}
+
+export interface DictionaryDef {
+  code: string;
+  name: string;
+  en: string;
+  source: 'system' | 'biz';
+  items: readonly DictionaryItem[];
+}
+
+/** Everything compiled from the manifest: the unit the server and client load. */
+export interface EntityCatalog {
+  entities: Readonly<Record<string, EntityModel>>;
+  dictionaries: readonly DictionaryDef[];
+  /** All schema documents by $id, for Ajv. */
+  documents: Readonly<Record<string, JsonSchema>>;
+}
