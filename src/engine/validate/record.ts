@@ -1,0 +1,123 @@
+// Validates a record against its entity schema with Ajv and turns Ajv's errors into messages that
+// name the field by its label, in the caller's language, with a JSON pointer to the value.
+import type { Ajv } from '../dialect/ajv.ts';
+import { formatNames, t, typeNames, type MessageKey } from '../i18n/messages.ts';
+import { matches } from '../predicate/predicate.ts';
+import type { DetailModel, EntityModel, FieldModel, JsonSchema, Lang } from '../model/types.ts';
+
+export interface FieldError {
+  /** JSON pointer into the submitted record, e.g. /details/2/designQty */
+  path: string;
+  message: string;
+}
+
+export type ValidationMode = 'full' | 'partial';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, any>;
+  message?: string;
+}
+
+const validators = new WeakMap<object, Map<ValidationMode, (data: unknown) => boolean>>();
+
+function validatorFor(ajv: Ajv, model: EntityModel, mode: ValidationMode) {
+  let byMode = validators.get(model);
+  if (!byMode) validators.set(model, (byMode = new Map()));
+  let fn = byMode.get(mode);
+  if (!fn) {
+    const schema: JsonSchema = mode === 'full' ? { $ref: model.schema.$id } : partialSchema(model);
+    fn = ajv.compile(schema) as (data: unknown) => boolean;
+    byMode.set(mode, fn);
+  }
+  return fn as ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+}
+
+/** For updatePart: the same properties, none required at the top level. */
+function partialSchema(model: EntityModel): JsonSchema {
+  const props: Record<string, JsonSchema> = {};
+  for (const name of Object.keys(model.schema.properties ?? {})) props[name] = { $ref: `${model.schema.$id}#/properties/${name}` };
+  return { type: 'object', properties: props };
+}
+
+/** Resolves a JSON pointer of the record to the field it addresses and a label naming it. */
+export function describePath(model: EntityModel, path: string, lang: Lang): { field?: FieldModel; label: string } {
+  const [first, index, second] = path.split('/').slice(1);
+  const detail = model.details.find((d) => d.name === first);
+  if (detail) {
+    if (index === undefined) return { label: detail.label[lang] };
+    const row = t('detailRow', lang, { detail: detail.label, row: Number(index) + 1 });
+    const field = second ? detail.fieldMap[second] : undefined;
+    return { field, label: field ? `${row} ${field.label[lang]}` : row };
+  }
+  const field = first ? model.fieldMap[first] : undefined;
+  return { field, label: field ? field.label[lang] : first ?? '' };
+}
+
+function ajvMessage(model: EntityModel, e: AjvError, lang: Lang): FieldError {
+  let path = e.instancePath;
+  if (e.keyword === 'required') path = `${path}/${e.params.missingProperty}`;
+  const { label } = describePath(model, path, lang);
+  const key = (['required', 'maxLength', 'minLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'] as const)
+    .find((k) => k === e.keyword) as MessageKey | undefined;
+  if (key) return { path, message: t(key, lang, { field: label, limit: e.params.limit }) };
+  if (e.keyword === 'type') {
+    const type = String(e.params.type).split(',')[0];
+    return { path, message: t('type', lang, { field: label, type: typeNames[type] ?? { zh: type, en: type } }) };
+  }
+  if (e.keyword === 'format') {
+    return { path, message: t('format', lang, { field: label, format: formatNames[e.params.format] ?? { zh: e.params.format, en: e.params.format } }) };
+  }
+  if (e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'oneOf') return { path, message: t('enum', lang, { field: label }) };
+  return { path, message: t('invalid', lang, { field: label }) };
+}
+
+/**
+ * Ajv reports one failing oneOf several times (once per branch and once for oneOf itself);
+ * keep the most telling error per value.
+ */
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Map<string, FieldError>();
+  for (const e of errors) if (!seen.has(e.path)) seen.set(e.path, e);
+  return [...seen.values()];
+}
+
+function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** requiredIf rules and detail row counts, which Ajv cannot see. */
+function ruleErrors(fields: readonly FieldModel[], values: Record<string, unknown>, prefix: string, labelOf: (f: FieldModel) => string, lang: Lang): FieldError[] {
+  const out: FieldError[] = [];
+  for (const f of fields) {
+    if (f.rules?.requiredIf && matches(f.rules.requiredIf, values) && isBlank(values[f.name])) {
+      out.push({ path: `${prefix}/${f.name}`, message: t('required', lang, { field: labelOf(f) }) });
+    }
+  }
+  return out;
+}
+
+function detailCountErrors(detail: DetailModel, rows: unknown, lang: Lang): FieldError[] {
+  const count = Array.isArray(rows) ? rows.length : 0;
+  if (count < detail.minRows) return [{ path: `/${detail.name}`, message: t('minItems', lang, { field: detail.label, limit: detail.minRows }) }];
+  if (count > detail.maxRows) return [{ path: `/${detail.name}`, message: t('maxItems', lang, { field: detail.label, limit: detail.maxRows }) }];
+  return [];
+}
+
+export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, mode: ValidationMode, lang: Lang): FieldError[] {
+  const validate = validatorFor(ajv, model, mode);
+  const errors: FieldError[] = validate(record) ? [] : (validate.errors ?? []).map((e) => ajvMessage(model, e, lang));
+  errors.push(...ruleErrors(model.fields, record, '', (f) => f.label[lang], lang));
+  for (const detail of model.details) {
+    if (mode === 'partial' && !(detail.name in record)) continue;
+    const rows = record[detail.name];
+    errors.push(...detailCountErrors(detail, rows, lang));
+    if (!Array.isArray(rows)) continue;
+    rows.forEach((row, i) => {
+      const rowLabel = (f: FieldModel) => `${t('detailRow', lang, { detail: detail.label, row: i + 1 })} ${f.label[lang]}`;
+      errors.push(...ruleErrors(detail.fields, row as Record<string, unknown>, `/${detail.name}/${i}`, rowLabel, lang));
+    });
+  }
+  return dedupe(errors);
+}

@@ -1,0 +1,83 @@
+// createApp(config): compiles the schemas, opens the database (embedded PGlite or PostgreSQL),
+// brings its tables in line with the models, seeds an empty database, and builds the Fastify app
+// with the generic routes of every manifest entity. Tests call it with app.inject; main.ts listens.
+import { existsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { compile } from '../engine/model/compile.ts';
+import type { EntityCatalog } from '../engine/model/types.ts';
+import { openApiDocument } from '../engine/openapi/openapi.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import { openPglite } from './db/pglite.ts';
+import { openPostgres } from './db/postgres.ts';
+import type { StoreContext } from './db/store.ts';
+import { syncSchema, type SyncReport } from './db/sync.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerEntityRoutes } from './http/entity-routes.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { registerDictionaryRoutes } from './modules/system/dictionary.ts';
+import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
+import { createTokenService, loadSigningKey, type TokenService } from './security/tokens.ts';
+import { seedOnce } from './seed/seed.ts';
+
+export interface App {
+  app: FastifyInstance;
+  db: Db;
+  catalog: EntityCatalog;
+  tokens: TokenService;
+  sync: SyncReport;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** Use this database instead of opening one from the config (tests). */
+  db?: Db;
+  /** Seed demonstration data on first start (default on). */
+  demo?: boolean;
+  /** Log requests (default: the config's level). */
+  logger?: boolean;
+}
+
+/** The dictionary entities the data layer checks dictionary values against. */
+const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
+
+export async function openDatabase(config: Config): Promise<Db> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { max: config.poolSize });
+  mkdirSync(config.dataDir, { recursive: true });
+  return openPglite(join(config.dataDir, 'pg'));
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const { catalog, ajv } = compile(readSchemaSource());
+  const db = options.db ?? (await openDatabase(config));
+  try {
+    const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
+    const ctx: StoreContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES };
+    if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
+    const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret));
+
+    const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
+    registerErrorHandler(app);
+    registerAuth(app, tokens);
+    const openapi = openApiDocument(catalog, { title: 'Zhusuan API', version: '1' });
+    app.get('/api/openapi.json', async () => openapi);
+    for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
+    for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
+    const clientDir = join(PROJECT_ROOT, 'dist/client');
+    if (existsSync(clientDir)) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
+
+    return {
+      app, db, catalog, tokens, sync,
+      async close() {
+        await app.close();
+        if (!options.db) await db.close();
+      },
+    };
+  } catch (err) {
+    if (!options.db) await db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+// Server settings, from the environment (see README "Configuration").
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded database (and its files) live. */
+  dataDir: string;
+  /** A postgres:// URL; absent means the embedded database in dataDir. */
+  databaseUrl?: string;
+  /** Signing key override; by default one is generated on first start. */
+  jwtSecret?: string;
+  timeZone: string;
+  /** Seed data on first start (the platform tenant, dictionaries, parameters). */
+  seed: boolean;
+  logLevel: string;
+  /** Size of the PostgreSQL connection pool. */
+  poolSize: number;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.ZS_JWT_SECRET || undefined,
+    timeZone: env.ZS_TIME_ZONE ?? 'Asia/Shanghai',
+    seed: env.ZS_SEED !== 'off',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    poolSize: Number(env.ZS_POOL_SIZE ?? 10),
+  };
+}

@@ -1,0 +1,22 @@
+// One small database interface with two implementations: PGlite (PostgreSQL in WASM, embedded in
+// the process, data in DATA_DIR) and node-postgres (a PostgreSQL server through DATABASE_URL).
+// Both speak the same SQL; nothing above this file knows which one it has.
+export type Row = Record<string, any>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Several statements without parameters (DDL). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL's error code, from either driver. */
+export function sqlState(err: unknown): string | undefined {
+  return (err as { code?: string })?.code;
+}

@@ -1,0 +1,80 @@
+// SQL fragments derived from the models. Identifiers come only from compiled models (validated by
+// the dialect's patterns), never from a request; every value is a parameter.
+import { decimalToJson, toDecimal } from '../../engine/compute/decimal.ts';
+import type { FieldModel } from '../../engine/model/types.ts';
+import type { Filter, SortSpec } from '../../engine/query/list-params.ts';
+import type { Row } from './db.ts';
+
+export const q = (identifier: string) => `"${identifier}"`;
+
+/** How a column is read so that both drivers return the same JSON: ids and decimals as text, dates formatted. */
+export function selectExpr(f: FieldModel, alias = 't'): string {
+  const col = `${alias}.${q(f.column)}`;
+  switch (f.kind) {
+    case 'id':
+    case 'decimal': return `${col}::text`;
+    case 'date': return `to_char(${col}, 'YYYY-MM-DD')`;
+    case 'datetime': return `to_char(${col}, 'YYYY-MM-DD HH24:MI:SS')`;
+    default: return col;
+  }
+}
+
+export function selectList(fields: readonly FieldModel[], alias = 't'): string {
+  return fields.map((f) => `${selectExpr(f, alias)} AS ${q(f.name)}`).join(', ');
+}
+
+/** Turns a row read with selectList into the record clients see (decimals as JSON numbers). */
+export function toRecord(row: Row, fields: readonly FieldModel[]): Row {
+  for (const f of fields) {
+    if (f.kind === 'decimal' && row[f.name] !== null && row[f.name] !== undefined) row[f.name] = decimalToJson(toDecimal(row[f.name])!);
+  }
+  return row;
+}
+
+/** The value bound for a column. */
+export function toParam(f: FieldModel, value: unknown): unknown {
+  if (value === undefined || value === null || value === '') return null;
+  if (f.kind === 'json') return JSON.stringify(value);
+  if (f.kind === 'decimal') return toDecimal(value)!.toFixed();
+  return value;
+}
+
+/** Accumulates positional parameters. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function filterSql(f: FieldModel, filter: Filter, params: Params, alias = 't'): string {
+  const col = `${alias}.${q(f.column)}`;
+  const text = f.kind === 'string' ? col : `${col}::text`;
+  const v = filter.value;
+  switch (filter.op) {
+    case 'equal': return `${col} = ${params.add(v)}`;
+    case 'notequal': return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
+    case 'like': return `${text} ILIKE ${params.add(`%${escapeLike(String(v))}%`)}`;
+    case 'notlike': return `(${col} IS NULL OR ${text} NOT ILIKE ${params.add(`%${escapeLike(String(v))}%`)})`;
+    case 'likeleft': return `${text} ILIKE ${params.add(`%${escapeLike(String(v))}`)}`;
+    case 'likeright': return `${text} ILIKE ${params.add(`${escapeLike(String(v))}%`)}`;
+    case 'ge': case 'datege': return `${col} >= ${params.add(v)}`;
+    case 'gt': case 'dategt': return `${col} > ${params.add(v)}`;
+    case 'le': case 'datele': return `${col} <= ${params.add(v)}`;
+    case 'lt': case 'datelt': return `${col} < ${params.add(v)}`;
+    case 'dateequal': return `${col}::date = ${params.add(v)}::date`;
+    case 'null': return `${col} IS NULL`;
+    case 'notnull': return `${col} IS NOT NULL`;
+  }
+}
+
+export function orderSql(sort: readonly SortSpec[], fieldMap: Readonly<Record<string, FieldModel>>, alias = 't'): string {
+  const parts = sort.map((s) => `${alias}.${q(fieldMap[s.field].column)} ${s.order === 'desc' ? 'DESC' : 'ASC'}`);
+  if (!sort.some((s) => s.field === 'id')) parts.push(`${alias}.id ${sort[0]?.order === 'asc' ? 'ASC' : 'DESC'}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,604 @@
+// The data layer of every document type. A store is built for one entity and one caller (Actor);
+// every statement it runs is scoped to the caller's tenant and to live rows, so no route can forget
+// to. Writes run the whole pipeline: normalize, compute, validate, check dictionaries and references,
+// then header and detail rows in one transaction.
+import { applyComputed } from '../../engine/compute/apply.ts';
+import type { Ajv } from '../../engine/dialect/ajv.ts';
+import { t } from '../../engine/i18n/messages.ts';
+import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
+import type { ListQuery } from '../../engine/query/list-params.ts';
+import { describePath, validateRecord, type FieldError } from '../../engine/validate/record.ts';
+import { nowText } from '../clock.ts';
+import { AppError, badRequest, notFound, ValidationFailed } from '../errors.ts';
+import { sqlState, type Db, type Queryable, type Row } from './db.ts';
+import { nextId } from './ids.ts';
+import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
+import { indexName } from './sync.ts';
+
+export const PLATFORM_TENANT = '000000';
+
+/** Who is asking: from the verified token. */
+export interface Actor {
+  tenantId: string;
+  userId: string;
+  deptId: string | null;
+  lang: Lang;
+}
+
+export interface StoreContext {
+  db: Db;
+  catalog: EntityCatalog;
+  ajv: Ajv;
+  timeZone: string;
+  /** Entity keys of the system and business dictionaries, for dictionary value checks. */
+  dictionaryEntities: { system: string; biz: string };
+}
+
+export interface Page<T = Row> {
+  records: T[];
+  total: number;
+  size: number;
+  current: number;
+  pages: number;
+}
+
+export interface TreeNode {
+  id: string;
+  parentId: string;
+  title: string;
+  key: string;
+  value: string;
+  hasChildren?: boolean;
+  children?: TreeNode[];
+}
+
+const ID = /^\d{1,19}$/;
+const TREE_LIMIT = 20000;
+
+export function parseIds(raw: string | undefined, param = 'ids'): string[] {
+  if (raw === undefined || raw.trim() === '') throw badRequest('missingParam', { param });
+  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = ids.find((id) => !ID.test(id));
+  if (bad !== undefined || ids.length === 0) throw badRequest('badId', { param, value: bad ?? raw });
+  return [...new Set(ids)];
+}
+
+export function parseId(raw: string | undefined, param = 'id'): string {
+  if (raw === undefined || raw === '') throw badRequest('missingParam', { param });
+  if (!ID.test(raw)) throw badRequest('badId', { param, value: raw });
+  return raw;
+}
+
+function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+/** Keeps the fields a client may set; numeric strings become numbers; blanks become absent. */
+function normalizeInput(fields: readonly FieldModel[], body: Row, keepId: boolean): Row {
+  const out: Row = {};
+  if (keepId && typeof body.id === 'string' && body.id !== '') out.id = body.id;
+  for (const f of fields) {
+    if (f.system || (f.readOnly && !f.compute) || !(f.name in body)) continue;
+    let v = body[f.name];
+    if (isBlank(v)) continue;
+    if ((f.kind === 'decimal' || f.kind === 'integer') && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) v = Number(v);
+    out[f.name] = v;
+  }
+  return out;
+}
+
+export class EntityStore {
+  private readonly db: Db;
+
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly model: EntityModel,
+    readonly actor: Actor,
+  ) {
+    this.db = ctx.db;
+  }
+
+  private get platform(): boolean {
+    return this.actor.tenantId === PLATFORM_TENANT;
+  }
+
+  private assertRead() {
+    if (this.model.scope === 'platform' && !this.platform) throw new AppError(403, 'forbidden');
+  }
+
+  private assertWrite() {
+    if (this.model.scope !== 'tenant' && !this.platform) throw new AppError(403, 'platformOnly', { entity: this.model.label });
+  }
+
+  /** WHERE terms every statement on this entity carries. */
+  private scope(params: Params, model: EntityModel = this.model, alias = 't'): string[] {
+    const terms: string[] = [];
+    if (model.scope === 'tenant') terms.push(`${alias}.tenant_id = ${params.add(this.actor.tenantId)}`);
+    if (model.softDelete) terms.push(`${alias}.is_deleted = 0`);
+    return terms;
+  }
+
+  // ---- reads ----
+
+  async list(query: ListQuery): Promise<Page> {
+    this.assertRead();
+    const params = new Params();
+    const where = this.scope(params);
+    for (const filter of query.filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const from = `FROM ${q(this.model.table)} t ${whereSql}`;
+    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
+    const offset = (query.current - 1) * query.size;
+    let records: Row[] = [];
+    if (offset < total) {
+      const limit = params.add(query.size);
+      const off = params.add(offset);
+      const rows = await this.db.query(
+        `SELECT ${selectList(this.model.fields)} ${from} ORDER BY ${orderSql(query.sort, this.model.fieldMap)} LIMIT ${limit} OFFSET ${off}`,
+        params.values,
+      );
+      records = rows.map((r) => toRecord(r, this.model.fields));
+    }
+    return { records, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
+  }
+
+  /** One record with its detail rows, found by id or by a lookup key; not found is an error. */
+  async detail(id: string, by: string = 'id', db: Queryable = this.db): Promise<Row> {
+    this.assertRead();
+    const field = this.model.fieldMap[by];
+    const params = new Params();
+    const where = [`t.${q(field.column)} = ${params.add(id)}`, ...this.scope(params)];
+    const [row] = await db.query(`SELECT ${selectList(this.model.fields)} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    if (!row) throw notFound(this.model.label);
+    const record = toRecord(row, this.model.fields);
+    for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
+    return record;
+  }
+
+  private async detailRows(db: Queryable, detail: DetailModel, parentId: string): Promise<Row[]> {
+    const params = new Params();
+    const where = [`t.${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`];
+    if (this.model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
+    const order = q(detail.fieldMap[detail.orderField].column);
+    const rows = await db.query(`SELECT ${selectList(detail.fields)} FROM ${q(detail.table)} t WHERE ${where.join(' AND ')} ORDER BY t.${order}, t.id`, params.values);
+    return rows.map((r) => toRecord(r, detail.fields));
+  }
+
+  /** The whole tree as nested TreeNodes (platform shape: title, key, value, children). */
+  async tree(): Promise<TreeNode[]> {
+    const tree = this.requireTree();
+    const rows = await this.allRows();
+    const nodes = rows.map((r) => this.treeNode(r, tree));
+    const byKey = new Map(nodes.map((n) => [n.key, n]));
+    const roots: TreeNode[] = [];
+    for (const n of nodes) {
+      const parent = byKey.get(n.parentId);
+      if (parent && parent !== n) (parent.children ??= []).push(n);
+      else roots.push(n);
+    }
+    for (const n of nodes) if (n.children) n.hasChildren = true;
+    return roots;
+  }
+
+  /** One level of the tree, each record with hasChildren. */
+  async children(parent: string): Promise<Row[]> {
+    const tree = this.requireTree();
+    this.assertRead();
+    const parentCol = q(this.model.fieldMap[tree.parentField].column);
+    const keyCol = q(this.model.fieldMap[tree.keyField].column);
+    const params = new Params();
+    const where = [`t.${parentCol}::text = ${params.add(parent)}`, ...this.scope(params)];
+    const childScope = this.scope(params, this.model, 'c');
+    const hasChildren = `EXISTS (SELECT 1 FROM ${q(this.model.table)} c WHERE c.${parentCol} = t.${keyCol}${childScope.length ? ' AND ' + childScope.join(' AND ') : ''})`;
+    const rows = await this.db.query(
+      `SELECT ${selectList(this.model.fields)}, ${hasChildren} AS "hasChildren" FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
+      params.values,
+    );
+    return rows.map((r) => toRecord(r, this.model.fields));
+  }
+
+  /** One level as TreeNodes (for lazy tree pickers). */
+  async lazyTree(parent: string): Promise<TreeNode[]> {
+    const tree = this.requireTree();
+    return (await this.children(parent)).map((r) => ({ ...this.treeNode(r, tree), hasChildren: Boolean(r.hasChildren) }));
+  }
+
+  private requireTree() {
+    if (!this.model.tree) throw new AppError(404, 'routeNotFound');
+    return this.model.tree;
+  }
+
+  private treeOrder(): string {
+    return 'sort' in this.model.fieldMap ? 't.sort, t.id' : 't.id';
+  }
+
+  private async allRows(): Promise<Row[]> {
+    this.assertRead();
+    const params = new Params();
+    const where = this.scope(params);
+    const rows = await this.db.query(
+      `SELECT ${selectList(this.model.fields)} FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
+      params.values,
+    );
+    return rows.map((r) => toRecord(r, this.model.fields));
+  }
+
+  private treeNode(r: Row, tree: NonNullable<EntityModel['tree']>): TreeNode {
+    const key = String(r[tree.keyField]);
+    const title = this.model.titleField ? String(r[this.model.titleField] ?? '') : key;
+    return { id: String(r.id), parentId: String(r[tree.parentField] ?? tree.root), title, key, value: key };
+  }
+
+  // ---- writes ----
+
+  /** Creates a record (with its rows) and returns it as `detail` would. */
+  async create(body: Row): Promise<Row> {
+    this.assertWrite();
+    const record = this.prepare(body, 'full');
+    const id = await this.write(async (tx) => {
+      await this.checkValues(tx, record);
+      const newId = nextId();
+      await this.insertHeader(tx, newId, record);
+      for (const detail of this.model.details) await this.syncRows(tx, detail, newId, (record[detail.name] as Row[]) ?? [], []);
+      return newId;
+    }, record);
+    return this.detail(id);
+  }
+
+  /** Replaces a record's editable fields (and, when sent, its rows). Absent fields become empty. */
+  async update(id: string, body: Row): Promise<Row> {
+    this.assertWrite();
+    const record = this.prepare(body, 'full');
+    await this.write(async (tx) => {
+      const existing = await this.lockExisting(tx, id);
+      await this.checkValues(tx, record, id);
+      await this.updateHeader(tx, id, record, this.editableFields().map((f) => f.name));
+      for (const detail of this.model.details) {
+        if (Array.isArray(record[detail.name])) await this.syncRows(tx, detail, id, record[detail.name] as Row[], existing[detail.name]);
+      }
+    }, record);
+    return this.detail(id);
+  }
+
+  /** Changes only the fields sent; derived values are recomputed from the stored record. */
+  async updatePart(id: string, body: Row): Promise<Row> {
+    this.assertWrite();
+    const given = normalizeInput(this.model.fields, body, false);
+    const cleared = this.editableFields().filter((f) => f.name in body && isBlank(body[f.name])).map((f) => f.name);
+    const sentDetails = this.model.details.filter((d) => Array.isArray(body[d.name]));
+    await this.write(async (tx) => {
+      const existing = await this.lockExisting(tx, id);
+      const merged: Row = { ...existing, ...given };
+      for (const name of cleared) delete merged[name];
+      for (const d of sentDetails) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
+      const record = applyComputed(this.model, merged);
+      const partial: Row = {};
+      for (const name of [...Object.keys(given), ...this.model.computeOrder]) if (name in record) partial[name] = record[name];
+      for (const d of sentDetails) partial[d.name] = record[d.name];
+      this.assertValid(partial, 'partial');
+      await this.checkValues(tx, partial, id);
+      const changed = [...Object.keys(given), ...cleared, ...this.model.computeOrder];
+      await this.updateHeader(tx, id, record, [...new Set(changed)]);
+      for (const d of sentDetails) await this.syncRows(tx, d, id, record[d.name] as Row[], existing[d.name]);
+    }, given);
+    return this.detail(id);
+  }
+
+  /** Removes records: all of them or, if any is missing or still needed, none. */
+  async remove(ids: string[]): Promise<void> {
+    this.assertWrite();
+    await this.write(async (tx) => {
+      const params = new Params();
+      const where = [`t.id = ANY(${params.add(ids)}::bigint[])`, ...this.scope(params)];
+      const found = await tx.query<{ id: string }>(`SELECT t.id::text AS id FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`, params.values);
+      if (found.length !== ids.length) throw notFound(this.model.label);
+      await this.assertNotNeeded(tx, ids);
+      const now = nowText(this.ctx.timeZone);
+      if (this.model.softDelete) {
+        const p = new Params();
+        await tx.query(
+          `UPDATE ${q(this.model.table)} t SET is_deleted = 1, update_user = ${p.add(this.actor.userId)}, update_time = ${p.add(now)} WHERE t.id = ANY(${p.add(ids)}::bigint[])`,
+          p.values,
+        );
+      } else {
+        for (const d of this.model.details) await tx.query(`DELETE FROM ${q(d.table)} WHERE ${q(d.foreignKeyColumn)} = ANY($1::bigint[])`, [ids]);
+        await tx.query(`DELETE FROM ${q(this.model.table)} WHERE id = ANY($1::bigint[])`, [ids]);
+      }
+    });
+  }
+
+  private editableFields(): FieldModel[] {
+    return this.model.fields.filter((f) => !f.system && !(f.readOnly && !f.compute));
+  }
+
+  /** Normalizes, fills defaults, computes and validates a full record. */
+  private prepare(body: Row, mode: 'full'): Row {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('badJson');
+    const input = normalizeInput(this.model.fields, body, false);
+    for (const f of this.model.fields) if (f.default !== undefined && !f.system && !(f.name in input)) input[f.name] = f.default;
+    for (const d of this.model.details) {
+      if (!(d.name in body)) continue;
+      if (!Array.isArray(body[d.name])) {
+        input[d.name] = body[d.name];
+        continue;
+      }
+      input[d.name] = (body[d.name] as Row[]).map((row) => {
+        if (typeof row !== 'object' || row === null) return row;
+        const r = normalizeInput(d.fields, row, true);
+        for (const f of d.fields) if (f.default !== undefined && !f.system && !(f.name in r)) r[f.name] = f.default;
+        return r;
+      });
+    }
+    const record = this.safeCompute(input);
+    this.assertValid(record, mode);
+    return record;
+  }
+
+  /** Computes derived values; a value that is not a number is left for the validator to report. */
+  private safeCompute(input: Row): Row {
+    try {
+      return applyComputed(this.model, input);
+    } catch {
+      return input;
+    }
+  }
+
+  private assertValid(record: Row, mode: 'full' | 'partial') {
+    const errors = validateRecord(this.ctx.ajv, this.model, stripRowIds(this.model, record), mode, this.actor.lang);
+    if (errors.length) throw new ValidationFailed(errors);
+  }
+
+  /** Runs a write in one transaction and turns unique-index violations into field errors. */
+  private async write<T>(fn: (tx: Queryable) => Promise<T>, input: Row = {}): Promise<T> {
+    try {
+      return await this.db.transaction(fn);
+    } catch (err) {
+      if (sqlState(err) === '23505') throw this.uniqueViolation(err, input);
+      throw err;
+    }
+  }
+
+  private uniqueViolation(err: unknown, input: Row): Error {
+    const constraint = (err as { constraint?: string }).constraint ?? '';
+    const message = String((err as Error).message);
+    const scope = this.model.scope === 'tenant' ? ['tenant_id'] : [];
+    for (const f of this.model.fields) {
+      if (!f.unique) continue;
+      const name = indexName(this.model.table, [...scope, f.column], true);
+      if (constraint === name || message.includes(name)) {
+        return new ValidationFailed([{ path: `/${f.name}`, message: t('unique', this.actor.lang, { field: f.label, value: input[f.name] ?? '' }) }]);
+      }
+    }
+    return err as Error;
+  }
+
+  private async lockExisting(tx: Queryable, id: string): Promise<Row> {
+    const params = new Params();
+    const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
+    const [row] = await tx.query(`SELECT t.id FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`, params.values);
+    if (!row) throw notFound(this.model.label);
+    return this.detail(id, 'id', tx);
+  }
+
+  private async insertHeader(tx: Queryable, id: string, record: Row) {
+    const now = nowText(this.ctx.timeZone);
+    const values: Row = { ...record, id, createUser: this.actor.userId, createDept: this.actor.deptId, createTime: now, updateUser: this.actor.userId, updateTime: now };
+    if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
+    if (this.model.softDelete) values.isDeleted = 0;
+    if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
+    const fields = this.model.fields.filter((f) => f.name in values);
+    const params = new Params();
+    const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
+    await tx.query(`INSERT INTO ${q(this.model.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`, params.values);
+  }
+
+  private async updateHeader(tx: Queryable, id: string, record: Row, names: string[]) {
+    const params = new Params();
+    const sets = names.map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system)
+      .map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
+    sets.push(`update_user = ${params.add(this.actor.userId)}`, `update_time = ${params.add(nowText(this.ctx.timeZone))}`);
+    const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
+    await tx.query(`UPDATE ${q(this.model.table)} t SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`, params.values);
+  }
+
+  /** Makes the stored rows equal the sent ones: rows with a known id are updated, new ones added, the rest removed. */
+  private async syncRows(tx: Queryable, detail: DetailModel, parentId: string, rows: Row[], existing: Row[] = []) {
+    const known = new Set(existing.map((r) => String(r.id)));
+    const kept = new Set<string>();
+    const columns = detail.fields.filter((f) => !f.system);
+    for (const [i, row] of rows.entries()) {
+      const params = new Params();
+      const sortNo = i + 1;
+      if (row.id !== undefined) {
+        const rowId = String(row.id);
+        if (!known.has(rowId)) {
+          throw new ValidationFailed([{ path: `/${detail.name}/${i}/id`, message: t('rowNotFound', this.actor.lang, { detail: detail.label, value: rowId }) }]);
+        }
+        kept.add(rowId);
+        const sets = columns.map((f) => `${q(f.column)} = ${params.add(toParam(f, row[f.name]))}`);
+        sets.push(`${q(detail.fieldMap[detail.orderField].column)} = ${params.add(sortNo)}`);
+        await tx.query(`UPDATE ${q(detail.table)} SET ${sets.join(', ')} WHERE id = ${params.add(rowId)} AND ${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`, params.values);
+        continue;
+      }
+      const values: Row = { ...row, id: nextId(), [detail.foreignKey]: parentId, [detail.orderField]: sortNo };
+      if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
+      const fields = detail.fields.filter((f) => f.name in values);
+      const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
+      await tx.query(`INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`, params.values);
+    }
+    const removed = [...known].filter((id) => !kept.has(id));
+    if (removed.length) await tx.query(`DELETE FROM ${q(detail.table)} WHERE id = ANY($1::bigint[]) AND ${q(detail.foreignKeyColumn)} = $2`, [removed, parentId]);
+  }
+
+  /** PREFIX-yyyyMM-#### from a per-tenant counter row, incremented atomically. */
+  private async nextCode(tx: Queryable, now: string): Promise<string> {
+    const code = this.model.code!;
+    const period = code.period === 'none' ? '' : code.period === 'yyyy' ? now.slice(0, 4) : now.slice(0, 4) + now.slice(5, 7);
+    const [{ value }] = await tx.query<{ value: string }>(
+      `INSERT INTO zs_sequence (tenant_id, name, period, value) VALUES ($1, $2, $3, 1)
+       ON CONFLICT (tenant_id, name, period) DO UPDATE SET value = zs_sequence.value + 1 RETURNING value::text AS value`,
+      [this.actor.tenantId, this.model.key, period],
+    );
+    return [code.prefix, period, value.padStart(code.digits, '0')].filter(Boolean).join('-');
+  }
+
+  // ---- checks that need the database ----
+
+  /** Dictionary values, references (copying snapshot fields) and tree parents. */
+  private async checkValues(tx: Queryable, record: Row, selfId?: string) {
+    const errors: FieldError[] = [];
+    const places: { field: FieldModel; row: Row; path: string }[] = [];
+    for (const f of this.model.fields) if (f.name in record) places.push({ field: f, row: record, path: `/${f.name}` });
+    for (const d of this.model.details) {
+      const rows = Array.isArray(record[d.name]) ? (record[d.name] as Row[]) : [];
+      rows.forEach((row, i) => {
+        for (const f of d.fields) if (f.name in row && !f.system) places.push({ field: f, row, path: `/${d.name}/${i}/${f.name}` });
+      });
+    }
+    await this.checkDictionaries(tx, places.filter((p) => p.field.dict && !isBlank(p.row[p.field.name])), errors);
+    await this.checkReferences(tx, places.filter((p) => p.field.ref && !isBlank(p.row[p.field.name]) && !this.isTreeRoot(p.field, p.row)), errors);
+    if (this.model.tree && selfId) await this.checkTreeParent(tx, record, selfId, errors);
+    if (errors.length) throw new ValidationFailed(errors);
+  }
+
+  /** The parent field of a root node points at no record. */
+  private isTreeRoot(field: FieldModel, row: Row): boolean {
+    const tree = this.model.tree;
+    return tree !== undefined && field === this.model.fieldMap[tree.parentField] && String(row[field.name]) === tree.root;
+  }
+
+  private async checkDictionaries(tx: Queryable, places: { field: FieldModel; row: Row; path: string }[], errors: FieldError[]) {
+    const allowed = new Map<string, Set<string>>();
+    for (const { field, row, path } of places) {
+      const dict = field.dict!;
+      const cacheKey = `${dict.source}:${dict.code}`;
+      if (!allowed.has(cacheKey)) allowed.set(cacheKey, await this.dictionaryKeys(tx, dict.source, dict.code));
+      const keys = allowed.get(cacheKey)!;
+      const values = Array.isArray(row[field.name]) ? (row[field.name] as unknown[]) : [row[field.name]];
+      for (const v of values) {
+        if (!keys.has(String(v))) errors.push({ path, message: t('dictValue', this.actor.lang, { field: this.describe(path), value: v, code: dict.code }) });
+      }
+    }
+  }
+
+  private async dictionaryKeys(tx: Queryable, source: 'system' | 'biz', code: string): Promise<Set<string>> {
+    const model = this.ctx.catalog.entities[this.ctx.dictionaryEntities[source]];
+    const params = new Params();
+    const where = [`t.code = ${params.add(code)}`, `t.parent_id <> 0`, ...this.scope(params, model)];
+    const rows = await tx.query<{ k: string }>(`SELECT t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    return new Set(rows.map((r) => r.k));
+  }
+
+  private async checkReferences(tx: Queryable, places: { field: FieldModel; row: Row; path: string }[], errors: FieldError[]) {
+    const byField = new Map<FieldModel, typeof places>();
+    for (const p of places) byField.set(p.field, [...(byField.get(p.field) ?? []), p]);
+    for (const [field, list] of byField) {
+      const ref = field.ref!;
+      const target = this.ctx.catalog.entities[ref.entity];
+      const valueField = target.fieldMap[ref.valueField];
+      const copies = Object.entries(ref.copy);
+      const params = new Params();
+      const values = [...new Set(list.map((p) => String(p.row[field.name])))];
+      if (valueField.kind === 'id' && values.some((v) => !ID.test(v))) {
+        for (const p of list) if (!ID.test(String(p.row[field.name]))) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: p.row[field.name] }) });
+        continue;
+      }
+      const cast = valueField.kind === 'id' ? 'bigint[]' : 'text[]';
+      const where = [`t.${q(valueField.column)} = ANY(${params.add(values)}::${cast})`, ...this.scope(params, target)];
+      const sourceFields = copies.map(([, source]) => target.fieldMap[source]);
+      const rows = await tx.query(
+        `SELECT t.${q(valueField.column)}::text AS "__value"${sourceFields.length ? ', ' + selectList(sourceFields) : ''} FROM ${q(target.table)} t WHERE ${where.join(' AND ')}`,
+        params.values,
+      );
+      const found = new Map(rows.map((r) => [String(r.__value), toRecord(r, sourceFields)]));
+      for (const p of list) {
+        const hit = found.get(String(p.row[field.name]));
+        if (!hit) {
+          errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: p.row[field.name] }) });
+          continue;
+        }
+        for (const [targetField, source] of copies) p.row[targetField] = hit[source] ?? null;
+      }
+    }
+  }
+
+  /** A tree node's parent must exist and must not be the node or one of its descendants. */
+  private async checkTreeParent(tx: Queryable, record: Row, selfId: string, errors: FieldError[]) {
+    const tree = this.model.tree!;
+    const parentField = this.model.fieldMap[tree.parentField];
+    const keyField = this.model.fieldMap[tree.keyField];
+    let current = record[tree.parentField] === undefined ? undefined : String(record[tree.parentField]);
+    const [self] = await tx.query(`SELECT ${selectList([keyField])} FROM ${q(this.model.table)} t WHERE t.id = $1`, [selfId]);
+    const selfKey = String(self?.[keyField.name]);
+    for (let depth = 0; current !== undefined && current !== tree.root && depth < 100; depth++) {
+      if (current === selfKey) {
+        errors.push({ path: `/${tree.parentField}`, message: t('treeCycle', this.actor.lang, { field: parentField.label }) });
+        return;
+      }
+      const params = new Params();
+      const where = [`t.${q(keyField.column)}::text = ${params.add(current)}`, ...this.scope(params)];
+      const [row] = await tx.query(`SELECT ${selectList([parentField])} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+      current = row ? String(row[parentField.name]) : undefined;
+    }
+  }
+
+  /** A record with live children, or referenced by a live record of any entity, stays. */
+  private async assertNotNeeded(tx: Queryable, ids: string[]) {
+    const keys = await this.keyValues(tx, ids);
+    if (this.model.tree) {
+      const tree = this.model.tree;
+      const params = new Params();
+      const where = [`t.${q(this.model.fieldMap[tree.parentField].column)}::text = ANY(${params.add(keys.tree)}::text[])`, `NOT (t.id = ANY(${params.add(ids)}::bigint[]))`, ...this.scope(params)];
+      const [child] = await tx.query(`SELECT 1 FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
+      if (child) throw new AppError(400, 'hasChildren', { entity: this.model.label });
+    }
+    for (const other of Object.values(this.ctx.catalog.entities)) {
+      for (const { table, fields, header } of [
+        { table: other.table, fields: other.fields, header: true },
+        ...other.details.map((d) => ({ table: d.table, fields: d.fields, header: false })),
+      ]) {
+        for (const f of fields) {
+          if (f.ref?.entity !== this.model.key || (other === this.model && this.model.tree && f.name === this.model.tree.parentField)) continue;
+          const values = f.ref.valueField === 'id' ? ids : keys.byField(f.ref.valueField);
+          const params = new Params();
+          const where = [`t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`];
+          if (other.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
+          const live = header && other.softDelete ? ' AND t.is_deleted = 0' : !header && other.softDelete
+            ? ` AND EXISTS (SELECT 1 FROM ${q(other.table)} h WHERE h.id = t.${q(other.details.find((d) => d.table === table)!.foreignKeyColumn)} AND h.is_deleted = 0)`
+            : '';
+          const [hit] = await tx.query(`SELECT 1 FROM ${q(table)} t WHERE ${where.join(' AND ')}${live} LIMIT 1`, params.values);
+          if (hit) throw new AppError(400, 'referenced', { entity: this.model.label, by: other.label });
+        }
+      }
+    }
+  }
+
+  private async keyValues(tx: Queryable, ids: string[]) {
+    const wanted = new Set<string>([this.model.tree?.keyField ?? 'id']);
+    for (const other of Object.values(this.ctx.catalog.entities)) {
+      for (const f of [...other.fields, ...other.details.flatMap((d) => d.fields)]) if (f.ref?.entity === this.model.key) wanted.add(f.ref.valueField);
+    }
+    const fields = [...wanted].map((n) => this.model.fieldMap[n]);
+    const rows = await tx.query(`SELECT ${selectList(fields)} FROM ${q(this.model.table)} t WHERE t.id = ANY($1::bigint[])`, [ids]);
+    const byField = (name: string) => rows.map((r) => String(r[name]));
+    return { tree: byField(this.model.tree?.keyField ?? 'id'), byField };
+  }
+
+  private describe(path: string): string {
+    return describePath(this.model, path, this.actor.lang).label;
+  }
+}
+
+/** Row ids are ours to check (against the stored rows), not the schema's. */
+function stripRowIds(model: EntityModel, record: Row): Row {
+  if (!model.details.length) return record;
+  const out: Row = { ...record };
+  for (const d of model.details) {
+    if (Array.isArray(out[d.name])) out[d.name] = (out[d.name] as unknown[]).map((r) => {
+      if (typeof r !== 'object' || r === null) return r;
+      const { id: _id, ...rest } = r as Row;
+      return rest;
+    });
+  }
+  return out;
+}

@@ -1,0 +1,223 @@
+// Schema sync: the tables the models describe are created, and widened when a schema gains a field,
+// an index or a longer column. A change that could lose data (a column dropped or narrowed or retyped)
+// is refused unless a migration in migrations/ has already made the database match.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EntityCatalog, EntityModel, FieldModel } from '../../engine/model/types.ts';
+import type { Db, Queryable } from './db.ts';
+
+export interface TableSpec {
+  table: string;
+  columns: { column: string; sqlType: string; notNull?: string }[];
+  indexes: IndexSpec[];
+}
+
+export interface IndexSpec {
+  name: string;
+  columns: string[];
+  unique: boolean;
+  where?: string;
+}
+
+export class SchemaSyncError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`database schema does not match the models; refusing to change it:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+      'A destructive change needs a migration: add an SQL file under migrations/ that makes the change explicitly.');
+    this.name = 'SchemaSyncError';
+  }
+}
+
+const INTERNAL_DDL = `
+CREATE TABLE IF NOT EXISTS zs_setting (key varchar(100) PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS zs_sequence (
+  tenant_id varchar(12) NOT NULL, name varchar(100) NOT NULL, period varchar(8) NOT NULL, value bigint NOT NULL,
+  PRIMARY KEY (tenant_id, name, period));
+CREATE TABLE IF NOT EXISTS zs_migration (name varchar(200) PRIMARY KEY, applied_at timestamp(0) NOT NULL DEFAULT now());
+`;
+
+/** Index names are deterministic (so sync is idempotent) and within PostgreSQL's 63 bytes. */
+export function indexName(table: string, columns: string[], unique: boolean): string {
+  const base = `${table}_${columns.join('_')}_${unique ? 'uq' : 'idx'}`;
+  if (base.length <= 63) return base;
+  const hash = createHash('sha1').update(base).digest('hex').slice(0, 8);
+  return `${base.slice(0, 50)}_${hash}`;
+}
+
+function liveFilter(model: EntityModel): string | undefined {
+  return model.softDelete ? 'is_deleted = 0' : undefined;
+}
+
+function scopeColumns(model: EntityModel): string[] {
+  return model.scope === 'tenant' ? ['tenant_id'] : [];
+}
+
+function columnSpec(f: FieldModel): TableSpec['columns'][number] {
+  if (f.name === 'id') return { column: 'id', sqlType: 'bigint', notNull: 'PRIMARY KEY' };
+  if (f.name === 'tenantId') return { column: f.column, sqlType: f.sqlType, notNull: 'NOT NULL' };
+  if (f.name === 'isDeleted') return { column: f.column, sqlType: f.sqlType, notNull: 'NOT NULL DEFAULT 0' };
+  return { column: f.column, sqlType: f.sqlType };
+}
+
+/** The tables, columns and indexes one entity needs. */
+export function tableSpecs(model: EntityModel): TableSpec[] {
+  const scope = scopeColumns(model);
+  const where = liveFilter(model);
+  const index = (columns: string[], unique = false): IndexSpec => ({ name: indexName(model.table, columns, unique), columns, unique, where });
+  const indexes: IndexSpec[] = [];
+  // The default list order, per tenant: the first page of a list is an index scan.
+  const sortColumns = model.list.defaultSort.map((s) => model.fieldMap[s.field]?.column).filter(Boolean) as string[];
+  indexes.push(index([...scope, ...sortColumns.filter((c) => c !== 'id'), 'id']));
+  for (const f of model.fields) {
+    if (f.unique) indexes.push(index([...scope, f.column], true));
+    else if (f.index || f.ref) indexes.push(index([...scope, f.column]));
+  }
+  if (model.tree) indexes.push(index([...scope, model.fieldMap[model.tree.parentField].column]));
+  const header: TableSpec = { table: model.table, columns: model.fields.map(columnSpec), indexes: dedupeIndexes(indexes) };
+  const details = model.details.map((d): TableSpec => ({
+    table: d.table,
+    columns: d.fields.map(columnSpec),
+    indexes: [{ name: indexName(d.table, [d.foreignKeyColumn], false), columns: [d.foreignKeyColumn], unique: false }],
+  }));
+  return [header, ...details];
+}
+
+function dedupeIndexes(indexes: IndexSpec[]): IndexSpec[] {
+  const byName = new Map<string, IndexSpec>();
+  for (const i of indexes) if (!byName.has(i.name)) byName.set(i.name, i);
+  return [...byName.values()];
+}
+
+interface LiveColumn {
+  table_name: string;
+  column_name: string;
+  data_type: string;
+  character_maximum_length: number | null;
+  numeric_precision: number | null;
+  numeric_scale: number | null;
+  datetime_precision: number | null;
+}
+
+function liveType(c: LiveColumn): string {
+  switch (c.data_type) {
+    case 'character varying': return c.character_maximum_length ? `varchar(${c.character_maximum_length})` : 'text';
+    case 'numeric': return c.numeric_precision ? `numeric(${c.numeric_precision},${c.numeric_scale ?? 0})` : 'numeric';
+    case 'timestamp without time zone': return `timestamp(${c.datetime_precision ?? 6})`;
+    default: return c.data_type;
+  }
+}
+
+/** True when changing `from` to `to` keeps every value that `from` can hold. */
+export function isWidening(from: string, to: string): boolean {
+  const varchar = /^varchar\((\d+)\)$/;
+  const numeric = /^numeric\((\d+),(\d+)\)$/;
+  const fv = varchar.exec(from);
+  if (fv) {
+    const tv = varchar.exec(to);
+    return to === 'text' || (tv !== null && Number(tv[1]) >= Number(fv[1]));
+  }
+  const fn = numeric.exec(from);
+  const tn = numeric.exec(to);
+  if (fn && tn) {
+    const [fp, fs] = [Number(fn[1]), Number(fn[2])];
+    const [tp, ts] = [Number(tn[1]), Number(tn[2])];
+    return ts >= fs && tp - ts >= fp - fs;
+  }
+  if (from === 'integer') return to === 'bigint' || (tn !== null && Number(tn[1]) - Number(tn[2]) >= 10);
+  return false;
+}
+
+async function runMigrations(db: Db, dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const applied = new Set((await db.query<{ name: string }>('SELECT name FROM zs_migration')).map((r) => r.name));
+  const pending = readdirSync(dir).filter((f) => f.endsWith('.sql') && !applied.has(f)).sort();
+  for (const name of pending) {
+    const sql = readFileSync(join(dir, name), 'utf8');
+    await db.transaction(async (tx) => {
+      for (const statement of splitStatements(sql)) await tx.query(statement);
+      await tx.query('INSERT INTO zs_migration (name) VALUES ($1)', [name]);
+    });
+  }
+  return pending;
+}
+
+/** Migration files are plain SQL statements separated by semicolons at line ends. */
+function splitStatements(sql: string): string[] {
+  return sql.split(/;\s*(?:\n|$)/).map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
+}
+
+async function liveColumns(db: Queryable): Promise<Map<string, Map<string, LiveColumn>>> {
+  const rows = await db.query<LiveColumn>(
+    `SELECT table_name, column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, datetime_precision
+       FROM information_schema.columns WHERE table_schema = current_schema()`,
+  );
+  const tables = new Map<string, Map<string, LiveColumn>>();
+  for (const r of rows) {
+    if (!tables.has(r.table_name)) tables.set(r.table_name, new Map());
+    tables.get(r.table_name)!.set(r.column_name, r);
+  }
+  return tables;
+}
+
+export interface SyncReport {
+  created: string[];
+  altered: string[];
+  migrations: string[];
+}
+
+/** Plans the DDL for all tables; throws SchemaSyncError when a change would lose data. */
+export function planSync(specs: TableSpec[], live: Map<string, Map<string, LiveColumn>>): { statements: string[]; created: string[]; altered: string[] } {
+  const statements: string[] = [];
+  const problems: string[] = [];
+  const created: string[] = [];
+  const altered: string[] = [];
+  for (const spec of specs) {
+    const columns = live.get(spec.table);
+    if (!columns) {
+      const defs = spec.columns.map((c) => `"${c.column}" ${c.sqlType}${c.notNull ? ' ' + c.notNull : ''}`);
+      statements.push(`CREATE TABLE "${spec.table}" (${defs.join(', ')})`);
+      created.push(spec.table);
+    } else {
+      for (const c of spec.columns) {
+        const existing = columns.get(c.column);
+        if (!existing) {
+          statements.push(`ALTER TABLE "${spec.table}" ADD COLUMN "${c.column}" ${c.sqlType}${c.notNull && c.notNull !== 'PRIMARY KEY' ? ' ' + c.notNull : ''}`);
+          altered.push(`${spec.table}.${c.column}`);
+          continue;
+        }
+        const current = liveType(existing);
+        if (current === c.sqlType) continue;
+        if (isWidening(current, c.sqlType)) {
+          statements.push(`ALTER TABLE "${spec.table}" ALTER COLUMN "${c.column}" TYPE ${c.sqlType}`);
+          altered.push(`${spec.table}.${c.column}`);
+        } else {
+          problems.push(`${spec.table}.${c.column}: the model says ${c.sqlType}, the database has ${current}`);
+        }
+      }
+      const wanted = new Set(spec.columns.map((c) => c.column));
+      for (const name of columns.keys()) {
+        if (!wanted.has(name)) problems.push(`${spec.table}.${name}: the column is in the database but no longer in the model`);
+      }
+    }
+    for (const i of spec.indexes) {
+      const cols = i.columns.map((c) => `"${c}"`).join(', ');
+      statements.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${i.name}" ON "${spec.table}" (${cols})${i.where ? ` WHERE ${i.where}` : ''}`);
+    }
+  }
+  if (problems.length) throw new SchemaSyncError(problems);
+  return { statements, created, altered };
+}
+
+/** Brings the database in line with the catalog: migrations first, then additive DDL. */
+export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: string): Promise<SyncReport> {
+  await db.exec(INTERNAL_DDL);
+  const migrations = await runMigrations(db, migrationsDir);
+  const specs = Object.values(catalog.entities).flatMap(tableSpecs);
+  const plan = planSync(specs, await liveColumns(db));
+  if (plan.statements.length) {
+    await db.transaction(async (tx) => {
+      for (const s of plan.statements) await tx.query(s);
+    });
+  }
+  return { created: plan.created, altered: plan.altered, migrations };
+}

@@ -1,0 +1,33 @@
+// Every failure leaves as an envelope with a message in the caller's language. Unexpected errors
+// are logged with their stack and answered with a generic message.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { t } from '../../engine/i18n/messages.ts';
+import { QueryError } from '../../engine/query/list-params.ts';
+import { AppError, ValidationFailed } from '../errors.ts';
+import { envelope } from './envelope.ts';
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const lang = request.lang ?? 'zh';
+    if (err instanceof AppError) {
+      return reply.status(err.status).send(envelope(err.code, null, t(err.key, lang, err.params)));
+    }
+    if (err instanceof ValidationFailed) {
+      return reply.status(400).send(envelope(400, { errors: err.errors }, err.message));
+    }
+    if (err instanceof QueryError) {
+      return reply.status(400).send(envelope(400, null, t(err.key, lang, err.params)));
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err instanceof SyntaxError) {
+      return reply.status(400).send(envelope(400, null, t('badJson', lang)));
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send(envelope(err.statusCode, null, t('badRequest', lang)));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(envelope(500, null, t('serverError', lang)));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(envelope(404, null, t('routeNotFound', request.lang ?? 'zh')));
+  });
+}

@@ -1,0 +1,66 @@
+// .xlsx exports: one record (its fields, then a sheet per detail array) or a filtered list, with
+// headers in the caller's language (Chinese by default) and dictionary/reference values as labels.
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import type { FieldModel, Lang } from '../../engine/model/types.ts';
+import type { ListQuery } from '../../engine/query/list-params.ts';
+import type { Row } from '../db/db.ts';
+import { displayValue, resolveLabels } from '../db/labels.ts';
+import type { EntityStore, StoreContext } from '../db/store.ts';
+import { AppError } from '../errors.ts';
+
+export const EXPORT_LIMIT = 20000;
+
+export interface Workbook {
+  filename: string;
+  book: ExcelJS.Workbook;
+}
+
+/** Fields worth a column: everything declared, plus code-like system fields a person reads. */
+function exportedFields(fields: readonly FieldModel[]): FieldModel[] {
+  return fields.filter((f) => !f.system || f.name === 'createTime' || f.name === 'updateTime');
+}
+
+function addTable(book: ExcelJS.Workbook, title: string, fields: FieldModel[], rows: Row[], maps: Awaited<ReturnType<typeof resolveLabels>>, lang: Lang) {
+  const sheet = book.addWorksheet(title.slice(0, 31));
+  sheet.columns = fields.map((f) => ({ header: f.label[lang], key: f.name, width: Math.min(40, Math.max(10, f.label[lang].length * 2 + 4)) }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of rows) sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, displayValue(f, row[f.name], maps, lang)])));
+}
+
+export async function exportRecord(ctx: StoreContext, store: EntityStore, id: string, lang: Lang): Promise<Workbook> {
+  const model = store.model;
+  const actor = store.actor;
+  const record = await store.detail(id);
+  const book = new ExcelJS.Workbook();
+  const fields = exportedFields(model.fields);
+  const maps = await resolveLabels(ctx, actor, fields, [record], lang);
+  const sheet = book.addWorksheet(model.label[lang].slice(0, 31));
+  sheet.columns = [{ width: 24 }, { width: 48 }];
+  for (const f of fields) sheet.addRow([f.label[lang], displayValue(f, record[f.name], maps, lang)]);
+  sheet.getColumn(1).font = { bold: true };
+  for (const d of model.details) {
+    const rows = (record[d.name] as Row[]) ?? [];
+    const detailFields = exportedFields(d.fields).concat(d.fields.filter((f) => f.name === d.orderField)).sort((a, b) => (a.name === d.orderField ? -1 : b.name === d.orderField ? 1 : 0));
+    addTable(book, d.label[lang], detailFields, rows, await resolveLabels(ctx, actor, detailFields, rows, lang), lang);
+  }
+  const code = model.code ? record[model.code.field] : undefined;
+  return { filename: `${model.label[lang]}-${code ?? id}.xlsx`, book };
+}
+
+export async function exportList(ctx: StoreContext, store: EntityStore, query: ListQuery, lang: Lang): Promise<Workbook> {
+  const page = await store.list({ ...query, current: 1, size: EXPORT_LIMIT });
+  if (page.total > EXPORT_LIMIT) throw new AppError(400, 'exportTooLarge', { limit: EXPORT_LIMIT });
+  const fields = exportedFields(store.model.fields);
+  const book = new ExcelJS.Workbook();
+  addTable(book, store.model.label[lang], fields, page.records, await resolveLabels(ctx, store.actor, fields, page.records, lang), lang);
+  return { filename: `${store.model.label[lang]}.xlsx`, book };
+}
+
+export async function sendWorkbook(reply: FastifyReply, { filename, book }: Workbook) {
+  const buffer = Buffer.from(await book.xlsx.writeBuffer());
+  return reply
+    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`)
+    .send(buffer);
+}

@@ -1,0 +1,22 @@
+// `npm start`: the server on one port, the embedded database in DATA_DIR unless DATABASE_URL is set.
+import { performance } from 'node:perf_hooks';
+import { createApp } from './app.ts';
+import { configFromEnv } from './config.ts';
+
+const started = performance.now();
+const config = configFromEnv();
+try {
+  const { app, close } = await createApp(config);
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Zhusuan ready at ${address} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`}, ${Math.round(performance.now() - started)} ms)`);
+  console.log(`Zhusuan: ${address.replace('127.0.0.1', 'localhost')}`);
+  const stop = async () => {
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
+}

@@ -1,0 +1,69 @@
+// Access tokens: HS256 JWTs signed with this installation's own key. The key is generated on first
+// start and kept in the database (so every server process of one installation shares it), unless
+// ZS_JWT_SECRET gives one. There is no default key.
+import { randomBytes } from 'node:crypto';
+import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
+import type { Db } from '../db/db.ts';
+
+export interface Claims {
+  tenant_id: string;
+  user_id: string;
+  dept_id?: string;
+  role_id?: string;
+  role_name?: string;
+  account?: string;
+  user_name?: string;
+  real_name?: string;
+  client_id?: string;
+}
+
+export interface TokenService {
+  sign(claims: Claims, expiresInSeconds?: number): Promise<string>;
+  verify(token: string): Promise<Claims>;
+}
+
+export class TokenError extends Error {
+  constructor(readonly reason: 'expired' | 'invalid') {
+    super(reason);
+  }
+}
+
+const ISSUER = 'zhusuan';
+const MIN_SECRET_BYTES = 32;
+
+/** Loads (or on first start creates) the signing key. */
+export async function loadSigningKey(db: Db, fromEnv?: string): Promise<Uint8Array> {
+  if (fromEnv) {
+    const key = new TextEncoder().encode(fromEnv);
+    if (key.length < MIN_SECRET_BYTES) throw new Error(`ZS_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
+    return key;
+  }
+  const generated = randomBytes(48).toString('base64url');
+  // ON CONFLICT: when several processes start at once, the first key written wins for all of them.
+  await db.query(`INSERT INTO zs_setting (key, value) VALUES ('jwt.secret', $1) ON CONFLICT (key) DO NOTHING`, [generated]);
+  const [{ value }] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'jwt.secret'`);
+  return new TextEncoder().encode(value);
+}
+
+export function createTokenService(key: Uint8Array, defaultLifetimeSeconds = 3600): TokenService {
+  return {
+    async sign(claims, expiresIn = defaultLifetimeSeconds) {
+      return new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + expiresIn)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
+        if (typeof payload.tenant_id !== 'string' || typeof payload.user_id !== 'string') throw new TokenError('invalid');
+        return payload as unknown as Claims;
+      } catch (err) {
+        if (err instanceof joseErrors.JWTExpired) throw new TokenError('expired');
+        throw new TokenError('invalid');
+      }
+    },
+  };
+}

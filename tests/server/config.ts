@@ -1,0 +1,8 @@
+import type { Config } from '../../src/server/config.ts';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0, host: '127.0.0.1', dataDir: '/nonexistent', timeZone: 'Asia/Shanghai',
+    seed: true, logLevel: 'silent', poolSize: 5, ...overrides,
+  };
+}

@@ -1,0 +1,101 @@
+// The server test harness: the same suites run on the embedded database (a copy of the seeded
+// template) and, when TEST_DATABASE_URL is set, on a fresh database of that PostgreSQL server.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createApp, type App } from '../../src/server/app.ts';
+import { openPglite } from '../../src/server/db/pglite.ts';
+import { openPostgres } from '../../src/server/db/postgres.ts';
+import type { Db } from '../../src/server/db/db.ts';
+import type { Claims } from '../../src/server/security/tokens.ts';
+import { testConfig } from './config.ts';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/** The databases this run covers. */
+export function databaseKinds(): DbKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TestServer extends App {
+  kind: DbKind;
+  /** A token as login would issue it. */
+  token(claims?: Partial<Claims>): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+async function freshPostgres(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `zs_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString(), { max: 5 });
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function openTestDb(kind: DbKind): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'postgres') return freshPostgres();
+  const dump = new Blob([readFileSync(inject('pgliteTemplate'))]);
+  const db = await openPglite(undefined, { loadDataDir: dump });
+  return { db, drop: () => db.close() };
+}
+
+export async function startServer(kind: DbKind): Promise<TestServer> {
+  const { db, drop } = await openTestDb(kind);
+  const app = await createApp(testConfig(), { db, logger: false });
+  return {
+    ...app,
+    kind,
+    token: (claims = {}) => app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', ...claims }),
+    async dispose() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: { code: number; success: boolean; data: T; msg: string };
+  headers: Record<string, unknown>;
+  raw: Buffer;
+}
+
+/** A small client for app.inject with the platform's conventions. */
+export function client(server: TestServer, token?: string, lang?: 'zh' | 'en') {
+  const headers = (): Record<string, string> => ({
+    ...(token ? { 'blade-auth': `bearer ${token}` } : {}),
+    ...(lang ? { 'accept-language': lang } : {}),
+  });
+  const answer = (res: { statusCode: number; body: string; headers: Record<string, unknown>; rawPayload: Buffer }): Answer => {
+    let body: any = null;
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      body = null;
+    }
+    return { status: res.statusCode, body, headers: res.headers, raw: res.rawPayload };
+  };
+  return {
+    async get(url: string, query: Record<string, string> = {}) {
+      return answer(await server.app.inject({ method: 'GET', url, query, headers: headers() }));
+    },
+    async post(url: string, payload?: unknown, query: Record<string, string> = {}) {
+      return answer(await server.app.inject({ method: 'POST', url, query, payload: payload as any, headers: { ...headers(), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) } }));
+    },
+  };
+}
