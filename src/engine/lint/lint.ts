@@ -90,6 +90,9 @@ function lintFields(
     if (f.kind === 'string' && f.maxLength === undefined && !f.dict && !f.options) {
       report(at(f.name), `string property "${f.name}" needs maxLength`);
     }
+    if (f.kind !== 'id' && typeof f.schema.pattern === 'string' && !Array.isArray(f.schema.examples)) {
+      report(at(f.name), `property "${f.name}" has a pattern but no examples (they document the format and feed the conformance tests)`);
+    }
     if (f.ref) {
       const target = entities[f.ref.entity];
       if (!target) report(at(f.name) + '/x-ref/entity', `x-ref names unknown entity "${f.ref.entity}"`);
