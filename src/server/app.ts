@@ -28,6 +28,8 @@ export interface App {
   db: Db;
   catalog: EntityCatalog;
   tokens: TokenService;
+  /** What the data layer needs: tests and modules build stores from it. */
+  ctx: StoreContext;
   sync: SyncReport;
   close(): Promise<void>;
 }
@@ -70,7 +72,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (existsSync(clientDir)) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
 
     return {
-      app, db, catalog, tokens, sync,
+      app, db, catalog, tokens, ctx, sync,
       async close() {
         await app.close();
         if (!options.db) await db.close();

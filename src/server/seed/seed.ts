@@ -4,7 +4,6 @@
 // validated like user input). Records refer to each other with "@name" placeholders.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DictionaryDef } from '../../engine/model/types.ts';
 import type { Row } from '../db/db.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
 
@@ -24,17 +23,24 @@ export interface SeedOptions {
 
 const platformActor: Actor = { tenantId: PLATFORM_TENANT, userId: SEED_ADMIN.userId, deptId: SEED_ADMIN.deptId, lang: 'zh' };
 
-async function seedDictionaries(ctx: StoreContext, dictionaries: readonly DictionaryDef[]) {
-  for (const source of ['system', 'biz'] as const) {
-    const store = new EntityStore(ctx, ctx.catalog.entities[ctx.dictionaryEntities[source]], platformActor);
-    for (const [i, dict] of dictionaries.filter((d) => d.source === source).entries()) {
-      const root = await store.create({ parentId: '0', code: dict.code, dictKey: '-1', dictValue: dict.name, dictValueEn: dict.en, sort: i + 1, isSealed: 0 });
-      for (const [j, item] of dict.items.entries()) {
-        const remark = (item as { remark?: string }).remark;
-        await store.create({ parentId: root.id, code: dict.code, dictKey: item.key, dictValue: item.value, dictValueEn: item.en, sort: j + 1, isSealed: 0, ...(remark && { remark }) });
-      }
+function actorFor(tenantId: string): Actor {
+  return { ...platformActor, tenantId };
+}
+
+async function seedDictionarySource(ctx: StoreContext, source: 'system' | 'biz', actor: Actor) {
+  const store = new EntityStore(ctx, ctx.catalog.entities[ctx.dictionaryEntities[source]], actor);
+  for (const [i, dict] of ctx.catalog.dictionaries.filter((d) => d.source === source).entries()) {
+    const root = await store.create({ parentId: '0', code: dict.code, dictKey: '-1', dictValue: dict.name, dictValueEn: dict.en, sort: i + 1, isSealed: 0 });
+    for (const [j, item] of dict.items.entries()) {
+      const remark = (item as { remark?: string }).remark;
+      await store.create({ parentId: root.id, code: dict.code, dictKey: item.key, dictValue: item.value, dictValueEn: item.en, sort: j + 1, isSealed: 0, ...(remark && { remark }) });
     }
   }
+}
+
+/** Gives a new tenant its own copy of the default business dictionaries. */
+export async function provisionTenant(ctx: StoreContext, tenantId: string) {
+  await seedDictionarySource(ctx, 'biz', actorFor(tenantId));
 }
 
 function resolvePlaceholders(value: unknown, names: Map<string, string>): unknown {
@@ -67,7 +73,8 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
   // Whoever inserts the marker seeds; another process starting at the same moment skips.
   const claimed = await ctx.db.query(`INSERT INTO zs_setting (key, value) VALUES ('seed.version', 'running') ON CONFLICT (key) DO NOTHING RETURNING key`);
   if (!claimed.length) return false;
-  await seedDictionaries(ctx, ctx.catalog.dictionaries);
+  await seedDictionarySource(ctx, 'system', platformActor);
+  await provisionTenant(ctx, PLATFORM_TENANT);
   const names = new Map<string, string>();
   for (const { seed } of readSeedFiles(options.dir)) {
     if (seed.kind === 'demo' && !options.demo) continue;

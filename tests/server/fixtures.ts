@@ -1,0 +1,50 @@
+// Realistic records for the server suites, created through the API like a client would.
+import { expect } from 'vitest';
+import type { client } from './harness.ts';
+
+type Api = ReturnType<typeof client>;
+let seq = 0;
+
+async function saved(api: Api, url: string, record: Record<string, unknown>) {
+  const res = await api.post(url, record);
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });
+  return res.body.data;
+}
+
+export function partyA(api: Api, overrides: Record<string, unknown> = {}) {
+  seq++;
+  return saved(api, '/api/construct/partyA/save', { name: `江苏省城建投资集团${seq}`, partyAType: 'soe', contactName: '王经理', contactPhone: '13800000000', status: 'enabled', ...overrides });
+}
+
+export async function project(api: Api, overrides: Record<string, unknown> = {}) {
+  seq++;
+  const owner = overrides.partyAId ? undefined : await partyA(api);
+  return saved(api, '/api/construct/project/save', {
+    name: `南京江北新区人才公寓${seq}号地块`, projectType: 'building', partyAId: owner?.id, targetCost: 128_000_000.5,
+    plannedStartDate: '2026-03-01', plannedEndDate: '2027-12-31', projectManagerName: '李建国', projectStatus: 'constructing', ...overrides,
+  });
+}
+
+export async function goods(api: Api, overrides: Record<string, unknown> = {}) {
+  seq++;
+  const classify = await saved(api, '/api/construct/goodsClassify/save', { parentId: '0', code: `GC${seq}`, name: `钢材${seq}`, goodsType: 'main', status: 'enabled' });
+  return saved(api, '/api/construct/goodsArchives/save', {
+    code: `WZ${seq}`, name: '螺纹钢', spec: `HRB400 Φ${seq}`, unit: 't', classifyId: classify.id, goodsType: 'main', isTurnover: false, referencePrice: 4150, status: 'enabled', ...overrides,
+  });
+}
+
+export function demandRow(goodsId: string, designQty: number, budgetPrice: number, extra: Record<string, unknown> = {}) {
+  return { goodsId, workPart: '主体结构 1#楼', designQty, lossRate: 2, budgetPrice, ...extra };
+}
+
+export async function demand(api: Api, projectId: string, rows: Record<string, unknown>[], overrides: Record<string, unknown> = {}) {
+  return saved(api, '/api/construct/materialTotalDemand/save', {
+    projectId, title: '主体结构材料总计划', planDate: '2026-03-10', compilerName: '张工', details: rows, ...overrides,
+  });
+}
+
+export async function count(api: Api, url: string, query: Record<string, string> = {}) {
+  const res = await api.get(url, { size: '1', ...query });
+  expect(res.body.code).toBe(200);
+  return res.body.data.total as number;
+}
