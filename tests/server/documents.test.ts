@@ -1,0 +1,149 @@
+// Master-detail documents: header and rows saved together, derived values recomputed by the server,
+// automatic numbering, and all-or-nothing writes.
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { count, demand, demandRow, goods, project } from './fixtures.ts';
+
+const BASE = '/api/construct/materialTotalDemand';
+
+describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  let projectId: string;
+  let rebar: Record<string, any>;
+  let cement: Record<string, any>;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    api = client(server, await server.token());
+    projectId = (await project(api)).id;
+    rebar = await goods(api);
+    cement = await goods(api, { name: '水泥', unit: 't', referencePrice: 520 });
+  });
+  afterAll(() => server?.dispose());
+
+  it('saves header and rows together, computing every derived value in decimals', async () => {
+    const doc = await demand(api, projectId, [
+      demandRow(rebar.id, 120.5, 4150.35),          // demand 122.91, amount 122.91 × 4150.35 = 510,119.5185 → 510,119.52
+      demandRow(cement.id, 0.1, 0.2, { lossRate: 0, changeQty: 0.2 }), // effective 0.3, amount 0.06
+      demandRow(rebar.id, 10, 3.3333, { demandQty: 11, changeQty: -1.5 }), // demand sent, effective 9.5, amount 31.67
+    ], { totalAmount: 1 });
+    expect(doc.code).toMatch(/^CLZJH-\d{6}-\d{4}$/);
+    const [a, b, c] = doc.details;
+    expect(a).toMatchObject({ sortNo: 1, demandQty: 122.91, effectiveQty: 122.91, amount: 510119.52, goodsName: '螺纹钢', unit: 't', goodsCode: rebar.code });
+    expect(b).toMatchObject({ sortNo: 2, demandQty: 0.1, effectiveQty: 0.3, amount: 0.06, goodsName: '水泥' });
+    expect(c).toMatchObject({ sortNo: 3, demandQty: 11, effectiveQty: 9.5, amount: 31.67 });
+    expect(doc.totalAmount).toBe(510151.25); // the client's 1 is ignored
+  });
+
+  it('numbers documents uniquely under concurrent saves', async () => {
+    const saves = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      api.post(`${BASE}/save`, { projectId, title: `并发计划${i}`, planDate: '2026-03-10', compilerName: '张工', details: [demandRow(rebar.id, 1, 1)] })));
+    const codes = saves.map((r) => r.body.data?.code);
+    expect(saves.every((r) => r.body.code === 200)).toBe(true);
+    expect(new Set(codes).size).toBe(20);
+  });
+
+  it('edits rows in place: changed, added and removed as the payload says', async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 1, 100), demandRow(cement.id, 2, 100), demandRow(rebar.id, 3, 100)]);
+    const [first, , third] = doc.details;
+    const res = await api.post(`${BASE}/update`, {
+      ...doc,
+      title: '调整后',
+      details: [{ ...third, designQty: 30, demandQty: null }, { ...first }, demandRow(cement.id, 5, 10)],
+    });
+    expect(res.body.code).toBe(200);
+    const rows = res.body.data.details;
+    expect(rows.map((r: any) => r.id).slice(0, 2)).toEqual([third.id, first.id]);
+    expect(rows.map((r: any) => r.sortNo)).toEqual([1, 2, 3]);
+    expect(rows[0]).toMatchObject({ designQty: 30, demandQty: 30.6, amount: 3060 });
+    expect(rows[2].id).not.toBe(doc.details[1].id);
+    expect(res.body.data.totalAmount).toBe(3060 + 102 + 51);
+    expect(res.body.data.code).toBe(doc.code);
+  });
+
+  it('a failing row on create leaves no header behind', async () => {
+    const before = await count(api, `${BASE}/list`);
+    const res = await api.post(`${BASE}/save`, {
+      projectId, title: '坏计划', planDate: '2026-03-10', compilerName: '张工',
+      details: [demandRow(rebar.id, 1, 1), demandRow('999999999', 1, 1)],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors).toEqual([{ path: '/details/1/goodsId', message: '物资明细第2行 物资引用的记录不存在: 999999999' }]);
+    expect(await count(api, `${BASE}/list`)).toBe(before);
+  });
+
+  it('a failure in the middle of an update rolls back the header and every row', async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 1, 100), demandRow(cement.id, 2, 100)]);
+    const other = await demand(api, projectId, [demandRow(rebar.id, 7, 7)]);
+    // row 2 carries the id of a row of another document: found only after the header and row 1 were written
+    const res = await api.post(`${BASE}/update`, {
+      ...doc, title: '不应保存',
+      details: [{ ...doc.details[0], designQty: 999 }, { ...doc.details[1], id: other.details[0].id }],
+    });
+    expect(res.status).toBe(400);
+    const after = (await api.get(`${BASE}/detail`, { id: doc.id })).body.data;
+    expect(after.title).toBe(doc.title);
+    expect(after.details.map((r: any) => r.designQty)).toEqual([1, 2]);
+    expect(after.totalAmount).toBe(doc.totalAmount);
+  });
+
+  it('validates rows with their row number in the message', async () => {
+    const res = await client(server, await server.token(), 'en').post(`${BASE}/save`, {
+      projectId, title: 'x', planDate: '2026-03-10', compilerName: 'x', details: [demandRow(rebar.id, 1, 1), { goodsId: rebar.id }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors).toContainEqual({ path: '/details/1/designQty', message: 'Material lines row 2 Design quantity is required' });
+  });
+
+  it('needs at least the minimum number of rows', async () => {
+    const res = await api.post(`${BASE}/save`, { projectId, title: 'x', planDate: '2026-03-10', compilerName: 'x', details: [] });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toMatch(/物资明细至少需要1行/);
+  });
+
+  it('updatePart changes only what is sent', async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 4, 25)]);
+    const res = await api.post(`${BASE}/updatePart`, { id: doc.id, title: '只改标题' });
+    expect(res.body.code).toBe(200);
+    expect(res.body.data).toMatchObject({ title: '只改标题', compilerName: doc.compilerName, totalAmount: doc.totalAmount, code: doc.code });
+    expect(res.body.data.details).toHaveLength(1);
+    const bad = await api.post(`${BASE}/updatePart`, { id: doc.id, planDate: 'yesterday' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('submit creates without an id and updates with one', async () => {
+    const created = await api.post(`${BASE}/submit`, { projectId, title: '提交', planDate: '2026-03-10', compilerName: '张工', details: [demandRow(rebar.id, 1, 1)] });
+    expect(created.body).toMatchObject({ code: 200, msg: '新增成功' });
+    const updated = await api.post(`${BASE}/submit`, { ...created.body.data, title: '再次提交' });
+    expect(updated.body).toMatchObject({ code: 200, msg: '更新成功', data: { id: created.body.data.id, title: '再次提交' } });
+  });
+
+  it('exports one document as a workbook with Chinese headers and labels', async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 2, 10)]);
+    const res = await server.app.inject({ method: 'GET', url: `${BASE}/export`, query: { id: doc.id }, headers: { 'blade-auth': `bearer ${await server.token()}` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain(encodeURIComponent(doc.code));
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as any);
+    const header = book.worksheets[0];
+    const rows = header.getSheetValues().filter(Boolean).map((r: any) => [r[1], r[2]]);
+    expect(rows).toContainEqual(['计划编号', doc.code]);
+    expect(rows.find((r) => r[0] === '项目')?.[1]).toMatch(/南京江北新区人才公寓/);
+    const lines = book.worksheets[1];
+    expect(lines.name).toBe('物资明细');
+    expect(lines.getRow(1).values).toEqual(expect.arrayContaining(['序号', '物资', '图纸设计量', '金额']));
+    expect(lines.getRow(2).values).toEqual(expect.arrayContaining(['螺纹钢', 20.4]));
+  });
+
+  it('refuses to remove master data a document still refers to', async () => {
+    const item = await goods(api);
+    const doc = await demand(api, projectId, [demandRow(item.id, 1, 1)]);
+    const res = await api.post('/api/construct/goodsArchives/remove', undefined, { ids: item.id });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('物资档案已被材料总需用计划引用,不能删除');
+    expect((await api.post(`${BASE}/remove`, undefined, { ids: doc.id })).body.code).toBe(200);
+    expect((await api.post('/api/construct/goodsArchives/remove', undefined, { ids: item.id })).body.code).toBe(200);
+  });
+});
