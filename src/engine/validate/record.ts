@@ -108,7 +108,9 @@ function detailCountErrors(detail: DetailModel, rows: unknown, lang: Lang): Fiel
 export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, mode: ValidationMode, lang: Lang): FieldError[] {
   const validate = validatorFor(ajv, model, mode);
   const errors: FieldError[] = validate(record) ? [] : (validate.errors ?? []).map((e) => ajvMessage(model, e, lang));
-  errors.push(...ruleErrors(model.fields, record, '', (f) => f.label[lang], lang));
+  // partial (updatePart): a field not sent keeps its stored value, so only the sent ones are checked
+  const ruled = mode === 'partial' ? model.fields.filter((f) => f.name in record) : model.fields;
+  errors.push(...ruleErrors(ruled, record, '', (f) => f.label[lang], lang));
   for (const detail of model.details) {
     if (mode === 'partial' && !(detail.name in record)) continue;
     const rows = record[detail.name];

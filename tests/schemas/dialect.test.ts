@@ -1,0 +1,291 @@
+// The schema dialect as a schema author meets it: the real schema set compiles; each kind of defect,
+// made in memory on a copy of the real files, refuses to compile with the file and JSON pointer named.
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/engine/model/compile.ts';
+import { snakeCase } from '../../src/engine/model/names.ts';
+import { SchemaSetError, type SchemaIssue, type SchemaSource } from '../../src/engine/model/source.ts';
+import { readSchemaSource } from '../../src/server/schema-source.ts';
+
+const source = readSchemaSource();
+const PROJECT = 'schemas/construct/project.schema.json';
+const PARTY_A = 'schemas/construct/party-a.schema.json';
+const PLAN = 'schemas/construct/material-total-demand.schema.json';
+const PARAM = 'schemas/system/param.schema.json';
+
+/** Compiles a copy of the real source after `mutate`, and returns the issues it was refused with. */
+function issuesAfter(mutate: (s: SchemaSource & { files: Record<string, any> }) => void): SchemaIssue[] {
+  const copy = structuredClone(source);
+  mutate(copy);
+  try {
+    compile(copy);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SchemaSetError);
+    const issues = (err as SchemaSetError).issues;
+    expect(issues.length).toBeGreaterThan(0);
+    // what the author reads on start-up: file#pointer: message
+    for (const i of issues) expect((err as Error).message).toContain(`${i.file}#${i.pointer}: ${i.message}`);
+    return issues;
+  }
+  throw new Error('the schema set compiled, but a defect was expected');
+}
+
+describe('the real schema set', () => {
+  const { catalog, ajv } = compile(readSchemaSource());
+
+  it('compiles every manifest entity', () => {
+    expect(Object.keys(catalog.entities).sort()).toEqual(Object.keys(source.manifest.entities).sort());
+    for (const [key, model] of Object.entries(catalog.entities)) {
+      expect(model.key).toBe(key);
+      expect(model.file).toBe(source.manifest.entities[key]);
+      expect(model.label.zh).toBeTruthy();
+      expect(model.label.en).toBeTruthy();
+      expect(ajv.getSchema(model.schema.$id)).toBeTypeOf('function');
+    }
+  });
+
+  it('loads the dictionaries of both sources', () => {
+    const codes = catalog.dictionaries.map((d) => `${d.source}:${d.code}`);
+    expect(codes).toContain('biz:project_type');
+    expect(codes).toContain('system:yes_no');
+  });
+
+  it('is deeply frozen: nothing downstream can change a model', () => {
+    const model = catalog.entities.project;
+    expect(Object.isFrozen(catalog.entities)).toBe(true);
+    expect(Object.isFrozen(model)).toBe(true);
+    expect(Object.isFrozen(model.fields)).toBe(true);
+    expect(Object.isFrozen(model.fieldMap.name)).toBe(true);
+    expect(Object.isFrozen(model.fieldMap.name.label)).toBe(true);
+    expect(Object.isFrozen(catalog.entities.materialTotalDemand.details[0].fields)).toBe(true);
+    expect(() => {
+      (model.fields as unknown as unknown[]).push({});
+    }).toThrow(TypeError);
+    expect(() => {
+      (model.fieldMap.name as { maxLength?: number }).maxLength = 1;
+    }).toThrow(TypeError);
+    expect(model.fieldMap.name.maxLength).toBe(100);
+  });
+
+  it('does not change the source it was given', () => {
+    const fresh = readSchemaSource();
+    compile(fresh);
+    expect(fresh).toEqual(readSchemaSource());
+  });
+
+  it('gives every header the system columns with their SQL types, first', () => {
+    for (const model of Object.values(catalog.entities)) {
+      const f = model.fieldMap;
+      expect(model.fields[0].name, model.key).toBe('id');
+      expect(f.id).toMatchObject({ column: 'id', kind: 'id', sqlType: 'bigint', system: true, readOnly: true });
+      expect(f.createUser).toMatchObject({ column: 'create_user', sqlType: 'bigint', system: true });
+      expect(f.createDept).toMatchObject({ column: 'create_dept', sqlType: 'bigint', system: true });
+      expect(f.createTime).toMatchObject({ column: 'create_time', kind: 'datetime', sqlType: 'timestamp(0)', system: true });
+      expect(f.updateUser).toMatchObject({ column: 'update_user', sqlType: 'bigint', system: true });
+      expect(f.updateTime).toMatchObject({ column: 'update_time', kind: 'datetime', sqlType: 'timestamp(0)', system: true });
+      if (model.scope === 'tenant') expect(f.tenantId, model.key).toMatchObject({ column: 'tenant_id', sqlType: 'varchar(12)', system: true });
+      else expect(f.tenantId, model.key).toBeUndefined();
+      if (model.softDelete) expect(f.isDeleted, model.key).toMatchObject({ column: 'is_deleted', sqlType: 'integer', system: true });
+    }
+    expect(catalog.entities.project.scope).toBe('tenant');
+    expect(catalog.entities.dict.scope).toBe('shared');
+  });
+
+  it('gives detail rows an id, the tenant, the foreign key and the row order', () => {
+    const detail = catalog.entities.materialTotalDemand.details[0];
+    expect(detail).toMatchObject({ name: 'details', table: 'construct_material_total_demand_detail', foreignKey: 'materialTotalDemandId', minRows: 1 });
+    expect(detail.fields.slice(0, 4).map((f) => [f.name, f.column, f.sqlType, f.system])).toEqual([
+      ['id', 'id', 'bigint', true],
+      ['tenantId', 'tenant_id', 'varchar(12)', true],
+      ['materialTotalDemandId', 'material_total_demand_id', 'bigint', true],
+      ['sortNo', 'sort_no', 'integer', true],
+    ]);
+  });
+
+  it('derives SQL types and columns from the schema', () => {
+    const project = catalog.entities.project.fieldMap;
+    expect(project.partyAId).toMatchObject({ column: 'party_a_id', kind: 'id', sqlType: 'bigint', index: true });
+    expect(project.name).toMatchObject({ sqlType: 'varchar(100)', unique: true, required: true });
+    expect(project.targetCost).toMatchObject({ kind: 'decimal', sqlType: 'numeric(18,2)', scale: 2 });
+    expect(project.plannedStartDate).toMatchObject({ kind: 'date', sqlType: 'date' });
+    const row = catalog.entities.materialTotalDemand.details[0].fieldMap;
+    expect(row.designQty).toMatchObject({ sqlType: 'numeric(18,4)', scale: 4 });
+    expect(row.lossRate).toMatchObject({ sqlType: 'numeric(7,4)', scale: 4 });
+    expect(row.plannedStartMonth).toMatchObject({ kind: 'month', sqlType: 'varchar(7)' });
+    expect(row.amount).toMatchObject({ readOnly: true, compute: { scale: 2, mode: 'always' } });
+    expect(row.demandQty).toMatchObject({ readOnly: false, compute: { scale: 4, mode: 'default' } });
+  });
+
+  it('turns camelCase names into snake_case columns', () => {
+    expect(snakeCase('partyAId')).toBe('party_a_id');
+    expect(snakeCase('materialTotalDemandId')).toBe('material_total_demand_id');
+    expect(snakeCase('code')).toBe('code');
+  });
+});
+
+describe('defects refuse to compile, naming the file and the JSON pointer', () => {
+  it('a typo’d x- keyword (x-entiy) at the document level', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT]['x-entiy'] = s.files[PROJECT]['x-entity'];
+    });
+    expect(issues).toContainEqual({ file: PROJECT, pointer: '', message: 'unknown keyword "x-entiy"' });
+    expect(issues.every((i) => i.file === PROJECT)).toBe(true);
+  });
+
+  it('a typo’d x- keyword on a property', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT].properties.name['x-dcit'] = { code: 'project_type' };
+    });
+    expect(issues).toContainEqual({ file: PROJECT, pointer: '/properties/name', message: 'unknown keyword "x-dcit"' });
+  });
+
+  it('a value of the wrong type (x-db.unique: "yes")', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT].properties.name['x-db'].unique = 'yes';
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/name/x-db/unique', message: 'must be boolean' }]);
+  });
+
+  it('an unknown sub-key inside an x- keyword', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT].properties.name['x-db'].uniq = true;
+    });
+    expect(issues).toContainEqual(expect.objectContaining({ file: PROJECT, pointer: '/properties/name/x-db', message: expect.stringContaining('"uniq"') }));
+  });
+
+  it('a list column that is not a property', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT]['x-list'].columns.push('nmae');
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/x-list/columns/8', message: 'list column "nmae" is not a property' }]);
+  });
+
+  it('a search field that is not a property', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT]['x-search'].fields[1].field = 'projectKind';
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/x-search/fields/1/field', message: 'search field "projectKind" is not a property' }]);
+  });
+
+  it('x-ref to an unknown entity', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT].properties.partyAId['x-ref'].entity = 'partyB';
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/partyAId/x-ref/entity', message: 'x-ref names unknown entity "partyB"' }]);
+  });
+
+  it('x-dict with an unknown dictionary code', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT].properties.projectType['x-dict'].code = 'project_kind';
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/projectType/x-dict/code', message: 'unknown biz dictionary "project_kind"' }]);
+  });
+
+  it('x-dict naming a dictionary of the other source', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT].properties.projectType['x-dict'].source = 'system';
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/projectType/x-dict/code', message: 'unknown system dictionary "project_type"' }]);
+  });
+
+  it('a title without x-i18n English text, on a property', () => {
+    const issues = issuesAfter((s) => {
+      delete s.files[PROJECT].properties.shortName['x-i18n'];
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/shortName', message: 'title "项目简称" has no English text (x-i18n.title)' }]);
+  });
+
+  it('a title without x-i18n English text, on a detail column and on a layout section', () => {
+    const issues = issuesAfter((s) => {
+      delete s.files[PLAN].properties.details.items.properties.spec['x-i18n'];
+      delete s.files[PLAN]['x-layout'].sections[1]['x-i18n'];
+    });
+    expect(issues).toEqual([
+      { file: PLAN, pointer: '/x-layout/sections/1', message: 'title "物资明细" has no English text (x-i18n.title)' },
+      { file: PLAN, pointer: '/properties/details/items/properties/spec', message: 'title "规格型号" has no English text (x-i18n.title)' },
+    ]);
+  });
+
+  it('an x-compute reading an unknown field', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN].properties.details.items.properties.amount['x-compute'].expr = { mul: ['effectiveQty', 'budgetPrise'] };
+    });
+    expect(issues).toEqual([{
+      file: PLAN, pointer: '/properties/details/items/properties/amount/x-compute/expr', message: 'expression reads unknown field "budgetPrise"',
+    }]);
+  });
+
+  it('an x-compute summing an unknown detail column', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN].properties.totalAmount['x-compute'].expr = { sum: 'details.amout' };
+    });
+    expect(issues).toEqual([{ file: PLAN, pointer: '/properties/totalAmount/x-compute/expr', message: 'sum over unknown field "details.amout"' }]);
+  });
+
+  it('an x-compute cycle', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN].properties.details.items.properties.demandQty['x-compute'].expr = { add: ['amount', 1] };
+    });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ file: PLAN, pointer: '/properties/details/items' });
+    expect(issues[0].message).toMatch(/^x-compute cycle: .*demandQty.*amount.*effectiveQty/);
+  });
+
+  it('an x-rules condition naming an unknown field', () => {
+    const issues = issuesAfter((s) => {
+      s.files['schemas/system/dict.schema.json'].properties.dictKey['x-rules'].requiredIf = { parentID: { _neq: '0' } };
+    });
+    expect(issues).toEqual([{
+      file: 'schemas/system/dict.schema.json', pointer: '/properties/dictKey/x-rules/requiredIf', message: 'condition names unknown field "parentID"',
+    }]);
+  });
+
+  it('an x-entity.key differing from its manifest key', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PARAM]['x-entity'].key = 'params';
+    });
+    expect(issues).toEqual([{ file: PARAM, pointer: '/x-entity/key', message: 'x-entity.key "params" differs from the manifest key "param"' }]);
+  });
+
+  it('a manifest key differing from the file’s x-entity.key', () => {
+    const issues = issuesAfter((s) => {
+      s.manifest.entities = Object.fromEntries(Object.entries(s.manifest.entities).map(([k, v]) => [k === 'param' ? 'sysParam' : k, v]));
+    });
+    expect(issues).toEqual([{ file: PARAM, pointer: '/x-entity/key', message: 'x-entity.key "param" differs from the manifest key "sysParam"' }]);
+  });
+
+  it('two entities claiming one table', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PARTY_A]['x-entity'].table = s.files[PROJECT]['x-entity'].table;
+    });
+    expect(issues).toEqual([{ file: PARTY_A, pointer: '/x-entity/table', message: 'table "construct_project" is already used by project' }]);
+  });
+
+  it('a detail table clashing with a header table', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN].properties.details['x-detail'].table = 'construct_project';
+    });
+    expect(issues).toEqual([{ file: PLAN, pointer: '/properties/details/x-detail/table', message: 'table "construct_project" is already used by project' }]);
+  });
+
+  it('a manifest entry whose file does not exist', () => {
+    const issues = issuesAfter((s) => {
+      s.manifest.entities.ghost = 'schemas/construct/ghost.schema.json';
+    });
+    expect(issues).toEqual([{ file: 'entities.manifest.json', pointer: '/entities/ghost', message: 'file not found: schemas/construct/ghost.schema.json' }]);
+  });
+
+  it('a string property without maxLength', () => {
+    const issues = issuesAfter((s) => {
+      delete s.files[PROJECT].properties.shortName.maxLength;
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/shortName', message: 'string property "shortName" needs maxLength' }]);
+  });
+
+  it('reports several defects in several files at once', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT]['x-list'].columns.push('nmae');
+      s.files[PLAN]['x-search'].fields.push({ field: 'nope' });
+    });
+    expect(issues.map((i) => `${i.file}#${i.pointer}`).sort()).toEqual([`${PLAN}#/x-search/fields/5/field`, `${PROJECT}#/x-list/columns/8`]);
+  });
+});

@@ -1,0 +1,120 @@
+// Starting and restarting: a second start re-opens the data as it was; tables follow the schemas
+// additively; a destructive change is refused unless a migration makes it.
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/engine/model/compile.ts';
+import { createApp } from '../../src/server/app.ts';
+import { isWidening, SchemaSyncError, syncSchema } from '../../src/server/db/sync.ts';
+import { readSchemaSource } from '../../src/server/schema-source.ts';
+import { testConfig } from './config.ts';
+import { client, databaseKinds, openTestDb, type TestServer } from './harness.ts';
+import { project } from './fixtures.ts';
+
+describe('restart on the embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'zs-restart-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('re-opens existing data: nothing lost, nothing seeded twice', async () => {
+    const config = testConfig({ dataDir });
+    const first = await createApp(config, { logger: false });
+    const token = await first.tokens.sign({ tenant_id: '000000', user_id: '1' });
+    const created = await project(client(first as TestServer, token), { name: '重启后仍在的项目' });
+    const dictRows = (await first.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n;
+    await first.close();
+
+    const second = await createApp(config, { logger: false });
+    try {
+      expect(second.sync.created).toEqual([]);
+      const api = client(second as TestServer, token); // same signing key: the old token still works
+      const res = await api.get('/api/construct/project/detail', { id: created.id });
+      expect(res.body.data.name).toBe('重启后仍在的项目');
+      expect((await second.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n).toBe(dictRows);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+/** Removes a property and every mention of it, as an author deleting a field would. */
+function dropField(schema: any, name: string) {
+  delete schema.properties[name];
+  for (const section of schema['x-layout']?.sections ?? []) section.fields = section.fields.filter((f: string) => f !== name);
+  schema['x-list'].columns = schema['x-list'].columns.filter((c: string) => c !== name);
+}
+
+describe.each(databaseKinds())('schema sync on %s', (kind) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  function sourceWith(change: (files: Record<string, any>) => void) {
+    const source = structuredClone(readSchemaSource());
+    change(source.files);
+    return compile(source).catalog;
+  }
+
+  async function freshDb() {
+    const { db, drop } = await openTestDb(kind);
+    cleanups.push(drop);
+    return db;
+  }
+
+  it('adds a new field as a column and widens a longer one', async () => {
+    const db = await freshDb();
+    const catalog = sourceWith((files) => {
+      const p = files['schemas/construct/project.schema.json'];
+      p.properties.bidNo = { type: 'string', maxLength: 40, title: '中标通知书编号', 'x-i18n': { title: 'Bid notice no.' }, 'x-db': { index: true } };
+      p.properties.shortName.maxLength = 80;
+    });
+    const report = await syncSchema(db, catalog, '/nonexistent');
+    expect(report.altered).toEqual(expect.arrayContaining(['construct_project.bid_no', 'construct_project.short_name']));
+    const cols = await db.query(`SELECT column_name, character_maximum_length AS len FROM information_schema.columns WHERE table_name = 'construct_project' AND column_name IN ('bid_no', 'short_name') ORDER BY column_name`);
+    expect(cols).toEqual([{ column_name: 'bid_no', len: 40 }, { column_name: 'short_name', len: 80 }]);
+    const again = await syncSchema(db, catalog, '/nonexistent');
+    expect(again.altered).toEqual([]);
+  });
+
+  it('refuses a dropped or narrowed column, naming it', async () => {
+    const db = await freshDb();
+    const dropped = sourceWith((files) => {
+      dropField(files['schemas/construct/project.schema.json'], 'structureType');
+    });
+    await expect(syncSchema(db, dropped, '/nonexistent')).rejects.toThrow(SchemaSyncError);
+    await expect(syncSchema(db, dropped, '/nonexistent')).rejects.toThrow(/construct_project\.structure_type: the column is in the database but no longer in the model/);
+    const narrowed = sourceWith((files) => {
+      files['schemas/construct/project.schema.json'].properties.name.maxLength = 10;
+    });
+    await expect(syncSchema(db, narrowed, '/nonexistent')).rejects.toThrow(/construct_project\.name: the model says varchar\(10\), the database has varchar\(100\)/);
+  });
+
+  it('accepts the change once a migration makes it', async () => {
+    const db = await freshDb();
+    const dir = mkdtempSync(join(tmpdir(), 'zs-migrations-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, '2026-11-22-drop-structure-type.sql'), '-- structure type moves to the engineering module\nALTER TABLE construct_project DROP COLUMN structure_type;\n');
+    const dropped = sourceWith((files) => {
+      dropField(files['schemas/construct/project.schema.json'], 'structureType');
+    });
+    const report = await syncSchema(db, dropped, dir);
+    expect(report.migrations).toEqual(['2026-11-22-drop-structure-type.sql']);
+    expect((await syncSchema(db, dropped, dir)).migrations).toEqual([]);
+  });
+});
+
+describe('column widening rules', () => {
+  it('knows which type changes keep every value', () => {
+    expect(isWidening('varchar(50)', 'varchar(100)')).toBe(true);
+    expect(isWidening('varchar(50)', 'text')).toBe(true);
+    expect(isWidening('varchar(50)', 'varchar(20)')).toBe(false);
+    expect(isWidening('numeric(18,2)', 'numeric(20,4)')).toBe(true);
+    expect(isWidening('numeric(18,4)', 'numeric(18,2)')).toBe(false);
+    expect(isWidening('numeric(18,2)', 'numeric(18,4)')).toBe(false);
+    expect(isWidening('integer', 'bigint')).toBe(true);
+    expect(isWidening('bigint', 'integer')).toBe(false);
+    expect(isWidening('date', 'varchar(10)')).toBe(false);
+  });
+});

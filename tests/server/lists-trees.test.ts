@@ -1,0 +1,140 @@
+// Lists (filters with the platform's operator suffixes, sorting, paging, export), trees and the
+// dictionary lookups.
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provisionTenant } from '../../src/server/seed/seed.ts';
+import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { partyA, project } from './fixtures.ts';
+
+const LIST = '/api/construct/project/list';
+
+describe.each(databaseKinds())('lists and trees on %s', (kind) => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    await provisionTenant(server.ctx, '300001');
+    api = client(server, await server.token({ tenant_id: '300001', user_id: '31' }));
+    const owner = await partyA(api);
+    const names = ['无锡太湖新城A地块', '无锡惠山高铁站房', '扬州瘦西湖隧道', '徐州城东污水厂', '南通港闸大桥'];
+    for (const [i, name] of names.entries()) {
+      await project(api, { name, partyAId: owner.id, targetCost: (i + 1) * 1_000_000, projectType: i % 2 ? 'municipal' : 'building', plannedStartDate: `2026-0${i + 1}-01` });
+    }
+  });
+  afterAll(() => server?.dispose());
+
+  const names = (res: { body: any }) => res.body.data.records.map((r: any) => r.name);
+
+  it('filters with the platform operators', async () => {
+    expect(names(await api.get(LIST, { name: '无锡', ascs: 'name' }))).toEqual(['无锡太湖新城A地块', '无锡惠山高铁站房']);
+    expect(names(await api.get(LIST, { name_likeright: '扬州' }))).toEqual(['扬州瘦西湖隧道']);
+    expect((await api.get(LIST, { projectType: 'municipal' })).body.data.total).toBe(2);
+    expect((await api.get(LIST, { projectType_notequal: 'municipal' })).body.data.total).toBe(3);
+    expect(names(await api.get(LIST, { targetCost_ge: '4000000', ascs: 'targetCost' }))).toEqual(['徐州城东污水厂', '南通港闸大桥']);
+    expect((await api.get(LIST, { plannedStartDate_datelt: '2026-03-01' })).body.data.total).toBe(2);
+    expect((await api.get(LIST, { actualEndDate_null: '' })).body.data.total).toBe(5);
+    expect((await api.get(LIST, { name: '', shortName: '' })).body.data.total).toBe(5);
+    expect((await api.get(LIST, { create_time_datege: '2000-01-01 00:00:00' })).body.data.total).toBe(5);
+  });
+
+  it('treats wildcard characters in a search as literal text', async () => {
+    expect((await api.get(LIST, { name: '%' })).body.data.total).toBe(0);
+    expect((await api.get(LIST, { name: '_' })).body.data.total).toBe(0);
+  });
+
+  it('sorts and pages', async () => {
+    const first = await api.get(LIST, { descs: 'targetCost', size: '2', current: '1' });
+    expect(first.body.data).toMatchObject({ total: 5, size: 2, current: 1, pages: 3 });
+    expect(names(first)).toEqual(['南通港闸大桥', '徐州城东污水厂']);
+    expect(names(await api.get(LIST, { descs: 'targetCost', size: '2', current: '3' }))).toEqual(['无锡太湖新城A地块']);
+    expect((await api.get(LIST, { size: '2', current: '9' })).body.data.records).toEqual([]);
+  });
+
+  it('defaults to the newest first', async () => {
+    expect(names(await api.get(LIST, { size: '1' }))).toEqual(['南通港闸大桥']);
+  });
+
+  it('exports the filtered list with labels', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/construct/project/export', query: { projectType: 'municipal' }, headers: { 'blade-auth': `bearer ${await server.token({ tenant_id: '300001', user_id: '31' })}` } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as any);
+    const sheet = book.worksheets[0];
+    expect(sheet.getRow(1).values).toEqual(expect.arrayContaining(['项目名称', '工程类别', '目标成本']));
+    expect(sheet.rowCount).toBe(3);
+    const header = sheet.getRow(1).values as unknown[];
+    expect(sheet.getRow(2).getCell(header.indexOf('工程类别')).value).toBe('市政');
+  });
+
+  it('serves a classification tree, whole and lazily', async () => {
+    const save = (body: Record<string, unknown>) => api.post('/api/construct/goodsClassify/save', { goodsType: 'main', status: 'enabled', ...body }).then((r) => r.body.data);
+    const steel = await save({ parentId: '0', code: '01', name: '钢材', sort: 1 });
+    const rebar = await save({ parentId: steel.id, code: '0101', name: '螺纹钢', sort: 1 });
+    await save({ parentId: rebar.id, code: '010101', name: 'HRB400', sort: 1 });
+    await save({ parentId: '0', code: '02', name: '水泥', sort: 2 });
+
+    const tree = (await api.get('/api/construct/goodsClassify/tree')).body.data;
+    expect(tree.map((n: any) => n.title)).toEqual(['钢材', '水泥']);
+    expect(tree[0]).toMatchObject({ key: steel.id, value: steel.id, hasChildren: true });
+    expect(tree[0].children[0].children[0].title).toBe('HRB400');
+
+    const roots = (await api.get('/api/construct/goodsClassify/lazy-list', { parentId: '0' })).body.data;
+    expect(roots.map((r: any) => [r.name, r.hasChildren])).toEqual([['钢材', true], ['水泥', false]]);
+    const level2 = (await api.get('/api/construct/goodsClassify/lazy-tree', { parentId: steel.id })).body.data;
+    expect(level2).toEqual([expect.objectContaining({ title: '螺纹钢', hasChildren: true, parentId: steel.id })]);
+
+    const refused = await api.post('/api/construct/goodsClassify/remove', undefined, { ids: steel.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toBe('物资分类下还有子节点,不能删除');
+
+    const cycle = await api.post('/api/construct/goodsClassify/updatePart', { id: steel.id, parentId: rebar.id });
+    expect(cycle.status).toBe(400);
+    expect(cycle.body.msg).toMatch(/不能是自身或其下级/);
+  });
+
+  it('looks up dictionaries in the caller\'s language', async () => {
+    const zh = (await api.get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
+    expect(zh[0]).toMatchObject({ dictKey: 'building', dictValue: '房屋建筑' });
+    const en = (await client(server, await server.token({ tenant_id: '300001', user_id: '31' }), 'en').get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
+    expect(en[0].dictValue).toBe('Building');
+    const yesNo = (await api.get('/api/blade-system/dict/dictionary', { code: 'yes_no' })).body.data;
+    expect(yesNo.map((d: any) => [d.dictKey, d.dictValue])).toEqual([['1', '否'], ['2', '是']]);
+    const parents = (await api.get('/api/blade-system/dict/parent-list', { size: '100' })).body.data;
+    expect(parents.records.map((r: any) => r.code)).toContain('sex');
+    const sex = parents.records.find((r: any) => r.code === 'sex');
+    const children = (await api.get('/api/blade-system/dict/child-list', { parentId: sex.id })).body.data.records;
+    expect(children.map((c: any) => c.dictValue)).toEqual(['男', '女']);
+  });
+
+  it('hides sealed dictionary items from lookups but keeps them in the admin list', async () => {
+    const platform = client(server, await server.token());
+    const parents = (await platform.get('/api/blade-system/dict/parent-list', { code: 'sex' })).body.data.records;
+    const sex = parents[0];
+    const [male] = (await platform.get('/api/blade-system/dict/child-list', { parentId: sex.id })).body.data.records;
+    await platform.post('/api/blade-system/dict/updatePart', { id: male.id, isSealed: 1 });
+    expect((await api.get('/api/blade-system/dict/dictionary', { code: 'sex' })).body.data.map((d: any) => d.dictValue)).toEqual(['女']);
+    expect((await platform.get('/api/blade-system/dict/child-list', { parentId: sex.id })).body.data.total).toBe(2);
+    await platform.post('/api/blade-system/dict/updatePart', { id: male.id, isSealed: 0 });
+  });
+
+  it('requires the dictionary key of an item, not of a dictionary root', async () => {
+    const platform = client(server, await server.token());
+    const root = await platform.post('/api/blade-system/dict/save', { parentId: '0', code: 'test_root', dictValue: '测试', sort: 1, isSealed: 0 });
+    expect(root.body.code).toBe(200);
+    const item = await platform.post('/api/blade-system/dict/save', { parentId: root.body.data.id, code: 'test_root', dictValue: '项', sort: 1, isSealed: 0 });
+    expect(item.status).toBe(400);
+    expect(item.body.msg).toBe('字典键值不能为空');
+  });
+
+  it('serves regions as a lazy tree keyed by code, and detail by code', async () => {
+    const platform = client(server, await server.token());
+    const save = (body: Record<string, unknown>) => platform.post('/api/blade-system/region/save', body).then((r) => r.body);
+    expect((await save({ code: '32', parentCode: '00', name: '江苏省', regionLevel: '1', sort: 1 })).code).toBe(200);
+    expect((await save({ code: '3201', parentCode: '32', name: '南京市', regionLevel: '2', sort: 1 })).code).toBe(200);
+    const bad = await save({ code: '3299', parentCode: '99', name: '不存在', regionLevel: '2', sort: 1 });
+    expect(bad.code).toBe(400);
+    const provinces = (await api.get('/api/blade-system/region/lazy-tree', { parentCode: '00' })).body.data;
+    expect(provinces).toEqual([expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true })]);
+    expect((await api.get('/api/blade-system/region/detail', { code: '3201' })).body.data.name).toBe('南京市');
+  });
+});
