@@ -113,6 +113,21 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(bad.status).toBe(400);
   });
 
+  it('updatePart refuses to empty a required field and keeps the record', async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 4, 25)]);
+    const res = await api.post(`${BASE}/updatePart`, { id: doc.id, title: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors).toEqual([{ path: '/title', message: '计划名称不能为空' }]);
+    expect((await api.get(`${BASE}/detail`, { id: doc.id })).body.data.title).toBe(doc.title);
+  });
+
+  it('keeps amounts beyond double precision exact', async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 1234567890.1234, 100000.0001, { lossRate: 0 })]);
+    // 1,234,567,890.1234 × 100,000.0001 = 123,456,789,135,796.7901… → 123,456,789,135,796.79
+    expect(String(doc.details[0].amount)).toBe('123456789135796.79');
+    expect(String(doc.totalAmount)).toBe('123456789135796.79');
+  });
+
   it('submit creates without an id and updates with one', async () => {
     const created = await api.post(`${BASE}/submit`, { projectId, title: '提交', planDate: '2026-03-10', compilerName: '张工', details: [demandRow(rebar.id, 1, 1)] });
     expect(created.body).toMatchObject({ code: 200, msg: '新增成功' });

@@ -19,7 +19,7 @@ const validPlan = { projectId: '1', title: '主体结构材料计划', planDate:
 const validDict = { parentId: '0', code: 'project_type', dictKey: '', dictValue: '工程类别', sort: 1, isSealed: 0 };
 
 const errorsOf = (model: typeof project, record: Record<string, unknown>, lang: 'zh' | 'en' = 'zh', mode: 'full' | 'partial' = 'full') =>
-  validateRecord(ajv, model, record, mode, lang);
+  validateRecord(ajv, model, record, { mode, lang });
 
 describe('valid records', () => {
   it('pass without errors', () => {
@@ -47,9 +47,9 @@ describe('required', () => {
     expect(errors).toContainEqual({ path: '/plannedStartDate', message: '计划开工日期不能为空' });
   });
 
-  it('counts an empty string as missing where a minimum length is set', () => {
+  it('rejects an empty string where a minimum length is set', () => {
     expect(errorsOf(project, { ...validProject, projectManagerName: '' }, 'en')).toEqual([
-      { path: '/projectManagerName', message: 'Project manager must be at least 1 characters' },
+      { path: '/projectManagerName', message: 'Project manager must be at least 1 character(s)' },
     ]);
   });
 });
@@ -58,7 +58,7 @@ describe('maxLength', () => {
   it('names the field and the limit', () => {
     const name = '项'.repeat(101);
     expect(errorsOf(project, { ...validProject, name })).toEqual([{ path: '/name', message: '项目名称不能超过100个字符' }]);
-    expect(errorsOf(project, { ...validProject, name }, 'en')).toEqual([{ path: '/name', message: 'Project name must be at most 100 characters' }]);
+    expect(errorsOf(project, { ...validProject, name }, 'en')).toEqual([{ path: '/name', message: 'Project name must be at most 100 character(s)' }]);
   });
 
   it('counts characters, not bytes: 100 Chinese characters are fine', () => {
@@ -92,8 +92,9 @@ describe('type', () => {
     expect(errorsOf(dict, { ...validDict, sort: 1.5 }, 'en')).toEqual([{ path: '/sort', message: 'Sort order must be an integer' }]);
   });
 
-  it('rejects a number sent as a JSON string for a number field', () => {
-    expect(errorsOf(project, { ...validProject, targetCost: '100' }, 'en')).toEqual([
+  it('accepts an exact decimal sent as a numeric string, and refuses other text', () => {
+    expect(errorsOf(project, { ...validProject, targetCost: '100.25' }, 'en')).toEqual([]);
+    expect(errorsOf(project, { ...validProject, targetCost: '100 元' }, 'en')).toEqual([
       { path: '/targetCost', message: 'Target cost must be a number' },
     ]);
   });
@@ -138,7 +139,7 @@ describe('detail rows', () => {
 describe('minRows', () => {
   it('asks for at least one material line', () => {
     expect(errorsOf(plan, { ...validPlan, details: [] })).toEqual([{ path: '/details', message: '物资明细至少需要1行' }]);
-    expect(errorsOf(plan, { ...validPlan, details: [] }, 'en')).toEqual([{ path: '/details', message: 'Material lines needs at least 1 rows' }]);
+    expect(errorsOf(plan, { ...validPlan, details: [] }, 'en')).toEqual([{ path: '/details', message: 'Material lines needs at least 1 row(s)' }]);
   });
 
   it('reports missing lines once, as required', () => {

@@ -105,14 +105,49 @@ function detailCountErrors(detail: DetailModel, rows: unknown, lang: Lang): Fiel
   return [];
 }
 
-export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, mode: ValidationMode, lang: Lang): FieldError[] {
+export interface ValidateOptions {
+  mode: ValidationMode;
+  lang: Lang;
+  /**
+   * partial mode (updatePart): the fields that changed. `record` is then the whole record as it
+   * will be stored, and only the changed fields are checked; the others keep their stored values.
+   */
+  changed?: readonly string[];
+}
+
+/** Ajv sees decimals as JSON numbers; an exact decimal may arrive as a numeric string. */
+function withNumericDecimals(model: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...record };
+  const convert = (fields: readonly FieldModel[], row: Record<string, unknown>) => {
+    for (const f of fields) {
+      const v = row[f.name];
+      if (f.kind === 'decimal' && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) row[f.name] = Number(v);
+    }
+    return row;
+  };
+  convert(model.fields, out);
+  for (const d of model.details) {
+    if (Array.isArray(out[d.name])) out[d.name] = (out[d.name] as unknown[]).map((r) => (r && typeof r === 'object' ? convert(d.fields, { ...(r as Record<string, unknown>) }) : r));
+  }
+  return out;
+}
+
+export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, { mode, lang, changed }: ValidateOptions): FieldError[] {
+  const numeric = withNumericDecimals(model, record);
+  const checked = mode === 'partial' ? new Set(changed ?? Object.keys(record)) : undefined;
+  const subject = checked ? Object.fromEntries(Object.entries(numeric).filter(([k]) => checked.has(k))) : numeric;
   const validate = validatorFor(ajv, model, mode);
-  const errors: FieldError[] = validate(record) ? [] : (validate.errors ?? []).map((e) => ajvMessage(model, e, lang));
-  // partial (updatePart): a field not sent keeps its stored value, so only the sent ones are checked
-  const ruled = mode === 'partial' ? model.fields.filter((f) => f.name in record) : model.fields;
+  const errors: FieldError[] = validate(subject) ? [] : (validate.errors ?? []).map((e) => ajvMessage(model, e, lang));
+  if (checked) {
+    // a required field that this change empties
+    for (const f of model.fields) {
+      if (checked.has(f.name) && f.required && isBlank(record[f.name])) errors.push({ path: `/${f.name}`, message: t('required', lang, { field: f.label[lang] }) });
+    }
+  }
+  const ruled = checked ? model.fields.filter((f) => checked.has(f.name)) : model.fields;
   errors.push(...ruleErrors(ruled, record, '', (f) => f.label[lang], lang));
   for (const detail of model.details) {
-    if (mode === 'partial' && !(detail.name in record)) continue;
+    if (checked && !checked.has(detail.name)) continue;
     const rows = record[detail.name];
     errors.push(...detailCountErrors(detail, rows, lang));
     if (!Array.isArray(rows)) continue;

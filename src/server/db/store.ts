@@ -272,13 +272,12 @@ export class EntityStore {
       for (const name of cleared) delete merged[name];
       for (const d of sentDetails) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
       const record = applyComputed(this.model, merged);
+      const changed = [...new Set([...Object.keys(given), ...cleared, ...this.model.computeOrder, ...sentDetails.map((d) => d.name)])];
+      this.assertValid(record, 'partial', changed);
       const partial: Row = {};
-      for (const name of [...Object.keys(given), ...this.model.computeOrder]) if (name in record) partial[name] = record[name];
-      for (const d of sentDetails) partial[d.name] = record[d.name];
-      this.assertValid(partial, 'partial');
+      for (const name of changed) if (name in record) partial[name] = record[name];
       await this.checkValues(tx, partial, id);
-      const changed = [...Object.keys(given), ...cleared, ...this.model.computeOrder];
-      await this.updateHeader(tx, id, record, [...new Set(changed)]);
+      await this.updateHeader(tx, id, record, changed);
       for (const d of sentDetails) await this.syncRows(tx, d, id, record[d.name] as Row[], existing[d.name]);
     }, given);
     return this.detail(id);
@@ -343,8 +342,8 @@ export class EntityStore {
     }
   }
 
-  private assertValid(record: Row, mode: 'full' | 'partial') {
-    const errors = validateRecord(this.ctx.ajv, this.model, stripRowIds(this.model, record), mode, this.actor.lang);
+  private assertValid(record: Row, mode: 'full' | 'partial', changed?: string[]) {
+    const errors = validateRecord(this.ctx.ajv, this.model, stripRowIds(this.model, record), { mode, lang: this.actor.lang, changed });
     if (errors.length) throw new ValidationFailed(errors);
   }
 
