@@ -1,5 +1,6 @@
 // The server test harness: the same suites run on the embedded database (a copy of the seeded
-// template) and, when TEST_DATABASE_URL is set, on a fresh database of that PostgreSQL server.
+// template) and, when a PostgreSQL server is found (TEST_DATABASE_URL, or one on 127.0.0.1:5432), on a
+// fresh database of that server.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -15,7 +16,7 @@ export type DbKind = 'pglite' | 'postgres';
 
 /** The databases this run covers. */
 export function databaseKinds(): DbKind[] {
-  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  return inject('postgresUrl') ? ['pglite', 'postgres'] : ['pglite'];
 }
 
 export interface TestServer extends App {
@@ -26,7 +27,7 @@ export interface TestServer extends App {
 }
 
 async function freshPostgres(): Promise<{ db: Db; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const adminUrl = inject('postgresUrl');
   const name = `zs_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -56,9 +56,11 @@ describe.each(databaseKinds())('schema sync on %s', (kind) => {
     return compile(source).catalog;
   }
 
+  /** A database whose tables match the unchanged schemas. */
   async function freshDb() {
     const { db, drop } = await openTestDb(kind);
     cleanups.push(drop);
+    await syncSchema(db, compile(readSchemaSource()).catalog, '/nonexistent');
     return db;
   }
 
