@@ -13,12 +13,19 @@ import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
-import type { StoreContext } from './db/store.ts';
 import { syncSchema, type SyncReport } from './db/sync.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerEntityRoutes } from './http/entity-routes.ts';
+import { registerEntityRoutes, type RouteContext } from './http/entity-routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
+import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
+import { AUTH_PUBLIC_PATHS, CLIENT_LOG_DDL, registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerDictionaryRoutes } from './modules/system/dictionary.ts';
+import { systemHooks } from './modules/system/hooks.ts';
+import { registerMenuRoutes } from './modules/system/menu.ts';
+import { ORGANIZATION_PUBLIC_PATHS, registerOrganizationRoutes } from './modules/system/organization.ts';
+import { registerUserRoutes, USER_PUBLIC_PATHS } from './modules/system/user.ts';
+import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, type TokenService } from './security/tokens.ts';
 import { seedOnce } from './seed/seed.ts';
@@ -28,8 +35,10 @@ export interface App {
   db: Db;
   catalog: EntityCatalog;
   tokens: TokenService;
-  /** What the data layer needs: tests and modules build stores from it. */
-  ctx: StoreContext;
+  /** What the data layer and routes need: tests and modules build stores from it. */
+  ctx: RouteContext;
+  access: AccessControl;
+  identity: IdentityService;
   sync: SyncReport;
   close(): Promise<void>;
 }
@@ -42,6 +51,9 @@ export interface AppOptions {
   /** Log requests (default: the config's level). */
   logger?: boolean;
 }
+
+/** Tables of the modules that are not documents (credentials, grants, captchas). */
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, CLIENT_LOG_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -56,23 +68,35 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const { catalog, ajv } = compile(readSchemaSource());
   const db = options.db ?? (await openDatabase(config));
   try {
+    await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
-    const ctx: StoreContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES };
-    if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
     const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret));
+    const access = new AccessControl(db, catalog);
+    const identity = new IdentityService(db, catalog, tokens, config.timeZone);
+    const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
+    ctx.hooks = systemHooks({ catalog, identity, access, storeContext: () => ctx });
+    if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
     registerErrorHandler(app);
-    registerAuth(app, tokens);
+    registerAuth(app, tokens, {
+      publicPaths: new Set(['/api/openapi.json', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
+      authorize: (actor, path) => access.checkApi(actor, path),
+    });
     const openapi = openApiDocument(catalog, { title: 'Zhusuan API', version: '1' });
     app.get('/api/openapi.json', async () => openapi);
-    for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
+    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode });
+    // modules first: a route a module defines replaces the generic one
+    registerUserRoutes(app, ctx, identity);
+    registerMenuRoutes(app, ctx);
+    registerOrganizationRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
+    for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     if (existsSync(clientDir)) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
 
     return {
-      app, db, catalog, tokens, ctx, sync,
+      app, db, catalog, tokens, ctx, sync, access, identity,
       async close() {
         await app.close();
         if (!options.db) await db.close();

@@ -16,6 +16,8 @@ export interface Config {
   logLevel: string;
   /** Size of the PostgreSQL connection pool. */
   poolSize: number;
+  /** Tests only (ZS_TEST_CAPTCHA=expose): the captcha answer travels in a response header. */
+  exposeCaptchaCode: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -29,5 +31,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.ZS_SEED !== 'off',
     logLevel: env.LOG_LEVEL ?? 'info',
     poolSize: Number(env.ZS_POOL_SIZE ?? 10),
+    exposeCaptchaCode: env.ZS_TEST_CAPTCHA === 'expose',
   };
 }

@@ -46,6 +46,10 @@ function numberIn(f: FieldModel, preferred: number): number {
 export function sampleValue(model: EntityModel, f: FieldModel, ctx: SampleContext): unknown {
   const s = f.schema;
   if (model.tree && f.name === model.tree.parentField) return model.tree.root;
+  if (f.ref && f.ref.entity !== model.key) {
+    const target = ctx.ids.get(f.ref.entity);
+    return target ? target[f.ref.valueField] : undefined;
+  }
   if (Array.isArray(s.examples)) return s.examples[0];
   if (f.options) return f.options[0].value;
   if (f.dict) {
@@ -87,5 +91,5 @@ export function sampleRecord(model: EntityModel, ctx: SampleContext): Row {
 
 /** A string field a round trip can change (not a code, reference, dictionary or patterned field). */
 export function editableText(model: EntityModel): FieldModel | undefined {
-  return model.fields.find((f) => f.kind === 'string' && !f.system && !f.readOnly && !f.dict && !f.ref && !f.options && !f.schema.pattern && !f.unique && (f.maxLength ?? 0) >= 8);
+  return model.fields.find((f) => f.kind === 'string' && !f.system && !f.readOnly && !f.writeOnly && !f.dict && !f.ref && !f.options && !f.schema.pattern && !f.unique && (f.maxLength ?? 0) >= 8);
 }

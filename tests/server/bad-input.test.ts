@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 import { count, partyA, project } from './fixtures.ts';
-import { provisionTenant } from '../../src/server/seed/seed.ts';
 
 const LIST = '/api/construct/project/list';
 const SAVE = '/api/construct/project/save';
@@ -85,8 +84,7 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
 
   it('a reference to a record that does not exist in the tenant', async () => {
     await expectRefused(await api.post(SAVE, { ...valid, partyAId: '123456789' }), /建设单位\(甲方\)引用的记录不存在: 123456789/);
-    await provisionTenant(server.ctx, '100001');
-    const other = client(server, await server.token({ tenant_id: '100001', user_id: '2' }));
+    const other = client(server, (await server.newTenant()).token);
     const foreignOwner = await other.post('/api/construct/partyA/save', { name: '别家甲方', status: 'enabled' });
     expect(foreignOwner.body.code).toBe(200);
     await expectRefused(await api.post(SAVE, { ...valid, partyAId: foreignOwner.body.data.id }), /引用的记录不存在/);

@@ -3,6 +3,6 @@ import type { Config } from '../../src/server/config.ts';
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: 0, host: '127.0.0.1', dataDir: '/nonexistent', timeZone: 'Asia/Shanghai',
-    seed: true, logLevel: 'silent', poolSize: 5, ...overrides,
+    seed: true, logLevel: 'silent', poolSize: 5, exposeCaptchaCode: false, ...overrides,
   };
 }

@@ -21,8 +21,10 @@ export function databaseKinds(): DbKind[] {
 
 export interface TestServer extends App {
   kind: DbKind;
-  /** A token as login would issue it. */
+  /** A token as login would issue it; by default the platform administrator's. */
   token(claims?: Partial<Claims>): Promise<string>;
+  /** Creates a tenant through the API (as the platform administrator) and returns its admin's token. */
+  newTenant(name?: string): Promise<{ tenantId: string; token: string; adminId: string; roleId: string }>;
   dispose(): Promise<void>;
 }
 
@@ -58,10 +60,22 @@ export async function openTestDb(kind: DbKind): Promise<{ db: Db; drop: () => Pr
 export async function startServer(kind: DbKind): Promise<TestServer> {
   const { db, drop } = await openTestDb(kind);
   const app = await createApp(testConfig(), { db, logger: false });
+  const token = (claims: Partial<Claims> = {}) =>
+    app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator', ...claims });
+  let tenants = 0;
   return {
     ...app,
     kind,
-    token: (claims = {}) => app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', ...claims }),
+    token,
+    async newTenant(name = `测试租户${++tenants}`) {
+      const res = await app.app.inject({ method: 'POST', url: '/api/blade-system/tenant/save', payload: { tenantName: name, linkman: '测试', accountNumber: -1 }, headers: { 'blade-auth': `bearer ${await token()}` } });
+      const body = JSON.parse(res.body);
+      if (body.code !== 200) throw new Error(`tenant not created: ${res.body}`);
+      const tenantId = body.data.tenantId as string;
+      const [admin] = await app.db.query(`SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`, [tenantId]);
+      const adminToken = await app.tokens.sign({ tenant_id: tenantId, user_id: admin.id, dept_id: admin.deptId, role_id: admin.roleId, role_name: 'admin' });
+      return { tenantId, token: adminToken, adminId: admin.id, roleId: admin.roleId };
+    },
     async dispose() {
       await app.close();
       await drop();

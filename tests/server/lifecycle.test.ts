@@ -19,7 +19,7 @@ describe('restart on the embedded database', () => {
   it('re-opens existing data: nothing lost, nothing seeded twice', async () => {
     const config = testConfig({ dataDir });
     const first = await createApp(config, { logger: false });
-    const token = await first.tokens.sign({ tenant_id: '000000', user_id: '1' });
+    const token = await first.tokens.sign({ tenant_id: '000000', user_id: '1', role_name: 'administrator' });
     const created = await project(client(first as TestServer, token), { name: '重启后仍在的项目' });
     const dictRows = (await first.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n;
     await first.close();

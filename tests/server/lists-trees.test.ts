@@ -2,7 +2,6 @@
 // dictionary lookups.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { provisionTenant } from '../../src/server/seed/seed.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 import { partyA, project } from './fixtures.ts';
 
@@ -11,11 +10,12 @@ const LIST = '/api/construct/project/list';
 describe.each(databaseKinds())('lists and trees on %s', (kind) => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
+  let tenantToken: string;
 
   beforeAll(async () => {
     server = await startServer(kind);
-    await provisionTenant(server.ctx, '300001');
-    api = client(server, await server.token({ tenant_id: '300001', user_id: '31' }));
+    tenantToken = (await server.newTenant()).token;
+    api = client(server, tenantToken);
     const owner = await partyA(api);
     const names = ['无锡太湖新城A地块', '无锡惠山高铁站房', '扬州瘦西湖隧道', '徐州城东污水厂', '南通港闸大桥'];
     for (const [i, name] of names.entries()) {
@@ -56,7 +56,7 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
   });
 
   it('exports the filtered list with labels', async () => {
-    const res = await server.app.inject({ method: 'GET', url: '/api/construct/project/export', query: { projectType: 'municipal' }, headers: { 'blade-auth': `bearer ${await server.token({ tenant_id: '300001', user_id: '31' })}` } });
+    const res = await server.app.inject({ method: 'GET', url: '/api/construct/project/export', query: { projectType: 'municipal' }, headers: { 'blade-auth': `bearer ${tenantToken}` } });
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as any);
     const sheet = book.worksheets[0];
@@ -95,7 +95,7 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
   it('looks up dictionaries in the caller\'s language', async () => {
     const zh = (await api.get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
     expect(zh[0]).toMatchObject({ dictKey: 'building', dictValue: '房屋建筑' });
-    const en = (await client(server, await server.token({ tenant_id: '300001', user_id: '31' }), 'en').get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
+    const en = (await client(server, tenantToken, 'en').get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
     expect(en[0].dictValue).toBe('Building');
     const yesNo = (await api.get('/api/blade-system/dict/dictionary', { code: 'yes_no' })).body.data;
     expect(yesNo.map((d: any) => [d.dictKey, d.dictValue])).toEqual([['1', '否'], ['2', '是']]);

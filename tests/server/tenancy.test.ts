@@ -1,6 +1,5 @@
 // No request reads or writes another tenant's data: by id, by list, by update, by remove, by export.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { provisionTenant } from '../../src/server/seed/seed.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 import { count, demand, demandRow, goods, project } from './fixtures.ts';
 
@@ -10,13 +9,15 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
   let theirs: ReturnType<typeof client>;
   let record: Record<string, any>;
   let doc: Record<string, any>;
+  let mineTenant: { tenantId: string; adminId: string };
 
   beforeAll(async () => {
     server = await startServer(kind);
-    await provisionTenant(server.ctx, '200001');
-    await provisionTenant(server.ctx, '200002');
-    mine = client(server, await server.token({ tenant_id: '200001', user_id: '11' }));
-    theirs = client(server, await server.token({ tenant_id: '200002', user_id: '22' }));
+    const a = await server.newTenant('甲建设公司');
+    const b = await server.newTenant('乙建设公司');
+    mineTenant = a;
+    mine = client(server, a.token);
+    theirs = client(server, b.token);
     record = await project(mine, { name: '常州地铁上盖物业' });
     const item = await goods(mine);
     doc = await demand(mine, record.id, [demandRow(item.id, 10, 4000)]);
@@ -24,8 +25,8 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
   afterAll(() => server?.dispose());
 
   it('stamps records with the caller\'s tenant', () => {
-    expect(record.tenantId).toBe('200001');
-    expect(record.createUser).toBe('11');
+    expect(record.tenantId).toBe(mineTenant.tenantId);
+    expect(record.createUser).toBe(mineTenant.adminId);
   });
 
   it('another tenant gets "not found" by id', async () => {

@@ -38,11 +38,12 @@ export function lintCatalog(entities: Record<string, EntityModel>, dictionaries:
 
 function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, dictionaries: DictionaryDef[], report: Report) {
   const has = (f: string) => f in model.fieldMap;
+  const readable = (f: string) => has(f) && !model.fieldMap[f].writeOnly;
   const detailNames = new Set(model.details.map((d) => d.name));
-  model.list.columns.forEach((c, i) => has(c.field) || report(pointer('x-list', 'columns', i), `list column "${c.field}" is not a property`));
+  model.list.columns.forEach((c, i) => readable(c.field) || report(pointer('x-list', 'columns', i), `list column "${c.field}" is not a readable property`));
   (model.schema['x-list']?.defaultSort ?? []).forEach((s: { field: string }, i: number) =>
     has(s.field) || report(pointer('x-list', 'defaultSort', i, 'field'), `sort field "${s.field}" is not a property`));
-  model.search.forEach((s, i) => has(s.field) || report(pointer('x-search', 'fields', i, 'field'), `search field "${s.field}" is not a property`));
+  model.search.forEach((s, i) => readable(s.field) || report(pointer('x-search', 'fields', i, 'field'), `search field "${s.field}" is not a readable property`));
   model.search.forEach((s, i) => {
     const f = model.fieldMap[s.field];
     if (f && s.operator === 'dateRange' && f.kind !== 'date' && f.kind !== 'datetime') {
@@ -95,6 +96,7 @@ function lintFields(
     }
     if (f.ref) {
       const target = entities[f.ref.entity];
+      if (f.ref.separator && (f.kind !== 'string' || Object.keys(f.ref.copy).length)) report(at(f.name) + '/x-ref/separator', 'a comma-joined reference must be a string and cannot copy fields');
       if (!target) report(at(f.name) + '/x-ref/entity', `x-ref names unknown entity "${f.ref.entity}"`);
       else {
         if (!(f.ref.valueField in target.fieldMap)) report(at(f.name) + '/x-ref/valueField', `"${f.ref.valueField}" is not a field of ${f.ref.entity}`);

@@ -28,6 +28,8 @@ export interface RefBinding {
   labelField?: string;
   filter?: Predicate;
   dependsOn: readonly string[];
+  /** Set when the value is a comma-joined list of references. */
+  separator?: ',';
   /** target field of this row -> field of the referenced record, copied on save */
   copy: Readonly<Record<string, string>>;
 }
@@ -62,6 +64,8 @@ export interface FieldModel {
   readOnly: boolean;
   /** Filled by the server (id, tenant, audit columns, foreign key, order). */
   system: boolean;
+  /** Input only (JSON Schema writeOnly): validated and handed to server modules, never stored as a column or returned. */
+  writeOnly: boolean;
   default?: unknown;
   unique: boolean;
   index: boolean;
@@ -86,8 +90,10 @@ export interface DetailModel {
   editor: 'grid' | 'form';
   minRows: number;
   maxRows: number;
-  /** All columns of the child table, system ones included. */
+  /** All fields of a row, system ones included. */
   fields: readonly FieldModel[];
+  /** The fields stored as columns of the child table (all but writeOnly ones). */
+  columns: readonly FieldModel[];
   fieldMap: Readonly<Record<string, FieldModel>>;
   /** Computed fields of a row, in evaluation order. */
   computeOrder: readonly string[];
@@ -126,6 +132,15 @@ export interface LayoutSection {
 
 export type EntityScope = 'tenant' | 'shared' | 'platform';
 
+/** The entity's place in the menu, and the button permission codes derived from it. */
+export interface MenuModel {
+  parent: string;
+  code: string;
+  path: string;
+  sort: number;
+  buttons: readonly { code: string; name: string; en: string }[];
+}
+
 export interface EntityModel {
   key: string;
   file: string;
@@ -139,8 +154,11 @@ export interface EntityModel {
   lookupKeys: readonly string[];
   tree?: TreeModel;
   code?: CodeModel;
-  /** Header columns, system ones included, in declaration order. */
+  menu?: MenuModel;
+  /** Header fields, system ones included, in declaration order. */
   fields: readonly FieldModel[];
+  /** The fields stored as columns of the header table (all but writeOnly ones). */
+  columns: readonly FieldModel[];
   fieldMap: Readonly<Record<string, FieldModel>>;
   details: readonly DetailModel[];
   computeOrder: readonly string[];

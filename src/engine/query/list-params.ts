@@ -94,7 +94,7 @@ function parseValue(field: FieldModel, op: FilterOp, raw: string, param: string)
 
 /** The operator of a key without suffix: the platform means LIKE; for non-text fields that means equality. */
 function defaultOp(field: FieldModel): FilterOp {
-  return field.kind === 'string' && !field.dict && !field.options ? 'like' : 'equal';
+  return field.kind === 'string' && !field.dict && !field.options && !field.ref ? 'like' : 'equal';
 }
 
 function parseSort(model: EntityModel, value: string | undefined, order: 'asc' | 'desc'): SortSpec[] {

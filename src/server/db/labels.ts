@@ -42,7 +42,7 @@ export async function resolveLabels(ctx: StoreContext, actor: Actor, fields: rea
     if (f.dict) maps.set(f, await dictionaryLabels(ctx, actor, f, lang));
     else if (f.options) maps.set(f, new Map(f.options.map((o) => [String(o.value), o.label[lang]])));
     else if (f.ref) {
-      const values = [...new Set(rows.map((r) => r[f.name]).filter((v) => v !== null && v !== undefined && v !== '').map(String))];
+      const values = [...new Set(rows.map((r) => r[f.name]).filter((v) => v !== null && v !== undefined && v !== '').flatMap((v) => (f.ref!.separator ? String(v).split(f.ref!.separator) : [String(v)])))];
       maps.set(f, await referenceLabels(ctx.db, ctx.catalog, actor, f, values));
     }
   }
@@ -54,7 +54,7 @@ export function displayValue(f: FieldModel, value: unknown, maps: LabelMaps, lan
   if (value === null || value === undefined || value === '') return null;
   const map = maps.get(f);
   if (map) {
-    const values = Array.isArray(value) ? value : [value];
+    const values = Array.isArray(value) ? value : f.ref?.separator ? String(value).split(f.ref.separator) : [value];
     return values.map((v) => map.get(String(v)) ?? String(v)).join(', ');
   }
   if (f.kind === 'boolean') return value ? (lang === 'en' ? 'Yes' : '是') : lang === 'en' ? 'No' : '否';

@@ -57,7 +57,7 @@ export function filterSql(f: FieldModel, filter: Filter, params: Params, alias =
   const text = f.kind === 'string' ? col : `${col}::text`;
   const v = filter.value;
   switch (filter.op) {
-    case 'equal': return `${col} = ${params.add(v)}`;
+    case 'equal': return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
     case 'notequal': return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
     case 'like': return `${text} ILIKE ${params.add(`%${escapeLike(String(v))}%`)}`;
     case 'notlike': return `(${col} IS NULL OR ${text} NOT ILIKE ${params.add(`%${escapeLike(String(v))}%`)})`;

@@ -23,7 +23,28 @@ export interface Actor {
   userId: string;
   deptId: string | null;
   lang: Lang;
+  /** The roles the token carries (ids and aliases). */
+  roleIds?: readonly string[];
+  roleAliases?: readonly string[];
 }
+
+/**
+ * Server code a system entity needs beyond the generic pipeline (a password to hash, a tenant id to
+ * generate, a department's ancestors). Each hook runs inside the write's transaction.
+ */
+export interface EntityHooks {
+  /** Checks on the raw body that the schema cannot express (a password needed on create). */
+  validate?(event: { body: Row; creating: boolean; actor: Actor }): FieldError[];
+  /** Fills derived fields of the record before it is written. */
+  beforeWrite?(event: { tx: Queryable; actor: Actor; record: Row; id?: string; creating: boolean }): Promise<void>;
+  /** After header and rows were written. */
+  afterWrite?(event: { tx: Queryable; actor: Actor; id: string; body: Row; record: Row; creating: boolean }): Promise<void>;
+  /** Before records are removed. */
+  beforeRemove?(event: { tx: Queryable; actor: Actor; ids: string[] }): Promise<void>;
+}
+
+/** A row filter from a data scope: SQL over the entity's own table (alias t) with its parameters. */
+export type DataFilter = (params: Params, alias: string) => string;
 
 export interface StoreContext {
   db: Db;
@@ -32,6 +53,7 @@ export interface StoreContext {
   timeZone: string;
   /** Entity keys of the system and business dictionaries, for dictionary value checks. */
   dictionaryEntities: { system: string; biz: string };
+  hooks?: Readonly<Record<string, EntityHooks>>;
 }
 
 export interface Page<T = Row> {
@@ -94,8 +116,14 @@ export class EntityStore {
     private readonly ctx: StoreContext,
     readonly model: EntityModel,
     readonly actor: Actor,
+    /** Row filters of the caller's data scopes on this entity (any one admits a row). */
+    private readonly dataFilters: readonly DataFilter[] = [],
   ) {
     this.db = ctx.db;
+  }
+
+  private get hooks(): EntityHooks {
+    return this.ctx.hooks?.[this.model.key] ?? {};
   }
 
   private get platform(): boolean {
@@ -115,6 +143,7 @@ export class EntityStore {
     const terms: string[] = [];
     if (model.scope === 'tenant') terms.push(`${alias}.tenant_id = ${params.add(this.actor.tenantId)}`);
     if (model.softDelete) terms.push(`${alias}.is_deleted = 0`);
+    if (model === this.model && this.dataFilters.length) terms.push(`(${this.dataFilters.map((f) => f(params, alias)).join(' OR ')})`);
     return terms;
   }
 
@@ -134,10 +163,10 @@ export class EntityStore {
       const limit = params.add(query.size);
       const off = params.add(offset);
       const rows = await this.db.query(
-        `SELECT ${selectList(this.model.fields)} ${from} ORDER BY ${orderSql(query.sort, this.model.fieldMap)} LIMIT ${limit} OFFSET ${off}`,
+        `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${orderSql(query.sort, this.model.fieldMap)} LIMIT ${limit} OFFSET ${off}`,
         params.values,
       );
-      records = rows.map((r) => toRecord(r, this.model.fields));
+      records = rows.map((r) => toRecord(r, this.model.columns));
     }
     return { records, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
   }
@@ -148,9 +177,9 @@ export class EntityStore {
     const field = this.model.fieldMap[by];
     const params = new Params();
     const where = [`t.${q(field.column)} = ${params.add(id)}`, ...this.scope(params)];
-    const [row] = await db.query(`SELECT ${selectList(this.model.fields)} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    const [row] = await db.query(`SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`, params.values);
     if (!row) throw notFound(this.model.label);
-    const record = toRecord(row, this.model.fields);
+    const record = toRecord(row, this.model.columns);
     for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
     return record;
   }
@@ -160,8 +189,8 @@ export class EntityStore {
     const where = [`t.${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`];
     if (this.model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
     const order = q(detail.fieldMap[detail.orderField].column);
-    const rows = await db.query(`SELECT ${selectList(detail.fields)} FROM ${q(detail.table)} t WHERE ${where.join(' AND ')} ORDER BY t.${order}, t.id`, params.values);
-    return rows.map((r) => toRecord(r, detail.fields));
+    const rows = await db.query(`SELECT ${selectList(detail.columns)} FROM ${q(detail.table)} t WHERE ${where.join(' AND ')} ORDER BY t.${order}, t.id`, params.values);
+    return rows.map((r) => toRecord(r, detail.columns));
   }
 
   /** The whole tree as nested TreeNodes (platform shape: title, key, value, children). */
@@ -191,10 +220,10 @@ export class EntityStore {
     const childScope = this.scope(params, this.model, 'c');
     const hasChildren = `EXISTS (SELECT 1 FROM ${q(this.model.table)} c WHERE c.${parentCol} = t.${keyCol}${childScope.length ? ' AND ' + childScope.join(' AND ') : ''})`;
     const rows = await this.db.query(
-      `SELECT ${selectList(this.model.fields)}, ${hasChildren} AS "hasChildren" FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
+      `SELECT ${selectList(this.model.columns)}, ${hasChildren} AS "hasChildren" FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
       params.values,
     );
-    return rows.map((r) => toRecord(r, this.model.fields));
+    return rows.map((r) => toRecord(r, this.model.columns));
   }
 
   /** One level as TreeNodes (for lazy tree pickers). */
@@ -217,10 +246,10 @@ export class EntityStore {
     const params = new Params();
     const where = this.scope(params);
     const rows = await this.db.query(
-      `SELECT ${selectList(this.model.fields)} FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
+      `SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
       params.values,
     );
-    return rows.map((r) => toRecord(r, this.model.fields));
+    return rows.map((r) => toRecord(r, this.model.columns));
   }
 
   private treeNode(r: Row, tree: NonNullable<EntityModel['tree']>): TreeNode {
@@ -234,12 +263,14 @@ export class EntityStore {
   /** Creates a record (with its rows) and returns it as `detail` would. */
   async create(body: Row): Promise<Row> {
     this.assertWrite();
-    const record = this.prepare(body, 'full');
+    const record = this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
       await this.checkValues(tx, record);
+      await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, creating: true });
       const newId = nextId();
       await this.insertHeader(tx, newId, record);
       for (const detail of this.model.details) await this.syncRows(tx, detail, newId, (record[detail.name] as Row[]) ?? [], []);
+      await this.hooks.afterWrite?.({ tx, actor: this.actor, id: newId, body, record, creating: true });
       return newId;
     }, record);
     return this.detail(id);
@@ -248,14 +279,16 @@ export class EntityStore {
   /** Replaces a record's editable fields (and, when sent, its rows). Absent fields become empty. */
   async update(id: string, body: Row): Promise<Row> {
     this.assertWrite();
-    const record = this.prepare(body, 'full');
+    const record = this.prepare(body, 'full', false);
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
       await this.checkValues(tx, record, id);
+      await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, this.editableFields().map((f) => f.name));
       for (const detail of this.model.details) {
         if (Array.isArray(record[detail.name])) await this.syncRows(tx, detail, id, record[detail.name] as Row[], existing[detail.name]);
       }
+      await this.hooks.afterWrite?.({ tx, actor: this.actor, id, body, record, creating: false });
     }, record);
     return this.detail(id);
   }
@@ -277,8 +310,10 @@ export class EntityStore {
       const partial: Row = {};
       for (const name of changed) if (name in record) partial[name] = record[name];
       await this.checkValues(tx, partial, id);
+      await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, changed);
       for (const d of sentDetails) await this.syncRows(tx, d, id, record[d.name] as Row[], existing[d.name]);
+      await this.hooks.afterWrite?.({ tx, actor: this.actor, id, body, record, creating: false });
     }, given);
     return this.detail(id);
   }
@@ -292,6 +327,7 @@ export class EntityStore {
       const found = await tx.query<{ id: string }>(`SELECT t.id::text AS id FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`, params.values);
       if (found.length !== ids.length) throw notFound(this.model.label);
       await this.assertNotNeeded(tx, ids);
+      await this.hooks.beforeRemove?.({ tx, actor: this.actor, ids });
       const now = nowText(this.ctx.timeZone);
       if (this.model.softDelete) {
         const p = new Params();
@@ -311,8 +347,10 @@ export class EntityStore {
   }
 
   /** Normalizes, fills defaults, computes and validates a full record. */
-  private prepare(body: Row, mode: 'full'): Row {
+  private prepare(body: Row, mode: 'full', creating: boolean): Row {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('badJson');
+    const hookErrors = this.hooks.validate?.({ body, creating, actor: this.actor }) ?? [];
+    if (hookErrors.length) throw new ValidationFailed(hookErrors);
     const input = normalizeInput(this.model.fields, body, false);
     for (const f of this.model.fields) if (f.default !== undefined && !f.system && !(f.name in input)) input[f.name] = f.default;
     for (const d of this.model.details) {
@@ -385,7 +423,7 @@ export class EntityStore {
     if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
     if (this.model.softDelete) values.isDeleted = 0;
     if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
-    const fields = this.model.fields.filter((f) => f.name in values);
+    const fields = this.model.columns.filter((f) => f.name in values);
     const params = new Params();
     const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
     await tx.query(`INSERT INTO ${q(this.model.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`, params.values);
@@ -393,7 +431,7 @@ export class EntityStore {
 
   private async updateHeader(tx: Queryable, id: string, record: Row, names: string[]) {
     const params = new Params();
-    const sets = names.map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system)
+    const sets = names.map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system && !f.writeOnly)
       .map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
     sets.push(`update_user = ${params.add(this.actor.userId)}`, `update_time = ${params.add(nowText(this.ctx.timeZone))}`);
     const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
@@ -404,7 +442,7 @@ export class EntityStore {
   private async syncRows(tx: Queryable, detail: DetailModel, parentId: string, rows: Row[], existing: Row[] = []) {
     const known = new Set(existing.map((r) => String(r.id)));
     const kept = new Set<string>();
-    const columns = detail.fields.filter((f) => !f.system);
+    const columns = detail.columns.filter((f) => !f.system);
     for (const [i, row] of rows.entries()) {
       const params = new Params();
       const sortNo = i + 1;
@@ -421,7 +459,7 @@ export class EntityStore {
       }
       const values: Row = { ...row, id: nextId(), [detail.foreignKey]: parentId, [detail.orderField]: sortNo };
       if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
-      const fields = detail.fields.filter((f) => f.name in values);
+      const fields = detail.columns.filter((f) => f.name in values);
       const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
       await tx.query(`INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`, params.values);
     }
@@ -497,9 +535,11 @@ export class EntityStore {
       const valueField = target.fieldMap[ref.valueField];
       const copies = Object.entries(ref.copy);
       const params = new Params();
-      const values = [...new Set(list.map((p) => String(p.row[field.name])))];
-      if (valueField.kind === 'id' && values.some((v) => !ID.test(v))) {
-        for (const p of list) if (!ID.test(String(p.row[field.name]))) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: p.row[field.name] }) });
+      const valuesOf = (p: (typeof list)[number]) => (ref.separator ? String(p.row[field.name]).split(ref.separator).filter(Boolean) : [String(p.row[field.name])]);
+      const values = [...new Set(list.flatMap(valuesOf))];
+      const malformed = valueField.kind === 'id' ? values.filter((v) => !ID.test(v)) : [];
+      if (malformed.length) {
+        for (const p of list) for (const v of valuesOf(p).filter((x) => malformed.includes(x))) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
         continue;
       }
       const cast = valueField.kind === 'id' ? 'bigint[]' : 'text[]';
@@ -511,12 +551,10 @@ export class EntityStore {
       );
       const found = new Map(rows.map((r) => [String(r.__value), toRecord(r, sourceFields)]));
       for (const p of list) {
+        const missing = valuesOf(p).filter((v) => !found.has(v));
+        for (const v of missing) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
         const hit = found.get(String(p.row[field.name]));
-        if (!hit) {
-          errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: p.row[field.name] }) });
-          continue;
-        }
-        for (const [targetField, source] of copies) p.row[targetField] = hit[source] ?? null;
+        if (hit && !ref.separator) for (const [targetField, source] of copies) p.row[targetField] = hit[source] ?? null;
       }
     }
   }
@@ -560,7 +598,9 @@ export class EntityStore {
           if (f.ref?.entity !== this.model.key || (other === this.model && this.model.tree && f.name === this.model.tree.parentField)) continue;
           const values = f.ref.valueField === 'id' ? ids : keys.byField(f.ref.valueField);
           const params = new Params();
-          const where = [`t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`];
+          const where = [f.ref.separator
+            ? `string_to_array(t.${q(f.column)}, ',') && ${params.add(values)}::text[]`
+            : `t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`];
           if (other.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
           const live = header && other.softDelete ? ' AND t.is_deleted = 0' : !header && other.softDelete
             ? ` AND EXISTS (SELECT 1 FROM ${q(other.table)} h WHERE h.id = t.${q(other.details.find((d) => d.table === table)!.foreignKeyColumn)} AND h.is_deleted = 0)`

@@ -53,6 +53,7 @@ function scopeColumns(model: EntityModel): string[] {
 }
 
 function columnSpec(f: FieldModel): TableSpec['columns'][number] {
+  if (!f.system) return { column: f.column, sqlType: f.sqlType };
   if (f.name === 'id') return { column: 'id', sqlType: 'bigint', notNull: 'PRIMARY KEY' };
   if (f.name === 'tenantId') return { column: f.column, sqlType: f.sqlType, notNull: 'NOT NULL' };
   if (f.name === 'isDeleted') return { column: f.column, sqlType: f.sqlType, notNull: 'NOT NULL DEFAULT 0' };
@@ -68,15 +69,15 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
   // The default list order, per tenant: the first page of a list is an index scan.
   const sortColumns = model.list.defaultSort.map((s) => model.fieldMap[s.field]?.column).filter(Boolean) as string[];
   indexes.push(index([...scope, ...sortColumns.filter((c) => c !== 'id'), 'id']));
-  for (const f of model.fields) {
+  for (const f of model.columns) {
     if (f.unique) indexes.push(index([...scope, f.column], true));
     else if (f.index || f.ref) indexes.push(index([...scope, f.column]));
   }
   if (model.tree) indexes.push(index([...scope, model.fieldMap[model.tree.parentField].column]));
-  const header: TableSpec = { table: model.table, columns: model.fields.map(columnSpec), indexes: dedupeIndexes(indexes) };
+  const header: TableSpec = { table: model.table, columns: model.columns.map(columnSpec), indexes: dedupeIndexes(indexes) };
   const details = model.details.map((d): TableSpec => ({
     table: d.table,
-    columns: d.fields.map(columnSpec),
+    columns: d.columns.map(columnSpec),
     indexes: [{ name: indexName(d.table, [d.foreignKeyColumn], false), columns: [d.foreignKeyColumn], unique: false }],
   }));
   return [header, ...details];

@@ -1,11 +1,12 @@
 // The generic routes every manifest entity gets at its API base (SPEC §7):
 // list, detail, save, update, submit, updatePart, remove, export, and tree / lazy-list / lazy-tree
 // for tree entities. Each is a thin shell around the entity's store.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import { EntityStore, parseId, parseIds, type StoreContext } from '../db/store.ts';
+import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
 import { actorOf } from './auth.ts';
 import { envelope } from './envelope.ts';
@@ -13,8 +14,19 @@ import { exportList, exportRecord, sendWorkbook } from './export.ts';
 
 type Query = Record<string, string | undefined>;
 
-export function storeFor(ctx: StoreContext, model: EntityModel, request: FastifyRequest): EntityStore {
-  return new EntityStore(ctx, model, actorOf(request));
+/** What the generic routes need besides the data layer: the access checks. */
+export interface RouteContext extends StoreContext {
+  access: AccessControl;
+}
+
+/**
+ * The caller's store for `model`, after checking that the caller may do `action` on it; the store
+ * carries the caller's data-scope filters.
+ */
+export async function storeFor(ctx: RouteContext, model: EntityModel, request: FastifyRequest, action: Action): Promise<EntityStore> {
+  const actor = actorOf(request);
+  await ctx.access.check(actor, model, action);
+  return new EntityStore(ctx, model, actor, await ctx.access.dataFilters(actor, model));
 }
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
@@ -30,50 +42,58 @@ function lookup(model: EntityModel, query: Query): { value: string; by: string }
   throw badRequest('missingParam', { param: 'id' });
 }
 
-export function registerEntityRoutes(app: FastifyInstance, ctx: StoreContext, model: EntityModel) {
+/**
+ * Registers the generic routes. A module that needs a route of its own for an entity registers it
+ * first; the generic one then stays out of its way.
+ */
+export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, model: EntityModel) {
   const base = model.api;
+  const taken = (method: 'GET' | 'POST', url: string) => app.hasRoute({ method, url });
+  const route = {
+    get: (url: string, handler: RouteHandlerMethod) => taken('GET', url) || app.get(url, handler),
+    post: (url: string, handler: RouteHandlerMethod) => taken('POST', url) || app.post(url, handler),
+  };
   const ok = (request: FastifyRequest, data: unknown, key: 'ok' | 'saved' | 'updated' | 'removed' = 'ok') => envelope(200, data, t(key, request.lang));
 
-  app.get(`${base}/list`, async (request) => {
+  route.get(`${base}/list`, async (request) => {
     const query = parseListParams(model, request.query as Query);
-    return ok(request, await storeFor(ctx, model, request).list(query));
+    return ok(request, await (await storeFor(ctx, model, request, 'view')).list(query));
   });
 
-  app.get(`${base}/detail`, async (request) => {
+  route.get(`${base}/detail`, async (request) => {
     const { value, by } = lookup(model, request.query as Query);
-    return ok(request, await storeFor(ctx, model, request).detail(value, by));
+    return ok(request, await (await storeFor(ctx, model, request, 'view')).detail(value, by));
   });
 
-  app.post(`${base}/save`, async (request) => ok(request, await storeFor(ctx, model, request).create(bodyOf(request)), 'saved'));
+  route.post(`${base}/save`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'add')).create(bodyOf(request)), 'saved'));
 
-  app.post(`${base}/update`, async (request) => {
+  route.post(`${base}/update`, async (request) => {
     const body = bodyOf(request);
-    return ok(request, await storeFor(ctx, model, request).update(parseId(body.id as string | undefined), body), 'updated');
+    return ok(request, await (await storeFor(ctx, model, request, 'edit')).update(parseId(body.id as string | undefined), body), 'updated');
   });
 
-  app.post(`${base}/submit`, async (request) => {
+  route.post(`${base}/submit`, async (request) => {
     const body = bodyOf(request);
-    const store = storeFor(ctx, model, request);
-    if (body.id === undefined || body.id === null || body.id === '') return ok(request, await store.create(body), 'saved');
-    return ok(request, await store.update(parseId(String(body.id)), body), 'updated');
+    if (body.id === undefined || body.id === null || body.id === '') return ok(request, await (await storeFor(ctx, model, request, 'add')).create(body), 'saved');
+    return ok(request, await (await storeFor(ctx, model, request, 'edit')).update(parseId(String(body.id)), body), 'updated');
   });
 
-  app.post(`${base}/updatePart`, async (request) => {
+  route.post(`${base}/updatePart`, async (request) => {
     const body = bodyOf(request);
-    return ok(request, await storeFor(ctx, model, request).updatePart(parseId(body.id as string | undefined), body), 'updated');
+    return ok(request, await (await storeFor(ctx, model, request, 'edit')).updatePart(parseId(body.id as string | undefined), body), 'updated');
   });
 
-  app.post(`${base}/remove`, async (request) => {
+  route.post(`${base}/remove`, async (request) => {
     const query = request.query as Query;
     const body = (request.body ?? {}) as Query;
     const raw = query.ids ?? query.id ?? body.ids ?? body.id;
-    await storeFor(ctx, model, request).remove(parseIds(raw === undefined ? undefined : String(raw)));
+    await (await storeFor(ctx, model, request, 'delete')).remove(parseIds(raw === undefined ? undefined : String(raw)));
     return ok(request, null, 'removed');
   });
 
-  app.get(`${base}/export`, async (request, reply) => {
+  route.get(`${base}/export`, async (request, reply) => {
     const query = request.query as Query;
-    const store = storeFor(ctx, model, request);
+    const store = await storeFor(ctx, model, request, 'export');
     if (query.id !== undefined) return sendWorkbook(reply, await exportRecord(ctx, store, parseId(query.id), request.lang));
     const { id: _id, ...filters } = query;
     return sendWorkbook(reply, await exportList(ctx, store, parseListParams(model, filters), request.lang));
@@ -82,8 +102,8 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: StoreContext, mo
   if (model.tree) {
     const param = model.tree.lazyParam;
     const parentOf = (query: Query) => query[param] || model.tree!.root;
-    app.get(`${base}/tree`, async (request) => ok(request, await storeFor(ctx, model, request).tree()));
-    app.get(`${base}/lazy-list`, async (request) => ok(request, await storeFor(ctx, model, request).children(parentOf(request.query as Query))));
-    app.get(`${base}/lazy-tree`, async (request) => ok(request, await storeFor(ctx, model, request).lazyTree(parentOf(request.query as Query))));
+    route.get(`${base}/tree`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).tree()));
+    route.get(`${base}/lazy-list`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).children(parentOf(request.query as Query))));
+    route.get(`${base}/lazy-tree`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).lazyTree(parentOf(request.query as Query))));
   }
 }

@@ -33,7 +33,7 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
   const actor = store.actor;
   const record = await store.detail(id);
   const book = new ExcelJS.Workbook();
-  const fields = exportedFields(model.fields);
+  const fields = exportedFields(model.columns);
   const maps = await resolveLabels(ctx, actor, fields, [record], lang);
   const sheet = book.addWorksheet(model.label[lang].slice(0, 31));
   sheet.columns = [{ width: 24 }, { width: 48 }];
@@ -41,7 +41,7 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
   sheet.getColumn(1).font = { bold: true };
   for (const d of model.details) {
     const rows = (record[d.name] as Row[]) ?? [];
-    const detailFields = exportedFields(d.fields).concat(d.fields.filter((f) => f.name === d.orderField)).sort((a, b) => (a.name === d.orderField ? -1 : b.name === d.orderField ? 1 : 0));
+    const detailFields = exportedFields(d.columns).concat(d.columns.filter((f) => f.name === d.orderField)).sort((a, b) => (a.name === d.orderField ? -1 : b.name === d.orderField ? 1 : 0));
     addTable(book, d.label[lang], detailFields, rows, await resolveLabels(ctx, actor, detailFields, rows, lang), lang);
   }
   const code = model.code ? record[model.code.field] : undefined;
@@ -51,7 +51,7 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
 export async function exportList(ctx: StoreContext, store: EntityStore, query: ListQuery, lang: Lang): Promise<Workbook> {
   const page = await store.list({ ...query, current: 1, size: EXPORT_LIMIT });
   if (page.total > EXPORT_LIMIT) throw new AppError(400, 'exportTooLarge', { limit: EXPORT_LIMIT });
-  const fields = exportedFields(store.model.fields);
+  const fields = exportedFields(store.model.columns);
   const book = new ExcelJS.Workbook();
   addTable(book, store.model.label[lang], fields, page.records, await resolveLabels(ctx, store.actor, fields, page.records, lang), lang);
   return { filename: `${store.model.label[lang]}.xlsx`, book };

@@ -1,19 +1,37 @@
 // First-start data. Runs once per database (a row in zs_setting records it), so a second start
-// re-opens the data as it was. Dictionaries come from the manifest's dictionary catalogs; other
-// records from schemas/seed/*.json, written through the same stores as any request (so they are
-// validated like user input). Records refer to each other with "@name" placeholders.
+// re-opens the data as it was. Dictionaries come from the manifest's dictionary catalogs; everything
+// else from schemas/seed/*.json, in file-name order, written through the same stores as any request
+// (so it is validated like user input). Records refer to each other with "@name" placeholders.
+//
+// A seed file holds steps:
+//   { "entity": "role", "name": "clerk", "data": {…} }      create a record
+//   { "entityMenus": true }                                 a menu and its buttons for every entity with x-entity.menu
+//   { "grant": { "roles": ["@clerk"], "menus": ["cost_master"], "exclude": ["project_delete"], "only": "menus" } }
+//                                                           grant menu subtrees (by code) to roles
+//   { "topMenu": "@cost", "menus": ["cost_master"] }        the menus a top menu shows
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Row } from '../db/db.ts';
+import type { EntityModel } from '../../engine/model/types.ts';
+import { nowText } from '../clock.ts';
+import type { Queryable, Row } from '../db/db.ts';
+import { nextId } from '../db/ids.ts';
+import { q } from '../db/sql.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
+import { grantMenus } from '../modules/system/grants.ts';
 
 /** The seeded platform administrator's ids (the platform's well-known values). */
 export const SEED_ADMIN = { userId: '1123598821738675201', deptId: '1123598813738675201' };
 
+type SeedStep =
+  | { entity: string; name?: string; data: Row }
+  | { entityMenus: true }
+  | { grant: { roles: string[]; menus: string[]; exclude?: string[]; only?: 'menus' } }
+  | { topMenu: string; menus: string[] };
+
 export interface SeedFile {
-  /** Set to "demo" for demonstration data, which can be switched off. */
+  /** "demo" data can be switched off; "platform" data is always seeded. */
   kind?: 'platform' | 'demo';
-  records: { entity: string; name?: string; data: Row }[];
+  records: SeedStep[];
 }
 
 export interface SeedOptions {
@@ -22,10 +40,6 @@ export interface SeedOptions {
 }
 
 const platformActor: Actor = { tenantId: PLATFORM_TENANT, userId: SEED_ADMIN.userId, deptId: SEED_ADMIN.deptId, lang: 'zh' };
-
-function actorFor(tenantId: string): Actor {
-  return { ...platformActor, tenantId };
-}
 
 async function seedDictionarySource(ctx: StoreContext, source: 'system' | 'biz', actor: Actor) {
   const store = new EntityStore(ctx, ctx.catalog.entities[ctx.dictionaryEntities[source]], actor);
@@ -38,9 +52,9 @@ async function seedDictionarySource(ctx: StoreContext, source: 'system' | 'biz',
   }
 }
 
-/** Gives a new tenant its own copy of the default business dictionaries. */
-export async function provisionTenant(ctx: StoreContext, tenantId: string) {
-  await seedDictionarySource(ctx, 'biz', actorFor(tenantId));
+/** Gives a tenant its own copy of the default business dictionaries. */
+export async function seedBusinessDictionaries(ctx: StoreContext, tenantId: string) {
+  await seedDictionarySource(ctx, 'biz', { ...platformActor, tenantId });
 }
 
 function resolvePlaceholders(value: unknown, names: Map<string, string>): unknown {
@@ -54,13 +68,97 @@ function resolvePlaceholders(value: unknown, names: Map<string, string>): unknow
   return value;
 }
 
-async function seedRecords(ctx: StoreContext, file: SeedFile, names: Map<string, string>) {
-  for (const record of file.records) {
-    const model = ctx.catalog.entities[record.entity];
-    if (!model) throw new Error(`seed: unknown entity ${record.entity}`);
-    const created = await new EntityStore(ctx, model, platformActor).create(resolvePlaceholders(record.data, names) as Row);
-    if (record.name) names.set(record.name, created.id);
+/** The platform tenant itself: inserted as it is (a new tenant would get a generated number and accounts). */
+async function seedPlatformTenant(ctx: StoreContext) {
+  const now = nowText(ctx.timeZone);
+  await ctx.db.query(
+    `INSERT INTO ${q(ctx.catalog.entities.tenant.table)} (id, tenant_id, tenant_name, linkman, contact_number, account_number, create_user, create_dept, create_time, update_user, update_time, is_deleted)
+     VALUES ($1, $2, '筑算平台', 'admin', '', -1, $3, $4, $5, $3, $5, 0)`,
+    [nextId(), PLATFORM_TENANT, SEED_ADMIN.userId, SEED_ADMIN.deptId, now],
+  );
+}
+
+interface MenuRow {
+  id: string;
+  parentId: string;
+  code: string;
+  category: number;
+}
+
+async function menuRows(db: Queryable, menu: EntityModel): Promise<MenuRow[]> {
+  return db.query<MenuRow>(`SELECT id::text AS id, parent_id::text AS "parentId", code, category FROM ${q(menu.table)} WHERE is_deleted = 0`);
+}
+
+/** Menu ids of the subtrees rooted at `codes`. */
+function subtrees(rows: MenuRow[], codes: string[]): MenuRow[] {
+  const children = new Map<string, MenuRow[]>();
+  for (const r of rows) children.set(r.parentId, [...(children.get(r.parentId) ?? []), r]);
+  const out: MenuRow[] = [];
+  const walk = (r: MenuRow) => {
+    out.push(r);
+    for (const c of children.get(r.id) ?? []) walk(c);
+  };
+  for (const code of codes) {
+    const root = rows.find((r) => r.code === code);
+    if (!root) throw new Error(`seed: no menu with code ${code}`);
+    walk(root);
   }
+  return out;
+}
+
+const STANDARD_BUTTONS = [
+  { suffix: 'add', name: '新增', en: 'Add', action: 1 },
+  { suffix: 'edit', name: '修改', en: 'Edit', action: 2 },
+  { suffix: 'delete', name: '删除', en: 'Delete', action: 3 },
+  { suffix: 'view', name: '查看', en: 'View', action: 2 },
+  { suffix: 'export', name: '导出', en: 'Export', action: 1 },
+];
+
+/** A menu entry and its buttons for every entity that declares x-entity.menu. */
+async function seedEntityMenus(ctx: StoreContext) {
+  const menuModel = ctx.catalog.entities.menu;
+  const store = new EntityStore(ctx, menuModel, platformActor);
+  const groups = await menuRows(ctx.db, menuModel);
+  const models = Object.values(ctx.catalog.entities).filter((m) => m.menu).sort((a, b) => a.menu!.sort - b.menu!.sort);
+  for (const model of models) {
+    const menu = model.menu!;
+    const parent = groups.find((g) => g.code === menu.parent);
+    if (!parent) throw new Error(`seed: ${model.key} names menu group ${menu.parent}, which is not seeded`);
+    const entry = await store.create({ parentId: parent.id, code: menu.code, name: model.label.zh, nameEn: model.label.en, path: menu.path, source: model.icon ?? 'appstore', sort: menu.sort, category: 1, action: 0, isOpen: 1 });
+    const buttons = [
+      ...STANDARD_BUTTONS.map((b) => ({ code: `${menu.code}_${b.suffix}`, name: b.name, en: b.en, action: b.action })),
+      ...menu.buttons.map((b) => ({ ...b, action: 2 })),
+    ];
+    for (const [i, b] of buttons.entries()) {
+      await store.create({ parentId: entry.id, code: b.code, name: b.name, nameEn: b.en, path: `${model.api}`, source: '', sort: i + 1, category: 2, action: b.action, isOpen: 1 });
+    }
+  }
+}
+
+async function seedGrant(ctx: StoreContext, step: Extract<SeedStep, { grant: unknown }>['grant'], names: Map<string, string>) {
+  const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
+  const excluded = new Set(step.exclude ?? []);
+  const menus = subtrees(rows, step.menus).filter((r) => !excluded.has(r.code) && (step.only !== 'menus' || r.category === 1));
+  const roleIds = resolvePlaceholders(step.roles, names) as string[];
+  await grantMenus(ctx.db, PLATFORM_TENANT, roleIds, [...new Set(menus.map((m) => m.id))]);
+}
+
+async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu: string }>, names: Map<string, string>) {
+  const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
+  const topMenuId = resolvePlaceholders(step.topMenu, names) as string;
+  for (const menu of subtrees(rows, step.menus).filter((r) => r.category === 1)) {
+    await ctx.db.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [topMenuId, menu.id]);
+  }
+}
+
+async function seedStep(ctx: StoreContext, step: SeedStep, names: Map<string, string>) {
+  if ('entityMenus' in step) return seedEntityMenus(ctx);
+  if ('grant' in step) return seedGrant(ctx, step.grant, names);
+  if ('topMenu' in step) return seedTopMenu(ctx, step, names);
+  const model = ctx.catalog.entities[step.entity];
+  if (!model) throw new Error(`seed: unknown entity ${step.entity}`);
+  const created = await new EntityStore(ctx, model, platformActor).create(resolvePlaceholders(step.data, names) as Row);
+  if (step.name) names.set(step.name, created.id);
 }
 
 export function readSeedFiles(dir: string): { file: string; seed: SeedFile }[] {
@@ -73,12 +171,19 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
   // Whoever inserts the marker seeds; another process starting at the same moment skips.
   const claimed = await ctx.db.query(`INSERT INTO zs_setting (key, value) VALUES ('seed.version', 'running') ON CONFLICT (key) DO NOTHING RETURNING key`);
   if (!claimed.length) return false;
+  await seedPlatformTenant(ctx);
   await seedDictionarySource(ctx, 'system', platformActor);
-  await provisionTenant(ctx, PLATFORM_TENANT);
+  await seedBusinessDictionaries(ctx, PLATFORM_TENANT);
   const names = new Map<string, string>();
-  for (const { seed } of readSeedFiles(options.dir)) {
+  for (const { file, seed } of readSeedFiles(options.dir)) {
     if (seed.kind === 'demo' && !options.demo) continue;
-    await seedRecords(ctx, seed, names);
+    for (const [i, step] of seed.records.entries()) {
+      try {
+        await seedStep(ctx, step, names);
+      } catch (err) {
+        throw new Error(`seed ${file} step ${i}: ${(err as Error).message}`, { cause: err });
+      }
+    }
   }
   await ctx.db.query(`UPDATE zs_setting SET value = '1' WHERE key = 'seed.version'`);
   return true;

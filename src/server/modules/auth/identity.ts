@@ -1,0 +1,257 @@
+// Who may log in, and the tokens they get: the password, captcha and refresh_token grants of the
+// platform's /oauth/token endpoint, failure counting and locking, refresh token rotation and
+// revocation. Passwords and client secrets are kept as scrypt hashes in zs_credential.
+import { randomUUID } from 'node:crypto';
+import type { MessageKey } from '../../../engine/i18n/messages.ts';
+import type { EntityCatalog } from '../../../engine/model/types.ts';
+import { nowText } from '../../clock.ts';
+import type { Db, Queryable, Row } from '../../db/db.ts';
+import { q, selectList, toRecord } from '../../db/sql.ts';
+import { PLATFORM_TENANT } from '../../db/store.ts';
+import { hashPassword, randomToken, tokenDigest, verifyPassword } from '../../security/passwords.ts';
+import type { Claims, TokenService } from '../../security/tokens.ts';
+import { PARAMS, readParam } from '../system/params.ts';
+import { checkCaptcha } from './captcha.ts';
+
+export const IDENTITY_DDL = `
+CREATE TABLE IF NOT EXISTS zs_credential (
+  subject varchar(16) NOT NULL, subject_id bigint NOT NULL, hash text NOT NULL,
+  fail_count integer NOT NULL DEFAULT 0, locked_until timestamptz, PRIMARY KEY (subject, subject_id));
+CREATE TABLE IF NOT EXISTS zs_refresh_token (
+  token_hash varchar(64) PRIMARY KEY, user_id bigint NOT NULL, tenant_id varchar(12) NOT NULL, client_id varchar(48) NOT NULL,
+  dept_id varchar(1000), role_id varchar(1000), expires_at timestamptz NOT NULL, revoked boolean NOT NULL DEFAULT false);
+CREATE INDEX IF NOT EXISTS zs_refresh_token_user_idx ON zs_refresh_token (user_id);
+`;
+
+const LOCK_MINUTES = 30;
+
+/** A refused login, answered in the OAuth2 shape {error, error_description}. */
+export class LoginError extends Error {
+  constructor(readonly status: number, readonly error: string, readonly key: MessageKey) {
+    super(key);
+  }
+}
+
+export interface TokenRequest {
+  grantType: string;
+  tenantId: string;
+  username?: string;
+  password?: string;
+  refreshToken?: string;
+  captchaKey?: string;
+  captchaCode?: string;
+  deptId?: string;
+  roleId?: string;
+  client: ClientRecord;
+}
+
+export interface ClientRecord {
+  id: string;
+  clientId: string;
+  authorizedGrantTypes: string;
+  accessTokenValidity: number;
+  refreshTokenValidity: number;
+}
+
+export type TokenResponse = Record<string, unknown>;
+
+export class IdentityService {
+  constructor(
+    readonly db: Db,
+    private readonly catalog: EntityCatalog,
+    private readonly tokens: TokenService,
+    private readonly timeZone: string,
+  ) {}
+
+  private table(key: string) {
+    return q(this.catalog.entities[key].table);
+  }
+
+  // ---- credentials ----
+
+  async setCredential(tx: Queryable, subject: 'user' | 'client', id: string, secret: string) {
+    const hash = await hashPassword(secret);
+    await tx.query(
+      `INSERT INTO zs_credential (subject, subject_id, hash) VALUES ($1, $2, $3)
+       ON CONFLICT (subject, subject_id) DO UPDATE SET hash = EXCLUDED.hash, fail_count = 0, locked_until = NULL`,
+      [subject, id, hash],
+    );
+  }
+
+  async checkCredential(subject: 'user' | 'client', id: string, secret: string): Promise<boolean> {
+    const [row] = await this.db.query<{ hash: string }>(`SELECT hash FROM zs_credential WHERE subject = $1 AND subject_id = $2`, [subject, id]);
+    return row !== undefined && (await verifyPassword(secret, row.hash));
+  }
+
+  async unlock(tx: Queryable, userIds: string[]) {
+    await tx.query(`UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = ANY($1::bigint[])`, [userIds]);
+  }
+
+  /** Ends every session of these users: their refresh tokens stop working. */
+  async revokeUsers(tx: Queryable, userIds: string[]) {
+    await tx.query(`UPDATE zs_refresh_token SET revoked = true WHERE user_id = ANY($1::bigint[]) AND NOT revoked`, [userIds]);
+  }
+
+  // ---- clients ----
+
+  /** The OAuth client from `Authorization: Basic base64(id:secret)`. */
+  async authenticateClient(header: string | undefined): Promise<ClientRecord> {
+    const match = header && /^basic\s+(\S+)$/i.exec(header.trim());
+    const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    if (colon < 1) throw new LoginError(401, 'invalid_client', 'clientAuthFailed');
+    const [clientId, secret] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
+    const model = this.catalog.entities.client;
+    const [row] = await this.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.client_id = $1 AND t.is_deleted = 0`, [clientId]);
+    if (!row || !(await this.checkCredential('client', row.id, secret))) throw new LoginError(401, 'invalid_client', 'clientAuthFailed');
+    return row as unknown as ClientRecord;
+  }
+
+  // ---- the token endpoint ----
+
+  async token(req: TokenRequest): Promise<TokenResponse> {
+    const allowed = req.client.authorizedGrantTypes.split(',').map((s) => s.trim());
+    if (!['password', 'captcha', 'refresh_token'].includes(req.grantType) || !allowed.includes(req.grantType)) {
+      throw new LoginError(400, 'unsupported_grant_type', 'grantNotAllowed');
+    }
+    if (req.grantType === 'refresh_token') return this.refresh(req);
+    if (req.grantType === 'captcha' && !(await checkCaptcha(this.db, req.captchaKey, req.captchaCode))) {
+      throw new LoginError(400, 'access_denied', 'captchaWrong');
+    }
+    await this.checkTenant(req.tenantId);
+    const user = await this.userByAccount(req.tenantId, req.username ?? '');
+    if (!user) throw new LoginError(400, 'invalid_grant', 'badCredentials');
+    await this.checkPassword(req.tenantId, user, req.password ?? '');
+    return this.issue(req, user, req.deptId, req.roleId);
+  }
+
+  private async checkTenant(tenantId: string) {
+    const [tenant] = await this.db.query<{ expire: string | null }>(
+      `SELECT to_char(expire_time, 'YYYY-MM-DD HH24:MI:SS') AS expire FROM ${this.table('tenant')} WHERE tenant_id = $1 AND is_deleted = 0`,
+      [tenantId],
+    );
+    if (!tenant) throw new LoginError(400, 'access_denied', 'tenantNotFound');
+    if (tenantId !== PLATFORM_TENANT && tenant.expire && tenant.expire < nowText(this.timeZone)) throw new LoginError(400, 'access_denied', 'tenantExpired');
+  }
+
+  private async userByAccount(tenantId: string, account: string): Promise<Row | undefined> {
+    const model = this.catalog.entities.user;
+    const [row] = await this.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.tenant_id = $1 AND t.account = $2 AND t.is_deleted = 0`, [tenantId, account]);
+    return row && toRecord(row, model.columns);
+  }
+
+  private async userById(tenantId: string, id: string): Promise<Row | undefined> {
+    const model = this.catalog.entities.user;
+    const [row] = await this.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.tenant_id = $1 AND t.id = $2 AND t.is_deleted = 0`, [tenantId, id]);
+    return row && toRecord(row, model.columns);
+  }
+
+  /** Checks the password, counting failures: after account.failCount of them the account locks. */
+  private async checkPassword(tenantId: string, user: Row, password: string) {
+    const [cred] = await this.db.query<{ hash: string; fail_count: number; locked: boolean }>(
+      `SELECT hash, fail_count, (locked_until IS NOT NULL AND locked_until > now()) AS locked FROM zs_credential WHERE subject = 'user' AND subject_id = $1`,
+      [user.id],
+    );
+    if (cred?.locked) throw new LoginError(400, 'access_denied', 'accountLocked');
+    if (!cred || !(await verifyPassword(password, cred.hash))) {
+      const limit = Number(await readParam(this.db, this.catalog, tenantId, PARAMS.failCount, '5')) || 5;
+      await this.db.query(
+        `UPDATE zs_credential SET fail_count = fail_count + 1,
+           locked_until = CASE WHEN fail_count + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
+         WHERE subject = 'user' AND subject_id = $1`,
+        [user.id, limit, LOCK_MINUTES],
+      );
+      throw new LoginError(400, 'invalid_grant', 'badCredentials');
+    }
+    if (cred.fail_count > 0) await this.db.query(`UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = $1`, [user.id]);
+    this.checkStatus(user);
+  }
+
+  private checkStatus(user: Row) {
+    if (user.status === 2) throw new LoginError(400, 'access_denied', 'accountPending');
+    if (user.status !== 1) throw new LoginError(400, 'access_denied', 'accountDisabled');
+  }
+
+  /** Rotation: a refresh token works once; presenting a used one again ends all the user's sessions. */
+  private async refresh(req: TokenRequest): Promise<TokenResponse> {
+    const digest = tokenDigest(req.refreshToken ?? '');
+    const [row] = await this.db.query<{ user_id: string; tenant_id: string; dept_id: string | null; role_id: string | null; revoked: boolean; valid: boolean }>(
+      `SELECT user_id::text, tenant_id, dept_id, role_id, revoked, (expires_at > now()) AS valid FROM zs_refresh_token WHERE token_hash = $1 AND client_id = $2`,
+      [digest, req.client.clientId],
+    );
+    if (!row || !row.valid) throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
+    if (row.revoked) {
+      // a used token presented again: someone holds a copy, so every session of the user ends
+      await this.revokeUsers(this.db, [row.user_id]);
+      throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
+    }
+    const claimed = await this.db.query(`UPDATE zs_refresh_token SET revoked = true WHERE token_hash = $1 AND NOT revoked RETURNING token_hash`, [digest]);
+    if (!claimed.length) throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
+    const user = await this.userById(row.tenant_id, row.user_id);
+    if (!user) throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
+    this.checkStatus(user);
+    await this.checkTenant(row.tenant_id);
+    return this.issue({ ...req, tenantId: row.tenant_id }, user, req.deptId || row.dept_id || undefined, req.roleId || row.role_id || undefined);
+  }
+
+  /** Narrows to the department and role chosen at login when switch mode is on. */
+  private async narrow(tenantId: string, all: string[], chosen: string | undefined): Promise<string[]> {
+    if (!chosen) return all;
+    const switchMode = (await readParam(this.db, this.catalog, tenantId, PARAMS.switchMode, 'false')) === 'true';
+    if (!switchMode) return all;
+    const wanted = chosen.split(',').filter((id) => all.includes(id));
+    return wanted.length ? wanted : all;
+  }
+
+  private async issue(req: TokenRequest, user: Row, deptChoice?: string, roleChoice?: string): Promise<TokenResponse> {
+    const split = (v: unknown) => String(v ?? '').split(',').filter(Boolean);
+    const roleIds = await this.narrow(req.tenantId, split(user.roleId), roleChoice);
+    const deptIds = await this.narrow(req.tenantId, split(user.deptId), deptChoice);
+    const roles = await this.db.query<{ id: string; alias: string; name: string }>(
+      `SELECT id::text AS id, role_alias AS alias, role_name AS name FROM ${this.table('role')} WHERE id = ANY($1::bigint[]) AND tenant_id = $2 AND is_deleted = 0`,
+      [roleIds, req.tenantId],
+    );
+    if (!roles.length) throw new LoginError(400, 'access_denied', 'noRoles');
+    const claims: Claims = {
+      tenant_id: req.tenantId,
+      user_id: String(user.id),
+      dept_id: deptIds.join(','),
+      role_id: roles.map((r) => r.id).join(','),
+      role_name: roles.map((r) => r.alias).join(','),
+      account: String(user.account),
+      user_name: String(user.account),
+      real_name: String(user.realName ?? ''),
+      client_id: req.client.clientId,
+    };
+    const accessToken = await this.tokens.sign(claims, req.client.accessTokenValidity);
+    const refreshToken = randomToken();
+    await this.db.query(
+      `INSERT INTO zs_refresh_token (token_hash, user_id, tenant_id, client_id, dept_id, role_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
+      [tokenDigest(refreshToken), user.id, req.tenantId, req.client.clientId, claims.dept_id, claims.role_id, req.client.refreshTokenValidity],
+    );
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      refresh_token: refreshToken,
+      expires_in: req.client.accessTokenValidity,
+      scope: 'all',
+      jti: randomUUID(),
+      client_id: req.client.clientId,
+      tenant_id: req.tenantId,
+      user_id: String(user.id),
+      dept_id: claims.dept_id,
+      post_id: String(user.postId ?? ''),
+      role_id: claims.role_id,
+      oauth_id: '',
+      account: user.account,
+      user_name: user.account,
+      nick_name: user.name ?? '',
+      real_name: user.realName ?? '',
+      role_name: claims.role_name,
+      avatar: user.avatar ?? '',
+      detail: { type: 'web' },
+      license: 'powered by zhusuan',
+    };
+  }
+}

@@ -1,0 +1,105 @@
+// /api/blade-auth/oauth: token (password, captcha and refresh_token grants), captcha, logout,
+// user-info, clear-cache, in the platform's shapes: the token answer is flat snake_case JSON, and
+// a refused login is {error, error_description} with the description in the caller's language.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { t } from '../../../engine/i18n/messages.ts';
+import { nextId } from '../../db/ids.ts';
+import { PLATFORM_TENANT } from '../../db/store.ts';
+import { actorOf } from '../../http/auth.ts';
+import { envelope } from '../../http/envelope.ts';
+import type { AccessControl } from '../../security/access.ts';
+import { issueCaptcha } from './captcha.ts';
+import { LoginError, type IdentityService } from './identity.ts';
+import { RateLimiter } from './rate-limit.ts';
+
+export const AUTH_PUBLIC_PATHS = ['/api/blade-auth/oauth/token', '/api/blade-auth/oauth/token/refresh', '/api/blade-auth/oauth/captcha'];
+
+export const CLIENT_LOG_DDL = `
+CREATE TABLE IF NOT EXISTS zs_client_error_log (
+  id bigint PRIMARY KEY, tenant_id varchar(12) NOT NULL, user_id bigint, url text, type varchar(64), message text,
+  stack text, info text, logged_at varchar(32), created_at timestamptz NOT NULL DEFAULT now());
+`;
+
+type Params = Record<string, string | undefined>;
+
+export interface AuthRouteOptions {
+  /** Tests only: answer the captcha's code in a header so a browser test can log in. */
+  exposeCaptchaCode: boolean;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name.toLowerCase()];
+  return (Array.isArray(v) ? v[0] : v) || undefined;
+}
+
+const FLAT_OK = { success: 'true', msg: 'success' };
+
+export function registerAuthRoutes(app: FastifyInstance, identity: IdentityService, access: AccessControl, options: AuthRouteOptions) {
+  const perAddress = new RateLimiter(30, 60_000);
+  const perAccount = new RateLimiter(10, 60_000);
+
+  const refuse = (reply: FastifyReply, request: FastifyRequest, err: LoginError) =>
+    reply.status(err.status).send({ error: err.error, error_description: t(err.key, request.lang) });
+
+  const tokenHandler = (forcedGrant?: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const params: Params = { ...(request.query as Params), ...((typeof request.body === 'object' && request.body) as Params) };
+    const tenantId = header(request, 'Tenant-Id') || params.tenantId || params.tenant_id || PLATFORM_TENANT;
+    const grantType = forcedGrant ?? params.grant_type ?? 'password';
+    try {
+      if (!perAddress.take(request.ip) || (params.username && !perAccount.take(`${tenantId}:${params.username}`))) {
+        throw new LoginError(429, 'access_denied', 'tooManyAttempts');
+      }
+      const client = await identity.authenticateClient(header(request, 'authorization'));
+      const token = await identity.token({
+        grantType, tenantId, client,
+        username: params.username,
+        password: params.password,
+        refreshToken: params.refresh_token ?? params.refreshToken,
+        captchaKey: header(request, 'Captcha-Key'),
+        captchaCode: header(request, 'Captcha-Code'),
+        deptId: header(request, 'Dept-Id') || params.deptId,
+        roleId: header(request, 'Role-Id') || params.roleId,
+      });
+      return reply.send(token);
+    } catch (err) {
+      if (err instanceof LoginError) return refuse(reply, request, err);
+      throw err;
+    }
+  };
+
+  app.post('/api/blade-auth/oauth/token', tokenHandler());
+  app.post('/api/blade-auth/oauth/token/refresh', tokenHandler('refresh_token'));
+
+  app.get('/api/blade-auth/oauth/captcha', async (request, reply) => {
+    const { key, image, code } = await issueCaptcha(identity.db);
+    if (options.exposeCaptchaCode) reply.header('x-test-captcha-code', code);
+    return { key, image };
+  });
+
+  const logout = async (request: FastifyRequest) => {
+    const actor = actorOf(request);
+    await identity.revokeUsers(identity.db, [actor.userId]);
+    const logs = Array.isArray(request.body) ? (request.body as Record<string, unknown>[]) : [];
+    for (const log of logs.slice(0, 200)) {
+      const text = (k: string) => (log[k] === undefined || log[k] === null ? null : String(typeof log[k] === 'object' ? JSON.stringify(log[k]) : log[k]).slice(0, 20_000));
+      await identity.db.query(
+        `INSERT INTO zs_client_error_log (id, tenant_id, user_id, url, type, message, stack, info, logged_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [nextId(), actor.tenantId, actor.userId, text('url'), text('type'), text('message'), text('stack'), text('info'), text('time')],
+      );
+    }
+    return FLAT_OK;
+  };
+  app.get('/api/blade-auth/oauth/logout', logout);
+  app.post('/api/blade-auth/oauth/logout', logout);
+
+  app.get('/api/blade-auth/oauth/user-info', async (request) => {
+    const actor = actorOf(request);
+    return envelope(200, { tenantId: actor.tenantId, userId: actor.userId, deptId: actor.deptId, roleId: (actor.roleIds ?? []).join(','), roleName: (actor.roleAliases ?? []).join(',') }, t('ok', request.lang));
+  });
+
+  app.get('/api/blade-auth/oauth/clear-cache', async (request) => {
+    actorOf(request);
+    access.invalidate();
+    return FLAT_OK;
+  });
+}

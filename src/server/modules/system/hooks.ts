@@ -1,0 +1,126 @@
+// What the platform entities need beyond the generic pipeline: passwords and client secrets become
+// credentials, a department knows its ancestors, a new tenant gets its number, dictionaries, root
+// department, administrator role and account, and any change to grants refreshes the access cache.
+import { randomInt } from 'node:crypto';
+import { t } from '../../../engine/i18n/messages.ts';
+import type { EntityCatalog } from '../../../engine/model/types.ts';
+import type { FieldError } from '../../../engine/validate/record.ts';
+import type { Queryable, Row } from '../../db/db.ts';
+import { q } from '../../db/sql.ts';
+import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
+import { AppError } from '../../errors.ts';
+import type { AccessControl } from '../../security/access.ts';
+import { clientHash } from '../../security/passwords.ts';
+import type { IdentityService } from '../auth/identity.ts';
+import { PARAMS, readParam } from './params.ts';
+import { seedBusinessDictionaries } from '../../seed/seed.ts';
+import { grantMenus } from './grants.ts';
+
+export interface HookDeps {
+  catalog: EntityCatalog;
+  identity: IdentityService;
+  access: AccessControl;
+  /** The data layer, for provisioning a new tenant's records. */
+  storeContext: () => StoreContext;
+}
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+function requiredOnCreate(field: string, label: { zh: string; en: string }) {
+  return ({ body, creating, actor }: { body: Row; creating: boolean; actor: Actor }): FieldError[] =>
+    creating && blank(body[field]) ? [{ path: `/${field}`, message: t('required', actor.lang, { field: label }) }] : [];
+}
+
+function refreshAccess(access: AccessControl): EntityHooks {
+  return {
+    afterWrite: async () => access.invalidate(),
+    beforeRemove: async () => access.invalidate(),
+  };
+}
+
+async function generateTenantId(tx: Queryable, table: string): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const id = String(randomInt(100000, 1000000));
+    const [taken] = await tx.query(`SELECT 1 FROM ${table} WHERE tenant_id = $1`, [id]);
+    if (!taken) return id;
+  }
+  throw new Error('could not find a free tenant id');
+}
+
+export function systemHooks({ catalog, identity, access, storeContext }: HookDeps): Record<string, EntityHooks> {
+  const label = (entity: string, field: string) => catalog.entities[entity].fieldMap[field].label;
+  return {
+    user: {
+      validate: requiredOnCreate('password', label('user', 'password')),
+      async beforeWrite({ tx, actor, creating }) {
+        if (!creating) return;
+        const [tenant] = await tx.query<{ quota: number | null }>(`SELECT account_number AS quota FROM ${q(catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [actor.tenantId]);
+        if (tenant?.quota !== null && tenant?.quota !== undefined && tenant.quota >= 0) {
+          const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${q(catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [actor.tenantId]);
+          if (n >= tenant.quota) throw new AppError(400, 'accountQuota');
+        }
+      },
+      async afterWrite({ tx, id, body, creating }) {
+        if (creating && typeof body.password === 'string') await identity.setCredential(tx, 'user', id, clientHash(body.password));
+        if (!creating) access.invalidate();
+      },
+      async beforeRemove({ tx, ids }) {
+        await identity.revokeUsers(tx, ids);
+      },
+    },
+    client: {
+      validate: requiredOnCreate('clientSecret', label('client', 'clientSecret')),
+      async afterWrite({ tx, id, body }) {
+        if (typeof body.clientSecret === 'string' && body.clientSecret !== '') await identity.setCredential(tx, 'client', id, body.clientSecret);
+      },
+    },
+    dept: {
+      async beforeWrite({ tx, actor, record }) {
+        const parent = String(record.parentId ?? '0');
+        if (parent === '0') {
+          record.ancestors = '0';
+          return;
+        }
+        const [row] = await tx.query<{ ancestors: string | null }>(`SELECT ancestors FROM ${q(catalog.entities.dept.table)} WHERE id = $1 AND tenant_id = $2`, [parent, actor.tenantId]);
+        record.ancestors = `${row?.ancestors ?? '0'},${parent}`;
+      },
+    },
+    tenant: {
+      async beforeWrite({ tx, record, creating }) {
+        if (creating) record.tenantId = await generateTenantId(tx, q(catalog.entities.tenant.table));
+      },
+      async afterWrite({ tx, record, creating }) {
+        access.invalidate();
+        if (creating) await seedBusinessDictionariesAccounts(storeContext(), identity, tx, String(record.tenantId), String(record.tenantName));
+      },
+    },
+    role: refreshAccess(access),
+    menu: refreshAccess(access),
+    dataScope: refreshAccess(access),
+    apiScope: refreshAccess(access),
+    tenantPackage: refreshAccess(access),
+  };
+}
+
+/**
+ * A new tenant's own records: business dictionaries, a root department named after it, the
+ * administrator role (alias admin, granted every menu of its package) and the admin account, whose
+ * password is the initial password parameter (to be changed at first login).
+ */
+export async function seedBusinessDictionariesAccounts(ctx: StoreContext, identity: IdentityService, tx: Queryable, tenantId: string, tenantName: string) {
+  const txCtx: StoreContext = { ...ctx, db: { ...ctx.db, query: tx.query.bind(tx), transaction: (fn) => fn(tx) } };
+  const actor: Actor = { tenantId, userId: '0', deptId: null, lang: 'zh' };
+  const store = (key: string) => new EntityStore(txCtx, ctx.catalog.entities[key], actor);
+  await seedBusinessDictionaries(txCtx, tenantId);
+  const dept = await store('dept').create({ parentId: '0', deptCategory: '1', deptName: tenantName.slice(0, 45), fullName: tenantName.slice(0, 45), sort: 1 });
+  const role = await store('role').create({ parentId: '0', roleName: '管理员', roleAlias: 'admin', sort: 1 });
+  const password = await readParam(tx, ctx.catalog, tenantId, PARAMS.initPassword, '');
+  if (!password) throw new AppError(400, 'missingParam', { param: PARAMS.initPassword });
+  await store('user').create({ account: 'admin', password, name: '管理员', realName: '管理员', roleId: role.id, deptId: dept.id, status: 1, userType: '1' });
+  const [tenant] = await tx.query<{ menus: string | null }>(
+    `SELECT p.menu_id AS menus FROM ${q(ctx.catalog.entities.tenant.table)} t LEFT JOIN ${q(ctx.catalog.entities.tenantPackage.table)} p ON p.id = t.package_id WHERE t.tenant_id = $1`,
+    [tenantId],
+  );
+  const menuIds = tenant?.menus ? tenant.menus.split(',') : (await tx.query<{ id: string }>(`SELECT id::text AS id FROM ${q(ctx.catalog.entities.menu.table)} WHERE is_deleted = 0`)).map((r) => r.id);
+  await grantMenus(tx, tenantId, [role.id], menuIds);
+}

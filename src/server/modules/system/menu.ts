@@ -1,0 +1,176 @@
+// Menus as the platform serves them: the caller's routes (menus, no buttons) and buttons (the
+// permission tree), the grant trees of the role and top-menu dialogs and the keys already granted,
+// and the tenant's top menus. Menus are filtered by the caller's grants and the tenant's package.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { t } from '../../../engine/i18n/messages.ts';
+import type { Row } from '../../db/db.ts';
+import { q, selectList, toRecord } from '../../db/sql.ts';
+import { EntityStore, parseIds, PLATFORM_TENANT, type TreeNode } from '../../db/store.ts';
+import { actorOf } from '../../http/auth.ts';
+import { envelope } from '../../http/envelope.ts';
+import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
+import { badRequest } from '../../errors.ts';
+
+type Query = Record<string, string | undefined>;
+
+interface MenuNode extends Row {
+  id: string;
+  parentId: string;
+  code: string;
+  category: number;
+  sort: number;
+  children?: MenuNode[];
+}
+
+/** Assembles a forest from rows by parentId; orphans become roots. */
+function forest<T extends { id: string; parentId: string; children?: T[] }>(rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const roots: T[] = [];
+  for (const r of rows) {
+    const parent = byId.get(r.parentId);
+    if (parent && parent !== r) (parent.children ??= []).push(r);
+    else roots.push(r);
+  }
+  return roots;
+}
+
+function treeNodes(rows: MenuNode[], lang: 'zh' | 'en'): TreeNode[] {
+  const nodes: TreeNode[] = rows.map((r) => ({ id: r.id, parentId: r.parentId, title: String((lang === 'en' && r.nameEn) || r.name), key: r.id, value: r.id }));
+  const roots = forest(nodes);
+  const mark = (n: TreeNode) => {
+    if (!n.children?.length) return;
+    n.hasChildren = true;
+    n.children.forEach(mark);
+  };
+  roots.forEach(mark);
+  return roots;
+}
+
+export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const model = ctx.catalog.entities.menu;
+  const base = model.api;
+  const ok = (request: FastifyRequest, data: unknown) => envelope(200, data, t('ok', request.lang));
+
+  /** Every live menu, sorted, as records. */
+  const allMenus = async (): Promise<MenuNode[]> => {
+    const rows = await ctx.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.is_deleted = 0 ORDER BY t.sort, t.id`);
+    return rows.map((r) => toRecord(r, model.columns) as MenuNode);
+  };
+
+  /** The menus the caller may see: granted (administrator: all) and inside the tenant's package. */
+  const visibleMenus = async (request: FastifyRequest): Promise<MenuNode[]> => {
+    const actor = actorOf(request);
+    const grants = await ctx.access.grants(actor);
+    const pkg = await ctx.access.packageMenus(actor.tenantId);
+    const menus = await allMenus();
+    return menus.filter((m) => (grants.administrator || grants.codes.has(m.code)) && (!pkg || pkg.has(m.id)));
+  };
+
+  /** Adds the ancestors of the chosen menus, so that the forest has its groups. */
+  const withAncestors = (chosen: MenuNode[], all: MenuNode[]): MenuNode[] => {
+    const byId = new Map(all.map((m) => [m.id, m]));
+    const keep = new Set(chosen.map((m) => m.id));
+    for (const m of chosen) for (let p = byId.get(m.parentId); p && !keep.has(p.id); p = byId.get(p.parentId)) keep.add(p.id);
+    return all.filter((m) => keep.has(m.id)).map((m) => ({ ...m, children: undefined }));
+  };
+
+  app.get(`${base}/routes`, async (request) => {
+    const { topMenuId } = request.query as Query;
+    let menus = (await visibleMenus(request)).filter((m) => m.category === 1);
+    if (topMenuId) {
+      const ids = new Set((await ctx.db.query<{ id: string }>(`SELECT menu_id::text AS id FROM blade_top_menu_setting WHERE top_menu_id = $1`, [parseIds(topMenuId, 'topMenuId')[0]])).map((r) => r.id));
+      menus = menus.filter((m) => ids.has(m.id));
+    }
+    return ok(request, forest(withAncestors(menus, await allMenus()).filter((m) => m.category === 1)));
+  });
+
+  app.get(`${base}/buttons`, async (request) => {
+    const buttons = (await visibleMenus(request)).filter((m) => m.category === 2);
+    return ok(request, forest(withAncestors(buttons, await allMenus())));
+  });
+
+  /** Menus a tenant may hand out: all for the platform tenant, else its package. */
+  const grantableMenus = async (request: FastifyRequest) => {
+    const actor = actorOf(request);
+    const pkg = actor.tenantId === PLATFORM_TENANT ? undefined : await ctx.access.packageMenus(actor.tenantId);
+    return (await allMenus()).filter((m) => !pkg || pkg.has(m.id));
+  };
+
+  const scopeTree = async (entity: 'dataScope' | 'apiScope', menus: MenuNode[], request: FastifyRequest): Promise<TreeNode[]> => {
+    const scopes = ctx.catalog.entities[entity];
+    const rules = await ctx.db.query<{ id: string; menuId: string; scopeName: string }>(
+      `SELECT id::text AS id, menu_id::text AS "menuId", scope_name AS "scopeName" FROM ${q(scopes.table)} WHERE is_deleted = 0 ORDER BY id`,
+    );
+    const owners = menus.filter((m) => rules.some((r) => r.menuId === m.id));
+    const nodes: MenuNode[] = [
+      ...withAncestors(owners, menus),
+      ...rules.filter((r) => menus.some((m) => m.id === r.menuId)).map((r) => ({ id: r.id, parentId: r.menuId, code: '', category: 0, sort: 0, name: r.scopeName })),
+    ];
+    return treeNodes(nodes, request.lang);
+  };
+
+  app.get(`${base}/grant-tree`, async (request) => {
+    const menus = await grantableMenus(request);
+    return ok(request, { menu: treeNodes(menus, request.lang), dataScope: await scopeTree('dataScope', menus, request), apiScope: await scopeTree('apiScope', menus, request) });
+  });
+
+  app.get(`${base}/role-tree-keys`, async (request) => {
+    const actor = actorOf(request);
+    const roleIds = parseIds((request.query as Query).roleIds, 'roleIds');
+    const menu = await ctx.db.query<{ id: string }>(`SELECT menu_id::text AS id FROM blade_role_menu WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2`, [roleIds, actor.tenantId]);
+    const scopes = await ctx.db.query<{ id: string; c: number }>(`SELECT scope_id::text AS id, scope_category AS c FROM blade_role_scope WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2`, [roleIds, actor.tenantId]);
+    return ok(request, { menu: [...new Set(menu.map((r) => r.id))], dataScope: scopes.filter((s) => s.c === 1).map((s) => s.id), apiScope: scopes.filter((s) => s.c === 2).map((s) => s.id) });
+  });
+
+  app.get(`${base}/grant-top-tree`, async (request) => ok(request, { menu: treeNodes((await grantableMenus(request)).filter((m) => m.category === 1), request.lang) }));
+
+  app.get(`${base}/top-tree-keys`, async (request) => {
+    const ids = parseIds((request.query as Query).topMenuIds, 'topMenuIds');
+    const own = await new EntityStore(ctx, ctx.catalog.entities.topMenu, actorOf(request)).list({ current: 1, size: 500, filters: [], sort: [] });
+    const mine = ids.filter((id) => own.records.some((r) => r.id === id));
+    const rows = await ctx.db.query<{ id: string }>(`SELECT DISTINCT menu_id::text AS id FROM blade_top_menu_setting WHERE top_menu_id = ANY($1::bigint[])`, [mine]);
+    return ok(request, { menu: rows.map((r) => r.id) });
+  });
+
+  app.get(`${base}/top-menu`, async (request) => {
+    const store = new EntityStore(ctx, ctx.catalog.entities.topMenu, actorOf(request));
+    return ok(request, (await store.list({ current: 1, size: 500, filters: [], sort: [{ field: 'sort', order: 'asc' }] })).records);
+  });
+
+  app.get(`${base}/tree`, async (request) => {
+    await storeFor(ctx, model, request, 'view');
+    return ok(request, treeNodes((await allMenus()).filter((m) => m.category === 1), request.lang));
+  });
+
+  app.get(`${base}/menu-list`, async (request) => {
+    await storeFor(ctx, model, request, 'view');
+    return ok(request, forest((await allMenus()).filter((m) => m.category === 1)));
+  });
+
+  app.get(`${base}/lazy-menu-list`, async (request) => {
+    const store = await storeFor(ctx, model, request, 'view');
+    const rows = await store.children((request.query as Query).parentId || '0');
+    return ok(request, rows.filter((r) => r.category === 1));
+  });
+
+  // top menus: which menus each shows
+  const topMenus = ctx.catalog.entities.topMenu;
+  app.post(`${topMenus.api}/grant`, async (request) => {
+    const actor = actorOf(request);
+    await ctx.access.checkButton(actor, 'topmenu_setting');
+    const body = (request.body ?? {}) as { topMenuIds?: unknown; menuIds?: unknown };
+    if (!Array.isArray(body.topMenuIds) || !Array.isArray(body.menuIds)) throw badRequest('missingParam', { param: 'topMenuIds, menuIds' });
+    const topIds = parseIds(body.topMenuIds.join(','), 'topMenuIds');
+    const menuIds = body.menuIds.length ? parseIds(body.menuIds.join(','), 'menuIds') : [];
+    const store = new EntityStore(ctx, topMenus, actor);
+    for (const id of topIds) await store.detail(id);
+    await ctx.db.transaction(async (tx) => {
+      await tx.query(`DELETE FROM blade_top_menu_setting WHERE top_menu_id = ANY($1::bigint[])`, [topIds]);
+      for (const id of topIds) {
+        if (menuIds.length) await tx.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) SELECT $1, m FROM unnest($2::bigint[]) AS m ON CONFLICT DO NOTHING`, [id, menuIds]);
+      }
+    });
+    return ok(request, null);
+  });
+}
+

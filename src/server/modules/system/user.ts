@@ -1,0 +1,118 @@
+// /api/blade-system/user beyond the generic routes: the paged list by department, the caller's own
+// profile and password, and the administrator's actions (grant roles, reset password, unlock),
+// plus guest registration, which creates an account that waits for approval.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { t } from '../../../engine/i18n/messages.ts';
+import { parseListParams } from '../../../engine/query/list-params.ts';
+import type { Row } from '../../db/db.ts';
+import { q } from '../../db/sql.ts';
+import { EntityStore, parseId, parseIds } from '../../db/store.ts';
+import { AppError, badRequest } from '../../errors.ts';
+import { actorOf } from '../../http/auth.ts';
+import { envelope } from '../../http/envelope.ts';
+import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
+import { clientHash, isClientHash } from '../../security/passwords.ts';
+import type { IdentityService } from '../auth/identity.ts';
+import { PARAMS, readParam } from './params.ts';
+
+type Query = Record<string, string | undefined>;
+
+export const USER_PUBLIC_PATHS = ['/api/blade-system/user/register-guest'];
+
+const PROFILE_FIELDS = ['avatar', 'name', 'realName', 'email', 'phone', 'birthday', 'sex'];
+
+export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, identity: IdentityService) {
+  const model = ctx.catalog.entities.user;
+  const base = model.api;
+  const ok = (request: FastifyRequest, data: unknown = null) => envelope(200, data, t('ok', request.lang));
+  const ownStore = (request: FastifyRequest) => new EntityStore(ctx, model, actorOf(request));
+
+  app.get(`${base}/page`, async (request) => {
+    const { deptId, ...rest } = request.query as Query;
+    const query = parseListParams(model, deptId ? { ...rest, deptId_equal: parseId(deptId, 'deptId') } : rest);
+    return ok(request, await (await storeFor(ctx, model, request, 'view')).list(query));
+  });
+
+  app.get(`${base}/user-list`, async (request) => {
+    const query = parseListParams(model, { ...(request.query as Query), size: '500' });
+    return ok(request, (await (await storeFor(ctx, model, request, 'view')).list(query)).records);
+  });
+
+  app.get(`${base}/info`, async (request) => ok(request, await ownStore(request).detail(actorOf(request).userId)));
+  app.get(`${base}/platform-detail`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).detail(parseId((request.query as Query).id))));
+
+  app.post(`${base}/update-platform`, async (request) => {
+    const query = request.query as Query;
+    const store = await storeFor(ctx, model, request, 'edit');
+    return ok(request, await store.updatePart(parseId(query.userId, 'userId'), { userType: query.userType }));
+  });
+
+  app.post(`${base}/update-info`, async (request) => {
+    const body = (request.body ?? {}) as Row;
+    const own = Object.fromEntries(Object.entries(body).filter(([k]) => PROFILE_FIELDS.includes(k)));
+    return ok(request, await ownStore(request).updatePart(actorOf(request).userId, own));
+  });
+
+  app.post(`${base}/update-password`, async (request) => {
+    const actor = actorOf(request);
+    const { oldPassword = '', newPassword = '', newPassword1 = '' } = { ...(request.query as Query), ...((request.body ?? {}) as Query) };
+    if (![oldPassword, newPassword, newPassword1].every(isClientHash)) throw badRequest('passwordFormat');
+    if (newPassword !== newPassword1) throw badRequest('passwordMismatch');
+    if (!(await identity.checkCredential('user', actor.userId, oldPassword))) throw badRequest('oldPasswordWrong');
+    await ctx.db.transaction(async (tx) => {
+      await identity.setCredential(tx, 'user', actor.userId, newPassword);
+      await identity.revokeUsers(tx, [actor.userId]);
+    });
+    return ok(request);
+  });
+
+  /** The users named, all of the caller's tenant (another tenant's ids are "not found"). */
+  const tenantUsers = async (request: FastifyRequest, raw: string | undefined) => {
+    const ids = parseIds(raw, 'userIds');
+    const store = new EntityStore(ctx, model, actorOf(request));
+    for (const id of ids) await store.detail(id);
+    return ids;
+  };
+
+  app.post(`${base}/reset-password`, async (request) => {
+    const actor = actorOf(request);
+    await ctx.access.checkButton(actor, 'user_reset');
+    const ids = await tenantUsers(request, (request.query as Query).userIds);
+    const initial = await readParam(ctx.db, ctx.catalog, actor.tenantId, PARAMS.initPassword, '');
+    if (!initial) throw badRequest('missingParam', { param: PARAMS.initPassword });
+    await ctx.db.transaction(async (tx) => {
+      for (const id of ids) await identity.setCredential(tx, 'user', id, clientHash(initial));
+      await identity.revokeUsers(tx, ids);
+    });
+    return ok(request);
+  });
+
+  app.post(`${base}/unlock`, async (request) => {
+    await ctx.access.checkButton(actorOf(request), 'user_unlock');
+    const ids = await tenantUsers(request, (request.query as Query).userIds);
+    await ctx.db.transaction((tx) => identity.unlock(tx, ids));
+    return ok(request);
+  });
+
+  app.post(`${base}/grant`, async (request) => {
+    await ctx.access.checkButton(actorOf(request), 'user_role');
+    const query = request.query as Query;
+    const ids = await tenantUsers(request, query.userIds);
+    const roleIds = parseIds(query.roleIds, 'roleIds').join(',');
+    const store = new EntityStore(ctx, model, actorOf(request));
+    for (const id of ids) await store.updatePart(id, { roleId: roleIds });
+    return ok(request);
+  });
+
+  app.post(`${base}/register-guest`, async (request) => {
+    const body = { ...(request.query as Query), ...((request.body ?? {}) as Query) };
+    const tenantId = body.tenantId ?? '';
+    const [tenant] = await ctx.db.query(`SELECT 1 FROM ${q(ctx.catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [tenantId]);
+    if (!tenant) throw badRequest('tenantNotFound');
+    if ((await readParam(ctx.db, ctx.catalog, tenantId, PARAMS.registerUser, 'false')) !== 'true') throw new AppError(403, 'registerClosed');
+    const guest = { tenantId, userId: '0', deptId: null, lang: request.lang };
+    const store = new EntityStore(ctx, model, guest);
+    await store.create({ account: body.account, password: body.password, name: body.name, realName: body.name, userType: '1', status: 2 });
+    return envelope(200, null, t('registered', request.lang));
+  });
+}

@@ -1,0 +1,202 @@
+// Access control, enforced by the server on every route (a hidden button is not a boundary):
+// - button grants: a role holds menus and buttons; writing an entity needs <menu>_add / _edit /
+//   _delete, exporting <menu>_export, reading the menu itself (or a way to pick it: see canRead);
+// - data scopes: rules granted to a role narrow the rows of an entity (own, own department,
+//   department and below, or a custom condition);
+// - API scopes: a path covered by API scope rules is open only to roles granted one of them.
+// The platform administrator (role alias administrator in tenant 000000) passes every check.
+import type { EntityCatalog, EntityModel, Label } from '../../engine/model/types.ts';
+import type { Db, Row } from '../db/db.ts';
+import { q } from '../db/sql.ts';
+import { PLATFORM_TENANT, type Actor, type DataFilter } from '../db/store.ts';
+import { AppError } from '../errors.ts';
+import { predicateSql } from '../db/predicate-sql.ts';
+
+export type Action = 'view' | 'add' | 'edit' | 'delete' | 'export';
+
+export const ACTION_LABELS: Record<Action, Label> = {
+  view: { zh: '查看', en: 'view' },
+  add: { zh: '新增', en: 'add' },
+  edit: { zh: '修改', en: 'edit' },
+  delete: { zh: '删除', en: 'delete' },
+  export: { zh: '导出', en: 'export' },
+};
+
+export interface DataRule {
+  menuCode: string;
+  scopeType: string;
+  scopeColumn: string | null;
+  scopeValue: string | null;
+}
+
+export interface Grants {
+  administrator: boolean;
+  /** Codes of the granted menus and buttons. */
+  codes: ReadonlySet<string>;
+  dataRules: readonly DataRule[];
+  apiScopeIds: ReadonlySet<string>;
+}
+
+/** Link tables of the grants (not documents, so not schemas). */
+export const ACCESS_DDL = `
+CREATE TABLE IF NOT EXISTS blade_role_menu (role_id bigint NOT NULL, menu_id bigint NOT NULL, tenant_id varchar(12) NOT NULL, PRIMARY KEY (role_id, menu_id));
+CREATE TABLE IF NOT EXISTS blade_role_scope (role_id bigint NOT NULL, scope_category integer NOT NULL, scope_id bigint NOT NULL, tenant_id varchar(12) NOT NULL, PRIMARY KEY (role_id, scope_category, scope_id));
+CREATE TABLE IF NOT EXISTS blade_top_menu_setting (top_menu_id bigint NOT NULL, menu_id bigint NOT NULL, PRIMARY KEY (top_menu_id, menu_id));
+`;
+
+const CACHE_MS = 10_000;
+
+export function isAdministrator(actor: Actor): boolean {
+  return actor.tenantId === PLATFORM_TENANT && (actor.roleAliases ?? []).includes('administrator');
+}
+
+export class AccessControl {
+  private readonly cache = new Map<string, { at: number; grants: Promise<Grants> }>();
+  private apiRules?: { at: number; rules: Promise<{ id: string; path: string }[]> };
+  /** entity key -> entities whose records refer to it (header or rows) */
+  private readonly referencedBy = new Map<string, EntityModel[]>();
+
+  constructor(private readonly db: Db, private readonly catalog: EntityCatalog) {
+    for (const model of Object.values(catalog.entities)) {
+      for (const f of [...model.fields, ...model.details.flatMap((d) => d.fields)]) {
+        if (!f.ref || f.ref.entity === model.key) continue;
+        const list = this.referencedBy.get(f.ref.entity) ?? [];
+        if (!list.includes(model)) list.push(model);
+        this.referencedBy.set(f.ref.entity, list);
+      }
+    }
+  }
+
+  private table(key: string): string {
+    return q(this.catalog.entities[key].table);
+  }
+
+  /** Forget cached grants (after a grant, a menu or a scope changed). */
+  invalidate() {
+    this.cache.clear();
+    this.apiRules = undefined;
+  }
+
+  grants(actor: Actor): Promise<Grants> {
+    const key = `${actor.tenantId}|${(actor.roleIds ?? []).join(',')}|${(actor.roleAliases ?? []).join(',')}`;
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.grants;
+    const grants = this.loadGrants(actor);
+    this.cache.set(key, { at: Date.now(), grants });
+    grants.catch(() => this.cache.delete(key));
+    return grants;
+  }
+
+  private async loadGrants(actor: Actor): Promise<Grants> {
+    const roleIds = (actor.roleIds ?? []).filter((id) => /^\d{1,19}$/.test(id));
+    if (isAdministrator(actor)) return { administrator: true, codes: new Set(), dataRules: [], apiScopeIds: new Set() };
+    const allowed = await this.packageMenus(actor.tenantId);
+    const menus = await this.db.query<{ id: string; code: string }>(
+      `SELECT m.id::text AS id, m.code FROM blade_role_menu rm JOIN ${this.table('menu')} m ON m.id = rm.menu_id AND m.is_deleted = 0
+        WHERE rm.role_id = ANY($1::bigint[]) AND rm.tenant_id = $2`,
+      [roleIds, actor.tenantId],
+    );
+    const codes = new Set(menus.filter((m) => !allowed || allowed.has(m.id)).map((m) => m.code));
+    const dataRules = await this.db.query<DataRule>(
+      `SELECT m.code AS "menuCode", ds.scope_type AS "scopeType", ds.scope_column AS "scopeColumn", ds.scope_value AS "scopeValue"
+         FROM blade_role_scope rs JOIN ${this.table('dataScope')} ds ON ds.id = rs.scope_id AND ds.is_deleted = 0
+         JOIN ${this.table('menu')} m ON m.id = ds.menu_id
+        WHERE rs.scope_category = 1 AND rs.role_id = ANY($1::bigint[]) AND rs.tenant_id = $2`,
+      [roleIds, actor.tenantId],
+    );
+    const api = await this.db.query<{ id: string }>(
+      `SELECT rs.scope_id::text AS id FROM blade_role_scope rs WHERE rs.scope_category = 2 AND rs.role_id = ANY($1::bigint[]) AND rs.tenant_id = $2`,
+      [roleIds, actor.tenantId],
+    );
+    return { administrator: false, codes, dataRules, apiScopeIds: new Set(api.map((r) => r.id)) };
+  }
+
+  /** The menu ids of the tenant's package, or undefined when the tenant has no package. */
+  async packageMenus(tenantId: string): Promise<Set<string> | undefined> {
+    if (tenantId === PLATFORM_TENANT) return undefined;
+    const [row] = await this.db.query<{ menus: string | null }>(
+      `SELECT p.menu_id AS menus FROM ${this.table('tenant')} t JOIN ${this.table('tenantPackage')} p ON p.id = t.package_id AND p.is_deleted = 0
+        WHERE t.tenant_id = $1 AND t.is_deleted = 0`,
+      [tenantId],
+    );
+    return row?.menus ? new Set(row.menus.split(',')) : undefined;
+  }
+
+  /**
+   * Reading an entity needs its menu, or a write grant on an entity that refers to it: whoever may
+   * fill in a project's client must be able to pick one.
+   */
+  private canRead(model: EntityModel, codes: ReadonlySet<string>): boolean {
+    const code = model.menu!.code;
+    if (codes.has(code) || codes.has(`${code}_view`)) return true;
+    return (this.referencedBy.get(model.key) ?? []).some((other) => {
+      const c = other.menu?.code;
+      return c !== undefined && (codes.has(`${c}_add`) || codes.has(`${c}_edit`));
+    });
+  }
+
+  async check(actor: Actor, model: EntityModel, action: Action): Promise<void> {
+    if (!model.menu) return;
+    const grants = await this.grants(actor);
+    if (grants.administrator) return;
+    const allowed = action === 'view' ? this.canRead(model, grants.codes) : grants.codes.has(`${model.menu.code}_${action}`);
+    if (!allowed) throw new AppError(403, 'noPermission', { action: ACTION_LABELS[action], entity: model.label });
+  }
+
+  /** Checks a named button grant (user_reset, role_grant, …). */
+  async checkButton(actor: Actor, code: string): Promise<void> {
+    const grants = await this.grants(actor);
+    if (!grants.administrator && !grants.codes.has(code)) throw new AppError(403, 'forbidden');
+  }
+
+  /** The row filters of the caller's data scopes on `model`; none means every row. */
+  async dataFilters(actor: Actor, model: EntityModel): Promise<DataFilter[]> {
+    if (!model.menu) return [];
+    const grants = await this.grants(actor);
+    const rules = grants.dataRules.filter((r) => r.menuCode === model.menu!.code);
+    if (grants.administrator || !rules.length || rules.some((r) => r.scopeType === '1')) return [];
+    return rules.map((rule) => this.filterFor(actor, model, rule));
+  }
+
+  private filterFor(actor: Actor, model: EntityModel, rule: DataRule): DataFilter {
+    const deptIds = (actor.deptId ?? '').split(',').filter((d) => /^\d{1,19}$/.test(d));
+    const column = (fallback: string) => q((model.fieldMap[rule.scopeColumn ?? ''] ?? model.fieldMap[fallback]).column);
+    switch (rule.scopeType) {
+      case '2':
+        return (p, a) => `${a}.${column('createUser')} = ${p.add(actor.userId)}`;
+      case '3':
+        return (p, a) => `${a}.${column('createDept')} = ANY(${p.add(deptIds)}::bigint[])`;
+      case '4':
+        return (p, a) => `${a}.${column('createDept')} IN (SELECT d.id FROM ${this.table('dept')} d WHERE d.tenant_id = ${p.add(actor.tenantId)} AND d.is_deleted = 0
+          AND (d.id = ANY(${p.add(deptIds)}::bigint[]) OR string_to_array(d.ancestors, ',') && ${p.add(deptIds)}::text[]))`;
+      default: {
+        let condition: unknown;
+        try {
+          condition = JSON.parse(rule.scopeValue ?? '');
+        } catch {
+          condition = undefined;
+        }
+        // a custom rule that cannot be read admits nothing rather than everything
+        if (!condition || typeof condition !== 'object') return () => 'false';
+        const tokens = { '$user.userId': actor.userId, '$user.deptId': deptIds[0] ?? null, '$user.tenantId': actor.tenantId };
+        return (p, a) => predicateSql(condition as Row, model, p, a, tokens);
+      }
+    }
+  }
+
+  private apiScopeRules(): Promise<{ id: string; path: string }[]> {
+    if (this.apiRules && Date.now() - this.apiRules.at < CACHE_MS) return this.apiRules.rules;
+    const rules = this.db.query<{ id: string; path: string }>(`SELECT id::text AS id, scope_path AS path FROM ${this.table('apiScope')} WHERE is_deleted = 0`);
+    this.apiRules = { at: Date.now(), rules };
+    return rules;
+  }
+
+  /** A path covered by API scope rules is open only to roles granted one of them. */
+  async checkApi(actor: Actor, path: string): Promise<void> {
+    const rules = (await this.apiScopeRules()).filter((r) => path.startsWith(r.path.replace(/\*+$/, '')));
+    if (!rules.length) return;
+    const grants = await this.grants(actor);
+    if (grants.administrator || rules.some((r) => grants.apiScopeIds.has(r.id))) return;
+    throw new AppError(403, 'forbidden');
+  }
+}
