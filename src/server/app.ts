@@ -85,7 +85,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const openapi = openApiDocument(catalog, { title: 'Zhusuan API', version: '1' });
     app.get('/api/openapi.json', async () => openapi);
-    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode });
+    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits });
     // modules first: a route a module defines replaces the generic one
     registerUserRoutes(app, ctx, identity);
     registerMenuRoutes(app, ctx);

@@ -18,6 +18,8 @@ export interface Config {
   poolSize: number;
   /** Tests only (ZS_TEST_CAPTCHA=expose): the captcha answer travels in a response header. */
   exposeCaptchaCode: boolean;
+  /** Login attempts per minute: per client address and per account. */
+  loginLimits: { perAddress: number; perAccount: number };
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -32,5 +34,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     poolSize: Number(env.ZS_POOL_SIZE ?? 10),
     exposeCaptchaCode: env.ZS_TEST_CAPTCHA === 'expose',
+    loginLimits: { perAddress: Number(env.ZS_LOGIN_LIMIT_ADDRESS ?? 30), perAccount: Number(env.ZS_LOGIN_LIMIT_ACCOUNT ?? 10) },
   };
 }

@@ -3,6 +3,8 @@ import type { Config } from '../../src/server/config.ts';
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: 0, host: '127.0.0.1', dataDir: '/nonexistent', timeZone: 'Asia/Shanghai',
-    seed: true, logLevel: 'silent', poolSize: 5, exposeCaptchaCode: false, ...overrides,
+    seed: true, logLevel: 'silent', poolSize: 5, exposeCaptchaCode: false,
+    // every test logs in from 127.0.0.1: the per-address limit would count all of them together
+    loginLimits: { perAddress: 10_000, perAccount: 10 }, ...overrides,
   };
 }

@@ -25,6 +25,8 @@ type Params = Record<string, string | undefined>;
 export interface AuthRouteOptions {
   /** Tests only: answer the captcha's code in a header so a browser test can log in. */
   exposeCaptchaCode: boolean;
+  /** Login attempts allowed per minute, per address and per account. */
+  loginLimits: { perAddress: number; perAccount: number };
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -35,8 +37,8 @@ function header(request: FastifyRequest, name: string): string | undefined {
 const FLAT_OK = { success: 'true', msg: 'success' };
 
 export function registerAuthRoutes(app: FastifyInstance, identity: IdentityService, access: AccessControl, options: AuthRouteOptions) {
-  const perAddress = new RateLimiter(30, 60_000);
-  const perAccount = new RateLimiter(10, 60_000);
+  const perAddress = new RateLimiter(options.loginLimits.perAddress, 60_000);
+  const perAccount = new RateLimiter(options.loginLimits.perAccount, 60_000);
 
   const refuse = (reply: FastifyReply, request: FastifyRequest, err: LoginError) =>
     reply.status(err.status).send({ error: err.error, error_description: t(err.key, request.lang) });
@@ -46,7 +48,8 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
     const tenantId = header(request, 'Tenant-Id') || params.tenantId || params.tenant_id || PLATFORM_TENANT;
     const grantType = forcedGrant ?? params.grant_type ?? 'password';
     try {
-      if (!perAddress.take(request.ip) || (params.username && !perAccount.take(`${tenantId}:${params.username}`))) {
+      const attempt = grantType !== 'refresh_token';
+      if (attempt && (!perAddress.take(request.ip) || !perAccount.take(`${tenantId}:${params.username ?? ''}`))) {
         throw new LoginError(429, 'access_denied', 'tooManyAttempts');
       }
       const client = await identity.authenticateClient(header(request, 'authorization'));
