@@ -43,6 +43,12 @@ function numberIn(f: FieldModel, preferred: number): number {
   return Math.min(max, Math.max(min, preferred));
 }
 
+/** The example with its tail replaced by the sequence number: still matches the pattern, differs per record. */
+function uniqueExample(example: string, seq: number): string {
+  const n = Math.min(6, example.length - 1);
+  return example.slice(0, example.length - n) + String(seq).padStart(n, '0').slice(-n);
+}
+
 export function sampleValue(model: EntityModel, f: FieldModel, ctx: SampleContext): unknown {
   const s = f.schema;
   if (model.tree && f.name === model.tree.parentField) return model.tree.root;
@@ -50,7 +56,7 @@ export function sampleValue(model: EntityModel, f: FieldModel, ctx: SampleContex
     const target = ctx.ids.get(f.ref.entity);
     return target ? target[f.ref.valueField] : undefined;
   }
-  if (Array.isArray(s.examples)) return s.examples[0];
+  if (Array.isArray(s.examples)) return f.unique ? uniqueExample(String(s.examples[0]), ctx.seq) : s.examples[0];
   if (f.options) return f.options[0].value;
   if (f.dict) {
     const dict = ctx.catalog.dictionaries.find((d) => d.code === f.dict!.code && d.source === f.dict!.source)!;
