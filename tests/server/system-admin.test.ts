@@ -1,0 +1,111 @@
+// The administration calls around grants and tenants: grant trees and granted keys, top menus,
+// switch mode, tenant lookup by domain, account quotas, OAuth clients.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientHash } from '../../src/server/security/passwords.ts';
+import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+
+describe.each(databaseKinds())('system administration on %s', (kind) => {
+  let server: TestServer;
+  let platform: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    platform = client(server, await server.token());
+  });
+  afterAll(() => server?.dispose());
+
+  const menuIds = async (codes: string[]) => (await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[]) ORDER BY id`, [codes])).map((r) => r.id);
+
+  it('serves the grant trees and the keys a role already holds', async () => {
+    const tree = (await platform.get('/api/blade-system/menu/grant-tree')).body.data;
+    expect(Object.keys(tree).sort()).toEqual(['apiScope', 'dataScope', 'menu']);
+    const system = tree.menu.find((n: any) => n.title === '系统管理');
+    const user = system.children.find((n: any) => n.title === '用户管理');
+    expect(user.children.map((b: any) => b.title)).toEqual(expect.arrayContaining(['新增', '修改', '删除', '查看', '导出', '密码重置']));
+    const [clerkRole] = await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk'`);
+    const keys = (await platform.get('/api/blade-system/menu/role-tree-keys', { roleIds: clerkRole.id })).body.data;
+    expect(keys.menu).toEqual(expect.arrayContaining(await menuIds(['cost_master', 'project', 'material_total_demand_add'])));
+    expect(keys.menu).not.toContain((await menuIds(['project_delete']))[0]);
+    const en = (await client(server, await server.token(), 'en').get('/api/blade-system/menu/grant-tree')).body.data;
+    expect(en.menu.map((n: any) => n.title)).toContain('System');
+  });
+
+  it('top menus choose the sidebar', async () => {
+    const tops = (await platform.get('/api/blade-system/menu/top-menu')).body.data;
+    expect(tops.map((t: any) => t.name)).toEqual(['成本管控', '系统管理']);
+    const cost = tops[0];
+    const routes = (await platform.get('/api/blade-system/menu/routes', { topMenuId: cost.id })).body.data.map((r: any) => r.code);
+    expect(routes).toEqual(['cost_master', 'cost_material']);
+    const keys = (await platform.get('/api/blade-system/menu/top-tree-keys', { topMenuIds: cost.id })).body.data.menu;
+    expect(keys).toEqual(expect.arrayContaining(await menuIds(['cost_master', 'project'])));
+    const changed = await platform.post('/api/blade-system/topmenu/grant', { topMenuIds: [cost.id], menuIds: await menuIds(['cost_master']) });
+    expect(changed.body.code).toBe(200);
+    expect((await platform.get('/api/blade-system/menu/routes', { topMenuId: cost.id })).body.data.map((r: any) => r.code)).toEqual(['cost_master']);
+  });
+
+  it('switch mode narrows a login to the chosen department and role', async () => {
+    const [co1] = await server.db.query(`SELECT id::text AS id FROM blade_dept WHERE dept_name = '第一工程公司'`);
+    const [co2] = await server.db.query(`SELECT id::text AS id FROM blade_dept WHERE dept_name = '市政工程公司'`);
+    const roles = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE role_alias IN ('project_clerk', 'cost_manager') ORDER BY role_alias`);
+    const created = await platform.post('/api/blade-system/user/save', { account: 'twohats', password: 'twohats', name: '双岗', realName: '双岗', roleId: roles.map((r) => r.id).join(','), deptId: `${co1.id},${co2.id}`, status: 1 });
+    expect(created.body.code).toBe(200);
+    const me = client(server, await server.token({ user_id: created.body.data.id, role_name: 'project_clerk' }));
+    expect((await me.get('/api/blade-system/dept/select', { userId: created.body.data.id })).body.data.map((d: any) => d.deptName).sort()).toEqual(['市政工程公司', '第一工程公司'].sort());
+    const login = async () => {
+      const res = await server.app.inject({
+        method: 'POST', url: '/api/blade-auth/oauth/token',
+        query: { tenantId: '000000', username: 'twohats', password: clientHash('twohats'), grant_type: 'password' },
+        headers: { authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'tenant-id': '000000', 'dept-id': co2.id, 'role-id': roles[1].id },
+      });
+      return JSON.parse(res.body);
+    };
+    const off = await login();
+    expect(off.role_id.split(',').sort()).toEqual(roles.map((r) => r.id).sort());
+    const [param] = await server.db.query(`SELECT id::text AS id FROM blade_param WHERE param_key = 'account.switchMode' AND tenant_id = '000000'`);
+    await platform.post('/api/blade-system/param/updatePart', { id: param.id, paramValue: 'true' });
+    const on = await login();
+    expect(on).toMatchObject({ dept_id: co2.id, role_id: roles[1].id, role_name: 'project_clerk' });
+    await platform.post('/api/blade-system/param/updatePart', { id: param.id, paramValue: 'false' });
+  });
+
+  it('finds a tenant by its domain for the login page, without a token', async () => {
+    const created = await platform.post('/api/blade-system/tenant/save', { tenantName: '域名公司', domain: 'https://zs.example.cn', accountNumber: 2 });
+    expect(created.body.data.tenantId).toMatch(/^\d{6}$/);
+    const res = await server.app.inject({ method: 'GET', url: '/api/blade-system/tenant/info', query: { domain: 'https://zs.example.cn' } });
+    expect(JSON.parse(res.body).data).toEqual({ tenantId: created.body.data.tenantId, domain: 'https://zs.example.cn', backgroundUrl: null });
+  });
+
+  it('enforces a tenant\'s account quota', async () => {
+    const created = await platform.post('/api/blade-system/tenant/save', { tenantName: '小微公司', accountNumber: 2 });
+    const tenantId = created.body.data.tenantId;
+    const [admin] = await server.db.query(`SELECT id::text AS id, role_id AS "roleId" FROM blade_user WHERE tenant_id = $1`, [tenantId]);
+    const api = client(server, await server.tokens.sign({ tenant_id: tenantId, user_id: admin.id, role_id: admin.roleId, role_name: 'admin' }));
+    expect((await api.post('/api/blade-system/user/save', { account: 'second', password: 'second', name: '二', realName: '二号', status: 1 })).body.code).toBe(200);
+    const third = await api.post('/api/blade-system/user/save', { account: 'third', password: 'third', name: '三', realName: '三号', status: 1 });
+    expect(third.status).toBe(400);
+    expect(third.body.msg).toBe('租户账号额度已用完');
+  });
+
+  it('manages OAuth clients without ever showing a secret', async () => {
+    const created = await platform.post('/api/blade-system/client/save', { clientId: 'mobile_app', clientSecret: 'm0bile-secret', scope: 'all', authorizedGrantTypes: 'password,refresh_token', accessTokenValidity: 1800, refreshTokenValidity: 86400 });
+    expect(created.body.code).toBe(200);
+    expect(created.body.data).not.toHaveProperty('clientSecret');
+    const res = await server.app.inject({
+      method: 'POST', url: '/api/blade-auth/oauth/token',
+      query: { tenantId: '000000', username: 'admin', password: clientHash('admin'), grant_type: 'password' },
+      headers: { authorization: `Basic ${Buffer.from('mobile_app:m0bile-secret').toString('base64')}`, 'tenant-id': '000000' },
+    });
+    expect(JSON.parse(res.body)).toMatchObject({ client_id: 'mobile_app', expires_in: 1800 });
+    const captchaRefused = await server.app.inject({
+      method: 'POST', url: '/api/blade-auth/oauth/token', query: { tenantId: '000000', username: 'admin', password: clientHash('admin'), grant_type: 'captcha' },
+      headers: { authorization: `Basic ${Buffer.from('mobile_app:m0bile-secret').toString('base64')}` },
+    });
+    expect(JSON.parse(captchaRefused.body).error).toBe('unsupported_grant_type');
+  });
+
+  it('answers tenant datasources with a clear "not supported yet"', async () => {
+    const res = await platform.post('/api/blade-system/tenant/datasource', undefined, { tenantId: '000000', datasourceId: '1' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('租户独立数据源暂不支持');
+  });
+});
