@@ -167,7 +167,7 @@ export interface SyncReport {
 }
 
 /** Plans the DDL for all tables; throws SchemaSyncError when a change would lose data. */
-export function planSync(specs: TableSpec[], live: Map<string, Map<string, LiveColumn>>): { statements: string[]; created: string[]; altered: string[] } {
+export function planSync(specs: TableSpec[], live: Map<string, Map<string, LiveColumn>>, liveIndexes: ReadonlySet<string> = new Set()): { statements: string[]; created: string[]; altered: string[] } {
   const statements: string[] = [];
   const problems: string[] = [];
   const created: string[] = [];
@@ -201,6 +201,7 @@ export function planSync(specs: TableSpec[], live: Map<string, Map<string, LiveC
       }
     }
     for (const i of spec.indexes) {
+      if (liveIndexes.has(i.name)) continue;
       const cols = i.columns.map((c) => `"${c}"`).join(', ');
       statements.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${i.name}" ON "${spec.table}" (${cols})${i.where ? ` WHERE ${i.where}` : ''}`);
     }
@@ -214,7 +215,8 @@ export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: 
   await db.exec(INTERNAL_DDL);
   const migrations = await runMigrations(db, migrationsDir);
   const specs = Object.values(catalog.entities).flatMap(tableSpecs);
-  const plan = planSync(specs, await liveColumns(db));
+  const indexes = await db.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`);
+  const plan = planSync(specs, await liveColumns(db), new Set(indexes.map((i) => i.name)));
   if (plan.statements.length) {
     await db.transaction(async (tx) => {
       for (const s of plan.statements) await tx.query(s);

@@ -1,6 +1,6 @@
 // .xlsx exports: one record (its fields, then a sheet per detail array) or a filtered list, with
 // headers in the caller's language (Chinese by default) and dictionary/reference values as labels.
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { FieldModel, Lang } from '../../engine/model/types.ts';
 import type { ListQuery } from '../../engine/query/list-params.ts';
@@ -10,6 +10,12 @@ import type { EntityStore, StoreContext } from '../db/store.ts';
 import { AppError } from '../errors.ts';
 
 export const EXPORT_LIMIT = 20000;
+
+/** exceljs is large; it is loaded on the first export, not at start-up. */
+async function newWorkbook(): Promise<ExcelJS.Workbook> {
+  const { default: Excel } = await import('exceljs');
+  return new Excel.Workbook();
+}
 
 export interface Workbook {
   filename: string;
@@ -32,7 +38,7 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
   const model = store.model;
   const actor = store.actor;
   const record = await store.detail(id);
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   const fields = exportedFields(model.columns);
   const maps = await resolveLabels(ctx, actor, fields, [record], lang);
   const sheet = book.addWorksheet(model.label[lang].slice(0, 31));
@@ -52,7 +58,7 @@ export async function exportList(ctx: StoreContext, store: EntityStore, query: L
   const page = await store.list({ ...query, current: 1, size: EXPORT_LIMIT });
   if (page.total > EXPORT_LIMIT) throw new AppError(400, 'exportTooLarge', { limit: EXPORT_LIMIT });
   const fields = exportedFields(store.model.columns);
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   addTable(book, store.model.label[lang], fields, page.records, await resolveLabels(ctx, store.actor, fields, page.records, lang), lang);
   return { filename: `${store.model.label[lang]}.xlsx`, book };
 }

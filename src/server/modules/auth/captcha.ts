@@ -1,7 +1,6 @@
 // Captchas: an image a person can read, its answer kept in the database (so any server process can
 // check it), single use, valid for five minutes.
 import { randomUUID } from 'node:crypto';
-import svgCaptcha from 'svg-captcha';
 import type { Queryable } from '../../db/db.ts';
 
 export const CAPTCHA_DDL = `
@@ -11,6 +10,8 @@ CREATE TABLE IF NOT EXISTS zs_captcha (key varchar(64) PRIMARY KEY, code varchar
 const TTL_SECONDS = 300;
 
 export async function issueCaptcha(db: Queryable): Promise<{ key: string; image: string; code: string }> {
+  // loaded on first use: it parses its font at import time
+  const { default: svgCaptcha } = await import('svg-captcha');
   const captcha = svgCaptcha.create({ size: 5, noise: 2, width: 130, height: 48, ignoreChars: '0oO1ilI', color: true, background: '#f4f6fb' });
   const key = randomUUID();
   await db.query(`DELETE FROM zs_captcha WHERE expires_at < now()`);
