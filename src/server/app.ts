@@ -11,6 +11,7 @@ import type { EntityCatalog } from '../engine/model/types.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
+import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { syncSchema, type SyncReport } from './db/sync.ts';
@@ -79,6 +80,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
     registerErrorHandler(app);
+    // the embedded database serves requests in arrival order (see db/fairness.ts)
+    app.addHook('onRequest', async () => takeTicket());
     registerAuth(app, tokens, {
       publicPaths: new Set(['/api/openapi.json', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
       authorize: (actor, path) => access.checkApi(actor, path),

@@ -1,8 +1,9 @@
 // The embedded database. PGlite runs on the main thread and executes one statement at a time;
-// its own mutex queues callers in arrival order, so concurrent requests are served fairly as
-// long as each statement stays short (indexed lookups, bounded pages).
+// statements and transactions pass through a FairQueue that serves the oldest request first.
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, Queryable, Row } from './db.ts';
+import { FairQueue } from './fairness.ts';
 
 function wrap(q: { query: (sql: string, params?: any[]) => Promise<{ rows: unknown[] }> }): Queryable {
   return {
@@ -13,16 +14,17 @@ function wrap(q: { query: (sql: string, params?: any[]) => Promise<{ rows: unkno
 }
 
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob | File } = {}): Promise<Db & { pglite: PGlite }> {
-  const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const base = wrap(pglite);
+  const queue = new FairQueue();
   return {
     kind: 'pglite',
     pglite,
-    query: base.query,
-    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
-    exec: async (sql) => {
+    query: (sql, params) => queue.run(() => base.query(sql, params)),
+    transaction: (fn) => queue.run(() => pglite.transaction((tx) => fn(wrap(tx)))),
+    exec: (sql) => queue.run(async () => {
       await pglite.exec(sql);
-    },
+    }),
     close: () => pglite.close(),
   };
 }

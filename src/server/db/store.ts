@@ -75,6 +75,7 @@ export interface TreeNode {
 }
 
 const ID = /^\d{1,19}$/;
+const DEFERRED_JOIN_OFFSET = 200;
 const TREE_LIMIT = 20000;
 
 export function parseIds(raw: string | undefined, param = 'ids'): string[] {
@@ -162,11 +163,13 @@ export class EntityStore {
     if (offset < total) {
       const limit = params.add(query.size);
       const off = params.add(offset);
-      const rows = await this.db.query(
-        `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${orderSql(query.sort, this.model.fieldMap)} LIMIT ${limit} OFFSET ${off}`,
-        params.values,
-      );
-      records = rows.map((r) => toRecord(r, this.model.columns));
+      const order = orderSql(query.sort, this.model.fieldMap);
+      // Deep pages: find the page's ids first (the list index answers that alone), then read
+      // only those rows, instead of reading every skipped row.
+      const sql = offset >= DEFERRED_JOIN_OFFSET
+        ? `SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t JOIN (SELECT t.id ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}) page ON page.id = t.id ORDER BY ${order}`
+        : `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`;
+      records = (await this.db.query(sql, params.values)).map((r) => toRecord(r, this.model.columns));
     }
     return { records, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
   }

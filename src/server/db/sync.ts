@@ -18,6 +18,8 @@ export interface IndexSpec {
   columns: string[];
   unique: boolean;
   where?: string;
+  /** A trigram index for contains-searches (needs the pg_trgm extension). */
+  trigram?: boolean;
 }
 
 export class SchemaSyncError extends Error {
@@ -74,6 +76,13 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
     else if (f.index || f.ref) indexes.push(index([...scope, f.column]));
   }
   if (model.tree) indexes.push(index([...scope, model.fieldMap[model.tree.parentField].column]));
+  // the search bar's contains-searches on text: a trigram index answers them without a scan
+  for (const s of model.search) {
+    const f = model.fieldMap[s.field];
+    if (s.operator === 'like' && f?.kind === 'string' && !f.dict && !f.writeOnly) {
+      indexes.push({ name: indexName(model.table, [f.column, 'trgm'], false), columns: [f.column], unique: false, where, trigram: true });
+    }
+  }
   const header: TableSpec = { table: model.table, columns: model.columns.map(columnSpec), indexes: dedupeIndexes(indexes) };
   const details = model.details.map((d): TableSpec => ({
     table: d.table,
@@ -167,7 +176,12 @@ export interface SyncReport {
 }
 
 /** Plans the DDL for all tables; throws SchemaSyncError when a change would lose data. */
-export function planSync(specs: TableSpec[], live: Map<string, Map<string, LiveColumn>>, liveIndexes: ReadonlySet<string> = new Set()): { statements: string[]; created: string[]; altered: string[] } {
+export function planSync(
+  specs: TableSpec[],
+  live: Map<string, Map<string, LiveColumn>>,
+  liveIndexes: ReadonlySet<string> = new Set(),
+  options: { trigram: boolean } = { trigram: false },
+): { statements: string[]; created: string[]; altered: string[] } {
   const statements: string[] = [];
   const problems: string[] = [];
   const created: string[] = [];
@@ -201,13 +215,26 @@ export function planSync(specs: TableSpec[], live: Map<string, Map<string, LiveC
       }
     }
     for (const i of spec.indexes) {
-      if (liveIndexes.has(i.name)) continue;
-      const cols = i.columns.map((c) => `"${c}"`).join(', ');
-      statements.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${i.name}" ON "${spec.table}" (${cols})${i.where ? ` WHERE ${i.where}` : ''}`);
+      if (liveIndexes.has(i.name) || (i.trigram && !options.trigram)) continue;
+      const cols = i.columns.map((c) => (i.trigram ? `"${c}" gin_trgm_ops` : `"${c}"`)).join(', ');
+      statements.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${i.name}" ON "${spec.table}"${i.trigram ? ' USING gin' : ''} (${cols})${i.where ? ` WHERE ${i.where}` : ''}`);
     }
   }
   if (problems.length) throw new SchemaSyncError(problems);
   return { statements, created, altered };
+}
+
+/**
+ * pg_trgm ships with PostgreSQL (contrib) and with PGlite; creating it needs a privileged role on
+ * a server. Without it, contains-searches still work, by scanning.
+ */
+async function enableTrigram(db: Db): Promise<boolean> {
+  try {
+    await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Brings the database in line with the catalog: migrations first, then additive DDL. */
@@ -216,7 +243,7 @@ export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: 
   const migrations = await runMigrations(db, migrationsDir);
   const specs = Object.values(catalog.entities).flatMap(tableSpecs);
   const indexes = await db.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`);
-  const plan = planSync(specs, await liveColumns(db), new Set(indexes.map((i) => i.name)));
+  const plan = planSync(specs, await liveColumns(db), new Set(indexes.map((i) => i.name)), { trigram: await enableTrigram(db) });
   if (plan.statements.length) {
     await db.transaction(async (tx) => {
       for (const s of plan.statements) await tx.query(s);
