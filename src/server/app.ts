@@ -79,7 +79,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
-    registerErrorHandler(app);
+    const clientDir = join(PROJECT_ROOT, 'dist/client');
+    const hasClient = existsSync(join(clientDir, 'index.html'));
+    registerErrorHandler(app, { spaFallback: hasClient });
     // the embedded database serves requests in arrival order (see db/fairness.ts)
     app.addHook('onRequest', async () => takeTicket());
     registerAuth(app, tokens, {
@@ -95,8 +97,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerOrganizationRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
-    const clientDir = join(PROJECT_ROOT, 'dist/client');
-    if (existsSync(clientDir)) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
+    if (hasClient) {
+      await app.register(fastifyStatic, {
+        root: clientDir,
+        wildcard: false,
+        setHeaders: (res, path) => res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      });
+    }
 
     return {
       app, db, catalog, tokens, ctx, sync, access, identity,

@@ -6,7 +6,12 @@ import { QueryError } from '../../engine/query/list-params.ts';
 import { AppError, ValidationFailed } from '../errors.ts';
 import { envelope } from './envelope.ts';
 
-export function registerErrorHandler(app: FastifyInstance) {
+export interface ErrorHandlerOptions {
+  /** Serve the client's index.html for unknown non-API GET paths (client-side routes). */
+  spaFallback?: boolean;
+}
+
+export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const lang = request.lang ?? 'zh';
     if (err instanceof AppError) {
@@ -28,6 +33,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.status(500).send(envelope(500, null, t('serverError', lang)));
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(envelope(404, null, t('routeNotFound', request.lang ?? 'zh')));
+    if (options.spaFallback && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(envelope(404, null, t('routeNotFound', request.lang ?? 'zh')));
   });
 }

@@ -1,0 +1,147 @@
+// Routes (SPEC §2) and the guard applied on every navigation. Static pages are listed here; every
+// other page comes from the user's server menu (each menu path, and its /index child, opens the
+// list of the document type the menu names). Unknown paths go to /404.
+import { useAtomValue, useSetAtom } from 'jotai';
+import { lazy, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { Spin } from 'antd';
+import { menuName, translate } from '../i18n/useT.ts';
+import { appStore, endSession, langAtom, lockPasswordAtom, menusAtom, tabsAtom, tokenAtom, userInfoAtom, visitsAtom, type MenuNode, type Tab } from '../state/session.ts';
+import { guard, type RouteMeta } from './guard.ts';
+import { lazyWithTimeout } from './lazy.ts';
+import { website } from './website.ts';
+
+type Page = LazyExoticComponent<ComponentType<{ params: Record<string, string> }>>;
+
+interface StaticRoute {
+  path: string;
+  meta: RouteMeta;
+  page: Page;
+  /** Rendered inside the layout (header, menu, tabs). */
+  inLayout: boolean;
+}
+
+const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page => lazy(lazyWithTimeout(loader));
+
+const Login = page(() => import('../pages/Login.tsx'));
+const Lock = page(() => import('../pages/Lock.tsx'));
+const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={403} /> })));
+const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
+const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
+const Layout = lazy(lazyWithTimeout(() => import('../shell/Layout.tsx')));
+const Home = page(() => import('../pages/Home.tsx'));
+const Dashboard = page(() => import('../pages/Dashboard.tsx'));
+const Profile = page(() => import('../pages/Profile.tsx'));
+const TestPage = page(() => import('../pages/TestPage.tsx'));
+const Iframe = page(() => import('../pages/Iframe.tsx'));
+const DictHorizontal = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictHorizontal })));
+const DictVertical = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictVertical })));
+const EntityPage = page(() => import('../renderers/EntityPage.tsx'));
+
+export const STATIC_ROUTES: StaticRoute[] = [
+  { path: '/login', meta: { isAuth: false, isTab: false, title: 'title.login' }, page: Login, inLayout: false },
+  { path: '/lock', meta: { isTab: false, title: 'title.lock' }, page: Lock, inLayout: false },
+  { path: '/403', meta: { isAuth: false, isTab: false, title: 'title.403' }, page: ErrorPage403, inLayout: false },
+  { path: '/404', meta: { isAuth: false, isTab: false, title: 'title.404' }, page: ErrorPage404, inLayout: false },
+  { path: '/500', meta: { isAuth: false, isTab: false, title: 'title.500' }, page: ErrorPage500, inLayout: false },
+  { path: '/wel/index', meta: { title: 'title.home' }, page: Home, inLayout: true },
+  { path: '/wel/dashboard', meta: { title: 'title.dashboard' }, page: Dashboard, inLayout: true },
+  { path: '/info/index', meta: { title: 'title.info' }, page: Profile, inLayout: true },
+  { path: '/test/index', meta: { title: 'title.test' }, page: TestPage, inLayout: true },
+  { path: '/dict-horizontal/index', meta: { title: 'title.dictHorizontal' }, page: DictHorizontal, inLayout: true },
+  { path: '/dict-vertical/index', meta: { title: 'title.dictVertical' }, page: DictVertical, inLayout: true },
+  { path: '/myiframe/:routerPath', meta: { title: 'title.iframe' }, page: Iframe, inLayout: true },
+];
+
+/** Every menu of the tree, depth first. */
+export function flattenMenus(menus: MenuNode[]): MenuNode[] {
+  return menus.flatMap((m) => [m, ...flattenMenus(m.children ?? [])]);
+}
+
+interface Resolved {
+  route?: StaticRoute;
+  menu?: MenuNode;
+  params: Record<string, string>;
+}
+
+function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const p = pattern.split('/');
+  const s = path.split('/');
+  if (p.length !== s.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < p.length; i++) {
+    if (p[i].startsWith(':')) params[p[i].slice(1)] = decodeURIComponent(s[i]);
+    else if (p[i] !== s[i]) return null;
+  }
+  return params;
+}
+
+export function resolve(path: string, menus: MenuNode[]): Resolved {
+  for (const route of STATIC_ROUTES) {
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  const clean = path.replace(/\/index$/, '');
+  const menu = flattenMenus(menus).find((m) => m.category === 1 && !m.children?.some((c) => c.category === 1) && m.path === clean);
+  return { menu, params: {} };
+}
+
+function tabFor(path: string, r: Resolved): Tab {
+  if (r.menu) return { label: r.menu.name, value: path, meta: { zh: r.menu.name, en: r.menu.nameEn ?? r.menu.name }, close: true };
+  const key = r.route?.meta.title;
+  return { label: key ?? path, value: path, meta: { titleKey: key }, close: path !== website.firstPage.path };
+}
+
+function Loading() {
+  return <div style={{ padding: 80, textAlign: 'center' }}><Spin /></div>;
+}
+
+export function AppRouter() {
+  const [location, navigate] = useLocation();
+  const menus = useAtomValue(menusAtom);
+  const userInfo = useAtomValue(userInfoAtom);
+  const token = useAtomValue(tokenAtom);
+  const lock = useAtomValue(lockPasswordAtom);
+  const lang = useAtomValue(langAtom);
+  const setTabs = useSetAtom(tabsAtom);
+  const setVisits = useSetAtom(visitsAtom);
+  const resolved = useMemo(() => resolve(location, menus), [location, menus]);
+  const meta: RouteMeta = resolved.route?.meta ?? {};
+  const decision = guard({ path: location, meta, loggedIn: userInfo !== null, token, locked: lock !== null });
+
+  useEffect(() => {
+    if (decision.kind === 'redirect') {
+      if (decision.logout) endSession();
+      const timer = setTimeout(() => navigate(decision.to, { replace: true }), decision.delayMs ?? 0);
+      return () => clearTimeout(timer);
+    }
+    if (decision.addTab && (resolved.route || resolved.menu)) {
+      const tab = tabFor(location, resolved);
+      const tabs = appStore.get(tabsAtom);
+      if (!tabs.some((t) => t.value === location)) setTabs([...tabs, tab]);
+      if (location !== website.firstPage.path) setVisits({ ...appStore.get(visitsAtom), [location]: (appStore.get(visitsAtom)[location] ?? 0) + 1 });
+    }
+    return undefined;
+  }, [decision.kind, location, resolved]);
+
+  useEffect(() => {
+    const title = resolved.menu ? menuName(resolved.menu, lang) : resolved.route?.meta.title ? translate(lang, resolved.route.meta.title) : website.title;
+    document.title = title;
+  }, [resolved, lang]);
+
+  if (location === '/' || location === '/wel') return <Redirect to={website.firstPage.path} replace />;
+  if (decision.kind === 'redirect') return <Loading />;
+  if (!resolved.route && !resolved.menu) return <Redirect to="/404" replace />;
+  const Page = resolved.route?.page ?? EntityPage;
+  const content = (
+    <Suspense fallback={<Loading />}>
+      <Page params={resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params} />
+    </Suspense>
+  );
+  if (resolved.route && !resolved.route.inLayout) return content;
+  return (
+    <Suspense fallback={<Loading />}>
+      <Layout>{content}</Layout>
+    </Suspense>
+  );
+}

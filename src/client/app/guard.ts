@@ -1,0 +1,39 @@
+// The navigation guard of SPEC §2, as a pure function the router applies on every navigation.
+import type { MessageKey } from '../i18n/messages.ts';
+
+export interface RouteMeta {
+  /** false: open without logging in. */
+  isAuth?: boolean;
+  /** false: not shown as a tab. */
+  isTab?: boolean;
+  /** Message key of the page title. */
+  title?: MessageKey;
+}
+
+export interface GuardState {
+  path: string;
+  meta: RouteMeta;
+  /** A session exists (user info stored). */
+  loggedIn: boolean;
+  /** The access token cookie. */
+  token: string;
+  locked: boolean;
+}
+
+export type GuardDecision =
+  | { kind: 'allow'; addTab: boolean }
+  | { kind: 'redirect'; to: string; delayMs?: number; logout?: boolean };
+
+export const LOCK_PATH = '/lock';
+export const LOGIN_PATH = '/login';
+
+export function guard(s: GuardState): GuardDecision {
+  if (s.loggedIn && !s.token) return { kind: 'redirect', to: LOGIN_PATH, logout: true };
+  if (s.loggedIn) {
+    if (s.locked && s.path !== LOCK_PATH) return { kind: 'redirect', to: LOCK_PATH, delayMs: 100 };
+    if (s.path === LOGIN_PATH) return { kind: 'redirect', to: '/' };
+    return { kind: 'allow', addTab: s.meta.isTab !== false && s.meta.isAuth !== false };
+  }
+  if (s.meta.isAuth === false) return { kind: 'allow', addTab: false };
+  return { kind: 'redirect', to: LOGIN_PATH };
+}

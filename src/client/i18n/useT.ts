@@ -1,0 +1,19 @@
+import { useAtomValue } from 'jotai';
+import { useCallback } from 'react';
+import { langAtom } from '../state/session.ts';
+import { catalogs, type MessageKey } from './messages.ts';
+
+/** Translates a shell message in the current language, filling {placeholders}. */
+export function translate(lang: 'zh' | 'en', key: MessageKey, values: Record<string, string | number> = {}): string {
+  return catalogs[lang][key].replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? `{${k}}`));
+}
+
+export function useT() {
+  const lang = useAtomValue(langAtom);
+  return useCallback((key: MessageKey, values?: Record<string, string | number>) => translate(lang, key, values), [lang]);
+}
+
+/** A menu's name in the current language. */
+export function menuName(menu: { name: string; nameEn?: string }, lang: 'zh' | 'en'): string {
+  return lang === 'en' && menu.nameEn ? menu.nameEn : menu.name;
+}

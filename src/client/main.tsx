@@ -1,0 +1,69 @@
+// The browser client: providers (state, server data, language, antd theme) around the router.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { Provider as JotaiProvider, useAtomValue } from 'jotai';
+import { Component, StrictMode, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { IntlProvider } from 'react-intl';
+import { AppRouter } from './app/Router.tsx';
+import { antdThemeFor } from './app/themes.ts';
+import { catalogs } from './i18n/messages.ts';
+import { appStore, langAtom, logError, themeAtom } from './state/session.ts';
+import 'dayjs/locale/zh-cn';
+import './styles.css';
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+
+window.addEventListener('error', (e) => logError({ type: 'error', message: e.message, stack: (e.error as Error | undefined)?.stack ?? '', info: `${e.filename}:${e.lineno}` }));
+window.addEventListener('unhandledrejection', (e) => {
+  const reason = e.reason as Error | undefined;
+  if (reason?.name === 'ApiError') return; // already shown to the user as a toast
+  logError({ type: 'promise', message: reason?.message ?? String(e.reason), stack: reason?.stack ?? '', info: 'unhandled rejection' });
+});
+
+/** Uncaught render errors are kept in the local error log. */
+class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: Error, info: { componentStack?: string | null }) {
+    logError({ type: 'render', message: error.message, stack: error.stack ?? '', info: info.componentStack ?? '' });
+  }
+  override render() {
+    if (this.state.failed) {
+      window.location.assign('/500');
+      return null;
+    }
+    return this.props.children;
+  }
+}
+
+function Providers({ children }: { children: ReactNode }) {
+  const lang = useAtomValue(langAtom);
+  const theme = useAtomValue(themeAtom);
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  return (
+    <IntlProvider locale={lang === 'zh' ? 'zh-CN' : 'en'} messages={catalogs[lang]}>
+      <ConfigProvider locale={lang === 'zh' ? zhCN : enUS} theme={antdThemeFor(theme)}>
+        <AntApp>{children}</AntApp>
+      </ConfigProvider>
+    </IntlProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <JotaiProvider store={appStore}>
+      <QueryClientProvider client={queryClient}>
+        <Providers>
+          <ErrorBoundary>
+            <AppRouter />
+          </ErrorBoundary>
+        </Providers>
+      </QueryClientProvider>
+    </JotaiProvider>
+  </StrictMode>,
+);

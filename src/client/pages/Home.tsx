@@ -1,0 +1,40 @@
+// Home: a greeting and tiles to the routes the user opens most.
+import { Empty } from 'antd';
+import { useAtomValue } from 'jotai';
+import { flattenMenus } from '../app/Router.tsx';
+import { menuName, useT } from '../i18n/useT.ts';
+import { CardBox, Tile } from '../shell/Tile.tsx';
+import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
+
+const COLOURS = ['#409EFF', '#13a8a8', '#e6a23c', '#67c23a', '#9254de', '#f56c6c', '#1f5fbf', '#d4af37'];
+
+export default function Home() {
+  const t = useT();
+  const user = useAtomValue(userInfoAtom);
+  const visits = useAtomValue(visitsAtom);
+  const menus = useAtomValue(menusAtom);
+  const lang = useAtomValue(langAtom);
+  const all = flattenMenus(menus);
+  const parentOf = (id: string) => all.find((m) => m.id === id);
+  const frequent = all
+    .filter((m) => m.category === 1 && visits[m.path])
+    .sort((a, b) => (visits[b.path] ?? 0) - (visits[a.path] ?? 0))
+    .slice(0, 8);
+  const tiles = frequent.length ? frequent : all.filter((m) => m.category === 1 && m.path && !(m.children ?? []).some((c) => c.category === 1)).slice(0, 8);
+  return (
+    <>
+      <CardBox radius={10} title={t('home.welcome', { name: user?.real_name ?? '' })}>
+        <span style={{ color: '#909399' }}>{user?.role_name}</span>
+      </CardBox>
+      <CardBox radius={10} title={t('home.frequent')}>
+        {tiles.length ? (
+          <div className="zs-tiles">
+            {tiles.map((m, i) => (
+              <Tile key={m.id} to={m.path} title={menuName(m, lang)} subtitle={parentOf(m.parentId) ? menuName(parentOf(m.parentId)!, lang) : undefined} colour={COLOURS[i % COLOURS.length]} />
+            ))}
+          </div>
+        ) : <Empty description={t('home.noFrequent')} />}
+      </CardBox>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+// Personal info (avatar, real name, user name, phone, email) and change password (old, new, confirm).
+import { UploadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { App, Avatar, Button, Form, Input, Space, Tabs, Upload } from 'antd';
+import { phoneProblem } from '../../engine/format/checks.ts';
+import { authApi } from '../api/client.ts';
+import { website } from '../app/website.ts';
+import { useT } from '../i18n/useT.ts';
+import { CardBox } from '../shell/Tile.tsx';
+
+/** The avatar rule: jpg/png, at most 500 kb; the message key of what is wrong, or null. */
+export function avatarProblem(file: { type: string; size: number }): 'info.avatarType' | 'info.avatarSize' | null {
+  if (!(website.avatar.types as readonly string[]).includes(file.type)) return 'info.avatarType';
+  if (file.size > website.avatar.maxKb * 1024) return 'info.avatarSize';
+  return null;
+}
+
+function InfoForm() {
+  const t = useT();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const { data } = useQuery({ queryKey: ['user-info'], queryFn: authApi.userInfo });
+  const avatar = Form.useWatch('avatar', form);
+  return (
+    <Form form={form} layout="vertical" style={{ maxWidth: 480 }} initialValues={data} key={data?.id ?? 'loading'} onFinish={async (values) => {
+      await authApi.updateInfo(values);
+      message.success(t('common.saved'));
+    }}>
+      <Form.Item name="avatar" label={t('info.avatar')}>
+        <Space>
+          <Avatar size={64} src={avatar || undefined}>{data?.realName?.slice(0, 1)}</Avatar>
+          <Upload
+            accept=".jpg,.jpeg,.png"
+            showUploadList={false}
+            action="/api/blade-resource/oss/endpoint/put-file"
+            beforeUpload={(file) => {
+              const problem = avatarProblem(file);
+              if (problem) message.error(t(problem));
+              return problem ? Upload.LIST_IGNORE : true;
+            }}
+            onChange={({ file }) => file.status === 'done' && form.setFieldValue('avatar', file.response?.data?.link)}
+          >
+            <Button icon={<UploadOutlined />}>{t('info.avatar')}</Button>
+          </Upload>
+        </Space>
+      </Form.Item>
+      <Form.Item name="realName" label={t('info.realName')} rules={[{ required: true }]}><Input /></Form.Item>
+      <Form.Item name="name" label={t('info.userName')} rules={[{ required: true }]}><Input /></Form.Item>
+      <Form.Item name="phone" label={t('info.phone')} rules={[{ validator: async (_r, v) => { const p = phoneProblem(v); if (p) throw new Error(t(p)); } }]}><Input maxLength={11} /></Form.Item>
+      <Form.Item name="email" label={t('info.email')} rules={[{ type: 'email' }]}><Input /></Form.Item>
+      <Button type="primary" htmlType="submit">{t('common.save')}</Button>
+    </Form>
+  );
+}
+
+function PasswordForm() {
+  const t = useT();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  return (
+    <Form form={form} layout="vertical" style={{ maxWidth: 480 }} onFinish={async (v) => {
+      await authApi.updatePassword(v.oldPassword, v.newPassword, v.newPassword1);
+      message.success(t('common.saved'));
+      form.resetFields();
+    }}>
+      <Form.Item name="oldPassword" label={t('info.oldPassword')} rules={[{ required: true }]}><Input.Password /></Form.Item>
+      <Form.Item name="newPassword" label={t('info.newPassword')} rules={[{ required: true, min: 5 }]}><Input.Password /></Form.Item>
+      <Form.Item name="newPassword1" label={t('info.newPassword1')} dependencies={['newPassword']} rules={[{ required: true }, ({ getFieldValue }) => ({
+        validator: async (_r, v) => { if (v && v !== getFieldValue('newPassword')) throw new Error(t('register.mismatch')); },
+      })]}><Input.Password /></Form.Item>
+      <Button type="primary" htmlType="submit">{t('common.save')}</Button>
+    </Form>
+  );
+}
+
+export default function Profile() {
+  const t = useT();
+  return (
+    <CardBox>
+      <Tabs items={[{ key: 'info', label: t('info.basic'), children: <InfoForm /> }, { key: 'password', label: t('info.password'), children: <PasswordForm /> }]} />
+    </CardBox>
+  );
+}
