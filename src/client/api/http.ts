@@ -41,7 +41,7 @@ function cleanParams(params: CallOptions['searchParams']): Record<string, string
 }
 
 export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
-  const client = base.create({
+  const client = base.extend({
     timeout: website.requestTimeoutMs,
     credentials: 'include',
     throwHttpErrors: false,
