@@ -1,0 +1,42 @@
+import type { Decorator, Preview } from '@storybook/react-vite';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { Provider as JotaiProvider } from 'jotai';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { antdThemeFor } from '../src/client/app/themes.ts';
+import { appStore, langAtom, themeAtom } from '../src/client/state/session.ts';
+import type { ThemeName } from '../src/client/app/website.ts';
+import '../src/client/styles.css';
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+/** Locale and theme are toolbar switches, so every story can be seen in each. */
+const withProviders: Decorator = (Story, context) => {
+  const lang = context.globals.locale === 'en' ? 'en' : 'zh';
+  const theme = (context.globals.theme ?? 'default') as ThemeName;
+  appStore.set(langAtom, lang);
+  appStore.set(themeAtom, theme);
+  return (
+    <JotaiProvider store={appStore}>
+      <QueryClientProvider client={queryClient}>
+        <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={antdThemeFor(theme)}>
+          <AntApp>
+            <Story />
+          </AntApp>
+        </ConfigProvider>
+      </QueryClientProvider>
+    </JotaiProvider>
+  );
+};
+
+const preview: Preview = {
+  decorators: [withProviders],
+  globalTypes: {
+    locale: { description: 'Language', toolbar: { icon: 'globe', items: [{ value: 'zh', title: '中文' }, { value: 'en', title: 'English' }] } },
+    theme: { description: 'Theme', toolbar: { icon: 'paintbrush', items: ['default', 'smart', 'black-gold', 'blue-white', 'white'] } },
+  },
+  initialGlobals: { locale: 'zh', theme: 'default' },
+};
+
+export default preview;
