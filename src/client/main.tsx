@@ -1,17 +1,12 @@
 // The browser client: providers (state, server data, language, antd theme) around the router.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
 import { AppRouter } from './app/Router.tsx';
-import { antdThemeFor } from './app/themes.ts';
 import { catalogs } from './i18n/messages.ts';
-import { appStore, langAtom, logError, themeAtom } from './state/session.ts';
-import 'dayjs/locale/zh-cn';
+import { appStore, langAtom, logError } from './state/session.ts';
 import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
@@ -43,13 +38,10 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
 
 function Providers({ children }: { children: ReactNode }) {
   const lang = useAtomValue(langAtom);
-  const theme = useAtomValue(themeAtom);
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   return (
     <IntlProvider locale={lang === 'zh' ? 'zh-CN' : 'en'} messages={catalogs[lang]}>
-      <ConfigProvider locale={lang === 'zh' ? zhCN : enUS} theme={antdThemeFor(theme)}>
-        <AntApp>{children}</AntApp>
-      </ConfigProvider>
+      {children}
     </IntlProvider>
   );
 }

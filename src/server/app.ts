@@ -100,7 +100,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (hasClient) {
       await app.register(fastifyStatic, {
         root: clientDir,
-        wildcard: false,
+        // files are looked up per request, so a rebuilt client is served without a restart
+        wildcard: true,
         setHeaders: (res, path) => res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
       });
     }

@@ -1,5 +1,4 @@
 // The application's HTTP client and the calls the shell makes.
-import { message } from 'antd';
 import { md5 } from 'js-md5';
 import { navigate } from 'wouter/use-browser-location';
 import { website } from '../app/website.ts';
@@ -16,7 +15,8 @@ export const http = createHttp({
     navigate('/login');
   },
   notify: (text) => {
-    message.error(text);
+    // antd loads lazily: the login page works without it
+    void import('antd').then(({ message }) => message.error(text));
   },
   unknownError: () => catalogs[appStore.get(langAtom)]['common.unknownError'],
 });

@@ -4,7 +4,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import { Redirect, useLocation } from 'wouter';
-import { Spin } from 'antd';
 import { menuName, translate } from '../i18n/useT.ts';
 import { appStore, endSession, langAtom, lockPasswordAtom, menusAtom, tabsAtom, tokenAtom, userInfoAtom, visitsAtom, type MenuNode, type Tab } from '../state/session.ts';
 import { guard, type RouteMeta } from './guard.ts';
@@ -29,6 +28,7 @@ const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ 
 const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
 const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
 const Layout = lazy(lazyWithTimeout(() => import('../shell/Layout.tsx')));
+const AntdProviders = lazy(lazyWithTimeout(() => import('./AntdProviders.tsx')));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
 const Profile = page(() => import('../pages/Profile.tsx'));
@@ -93,7 +93,7 @@ function tabFor(path: string, r: Resolved): Tab {
 }
 
 function Loading() {
-  return <div style={{ padding: 80, textAlign: 'center' }}><Spin /></div>;
+  return <div className="zs-loading" aria-busy="true" />;
 }
 
 export function AppRouter() {
@@ -138,10 +138,10 @@ export function AppRouter() {
       <Page params={resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params} />
     </Suspense>
   );
-  if (resolved.route && !resolved.route.inLayout) return content;
+  if (resolved.route?.page === Login) return content;
   return (
     <Suspense fallback={<Loading />}>
-      <Layout>{content}</Layout>
+      <AntdProviders>{resolved.route && !resolved.route.inLayout ? content : <Layout>{content}</Layout>}</AntdProviders>
     </Suspense>
   );
 }

@@ -1,18 +1,20 @@
 // The login page: tenant number (hidden when the domain names a tenant), user name, password
 // (hashed before it leaves the browser), captcha with refresh; and the registration dialog.
-import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Button, Card, Input, Modal, Space, Typography } from 'antd';
+// Plain elements and CSS, no antd: it is the first page most visitors load.
 import { useAtom } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
+import { ApiError } from '../api/http.ts';
 import { loadSession } from '../app/bootstrap.ts';
 import { website } from '../app/website.ts';
 import { useT } from '../i18n/useT.ts';
-import { LanguageSwitch } from '../shell/LanguageSwitch.tsx';
-import { langAtom, startSession } from '../state/session.ts';
+import { langAtom, startSession, type Lang } from '../state/session.ts';
 import { getStore } from '../state/storage.ts';
+
+const AntdProviders = lazy(() => import('../app/AntdProviders.tsx'));
+const RegisterDialog = lazy(() => import('./RegisterDialog.tsx'));
 
 interface LoginValues {
   tenantId: string;
@@ -21,41 +23,12 @@ interface LoginValues {
   code: string;
 }
 
-function RegisterDialog({ open, onClose, tenantId, tenantKnown }: { open: boolean; onClose: () => void; tenantId: string; tenantKnown: boolean }) {
-  const t = useT();
-  const { message } = App.useApp();
-  const [form, setForm] = useState({ tenantId, name: '', account: '', password: '', password2: '' });
-  const [busy, setBusy] = useState(false);
-  const [, navigate] = useLocation();
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
-  const submit = async () => {
-    // checked in the order of the specification, each with a warning
-    if (!form.tenantId) return message.warning(t('register.noTenant'));
-    if (!form.account) return message.warning(t('register.noAccount'));
-    if (!form.password || !form.password2) return message.warning(t('register.noPassword'));
-    if (form.password !== form.password2) return message.warning(t('register.mismatch'));
-    setBusy(true);
-    try {
-      await authApi.registerGuest({ tenantId: form.tenantId, name: form.name, account: form.account, password: form.password });
-      Modal.success({ content: t('register.awaiting'), onOk: () => navigate('/login') });
-      onClose();
-    } catch (err) {
-      if (!(err as Error).message) message.error(t('register.failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal title={t('register.title')} open={open} onCancel={onClose} onOk={submit} okText={t('register.submit')} confirmLoading={busy} destroyOnHidden>
-      <Space direction="vertical" style={{ width: '100%' }}>
-        {!tenantKnown && <Input placeholder={t('register.tenant')} value={form.tenantId} onChange={set('tenantId')} data-testid="register-tenant" />}
-        <Input placeholder={t('register.name')} value={form.name} onChange={set('name')} />
-        <Input placeholder={t('register.account')} value={form.account} onChange={set('account')} data-testid="register-account" />
-        <Input.Password placeholder={t('register.password')} value={form.password} onChange={set('password')} />
-        <Input.Password placeholder={t('register.password2')} value={form.password2} onChange={set('password2')} />
-      </Space>
-    </Modal>
+function Languages() {
+  const [lang, setLang] = useAtom(langAtom);
+  const choice = (value: Lang, label: string) => (
+    <button type="button" disabled={lang === value} onClick={() => setLang(value)} data-testid={`lang-${value}`}>{label}</button>
   );
+  return <span className="zs-lang">{choice('zh', '中文')}{choice('en', 'English')}</span>;
 }
 
 export default function Login() {
@@ -65,8 +38,9 @@ export default function Login() {
   const [captcha, setCaptcha] = useState<{ key: string; image: string } | null>(null);
   const [tenantKnown, setTenantKnown] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState('');
   const [registering, setRegistering] = useState(false);
-  const { control, handleSubmit, setValue, formState: { errors }, watch } = useForm<LoginValues>({
+  const { register, handleSubmit, setValue, formState: { errors }, watch } = useForm<LoginValues>({
     defaultValues: { tenantId: getStore<string>('tenantId') ?? website.tenantId, username: '', password: '', code: '' },
   });
 
@@ -88,12 +62,15 @@ export default function Login() {
 
   const onSubmit = async (values: LoginValues) => {
     setBusy(true);
+    setFailure('');
     try {
       const info = await authApi.login({ tenantId: values.tenantId, username: values.username, password: values.password, captchaKey: captcha?.key, captchaCode: values.code });
       startSession(info);
       await loadSession();
       navigate(website.firstPage.path);
-    } catch {
+    } catch (err) {
+      // the server's error_description is shown, and the user stays here
+      if (err instanceof ApiError) setFailure(err.message);
       await refreshCaptcha();
     } finally {
       setBusy(false);
@@ -101,7 +78,10 @@ export default function Login() {
   };
 
   const required = (field: string) => ({ required: t('login.required', { field }) });
-  const error = (name: keyof LoginValues) => errors[name] && <Typography.Text type="danger" style={{ fontSize: 12 }}>{errors[name]?.message}</Typography.Text>;
+  const field = (name: keyof LoginValues, label: string, type = 'text', extra: Record<string, string | number> = {}) => (
+    <input {...register(name, required(label))} type={type} placeholder={label} aria-label={label} {...extra} />
+  );
+  const error = (name: keyof LoginValues) => errors[name] && <div className="zs-error">{errors[name]?.message}</div>;
 
   return (
     <div className="zs-login">
@@ -110,38 +90,33 @@ export default function Login() {
         <h1>{t('app.name')}</h1>
         <p>{lang === 'zh' ? '合同 · 材料 · 结算 · 预警,一本账管到底' : 'Contracts, materials, settlements and warnings in one ledger'}</p>
       </div>
-      <Card className="zs-login-card" title={t('login.title')} extra={<LanguageSwitch />}>
+      <div className="zs-login-card">
+        <header><h2>{t('login.title')}</h2><Languages /></header>
         <form onSubmit={handleSubmit(onSubmit)} noValidate>
-          <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-            {website.tenantMode && !tenantKnown && (
-              <div>
-                <Controller name="tenantId" control={control} rules={required(t('login.tenant'))} render={({ field }) => <Input {...field} size="large" prefix={<TeamOutlined />} placeholder={t('login.tenant')} aria-label={t('login.tenant')} />} />
-                {error('tenantId')}
+          {website.tenantMode && !tenantKnown && <div className="zs-field">{field('tenantId', t('login.tenant'))}{error('tenantId')}</div>}
+          <div className="zs-field">{field('username', t('login.username'), 'text', { autoComplete: 'username' })}{error('username')}</div>
+          <div className="zs-field">{field('password', t('login.password'), 'password', { autoComplete: 'current-password' })}{error('password')}</div>
+          {website.captchaMode && (
+            <div className="zs-field">
+              <div className="zs-captcha-row">
+                {field('code', t('login.captcha'), 'text', { maxLength: 5, autoComplete: 'off' })}
+                {captcha && <img src={captcha.image} alt={t('login.captcha')} title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha()} className="zs-captcha" data-captcha-key={captcha.key} />}
               </div>
-            )}
-            <div>
-              <Controller name="username" control={control} rules={required(t('login.username'))} render={({ field }) => <Input {...field} size="large" prefix={<UserOutlined />} placeholder={t('login.username')} aria-label={t('login.username')} autoComplete="username" />} />
-              {error('username')}
+              {error('code')}
             </div>
-            <div>
-              <Controller name="password" control={control} rules={required(t('login.password'))} render={({ field }) => <Input.Password {...field} size="large" prefix={<LockOutlined />} placeholder={t('login.password')} aria-label={t('login.password')} autoComplete="current-password" />} />
-              {error('password')}
-            </div>
-            {website.captchaMode && (
-              <div>
-                <div style={{ display: 'flex', gap: 8 }}>
-                  <Controller name="code" control={control} rules={required(t('login.captcha'))} render={({ field }) => <Input {...field} size="large" prefix={<SafetyOutlined />} placeholder={t('login.captcha')} aria-label={t('login.captcha')} maxLength={5} />} />
-                  {captcha && <img src={captcha.image} alt={t('login.captcha')} title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha()} className="zs-captcha" data-captcha-key={captcha.key} />}
-                </div>
-                {error('code')}
-              </div>
-            )}
-            <Button type="primary" htmlType="submit" size="large" block loading={busy}>{t('login.submit')}</Button>
-            <Button type="link" onClick={() => setRegistering(true)} style={{ padding: 0 }}>{t('login.register')}</Button>
-          </Space>
+          )}
+          {failure && <div className="zs-field"><div className="zs-error" role="alert">{failure}</div></div>}
+          <button type="submit" className="zs-primary" disabled={busy}>{t('login.submit')}</button>
+          <button type="button" className="zs-link" onClick={() => setRegistering(true)}>{t('login.register')}</button>
         </form>
-      </Card>
-      <RegisterDialog open={registering} onClose={() => setRegistering(false)} tenantId={watch('tenantId')} tenantKnown={tenantKnown} />
+      </div>
+      {registering && (
+        <Suspense fallback={null}>
+          <AntdProviders>
+            <RegisterDialog open onClose={() => setRegistering(false)} tenantId={watch('tenantId')} tenantKnown={tenantKnown} />
+          </AntdProviders>
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -33,7 +33,8 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     return reply.status(500).send(envelope(500, null, t('serverError', lang)));
   });
   app.setNotFoundHandler((request, reply) => {
-    if (options.spaFallback && request.method === 'GET' && !request.url.startsWith('/api/')) {
+    // client routes (no file extension) get the app; a missing file stays a 404
+    if (options.spaFallback && request.method === 'GET' && !request.url.startsWith('/api/') && !/\.[a-z0-9]+(\?|$)/i.test(request.url)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send(envelope(404, null, t('routeNotFound', request.lang ?? 'zh')));
