@@ -1,11 +1,12 @@
 // The signed-in layout: header tools, the server's menu in the sidebar, tabs, the page, and the
 // watermark. It also runs the token refresh timer while a session is open.
 import { Layout as AntLayout } from 'antd';
-import { useAtomValue } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 import { authApi } from '../api/client.ts';
 import { shellColours } from '../app/themes.ts';
 import { startTokenRefresh } from '../app/tokenRefresh.ts';
+import { breakpoint } from '../app/website.ts';
 import { appStore, collapseAtom, renewSession, themeAtom, userInfoAtom } from '../state/session.ts';
 import { getStore, tokenStore } from '../state/storage.ts';
 import { Header } from './Header.tsx';
@@ -14,7 +15,7 @@ import { TabsBar } from './TabsBar.tsx';
 import { Watermark } from './Watermark.tsx';
 
 export default function Layout({ children }: { children: ReactNode }) {
-  const collapsed = useAtomValue(collapseAtom);
+  const [collapsed, setCollapsed] = useAtom(collapseAtom);
   const theme = useAtomValue(themeAtom);
   const user = useAtomValue(userInfoAtom);
   const colours = shellColours[theme];
@@ -24,6 +25,14 @@ export default function Layout({ children }: { children: ReactNode }) {
     tokenObtainedAt: () => tokenStore.obtainedAt,
     refresh: async () => renewSession(await authApi.refresh(tokenStore.refresh, getStore<string>('tenantId') ?? appStore.get(userInfoAtom)?.tenant_id ?? '000000')),
   }), []);
+
+  // below the first breakpoint (768 px) the sidebar folds away by itself
+  useEffect(() => {
+    const onResize = () => breakpoint(window.innerWidth) === 0 && setCollapsed(true);
+    onResize();
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [setCollapsed]);
 
   return (
     <AntLayout className={`zs-shell zs-theme-${theme}`} style={{ minHeight: '100vh' }}>

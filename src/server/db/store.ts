@@ -3,6 +3,7 @@
 // to. Writes run the whole pipeline: normalize, compute, validate, check dictionaries and references,
 // then header and detail rows in one transaction.
 import { applyComputed } from '../../engine/compute/apply.ts';
+import { forest } from '../../engine/tree/forest.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
@@ -201,13 +202,7 @@ export class EntityStore {
     const tree = this.requireTree();
     const rows = await this.allRows();
     const nodes = rows.map((r) => this.treeNode(r, tree));
-    const byKey = new Map(nodes.map((n) => [n.key, n]));
-    const roots: TreeNode[] = [];
-    for (const n of nodes) {
-      const parent = byKey.get(n.parentId);
-      if (parent && parent !== n) (parent.children ??= []).push(n);
-      else roots.push(n);
-    }
+    const roots = forest(nodes, (n) => n.key);
     for (const n of nodes) if (n.children) n.hasChildren = true;
     return roots;
   }

@@ -3,6 +3,7 @@
 // and the tenant's top menus. Menus are filtered by the caller's grants and the tenant's package.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
+import { forest } from '../../../engine/tree/forest.ts';
 import type { Row } from '../../db/db.ts';
 import { q, selectList, toRecord } from '../../db/sql.ts';
 import { EntityStore, parseIds, PLATFORM_TENANT, type TreeNode } from '../../db/store.ts';
@@ -20,18 +21,6 @@ interface MenuNode extends Row {
   category: number;
   sort: number;
   children?: MenuNode[];
-}
-
-/** Assembles a forest from rows by parentId; orphans become roots. */
-function forest<T extends { id: string; parentId: string; children?: T[] }>(rows: T[]): T[] {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const roots: T[] = [];
-  for (const r of rows) {
-    const parent = byId.get(r.parentId);
-    if (parent && parent !== r) (parent.children ??= []).push(r);
-    else roots.push(r);
-  }
-  return roots;
 }
 
 function treeNodes(rows: MenuNode[], lang: 'zh' | 'en'): TreeNode[] {
