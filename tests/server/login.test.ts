@@ -163,6 +163,16 @@ describe.each(databaseKinds())('login on %s', (kind) => {
     expect(log).toEqual({ message: 'TypeError: x is undefined', url: '/construct/project' });
   });
 
+  it('stores uploaded client logs without ending the session', async () => {
+    const session = (await login({ username: 'costmgr', password: 'costmgr' })).body;
+    const res = await server.app.inject({
+      method: 'POST', url: '/api/blade-auth/oauth/client-logs', headers: { 'blade-auth': `bearer ${session.access_token}`, 'content-type': 'application/json' },
+      payload: [{ type: 'promise', message: 'Network down', stack: '', url: '/wel/index', time: '2026-11-22 11:00:00', info: '' }],
+    });
+    expect(JSON.parse(res.body)).toMatchObject({ code: 200, data: { stored: 1 } });
+    expect((await refresh(session.refresh_token)).status).toBe(200);
+  });
+
   it('changing the password checks the old one, and ends other sessions', async () => {
     const session = (await login({ username: 'clerk', password: 'clerk' })).body;
     const me = client(server, session.access_token);

@@ -58,6 +58,7 @@ export const authApi = {
       searchParams: { tenantId, refresh_token: refreshToken, grant_type: 'refresh_token', scope: 'all' },
     }),
   logout: (logs: unknown[]) => http.raw('post', '/api/blade-auth/oauth/logout', { json: logs }),
+  uploadLogs: (logs: unknown[]) => http.post('/api/blade-auth/oauth/client-logs', logs),
   tenantInfo: (domain: string) => http.get<{ tenantId?: string }>('/api/blade-system/tenant/info', { domain }, { token: false }),
   registerGuest: (form: { tenantId: string; name: string; account: string; password: string }) =>
     http.post('/api/blade-system/user/register-guest', { ...form, oauthId: '' }, { token: false }),

@@ -13,7 +13,7 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
   const upload = () => modal.confirm({
     content: t('errorLog.uploadConfirm'),
     onOk: async () => {
-      await authApi.logout(logs).catch(() => undefined);
+      await authApi.uploadLogs(logs);
       message.success(t('errorLog.sent'));
     },
   });

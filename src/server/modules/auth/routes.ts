@@ -79,9 +79,9 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
     return { key, image };
   });
 
-  const logout = async (request: FastifyRequest) => {
+  /** The browser's local error log, kept as the user's client error logs. */
+  const storeClientLogs = async (request: FastifyRequest) => {
     const actor = actorOf(request);
-    await identity.revokeUsers(identity.db, [actor.userId]);
     const logs = Array.isArray(request.body) ? (request.body as Record<string, unknown>[]) : [];
     for (const log of logs.slice(0, 200)) {
       const text = (k: string) => (log[k] === undefined || log[k] === null ? null : String(typeof log[k] === 'object' ? JSON.stringify(log[k]) : log[k]).slice(0, 20_000));
@@ -90,10 +90,19 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
         [nextId(), actor.tenantId, actor.userId, text('url'), text('type'), text('message'), text('stack'), text('info'), text('time')],
       );
     }
+    return logs.length;
+  };
+
+  const logout = async (request: FastifyRequest) => {
+    await identity.revokeUsers(identity.db, [actorOf(request).userId]);
+    await storeClientLogs(request);
     return FLAT_OK;
   };
   app.get('/api/blade-auth/oauth/logout', logout);
   app.post('/api/blade-auth/oauth/logout', logout);
+
+  // the error log dialog's "upload to server": the logs without ending the session
+  app.post('/api/blade-auth/oauth/client-logs', async (request) => envelope(200, { stored: await storeClientLogs(request) }, t('ok', request.lang)));
 
   app.get('/api/blade-auth/oauth/user-info', async (request) => {
     const actor = actorOf(request);
