@@ -2,15 +2,16 @@
 // other page comes from the user's server menu (each menu path, and its /index child, opens the
 // list of the document type the menu names). Unknown paths go to /404.
 import { useAtomValue, useSetAtom } from 'jotai';
-import { lazy, Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { menuName, translate } from '../i18n/useT.ts';
 import { appStore, endSession, langAtom, lockPasswordAtom, menusAtom, tabsAtom, tokenAtom, userInfoAtom, visitsAtom, type MenuNode, type Tab } from '../state/session.ts';
 import { guard, type RouteMeta } from './guard.ts';
+import LoginPage from '../pages/Login.tsx';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
 
-type Page = LazyExoticComponent<ComponentType<{ params: Record<string, string> }>>;
+type Page = ComponentType<{ params: Record<string, string> }>;
 
 interface StaticRoute {
   path: string;
@@ -22,7 +23,9 @@ interface StaticRoute {
 
 const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page => lazy(lazyWithTimeout(loader));
 
-const Login = page(() => import('../pages/Login.tsx'));
+// the login page is part of the first bundle: most visitors start there, and a lazy chunk would
+// add a round trip before the form shows
+const Login: Page = LoginPage;
 const Lock = page(() => import('../pages/Lock.tsx'));
 const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={403} /> })));
 const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
