@@ -110,14 +110,56 @@ ON CONFLICT (tenant_id, name, period) DO UPDATE SET value = GREATEST(zs_sequence
   return [parties, projects, sequences];
 }
 
+/** The bench user's role in each tenant (ids are fixed so the token can name them). */
+export function roleId(i: number): string {
+  return String(1700000000000000001n + BigInt(i));
+}
+export const ROLE_ALIAS = 'project_clerk';
+
+/**
+ * What a tenant user needs to read projects once access control is on: the tenant itself (no
+ * package: every menu allowed), a role, and the role's grant of the project menu with its buttons.
+ * Each statement stands alone (run outside a transaction): a statement whose table does not exist
+ * in this version of the app is reported and skipped.
+ */
+export function accessSql(tenants: number): { label: string; sql: string }[] {
+  const ids = Array.from({ length: tenants }, (_, i) => i);
+  const values = (f: (i: number) => string) => ids.map(f).join(',\n  ');
+  return [
+    {
+      label: 'tenants (blade_tenant)',
+      sql: `INSERT INTO blade_tenant (id, tenant_id, tenant_name, linkman, contact_number, account_number, is_deleted, create_time, update_time) VALUES
+  ${values((i) => `(${1600000000000000001n + BigInt(i)}, '${tenantId(i)}', ${lit(`${CITIES[i % 16]}筑算建设集团${i >= 16 ? i : ''}`)}, '王磊', '13800000000', -1, 0, now(), now())`)}`,
+    },
+    {
+      label: 'roles (blade_role)',
+      sql: `INSERT INTO blade_role (id, tenant_id, parent_id, role_name, role_alias, sort, is_deleted, create_time, update_time) VALUES
+  ${values((i) => `(${roleId(i)}, '${tenantId(i)}', 0, '项目经办', '${ROLE_ALIAS}', 1, 0, now(), now())`)}`,
+    },
+    {
+      label: 'project menu grants (blade_role_menu)',
+      sql: `INSERT INTO blade_role_menu (role_id, menu_id, tenant_id)
+SELECT r.role_id, m.id, r.tenant_id
+FROM (VALUES ${ids.map((i) => `(${roleId(i)}::bigint, '${tenantId(i)}')`).join(', ')}) AS r(role_id, tenant_id)
+CROSS JOIN blade_menu m
+WHERE m.is_deleted = 0 AND (m.code IN ('cost_master', 'project') OR m.parent_id IN (SELECT id FROM blade_menu WHERE code = 'project' AND is_deleted = 0))
+ON CONFLICT DO NOTHING`,
+    },
+  ];
+}
+
 export const ANALYZE_SQL = 'VACUUM ANALYZE construct_party_a, construct_project';
 
-/** Facts about the inserted data, checked before any load runs. */
-export const CHECK_SQL = `
+/** Facts about the inserted data (of the bench tenants only: the app's own seed may add demo rows elsewhere), checked before any load runs. */
+export function checkSql(tenants: number): string {
+  const list = Array.from({ length: tenants }, (_, i) => `'${tenantId(i)}'`).join(', ');
+  return `
 SELECT count(*)::int AS rows, count(DISTINCT tenant_id)::int AS tenants, count(DISTINCT id)::int AS ids,
   count(*) FILTER (WHERE tenant_id = '${tenantId(0)}')::int AS tenant_rows,
   count(*) FILTER (WHERE tenant_id = '${tenantId(0)}' AND name LIKE '%${NAME_FRAGMENT}%')::int AS fragment_rows,
   count(*) FILTER (WHERE party_a_id IS NULL OR project_type IS NULL OR project_status IS NULL OR target_cost IS NULL OR code IS NULL)::int AS incomplete,
   min(create_time)::text AS first_created, max(create_time)::text AS last_created,
+  (SELECT count(*)::int FROM construct_project WHERE NOT (tenant_id IN (${list}))) AS other_rows,
   pg_size_pretty(pg_total_relation_size('construct_project')) AS size
-FROM construct_project WHERE is_deleted = 0`;
+FROM construct_project WHERE is_deleted = 0 AND tenant_id IN (${list})`;
+}

@@ -1,7 +1,9 @@
 // The two statements the app runs for GET /api/construct/project/list (src/server/db/store.ts
 // EntityStore.list with sql.ts selectList/filterSql/orderSql), written out by hand so the bare
-// reference server and the SQL-only timings run exactly the same SQL. run.ts checks that the bare
-// server returns the same rows as the app, so a drift in the app's SQL shows up as a failed check.
+// reference server and the SQL-only timings run exactly the same SQL: a count, then the page, read
+// directly for shallow pages and through the page's ids (a "deferred join") from offset 200 on, as
+// store.ts does. run.ts checks that the bare server returns the same rows with the same fields as
+// the app, so a drift in the app's SQL shows up as a failed check.
 
 export const SELECT_LIST = [
   `t."id"::text AS "id"`, `t."tenant_id" AS "tenantId"`, `t."create_user"::text AS "createUser"`, `t."create_dept"::text AS "createDept"`,
@@ -15,6 +17,9 @@ export const SELECT_LIST = [
   `t."project_manager_name" AS "projectManagerName"`, `t."cost_manager_name" AS "costManagerName"`, `t."project_status" AS "projectStatus"`,
   `t."remark" AS "remark"`,
 ].join(', ');
+
+/** store.ts DEFERRED_JOIN_OFFSET: from this offset on the app reads the page's ids first. */
+export const DEFERRED_JOIN_OFFSET = 200;
 
 export interface ListArgs {
   tenantId: string;
@@ -36,12 +41,14 @@ export function listStatements(a: ListArgs) {
   }
   const from = `FROM "construct_project" t WHERE ${where.join(' AND ')}`;
   const offset = (a.current - 1) * a.size;
+  const order = 't."create_time" DESC, t.id DESC';
+  const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  const page = offset >= DEFERRED_JOIN_OFFSET
+    ? `SELECT ${SELECT_LIST} FROM "construct_project" t JOIN (SELECT t.id ${from} ORDER BY ${order} ${limit}) page ON page.id = t.id ORDER BY ${order}`
+    : `SELECT ${SELECT_LIST} ${from} ORDER BY ${order} ${limit}`;
   return {
     count: { sql: `SELECT count(*)::int AS total ${from}`, params },
-    page: {
-      sql: `SELECT ${SELECT_LIST} ${from} ORDER BY t."create_time" DESC, t.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      params: [...params, a.size, offset],
-    },
+    page: { sql: page, params: [...params, a.size, offset] },
     offset,
   };
 }

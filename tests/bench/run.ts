@@ -1,10 +1,16 @@
 // `npm run bench`: the project list under load, on PostgreSQL and on PGlite, against a bare
 // Fastify + pg reference server, plus cold start and memory. Prints a Markdown report and writes it
 // to tests/bench/results.md. Servers run as child processes on 127.0.0.1 and are always stopped.
+// Steps: data (fresh database zs_bench / fresh PGlite DATA_DIR, schema by the app, rows by SQL),
+// load (autocannon, app and bare server case by case), cold start, and, when the app falls below
+// 80% of the bare server (or BENCH_PROFILE=1), a CPU profile of the app on the worst case.
+// PostgreSQL unreachable: the PGlite parts run and the report says PostgreSQL was skipped.
+// Exit code: 0 when every step ran and every answer was right (targets missed are reported, not
+// failed); 1 when a step failed or some request erred, timed out (10 s) or answered wrongly.
 // Knobs (environment): BENCH_PG_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_TENANTS, BENCH_ROWS_PER_TENANT, BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP,
 // BENCH_COLD_RUNS, BENCH_PROFILE (auto | 1 | 0), BENCH_KEEP=1 (keep zs_bench and the temp dir),
-// BENCH_TIMEOUT_MIN (watchdog).
+// BENCH_TIMEOUT_MIN (watchdog, default 30).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,10 +18,11 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { SignJWT } from 'jose';
 import pg from 'pg';
-import { ANALYZE_SQL, CHECK_SQL, NAME_FRAGMENT, seedSql, tenantId } from './data.ts';
+import { openPglite } from '../../src/server/db/pglite.ts';
+import { accessSql, ANALYZE_SQL, checkSql, NAME_FRAGMENT, ROLE_ALIAS, roleId, seedSql, tenantId } from './data.ts';
+import { cpuShare, cpuSnapshot, type CpuShare, type CpuSnapshot } from './cpu.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { freePort, killAllNow, memSample, pollUntil, spawnServer, stopAll, stopServer, type MemSample, type ServerProc } from './procs.ts';
 import { summarizeProfile, type ProfileSummary } from './profile.ts';
@@ -49,6 +56,7 @@ const TARGETS = { ratio: 0.8, pgP99: 60, pgliteP99: 500 };
 const TENANT = tenantId(0);
 const SECRET = randomBytes(32).toString('hex');
 const READY_TIMEOUT = 180_000;
+const PROFILE_S = Math.min(CFG.durationS, 10);
 
 // ---- cases ----
 
@@ -123,7 +131,7 @@ const BARE_READY = /bare-server: http/;
 // ---- tokens and answers ----
 
 async function signToken(): Promise<string> {
-  return new SignJWT({ tenant_id: TENANT, user_id: '1900000000000000100', dept_id: '1800000000000000010' })
+  return new SignJWT({ tenant_id: TENANT, user_id: '1900000000000000100', dept_id: '1800000000000000010', role_id: roleId(0), role_name: ROLE_ALIAS })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer('zhusuan')
     .setIssuedAt()
@@ -138,6 +146,8 @@ async function fetchText(url: string, headers: Record<string, string>): Promise<
 
 interface Answer {
   ids: string[];
+  /** The field names of a record, sorted. */
+  keys: string;
   total: number;
 }
 
@@ -149,7 +159,7 @@ function expectedTotal(db: DbTarget, c: Case): number {
 function checkAnswer(kind: 'app' | 'bare', status: number, text: string, c: Case, db: DbTarget): Answer {
   if (status !== 200) throw new Error(`HTTP ${status}: ${text.slice(0, 300)}`);
   const body = JSON.parse(text);
-  let page: { records: Record<string, unknown>[]; total: number };
+  let page: { records: Record<string, unknown>[]; total: number; current?: number; size?: number };
   if (kind === 'app') {
     if (body.code !== 200 || body.success !== true) throw new Error(`envelope code ${body.code}: ${text.slice(0, 300)}`);
     page = body.data;
@@ -169,7 +179,7 @@ function checkAnswer(kind: 'app' | 'bare', status: number, text: string, c: Case
     if (String(r.createTime) > previous) throw new Error('records not in createTime DESC order');
     previous = String(r.createTime);
   }
-  return { ids: page.records.map((r) => String(r.id)), total: page.total };
+  return { ids: page.records.map((r) => String(r.id)), keys: Object.keys(page.records[0]).sort().join(','), total: page.total };
 }
 
 // ---- data ----
@@ -183,10 +193,26 @@ interface DataFacts {
   incomplete: number;
   first_created: string;
   last_created: string;
+  other_rows: number;
   size: string;
   schemaMs: number;
   insertMs: number;
   analyzeMs: number;
+  /** Access setup statements that failed (their table is not in this version of the app). */
+  accessSkipped: string[];
+}
+
+/** Runs the access setup statement by statement; returns the ones that failed. */
+async function setupAccess(exec: (sql: string) => Promise<unknown>): Promise<string[]> {
+  const skipped: string[] = [];
+  for (const { label, sql } of accessSql(CFG.tenants)) {
+    try {
+      await exec(sql);
+    } catch (err) {
+      skipped.push(`${label}: ${(err as Error).message}`);
+    }
+  }
+  return skipped;
 }
 
 function checkFacts(f: DataFacts) {
@@ -256,11 +282,12 @@ async function seedPostgres(db: DbTarget, schemaMs: number): Promise<{ facts: Da
     await client.query('BEGIN');
     for (const s of seedSql(CFG.tenants, CFG.perTenant)) await client.query(s);
     await client.query('COMMIT');
+    const accessSkipped = await setupAccess((sql) => client.query(sql));
     const t1 = performance.now();
     await client.query(ANALYZE_SQL);
     const t2 = performance.now();
-    const [row] = (await client.query(CHECK_SQL)).rows;
-    const facts: DataFacts = { ...row, schemaMs, insertMs: t1 - t0, analyzeMs: t2 - t1 };
+    const [row] = (await client.query(checkSql(CFG.tenants))).rows;
+    const facts: DataFacts = { ...row, schemaMs, insertMs: t1 - t0, analyzeMs: t2 - t1, accessSkipped };
     checkFacts(facts);
     db.fragmentRows = facts.fragment_rows;
     const sql = await sqlTimings(async (text, params) => (await client.query(text, params)).rows, true);
@@ -271,21 +298,23 @@ async function seedPostgres(db: DbTarget, schemaMs: number): Promise<{ facts: Da
 }
 
 async function seedPglite(db: DbTarget, schemaMs: number): Promise<{ facts: DataFacts; sql: SqlTiming[]; version: string }> {
-  const pglite = await PGlite.create(join(db.dataDir!, 'pg'));
+  // Opened the way the app opens it, so the extensions its indexes need are loaded.
+  const pglite = await openPglite(join(db.dataDir!, 'pg'));
   try {
     const t0 = performance.now();
     await pglite.transaction(async (tx) => {
-      for (const s of seedSql(CFG.tenants, CFG.perTenant)) await tx.exec(s);
+      for (const s of seedSql(CFG.tenants, CFG.perTenant)) await tx.query(s);
     });
+    const accessSkipped = await setupAccess((sql) => pglite.exec(sql));
     const t1 = performance.now();
     await pglite.exec(ANALYZE_SQL);
     const t2 = performance.now();
-    const [row] = (await pglite.query<Record<string, any>>(CHECK_SQL)).rows;
-    const facts: DataFacts = { ...(row as DataFacts), schemaMs, insertMs: t1 - t0, analyzeMs: t2 - t1 };
+    const [row] = await pglite.query(checkSql(CFG.tenants));
+    const facts: DataFacts = { ...(row as DataFacts), schemaMs, insertMs: t1 - t0, analyzeMs: t2 - t1, accessSkipped };
     checkFacts(facts);
     db.fragmentRows = facts.fragment_rows;
-    const sql = await sqlTimings(async (text, params) => (await pglite.query<Record<string, any>>(text, params)).rows, false);
-    const [{ server_version }] = (await pglite.query<{ server_version: string }>('SHOW server_version')).rows;
+    const sql = await sqlTimings((text, params) => pglite.query(text, params), false);
+    const [{ server_version }] = await pglite.query<{ server_version: string }>('SHOW server_version');
     return { facts, sql, version: server_version };
   } finally {
     await pglite.close();
@@ -296,6 +325,9 @@ async function seedPglite(db: DbTarget, schemaMs: number): Promise<{ facts: Data
 
 interface CaseRun {
   c: Case;
+  keys?: string;
+  /** Who used the machine during the run (warm-up included). */
+  cpu?: CpuShare;
   load?: LoadResult;
   ids?: string[];
   error?: string;
@@ -312,43 +344,71 @@ interface TargetRun {
   error?: string;
 }
 
-async function loadTarget(name: string, kind: 'app' | 'bare', db: DbTarget, token: string, command: CommandKey): Promise<TargetRun> {
-  const port = await freePort();
-  const run: TargetRun = { name, kind, db, command: kind === 'app' ? COMMANDS[command].label : 'node --import tsx tests/bench/bare-server.ts', cases: [] };
-  const proc = kind === 'app' ? startApp(db, port, command) : startBare(db, port);
-  const headers: Record<string, string> = kind === 'app' ? { 'blade-auth': `bearer ${token}` } : {};
-  const url = (c: Case) => (kind === 'app' ? `http://127.0.0.1:${port}/api/construct/project/list?${query(c)}` : `http://127.0.0.1:${port}/list?tenant=${TENANT}&${query(c)}`);
+interface LoadTarget {
+  name: string;
+  kind: 'app' | 'bare';
+  command: CommandKey;
+}
+
+/**
+ * Starts the given servers on one database side by side, then runs each case on each server in
+ * turn (app, then bare for the same case), so a drift in the machine's speed during the run
+ * affects both sides of a comparison alike. Idle servers cost nothing while the other is loaded.
+ */
+async function loadGroup(db: DbTarget, token: string, targets: LoadTarget[]): Promise<TargetRun[]> {
+  const live = await Promise.all(targets.map(async (t) => {
+    const port = await freePort();
+    const run: TargetRun = { name: t.name, kind: t.kind, db, command: t.kind === 'app' ? COMMANDS[t.command].label : 'node --import tsx tests/bench/bare-server.ts', cases: [] };
+    const proc = t.kind === 'app' ? startApp(db, port, t.command) : startBare(db, port);
+    const headers: Record<string, string> = t.kind === 'app' ? { 'blade-auth': `bearer ${token}` } : {};
+    const url = (c: Case) => (t.kind === 'app' ? `http://127.0.0.1:${port}/api/construct/project/list?${query(c)}` : `http://127.0.0.1:${port}/list?tenant=${TENANT}&${query(c)}`);
+    return { t, run, proc, headers, url };
+  }));
   try {
-    await waitReady(proc, kind === 'app' ? APP_READY : BARE_READY);
-    await sleep(500);
-    run.idle = memSample(proc);
-    for (const c of CASES) {
-      log(`  ${name} ${c.label}: ${CFG.warmupS}s warm-up + ${CFG.durationS}s`);
-      const caseRun: CaseRun = { c, memAfter: {} };
-      run.cases.push(caseRun);
+    for (const l of live) {
       try {
-        const first = await fetchText(url(c), headers);
-        caseRun.ids = checkAnswer(kind, first.status, first.text, c, db).ids;
-        caseRun.load = await runLoad({ url: url(c), headers, connections: CFG.connections, durationS: CFG.durationS, warmupS: CFG.warmupS, expectBody: first.text });
-        const again = await fetchText(url(c), headers);
-        checkAnswer(kind, again.status, again.text, c, db);
-        if (again.text !== first.text) throw new Error('the answer changed during the run');
+        await waitReady(l.proc, l.t.kind === 'app' ? APP_READY : BARE_READY);
       } catch (err) {
-        caseRun.error = (err as Error).message;
-        log(`    error: ${caseRun.error}`);
+        l.run.error = (err as Error).message;
+        log(`  ${l.t.name}: ${l.run.error}`);
       }
-      caseRun.memAfter = memSample(proc);
-      if (proc.hasExited()) throw new Error(`${name} exited during the run:\n${proc.output().slice(-2000)}`);
-      const l = caseRun.load;
-      if (l) log(`    ${int(l.rps)} req/s, p50 ${ms(l.p50)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms, errors ${l.errors}, non-2xx ${l.non2xx}, mismatches ${l.mismatches}`);
     }
-  } catch (err) {
-    run.error = (err as Error).message;
-    log(`  ${name}: ${run.error}`);
+    await sleep(500);
+    for (const l of live) if (!l.run.error) l.run.idle = memSample(l.proc);
+    for (const c of CASES) {
+      for (const l of live) {
+        if (l.run.error) continue;
+        log(`  ${l.t.name} on ${db.label}, ${c.label}: ${CFG.warmupS} s warm-up + ${CFG.durationS} s`);
+        const caseRun: CaseRun = { c, memAfter: {} };
+        l.run.cases.push(caseRun);
+        try {
+          const first = await fetchText(l.url(c), l.headers);
+          const answer = checkAnswer(l.t.kind, first.status, first.text, c, db);
+          caseRun.ids = answer.ids;
+          caseRun.keys = answer.keys;
+          const before = cpuSnapshot();
+          caseRun.load = await runLoad({ url: l.url(c), headers: l.headers, connections: CFG.connections, durationS: CFG.durationS, warmupS: CFG.warmupS, expectBody: first.text });
+          caseRun.cpu = cpuShare(before, cpuSnapshot());
+          const again = await fetchText(l.url(c), l.headers);
+          checkAnswer(l.t.kind, again.status, again.text, c, db);
+          if (again.text !== first.text) throw new Error('the answer changed during the run');
+        } catch (err) {
+          caseRun.error = (err as Error).message.split('\n')[0];
+          log(`    error: ${caseRun.error}`);
+        }
+        caseRun.memAfter = memSample(l.proc);
+        const r = caseRun.load;
+        if (r) log(`    ${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, max ${ms(r.max)} ms, errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}, mismatches ${r.mismatches}; CPU ${cpuText(caseRun.cpu)}`);
+        if (l.proc.hasExited()) {
+          l.run.error = `exited during the run:\n${l.proc.output().slice(-2000)}`;
+          log(`  ${l.t.name}: ${l.run.error}`);
+        }
+      }
+    }
   } finally {
-    await stopServer(proc);
+    await Promise.all(live.map((l) => stopServer(l.proc)));
   }
-  return run;
+  return live.map((l) => l.run);
 }
 
 // ---- cold start ----
@@ -393,11 +453,15 @@ async function profileApp(db: DbTarget, c: Case, token: string, dir: string): Pr
   const headers = { 'blade-auth': `bearer ${token}` };
   const url = `http://127.0.0.1:${port}/api/construct/project/list?${query(c)}`;
   let load: LoadResult | undefined;
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  let window: { fromUs: number; toUs: number } | undefined;
   try {
     await waitReady(proc, APP_READY);
     const first = await fetchText(url, headers);
     checkAnswer('app', first.status, first.text, c, db);
-    load = await runLoad({ url, headers, connections: CFG.connections, durationS: Math.min(CFG.durationS, 10), warmupS: CFG.warmupS, expectBody: first.text });
+    const fromUs = nowUs() + CFG.warmupS * 1e6;
+    load = await runLoad({ url, headers, connections: CFG.connections, durationS: PROFILE_S, warmupS: CFG.warmupS, expectBody: first.text });
+    window = { fromUs, toUs: nowUs() };
   } catch (err) {
     await stopServer(proc);
     return { error: (err as Error).message };
@@ -406,7 +470,7 @@ async function profileApp(db: DbTarget, c: Case, token: string, dir: string): Pr
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
   if (!files.length) return { load, error: 'no .cpuprofile written' };
   const biggest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
-  return { summary: summarizeProfile(biggest, ROOT), load };
+  return { summary: summarizeProfile(biggest, ROOT, 15, window), load };
 }
 
 // ---- machine ----
@@ -414,8 +478,11 @@ async function profileApp(db: DbTarget, c: Case, token: string, dir: string): Pr
 function machineFacts(pgVersion: string | undefined, pgliteVersion: string | undefined): [string, string][] {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const m = /^model name\s*:\s*(.+)$/m.exec(info);
     if (m) cpu = m[1].trim();
+    const mhz = /^cpu MHz\s*:\s*([\d.]+)/m.exec(info);
+    if (mhz) cpu += ` @ ${Math.round(Number(mhz[1]))} MHz`;
   } catch {
     // not Linux
   }
@@ -503,11 +570,17 @@ interface Results {
   profile?: { c: Case; summary?: ProfileSummary; load?: LoadResult; error?: string; reason: string };
   errors: string[];
   started: number;
+  cpuStart?: CpuSnapshot;
+  loadStart: number[];
 }
+
+/** The temp directory of this run (removed on exit unless BENCH_KEEP=1). */
+let tmpDir: string | undefined;
 
 async function main(results: Results) {
   const token = await signToken();
   const tmp = mkdtempSync(join(os.tmpdir(), 'zs-bench-'));
+  tmpDir = tmp;
   try {
     results.pg = await probePostgres();
     log(results.pg.version ? `PostgreSQL ${results.pg.version} at ${CFG.pgAdminUrl}` : `PostgreSQL not reachable (${results.pg.error}): PostgreSQL parts skipped`);
@@ -548,14 +621,12 @@ async function main(results: Results) {
 
     // 2 + 3. load
     if (pgDb && ready(pgDb)) {
-      log('Load: app on PostgreSQL');
-      results.loads.push(await loadTarget('Zhusuan app', 'app', pgDb, token, 'node'));
-      log('Load: bare server on PostgreSQL');
-      results.loads.push(await loadTarget('bare Fastify+pg', 'bare', pgDb, token, 'node'));
+      log('Load on PostgreSQL: the app and the bare server, case by case');
+      results.loads.push(...(await loadGroup(pgDb, token, [{ name: 'Zhusuan app', kind: 'app', command: 'node' }, { name: 'bare Fastify+pg', kind: 'bare', command: 'node' }])));
     }
     if (ready(liteDb)) {
-      log('Load: app on PGlite');
-      results.loads.push(await loadTarget('Zhusuan app', 'app', liteDb, token, 'node'));
+      log('Load on PGlite: the app');
+      results.loads.push(...(await loadGroup(liteDb, token, [{ name: 'Zhusuan app', kind: 'app', command: 'node' }])));
     }
 
     // 4. cold start (+ 5. memory at first answer)
@@ -608,8 +679,15 @@ function ratioByCase(loads: TargetRun[]): Map<Case['key'], number | undefined> {
   return out;
 }
 
+/** "bench 48% · PG 40% · other 3%" of the machine's capacity. */
+function cpuText(c: CpuShare | undefined): string {
+  if (!c) return '—';
+  return `bench ${pct(c.bench)} · PG ${pct(c.postgres)} · other ${pct(c.other)}${c.steal >= 0.01 ? ` · steal ${pct(c.steal)}` : ''}`;
+}
+
+/** Requests that failed: errors (timeouts included), non-2xx answers, wrong bodies. */
 function bad(l: LoadResult | undefined): number {
-  return l ? l.errors + l.non2xx + l.mismatches + l.timeouts : 0;
+  return l ? l.errors + l.non2xx + l.mismatches : 0;
 }
 
 // ---- report ----
@@ -622,17 +700,27 @@ function render(results: Results): { text: string; failed: boolean } {
     'Load generator (autocannon, in the bench process), servers and PostgreSQL all share the machine below, so absolute numbers are lower than on separate machines; the ratios are what to watch.');
 
   r.h(2, 'Machine');
-  r.p(table(['', ''], machineFacts(results.pg.version, results.pgliteVersion)));
+  const overall = cpuShare(results.cpuStart, cpuSnapshot());
+  const busyNote: [string, string][] = [
+    ['Load average (1/5/15 min) at start / end', `${results.loadStart.map((x) => x.toFixed(2)).join(' ')} / ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`],
+    ['Machine CPU over the whole run', cpuText(overall)],
+  ];
+  r.p(table(['', ''], [...machineFacts(results.pg.version, results.pgliteVersion), ...busyNote]));
+  if (overall && overall.other > 0.1) r.p(`**Note:** other processes used ${pct(overall.other)} of the machine during this run; the numbers below are disturbed by them (see the per-run CPU column).`);
 
   r.h(2, 'Data');
   r.p(`${CFG.tenants} tenants × ${CFG.perTenant.toLocaleString('en-US')} projects (tenant ids ${tenantId(0)}…${tenantId(CFG.tenants - 1)}), 50 clients (construct_party_a) per tenant, ` +
-    'inserted with INSERT … SELECT generate_series after the app created the tables, then VACUUM ANALYZE. Load uses tenant ' + `${TENANT}.`);
+    'inserted with INSERT … SELECT generate_series after the app created the tables (and seeded its own data), then VACUUM ANALYZE. ' +
+    `Each tenant also gets a tenant row and a role \`${ROLE_ALIAS}\` granted the project menu and its buttons (no data scope: every row of the tenant). ` +
+    `Load uses tenant ${TENANT} with a token as login would issue it to a user of that role (HS256, claims tenant_id, user_id, dept_id, role_id, role_name).`);
+  const skipped = results.data.flatMap((d) => (d.facts?.accessSkipped ?? []).map((x) => `${d.db.label}: ${x}`));
+  if (skipped.length) r.p(`Access setup statements skipped (this version of the app lacks their tables):\n${skipped.map((x) => `- ${x}`).join('\n')}`);
   r.p(table(
-    ['Database', 'rows', 'tenant rows', `name contains "${NAME_FRAGMENT}"`, 'create_time range', 'table+indexes', 'app schema run', 'insert', 'vacuum analyze'],
+    ['Database', 'rows', 'other rows (app seed)', 'tenant rows', `name contains "${NAME_FRAGMENT}"`, 'create_time range', 'table+indexes', 'app schema run', 'insert', 'vacuum analyze'],
     results.data.map(({ db, facts: f, error }) => f
-      ? [db.label, int(f.rows), int(f.tenant_rows), `${int(f.fragment_rows)} (${pct(f.fragment_rows / f.tenant_rows)})`, `${f.first_created.slice(0, 10)} … ${f.last_created.slice(0, 10)}`, f.size, `${ms(f.schemaMs / 1000)} s`, `${ms(f.insertMs / 1000)} s`, `${ms(f.analyzeMs / 1000)} s`]
-      : [db.label, `failed: ${error}`, '', '', '', '', '', '', '']),
-    ['l', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
+      ? [db.label, int(f.rows), int(f.other_rows), int(f.tenant_rows), `${int(f.fragment_rows)} (${pct(f.fragment_rows / f.tenant_rows)})`, `${f.first_created.slice(0, 10)} … ${f.last_created.slice(0, 10)}`, f.size, `${ms(f.schemaMs / 1000)} s`, `${ms(f.insertMs / 1000)} s`, `${ms(f.analyzeMs / 1000)} s`]
+      : [db.label, `failed: ${error}`, '', '', '', '', '', '', '', '']),
+    ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
   ));
 
   r.h(2, `Load: ${CFG.connections} connections, ${CFG.durationS} s after ${CFG.warmupS} s warm-up`);
@@ -641,20 +729,21 @@ function render(results: Results): { text: string; failed: boolean } {
   const ratios = ratioByCase(results.loads);
   const loadRows: (string | number)[][] = [];
   for (const t of results.loads) {
-    if (t.error && !t.cases.length) loadRows.push([t.name, t.db.label, 'all', `failed: ${t.error.split('\n')[0]}`, '', '', '', '', '', '']);
+    if (t.error && !t.cases.length) loadRows.push([t.name, t.db.label, 'all', `failed: ${t.error.split('\n')[0]}`, '', '', '', '', '', '', '']);
     for (const cr of t.cases) {
       const l = cr.load;
       const ratio = t.kind === 'app' && t.db.kind === 'postgres' ? pct(ratios.get(cr.c.key)) : '';
       if (!l) {
-        loadRows.push([t.name, t.db.label, cr.c.label, `failed: ${cr.error}`, '', '', '', '', '', '']);
+        loadRows.push([t.name, t.db.label, cr.c.label, `failed: ${cr.error}`, '', '', '', '', '', '', cpuText(cr.cpu)]);
         failed = true;
         continue;
       }
       if (bad(l) || cr.error) failed = true;
-      loadRows.push([t.name, t.db.label, cr.c.label, int(l.rps), ms(l.p50), ms(l.p99), ms(l.max), `${l.errors} / ${l.timeouts}`, `${l.non2xx} / ${l.mismatches}${cr.error ? ` (${cr.error})` : ''}`, ratio]);
+      loadRows.push([t.name, t.db.label, cr.c.label, int(l.rps), ms(l.p50), ms(l.p99), ms(l.max), `${l.errors} (${l.timeouts})`, `${l.non2xx} / ${l.mismatches}${cr.error ? ` (${cr.error})` : ''}`, ratio, cpuText(cr.cpu)]);
     }
   }
-  r.p(table(['Server', 'DB', 'Case', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors / timeouts', 'non-2xx / mismatches', 'vs bare'], loadRows, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+  r.p(table(['Server', 'DB', 'Case', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors (timeouts)', 'non-2xx / mismatches', 'vs bare', 'machine CPU during run'], loadRows, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']));
+  r.p('Machine CPU: share of all cores over the run (warm-up included) used by the bench process tree (autocannon + the server), by PostgreSQL, and by anything else on the machine; a large "other" share means the numbers were disturbed.');
 
   // targets
   const checks: string[] = [];
@@ -676,9 +765,19 @@ function render(results: Results): { text: string; failed: boolean } {
       checks.push(`- ${mark(l ? l.p99 <= TARGETS.pgliteP99 : undefined)} PGlite ${c.label}: p99 ${ms(l?.p99)} ms (target ≤ ${TARGETS.pgliteP99} ms), max ${ms(l?.max)} ms`);
     }
   }
+  const bare = results.loads.find((l) => l.kind === 'bare');
+  if (appPg && bare) {
+    const differ = CASES.filter((c) => {
+      const a = appPg.cases.find((x) => x.c.key === c.key);
+      const b = bare.cases.find((x) => x.c.key === c.key);
+      return !a?.ids || !b?.ids || a.ids.join() !== b.ids.join() || a.keys !== b.keys;
+    });
+    checks.push(`- ${mark(differ.length === 0)} the bare server answers the same rows with the same fields as the app in every case${differ.length ? ` (differs in ${differ.map((c) => c.key).join(', ')}: tests/bench/queries.ts no longer matches the app's SQL)` : ''}`);
+    if (differ.length) failed = true;
+  }
   const allLoads = results.loads.flatMap((t) => t.cases);
   const wrong = allLoads.reduce((s, c) => s + bad(c.load), 0);
-  checks.push(`- ${mark(wrong === 0 && allLoads.every((c) => c.load && !c.error))} every answer correct: ${wrong} errors / timeouts / non-2xx / mismatches in total`);
+  checks.push(`- ${mark(wrong === 0 && allLoads.every((c) => c.load && !c.error))} every answer correct: ${wrong} errors (timeouts included), non-2xx answers and mismatches in total`);
   r.h(3, 'Targets');
   r.p(checks.join('\n'));
 
@@ -722,12 +821,14 @@ function render(results: Results): { text: string; failed: boolean } {
   if (results.profile) {
     const p = results.profile;
     r.h(2, `Where the app's time goes (PostgreSQL, ${p.c.label})`);
-    r.p(`\`node --cpu-prof --import tsx src/server/main.ts\`, ${Math.min(CFG.durationS, 10)} s of the same load (${p.reason}).` +
+    r.p(`\`node --cpu-prof --import tsx src/server/main.ts\`, ${PROFILE_S} s of the same load after ${CFG.warmupS} s warm-up (${p.reason}).` +
       (p.load ? ` Under the profiler: ${int(p.load.rps)} req/s, p99 ${ms(p.load.p99)} ms.` : ''));
     if (p.summary) {
       const s = p.summary;
-      r.p(`Main thread: ${ms(s.totalMs / 1000, 1)} s sampled, ${pct(s.idleMs / s.totalMs)} idle; shares below are of the busy ${ms(s.busyMs / 1000, 1)} s.`);
-      r.p(table(['Self time by category', 'ms', 'share'], s.categories.slice(0, 16).map((x) => [x.name, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
+      r.p(`Main thread, ${s.windowed ? 'samples of the measured run only (start-up and warm-up left out)' : 'whole process life (the run window could not be matched to the profile clock)'}: ` +
+        `${ms(s.totalMs / 1000, 1)} s sampled, ${pct(s.idleMs / s.totalMs)} idle; shares below are of the busy ${ms(s.busyMs / 1000, 1)} s.`);
+      r.p(table(['Charged to the nearest package or file of ours on the stack', 'ms', 'share'], s.responsible.slice(0, 14).map((x) => [x.name, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
+      r.p(table(['Self time by category', 'ms', 'share'], s.categories.slice(0, 12).map((x) => [x.name, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
       r.p(table(['Hottest functions (self)', 'ms', 'share'], s.selfTop.map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
       r.p(table(['Our code (src/), inclusive', 'ms', 'share'], s.ourInclusiveTop.slice(0, 12).map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
       r.p(table(['Our code (src/), self', 'ms', 'share'], s.ourSelfTop.slice(0, 10).map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
@@ -753,7 +854,7 @@ function render(results: Results): { text: string; failed: boolean } {
 
 // ---- entry ----
 
-const results: Results = { pg: {}, data: [], loads: [], cold: [], errors: [], started: performance.now() };
+const results: Results = { pg: {}, data: [], loads: [], cold: [], errors: [], started: performance.now(), cpuStart: cpuSnapshot(), loadStart: os.loadavg() };
 let finished = false;
 
 function finish(extraError?: string): number {
@@ -771,9 +872,11 @@ function finish(extraError?: string): number {
 }
 
 process.on('exit', killAllNow);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     killAllNow();
+    if (tmpDir && !CFG.keep) rmSync(tmpDir, { recursive: true, force: true });
+    finish(`interrupted by ${signal}: partial results (database ${CFG.dbName} is left behind; the next run drops it)`);
     process.exit(130);
   });
 }

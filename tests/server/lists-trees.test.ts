@@ -38,6 +38,14 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect((await api.get(LIST, { create_time_datege: '2000-01-01 00:00:00' })).body.data.total).toBe(5);
   });
 
+  it('searches Latin text without regard to case, and Chinese text as it is', async () => {
+    await partyA(api, { name: 'Jiangsu ABC Holdings' });
+    const found = async (name: string) => (await api.get('/api/construct/partyA/list', { name })).body.data.records.map((r: any) => r.name);
+    expect(await found('abc hold')).toEqual(['Jiangsu ABC Holdings']);
+    expect(await found('ABC')).toEqual(['Jiangsu ABC Holdings']);
+    expect(await found('城建投资')).toHaveLength(1);
+  });
+
   it('treats wildcard characters in a search as literal text', async () => {
     expect((await api.get(LIST, { name: '%' })).body.data.total).toBe(0);
     expect((await api.get(LIST, { name: '_' })).body.data.total).toBe(0);

@@ -55,6 +55,8 @@ export class FairQueue {
     const job = this.waiting.shift();
     if (!job) return;
     this.running = true;
-    job.start();
+    // Start it on the next turn of the event loop: PGlite runs on this thread, and without the
+    // pause a busy queue never lets Node accept new connections (they waited seconds, unaccepted).
+    setImmediate(job.start);
   }
 }

@@ -45,7 +45,29 @@ export async function loadSigningKey(db: Db, fromEnv?: string): Promise<Uint8Arr
   return new TextEncoder().encode(value);
 }
 
+/** Verified tokens, kept until they expire: checking a signature costs far more than a lookup. */
+class VerifiedCache {
+  private readonly entries = new Map<string, { claims: Claims; exp: number }>();
+  constructor(private readonly limit = 10_000) {}
+
+  get(token: string): Claims | undefined {
+    const hit = this.entries.get(token);
+    if (!hit) return undefined;
+    if (hit.exp * 1000 <= Date.now()) {
+      this.entries.delete(token);
+      return undefined;
+    }
+    return hit.claims;
+  }
+
+  set(token: string, claims: Claims, exp: number) {
+    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(token, { claims, exp });
+  }
+}
+
 export function createTokenService(key: Uint8Array, defaultLifetimeSeconds = 3600): TokenService {
+  const verified = new VerifiedCache();
   return {
     async sign(claims, expiresIn = defaultLifetimeSeconds) {
       return new SignJWT({ ...claims })
@@ -56,9 +78,12 @@ export function createTokenService(key: Uint8Array, defaultLifetimeSeconds = 360
         .sign(key);
     },
     async verify(token) {
+      const cached = verified.get(token);
+      if (cached) return cached;
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-        if (typeof payload.tenant_id !== 'string' || typeof payload.user_id !== 'string') throw new TokenError('invalid');
+        if (typeof payload.tenant_id !== 'string' || typeof payload.user_id !== 'string' || typeof payload.exp !== 'number') throw new TokenError('invalid');
+        verified.set(token, payload as unknown as Claims, payload.exp);
         return payload as unknown as Claims;
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw new TokenError('expired');
