@@ -39,6 +39,7 @@ export const authApi = {
   login: (form: LoginForm) =>
     http.raw<UserInfo>('post', '/api/blade-auth/oauth/token', {
       token: false,
+      silent: true, // the login page shows the refusal beside the form
       headers: {
         'Tenant-Id': form.tenantId,
         'Dept-Id': website.switchMode ? form.deptId ?? '' : '',

@@ -30,6 +30,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** false: no Blade-Auth header (login, captcha). */
   token?: boolean;
+  /** The caller shows failures itself (no toast). */
+  silent?: boolean;
 }
 
 const basic = () => `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`;
@@ -59,7 +61,7 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
   }
 
   /** The platform's failure rule over an answer; returns the body when it is a success. */
-  function check(status: number, body: any): any {
+  function check(status: number, body: any, silent = false): any {
     const code = (body && typeof body === 'object' && typeof body.code === 'number' ? body.code : undefined) ?? status;
     if (code === 200) return body;
     const message = (body && (body.msg || body.error_description)) || hooks.unknownError();
@@ -68,7 +70,7 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
       hooks.onUnauthorized();
       throw new ApiError(401, message, body);
     }
-    hooks.notify(message);
+    if (!silent) hooks.notify(message);
     throw new ApiError(code, message, body);
   }
 
@@ -86,7 +88,7 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
     async raw<T = any>(method: 'get' | 'post', url: string, options: CallOptions = {}): Promise<T> {
       const { status, body } = await call<T>(method, url, options);
       if (status === 200 && body && !body.error) return body as T;
-      return check(status === 200 ? 400 : status, body) as T;
+      return check(status === 200 ? 400 : status, body, options.silent) as T;
     },
     /** A binary download (exports). */
     async blob(url: string, searchParams?: CallOptions['searchParams']): Promise<{ blob: Blob; filename: string }> {

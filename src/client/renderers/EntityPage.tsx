@@ -134,7 +134,7 @@ function List({ model }: { model: EntityModel }) {
   const columns = useMemo(() => [
     ...model.list.columns.map((c) => {
       const f = model.fieldMap[c.field];
-      return { key: c.field, title: f.label[lang], dataIndex: c.field, width: c.width, ellipsis: true, render: (v: unknown) => display(f, v, lang, refs) };
+      return { key: c.field, title: f.label[lang], dataIndex: c.field, width: c.width ?? (f.kind === 'datetime' ? 170 : undefined), ellipsis: true, render: (v: unknown) => display(f, v, lang, refs) };
     }),
     {
       key: '__actions', title: t('common.actions'), width: 90, fixed: 'right' as const,

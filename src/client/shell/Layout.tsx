@@ -48,7 +48,7 @@ export default function Layout({ children }: { children: ReactNode }) {
         <TabsBar />
         <AntLayout.Content className="zs-content">{children}</AntLayout.Content>
       </AntLayout>
-      {user && <Watermark text={user.real_name || user.account} />}
+      {user && <Watermark text={user.real_name || user.account} colour={colours.watermark} />}
     </AntLayout>
   );
 }

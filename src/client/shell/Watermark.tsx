@@ -5,7 +5,7 @@ import { website } from '../app/website.ts';
 
 const ID = 'zs-watermark';
 
-function image(text: string): string {
+function image(text: string, colour: string): string {
   const canvas = document.createElement('canvas');
   canvas.width = 260;
   canvas.height = 160;
@@ -13,7 +13,7 @@ function image(text: string): string {
   if (ctx) {
     ctx.rotate((-20 * Math.PI) / 180);
     ctx.font = '16px "WenQuanYi Micro Hei", "Microsoft YaHei", sans-serif';
-    ctx.fillStyle = 'rgba(0, 0, 0, 0.08)';
+    ctx.fillStyle = colour;
     ctx.fillText(text, 10, 110);
   }
   return canvas.toDataURL('image/png');
@@ -37,9 +37,9 @@ export function ensureWatermark(text: string, url: string): HTMLElement {
   return node;
 }
 
-export function Watermark({ text }: { text: string }) {
+export function Watermark({ text, colour }: { text: string; colour: string }) {
   useEffect(() => {
-    const url = image(text);
+    const url = image(text, colour);
     ensureWatermark(text, url);
     const timer = setInterval(() => ensureWatermark(text, url), website.watermarkCheckMs);
     const observer = new MutationObserver(() => ensureWatermark(text, url));
@@ -49,6 +49,6 @@ export function Watermark({ text }: { text: string }) {
       observer.disconnect();
       document.getElementById(ID)?.remove();
     };
-  }, [text]);
+  }, [text, colour]);
   return null;
 }
