@@ -237,17 +237,24 @@ async function enableTrigram(db: Db): Promise<boolean> {
   }
 }
 
-/** Brings the database in line with the catalog: migrations first, then additive DDL. */
+/**
+ * Brings the database in line with the catalog: migrations first, then additive DDL. When the
+ * models and migrations are those of the last successful sync (same fingerprint), nothing is
+ * inspected: a restart with unchanged schemas skips the catalog queries.
+ */
 export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: string): Promise<SyncReport> {
   await db.exec(INTERNAL_DDL);
-  const migrations = await runMigrations(db, migrationsDir);
   const specs = Object.values(catalog.entities).flatMap(tableSpecs);
+  const migrationFiles = existsSync(migrationsDir) ? readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort() : [];
+  const fingerprint = createHash('sha256').update(JSON.stringify({ specs, migrationFiles })).digest('hex');
+  const [last] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'schema.fingerprint'`);
+  if (last?.value === fingerprint) return { created: [], altered: [], migrations: [] };
+  const migrations = await runMigrations(db, migrationsDir);
   const indexes = await db.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`);
   const plan = planSync(specs, await liveColumns(db), new Set(indexes.map((i) => i.name)), { trigram: await enableTrigram(db) });
-  if (plan.statements.length) {
-    await db.transaction(async (tx) => {
-      for (const s of plan.statements) await tx.query(s);
-    });
-  }
+  await db.transaction(async (tx) => {
+    for (const s of plan.statements) await tx.query(s);
+    await tx.query(`INSERT INTO zs_setting (key, value) VALUES ('schema.fingerprint', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [fingerprint]);
+  });
   return { created: plan.created, altered: plan.altered, migrations };
 }
