@@ -46,6 +46,18 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect(await found('城建投资')).toHaveLength(1);
   });
 
+  it('answers picker options by keyword and list labels by ids', async () => {
+    const picked = (await api.get('/api/construct/project/options', { keyword: '无锡' })).body.data;
+    expect(picked.records.map((r: any) => r.label)).toEqual(['无锡太湖新城A地块', '无锡惠山高铁站房']);
+    expect(picked.total).toBe(2);
+    const ids = picked.records.map((r: any) => r.value);
+    const byIds = (await api.get('/api/construct/project/options', { ids: ids.join(',') })).body.data.records;
+    expect(byIds).toEqual(expect.arrayContaining(picked.records));
+    const other = client(server, (await server.newTenant()).token);
+    expect((await other.get('/api/construct/project/options', { ids: ids.join(',') })).body.data.records).toEqual([]);
+    expect((await api.get('/api/construct/project/options', { keyword: '%' })).body.data.total).toBe(0);
+  });
+
   it('treats wildcard characters in a search as literal text', async () => {
     expect((await api.get(LIST, { name: '%' })).body.data.total).toBe(0);
     expect((await api.get(LIST, { name: '_' })).body.data.total).toBe(0);

@@ -28,7 +28,7 @@ function useDictionary(f: FieldModel | undefined, lang: Lang) {
   });
 }
 
-/** Labels of referenced records, one request per referenced id (cached). */
+/** Labels of referenced records: one options request per referenced entity (cached). */
 function useReferenceLabels(model: EntityModel, rows: Row[]) {
   const refFields = model.list.columns.map((c) => model.fieldMap[c.field]).filter((f) => f?.ref && !f.ref.separator);
   const wanted = refFields.flatMap((f) => [...new Set(rows.map((r) => r[f.name]).filter(Boolean))].map((id) => ({ f, id: String(id) })));
@@ -38,11 +38,12 @@ function useReferenceLabels(model: EntityModel, rows: Row[]) {
     staleTime: 60_000,
     queryFn: async () => {
       const out: Record<string, string> = {};
-      await Promise.all(wanted.map(async ({ f, id }) => {
+      await Promise.all(refFields.map(async (f) => {
+        const ids = wanted.filter((w) => w.f === f).map((w) => w.id);
+        if (!ids.length) return;
         const target = catalog().entities[f.ref!.entity];
-        const record = await http.get<Row>(`${target.api}/detail`, { id }).catch(() => null);
-        const labelField = f.ref!.labelField ?? target.titleField ?? 'id';
-        out[`${f.name}:${id}`] = record ? String(record[labelField] ?? id) : id;
+        const page = await http.get<{ records: { value: string; label: string }[] }>(`${target.api}/options`, { ids: ids.join(',') }).catch(() => ({ records: [] }));
+        for (const id of ids) out[`${f.name}:${id}`] = page.records.find((r) => r.value === id)?.label ?? id;
       }));
       return out;
     },

@@ -73,6 +73,13 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
         responses: answer(ref),
       },
     },
+    [`${model.api}/options`]: {
+      get: {
+        tags: tag, summary: 'Choices for pickers and labels: {value, label} by ids, or by a keyword in the title, paged',
+        parameters: [{ name: 'ids', in: 'query', schema: { type: 'string' } }, { name: 'keyword', in: 'query', schema: { type: 'string' } }, ...listParams.slice(0, 2)],
+        responses: answer(page({ type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } })),
+      },
+    },
     [`${model.api}/save`]: { post: write(`Create a ${model.label.en}`) },
     [`${model.api}/update`]: { post: write(`Replace a ${model.label.en} (body.id)`) },
     [`${model.api}/submit`]: { post: write(`Create, or replace when body.id is given`) },

@@ -175,6 +175,29 @@ export class EntityStore {
     return { records, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
   }
 
+  /**
+   * Choices for a reference picker or labels for a list: {value, label} of the records with the
+   * given ids, or of those whose title contains `keyword`, a page at a time.
+   */
+  async options(query: { ids?: string[]; keyword?: string; current: number; size: number }): Promise<Page<{ value: string; label: string }>> {
+    this.assertRead();
+    const valueField = this.model.fieldMap.id;
+    const labelField = this.model.fieldMap[this.model.titleField ?? 'id'];
+    const params = new Params();
+    const where = this.scope(params);
+    if (query.ids) where.push(`t.id = ANY(${params.add(query.ids)}::bigint[])`);
+    if (query.keyword) where.push(`t.${q(labelField.column)}::text ${/[a-z]/i.test(query.keyword) ? 'ILIKE' : 'LIKE'} ${params.add(`%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
+    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
+    const limit = params.add(query.size);
+    const offset = params.add((query.current - 1) * query.size);
+    const rows = await this.db.query<{ value: string; label: string }>(
+      `SELECT t.${q(valueField.column)}::text AS value, t.${q(labelField.column)}::text AS label ${from} ORDER BY t.${q(labelField.column)}, t.id LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
+    return { records: rows, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
+  }
+
   /** One record with its detail rows, found by id or by a lookup key; not found is an error. */
   async detail(id: string, by: string = 'id', db: Queryable = this.db): Promise<Row> {
     this.assertRead();
