@@ -1,11 +1,20 @@
 // Reads the schema set from disk for compile(): the manifest, the files it names, schemas/common and
 // schemas/meta. A JSON syntax error is reported like any other schema problem, with its file.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SchemaSetError, type Manifest, type SchemaSource } from '../engine/model/source.ts';
 import type { JsonSchema } from '../engine/model/types.ts';
 
-export const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
+/** The folder holding entities.manifest.json, found upward from this file (source or built). */
+function findProjectRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'entities.manifest.json'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot(fileURLToPath(new URL('.', import.meta.url)));
 
 export function readSchemaSource(root = PROJECT_ROOT, manifestFile = 'entities.manifest.json'): SchemaSource {
   const issues: { file: string; pointer: string; message: string }[] = [];

@@ -95,6 +95,7 @@ interface DbTarget {
 const COMMANDS = {
   npx: { label: 'npx tsx src/server/main.ts', cmd: 'npx', args: ['tsx', 'src/server/main.ts'] },
   node: { label: 'node --import tsx src/server/main.ts', cmd: process.execPath, args: ['--import', 'tsx', 'src/server/main.ts'] },
+  built: { label: 'node dist/server/server/main.js (npm start)', cmd: process.execPath, args: ['dist/server/server/main.js'] },
 };
 type CommandKey = keyof typeof COMMANDS;
 
@@ -578,6 +579,8 @@ interface Results {
 let tmpDir: string | undefined;
 
 async function main(results: Results) {
+  // the built server (what npm start runs) is measured too
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.server.json')], { cwd: ROOT, stdio: 'inherit' });
   const token = await signToken();
   const tmp = mkdtempSync(join(os.tmpdir(), 'zs-bench-'));
   tmpDir = tmp;
@@ -632,7 +635,7 @@ async function main(results: Results) {
     // 4. cold start (+ 5. memory at first answer)
     for (const db of [liteDb, pgDb]) {
       if (!db || !ready(db)) continue;
-      for (const command of ['npx', 'node'] as CommandKey[]) {
+      for (const command of ['npx', 'node', 'built'] as CommandKey[]) {
         const entry = { db, command, runs: [] as ColdRun[] };
         results.cold.push(entry);
         for (let i = 0; i < CFG.coldRuns; i++) {
