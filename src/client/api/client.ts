@@ -52,10 +52,11 @@ export const authApi = {
         grant_type: website.captchaMode ? 'captcha' : 'password', scope: 'all', type: 'account',
       },
     }),
-  refresh: (refreshToken: string, tenantId: string) =>
+  /** A new token; with a department and role, narrowed to them (switch mode). */
+  refresh: (refreshToken: string, tenantId: string, deptId = '', roleId = '') =>
     http.raw<UserInfo>('post', '/api/blade-auth/oauth/token', {
       token: false,
-      headers: { 'Tenant-Id': tenantId },
+      headers: { 'Tenant-Id': tenantId, 'Dept-Id': deptId, 'Role-Id': roleId },
       searchParams: { tenantId, refresh_token: refreshToken, grant_type: 'refresh_token', scope: 'all' },
     }),
   logout: (logs: unknown[]) => http.raw('post', '/api/blade-auth/oauth/logout', { json: logs }),

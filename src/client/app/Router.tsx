@@ -6,6 +6,7 @@ import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { menuName, translate } from '../i18n/useT.ts';
 import { appStore, endSession, langAtom, lockPasswordAtom, menusAtom, tabsAtom, tokenAtom, userInfoAtom, visitsAtom, type MenuNode, type Tab } from '../state/session.ts';
+import { pageMenus } from '../state/menus.ts';
 import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
 import { lazyWithTimeout } from './lazy.ts';
@@ -56,11 +57,6 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/myiframe/:routerPath', meta: { title: 'title.iframe' }, page: Iframe, inLayout: true },
 ];
 
-/** Every menu of the tree, depth first. */
-export function flattenMenus(menus: MenuNode[]): MenuNode[] {
-  return menus.flatMap((m) => [m, ...flattenMenus(m.children ?? [])]);
-}
-
 interface Resolved {
   route?: StaticRoute;
   menu?: MenuNode;
@@ -85,7 +81,7 @@ export function resolve(path: string, menus: MenuNode[]): Resolved {
     if (params) return { route, params };
   }
   const clean = path.replace(/\/index$/, '');
-  const menu = flattenMenus(menus).find((m) => m.category === 1 && !m.children?.some((c) => c.category === 1) && m.path === clean);
+  const menu = pageMenus(menus).find((m) => m.path === clean);
   return { menu, params: {} };
 }
 

@@ -1,7 +1,7 @@
 // Home: a greeting and tiles to the routes the user opens most.
 import { Empty } from 'antd';
 import { useAtomValue } from 'jotai';
-import { flattenMenus } from '../app/Router.tsx';
+import { flattenMenus, pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
@@ -20,7 +20,7 @@ export default function Home() {
     .filter((m) => m.category === 1 && visits[m.path])
     .sort((a, b) => (visits[b.path] ?? 0) - (visits[a.path] ?? 0))
     .slice(0, 8);
-  const tiles = frequent.length ? frequent : all.filter((m) => m.category === 1 && m.path && !(m.children ?? []).some((c) => c.category === 1)).slice(0, 8);
+  const tiles = frequent.length ? frequent : pageMenus(menus).slice(0, 8);
   return (
     <>
       <CardBox radius={10} title={t('home.welcome', { name: user?.real_name ?? '' })}>

@@ -8,11 +8,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
 import { loadMenus } from '../app/bootstrap.ts';
-import { flattenMenus } from '../app/Router.tsx';
 import type { ShellColours } from '../app/themes.ts';
 import { THEMES, website, type ThemeName } from '../app/website.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { collapseAtom, errorLogAtom, langAtom, lockPasswordAtom, menusAtom, themeAtom, topMenuIdAtom, userInfoAtom } from '../state/session.ts';
+import { pageMenus } from '../state/menus.ts';
 import { ErrorLogDialog } from './ErrorLog.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { logout } from './logout.ts';
@@ -47,7 +47,7 @@ export function Header({ colours }: { colours: ShellColours }) {
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
-  const leaves = useMemo(() => flattenMenus(menus).filter((m) => m.category === 1 && !(m.children ?? []).some((c) => c.category === 1)), [menus]);
+  const leaves = useMemo(() => pageMenus(menus), [menus]);
   const [query, setQuery] = useState('');
   const options = leaves.filter((m) => query && menuName(m, lang).toLowerCase().includes(query.toLowerCase())).slice(0, 10).map((m) => ({ value: m.path, label: menuName(m, lang) }));
 

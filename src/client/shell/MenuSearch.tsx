@@ -3,7 +3,7 @@ import { Input, List, Modal } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
-import { flattenMenus } from '../app/Router.tsx';
+import { pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { langAtom, menusAtom, type MenuNode } from '../state/session.ts';
 
@@ -11,7 +11,7 @@ import { langAtom, menusAtom, type MenuNode } from '../state/session.ts';
 export function searchMenus(menus: MenuNode[], query: string, lang: 'zh' | 'en'): MenuNode[] {
   const q = query.trim().toLowerCase();
   if (!q) return [];
-  return flattenMenus(menus).filter((m) => m.category === 1 && m.path && !(m.children ?? []).some((c) => c.category === 1) && menuName(m, lang).toLowerCase().startsWith(q));
+  return pageMenus(menus).filter((m) => menuName(m, lang).toLowerCase().startsWith(q));
 }
 
 export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => void }) {

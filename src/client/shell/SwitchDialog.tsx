@@ -7,7 +7,6 @@ import { loadSession } from '../app/bootstrap.ts';
 import { useT } from '../i18n/useT.ts';
 import { renewSession, userInfoAtom } from '../state/session.ts';
 import { tokenStore } from '../state/storage.ts';
-import { http } from '../api/client.ts';
 
 export function SwitchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useT();
@@ -23,12 +22,7 @@ export function SwitchDialog({ open, onClose }: { open: boolean; onClose: () => 
   }, [open, user]);
   const submit = async () => {
     const { deptId, roleId } = await form.validateFields();
-    const info = await http.raw('post', '/api/blade-auth/oauth/token', {
-      token: false,
-      headers: { 'Tenant-Id': user!.tenant_id, 'Dept-Id': deptId, 'Role-Id': roleId },
-      searchParams: { tenantId: user!.tenant_id, refresh_token: tokenStore.refresh, grant_type: 'refresh_token', scope: 'all' },
-    });
-    renewSession(info);
+    renewSession(await authApi.refresh(tokenStore.refresh, user!.tenant_id, deptId, roleId));
     await loadSession();
     message.success(t('common.success'));
     onClose();

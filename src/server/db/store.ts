@@ -186,7 +186,7 @@ export class EntityStore {
     const params = new Params();
     const where = this.scope(params);
     if (query.ids) where.push(`t.id = ANY(${params.add(query.ids)}::bigint[])`);
-    if (query.keyword) where.push(`t.${q(labelField.column)}::text ${/[a-z]/i.test(query.keyword) ? 'ILIKE' : 'LIKE'} ${params.add(`%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    if (query.keyword) where.push(filterSql(labelField, { field: labelField.name, op: 'like', value: query.keyword }, params));
     const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
     const limit = params.add(query.size);
