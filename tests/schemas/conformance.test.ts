@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { client, databaseKinds, startServer, type TestServer } from '../server/harness.ts';
-import { dependencyOrder, editableText, sampleRecord, type SampleContext } from './sample.ts';
+import { dependencyOrder, editableText, sampleRecord, type SampleContext } from '../../src/engine/sample/sample.ts';
 
 const { catalog } = compile(readSchemaSource());
 const models = dependencyOrder(catalog);

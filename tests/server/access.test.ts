@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import type { EntityModel } from '../../src/engine/model/types.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
-import { dependencyOrder, sampleRecord, type SampleContext } from '../schemas/sample.ts';
+import { dependencyOrder, sampleRecord, type SampleContext } from '../../src/engine/sample/sample.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 import { project } from './fixtures.ts';
 

@@ -25,6 +25,9 @@ export const messages = {
   badPaging: { zh: '分页参数 {param} 无效: {value}', en: 'Invalid paging parameter {param}: {value}' },
   // field validation
   required: { zh: '{field}不能为空', en: '{field} is required' },
+  // the same, as forms prompt for a missing value (SPEC §5: 请输入参数名称, 请选择封存)
+  enter: { zh: '请输入{field}', en: 'please enter {field}' },
+  choose: { zh: '请选择{field}', en: 'please select {field}' },
   type: { zh: '{field}的类型不正确,应为{type}', en: '{field} must be {type}' },
   maxLength: { zh: '{field}不能超过{limit}个字符', en: '{field} must be at most {limit} character(s)' },
   minLength: { zh: '{field}不能少于{limit}个字符', en: '{field} must be at least {limit} character(s)' },

@@ -29,6 +29,23 @@ describe('valid records', () => {
   });
 });
 
+describe('required, as forms prompt for it (SPEC §5)', () => {
+  const param = catalog.entities.param;
+  const tenantPackage = catalog.entities.tenantPackage;
+  const prompt = (model: typeof project, record: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
+    validateRecord(ajv, model, record, { mode: 'full', lang, prompts: true }).map((e) => e.message);
+
+  it('asks to enter typed values and to select chosen ones', () => {
+    expect(prompt(param, {})).toEqual(['请输入参数名称', '请输入参数键名', '请输入参数键值']);
+    expect(prompt(dict, { parentId: '0' })).toEqual(expect.arrayContaining(['请输入字典编号', '请输入字典名称', '请输入字典排序', '请选择封存']));
+    expect(prompt(dict, { ...validDict, parentId: '1123598815738675201' })).toEqual(['请输入字典键值']);
+  });
+
+  it('in English, with the label in lower case', () => {
+    expect(prompt(tenantPackage, {}, 'en')).toEqual(['please enter package name', 'please select menu']);
+  });
+});
+
 describe('required', () => {
   it('names the field by its Chinese label', () => {
     const { name: _omit, ...rest } = validProject;

@@ -55,10 +55,26 @@ export function describePath(model: EntityModel, path: string, lang: Lang): { fi
   return { field, label: field ? field.label[lang] : first ?? '' };
 }
 
-function ajvMessage(model: EntityModel, e: AjvError, lang: Lang): FieldError {
+const CHOSEN_WIDGETS = new Set(['select', 'dict', 'ref', 'treeSelect', 'treeMultiSelect', 'upload', 'image', 'switch', 'date', 'dateRange', 'month']);
+
+/** Whether a form picks the value (请选择) rather than types it (请输入). */
+export function isChosen(field: FieldModel): boolean {
+  const widget = field.ui?.widget as string | undefined;
+  if (widget) return CHOSEN_WIDGETS.has(widget);
+  return Boolean(field.dict || field.ref || field.options) || ['date', 'datetime', 'month', 'boolean'].includes(field.kind);
+}
+
+/** "X is required" for the API; in forms (prompts) "请输入X" / "please enter x". */
+function requiredMessage(field: FieldModel | undefined, label: string, lang: Lang, prompts: boolean): string {
+  if (!prompts || !field) return t('required', lang, { field: label });
+  return t(isChosen(field) ? 'choose' : 'enter', lang, { field: lang === 'en' ? label.toLowerCase() : label });
+}
+
+function ajvMessage(model: EntityModel, e: AjvError, lang: Lang, prompts: boolean): FieldError {
   let path = e.instancePath;
   if (e.keyword === 'required') path = `${path}/${e.params.missingProperty}`;
-  const { label } = describePath(model, path, lang);
+  const { label, field } = describePath(model, path, lang);
+  if (e.keyword === 'required') return { path, message: requiredMessage(field, label, lang, prompts) };
   const key = (['required', 'maxLength', 'minLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'] as const)
     .find((k) => k === e.keyword) as MessageKey | undefined;
   if (key) return { path, message: t(key, lang, { field: label, limit: e.params.limit }) };
@@ -88,11 +104,11 @@ function isBlank(v: unknown): boolean {
 }
 
 /** requiredIf rules and detail row counts, which Ajv cannot see. */
-function ruleErrors(fields: readonly FieldModel[], values: Record<string, unknown>, prefix: string, labelOf: (f: FieldModel) => string, lang: Lang): FieldError[] {
+function ruleErrors(fields: readonly FieldModel[], values: Record<string, unknown>, prefix: string, labelOf: (f: FieldModel) => string, lang: Lang, prompts: boolean): FieldError[] {
   const out: FieldError[] = [];
   for (const f of fields) {
     if (f.rules?.requiredIf && matches(f.rules.requiredIf, values) && isBlank(values[f.name])) {
-      out.push({ path: `${prefix}/${f.name}`, message: t('required', lang, { field: labelOf(f) }) });
+      out.push({ path: `${prefix}/${f.name}`, message: requiredMessage(f, labelOf(f), lang, prompts) });
     }
   }
   return out;
@@ -113,6 +129,8 @@ export interface ValidateOptions {
    * will be stored, and only the changed fields are checked; the others keep their stored values.
    */
   changed?: readonly string[];
+  /** Phrase missing values as a form prompts for them (请输入X / 请选择X) instead of "X不能为空". */
+  prompts?: boolean;
 }
 
 /** Ajv sees decimals as JSON numbers; an exact decimal may arrive as a numeric string. */
@@ -132,20 +150,20 @@ function withNumericDecimals(model: EntityModel, record: Record<string, unknown>
   return out;
 }
 
-export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, { mode, lang, changed }: ValidateOptions): FieldError[] {
+export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, { mode, lang, changed, prompts = false }: ValidateOptions): FieldError[] {
   const numeric = withNumericDecimals(model, record);
   const checked = mode === 'partial' ? new Set(changed ?? Object.keys(record)) : undefined;
   const subject = checked ? Object.fromEntries(Object.entries(numeric).filter(([k]) => checked.has(k))) : numeric;
   const validate = validatorFor(ajv, model, mode);
-  const errors: FieldError[] = validate(subject) ? [] : (validate.errors ?? []).map((e) => ajvMessage(model, e, lang));
+  const errors: FieldError[] = validate(subject) ? [] : (validate.errors ?? []).map((e) => ajvMessage(model, e, lang, prompts));
   if (checked) {
     // a required field that this change empties
     for (const f of model.fields) {
-      if (checked.has(f.name) && f.required && isBlank(record[f.name])) errors.push({ path: `/${f.name}`, message: t('required', lang, { field: f.label[lang] }) });
+      if (checked.has(f.name) && f.required && isBlank(record[f.name])) errors.push({ path: `/${f.name}`, message: requiredMessage(f, f.label[lang], lang, prompts) });
     }
   }
   const ruled = checked ? model.fields.filter((f) => checked.has(f.name)) : model.fields;
-  errors.push(...ruleErrors(ruled, record, '', (f) => f.label[lang], lang));
+  errors.push(...ruleErrors(ruled, record, '', (f) => f.label[lang], lang, prompts));
   for (const detail of model.details) {
     if (checked && !checked.has(detail.name)) continue;
     const rows = record[detail.name];
@@ -153,7 +171,7 @@ export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<stri
     if (!Array.isArray(rows)) continue;
     rows.forEach((row, i) => {
       const rowLabel = (f: FieldModel) => `${t('detailRow', lang, { detail: detail.label, row: i + 1 })} ${f.label[lang]}`;
-      errors.push(...ruleErrors(detail.fields, row as Record<string, unknown>, `/${detail.name}/${i}`, rowLabel, lang));
+      errors.push(...ruleErrors(detail.fields, row as Record<string, unknown>, `/${detail.name}/${i}`, rowLabel, lang, prompts));
     });
   }
   return dedupe(errors);

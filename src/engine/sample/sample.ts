@@ -1,6 +1,6 @@
 // Builds a valid record for any entity from its model alone, so that the conformance suite covers
 // every manifest entry (a new schema is tested without a new test).
-import type { EntityCatalog, EntityModel, FieldModel } from '../../src/engine/model/types.ts';
+import type { EntityCatalog, EntityModel, FieldModel } from '../model/types.ts';
 
 type Row = Record<string, unknown>;
 

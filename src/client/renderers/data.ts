@@ -1,0 +1,113 @@
+// Server data the renderers share: dictionary items and the labels of referenced records.
+// Labels are looked up in batches: every id asked for in the same tick, for the same entity,
+// leaves in one `options?ids=` request (a list page of 200 rows costs one request per entity).
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import type { DictBinding } from '../../engine/model/types.ts';
+import { langAtom } from '../state/session.ts';
+import { catalog } from './catalog.ts';
+import { useHttp, type RendererHttp } from './http-context.tsx';
+
+export interface DictionaryOption {
+  value: string;
+  label: string;
+}
+
+export interface OptionPage {
+  records: { value: string; label: string }[];
+  total: number;
+}
+
+export function dictionaryUrl(binding: DictBinding): string {
+  return binding.source === 'system' ? '/api/blade-system/dict/dictionary' : '/api/blade-system/dict-biz/dictionary';
+}
+
+/** The items of a dictionary in the user's language (sealed items are left out by the server). */
+export function useDictionary(binding: DictBinding | undefined) {
+  const http = useHttp();
+  const lang = useAtomValue(langAtom);
+  return useQuery({
+    queryKey: ['dict', binding?.source, binding?.code, lang],
+    enabled: Boolean(binding),
+    staleTime: 5 * 60_000,
+    queryFn: async (): Promise<DictionaryOption[]> => {
+      const items = await http.get<{ dictKey: string; dictValue: string }[]>(dictionaryUrl(binding!), { code: binding!.code });
+      return items.map((d) => ({ value: d.dictKey, label: d.dictValue }));
+    },
+  });
+}
+
+/** Collects the ids asked for within one tick and fetches them with one request per entity. */
+class LabelBatcher {
+  private pending = new Map<string, { ids: Set<string>; waiters: (() => void)[] }>();
+  private known = new Map<string, string>();
+
+  constructor(private readonly http: RendererHttp) {}
+
+  async labels(entity: string, ids: readonly string[]): Promise<Record<string, string>> {
+    const missing = ids.filter((id) => !this.known.has(`${entity}:${id}`));
+    if (missing.length) await this.enqueue(entity, missing);
+    return Object.fromEntries(ids.map((id) => [id, this.known.get(`${entity}:${id}`) ?? id]));
+  }
+
+  /** Forgets what a save or delete may have changed. */
+  forget(entity: string): void {
+    for (const key of this.known.keys()) if (key.startsWith(`${entity}:`)) this.known.delete(key);
+  }
+
+  private enqueue(entity: string, ids: string[]): Promise<void> {
+    let batch = this.pending.get(entity);
+    if (!batch) {
+      batch = { ids: new Set(), waiters: [] };
+      this.pending.set(entity, batch);
+      queueMicrotask(() => void this.flush(entity));
+    }
+    ids.forEach((id) => batch!.ids.add(id));
+    return new Promise((resolve) => batch!.waiters.push(resolve));
+  }
+
+  private async flush(entity: string): Promise<void> {
+    const batch = this.pending.get(entity)!;
+    this.pending.delete(entity);
+    const ids = [...batch.ids];
+    const api = catalog().entities[entity]?.api;
+    try {
+      for (let i = 0; api && i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        const page = await this.http.get<OptionPage>(`${api}/options`, { ids: chunk.join(',') });
+        for (const r of page.records) this.known.set(`${entity}:${r.value}`, r.label);
+      }
+    } catch {
+      // a reference the user may not read shows its id; the failure was already reported
+    } finally {
+      batch.waiters.forEach((resolve) => resolve());
+    }
+  }
+}
+
+const batchers = new WeakMap<RendererHttp, LabelBatcher>();
+
+export function labelBatcher(http: RendererHttp): LabelBatcher {
+  let batcher = batchers.get(http);
+  if (!batcher) batchers.set(http, (batcher = new LabelBatcher(http)));
+  return batcher;
+}
+
+/** Labels of records of `entity` by id; ids without a readable record show as themselves. */
+export function useReferenceLabels(entity: string | undefined, ids: readonly (string | number | null | undefined)[]) {
+  const http = useHttp();
+  const wanted = [...new Set(ids.filter((v) => v !== null && v !== undefined && v !== '').map(String))].sort();
+  return useQuery({
+    queryKey: ['ref-labels', entity, wanted.join(',')],
+    enabled: Boolean(entity) && wanted.length > 0,
+    staleTime: 60_000,
+    queryFn: () => labelBatcher(http).labels(entity!, wanted),
+  });
+}
+
+/** One page of a reference picker: records of `entity` whose label contains `keyword`. */
+export async function fetchOptions(http: RendererHttp, entity: string, query: { keyword?: string; current?: number; size?: number; filters?: Record<string, string> }): Promise<OptionPage> {
+  const api = catalog().entities[entity].api;
+  return http.get<OptionPage>(`${api}/options`, { keyword: query.keyword || undefined, current: query.current ?? 1, size: query.size ?? 20, ...query.filters });
+}
+

@@ -1,0 +1,51 @@
+// What the generic screens of an entity can be given beyond its schema: the administration
+// actions that are not documents (role grant, reset password, tenant package setting, ...).
+// The admin folder registers them; the renderers only read this registry, so they never import
+// an admin screen by name.
+import type { ComponentType } from 'react';
+import type { EntityModel, Label } from '../../engine/model/types.ts';
+
+export type Row = Record<string, any>;
+
+export interface ActionDialogProps {
+  model: EntityModel;
+  /** The rows the action applies to: the clicked row, or the selected rows of a toolbar action. */
+  rows: Row[];
+  /** Closes the dialog; `changed` refreshes the list. */
+  onClose: (changed: boolean) => void;
+}
+
+export interface EntityAction {
+  key: string;
+  label: Label;
+  /** Button permission code (e.g. "role_grant"); the button is hidden without it. */
+  permission?: string;
+  /** Toolbar actions: how many selected rows they need ("请选择至少一条数据" otherwise). */
+  selection?: 'one' | 'many';
+  danger?: boolean;
+  dialog: ComponentType<ActionDialogProps>;
+}
+
+export interface EntityExtension {
+  /** Buttons on each row, after view / edit / delete. */
+  rowActions?: EntityAction[];
+  /** Buttons above the table, beside add / delete / export. */
+  toolbarActions?: EntityAction[];
+  /** Standard actions shown but disabled (SPEC §2: the tenant package view button). */
+  disabledActions?: ('add' | 'edit' | 'view' | 'delete' | 'export')[];
+}
+
+const registry = new Map<string, EntityExtension>();
+
+export function registerExtension(entity: string, extension: EntityExtension): void {
+  const current = registry.get(entity) ?? {};
+  registry.set(entity, {
+    rowActions: [...(current.rowActions ?? []), ...(extension.rowActions ?? [])],
+    toolbarActions: [...(current.toolbarActions ?? []), ...(extension.toolbarActions ?? [])],
+    disabledActions: [...(current.disabledActions ?? []), ...(extension.disabledActions ?? [])],
+  });
+}
+
+export function extensionFor(entity: string): EntityExtension {
+  return registry.get(entity) ?? {};
+}
