@@ -1,0 +1,193 @@
+// The browser-test harness: the built client (dist/client) served by the real app on a copy of the
+// seeded embedded database, driven in Debian's Chromium through playwright-core. The browser runs
+// on a fresh profile directory; before each test its cookies and storage are cleared, and each test
+// logs in through the captcha flow itself. Screenshots go to tests/e2e/screenshots/ (gitignored);
+// a failing test leaves failed-<test>.png there. Build the client first: `npx vite build`.
+// Importing it registers the suite's hooks; the helpers act on the current test's page.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { createApp, type App } from '../../src/server/app.ts';
+import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
+import { openTestDb } from '../server/harness.ts';
+import { testConfig } from '../server/config.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CLIENT_INDEX = join(PROJECT_ROOT, 'dist/client/index.html');
+export const SHOTS = join(PROJECT_ROOT, 'tests/e2e/screenshots');
+export const TEST_TIMEOUT = 30_000;
+export const CAPTCHA_PATH = '/api/blade-auth/oauth/captcha';
+export const ACCESS_COOKIE = 'zhusuan-access-token';
+
+let server: App | undefined;
+let dropDb: (() => Promise<void>) | undefined;
+export let context: BrowserContext | undefined;
+let profileDir = '';
+export let base = '';
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests.`);
+  if (!existsSync(CLIENT_INDEX)) throw new Error(`${CLIENT_INDEX} is missing: build the client first with \`npx vite build\`.`);
+  mkdirSync(SHOTS, { recursive: true });
+  for (const f of readdirSync(SHOTS)) if (f.startsWith('failed-')) rmSync(join(SHOTS, f));
+
+  const { db, drop } = await openTestDb('pglite');
+  dropDb = drop;
+  // every test logs in as admin: the per-account limit (10 a minute) would refuse the later ones
+  server = await createApp(testConfig({ exposeCaptchaCode: true, loginLimits: { perAddress: 10_000, perAccount: 10_000 } }), { db, logger: false });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server has no TCP address');
+  base = `http://127.0.0.1:${address.port}`;
+
+  profileDir = mkdtempSync(join(tmpdir(), 'zs-e2e-chromium-'));
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+  });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(15_000);
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close().catch(() => undefined);
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await server?.close().catch(() => undefined);
+  await dropDb?.().catch(() => undefined);
+});
+
+// ---- per test: one page on a clean profile (no cookies, no storage) ----
+
+export let page: Page;
+let problems: string[] = [];
+
+beforeEach(async (ctx) => {
+  // a failing test leaves a picture of the page behind
+  ctx.onTestFailed(async () => {
+    await page.screenshot({ path: join(SHOTS, `failed-${ctx.task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60)}.png`) }).catch(() => undefined);
+  });
+  if (!context) throw new Error('the browser did not start');
+  await context.clearCookies();
+  // storage is per origin: clear it from a document of the app's origin that does not run the
+  // client (the client would act on the previous test's session, e.g. open /login and its captcha)
+  page = context.pages()[0] ?? (await context.newPage());
+  for (const p of context.pages()) if (p !== page) await p.close();
+  await page.goto(`${base}/api/openapi.json`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  problems = [];
+  page.removeAllListeners('pageerror');
+  page.removeAllListeners('console');
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    // (the favicon request is the JSON page's of the storage clean-up above, not the client's)
+    if (msg.location().url.endsWith('/favicon.ico')) return;
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}${msg.location().url ? ` (${msg.location().url})` : ''}`);
+  });
+});
+
+/** Forgets browser reports a test caused on purpose. */
+export function expectProblem(text: string) {
+  problems = problems.filter((p) => !p.includes(text));
+}
+
+afterEach((ctx) => {
+  if (problems.length) console.warn(`[${ctx.task.name}] browser reported:\n  ${problems.join('\n  ')}`);
+});
+
+// ---- assertions: playwright-core has no expect of its own; these wait as Playwright's would ----
+
+export const WAIT = 10_000;
+export const poll = <T>(fn: () => Promise<T>, timeout = WAIT) => expect.poll(fn, { timeout, interval: 100 });
+export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+export const titleIs = (title: string) => poll(() => page.title()).toBe(title);
+
+export function see(l: Locator) {
+  const attr = async (name: string) => ((await l.count()) ? l.first().getAttribute(name) : null);
+  return {
+    toBeVisible: (o: { timeout?: number } = {}) => l.waitFor({ state: 'visible', timeout: o.timeout ?? WAIT }),
+    toBeHidden: (o: { timeout?: number } = {}) => l.waitFor({ state: 'hidden', timeout: o.timeout ?? WAIT }),
+    toHaveCount: (n: number, o: { timeout?: number } = {}) => poll(() => l.count(), o.timeout).toBe(n),
+    toHaveText: (text: string | string[]) =>
+      Array.isArray(text) ? poll(async () => (await l.allInnerTexts()).map(squash)).toEqual(text) : poll(async () => squash(await l.innerText())).toBe(text),
+    toContainText: (text: string) => poll(() => l.innerText()).toContain(text),
+    toHaveAttribute: (name: string, value: string, o: { timeout?: number } = {}) => poll(() => attr(name), o.timeout).toBe(value),
+    toHaveValue: (value: string) => poll(() => l.inputValue()).toBe(value),
+    toBeFocused: () => poll(() => l.evaluate((el) => el === document.activeElement)).toBe(true),
+  };
+}
+
+// ---- helpers ----
+
+export const shot = (name: string) => page.screenshot({ path: join(SHOTS, name), fullPage: false });
+export const pathname = () => new URL(page.url()).pathname;
+export const sidebar = () => page.locator('.zs-sider');
+// by the text a person reads (a menu item's accessible name also carries its icon's label)
+export const sideItem = (name: string) => sidebar().locator('.ant-menu-title-content').getByText(name, { exact: true });
+export const tabs = () => page.getByTestId('tabs');
+export const tab = (name: string) => tabs().getByRole('tab', { name, exact: true });
+export const tabBox = (name: string) => tabs().locator('.ant-tabs-tab').filter({ has: page.getByRole('tab', { name, exact: true }) });
+/** An item of the open dropdown menu, once the menu has finished its opening animation. */
+export async function dropdownItem(name: string) {
+  const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').filter({ has: page.getByRole('menuitem', { name, exact: true }) });
+  await see(menu).toBeVisible();
+  await poll(() => menu.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length)).toBe(0);
+  return menu.getByRole('menuitem', { name, exact: true });
+}
+export const toast = (text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
+
+/** Opens /login and returns the answer to the captcha the page shows. */
+export async function openLogin(): Promise<string> {
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === CAPTCHA_PATH && r.status() === 200);
+  await page.goto(`${base}/login`);
+  return captchaOf(await answer);
+}
+
+export async function captchaOf(response: Response): Promise<string> {
+  const code = response.headers()['x-test-captcha-code'];
+  expect(code, 'the captcha answer header (exposeCaptchaCode)').toBeTruthy();
+  const { key } = (await response.json()) as { key: string };
+  // the code must belong to the image the page shows
+  await see(page.locator('img.zs-captcha')).toHaveAttribute('data-captcha-key', key);
+  return code;
+}
+
+export async function fillLogin(user: string, password: string, code: string) {
+  const tenant = page.getByLabel('租户编号', { exact: true });
+  if (await tenant.count()) await tenant.fill('000000');
+  await page.getByLabel('用户名', { exact: true }).fill(user);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('验证码', { exact: true }).fill(code);
+  await page.locator('.zs-login-card button[type=submit]').click();
+}
+
+/** Logs in through the login page, as a person would, and waits for the home page. */
+export async function login(user = 'admin', password = user) {
+  const code = await openLogin();
+  await fillLogin(user, password, code);
+  await page.waitForURL((u) => u.pathname === '/wel/index');
+  await see(page.locator('.zs-header')).toBeVisible();
+  await see(sidebar().getByRole('menuitem').first()).toBeVisible();
+}
+
+/** Opens a screen from the sidebar and waits for its list to finish loading. */
+export async function openFromSidebar(name: string) {
+  await sideItem(name).click();
+  await see(tab(name)).toHaveAttribute('aria-selected', 'true');
+  await waitForList();
+}
+
+export async function waitForList() {
+  await see(page.locator('.zs-content .ant-table')).toBeVisible();
+  await see(page.locator('.zs-content .ant-table .ant-spin-spinning')).toHaveCount(0);
+}
+
