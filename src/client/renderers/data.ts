@@ -1,7 +1,7 @@
 // Server data the renderers share: dictionary items and the labels of referenced records.
 // Labels are looked up in batches: every id asked for in the same tick, for the same entity,
 // leaves in one `options?ids=` request (a list page of 200 rows costs one request per entity).
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import type { DictBinding } from '../../engine/model/types.ts';
 import { langAtom } from '../state/session.ts';
@@ -111,3 +111,13 @@ export async function fetchOptions(http: RendererHttp, entity: string, query: { 
   return http.get<OptionPage>(`${api}/options`, { keyword: query.keyword || undefined, current: query.current ?? 1, size: query.size ?? 20, ...query.filters });
 }
 
+
+/**
+ * After a save or delete: every cached list, tree, detail and label of the entity is stale.
+ * Query keys of the renderers start with [kind, entityKey]: ['list', key, …], ['tree', key, …],
+ * ['detail', key, id], ['ref-labels', key, …].
+ */
+export async function invalidateEntity(queryClient: QueryClient, http: RendererHttp, entity: string): Promise<void> {
+  labelBatcher(http).forget(entity);
+  await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[1] === entity && ['list', 'tree', 'detail', 'ref-labels', 'options'].includes(String(q.queryKey[0])) });
+}
