@@ -58,6 +58,15 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect((await api.get('/api/construct/project/options', { keyword: '%' })).body.data.total).toBe(0);
   });
 
+  it('narrows picker options with the list filters (cascading pickers)', async () => {
+    const labels = async (params: Record<string, string>) => (await api.get('/api/construct/project/options', params)).body.data.records.map((r: any) => r.label);
+    expect(await labels({ keyword: '无锡', projectType: 'municipal' })).toEqual(['无锡惠山高铁站房']);
+    expect((await labels({ projectType_notequal: 'municipal', plannedStartDate_datege: '2026-03-01' })).sort()).toEqual(['扬州瘦西湖隧道', '南通港闸大桥'].sort());
+    expect((await api.get('/api/construct/project/options', { projectType: 'municipal', size: '1' })).body.data).toMatchObject({ total: 2, size: 1 });
+    const refused = await api.get('/api/construct/project/options', { nosuchField: 'x' });
+    expect(refused.status).toBe(400);
+  });
+
   it('treats wildcard characters in a search as literal text', async () => {
     expect((await api.get(LIST, { name: '%' })).body.data.total).toBe(0);
     expect((await api.get(LIST, { name: '_' })).body.data.total).toBe(0);

@@ -7,7 +7,7 @@ import { forest } from '../../engine/tree/forest.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
-import type { ListQuery } from '../../engine/query/list-params.ts';
+import type { Filter, ListQuery } from '../../engine/query/list-params.ts';
 import { describePath, validateRecord, type FieldError } from '../../engine/validate/record.ts';
 import { nowText } from '../clock.ts';
 import { AppError, badRequest, notFound, ValidationFailed } from '../errors.ts';
@@ -177,9 +177,9 @@ export class EntityStore {
 
   /**
    * Choices for a reference picker or labels for a list: {value, label} of the records with the
-   * given ids, or of those whose title contains `keyword`, a page at a time.
+   * given ids, or of those whose title contains `keyword`, narrowed by list filters, a page at a time.
    */
-  async options(query: { ids?: string[]; keyword?: string; current: number; size: number }): Promise<Page<{ value: string; label: string }>> {
+  async options(query: { ids?: string[]; keyword?: string; filters?: readonly Filter[]; current: number; size: number }): Promise<Page<{ value: string; label: string }>> {
     this.assertRead();
     const valueField = this.model.fieldMap.id;
     const labelField = this.model.fieldMap[this.model.titleField ?? 'id'];
@@ -187,6 +187,7 @@ export class EntityStore {
     const where = this.scope(params);
     if (query.ids) where.push(`t.id = ANY(${params.add(query.ids)}::bigint[])`);
     if (query.keyword) where.push(filterSql(labelField, { field: labelField.name, op: 'like', value: query.keyword }, params));
+    for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
     const limit = params.add(query.size);

@@ -65,13 +65,15 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     return ok(request, await (await storeFor(ctx, model, request, 'view')).detail(value, by));
   });
 
-  // {value, label} for reference pickers (keyword, paged) and for list labels (ids, one request)
+  // {value, label} for reference pickers (keyword, paged, narrowed by the list's filters: cascading
+  // pickers send the values of the fields they depend on) and for list labels (ids, one request)
   route.get(`${base}/options`, async (request) => {
-    const query = request.query as Query;
-    const ids = query.ids ? parseIds(query.ids) : undefined;
-    const size = Math.min(Number(query.size ?? 20) || 20, 500);
-    const current = Math.max(Number(query.current ?? 1) || 1, 1);
-    return ok(request, await (await storeFor(ctx, model, request, 'view')).options({ ids, keyword: query.keyword || undefined, current, size: ids ? Math.min(ids.length, 500) : size }));
+    const { ids: rawIds, keyword, ...rest } = request.query as Query;
+    const ids = rawIds ? parseIds(rawIds) : undefined;
+    const { filters } = parseListParams(model, { ...rest, current: undefined, size: undefined });
+    const size = Math.min(Number(rest.size ?? 20) || 20, 500);
+    const current = Math.max(Number(rest.current ?? 1) || 1, 1);
+    return ok(request, await (await storeFor(ctx, model, request, 'view')).options({ ids, keyword: keyword || undefined, filters, current, size: ids ? Math.min(ids.length, 500) : size }));
   });
 
   route.post(`${base}/save`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'add')).create(bodyOf(request)), 'saved'));
