@@ -1,0 +1,95 @@
+// The display types every schema can use: text, money, quantity, percent, number, date, datetime,
+// month, boolean, options, tag, dict, ref (one or comma-joined), capital, image, file.
+import { Image, Tag, Typography } from 'antd';
+import { useDictionary, useReferenceLabels } from '../data.ts';
+import { translate } from '../../i18n/useT.ts';
+import { registerDisplay, type DisplayProps } from './registry.tsx';
+import {
+  booleanOf, capitalsText, dateText, displayOptions, joinLabels, moneyText, monthText, numberText, optionText, percentText, quantityText, valuesOf,
+} from './text.ts';
+
+function Money({ field, value, compact, lang }: DisplayProps) {
+  const text = moneyText(field, value);
+  const capitals = !compact && displayOptions(field).capitals === true ? capitalsText(field, value) : '';
+  if (!capitals) return text;
+  return (
+    <span className="zs-display-money">
+      <span>{text}</span>
+      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} data-testid="capitals">
+        {translate(lang, 'display.capitals')}:{capitals}
+      </Typography.Text>
+    </span>
+  );
+}
+
+function Capital({ field, value }: DisplayProps) {
+  return capitalsText(field, value) || moneyText(field, value);
+}
+
+function YesNo({ value, lang }: DisplayProps) {
+  const yes = booleanOf(value);
+  if (yes === undefined) return String(value);
+  return translate(lang, yes ? 'display.yes' : 'display.no');
+}
+
+const TAG_COLOURS = ['blue', 'default', 'orange', 'green', 'purple', 'cyan', 'magenta', 'gold'];
+
+function OptionTag({ field, value, lang }: DisplayProps) {
+  const colours = (displayOptions(field).colors ?? {}) as Record<string, string>;
+  const index = field.options?.findIndex((o) => String(o.value) === String(value)) ?? -1;
+  const colour = colours[String(value)] ?? (index >= 0 ? TAG_COLOURS[index % TAG_COLOURS.length] : 'default');
+  const label = field.options ? optionText(field, value, lang) : field.kind === 'boolean' ? <YesNo field={field} value={value} lang={lang} compact /> : String(value);
+  return <Tag color={colour} style={{ marginInlineEnd: 0 }}>{label}</Tag>;
+}
+
+function Dict({ field, value, lang }: DisplayProps) {
+  const { data } = useDictionary(field.dict);
+  const keys = field.dict?.multiple ? valuesOf(value) : [String(value)];
+  return joinLabels(keys.map((k) => data?.find((d) => d.value === k)?.label ?? k), lang);
+}
+
+function Ref({ field, value, labels, lang }: DisplayProps) {
+  const ref = field.ref;
+  const ids = ref?.separator ? valuesOf(value, ref.separator) : [String(value)];
+  // the options route answers by id; references by another key show their value
+  const lookUp = !labels && ref?.valueField === 'id' ? ref.entity : undefined;
+  const { data } = useReferenceLabels(lookUp, ids);
+  const known = labels ?? data ?? {};
+  return joinLabels(ids.map((id) => known[id] ?? id), lang);
+}
+
+function ImageDisplay({ value, compact }: DisplayProps) {
+  const size = compact ? 28 : 80;
+  return <Image src={String(value)} width={size} height={size} style={{ objectFit: 'cover', borderRadius: 4 }} preview={!compact} />;
+}
+
+function Files({ value }: DisplayProps) {
+  const urls = valuesOf(value);
+  return (
+    <span>
+      {urls.map((url, i) => (
+        <span key={url}>
+          {i > 0 && ', '}
+          <a href={url} target="_blank" rel="noreferrer">{decodeURIComponent(url.split('/').pop() || url)}</a>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+registerDisplay('text', ({ value }) => (typeof value === 'object' ? JSON.stringify(value) : String(value)));
+registerDisplay('money', Money);
+registerDisplay('capital', Capital);
+registerDisplay('quantity', ({ field, value }) => quantityText(field, value));
+registerDisplay('percent', ({ field, value }) => percentText(field, value));
+registerDisplay('number', ({ field, value }) => numberText(field, value));
+registerDisplay('date', ({ value, lang }) => dateText(value, lang));
+registerDisplay('datetime', ({ value, lang }) => dateText(value, lang, true));
+registerDisplay('month', ({ value, lang }) => monthText(value, lang));
+registerDisplay('boolean', YesNo);
+registerDisplay('options', ({ field, value, lang }) => optionText(field, value, lang));
+registerDisplay('tag', OptionTag);
+registerDisplay('dict', Dict);
+registerDisplay('ref', Ref);
+registerDisplay('image', ImageDisplay);
+registerDisplay('file', Files);
