@@ -1,0 +1,26 @@
+// The save step every admin dialog shares: call the server, say 操作成功, close and refresh the
+// list. A failure keeps the dialog open with what was chosen (the HTTP client shows the message).
+import { App } from 'antd';
+import { useState } from 'react';
+import { useT } from '../i18n/useT.ts';
+import { useHttp, type RendererHttp } from '../renderers/http-context.tsx';
+
+export function useSubmit(onDone: () => void) {
+  const http = useHttp();
+  const t = useT();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const submit = async (call: (http: RendererHttp) => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await call(http);
+      void message.success(t('common.success'));
+      onDone();
+    } catch {
+      // shown by the HTTP client; nothing chosen is lost
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { submit, busy };
+}
