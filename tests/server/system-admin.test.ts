@@ -86,6 +86,18 @@ describe.each(databaseKinds())('system administration on %s', (kind) => {
     expect(third.body.msg).toBe('租户账号额度已用完');
   });
 
+  it('tenant settings change only the values sent; an empty expiry means none', async () => {
+    const created = await platform.post('/api/blade-system/tenant/save', { tenantName: '授权公司', accountNumber: 5, expireTime: '2030-01-01 00:00:00' });
+    const { id } = created.body.data;
+    const detail = async () => (await platform.get('/api/blade-system/tenant/detail', { id })).body.data;
+    expect((await platform.post('/api/blade-system/tenant/setting', undefined, { ids: id, accountNumber: '8' })).body.code).toBe(200);
+    expect(await detail()).toMatchObject({ accountNumber: 8, expireTime: '2030-01-01 00:00:00' });
+    expect((await platform.post('/api/blade-system/tenant/setting', undefined, { ids: id, accountNumber: '-1', expireTime: '' })).body.code).toBe(200);
+    const after = await detail();
+    expect(after.accountNumber).toBe(-1);
+    expect(after.expireTime ?? null).toBeNull();
+  });
+
   it('manages OAuth clients without ever showing a secret', async () => {
     const created = await platform.post('/api/blade-system/client/save', { clientId: 'mobile_app', clientSecret: 'm0bile-secret', scope: 'all', authorizedGrantTypes: 'password,refresh_token', accessTokenValidity: 1800, refreshTokenValidity: 86400 });
     expect(created.body.code).toBe(200);

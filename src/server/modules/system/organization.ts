@@ -114,7 +114,9 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
   app.post(`${tenant.api}/setting`, async (request) => {
     const query = { ...(request.query as Query), ...((request.body ?? {}) as Query) };
     const store = await tenantStore(request, 'tenant_setting');
-    for (const id of parseIds(query.ids)) await store.updatePart(id, { accountNumber: query.accountNumber, expireTime: query.expireTime });
+    // a value not sent stays as it is; an empty one clears it (no expiry)
+    const settings = Object.fromEntries((['accountNumber', 'expireTime'] as const).filter((k) => query[k] !== undefined).map((k) => [k, query[k]]));
+    for (const id of parseIds(query.ids)) await store.updatePart(id, settings);
     return ok(request);
   });
 
