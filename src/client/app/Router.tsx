@@ -11,6 +11,7 @@ import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
+import '../admin/register.ts';
 
 type Page = ComponentType<{ params: Record<string, string> }>;
 
