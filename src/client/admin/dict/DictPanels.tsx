@@ -41,7 +41,7 @@ function useActionsColumn(model: EntityModel, onEdit: (row: Row) => void, onRemo
     key: '__actions', title: t('common.actions'), width: 150,
     render: (_: unknown, row: Row) => (
       <Space size={0} onClick={(e) => e.stopPropagation()}>
-        {can('edit') && <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEdit(row)}>{t('admin.edit')}</Button>}
+        {can('edit') && <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEdit(row)}>{t('list.edit')}</Button>}
         {can('delete') && <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => onRemove(row)}>{t('common.delete')}</Button>}
       </Space>
     ),
