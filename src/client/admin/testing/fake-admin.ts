@@ -68,7 +68,10 @@ export function createFakeAdminHttp(catalog: EntityCatalog, options: FakeHttpOpt
       case `${SYSTEM}/dict-biz/parent-list`:
       case `${SYSTEM}/dict/child-list`:
       case `${SYSTEM}/dict-biz/child-list`: {
-        const rows = table(url.includes('dict-biz') ? 'dictBiz' : 'dict').filter((r) => String(r.parentId) === (url.endsWith('child-list') ? q.parentId : '0'));
+        const searched = ['code', 'dictValue'].filter((f) => q[f]);
+        const rows = table(url.includes('dict-biz') ? 'dictBiz' : 'dict')
+          .filter((r) => String(r.parentId) === (url.endsWith('child-list') ? q.parentId : '0'))
+          .filter((r) => searched.every((f) => String(r[f] ?? '').includes(q[f])));
         return { records: structuredClone(rows), total: rows.length, size: rows.length, current: 1, pages: 1 };
       }
       default:

@@ -15,6 +15,17 @@ export const MENUS = [
   menu('7', '6', '项目'),
 ];
 
+const dict = (id: string, parentId: string, code: string, dictKey: string, dictValue: string, dictValueEn: string, sort: number, isSealed = 0) =>
+  ({ id, parentId, code, dictKey, dictValue, dictValueEn, sort, isSealed, remark: '' });
+
+export const DICTS = [
+  dict('600', '0', 'project_type', '-1', '工程类别', 'Project type', 1),
+  dict('601', '600', 'project_type', 'municipal', '市政工程', 'Municipal works', 1),
+  dict('602', '600', 'project_type', 'building', '房建工程', 'Building works', 2, 1),
+  dict('610', '0', 'sex', '-1', '性别', 'Sex', 2),
+  dict('611', '610', 'sex', '1', '男', 'Male', 1),
+];
+
 export function adminFake(options: { latencyMs?: number; hang?: boolean; failWith?: string } = {}): FakeAdminHttp {
   const fake = createFakeAdminHttp(catalog(), { rows: 3, ...options });
   fake.tables.set('menu', MENUS.map((m) => ({ ...m })));
@@ -41,6 +52,7 @@ export function adminFake(options: { latencyMs?: number; hang?: boolean; failWit
     { id: '401', tenantId: '100001', tenantName: '第一工程公司', accountNumber: 20, expireTime: '2027-12-31 23:59:59', packageId: '300' },
     { id: '402', tenantId: '100002', tenantName: '市政工程公司', accountNumber: 20, expireTime: '2027-06-30 00:00:00', packageId: null },
   ]);
+  fake.tables.set('dict', DICTS.map((d) => ({ ...d })));
   fake.tables.set('topMenu', [{ id: '500', code: 'cost', name: '成本管控', sort: 1 }]);
   fake.roleGrants.set('101', { menu: ['1', '2', '5'], dataScope: ['11'], apiScope: [] });
   fake.topMenuGrants.set('500', ['6', '7']);

@@ -1,0 +1,93 @@
+// @vitest-environment node
+// Browser tests of the admin screens that SPEC §2 and §5 describe exactly: the parameter page and
+// the tenant package page (messages, add, search, batch delete, the disabled view button), and the
+// role grant dialog on the real server (tests/e2e/harness.ts starts the app and Chromium).
+import type { Locator } from 'playwright-core';
+import { describe, test } from 'vitest';
+import { TEST_TIMEOUT, login, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
+
+const content = () => page.locator('.zs-content');
+const dialog = () => page.locator('.ant-modal:visible').last();
+const button = (scope: Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`) });
+const toolbar = () => content().locator('.zs-list-toolbar');
+const rowWith = (text: string) => content().locator('tbody tr').filter({ hasText: text });
+
+/** Presses 确定 in the confirmation that asks `question`. */
+async function confirm(question: string) {
+  const box = page.locator('.ant-modal-confirm').filter({ hasText: question });
+  await see(box).toBeVisible();
+  await button(box, '确定').click();
+}
+
+async function search(label: string, text: string) {
+  await content().getByLabel(label, { exact: true }).fill(text);
+  await button(content(), '搜索').click();
+}
+
+describe('admin screens in the browser', () => {
+  test('parameters: SPEC §5 messages, add, search by name, batch delete', async () => {
+    await login();
+    await openFromSidebar('参数管理');
+    await button(toolbar(), '新增').click();
+    await see(dialog()).toBeVisible();
+    await button(dialog(), '保存').click();
+    for (const message of ['请输入参数名称', '请输入参数键名', '请输入参数键值']) await see(dialog().getByText(message, { exact: true })).toBeVisible();
+
+    await dialog().getByLabel('参数名称', { exact: true }).fill('浏览器测试参数');
+    await dialog().getByLabel('参数键名', { exact: true }).fill('e2e.browser.key');
+    await dialog().getByLabel('参数键值', { exact: true }).fill('四十二');
+    await button(dialog(), '保存').click();
+    await see(toast('新增成功')).toBeVisible();
+    await see(page.locator('.ant-modal:visible')).toHaveCount(0);
+
+    await search('参数名称', '浏览器测试');
+    await see(content().locator('tbody tr')).toHaveCount(1);
+    await see(rowWith('e2e.browser.key')).toContainText('四十二');
+
+    await button(toolbar(), '删除').click();
+    await see(toast('请选择至少一条数据')).toBeVisible();
+    await rowWith('e2e.browser.key').getByLabel('选择此行').check();
+    await button(toolbar(), '删除').click();
+    await confirm('确定将选择数据删除?');
+    await see(toast('删除成功')).toBeVisible();
+    await see(rowWith('e2e.browser.key')).toHaveCount(0);
+  }, TEST_TIMEOUT);
+
+  test('tenant packages: SPEC §5 messages, menus picked in a tree, the view button disabled', async () => {
+    await login();
+    await openFromSidebar('租户产品包');
+    await button(toolbar(), '新增').click();
+    await button(dialog(), '保存').click();
+    await see(dialog().getByText('请输入产品包名称', { exact: true })).toBeVisible();
+    await see(dialog().getByText('请选择菜单', { exact: true })).toBeVisible();
+
+    await dialog().getByLabel('产品包名称', { exact: true }).fill('浏览器测试包');
+    await dialog().getByLabel('菜单', { exact: true }).click();
+    const tree = page.locator('.ant-select-dropdown:visible');
+    await tree.locator('.ant-select-tree-treenode').filter({ hasText: '基础资料' }).first().locator('.ant-select-tree-checkbox').click();
+    await page.keyboard.press('Escape');
+    await button(dialog(), '保存').click();
+    await see(toast('新增成功')).toBeVisible();
+
+    const row = rowWith('浏览器测试包');
+    await see(row).toHaveCount(1);
+    await poll(() => button(row, '查看').isDisabled()).toBe(true);
+    await poll(() => button(row, '编辑').isDisabled()).toBe(false);
+    await shot('admin-tenant-package.png');
+  }, TEST_TIMEOUT);
+
+  test('role grant: three trees with the role\'s grants checked, saved unchanged with 操作成功', async () => {
+    await login();
+    await openFromSidebar('角色管理');
+    await rowWith('业务人员').getByRole('button', { name: '展开' }).click();
+    await button(rowWith('项目经办'), '权限设置').click();
+    await see(dialog().getByRole('tab', { name: '菜单权限' })).toBeVisible();
+    await see(dialog().getByRole('tab', { name: '数据权限' })).toBeVisible();
+    await see(dialog().getByRole('tab', { name: '接口权限' })).toBeVisible();
+    const masterData = dialog().locator('.ant-tree-treenode').filter({ hasText: '基础资料' }).first();
+    await see(masterData.locator('.ant-tree-checkbox-checked')).toHaveCount(1);
+    await shot('admin-role-grant.png');
+    await button(dialog(), '确定').click();
+    await see(toast('操作成功')).toBeVisible();
+  }, TEST_TIMEOUT);
+});
