@@ -1,0 +1,122 @@
+// What the workflow engine says when it refuses a model or a step, in both languages. Errors carry a
+// key and parameters; the caller renders them in the user's language (parameters that are Labels
+// follow the language too).
+import { fill, isLabel } from '../i18n/messages.ts';
+import type { Label, Lang } from '../model/types.ts';
+
+export const workflowMessages = {
+  // deploy time: the model
+  notBpmn: { zh: '不是有效的 BPMN 流程文件: {detail}', en: 'Not a valid BPMN file: {detail}' },
+  tooLarge: { zh: '流程文件超过 {limit} 字节', en: 'The process file is larger than {limit} bytes' },
+  tooManyElements: { zh: '流程元素超过 {limit} 个', en: 'The process has more than {limit} elements' },
+  unknownElement: { zh: '不支持的元素 {element}', en: 'Unsupported element {element}' },
+  processCount: { zh: '一个文件必须恰好包含一个流程,实际 {count} 个', en: 'A file must hold exactly one process; it holds {count}' },
+  unsupportedRoot: { zh: '不支持的定义 {element}', en: 'Unsupported definition {element}' },
+  unsupportedElement: {
+    zh: '不支持的流程元素 {element}:只支持开始/结束事件、用户任务、排他网关、并行网关和顺序流',
+    en: 'Unsupported process element {element}: only start and end events, user tasks, exclusive and parallel gateways and sequence flows are supported',
+  },
+  unsupportedEvent: { zh: '{element} 的 {definition} 不被支持', en: '{definition} on {element} is not supported' },
+  unsupportedExtension: { zh: '{element} 的扩展 {extension} 不被支持(监听器、脚本不会执行)', en: 'Extension {extension} on {element} is not supported (listeners and scripts are never run)' },
+  unsupportedLoop: { zh: '{element} 的 {loop} 不被支持', en: '{loop} on {element} is not supported' },
+  loopSource: { zh: '多实例的 {element} 需要 collection 或 loopCardinality', en: '{element} is multi-instance and needs a collection or a loopCardinality' },
+  startCount: { zh: '流程必须恰好有一个开始事件,实际 {count} 个', en: 'The process needs exactly one start event; it has {count}' },
+  noEnd: { zh: '流程没有结束事件', en: 'The process has no end event' },
+  badExpression: { zh: '{element} 的表达式无效: {detail}', en: 'Invalid expression on {element}: {detail}' },
+  conditionLanguage: { zh: '{element} 的条件语言 {language} 不被支持', en: 'Condition language {language} on {element} is not supported' },
+  conditionOutsideGateway: { zh: '{element} 带条件,但不是从排他网关出发', en: '{element} has a condition but does not leave an exclusive gateway' },
+  danglingFlow: { zh: '{element} 的起点或终点不是受支持的流程节点', en: '{element} does not connect two supported flow nodes' },
+  outgoingCount: { zh: '{element} 需要 {expected} 条出线,实际 {count} 条', en: '{element} needs {expected} outgoing flow(s); it has {count}' },
+  incomingCount: { zh: '{element} 需要 {expected} 条进线,实际 {count} 条', en: '{element} needs {expected} incoming flow(s); it has {count}' },
+  defaultNotOutgoing: { zh: '{element} 的默认流 {flow} 不是它的出线', en: 'The default flow {flow} of {element} is not one of its outgoing flows' },
+  defaultHasCondition: { zh: '默认流 {flow} 不能带条件', en: 'The default flow {flow} cannot have a condition' },
+  parallelCondition: { zh: '{element} 的出线 {flow} 不能带条件', en: 'Flow {flow} leaving {element} cannot have a condition' },
+  unreachable: { zh: '从开始事件无法到达 {element}', en: '{element} cannot be reached from the start event' },
+  deadEnd: { zh: '从 {element} 无法到达结束事件', en: 'No end event can be reached from {element}' },
+  noAssignment: { zh: '{element} 没有处理人、候选人或候选组', en: '{element} has no assignee, candidate users or candidate groups' },
+  badKey: {
+    zh: '流程标识 {key} 无效:须以字母开头,只含字母、数字、_ - .,最长 100 个字符',
+    en: 'Process key {key} is invalid: a letter first, then letters, digits, _ - . only, at most 100 characters',
+  },
+  badVariableName: { zh: '{element} 的变量名 {name} 无效', en: 'Variable name {name} on {element} is invalid' },
+  // run time: a step
+  taskNotActive: { zh: '任务不存在或已被处理', en: 'The task does not exist or has already been handled' },
+  notRunning: { zh: '流程已经结束', en: 'The process has already ended' },
+  noMatchingFlow: { zh: '{element} 没有满足条件的出线', en: 'No outgoing flow of {element} matches' },
+  nobodyToHandle: { zh: '{element} 没有可处理的人员', en: 'Nobody can handle {element}' },
+  expressionFailed: { zh: '计算 {element} 的表达式出错: {detail}', en: 'The expression on {element} failed: {detail}' },
+  collectionNotList: { zh: '{element} 的多实例集合不是列表', en: 'The multi-instance collection of {element} is not a list' },
+  tooManyInstances: { zh: '{element} 的多实例数 {count} 无效(1 至 {limit})', en: '{element} has an invalid multi-instance count {count} (1 to {limit})' },
+  endlessLoop: { zh: '流程在 {element} 处循环,没有到达任何用户任务', en: 'The process loops at {element} without reaching a user task' },
+  alreadyActed: { zh: '已有审批人处理过,不能撤回', en: 'Someone has already acted on it; it can no longer be recalled' },
+} as const satisfies Record<string, Label>;
+
+export type WorkflowMessageKey = keyof typeof workflowMessages;
+
+export interface WorkflowMessage {
+  key: WorkflowMessageKey;
+  params: Record<string, unknown>;
+}
+
+export function renderWorkflowMessage(message: WorkflowMessage, lang: Lang): string {
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(message.params)) params[k] = isLabel(v) ? v[lang] : v;
+  return fill(workflowMessages[message.key][lang], params);
+}
+
+/** A model the engine will not deploy: every problem found, each naming its element. */
+export class DefinitionError extends Error {
+  constructor(readonly issues: readonly WorkflowMessage[]) {
+    super(issues.map((i) => renderWorkflowMessage(i, 'en')).join('; '));
+    this.name = 'DefinitionError';
+  }
+
+  render(lang: Lang): string {
+    return this.issues.map((i) => renderWorkflowMessage(i, lang)).join(lang === 'zh' ? ';' : '; ');
+  }
+}
+
+/** A step the engine refuses (a task already handled, a gateway with no way out). */
+export class WorkflowError extends Error implements WorkflowMessage {
+  constructor(readonly key: WorkflowMessageKey, readonly params: Record<string, unknown> = {}) {
+    super(renderWorkflowMessage({ key, params }, 'en'));
+    this.name = 'WorkflowError';
+  }
+
+  render(lang: Lang): string {
+    return renderWorkflowMessage(this, lang);
+  }
+}
+
+const TYPE_LABELS: Readonly<Record<string, Label>> = {
+  startEvent: { zh: '开始事件', en: 'start event' },
+  endEvent: { zh: '结束事件', en: 'end event' },
+  userTask: { zh: '用户任务', en: 'user task' },
+  exclusiveGateway: { zh: '排他网关', en: 'exclusive gateway' },
+  parallelGateway: { zh: '并行网关', en: 'parallel gateway' },
+  sequenceFlow: { zh: '顺序流', en: 'sequence flow' },
+  scriptTask: { zh: '脚本任务', en: 'script task' },
+  serviceTask: { zh: '服务任务', en: 'service task' },
+  subProcess: { zh: '子流程', en: 'sub-process' },
+  callActivity: { zh: '调用活动', en: 'call activity' },
+  boundaryEvent: { zh: '边界事件', en: 'boundary event' },
+  inclusiveGateway: { zh: '包容网关', en: 'inclusive gateway' },
+  eventBasedGateway: { zh: '事件网关', en: 'event-based gateway' },
+  timerEventDefinition: { zh: '定时器', en: 'timer' },
+  process: { zh: '流程', en: 'process' },
+};
+
+/** `bpmn:ScriptTask` → scriptTask */
+export function typeName(moddleType: string): string {
+  const local = moddleType.includes(':') ? moddleType.slice(moddleType.indexOf(':') + 1) : moddleType;
+  return local.charAt(0).toLowerCase() + local.slice(1);
+}
+
+/** How an element is named in a message: its kind, its name and its id (脚本任务 "计算" (sc1)). */
+export function elementLabel(moddleType: string, id?: string, name?: string): Label {
+  const type = typeName(moddleType);
+  const kind = TYPE_LABELS[type] ?? { zh: type, en: type };
+  const named = name ? ` "${name}"` : '';
+  const ident = id ? ` (${id})` : '';
+  return { zh: `${kind.zh}${named}${ident}`, en: `${kind.en}${named}${ident}` };
+}
