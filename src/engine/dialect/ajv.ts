@@ -8,10 +8,10 @@ export const META_BASE = 'https://zhusuan.dev/schemas/meta/';
 export const DIALECT_ID = `${META_BASE}dialect.schema.json`;
 export const SCHEMA_BASE = 'https://zhusuan.dev/';
 
-/** The x- keyword families of DESIGN §3 (x-workflow joins with the workflow engine). */
+/** The x- keyword families of DESIGN §3. */
 export const FAMILIES = [
   'x-entity', 'x-list', 'x-search', 'x-layout', 'x-ui', 'x-display', 'x-ref',
-  'x-dict', 'x-detail', 'x-rules', 'x-compute', 'x-db', 'x-i18n',
+  'x-dict', 'x-detail', 'x-rules', 'x-compute', 'x-db', 'x-i18n', 'x-workflow',
 ] as const;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

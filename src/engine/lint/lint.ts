@@ -63,6 +63,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (model.code && !has(model.code.field)) report('/x-entity/code/field', `code field "${model.code.field}" is not a property`);
   if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string') report('/x-entity/code/field', 'the code field must be a string');
 
+  if (model.workflow) lintWorkflow(model, report);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {
@@ -70,6 +71,30 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
     if (d.foreignKey in d.fieldMap && d.fields.filter((f) => f.name === d.foreignKey).length > 1) {
       report(pointer('properties', d.name, 'x-detail', 'foreignKey'), `foreign key "${d.foreignKey}" clashes with a declared row property`);
     }
+  }
+}
+
+/** x-workflow names fields the server writes (status, instance) and fields handlers may change. */
+function lintWorkflow(model: EntityModel, report: Report) {
+  const wf = model.workflow!;
+  const own = (name: string) => model.fieldMap[name] && !model.fieldMap[name].system ? model.fieldMap[name] : undefined;
+  const status = own(wf.statusField);
+  if (!status) report('/x-workflow/statusField', `status field "${wf.statusField}" is not a property`);
+  else if (status.kind !== 'string' || !status.readOnly) report('/x-workflow/statusField', `status field "${wf.statusField}" must be a readOnly string (only the workflow sets it)`);
+  if (wf.instanceField !== undefined) {
+    const instance = own(wf.instanceField);
+    if (!instance) report('/x-workflow/instanceField', `instance field "${wf.instanceField}" is not a property`);
+    else if (instance.kind !== 'id' || !instance.readOnly) report('/x-workflow/instanceField', `instance field "${wf.instanceField}" must be a readOnly id`);
+  }
+  for (const [variable, field] of Object.entries(wf.variables)) {
+    if (!own(field)) report(pointer('x-workflow', 'variables', variable), `variable "${variable}" reads unknown field "${field}"`);
+  }
+  for (const [task, fields] of Object.entries(wf.editable)) {
+    fields.forEach((field, i) => {
+      const f = own(field);
+      if (!f && !model.details.some((d) => d.name === field)) report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is not a property`);
+      else if (f && (f.readOnly || field === wf.statusField)) report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is readOnly`);
+    });
   }
 }
 

@@ -323,7 +323,20 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       columns: doc['x-layout']?.columns ?? 2,
       sections: (doc['x-layout']?.sections ?? []).map((s: any) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
     },
+    workflow: workflowOf(doc['x-workflow']),
     schema: doc,
+  };
+}
+
+function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
+  if (!spec) return undefined;
+  return {
+    prefix: spec.prefix,
+    processKey: spec.processKey ?? spec.prefix,
+    statusField: spec.statusField,
+    instanceField: spec.instanceField,
+    variables: spec.variables ?? {},
+    editable: spec.editable ?? {},
   };
 }
 

@@ -141,6 +141,22 @@ export interface MenuModel {
   buttons: readonly { code: string; name: string; en: string }[];
 }
 
+/** The document's approval workflow (x-workflow). */
+export interface WorkflowModel {
+  /** Route prefix under /work/process/ and the flow category flow_<prefix>. */
+  prefix: string;
+  /** The BPMN process id started on submit. */
+  processKey: string;
+  /** The readOnly property holding draft / approving / approved / rejected / withdrawn / terminated. */
+  statusField: string;
+  /** The readOnly property receiving the process instance id. */
+  instanceField?: string;
+  /** process variable → header field, besides every scalar header field under its own name */
+  variables: Readonly<Record<string, string>>;
+  /** task definition key → the header fields its handler may change */
+  editable: Readonly<Record<string, readonly string[]>>;
+}
+
 export interface EntityModel {
   key: string;
   file: string;
@@ -178,6 +194,8 @@ export interface EntityModel {
     columns: number;
     sections: readonly LayoutSection[];
   };
+  /** Set when the document passes through an approval workflow. */
+  workflow?: WorkflowModel;
   /** The document's schema with $id set, for validators. */
   schema: JsonSchema;
 }
