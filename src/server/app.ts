@@ -30,6 +30,15 @@ import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, type TokenService } from './security/tokens.ts';
 import { seedOnce } from './seed/seed.ts';
+import { registerNoticeRoutes } from './modules/desk/notice.ts';
+import { registerMessageRoutes } from './modules/message/routes.ts';
+import { MESSAGE_DDL, messageHooks } from './modules/message/service.ts';
+import { registerFileCookieAuth } from './modules/resource/cookie-auth.ts';
+import { RESOURCE_DDL, resourceHooks } from './modules/resource/hooks.ts';
+import { registerOssRoutes } from './modules/resource/oss.ts';
+import { registerSmsRoutes } from './modules/resource/sms.ts';
+import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
+import { startHub, type SubscriptionHub } from './realtime/hub.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -41,6 +50,8 @@ export interface App {
   access: AccessControl;
   identity: IdentityService;
   sync: SyncReport;
+  /** Live delivery: this process's event-stream subscriptions and its notifier. */
+  hub: SubscriptionHub;
   close(): Promise<void>;
 }
 
@@ -51,10 +62,12 @@ export interface AppOptions {
   demo?: boolean;
   /** Log requests (default: the config's level). */
   logger?: boolean;
+  /** Builds S3 clients for storage configurations (tests inject a fake; default: the AWS SDK). */
+  s3Factory?: S3Factory;
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, CLIENT_LOG_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, CLIENT_LOG_DDL, MESSAGE_DDL, RESOURCE_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -68,6 +81,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const { catalog, ajv } = compile(readSchemaSource());
   const db = options.db ?? (await openDatabase(config));
+  let hub: SubscriptionHub | undefined;
   try {
     await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
@@ -75,7 +89,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const access = new AccessControl(db, catalog);
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);
     const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
-    ctx.hooks = systemHooks({ catalog, identity, access, storeContext: () => ctx });
+    hub = await startHub(db);
+    ctx.hooks = {
+      ...systemHooks({ catalog, identity, access, storeContext: () => ctx }),
+      ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
+      ...resourceHooks(catalog),
+    };
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
@@ -84,6 +103,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerErrorHandler(app, { spaFallback: hasClient });
     // the embedded database serves requests in arrival order (see db/fairness.ts)
     app.addHook('onRequest', async () => takeTicket());
+    // file links are also opened by <img> and <a>, which carry the session cookie but no header
+    registerFileCookieAuth(app, catalog.entities.oss.api);
     registerAuth(app, tokens, {
       publicPaths: new Set(['/api/openapi.json', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
       authorize: (actor, path) => access.checkApi(actor, path),
@@ -95,6 +116,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerUserRoutes(app, ctx, identity);
     registerMenuRoutes(app, ctx);
     registerOrganizationRoutes(app, ctx);
+    const liveHub = hub;
+    app.addHook('preClose', async () => liveHub.close());
+    registerMessageRoutes(app, ctx, { hub: liveHub, tokens });
+    registerNoticeRoutes(app, ctx);
+    await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory });
+    registerSmsRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     if (hasClient) {
@@ -107,13 +134,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
 
     return {
-      app, db, catalog, tokens, ctx, sync, access, identity,
+      app, db, catalog, tokens, ctx, sync, access, identity, hub,
       async close() {
         await app.close();
         if (!options.db) await db.close();
       },
     };
   } catch (err) {
+    await hub?.close().catch(() => undefined);
     if (!options.db) await db.close();
     throw err;
   }

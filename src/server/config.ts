@@ -20,6 +20,10 @@ export interface Config {
   exposeCaptchaCode: boolean;
   /** Login attempts per minute: per client address and per account. */
   loginLimits: { perAddress: number; perAccount: number };
+  /** Where uploaded files live on the server's own disk (default: DATA_DIR/files). */
+  storageDir?: string;
+  /** No upload is read beyond this many MB, whatever a storage configuration allows (default 20). */
+  uploadMaxMb?: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,5 +39,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: Number(env.ZS_POOL_SIZE ?? 10),
     exposeCaptchaCode: env.ZS_TEST_CAPTCHA === 'expose',
     loginLimits: { perAddress: Number(env.ZS_LOGIN_LIMIT_ADDRESS ?? 30), perAccount: Number(env.ZS_LOGIN_LIMIT_ACCOUNT ?? 10) },
+    storageDir: env.ZS_STORAGE_DIR ? resolve(env.ZS_STORAGE_DIR) : undefined,
+    uploadMaxMb: Number(env.ZS_UPLOAD_MAX_MB ?? 20),
   };
 }

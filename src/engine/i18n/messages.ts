@@ -69,6 +69,23 @@ export const messages = {
   accountQuota: { zh: '租户账号额度已用完', en: 'The tenant has used up its account quota' },
   notSupportedYet: { zh: '{feature}暂不支持', en: '{feature} is not supported yet' },
   exportTooLarge: { zh: '导出的记录超过{limit}条,请缩小查询范围', en: 'More than {limit} records to export; narrow the search' },
+  // messages
+  messageNoRecipients: { zh: '没有符合条件的消息接收人(只发给本租户正常状态的用户)', en: 'No recipient: messages reach only active users of your tenant' },
+  messageSystemOnly: { zh: '审批消息只能由系统发送', en: 'Approval messages are sent by the system only' },
+  // files
+  fileMissing: { zh: '请选择要上传的文件(表单字段 file)', en: 'Choose a file to upload (form field file)' },
+  fileNameMissing: { zh: '上传的文件没有文件名', en: 'The uploaded file has no name' },
+  fileNameRefused: { zh: '文件名不合法(不能包含路径、..或特殊字符): {name}', en: 'File name not allowed (no paths, .. or special characters): {name}' },
+  fileType: { zh: '不支持的文件类型: {ext},允许的类型: {allowed}', en: 'File type {ext} is not allowed; allowed: {allowed}' },
+  fileEmpty: { zh: '文件内容为空', en: 'The file is empty' },
+  fileTooLarge: { zh: '文件大小不能超过{limit}', en: 'The file must be at most {limit}' },
+  fileContent: { zh: '文件内容与扩展名 {ext} 不符', en: 'The file content does not match its extension {ext}' },
+  storageFailed: { zh: '文件存储失败,请检查对象存储配置', en: 'The file could not be stored; check the storage configuration' },
+  // sms
+  smsPhone: { zh: '手机号码格式不正确: {value}', en: 'Invalid mobile phone number: {value}' },
+  smsTooManyPhones: { zh: '一次最多发送给{limit}个手机号码', en: 'At most {limit} phone numbers per message' },
+  smsParams: { zh: '短信参数须为 JSON 对象,值为文本或数字', en: 'params must be a JSON object of texts or numbers' },
+  smsNotConnected: { zh: '短信配置 {code} 的服务商尚未接入,请使用内置短信服务', en: 'The provider of SMS configuration {code} is not connected yet; use the built-in service' },
 } as const satisfies Record<string, Label>;
 
 export type MessageKey = keyof typeof messages;
