@@ -73,10 +73,12 @@ describe('values as a person reads them', () => {
     expect(http.calls.filter((c) => c.url.endsWith('/options'))).toHaveLength(1);
   });
 
-  it('labels handed in are used without a request', () => {
+  it('labels handed in are used without a request; an unknown reference shows its id', async () => {
     const { http, text } = show(demand.fieldMap.projectId, '42');
-    expect(text()).toBe('42');
+    await waitFor(() => expect(text()).toBe('42'));
+    const requests = http.calls.length;
     const view = renderWithApi(<div data-testid="given"><FieldDisplay field={demand.fieldMap.projectId} value="42" labels={{ 42: '一号楼' }} /></div>, { http });
     expect(view.getByTestId('given').textContent).toBe('一号楼');
+    expect(http.calls).toHaveLength(requests);
   });
 });

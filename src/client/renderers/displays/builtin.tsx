@@ -54,8 +54,9 @@ function Ref({ field, value, labels, lang }: DisplayProps) {
   // the options route answers by id; references by another key show their value
   const lookUp = !labels && ref?.valueField === 'id' ? ref.entity : undefined;
   const { data } = useReferenceLabels(lookUp, ids);
-  const known = labels ?? data ?? {};
-  return joinLabels(ids.map((id) => known[id] ?? id), lang);
+  // while labels load the cell stays blank rather than flashing ids
+  const label = (id: string) => (labels ? labels[id] : lookUp ? data?.[id] : id) ?? '';
+  return joinLabels(ids.map(label).filter(Boolean), lang);
 }
 
 function ImageDisplay({ value, compact }: DisplayProps) {

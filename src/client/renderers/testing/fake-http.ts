@@ -67,6 +67,15 @@ function matchesFilters(model: EntityModel, row: Row, params: Record<string, str
   return true;
 }
 
+/** `ascs` / `descs` = a field name, as the server sorts (numbers as numbers, the rest as text). */
+function sorted(rows: Row[], params: Record<string, string>): Row[] {
+  const field = params.ascs ?? params.descs;
+  if (!field) return rows;
+  const sign = params.ascs ? 1 : -1;
+  const key = (r: Row) => r[field] ?? '';
+  return rows.slice().sort((a, b) => sign * (typeof key(a) === 'number' && typeof key(b) === 'number' ? key(a) - key(b) : String(key(a)).localeCompare(String(key(b)))));
+}
+
 function page<T>(rows: T[], params: Record<string, string>) {
   const size = Number(params.size ?? 10);
   const current = Number(params.current ?? 1);
@@ -97,7 +106,7 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     switch (action) {
       case 'list':
       case 'page':
-        return page(rows.filter((r) => matchesFilters(model, r, q)), q);
+        return page(sorted(rows.filter((r) => matchesFilters(model, r, q)), q), q);
       case 'detail': {
         const row = byId(q.id ?? '');
         if (!row) throw new ApiError(400, '数据不存在', null);
@@ -134,6 +143,8 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
         tables.set(model.key, rows.filter((r) => !ids.includes(String(r.id))));
         return null;
       }
+      case 'export':
+        return null;
       default:
         throw new ApiError(404, `no fake answer for ${url}`, null);
     }

@@ -1,0 +1,54 @@
+// The buttons of one list row: view / edit / delete as the schema lists them (x-list rowActions)
+// and the user may press them, then the entity's extra row actions.
+import { Button } from 'antd';
+import { useAtomValue } from 'jotai';
+import type { EntityModel, Lang } from '../../../engine/model/types.ts';
+import { translate } from '../../i18n/useT.ts';
+import { langAtom } from '../../state/session.ts';
+import type { Row } from '../extensions.ts';
+import type { ListActions, StandardAction } from './useListActions.tsx';
+
+type RowAction = Extract<StandardAction, 'view' | 'edit' | 'delete'>;
+
+const LABEL_KEYS = { view: 'common.view', edit: 'list.edit', delete: 'common.delete' } as const;
+
+/** The standard row buttons shown to this user (disabled ones included). */
+export function rowButtons(model: EntityModel, actions: ListActions): RowAction[] {
+  return (model.list.rowActions as RowAction[]).filter((a) => actions.granted(a));
+}
+
+/** Room the actions column needs for the labels it shows. */
+export function actionsWidth(model: EntityModel, actions: ListActions, lang: Lang): number {
+  const labels = [
+    ...rowButtons(model, actions).map((a) => translate(lang, LABEL_KEYS[a])),
+    ...actions.rowActions.map((a) => a.label[lang]),
+  ];
+  const perChar = lang === 'zh' ? 14 : 7.5;
+  return Math.max(80, Math.ceil(labels.reduce((sum, l) => sum + l.length * perChar + 16, 24)));
+}
+
+export interface RowActionsProps {
+  model: EntityModel;
+  row: Row;
+  actions: ListActions;
+  onOpen: (mode: 'edit' | 'view', row: Row) => void;
+}
+
+export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
+  const lang = useAtomValue(langAtom);
+  const press = (action: RowAction) => (action === 'delete' ? actions.remove([String(row.id)]) : onOpen(action, row));
+  return (
+    <span className="zs-grid-actions">
+      {rowButtons(model, actions).map((action) => (
+        <Button key={action} type="link" size="small" danger={action === 'delete'} disabled={actions.disabled(action)} onClick={() => press(action)}>
+          {translate(lang, LABEL_KEYS[action])}
+        </Button>
+      ))}
+      {actions.rowActions.map((action) => (
+        <Button key={action.key} type="link" size="small" danger={action.danger} onClick={() => actions.run(action, [row])}>
+          {action.label[lang]}
+        </Button>
+      ))}
+    </span>
+  );
+}

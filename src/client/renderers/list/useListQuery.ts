@@ -1,0 +1,59 @@
+// The list page's server query: BladeX parameters from the search filters, the page and the sort
+// (`current`, `size`, `ascs`/`descs` = field name, filters as `<field>` or `<field>_<op>`), and the
+// page of records they answer. The previous page stays on screen while the next one loads.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { SortingState } from '@tanstack/react-table';
+import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
+import type { Row } from '../extensions.ts';
+import { useHttp } from '../http-context.tsx';
+
+export interface ListPage {
+  records: Row[];
+  total: number;
+}
+
+export interface ListRequest {
+  filters: Record<string, string>;
+  current: number;
+  size: number;
+  sorting: SortingState;
+}
+
+/** Columns a person may sort by: `sortable` in x-list, else plain values (not references, dictionaries or JSON). */
+export function isSortable(model: EntityModel, column: EntityModel['list']['columns'][number]): boolean {
+  if (column.sortable !== undefined) return column.sortable;
+  const field: FieldModel | undefined = model.fieldMap[column.field];
+  if (!field || field.kind === 'json' || field.ref || field.dict) return false;
+  return true;
+}
+
+/** The sort the list starts with: the schema's first default sort key, when it is a sortable column. */
+export function defaultSorting(model: EntityModel): SortingState {
+  const first = model.list.defaultSort[0];
+  const column = first && model.list.columns.find((c) => c.field === first.field);
+  return column && isSortable(model, column) ? [{ id: first.field, desc: first.order === 'desc' }] : [];
+}
+
+function sameSorting(a: SortingState, b: SortingState): boolean {
+  return a.length === b.length && a.every((s, i) => s.id === b[i].id && s.desc === b[i].desc);
+}
+
+/** Request parameters; the default sort is left to the server (it knows every key of it). */
+export function listParams(model: EntityModel, request: ListRequest): Record<string, string | number> {
+  const params: Record<string, string | number> = { current: request.current, size: request.size, ...request.filters };
+  if (!sameSorting(request.sorting, defaultSorting(model))) {
+    for (const s of request.sorting) params[s.desc ? 'descs' : 'ascs'] = s.id;
+  }
+  return params;
+}
+
+export function useListQuery(model: EntityModel, request: ListRequest, enabled = true) {
+  const http = useHttp();
+  const params = listParams(model, request);
+  return useQuery({
+    queryKey: ['list', model.key, params],
+    enabled,
+    placeholderData: keepPreviousData,
+    queryFn: () => http.get<ListPage>(`${model.api}/list`, params),
+  });
+}

@@ -1,0 +1,47 @@
+// Labels of the references on a page of the list, gathered over all its rows: one `options?ids=`
+// request per referenced entity for the whole page (two columns referring to the same entity share
+// it), never one per row. Cached under the same keys as useReferenceLabels.
+import { useQueries } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
+import { labelBatcher } from '../data.ts';
+import { valuesOf } from '../displays/text.ts';
+import type { Row } from '../extensions.ts';
+import { useHttp } from '../http-context.tsx';
+
+export type PageLabels = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+function referenceColumns(model: EntityModel, fields: readonly string[]): FieldModel[] {
+  return fields.map((f) => model.fieldMap[f]).filter((f): f is FieldModel => Boolean(f?.ref && f.ref.valueField === 'id'));
+}
+
+function idsOf(field: FieldModel, rows: readonly Row[]): string[] {
+  const ids = new Set<string>();
+  for (const row of rows) {
+    const value = row[field.name];
+    if (value === null || value === undefined || value === '') continue;
+    for (const id of field.ref!.separator ? valuesOf(value, field.ref!.separator) : [String(value)]) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
+/** Labels by field name, then by id, for the reference columns among `fields`. */
+export function usePageLabels(model: EntityModel, fields: readonly string[], rows: readonly Row[]): PageLabels {
+  const http = useHttp();
+  const columns = useMemo(() => referenceColumns(model, fields), [model, fields]);
+  const wanted = columns.map((field) => ({ field, entity: field.ref!.entity, ids: idsOf(field, rows) }));
+  const results = useQueries({
+    queries: wanted.map(({ entity, ids }) => ({
+      queryKey: ['ref-labels', entity, ids.join(',')],
+      enabled: ids.length > 0,
+      staleTime: 60_000,
+      queryFn: () => labelBatcher(http).labels(entity, ids),
+    })),
+  });
+  const version = results.map((r) => r.dataUpdatedAt).join(',');
+  return useMemo(
+    () => Object.fromEntries(wanted.map(({ field }, i) => [field.name, results[i]?.data ?? {}])),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [version, columns],
+  );
+}
