@@ -98,6 +98,26 @@ describe.each(databaseKinds())('system administration on %s', (kind) => {
     expect(after.expireTime ?? null).toBeNull();
   });
 
+  it('the tenant package picker offers menus with their buttons; a package picked from it keeps the tenant\'s buttons', async () => {
+    const tree = (await platform.get('/api/blade-system/menu/package-tree')).body.data;
+    const master = tree.find((n: any) => n.title === '基础资料');
+    const project = master.children.find((n: any) => n.title === '项目');
+    expect(project.children.map((b: any) => b.title)).toEqual(expect.arrayContaining(['新增', '修改', '删除', '查看']));
+    const ids: string[] = [];
+    const collect = (n: any) => { ids.push(n.id); n.children?.forEach(collect); };
+    collect(master);
+    const pkg = await platform.post('/api/blade-system/tenant-package/save', { packageName: '基础资料包', menuId: ids.join(',') });
+    expect(pkg.body.code, JSON.stringify(pkg.body)).toBe(200);
+    const created = await platform.post('/api/blade-system/tenant/save', { tenantName: '产品包公司', packageId: pkg.body.data.id });
+    const [admin] = await server.db.query(`SELECT id::text AS id, role_id AS "roleId" FROM blade_user WHERE tenant_id = $1`, [created.body.data.tenantId]);
+    const api = client(server, await server.tokens.sign({ tenant_id: created.body.data.tenantId, user_id: admin.id, role_id: admin.roleId, role_name: 'admin' }));
+    const leaves: string[] = [];
+    const walk = (n: any) => (n.children?.length ? n.children.forEach(walk) : leaves.push(n.code));
+    (await api.get('/api/blade-system/menu/buttons')).body.data.forEach(walk);
+    expect(leaves).toEqual(expect.arrayContaining(['project_add', 'project_edit', 'project_delete']));
+    expect(leaves).not.toContain('user_add');
+  });
+
   it('manages OAuth clients without ever showing a secret', async () => {
     const created = await platform.post('/api/blade-system/client/save', { clientId: 'mobile_app', clientSecret: 'm0bile-secret', scope: 'all', authorizedGrantTypes: 'password,refresh_token', accessTokenValidity: 1800, refreshTokenValidity: 86400 });
     expect(created.body.code).toBe(200);

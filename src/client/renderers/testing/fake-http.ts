@@ -118,6 +118,7 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
         return page(found.map((r) => ({ value: String(r.id), label: labelOf(model, r) })), { ...q, size: ids ? String(ids.length) : q.size ?? '20' });
       }
       case 'tree':
+      case 'package-tree': // the menus with their buttons (the tenant package's picker)
         return rows.map((r) => ({ ...r, key: r.id, value: r.id, title: labelOf(model, r) }));
       case 'lazy-list':
       case 'lazy-tree': {

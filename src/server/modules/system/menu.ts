@@ -131,6 +131,13 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     return ok(request, treeNodes((await allMenus()).filter((m) => m.category === 1), request.lang));
   });
 
+  // a tenant package names the menus and the buttons its tenants may have (access counts buttons by
+  // id too), so its picker offers every menu with its buttons, not the menus-only tree above
+  app.get(`${base}/package-tree`, async (request) => {
+    await storeFor(ctx, ctx.catalog.entities.tenantPackage, request, 'view');
+    return ok(request, treeNodes(await allMenus(), request.lang));
+  });
+
   app.get(`${base}/menu-list`, async (request) => {
     await storeFor(ctx, model, request, 'view');
     return ok(request, forest((await allMenus()).filter((m) => m.category === 1)));
