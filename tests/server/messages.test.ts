@@ -200,8 +200,9 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
 
     it('another user cannot remove a message they neither received nor sent; nothing changes', async () => {
       const m = await sent(admin, { type: '1', receiverIds: clerk.id, title: '别人的消息' });
-      const res = await manager.api.post(`${BASE}/remove`, undefined, { ids: m.id });
-      expect(res.status).toBe(404);
+      const res = await manager.api.post(`${BASE}/remove`, undefined, { ids: `${m.id}` });
+      expect(res.status).toBe(403);
+      expect(res.body.msg).toBe('没有删除消息管理的权限');
       expect(await inboxIds(clerk)).toContain(m.id);
     });
 
@@ -251,6 +252,34 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect((await admin.api.get(`${BASE}/detail`, { id: 'x' })).status).toBe(400);
       expect((await admin.api.post(`${BASE}/remove`)).status).toBe(400);
       expect(await messageCount()).toBe(n);
+    });
+  });
+
+  describe('notices', () => {
+    const NOTICE = '/api/blade-desk/notice';
+
+    it('the desk manages notices with category and publish date; every user of the tenant reads the published ones', async () => {
+      const published = (await admin.api.post(`${NOTICE}/submit`, { title: '安全生产月活动通知', category: '1', releaseTime: '2026-06-01', content: '六月为安全生产月。' })).body.data;
+      const future = (await admin.api.post(`${NOTICE}/submit`, { title: '明年的通知', category: '6', releaseTime: '2099-01-01', content: '尚未发布。' })).body.data;
+      expect(published).toMatchObject({ category: '1', releaseTime: '2026-06-01' });
+      expect((await admin.api.get(`${NOTICE}/detail`, { id: published.id })).body.data.content).toBe('六月为安全生产月。');
+      expect((await admin.api.get(`${NOTICE}/list`, { title: '通知', size: '50' })).body.data.records.map((r: any) => r.id)).toEqual(expect.arrayContaining([published.id, future.id]));
+
+      // the clerk has no desk menu: the management list is closed, the home page's list is open
+      expect((await clerk.api.get(`${NOTICE}/list`)).status).toBe(403);
+      const home = (await clerk.api.get(`${NOTICE}/top`, { size: '10' })).body.data;
+      const titles = home.records.map((r: any) => r.title);
+      expect(titles).toContain('安全生产月活动通知');
+      expect(titles).not.toContain('明年的通知');
+      expect(home.records.map((r: any) => r.releaseTime)).toEqual([...home.records.map((r: any) => r.releaseTime)].sort().reverse());
+      expect((await other.api.get(`${NOTICE}/top`)).body.data.records.map((r: any) => r.id)).not.toContain(published.id);
+
+      const bad = await admin.api.post(`${NOTICE}/submit`, { title: '没有类型', category: '99', content: 'x' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.data.errors).toEqual([{ path: '/releaseTime', message: '发布日期不能为空' }]);
+      const unknown = await admin.api.post(`${NOTICE}/submit`, { title: '未知类型', category: '99', releaseTime: '2026-06-01', content: 'x' });
+      expect(unknown.body.data.errors).toEqual([{ path: '/category', message: '通知类型的值 99 不在字典 notice 中' }]);
+      expect((await admin.api.post(`${NOTICE}/remove`, undefined, { ids: future.id })).body.code).toBe(200);
     });
   });
 

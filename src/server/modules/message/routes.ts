@@ -106,16 +106,6 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
     }
   }
 
-  async function mayDelete(actor: Actor): Promise<boolean> {
-    try {
-      await ctx.access.check(actor, model, 'delete');
-      return true;
-    } catch (err) {
-      if (err instanceof AppError && err.status === 403) return false;
-      throw err;
-    }
-  }
-
   async function withCounts(tenantId: string, records: Row[]): Promise<Row[]> {
     if (!records.length) return records;
     const rows = await ctx.db.query<{ id: string; receiverCount: number; readCount: number }>(
@@ -204,8 +194,8 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
         `SELECT id::text AS id FROM ${table} WHERE tenant_id = $1 AND create_user = $2 AND id = ANY($3::bigint[]) AND is_deleted = 0`,
         [actor.tenantId, actor.userId, sent],
       );
-      // someone else's message is "not found" to a caller without the delete button
-      if (own.length !== sent.length && !(await mayDelete(actor))) throw notFound(model.label);
+      // someone else's message needs the delete button (as every generic removal does), then must exist
+      if (own.length !== sent.length) await ctx.access.check(actor, model, 'delete');
       await ownStore(actor).remove(sent);
     }
     if (received.length) {

@@ -132,7 +132,8 @@ async function readUpload(request: FastifyRequest, limits: UploadLimits): Promis
 }
 
 export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext, settings: StorageSettings): Promise<Storages> {
-  await app.register(multipart, { limits: { fileSize: settings.uploadMaxMb * MB, files: 1, fields: 10, parts: 12 } });
+  // preservePath: the name arrives as sent, so that a name with a path is refused, not silently cut
+  await app.register(multipart, { preservePath: true, limits: { fileSize: settings.uploadMaxMb * MB, files: 1, fields: 10, parts: 12 } });
   const storages = new Storages(ctx, settings);
   const oss = ctx.catalog.entities.oss;
   const attach = ctx.catalog.entities.attach;
