@@ -115,6 +115,19 @@ describe('the list of a document type', () => {
     await waitFor(() => expect(lastList(http)).not.toHaveProperty('code'));
   });
 
+  it('a reference filter pages through the referenced entity and sends the chosen record', async () => {
+    const http = demandApi();
+    showList(demand, http);
+    await idle();
+    const project = http.tables.get('project')![2];
+    const select = screen.getByText('项目', { selector: '.ant-select-placeholder' }).closest('.ant-select') as HTMLElement;
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
+    fireEvent.click(await screen.findByText(project.name, { selector: '.ant-select-item-option-content' }));
+    expect(http.calls.find((c) => c.url === '/api/construct/project/options' && !c.params?.ids)?.params).toMatchObject({ current: 1, size: 20 });
+    fireEvent.click(screen.getByRole('button', { name: /搜\s*索/ }));
+    await waitFor(() => expect(lastList(http)).toMatchObject({ projectId_equal: project.id }));
+  });
+
   it('batch delete: a warning without a selection, then 确定将选择数据删除?, the remove request, 删除成功 and a fresh list', async () => {
     const http = demandApi();
     showList(demand, http);

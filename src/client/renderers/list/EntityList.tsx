@@ -116,7 +116,7 @@ export function EntityList({ model, onOpen }: EntityListProps) {
 
   const visibleFields = useMemo(() => prefs.order.filter((id) => prefs.visibility[id] !== false), [prefs]);
   const allRows = useMemo(() => (treeMode ? flatten(tree.roots) : data), [treeMode, tree.roots, data]);
-  const labels = usePageLabels(model, visibleFields, allRows);
+  const labels = usePageLabels(model.fieldMap, visibleFields, allRows);
   const selected = table.getSelectedRowModel().rows.map((r) => r.original);
 
   const cells: ListCellContext = {

@@ -3,7 +3,7 @@
 // it), never one per row. Cached under the same keys as useReferenceLabels.
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
+import type { FieldModel } from '../../../engine/model/types.ts';
 import { labelBatcher } from '../data.ts';
 import { valuesOf } from '../displays/text.ts';
 import type { Row } from '../extensions.ts';
@@ -11,8 +11,10 @@ import { useHttp } from '../http-context.tsx';
 
 export type PageLabels = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-function referenceColumns(model: EntityModel, fields: readonly string[]): FieldModel[] {
-  return fields.map((f) => model.fieldMap[f]).filter((f): f is FieldModel => Boolean(f?.ref && f.ref.valueField === 'id'));
+type FieldMap = Readonly<Record<string, FieldModel>>;
+
+function referenceColumns(fieldMap: FieldMap, fields: readonly string[]): FieldModel[] {
+  return fields.map((f) => fieldMap[f]).filter((f): f is FieldModel => Boolean(f?.ref && f.ref.valueField === 'id'));
 }
 
 function idsOf(field: FieldModel, rows: readonly Row[]): string[] {
@@ -25,10 +27,10 @@ function idsOf(field: FieldModel, rows: readonly Row[]): string[] {
   return [...ids].sort();
 }
 
-/** Labels by field name, then by id, for the reference columns among `fields`. */
-export function usePageLabels(model: EntityModel, fields: readonly string[], rows: readonly Row[]): PageLabels {
+/** Labels by field name, then by id, for the reference columns among `fields` (of a header or of detail rows). */
+export function usePageLabels(fieldMap: FieldMap, fields: readonly string[], rows: readonly Row[]): PageLabels {
   const http = useHttp();
-  const columns = useMemo(() => referenceColumns(model, fields), [model, fields]);
+  const columns = useMemo(() => referenceColumns(fieldMap, fields), [fieldMap, fields]);
   const wanted = columns.map((field) => ({ field, entity: field.ref!.entity, ids: idsOf(field, rows) }));
   const results = useQueries({
     queries: wanted.map(({ entity, ids }) => ({

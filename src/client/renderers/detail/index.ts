@@ -1,0 +1,3 @@
+// The read-only view of a record.
+export { EntityDetail, type EntityDetailProps } from './EntityDetail.tsx';
+export { DetailRowsTable } from './DetailRowsTable.tsx';

@@ -1,0 +1,2 @@
+// The list screen of an entity.
+export { EntityList, type EntityListProps } from './EntityList.tsx';
