@@ -1,0 +1,176 @@
+// The inline editable grid of a document's detail rows (x-detail editor "grid"): add, copy and
+// delete rows, per-cell validation messages, computed line fields and a footer of totals, all
+// updating as one types. Rows are virtualised (only those in view are mounted) and each row
+// subscribes to its own values in the form store, so a form with 500 rows stays responsive.
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type { ErrorSchema, FieldProps } from '@rjsf/utils';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Button, Checkbox, Empty, Space, theme, Typography } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties } from 'react';
+import { evaluate } from '../../../engine/compute/expr.ts';
+import { useT } from '../../i18n/useT.ts';
+import { langAtom } from '../../state/session.ts';
+import { displayScale, formatDecimal } from '../format.ts';
+import type { FormContextValue } from './context.ts';
+import { Cell, GridRow } from './GridRow.tsx';
+import { ACTIONS_WIDTH, gridColumns, gridWidth, INDEX_WIDTH, ROW_HEIGHT, SELECT_WIDTH, type GridColumn } from './grid-columns.ts';
+import type { FormStore } from './store.ts';
+
+const HEADER_HEIGHT = 40;
+const VISIBLE_ROWS = 10;
+
+/** Header and footer: opaque (rows scroll under them), tinted like antd's table header. */
+function useStripe(): CSSProperties {
+  const { token } = theme.useToken();
+  return { backgroundColor: token.colorBgContainer, backgroundImage: `linear-gradient(${token.colorFillAlter}, ${token.colorFillAlter})`, fontWeight: 500, borderBottom: `1px solid ${token.colorBorderSecondary}` };
+}
+
+function GridHeader({ columns, readOnly, allSelected, someSelected, onSelectAll }: { columns: readonly GridColumn[]; readOnly: boolean; allSelected: boolean; someSelected: boolean; onSelectAll: (all: boolean) => void }) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  const stripe = useStripe();
+  return (
+    <div role="row" style={{ position: 'sticky', top: 0, zIndex: 2, display: 'flex', alignItems: 'center', height: HEADER_HEIGHT, ...stripe }}>
+      {!readOnly && (
+        <Cell width={SELECT_WIDTH} align="center">
+          <Checkbox checked={allSelected} indeterminate={someSelected && !allSelected} onChange={(e) => onSelectAll(e.target.checked)} aria-label={t('grid.deleteSelected')} />
+        </Cell>
+      )}
+      <Cell width={INDEX_WIDTH} align="center">{t('grid.index')}</Cell>
+      {columns.map((c) => (
+        <Cell key={c.field.name} width={c.width} align={c.numeric ? 'right' : undefined}>
+          <span role="columnheader">{c.field.required && c.editable && !readOnly ? <span style={{ color: 'var(--ant-color-error, #ff4d4f)' }}>* </span> : null}{c.field.label[lang]}</span>
+        </Cell>
+      ))}
+      {!readOnly && <Cell width={ACTIONS_WIDTH} align="center">{t('grid.actions')}</Cell>}
+    </div>
+  );
+}
+
+/** The footer: the sum of every total column, recomputed as rows change. */
+function GridTotals({ store, detail, columns, readOnly }: { store: FormStore; detail: string; columns: readonly GridColumn[]; readOnly: boolean }) {
+  const t = useT();
+  const stripe = useStripe();
+  const version = useSyncExternalStore((notify) => store.subscribe('totals', notify), () => store.totals());
+  const sums = useMemo(() => {
+    const rows = store.rows(detail);
+    const out: Record<string, string> = {};
+    for (const c of columns) if (c.total) out[c.field.name] = formatDecimal(evaluate({ sum: `${detail}.${c.field.name}` }, { [detail]: rows }).toFixed(), displayScale(c.field));
+    return out;
+  }, [version, store, detail, columns]);
+  return (
+    <div role="row" className="zs-grid-totals" style={{ position: 'sticky', bottom: 0, zIndex: 2, display: 'flex', alignItems: 'center', height: ROW_HEIGHT, ...stripe, borderBottom: 0, borderTop: stripe.borderBottom }}>
+      {!readOnly && <Cell width={SELECT_WIDTH} />}
+      <Cell width={INDEX_WIDTH} align="center">{t('grid.total')}</Cell>
+      {columns.map((c) => <Cell key={c.field.name} width={c.width} align="right">{sums[c.field.name] ?? ''}</Cell>)}
+      {!readOnly && <Cell width={ACTIONS_WIDTH} />}
+    </div>
+  );
+}
+
+export interface DetailGridProps {
+  store: FormStore;
+  detail: string;
+  /** rjsf's errors of the detail array: {3: {designQty: {__errors: [...]}}}. */
+  errorSchema?: ErrorSchema;
+  readOnly?: boolean;
+}
+
+/**
+ * The same object while the content is the same (rjsf rebuilds its error schema on every change),
+ * and a new one after each check of the record (a save attempt), so messages hidden by editing
+ * come back when they still apply.
+ */
+function useStableErrors(store: FormStore, errors: ErrorSchema | undefined): ErrorSchema | undefined {
+  const round = useSyncExternalStore((notify) => store.subscribe('checked', notify), () => store.checks);
+  const last = useRef<{ text: string; errors?: ErrorSchema }>({ text: '' });
+  const text = errors ? `${round}:${JSON.stringify(errors)}` : '';
+  if (text !== last.current.text) last.current = { text, errors };
+  return last.current.errors;
+}
+
+export function DetailGrid({ store, detail, errorSchema: given, readOnly = false }: DetailGridProps) {
+  const t = useT();
+  const errorSchema = useStableErrors(store, given);
+  const columns = useMemo(() => gridColumns(store.model, store.detail(detail)), [store, detail]);
+  const keys = useSyncExternalStore((notify) => store.subscribe(`rows:${detail}`, notify), () => store.keys(detail));
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // errors belong to row positions: once rows are added, copied or removed they are hidden until the next check
+  const [movedSince, setMovedSince] = useState<ErrorSchema | undefined | null>(null);
+  const errors = movedSince === errorSchema ? undefined : errorSchema;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: keys.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    scrollMargin: HEADER_HEIGHT,
+    initialRect: { width: 1200, height: ROW_HEIGHT * VISIBLE_ROWS },
+  });
+
+  const moved = useCallback(() => setMovedSince(errorSchema), [errorSchema]);
+  const onSelect = useCallback((key: string, on: boolean) => setSelected((s) => {
+    const next = new Set(s);
+    if (on) next.add(key);
+    else next.delete(key);
+    return next;
+  }), []);
+  const onCopy = useCallback((key: string) => { store.copyRow(detail, key); moved(); }, [store, detail, moved]);
+  const onDelete = useCallback((key: string) => { store.removeRows(detail, [key]); onSelect(key, false); moved(); }, [store, detail, moved, onSelect]);
+  const add = () => {
+    store.addRow(detail);
+    moved();
+    requestAnimationFrame(() => virtualizer.scrollToIndex(store.keys(detail).length - 1));
+  };
+  const removeSelected = () => {
+    store.removeRows(detail, [...selected]);
+    setSelected(new Set());
+    moved();
+  };
+
+  // after a failed check, bring the first row with an error into view
+  useEffect(() => {
+    const first = Object.keys(errorSchema ?? {}).filter((k) => /^\d+$/.test(k)).map(Number).sort((a, b) => a - b)[0];
+    if (first !== undefined) virtualizer.scrollToIndex(first, { align: 'center' });
+  }, [errorSchema]);
+
+  const width = gridWidth(columns, readOnly);
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="zs-detail-grid">
+      {!readOnly && (
+        <Space style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
+          <Space>
+            <Button type="primary" ghost size="small" icon={<PlusOutlined />} onClick={add}>{t('grid.add')}</Button>
+            <Button danger size="small" icon={<DeleteOutlined />} disabled={selected.size === 0} onClick={removeSelected}>{t('grid.deleteSelected')}</Button>
+          </Space>
+          <Typography.Text type="secondary">{t('grid.rows', { count: keys.length })}</Typography.Text>
+        </Space>
+      )}
+      <div ref={scrollRef} role="table" style={{ overflow: 'auto', maxHeight: HEADER_HEIGHT + ROW_HEIGHT * (VISIBLE_ROWS + 1) + 2, border: '1px solid var(--ant-color-border-secondary, #f0f0f0)', borderRadius: 6 }}>
+        <div style={{ width, minWidth: '100%', position: 'relative' }}>
+          <GridHeader columns={columns} readOnly={readOnly} allSelected={keys.length > 0 && selected.size === keys.length} someSelected={selected.size > 0}
+            onSelectAll={(all) => setSelected(all ? new Set(keys) : new Set())} />
+          <div role="rowgroup" style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const key = keys[item.index];
+              return (
+                <GridRow key={key} store={store} detail={detail} rowKey={key} index={item.index} top={item.start - HEADER_HEIGHT} columns={columns} readOnly={readOnly}
+                  selected={selected.has(key)} errors={errors?.[item.index] as ErrorSchema | undefined} onSelect={onSelect} onCopy={onCopy} onDelete={onDelete} />
+              );
+            })}
+          </div>
+          {keys.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('grid.empty')} />}
+          {columns.some((c) => c.total) && <GridTotals store={store} detail={detail} columns={columns} readOnly={readOnly} />}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The grid as rjsf's field of the detail array (uiSchema "ui:field": "detailGrid"). */
+export function DetailGridField({ name, errorSchema, readonly, disabled, registry }: FieldProps) {
+  const ctx = registry.formContext as FormContextValue;
+  return <DetailGrid store={ctx.store} detail={name} errorSchema={errorSchema} readOnly={Boolean(readonly || disabled || ctx.readOnly)} />;
+}

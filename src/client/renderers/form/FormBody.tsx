@@ -1,0 +1,162 @@
+// The loaded form: rjsf over the header (controlled, so x-rules and cascades apply on every
+// change), the rows in the form store, validation on blur (fields the user has left) and on save
+// (everything), and the save itself with the server's field errors mapped back onto the form.
+import Form from '@rjsf/antd';
+import type { IChangeEvent } from '@rjsf/core';
+import type { ErrorSchema, RegistryFieldsType } from '@rjsf/utils';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { EntityModel } from '../../../engine/model/types.ts';
+import type { FieldError } from '../../../engine/validate/record.ts';
+import { ApiError } from '../../api/http.ts';
+import { useT } from '../../i18n/useT.ts';
+import { langAtom } from '../../state/session.ts';
+import { invalidateEntity } from '../data.ts';
+import { useHttp } from '../http-context.tsx';
+import type { FormContextValue } from './context.ts';
+import { DetailGridField } from './DetailGrid.tsx';
+import { ModelField } from './ModelField.tsx';
+import { ruleKey, ruleState, settle, type RuleState } from './rules.ts';
+import { dependencyValues, formFields, formLayout, formSchema, formUiSchema, type FormMode } from './schema.ts';
+import { FormStore, type Row } from './store.ts';
+import { FieldTemplate, SectionsTemplate, translatorFor } from './templates.tsx';
+import { engineValidator, toValidationData } from './validation.ts';
+
+const fields = { model: ModelField, detailGrid: DetailGridField } as unknown as RegistryFieldsType;
+const templates = { FieldTemplate, ObjectFieldTemplate: SectionsTemplate };
+
+export interface FormBodyProps {
+  model: EntityModel;
+  mode: FormMode;
+  id?: string;
+  record: Row;
+  readOnly: boolean;
+  onDone: (saved: Record<string, any> | null) => void;
+}
+
+/** The field or detail a JSON pointer starts with ("/details/3/designQty" → "details"). */
+const topOf = (path: string) => path.split('/')[1] ?? '';
+
+/** Server field errors: those the form can show on a field or grid cell, and the others. */
+function splitErrors(model: EntityModel, names: ReadonlySet<string>, errors: FieldError[]) {
+  const placed = errors.filter((e) => names.has(topOf(e.path)) || model.details.some((d) => d.name === topOf(e.path)));
+  return { placed, other: errors.filter((e) => !placed.includes(e)).map((e) => e.message) };
+}
+
+export function FormBody({ model, mode, id, record, readOnly, onDone }: FormBodyProps) {
+  const http = useHttp();
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [store] = useState(() => new FormStore(model, record));
+  const [header, setHeader] = useState<Row>(() => store.header);
+  const [serverErrors, setServerErrors] = useState<ErrorSchema>();
+  const [failure, setFailure] = useState<string[] | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const onForm = useMemo(() => new Set(formFields(model, mode).map((f) => f.name)), [model, mode]);
+  const rules = ruleState(model.fields, header);
+  const rulesKey = ruleKey(rules);
+  const layout = useMemo(() => formLayout(model, mode, lang), [model, mode, lang]);
+  const schema = useMemo(() => formSchema(model, mode, lang, rules), [model, mode, lang, rulesKey]);
+  const dependencies = dependencyValues(model, header);
+  const dependenciesKey = JSON.stringify(dependencies);
+  const uiSchema = useMemo(() => formUiSchema(model, mode, rules, layout, dependencies), [model, mode, rulesKey, layout, dependenciesKey]);
+
+  // what the validator reads at the time it runs
+  const live = useRef({ lang, rules: rules as RuleState, attempted: false, touched: new Set<string>() });
+  live.current.lang = lang;
+  live.current.rules = rules;
+  const validator = useMemo(() => engineValidator({
+    model,
+    lang: () => live.current.lang,
+    record: (formData) => store.record(formData),
+    shown: (e) => {
+      const top = topOf(e.path);
+      if (model.details.some((d) => d.name === top)) return live.current.attempted;
+      return onForm.has(top) && !live.current.rules.hidden.has(top) && (live.current.attempted || live.current.touched.has(top));
+    },
+  }), [model, store, onForm]);
+
+  const formContext = useMemo<FormContextValue>(() => ({
+    model, mode, lang, store, layout, readOnly,
+    pickHeader: (name, picked) => {
+      const copy = model.fieldMap[name]?.ref?.copy ?? {};
+      if (!Object.keys(copy).length) return;
+      const next = { ...store.header };
+      for (const [target, source] of Object.entries(copy)) next[target] = picked ? picked[source] : undefined;
+      store.setHeader(next);
+      setHeader(next);
+    },
+  }), [model, mode, lang, store, layout, readOnly]);
+
+  useEffect(() => {
+    performance.mark('zs-form-ready');
+  }, []);
+
+  const onChange = (event: IChangeEvent) => {
+    const before = store.header;
+    const next = settle(model.fields, before, event.formData ?? {});
+    store.setHeader(next);
+    setHeader(next);
+    if (serverErrors) {
+      const changed = Object.keys(next).filter((k) => next[k] !== before[k]);
+      if (changed.some((k) => k in serverErrors)) setServerErrors(Object.fromEntries(Object.entries(serverErrors).filter(([k]) => !changed.includes(k))) as ErrorSchema);
+    }
+  };
+
+  const save = async (formData: Row) => {
+    setSaving(true);
+    setFailure(null);
+    setServerErrors(undefined);
+    try {
+      const body = { ...store.record(formData), ...(mode === 'edit' ? { id } : {}) };
+      const saved = await http.post<Record<string, any>>(`${model.api}/${mode === 'edit' ? 'update' : 'save'}`, body);
+      message.success(t(mode === 'edit' ? 'form.updated' : 'form.created'));
+      await invalidateEntity(queryClient, http, model.key);
+      onDone(saved ?? body);
+    } catch (err) {
+      const errors = err instanceof ApiError ? (err.body as { data?: { errors?: FieldError[] } } | null)?.data?.errors : undefined;
+      const { placed, other } = splitErrors(model, onForm, Array.isArray(errors) ? errors : []);
+      if (placed.length) setServerErrors(toValidationData(placed).errorSchema);
+      setFailure(other.length || !placed.length ? (other.length ? other : [(err as Error).message]) : []);
+      store.checked();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="zs-entity-form" onSubmitCapture={() => { live.current.attempted = true; store.checked(); }}>
+      {failure && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={t('form.saveFailed')} description={failure.length ? failure.join(';') : undefined} />}
+      <Form
+        schema={schema}
+        uiSchema={uiSchema}
+        formData={header}
+        validator={validator}
+        fields={fields}
+        templates={templates}
+        formContext={formContext}
+        extraErrors={serverErrors}
+        readonly={readOnly}
+        noHtml5Validate
+        showErrorList={false}
+        liveValidate="onBlur"
+        focusOnFirstError
+        translateString={translatorFor(lang)}
+        onBlur={(fieldId) => live.current.touched.add(fieldId.replace(/^root_/, ''))}
+        onChange={onChange}
+        onError={() => store.checked()}
+        onSubmit={({ formData }) => void save(formData ?? {})}
+      >
+        <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginTop: 8 }}>
+          <Button onClick={() => onDone(null)}>{t(readOnly ? 'form.close' : 'form.cancel')}</Button>
+          {!readOnly && <Button type="primary" htmlType="submit" loading={saving}>{t('form.save')}</Button>}
+        </div>
+      </Form>
+    </div>
+  );
+}
