@@ -25,6 +25,8 @@ export interface FakeHttpOptions {
 export interface FakeHttp extends RendererHttp {
   tables: Map<string, Row[]>;
   calls: { method: string; url: string; params?: Params; body?: unknown }[];
+  /** A file sent to the resource API: answered with a local object URL as its link. */
+  upload: (url: string, body: FormData) => Promise<{ link: string; name: string }>;
 }
 
 function pad(n: number) {
@@ -114,7 +116,7 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
       }
       case 'options': {
         const ids = q.ids?.split(',');
-        const found = rows.filter((r) => (ids ? ids.includes(String(r.id)) : !q.keyword || labelOf(model, r).includes(q.keyword)));
+        const found = rows.filter((r) => (ids ? ids.includes(String(r.id)) : (!q.keyword || labelOf(model, r).includes(q.keyword)) && matchesFilters(model, r, q)));
         return page(found.map((r) => ({ value: String(r.id), label: labelOf(model, r) })), { ...q, size: ids ? String(ids.length) : q.size ?? '20' });
       }
       case 'tree':
@@ -156,6 +158,14 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     calls,
     get: (url, params) => answer('get', url, params),
     post: (url, json, opts) => answer('post', url, opts?.searchParams, json),
+    upload: async (url, body) => {
+      calls.push({ method: 'post', url, body });
+      if (options.hang) await new Promise(() => undefined);
+      if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
+      if (options.failWith) throw new ApiError(500, options.failWith, null);
+      const file = body.get('file') as File;
+      return { link: typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : `blob:${file.name}`, name: file.name };
+    },
     blob: async (url, params) => {
       await answer('get', url, params);
       return { blob: new Blob(['fake export']), filename: 'export.xlsx' };
