@@ -5,8 +5,9 @@ import zhCN from 'antd/locale/zh_CN';
 import { Provider as JotaiProvider } from 'jotai';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { antdThemeFor } from '../src/client/app/themes.ts';
-import { appStore, langAtom, themeAtom } from '../src/client/state/session.ts';
+import { appStore, langAtom, permissionAtom, themeAtom } from '../src/client/state/session.ts';
 import type { ThemeName } from '../src/client/app/website.ts';
+import { buttonsOf, type StoryRole } from '../src/client/renderers/gallery/permissions.ts';
 import '../src/client/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -17,6 +18,9 @@ const withProviders: Decorator = (Story, context) => {
   const theme = (context.globals.theme ?? 'default') as ThemeName;
   appStore.set(langAtom, lang);
   appStore.set(themeAtom, theme);
+  // "story": the buttons the story itself grants; otherwise those of the chosen role
+  const role = context.globals.role as StoryRole | 'story' | undefined;
+  if (role && role !== 'story') appStore.set(permissionAtom, buttonsOf(role));
   return (
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
@@ -34,9 +38,10 @@ const preview: Preview = {
   decorators: [withProviders],
   globalTypes: {
     locale: { description: 'Language', toolbar: { icon: 'globe', items: [{ value: 'zh', title: '中文' }, { value: 'en', title: 'English' }] } },
+    role: { description: 'Role (button permissions)', toolbar: { icon: 'user', items: [{ value: 'story', title: 'As the story says' }, { value: 'administrator', title: '管理员 / administrator' }, { value: 'clerk', title: '资料员 / clerk (no delete, no export)' }, { value: 'viewer', title: '只读 / viewer' }] } },
     theme: { description: 'Theme', toolbar: { icon: 'paintbrush', items: ['default', 'smart', 'black-gold', 'blue-white', 'white'] } },
   },
-  initialGlobals: { locale: 'zh', theme: 'default' },
+  initialGlobals: { locale: 'zh', theme: 'default', role: 'story' },
 };
 
 export default preview;
