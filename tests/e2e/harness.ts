@@ -186,8 +186,10 @@ export async function openFromSidebar(name: string) {
   await waitForList();
 }
 
+/** Waits for the open screen's list (EntityList: data-testid="entity-list") to finish loading (aria-busy="false"). */
 export async function waitForList() {
-  await see(page.locator('.zs-content .ant-table')).toBeVisible();
-  await see(page.locator('.zs-content .ant-table .ant-spin-spinning')).toHaveCount(0);
+  const list = page.locator('.zs-content [data-testid="entity-list"]:visible').first();
+  await see(list).toBeVisible();
+  await see(list).toHaveAttribute('aria-busy', 'false');
 }
 

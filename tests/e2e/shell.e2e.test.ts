@@ -58,7 +58,7 @@ describe('shell in the browser', () => {
   test('tabs: three screens, close others, closing the current opens its neighbour, home has no close button', async () => {
     await login();
     await openFromSidebar('项目');
-    await see(page.locator('.zs-content .ant-table-row').first()).toBeVisible();
+    await see(page.locator('.zs-content [data-testid="entity-list"]:visible tr.zs-grid-row').first()).toBeVisible();
     await shot('list.png');
     const projectPath = pathname();
     await openFromSidebar('甲方单位');
@@ -168,7 +168,7 @@ describe('shell in the browser', () => {
   test('every theme on the project list (screenshots)', async () => {
     await login();
     await openFromSidebar('项目');
-    await see(page.locator('.zs-content .ant-table-row').first()).toBeVisible();
+    await see(page.locator('.zs-content [data-testid="entity-list"]:visible tr.zs-grid-row').first()).toBeVisible();
     for (const theme of THEMES) {
       await pickTheme(theme.label, theme.header);
       await page.mouse.move(700, 600);

@@ -26,5 +26,5 @@ export function AuditInfo({ model, record, columns }: { model: EntityModel; reco
       ? (record[field.name] ? users?.[String(record[field.name])] ?? '' : '—')
       : <FieldDisplay field={field} value={record[field.name]} />,
   }));
-  return <Descriptions title={t('detail.audit')} bordered size="small" column={Math.min(columns, 2)} items={items} data-testid="detail-audit" />;
+  return <Descriptions title={t('detail.audit')} bordered size="small" column={Math.min(columns, 2)} items={items} styles={{ label: { whiteSpace: 'nowrap' } }} data-testid="detail-audit" />;
 }

@@ -55,7 +55,7 @@ function Section({ model, section, record }: { model: EntityModel; section: View
   return (
     <section className="zs-detail-section">
       {section.title && <Typography.Title level={5}>{section.title[lang]}</Typography.Title>}
-      {items.length > 0 && <Descriptions bordered size="small" column={columns} items={items} />}
+      {items.length > 0 && <Descriptions bordered size="small" column={columns} items={items} styles={{ label: { whiteSpace: 'nowrap' } }} />}
       {section.details.map((detail) => (
         <div key={detail.name} style={{ marginTop: items.length ? 12 : 0 }}>
           {(section.fields.length > 0 || !section.title) && <Typography.Text strong>{detail.label[lang]}</Typography.Text>}
