@@ -4,7 +4,7 @@
 // subscribes to its own values in the form store, so a form with 500 rows stays responsive.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ErrorSchema, FieldProps } from '@rjsf/utils';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Button, Checkbox, Empty, Space, theme, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties } from 'react';
@@ -19,6 +19,7 @@ import type { FormStore } from './store.ts';
 
 const HEADER_HEIGHT = 40;
 const VISIBLE_ROWS = 10;
+const VIEW = { width: 1200, height: ROW_HEIGHT * VISIBLE_ROWS };
 
 /** Header and footer: opaque (rows scroll under them), tinted like antd's table header. */
 function useStripe(): CSSProperties {
@@ -106,7 +107,9 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     scrollMargin: HEADER_HEIGHT,
-    initialRect: { width: 1200, height: ROW_HEIGHT * VISIBLE_ROWS },
+    initialRect: VIEW,
+    // a grid not laid out (in a hidden tab, or a DOM without layout) still shows its first rows
+    observeElementRect: (instance, report) => observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : VIEW)),
   });
 
   const moved = useCallback(() => setMovedSince(errorSchema), [errorSchema]);

@@ -85,7 +85,7 @@ export function formUiSchema(model: EntityModel, mode: FormMode, rules: RuleStat
       'ui:field': 'model',
       ...(rules.hidden.has(f.name) ? { 'ui:widget': 'hidden' } : {}),
       ...(rules.readonly.has(f.name) ? { 'ui:readonly': true } : {}),
-      'ui:options': { widget: widgetNameOf(f), ...(dependencies[f.name] ? { values: dependencies[f.name] } : {}) },
+      ...(dependencies[f.name] ? { 'ui:options': { values: dependencies[f.name] } } : {}),
     };
   }
   for (const d of model.details) ui[d.name] = { 'ui:field': 'detailGrid' };
