@@ -1,8 +1,9 @@
-// Home: a greeting and tiles to the routes the user opens most.
+// Home: a greeting, tiles to the routes the user opens most, and the tenant's notices.
 import { Empty } from 'antd';
 import { useAtomValue } from 'jotai';
 import { flattenMenus, pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
+import { NoticeBoard } from '../shell/notifications/NoticeBoard.tsx';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
 
@@ -35,6 +36,7 @@ export default function Home() {
           </div>
         ) : <Empty description={t('home.noFrequent')} />}
       </CardBox>
+      <NoticeBoard />
     </>
   );
 }

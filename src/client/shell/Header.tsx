@@ -17,6 +17,7 @@ import { ErrorLogDialog } from './ErrorLog.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { logout } from './logout.ts';
 import { MenuSearch } from './MenuSearch.tsx';
+import { NotificationBell } from './notifications/NotificationBell.tsx';
 import { SwitchDialog } from './SwitchDialog.tsx';
 
 export function Header({ colours }: { colours: ShellColours }) {
@@ -96,7 +97,7 @@ export function Header({ colours }: { colours: ShellColours }) {
         <Dropdown trigger={['click']} menu={{ selectedKeys: [theme], items: THEMES.map((name) => ({ key: name, label: t(`theme.${name}`) })), onClick: ({ key }) => setTheme(key as ThemeName) }}>
           <Button type="text" style={text} icon={<BgColorsOutlined />} aria-label={t('header.theme')} data-testid="theme-picker" />
         </Dropdown>
-        {/* the notice bell joins here with the messages module */}
+        <NotificationBell color={colours.headerText} />
         <Tooltip title={t('header.fullscreen')}>
           <Button type="text" style={text} icon={fullscreen ? <CompressOutlined /> : <ExpandOutlined />} onClick={() => (document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen()).catch(() => undefined)} />
         </Tooltip>

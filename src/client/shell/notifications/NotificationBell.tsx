@@ -1,0 +1,103 @@
+// The header's bell: the unread count, and on click a popover with the newest messages, "mark all
+// read" and "view all messages" (the drawer). It holds the browser's live subscription: a new
+// message refreshes the count at once and opens a popup that stays until the user closes it.
+import { BellOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Badge, Button, Empty, List, Popover, Space, Spin, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { website } from '../../app/website.ts';
+import { useHttp } from '../../renderers/http-context.tsx';
+import { MESSAGES_KEY, messageApi, type MessageRecord } from './api.ts';
+import { MessageDetail, senderName } from './MessageDetail.tsx';
+import { MessageDrawer } from './MessageDrawer.tsx';
+import { useTexts } from './texts.ts';
+import { sessionSubscribe, useLiveMessages, type Subscribe } from './useLiveMessages.ts';
+
+export interface NotificationBellProps {
+  /** Icon colour (the header's text colour in the current theme). */
+  color?: string;
+  /** The live subscription (tests and stories pass their own). */
+  subscribe?: Subscribe;
+}
+
+export function NotificationBell({ color, subscribe = sessionSubscribe }: NotificationBellProps) {
+  const t = useTexts();
+  const http = useHttp();
+  const api = useMemo(() => messageApi(http), [http]);
+  const queryClient = useQueryClient();
+  const { notification, message } = App.useApp();
+  const [open, setOpen] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const [reading, setReading] = useState<string | null>(null);
+  const top = useQuery({ queryKey: [...MESSAGES_KEY, 'top'], queryFn: api.topList });
+
+  const openMessage = (id: string) => {
+    setOpen(false);
+    setReading(id);
+  };
+
+  useLiveMessages(subscribe, (summary) => {
+    const key = `message-${summary.id}`;
+    notification.open({
+      key,
+      // a live message waits for the user: the popup never closes by itself
+      duration: false,
+      title: t('message.new'),
+      description: (
+        <div data-testid="live-message">
+          <Typography.Text strong>{summary.title}</Typography.Text>
+          <div style={{ color: '#909399', fontSize: 12 }}>{t('message.from', { name: senderName(summary, t('message.system')) })} · {summary.createTime}</div>
+        </div>
+      ),
+      actions: <Button type="primary" size="small" onClick={() => { notification.destroy(key); openMessage(summary.id); }}>{t('message.view')}</Button>,
+    });
+  });
+
+  const readAll = async () => {
+    try {
+      await api.readAll();
+      message.success(t('toast.readAll'));
+    } catch {
+      // the HTTP client has shown the server's message
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: MESSAGES_KEY });
+    }
+  };
+
+  const unread = top.data?.unReadCount ?? 0;
+  const content = (
+    <div style={{ width: 340 }} data-testid="message-popover">
+      {top.isLoading ? <Spin /> : top.data?.messageList.length ? (
+        <List<MessageRecord>
+          size="small"
+          dataSource={top.data.messageList}
+          renderItem={(item) => (
+            <List.Item key={item.id} onClick={() => openMessage(item.id)} style={{ cursor: 'pointer' }}>
+              <List.Item.Meta
+                title={<Space size={6}>{item.isRead === 1 && <Badge status="processing" />}<Typography.Text strong={item.isRead === 1} ellipsis style={{ maxWidth: 280 }}>{item.title}</Typography.Text></Space>}
+                description={`${senderName(item, t('message.system'))} · ${item.createTime}`}
+              />
+            </List.Item>
+          )}
+        />
+      ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('bell.empty')} />}
+      <div style={{ display: 'flex', justifyContent: 'space-between', borderTop: '1px solid rgba(5,5,5,0.06)', paddingTop: 8 }}>
+        <Button type="link" size="small" disabled={!unread} onClick={() => void readAll()}>{t('bell.readAll')}</Button>
+        <Button type="link" size="small" onClick={() => { setOpen(false); setDrawer(true); }}>{t('bell.viewAll')}</Button>
+      </div>
+    </div>
+  );
+
+  return (
+    <>
+      <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} content={content}
+        title={<Space>{t('bell.title')}{unread > 0 && <Typography.Text type="secondary">{t('bell.unread', { count: unread })}</Typography.Text>}</Space>}>
+        <Badge count={unread} overflowCount={website.logBadgeMax} size="small" offset={[-4, 4]}>
+          <Button type="text" style={{ color }} icon={<BellOutlined />} aria-label={t('bell.title')} data-testid="message-bell" />
+        </Badge>
+      </Popover>
+      <MessageDrawer api={api} open={drawer} onClose={() => setDrawer(false)} onOpenMessage={setReading} />
+      <MessageDetail api={api} id={reading} onClose={() => setReading(null)} />
+    </>
+  );
+}
