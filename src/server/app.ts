@@ -39,6 +39,10 @@ import { registerOssRoutes } from './modules/resource/oss.ts';
 import { registerSmsRoutes } from './modules/resource/sms.ts';
 import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
 import { startHub, type SubscriptionHub } from './realtime/hub.ts';
+import { FLOW_DDL } from './modules/flow/ddl.ts';
+import { withWorkflowLocks } from './modules/flow/documents.ts';
+import { messageNotifier } from './modules/flow/notify.ts';
+import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -52,6 +56,8 @@ export interface App {
   sync: SyncReport;
   /** Live delivery: this process's event-stream subscriptions and its notifier. */
   hub: SubscriptionHub;
+  /** Approval workflows: definitions, the step runner, lists. */
+  flow: Flow;
   close(): Promise<void>;
 }
 
@@ -67,7 +73,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, CLIENT_LOG_DDL, MESSAGE_DDL, RESOURCE_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, CLIENT_LOG_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -90,11 +96,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);
     const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
     hub = await startHub(db);
-    ctx.hooks = {
+    ctx.hooks = withWorkflowLocks({
       ...systemHooks({ catalog, identity, access, storeContext: () => ctx }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
-    };
+    }, catalog);
+    const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
@@ -122,6 +129,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerNoticeRoutes(app, ctx);
     await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory });
     registerSmsRoutes(app, ctx);
+    registerFlowRoutes(app, ctx, flow);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     if (hasClient) {
@@ -134,7 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
 
     return {
-      app, db, catalog, tokens, ctx, sync, access, identity, hub,
+      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow,
       async close() {
         await app.close();
         if (!options.db) await db.close();

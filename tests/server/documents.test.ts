@@ -128,11 +128,13 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(String(doc.totalAmount)).toBe('123456789135796.79');
   });
 
-  it('submit creates without an id and updates with one', async () => {
-    const created = await api.post(`${BASE}/submit`, { projectId, title: '提交', planDate: '2026-03-10', compilerName: '张工', details: [demandRow(rebar.id, 1, 1)] });
+  it('submit creates without an id and updates with one (a document without a workflow)', async () => {
+    // a document with x-workflow (the demand) starts its approval on submit: tests/server/workflow.test.ts
+    const url = '/api/construct/partyA/submit';
+    const created = await api.post(url, { name: '提交测试建设单位', partyAType: 'soe', status: 'enabled' });
     expect(created.body).toMatchObject({ code: 200, msg: '新增成功' });
-    const updated = await api.post(`${BASE}/submit`, { ...created.body.data, title: '再次提交' });
-    expect(updated.body).toMatchObject({ code: 200, msg: '更新成功', data: { id: created.body.data.id, title: '再次提交' } });
+    const updated = await api.post(url, { ...created.body.data, name: '再次提交建设单位' });
+    expect(updated.body).toMatchObject({ code: 200, msg: '更新成功', data: { id: created.body.data.id, name: '再次提交建设单位' } });
   });
 
   it('exports one document as a workbook with Chinese headers and labels', async () => {

@@ -86,6 +86,8 @@ export const messages = {
   smsTooManyPhones: { zh: '一次最多发送给{limit}个手机号码', en: 'At most {limit} phone numbers per message' },
   smsParams: { zh: '短信参数须为 JSON 对象,值为文本或数字', en: 'params must be a JSON object of texts or numbers' },
   smsNotConnected: { zh: '短信配置 {code} 的服务商尚未接入,请使用内置短信服务', en: 'The provider of SMS configuration {code} is not connected yet; use the built-in service' },
+  // workflows: the text comes from engine/workflow/messages.ts, rendered in both languages
+  workflow: { zh: '{message}', en: '{message}' },
 } as const satisfies Record<string, Label>;
 
 export type MessageKey = keyof typeof messages;

@@ -146,7 +146,7 @@ function checkEventDefinitions(el: ModdleElement, allowTerminate: boolean, issue
   let terminate = false;
   for (const def of el.eventDefinitions ?? []) {
     if (allowTerminate && def.$type === 'bpmn:TerminateEventDefinition') terminate = true;
-    else issues.add('unsupportedEvent', { element: label(el), definition: elementLabel(def.$type).en.trim() });
+    else issues.add('unsupportedEvent', { element: label(el), definition: elementLabel(def.$type) });
   }
   return terminate;
 }

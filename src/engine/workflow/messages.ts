@@ -49,6 +49,27 @@ export const workflowMessages = {
   tooManyInstances: { zh: '{element} 的多实例数 {count} 无效(1 至 {limit})', en: '{element} has an invalid multi-instance count {count} (1 to {limit})' },
   endlessLoop: { zh: '流程在 {element} 处循环,没有到达任何用户任务', en: 'The process loops at {element} without reaching a user task' },
   alreadyActed: { zh: '已有审批人处理过,不能撤回', en: 'Someone has already acted on it; it can no longer be recalled' },
+  // the server: documents, tasks and definitions
+  approvedLocked: { zh: '{entity}已审批通过,不能修改或删除', en: 'The {entity} is approved and can no longer be changed or deleted' },
+  approvingLocked: { zh: '{entity}正在审批中,不能修改、删除或重复提交', en: 'The {entity} is under approval and cannot be changed, deleted or submitted again' },
+  noDefinition: { zh: '没有可用的流程定义: {key}', en: 'No active process definition: {key}' },
+  definitionMismatch: { zh: '流程定义 {id} 不是 {entity}的审批流程', en: 'Process definition {id} is not the approval process of {entity}' },
+  suspended: { zh: '流程定义 {name} 已挂起', en: 'Process definition {name} is suspended' },
+  notAssignee: { zh: '该任务不是您的待办任务,请先签收', en: 'This task is not in your to-do list; claim it first' },
+  claimTaken: { zh: '任务已被签收或您不是候选人', en: 'The task has already been claimed, or you are not one of its candidates' },
+  notInitiator: { zh: '只有发起人可以撤回', en: 'Only the person who submitted it can recall it' },
+  fieldNotEditable: { zh: '{field}在当前审批环节不可修改', en: '{field} cannot be changed at this approval step' },
+  noWorkflow: { zh: '{entity}没有配置审批流程', en: 'The {entity} has no approval workflow' },
+  notSubmitted: { zh: '{entity}没有正在审批的流程', en: 'The {entity} has no approval in progress' },
+  unknownUser: { zh: '{element} 的处理人 {name} 不存在', en: 'The handler {name} of {element} does not exist' },
+  busy: { zh: '流程正被他人同时处理,请稍后重试', en: 'Someone else is working on this process at the same moment; try again' },
+  badVariables: { zh: '流程变量必须是不超过 {limit} 字节的 JSON 对象', en: 'Process variables must be a JSON object of at most {limit} bytes' },
+  instanceNotFound: { zh: '流程实例不存在', en: 'The process instance does not exist' },
+  definitionNotFound: { zh: '流程定义不存在', en: 'The process definition does not exist' },
+  definitionInUse: { zh: '流程定义 {name} 还有 {count} 个运行中的实例,不能删除', en: 'Process definition {name} still has {count} running instance(s) and cannot be deleted' },
+  modelNotFound: { zh: '流程模型不存在', en: 'The process model does not exist' },
+  modelKeyMismatch: { zh: '模型标识 {key} 须与流程文件中的流程 id {id} 一致', en: 'The model key {key} must equal the process id {id} in the file' },
+  noFiles: { zh: '请上传 .bpmn 或 .bpmn20.xml 流程文件', en: 'Upload .bpmn or .bpmn20.xml process files' },
 } as const satisfies Record<string, Label>;
 
 export type WorkflowMessageKey = keyof typeof workflowMessages;

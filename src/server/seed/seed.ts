@@ -7,7 +7,8 @@
 //   { "entity": "role", "name": "clerk", "data": {…} }      create a record
 //   { "entityMenus": true }                                 a menu and its buttons for every entity with x-entity.menu
 //   { "grant": { "roles": ["@clerk"], "menus": ["cost_master"], "exclude": ["project_delete"], "only": "menus" } }
-//                                                           grant menu subtrees (by code) to roles
+//                                                           grant menu subtrees (by code) to roles, replacing
+//                                                           their grants ("keep": true adds to them instead)
 //   { "topMenu": "@cost", "menus": ["cost_master"] }        the menus a top menu shows
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ export const SEED_ADMIN = { userId: '1123598821738675201', deptId: '112359881373
 type SeedStep =
   | { entity: string; name?: string; data: Row }
   | { entityMenus: true }
-  | { grant: { roles: string[]; menus: string[]; exclude?: string[]; only?: 'menus' } }
+  | { grant: { roles: string[]; menus: string[]; exclude?: string[]; only?: 'menus'; keep?: boolean } }
   | { topMenu: string; menus: string[] };
 
 export interface SeedFile {
@@ -140,7 +141,14 @@ async function seedGrant(ctx: StoreContext, step: Extract<SeedStep, { grant: unk
   const excluded = new Set(step.exclude ?? []);
   const menus = subtrees(rows, step.menus).filter((r) => !excluded.has(r.code) && (step.only !== 'menus' || r.category === 1));
   const roleIds = resolvePlaceholders(step.roles, names) as string[];
-  await grantMenus(ctx.db, PLATFORM_TENANT, roleIds, [...new Set(menus.map((m) => m.id))]);
+  const menuIds = [...new Set(menus.map((m) => m.id))];
+  if (!step.keep) return grantMenus(ctx.db, PLATFORM_TENANT, roleIds, menuIds);
+  for (const roleId of roleIds) {
+    await ctx.db.query(
+      `INSERT INTO blade_role_menu (role_id, menu_id, tenant_id) SELECT $1, m, $3 FROM unnest($2::bigint[]) AS m ON CONFLICT DO NOTHING`,
+      [roleId, menuIds, PLATFORM_TENANT],
+    );
+  }
 }
 
 async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu: string }>, names: Map<string, string>) {

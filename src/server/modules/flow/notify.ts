@@ -1,0 +1,31 @@
+// Approval messages (message type 3): when a task reaches someone, and when a submitter's document
+// is approved, rejected or terminated. Sent inside the step's transaction through the message
+// module, so a rolled-back step sends nothing; a message no active user would receive is skipped.
+import type { Queryable } from '../../db/db.ts';
+import { q } from '../../db/sql.ts';
+import type { StoreContext } from '../../db/store.ts';
+import { sendSystemMessage } from '../message/service.ts';
+import { inTransaction } from './tx.ts';
+
+export interface ApprovalNotice {
+  tenantId: string;
+  receiverIds: readonly string[];
+  title: string;
+  content: string;
+  /** the client route that handles it (/work/process/<prefix>/handle/…) */
+  path?: string;
+}
+
+export type ApprovalNotifier = (tx: Queryable, notice: ApprovalNotice) => Promise<void>;
+
+export function messageNotifier(ctx: StoreContext): ApprovalNotifier {
+  return async (tx, notice) => {
+    if (!notice.receiverIds.length) return;
+    const [active] = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${q(ctx.catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0 AND status = 1 AND id = ANY($2::bigint[])`,
+      [notice.tenantId, notice.receiverIds],
+    );
+    if (!active.n) return;
+    await sendSystemMessage(inTransaction(ctx, tx), notice);
+  };
+}
