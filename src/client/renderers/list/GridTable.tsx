@@ -6,7 +6,7 @@ import { CaretDownFilled, CaretUpFilled } from '@ant-design/icons';
 import type { Column, Header, ReactTable, Row as TableRow } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Empty, Skeleton } from 'antd';
-import { useContext, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { memo, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { translate } from '../../i18n/useT.ts';
 import type { Row } from '../extensions.ts';
@@ -48,7 +48,7 @@ function SortButton({ header, label }: { header: Header<ListFeatures, Row, unkno
   );
 }
 
-function HeaderCell({ model, table, header }: { model: EntityModel; table: ListTable; header: Header<ListFeatures, Row, unknown> }) {
+const HeaderCell = memo(function HeaderCell({ model, table, header }: { model: EntityModel; table: ListTable; header: Header<ListFeatures, Row, unknown> }) {
   const column = header.column;
   const sorted = column.getIsSorted();
   const label = <table.FlexRender header={header} />;
@@ -72,12 +72,24 @@ function HeaderCell({ model, table, header }: { model: EntityModel; table: ListT
       )}
     </th>
   );
+});
+
+interface BodyRowProps {
+  model: EntityModel;
+  table: ListTable;
+  row: TableRow<ListFeatures, Row>;
+  columns: Column<ListFeatures, Row, unknown>[];
+  /** Passed so that a memoised row re-renders when its selection changes. */
+  selected: boolean;
 }
 
-function BodyRow({ model, table, row, columns, style }: { model: EntityModel; table: ListTable; row: TableRow<ListFeatures, Row>; columns: Column<ListFeatures, Row, unknown>[]; style?: CSSProperties }) {
+const ROW_STYLE: CSSProperties = { height: ROW_HEIGHT };
+
+/** One row; rows that stay in view are not rendered again while the list scrolls. */
+const BodyRow = memo(function BodyRow({ model, table, row, columns, selected }: BodyRowProps) {
   const cells = row.getVisibleCellsByColumnId();
   return (
-    <tr className={`zs-grid-row${row.getIsSelected() ? ' selected' : ''}`} data-row-id={row.id} style={style}>
+    <tr className={`zs-grid-row${selected ? ' selected' : ''}`} data-row-id={row.id} style={ROW_STYLE}>
       {columns.map((column) => (
         <td key={column.id} className={cellClass(model, column, 'zs-grid-td')} style={pinStyle(column)}>
           {cells[column.id] && <table.FlexRender cell={cells[column.id]} />}
@@ -85,7 +97,7 @@ function BodyRow({ model, table, row, columns, style }: { model: EntityModel; ta
       ))}
     </tr>
   );
-}
+});
 
 function Placeholder({ span, children }: { span: number; children: ReactNode }) {
   return (
@@ -98,11 +110,14 @@ function Placeholder({ span, children }: { span: number; children: ReactNode }) 
 /** Which pinned side has content scrolled under it (it then casts a shadow, as antd's does). */
 function usePinShadows(scrollRef: React.RefObject<HTMLDivElement | null>, width: number) {
   const [ping, setPing] = useState('');
+  const current = useRef('');
   const measure = () => {
     const el = scrollRef.current;
     if (!el) return;
     const start = el.scrollLeft > 0 ? ' ping-start' : '';
     const end = el.scrollLeft + el.clientWidth < el.scrollWidth - 1 ? ' ping-end' : '';
+    if (start + end === current.current) return;
+    current.current = start + end;
     setPing(start + end);
   };
   // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -135,7 +150,9 @@ export function GridTable({ model, table, loading }: GridTableProps) {
     initialRect: { width: 1200, height: 600 },
   });
   const headers = table.getHeaderGroups().at(-1)?.headers ?? [];
-  const columns = headers.map((h) => h.column);
+  const columnKey = headers.map((h) => `${h.column.id}:${h.column.getSize()}`).join(',');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const columns = useMemo(() => headers.map((h) => h.column), [columnKey, table]);
   const items = virtual ? virtualizer.getVirtualItems() : [];
   const before = virtual && items.length ? items[0].start : 0;
   const after = virtual && items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
@@ -159,7 +176,7 @@ export function GridTable({ model, table, loading }: GridTableProps) {
             <Placeholder span={columns.length}><Empty image={Empty.PRESENTED_IMAGE_SIMPLE} /></Placeholder>
           )}
           {before > 0 && <tr aria-hidden style={{ height: before }} />}
-          {shown.map((row) => <BodyRow key={row.id} model={model} table={table} row={row} columns={columns} style={{ height: ROW_HEIGHT }} />)}
+          {shown.map((row) => <BodyRow key={row.id} model={model} table={table} row={row} columns={columns} selected={row.getIsSelected()} />)}
           {after > 0 && <tr aria-hidden style={{ height: after }} />}
         </tbody>
       </table>

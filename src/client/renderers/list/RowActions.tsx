@@ -1,6 +1,5 @@
 // The buttons of one list row: view / edit / delete as the schema lists them (x-list rowActions)
 // and the user may press them, then the entity's extra row actions.
-import { Button } from 'antd';
 import { useAtomValue } from 'jotai';
 import type { EntityModel, Lang } from '../../../engine/model/types.ts';
 import { translate } from '../../i18n/useT.ts';
@@ -24,7 +23,7 @@ export function actionsWidth(model: EntityModel, actions: ListActions, lang: Lan
     ...actions.rowActions.map((a) => a.label[lang]),
   ];
   const perChar = lang === 'zh' ? 14 : 7.5;
-  return Math.max(80, Math.ceil(labels.reduce((sum, l) => sum + l.length * perChar + 16, 24)));
+  return Math.max(80, Math.ceil(labels.reduce((sum, l) => sum + l.length * perChar + 12, 28)));
 }
 
 export interface RowActionsProps {
@@ -34,20 +33,25 @@ export interface RowActionsProps {
   onOpen: (mode: 'edit' | 'view', row: Row) => void;
 }
 
+/** Link-style buttons, drawn by the list's stylesheet: rows mount and unmount while a long list scrolls, so they stay light. */
+function LinkButton({ label, danger, disabled, onClick }: { label: string; danger?: boolean; disabled?: boolean; onClick: () => void }) {
+  return (
+    <button type="button" className={`zs-grid-link${danger ? ' danger' : ''}`} disabled={disabled} onClick={onClick}>
+      {label}
+    </button>
+  );
+}
+
 export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
   const lang = useAtomValue(langAtom);
   const press = (action: RowAction) => (action === 'delete' ? actions.remove([String(row.id)]) : onOpen(action, row));
   return (
     <span className="zs-grid-actions">
       {rowButtons(model, actions).map((action) => (
-        <Button key={action} type="link" size="small" danger={action === 'delete'} disabled={actions.disabled(action)} onClick={() => press(action)}>
-          {translate(lang, LABEL_KEYS[action])}
-        </Button>
+        <LinkButton key={action} label={translate(lang, LABEL_KEYS[action])} danger={action === 'delete'} disabled={actions.disabled(action)} onClick={() => press(action)} />
       ))}
       {actions.rowActions.map((action) => (
-        <Button key={action.key} type="link" size="small" danger={action.danger} onClick={() => actions.run(action, [row])}>
-          {action.label[lang]}
-        </Button>
+        <LinkButton key={action.key} label={action.label[lang]} danger={action.danger} onClick={() => actions.run(action, [row])} />
       ))}
     </span>
   );
