@@ -8,9 +8,12 @@ import { TEST_TIMEOUT, login, openFromSidebar, page, poll, see, shot, toast } fr
 
 const content = () => page.locator('.zs-content');
 const dialog = () => page.locator('.ant-modal:visible').last();
-const button = (scope: Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`) });
+// by its text; an icon's label may come first in the accessible name ("plus 新增"), antd may space two characters
+const button = (scope: Locator, text: string) => scope.getByRole('button', { name: new RegExp(`(^|\\s)${[...text].join('\\s*')}\\s*$`) });
 const toolbar = () => content().locator('.zs-list-toolbar');
 const rowWith = (text: string) => content().locator('tbody tr').filter({ hasText: text });
+/** A field's message under it (not the placeholder that may say the same). */
+const fieldMessage = (text: string) => dialog().locator('.ant-form-item-explain').getByText(text, { exact: true });
 
 /** Presses 确定 in the confirmation that asks `question`. */
 async function confirm(question: string) {
@@ -31,7 +34,7 @@ describe('admin screens in the browser', () => {
     await button(toolbar(), '新增').click();
     await see(dialog()).toBeVisible();
     await button(dialog(), '保存').click();
-    for (const message of ['请输入参数名称', '请输入参数键名', '请输入参数键值']) await see(dialog().getByText(message, { exact: true })).toBeVisible();
+    for (const message of ['请输入参数名称', '请输入参数键名', '请输入参数键值']) await see(fieldMessage(message)).toBeVisible();
 
     await dialog().getByLabel('参数名称', { exact: true }).fill('浏览器测试参数');
     await dialog().getByLabel('参数键名', { exact: true }).fill('e2e.browser.key');
@@ -58,14 +61,16 @@ describe('admin screens in the browser', () => {
     await openFromSidebar('租户产品包');
     await button(toolbar(), '新增').click();
     await button(dialog(), '保存').click();
-    await see(dialog().getByText('请输入产品包名称', { exact: true })).toBeVisible();
-    await see(dialog().getByText('请选择菜单', { exact: true })).toBeVisible();
+    await see(fieldMessage('请输入产品包名称')).toBeVisible();
+    await see(fieldMessage('请选择菜单')).toBeVisible();
 
     await dialog().getByLabel('产品包名称', { exact: true }).fill('浏览器测试包');
     await dialog().getByLabel('菜单', { exact: true }).click();
     const tree = page.locator('.ant-select-dropdown:visible');
     await tree.locator('.ant-select-tree-treenode').filter({ hasText: '基础资料' }).first().locator('.ant-select-tree-checkbox').click();
     await page.keyboard.press('Escape');
+    await see(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+    await shot('admin-tenant-package-form.png');
     await button(dialog(), '保存').click();
     await see(toast('新增成功')).toBeVisible();
 
