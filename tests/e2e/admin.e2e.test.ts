@@ -81,6 +81,45 @@ describe('admin screens in the browser', () => {
     await shot('admin-tenant-package.png');
   }, TEST_TIMEOUT);
 
+  test('users: toolbar actions need a selection; 账号解封 and 角色配置 of a chosen user say 操作成功', async () => {
+    await login();
+    await openFromSidebar('用户管理');
+    await button(toolbar(), '账号解封').click();
+    await see(toast('请选择至少一条数据')).toBeVisible();
+    await rowWith('王晓明').getByLabel('选择此行').check();
+    await button(toolbar(), '账号解封').click();
+    await see(dialog().getByText('确定将选择账号解封?')).toBeVisible();
+    await button(dialog(), '确定').click();
+    await see(toast('操作成功')).toBeVisible();
+    await see(page.locator('.ant-modal:visible')).toHaveCount(0);
+    await see(toast('操作成功')).toBeHidden();
+
+    await button(toolbar(), '角色配置').click();
+    const clerkRole = dialog().locator('.ant-tree-treenode').filter({ hasText: '项目经办' });
+    await see(clerkRole.locator('.ant-tree-checkbox-checked')).toHaveCount(1);
+    await button(dialog(), '确定').click();
+    await see(toast('操作成功')).toBeVisible();
+  }, TEST_TIMEOUT);
+
+  test('tenants: 授权配置 and 产品包配置 save; the data source action stays hidden until its button is seeded', async () => {
+    await login();
+    await openFromSidebar('租户管理');
+    await content().locator('tbody tr').first().getByLabel('选择此行').check();
+    await button(toolbar(), '授权配置').click();
+    await see(dialog().getByLabel('账号额度')).toBeVisible();
+    await button(dialog(), '确定').click();
+    await see(toast('操作成功')).toBeVisible();
+    await see(page.locator('.ant-modal:visible')).toHaveCount(0);
+    await see(toast('操作成功')).toBeHidden();
+
+    await button(content().locator('tbody tr').first(), '产品包配置').click();
+    await see(dialog().getByText('不设置产品包时,租户可使用全部菜单')).toBeVisible();
+    await shot('admin-tenant-package-setting.png');
+    await button(dialog(), '确定').click();
+    await see(toast('操作成功')).toBeVisible();
+    await see(content().getByRole('button', { name: /数据源配置/ })).toHaveCount(0);
+  }, TEST_TIMEOUT);
+
   test('role grant: three trees with the role\'s grants checked, saved unchanged with 操作成功', async () => {
     await login();
     await openFromSidebar('角色管理');
