@@ -31,7 +31,13 @@ function open(model: EntityModel, props: { mode?: 'create' | 'edit'; id?: string
 }
 
 /** A validation message under its field (not the same words as a placeholder). */
-const message = (text: string) => waitFor(() => expect(screen.getAllByText(text).some((el) => el.closest('.ant-form-item-explain, .zs-grid-error'))).toBe(true));
+const message = (text: string) => waitFor(() => expect(screen.getAllByText(text).some((el) => el.closest('.ant-form-item-explain'))).toBe(true));
+/** A grid cell's message: short in the cell (its row goes without saying), whole on hover. */
+const cellMessage = (short: string, full: string) => waitFor(() => {
+  const el = screen.getAllByText(short).find((e) => e.classList.contains('zs-grid-error'));
+  expect(el?.getAttribute('title')).toBe(full);
+  return el!;
+});
 const save = async () => fireEvent.click(await screen.findByRole('button', { name: /保\s*存|Save/ }));
 const posts = (http: FakeHttp) => http.calls.filter((c) => c.method === 'post');
 const input = (id: string) => document.getElementById(id) as HTMLInputElement;
@@ -133,15 +139,15 @@ describe('saving', () => {
     type('root_details_1_designQty', '42');
     await save();
     expect(await screen.findByText('计划名称 春季计划 已存在')).toBeTruthy();
-    const cellMessage = await screen.findByText('物资明细第2行 图纸设计量不能小于0');
-    expect(cellMessage.closest('[role=row]')?.getAttribute('aria-rowindex')).toBe('3');
+    const cell = await cellMessage('图纸设计量不能小于0', '物资明细第2行 图纸设计量不能小于0');
+    expect(cell.closest('[role=row]')?.getAttribute('aria-rowindex')).toBe('3');
     expect(screen.getByText('保存失败,请根据提示修改后重试')).toBeTruthy();
     expect(input('root_title').value).toBe('春季计划');
     expect(input('root_details_1_designQty').value).toBe('42');
     expect(onDone).not.toHaveBeenCalled();
     // editing the cell takes its message away
     type('root_details_1_designQty', '43');
-    await waitFor(() => expect(screen.queryByText('物资明细第2行 图纸设计量不能小于0')).toBeNull());
+    await waitFor(() => expect(screen.queryByTitle('物资明细第2行 图纸设计量不能小于0')).toBeNull());
   });
 });
 
@@ -186,10 +192,12 @@ describe('the detail grid', () => {
 
   it('checks each row and names the row and column in its message', async () => {
     const { http } = open(entities.materialTotalDemand);
+    await save();
+    await message('物资明细至少需要1行');
     fireEvent.click(await screen.findByRole('button', { name: /新增行/ }));
     await save();
-    await message('请选择物资明细第1行 物资');
-    await message('请输入物资明细第1行 图纸设计量');
+    await cellMessage('请选择物资', '请选择物资明细第1行 物资');
+    await cellMessage('请输入图纸设计量', '请输入物资明细第1行 图纸设计量');
     expect(posts(http)).toHaveLength(0);
   });
 

@@ -4,11 +4,9 @@
 // the server's field errors land on their fields and grid cells, and nothing typed is lost.
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Result, Skeleton } from 'antd';
-import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
-import { langAtom } from '../../state/session.ts';
 import { useHttp } from '../http-context.tsx';
 import { FormBody } from './FormBody.tsx';
 import type { Row } from './store.ts';
@@ -39,12 +37,12 @@ export function newRecord(model: EntityModel, initial: Record<string, unknown> =
 export function EntityForm({ model, mode, id, initial, readOnly = false, onDone }: EntityFormProps) {
   const http = useHttp();
   const t = useT();
-  const lang = useAtomValue(langAtom);
   const editing = mode === 'edit';
   // the benchmark measures from here to 'zs-form-ready' (the form with its rows rendered)
   useState(() => performance.mark('zs-form-start'));
   const loaded = useQuery({
-    queryKey: ['detail', model.key, id, lang],
+    // not keyed by language: switching it must not reload (and reset) a form being filled in
+    queryKey: ['detail', model.key, id, 'form'],
     enabled: editing && Boolean(id),
     staleTime: 0,
     gcTime: 0,

@@ -5,8 +5,11 @@
 import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ErrorSchema } from '@rjsf/utils';
 import { Button, Checkbox } from 'antd';
+import { useAtomValue } from 'jotai';
 import { memo, useCallback, useMemo, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
+import { t as engineT } from '../../../engine/i18n/messages.ts';
 import type { FieldModel } from '../../../engine/model/types.ts';
+import { langAtom } from '../../state/session.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useDictionary, useReferenceLabels } from '../data.ts';
 import { displayScale, formatDecimal } from '../format.ts';
@@ -16,9 +19,15 @@ import { ACTIONS_WIDTH, INDEX_WIDTH, ROW_HEIGHT, SELECT_WIDTH, type GridColumn }
 import { ruleState } from './rules.ts';
 import type { FormStore, Row } from './store.ts';
 
+/** A cell's message: one small red line under the input (the full text on hover). */
+const ERROR_STYLE: CSSProperties = {
+  color: 'var(--ant-color-error, #ff4d4f)', fontSize: 11, lineHeight: '12px', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', padding: '0 7px',
+};
+
 export function Cell({ width, align, children, style }: { width: number; align?: 'right' | 'center'; children?: ReactNode; style?: CSSProperties }) {
   return (
-    <div role="cell" className="zs-grid-cell" style={{ width, flex: `0 0 ${width}px`, textAlign: align, padding: '0 4px', overflow: 'hidden', ...style }}>
+    <div role="cell" className="zs-grid-cell"
+      style={{ width, flex: `0 0 ${width}px`, textAlign: align, padding: '0 4px', overflow: 'hidden', display: 'flex', flexDirection: 'column', justifyContent: 'center', ...style }}>
       {children}
     </div>
   );
@@ -51,11 +60,19 @@ interface GridCellProps {
   /** Only for fields that read other fields (cascading references): else undefined, so the cell stays memoised. */
   values?: Row;
   message?: string;
+  /** "物资明细第2行": left out of the cell's message, which sits in that row. */
+  rowLabel: string;
   onEdited: (field: string) => void;
 }
 
+/** "请输入物资明细第2行 图纸设计量" in the cell of row 2: "请输入图纸设计量" (the full text on hover). */
+function withoutRow(message: string, rowLabel: string): string {
+  const at = message.toLowerCase().indexOf(`${rowLabel.toLowerCase()} `);
+  return at < 0 ? message : message.slice(0, at) + message.slice(at + rowLabel.length + 1);
+}
+
 /** One cell; memoised, so typing in a row re-renders only the cells whose values changed. */
-const GridCell = memo(function GridCell({ store, detail, rowKey, index, column, value, hidden, readOnly, values, message, onEdited }: GridCellProps) {
+const GridCell = memo(function GridCell({ store, detail, rowKey, index, column, value, hidden, readOnly, values, message, rowLabel, onEdited }: GridCellProps) {
   const { field, width, editable, numeric } = column;
   const name = field.name;
   return (
@@ -79,7 +96,7 @@ const GridCell = memo(function GridCell({ store, detail, rowKey, index, column, 
       ) : (
         <CellText field={field} value={value} />
       )}
-      {message && <div className="zs-grid-error" title={message}>{message}</div>}
+      {message && <div className="zs-grid-error" title={message} style={ERROR_STYLE}>{withoutRow(message, rowLabel)}</div>}
     </Cell>
   );
 });
@@ -106,6 +123,8 @@ function GridRowView({ store, detail, rowKey, index, top, columns, readOnly, sel
   const [edited, setEdited] = useState<{ errors?: ErrorSchema; fields: ReadonlySet<string> }>({ errors, fields: new Set() });
   const touched = edited.errors === errors ? edited.fields : new Set<string>();
   const model = store.detail(detail);
+  const lang = useAtomValue(langAtom);
+  const rowLabel = engineT('detailRow', lang, { detail: model.label, row: index + 1 });
   const values: Row = { ...store.header, ...row };
   const rules = ruleState(model.fields, row, values);
   const dependent = useMemo(() => new Set(model.fields.filter((f) => dependenciesOf(f).length > 0).map((f) => f.name)), [model]);
@@ -129,7 +148,7 @@ function GridRowView({ store, detail, rowKey, index, top, columns, readOnly, sel
         return (
           <GridCell key={name} store={store} detail={detail} rowKey={rowKey} index={index} column={column} value={row[name]}
             hidden={rules.hidden.has(name)} readOnly={readOnly || rules.readonly.has(name)} values={dependent.has(name) ? values : undefined}
-            message={touched.has(name) ? undefined : (errors?.[name] as ErrorSchema | undefined)?.__errors?.[0]} onEdited={onEdited} />
+            message={touched.has(name) ? undefined : (errors?.[name] as ErrorSchema | undefined)?.__errors?.[0]} rowLabel={rowLabel} onEdited={onEdited} />
         );
       })}
       {!readOnly && (

@@ -48,8 +48,12 @@ function jsonType(field: FieldModel): RJSFSchema {
   }
 }
 
+/** Pickers keep their value's format to themselves ("comma-joined menu ids" is not for the user). */
+const PICKERS = new Set(['ref', 'treeSelect', 'treeMultiSelect', 'dict', 'select', 'upload', 'image', 'switch']);
+
 function propertySchema(field: FieldModel, lang: Lang): RJSFSchema {
-  const description = lang === 'en' ? field.schema['x-i18n']?.description : field.schema.description;
+  const own = lang === 'en' ? field.schema['x-i18n']?.description : field.schema.description;
+  const description = PICKERS.has(widgetNameOf(field)) ? undefined : own;
   return {
     ...jsonType(field),
     title: field.label[lang],
