@@ -141,7 +141,8 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
   const width = gridWidth(columns, readOnly);
   const items = virtualizer.getVirtualItems();
   return (
-    <div className="zs-detail-grid">
+    // Enter in a cell picks or confirms within the cell; it does not submit the whole document
+    <div className="zs-detail-grid" onKeyDown={(e) => { if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') e.preventDefault(); }}>
       {!readOnly && (
         <Space style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
           <Space>
