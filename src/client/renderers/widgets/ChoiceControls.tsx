@@ -22,7 +22,7 @@ export function SelectControl({ field, value, onChange, onBlur, id, readOnly, in
       onBlur={onBlur}
       disabled={readOnly}
       allowClear={!field.required}
-      placeholder={placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}
@@ -58,7 +58,7 @@ export function DictControl({ field, value, onChange, onBlur, id, readOnly, inva
       onBlur={onBlur}
       disabled={readOnly}
       allowClear={!field.required}
-      placeholder={placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}

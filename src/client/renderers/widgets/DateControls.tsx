@@ -30,7 +30,7 @@ export function DateControl({ field, value, onChange, onBlur, id, readOnly, inva
       onChange={(day) => onChange(day ? day.format(format) : undefined)}
       onBlur={onBlur}
       disabled={readOnly}
-      placeholder={placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}
@@ -50,7 +50,7 @@ export function MonthControl({ field, value, onChange, onBlur, id, readOnly, inv
       onChange={(day) => onChange(day ? day.format(MONTH) : undefined)}
       onBlur={onBlur}
       disabled={readOnly}
-      placeholder={placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}

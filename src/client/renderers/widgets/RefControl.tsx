@@ -100,7 +100,7 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
       onBlur={onBlur}
       disabled={readOnly || Boolean(waiting)}
       allowClear={!readOnly}
-      placeholder={placeholder}
+      placeholder={readOnly ? undefined : placeholder}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}

@@ -72,7 +72,7 @@ export function TreeSelectControl({ field, value, onChange, onBlur, id, readOnly
       onBlur={onBlur}
       disabled={readOnly}
       allowClear={!readOnly}
-      placeholder={placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}
@@ -144,7 +144,7 @@ export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, rea
       onBlur={onBlur}
       disabled={readOnly}
       allowClear={!readOnly}
-      placeholder={placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
       status={invalid ? 'error' : undefined}
       style={{ width: '100%' }}
     />
