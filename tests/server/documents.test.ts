@@ -23,6 +23,12 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
   });
   afterAll(() => server?.dispose());
 
+  it('the demo plan names the seeded administrator as its creator (创建人 resolves to 管理员)', async () => {
+    const [plan] = (await api.get(`${BASE}/list`, { title: '1#-6#楼主体结构材料总需用计划' })).body.data.records;
+    const creator = await api.get('/api/blade-system/user/options', { ids: String(plan.createUser) });
+    expect(creator.body.data.records).toEqual([{ value: String(plan.createUser), label: expect.stringMatching(/管理员|admin/) }]);
+  });
+
   it('saves header and rows together, computing every derived value in decimals', async () => {
     const doc = await demand(api, projectId, [
       demandRow(rebar.id, 120.5, 4150.35),          // demand 122.91, amount 122.91 × 4150.35 = 510,119.5185 → 510,119.52

@@ -186,5 +186,10 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     const provinces = (await api.get('/api/blade-system/region/lazy-tree', { parentCode: '00' })).body.data;
     expect(provinces).toEqual([expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true })]);
     expect((await api.get('/api/blade-system/region/detail', { code: '3201' })).body.data.name).toBe('南京市');
+    // labels of parentCode references: looked up by code, the key the reference holds
+    const labels = await api.get('/api/blade-system/region/options', { ids: '32,3201', valueField: 'code' });
+    expect(labels.body.data.records).toEqual(expect.arrayContaining([{ value: '32', label: '江苏省' }, { value: '3201', label: '南京市' }]));
+    const notAKey = await api.get('/api/blade-system/region/options', { ids: '32', valueField: 'name' });
+    expect(notAKey.status).toBe(400);
   });
 });

@@ -54,6 +54,13 @@ describe('the HTTP client (SPEC §7, §8)', () => {
     expect(hooks.onUnauthorized).toHaveBeenCalled();
   });
 
+  it('a silent call fails without a toast (the caller shows the failure, or nothing)', async () => {
+    const http = createHttp(hooks, fakeServer(403, { code: 403, msg: '无权访问' }).base);
+    await expect(http.get('http://h/api/user/options', { ids: '1' }, { silent: true })).rejects.toThrow('无权访问');
+    await expect(http.post('http://h/api/x', {}, { silent: true })).rejects.toThrow('无权访问');
+    expect(hooks.notify).not.toHaveBeenCalled();
+  });
+
   it('any other failure shows msg, else error_description, else unknown error', async () => {
     await expect(createHttp(hooks, fakeServer(400, { code: 400, msg: '项目名称不能为空' }).base).post('http://h/api/s', {})).rejects.toThrow('项目名称不能为空');
     expect(hooks.notify).toHaveBeenLastCalledWith('项目名称不能为空');

@@ -78,11 +78,11 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
     /** An enveloped call: resolves with `data`. */
     async get<T = any>(url: string, searchParams?: CallOptions['searchParams'], options: CallOptions = {}): Promise<T> {
       const { status, body } = await call<T>('get', url, { ...options, searchParams });
-      return check(status, body).data as T;
+      return check(status, body, options.silent).data as T;
     },
     async post<T = any>(url: string, json?: unknown, options: CallOptions = {}): Promise<T> {
       const { status, body } = await call<T>('post', url, { ...options, json });
-      return check(status, body).data as T;
+      return check(status, body, options.silent).data as T;
     },
     /** A call whose answer is not enveloped (the token endpoint): the body as it is, after the same checks. */
     async raw<T = any>(method: 'get' | 'post', url: string, options: CallOptions = {}): Promise<T> {

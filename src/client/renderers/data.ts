@@ -44,15 +44,17 @@ class LabelBatcher {
 
   constructor(private readonly http: RendererHttp) {}
 
-  async labels(entity: string, ids: readonly string[]): Promise<Record<string, string>> {
-    const missing = ids.filter((id) => !this.known.has(`${entity}:${id}`));
-    if (missing.length) await this.enqueue(entity, missing);
-    return Object.fromEntries(ids.map((id) => [id, this.known.get(`${entity}:${id}`) ?? id]));
+  /** Labels by value; `valueField` is the referenced record's key the values are (id, or a lookup key such as code). */
+  async labels(entity: string, ids: readonly string[], valueField = 'id'): Promise<Record<string, string>> {
+    const source = valueField === 'id' ? entity : `${entity}|${valueField}`;
+    const missing = ids.filter((id) => !this.known.has(`${source}:${id}`));
+    if (missing.length) await this.enqueue(source, missing);
+    return Object.fromEntries(ids.map((id) => [id, this.known.get(`${source}:${id}`) ?? id]));
   }
 
   /** Forgets what a save or delete may have changed. */
   forget(entity: string): void {
-    for (const key of this.known.keys()) if (key.startsWith(`${entity}:`)) this.known.delete(key);
+    for (const key of this.known.keys()) if (key.startsWith(`${entity}:`) || key.startsWith(`${entity}|`)) this.known.delete(key);
   }
 
   private enqueue(entity: string, ids: string[]): Promise<void> {
@@ -66,19 +68,21 @@ class LabelBatcher {
     return new Promise((resolve) => batch!.waiters.push(resolve));
   }
 
-  private async flush(entity: string): Promise<void> {
-    const batch = this.pending.get(entity)!;
-    this.pending.delete(entity);
+  private async flush(source: string): Promise<void> {
+    const batch = this.pending.get(source)!;
+    this.pending.delete(source);
     const ids = [...batch.ids];
+    const [entity, valueField] = source.split('|');
     const api = catalog().entities[entity]?.api;
     try {
       for (let i = 0; api && i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
-        const page = await this.http.get<OptionPage>(`${api}/options`, { ids: chunk.join(',') });
-        for (const r of page.records) this.known.set(`${entity}:${r.value}`, r.label);
+        // silent: a reference the user may not read shows its value, without an error toast
+        const page = await this.http.get<OptionPage>(`${api}/options`, { ids: chunk.join(','), valueField }, { silent: true });
+        for (const r of page.records) this.known.set(`${source}:${r.value}`, r.label);
       }
     } catch {
-      // a reference the user may not read shows its id; the failure was already reported
+      // unreadable or gone: the values show as they are
     } finally {
       batch.waiters.forEach((resolve) => resolve());
     }
@@ -93,15 +97,15 @@ export function labelBatcher(http: RendererHttp): LabelBatcher {
   return batcher;
 }
 
-/** Labels of records of `entity` by id; ids without a readable record show as themselves. */
-export function useReferenceLabels(entity: string | undefined, ids: readonly (string | number | null | undefined)[]) {
+/** Labels of records of `entity` by id (or by `valueField`); values without a readable record show as themselves. */
+export function useReferenceLabels(entity: string | undefined, ids: readonly (string | number | null | undefined)[], valueField = 'id') {
   const http = useHttp();
   const wanted = [...new Set(ids.filter((v) => v !== null && v !== undefined && v !== '').map(String))].sort();
   return useQuery({
-    queryKey: ['ref-labels', entity, wanted.join(',')],
+    queryKey: ['ref-labels', entity, valueField, wanted.join(',')],
     enabled: Boolean(entity) && wanted.length > 0,
     staleTime: 60_000,
-    queryFn: () => labelBatcher(http).labels(entity!, wanted),
+    queryFn: () => labelBatcher(http).labels(entity!, wanted, valueField),
   });
 }
 

@@ -179,13 +179,13 @@ export class EntityStore {
    * Choices for a reference picker or labels for a list: {value, label} of the records with the
    * given ids, or of those whose title contains `keyword`, narrowed by list filters, a page at a time.
    */
-  async options(query: { ids?: string[]; keyword?: string; filters?: readonly Filter[]; current: number; size: number }): Promise<Page<{ value: string; label: string }>> {
+  async options(query: { ids?: string[]; valueField?: string; keyword?: string; filters?: readonly Filter[]; current: number; size: number }): Promise<Page<{ value: string; label: string }>> {
     this.assertRead();
-    const valueField = this.model.fieldMap.id;
+    const valueField = this.model.fieldMap[query.valueField ?? 'id'];
     const labelField = this.model.fieldMap[this.model.titleField ?? 'id'];
     const params = new Params();
     const where = this.scope(params);
-    if (query.ids) where.push(`t.id = ANY(${params.add(query.ids)}::bigint[])`);
+    if (query.ids) where.push(`t.${q(valueField.column)} = ANY(${params.add(query.ids)}::${valueField.name === 'id' ? 'bigint' : 'text'}[])`);
     if (query.keyword) where.push(filterSql(labelField, { field: labelField.name, op: 'like', value: query.keyword }, params));
     for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;

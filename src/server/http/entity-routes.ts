@@ -68,12 +68,14 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
   // {value, label} for reference pickers (keyword, paged, narrowed by the list's filters: cascading
   // pickers send the values of the fields they depend on) and for list labels (ids, one request)
   route.get(`${base}/options`, async (request) => {
-    const { ids: rawIds, keyword, ...rest } = request.query as Query;
-    const ids = rawIds ? parseIds(rawIds) : undefined;
+    const { ids: rawIds, keyword, valueField = 'id', ...rest } = request.query as Query;
+    // references by another unique key (a region's parentCode → code) look labels up by that key
+    if (valueField !== 'id' && !model.lookupKeys.includes(valueField)) throw badRequest('unknownFilter', { param: `valueField=${valueField}` });
+    const ids = rawIds ? (valueField === 'id' ? parseIds(rawIds) : rawIds.split(',').filter(Boolean)) : undefined;
     const { filters } = parseListParams(model, { ...rest, current: undefined, size: undefined });
     const size = Math.min(Number(rest.size ?? 20) || 20, 500);
     const current = Math.max(Number(rest.current ?? 1) || 1, 1);
-    return ok(request, await (await storeFor(ctx, model, request, 'view')).options({ ids, keyword: keyword || undefined, filters, current, size: ids ? Math.min(ids.length, 500) : size }));
+    return ok(request, await (await storeFor(ctx, model, request, 'view')).options({ ids, valueField, keyword: keyword || undefined, filters, current, size: ids ? Math.min(ids.length, 500) : size }));
   });
 
   route.post(`${base}/save`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'add')).create(bodyOf(request)), 'saved'));

@@ -193,6 +193,23 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
       }
     }
   }
+  await attributeToAdmin(ctx);
   await ctx.db.query(`UPDATE zs_setting SET value = '1' WHERE key = 'seed.version'`);
   return true;
+}
+
+/**
+ * Seeded records name their creator before the administrator's account exists; once it does,
+ * they name the account itself, so 创建人 shows 管理员 rather than a number nobody can look up.
+ */
+async function attributeToAdmin(ctx: StoreContext) {
+  const users = ctx.catalog.entities.user;
+  const [admin] = await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(users.table)} WHERE account = 'admin' AND tenant_id = $1 AND is_deleted = 0`, [PLATFORM_TENANT]);
+  if (!admin) return;
+  const audited = Object.values(ctx.catalog.entities).flatMap((m) => [m, ...m.details]);
+  for (const { table, fieldMap } of audited) {
+    for (const field of [fieldMap.createUser, fieldMap.updateUser]) {
+      if (field) await ctx.db.query(`UPDATE ${q(table)} SET ${q(field.column)} = $1 WHERE ${q(field.column)} = $2`, [admin.id, SEED_ADMIN.userId]);
+    }
+  }
 }

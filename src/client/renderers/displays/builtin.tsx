@@ -51,9 +51,8 @@ function Dict({ field, value, lang }: DisplayProps) {
 function Ref({ field, value, labels, lang }: DisplayProps) {
   const ref = field.ref;
   const ids = ref?.separator ? valuesOf(value, ref.separator) : [String(value)];
-  // the options route answers by id; references by another key show their value
-  const lookUp = !labels && ref?.valueField === 'id' ? ref.entity : undefined;
-  const { data } = useReferenceLabels(lookUp, ids);
+  const lookUp = !labels ? ref?.entity : undefined;
+  const { data } = useReferenceLabels(lookUp, ids, ref?.valueField);
   // while labels load the cell stays blank rather than flashing ids
   const label = (id: string) => (labels ? labels[id] : lookUp ? data?.[id] : id) ?? '';
   return joinLabels(ids.map(label).filter(Boolean), lang);

@@ -14,7 +14,7 @@ export type PageLabels = Readonly<Record<string, Readonly<Record<string, string>
 type FieldMap = Readonly<Record<string, FieldModel>>;
 
 function referenceColumns(fieldMap: FieldMap, fields: readonly string[]): FieldModel[] {
-  return fields.map((f) => fieldMap[f]).filter((f): f is FieldModel => Boolean(f?.ref && f.ref.valueField === 'id'));
+  return fields.map((f) => fieldMap[f]).filter((f): f is FieldModel => Boolean(f?.ref));
 }
 
 function idsOf(field: FieldModel, rows: readonly Row[]): string[] {
@@ -31,13 +31,13 @@ function idsOf(field: FieldModel, rows: readonly Row[]): string[] {
 export function usePageLabels(fieldMap: FieldMap, fields: readonly string[], rows: readonly Row[]): PageLabels {
   const http = useHttp();
   const columns = useMemo(() => referenceColumns(fieldMap, fields), [fieldMap, fields]);
-  const wanted = columns.map((field) => ({ field, entity: field.ref!.entity, ids: idsOf(field, rows) }));
+  const wanted = columns.map((field) => ({ field, entity: field.ref!.entity, valueField: field.ref!.valueField, ids: idsOf(field, rows) }));
   const results = useQueries({
-    queries: wanted.map(({ entity, ids }) => ({
-      queryKey: ['ref-labels', entity, ids.join(',')],
+    queries: wanted.map(({ entity, valueField, ids }) => ({
+      queryKey: ['ref-labels', entity, valueField, ids.join(',')],
       enabled: ids.length > 0,
       staleTime: 60_000,
-      queryFn: () => labelBatcher(http).labels(entity, ids),
+      queryFn: () => labelBatcher(http).labels(entity, ids, valueField),
     })),
   });
   const version = results.map((r) => r.dataUpdatedAt).join(',');
