@@ -5,7 +5,7 @@
 // failure message; sending from the drawer; a failed subscription only logged; notices on home.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { TEST_TIMEOUT, base, expectProblem, login, page, poll, see, shot, toast } from './harness.ts';
+import { TEST_TIMEOUT, base, expectProblem, login, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
 
 const MESSAGE = '/api/blade-message/message';
 
@@ -191,5 +191,32 @@ describe('messages in the browser', () => {
     await board.getByText('筑算成本管控平台上线运行').click();
     await see(page.locator('.ant-modal').filter({ hasText: '筑算成本管控平台上线运行' })).toContainText('使用中遇到问题请联系集团成本管理中心');
     await shot('home-notices.png');
+  }, TEST_TIMEOUT);
+
+  test('attachments: upload from the attachment screen, a wrong type refused with the server\'s message, the link opens', async () => {
+    await login('admin');
+    await openFromSidebar('附件管理');
+    await page.locator('.zs-content').getByRole('button', { name: /上\s*传/ }).click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '上传附件' });
+    await see(dialog).toBeVisible();
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    await dialog.locator('input[type=file]').setInputFiles([{ name: '现场照片.png', mimeType: 'image/png', buffer: png }]);
+    await see(toast('现场照片.png 上传成功')).toBeVisible();
+    await dialog.locator('input[type=file]').setInputFiles([{ name: '病毒.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') }]);
+    await see(page.locator('.ant-message-notice').filter({ hasText: '不支持的文件类型: exe' })).toBeVisible();
+    expectProblem('400 (Bad Request)');
+    await shot('attach-upload.png');
+    await dialog.locator('.ant-modal-close').click();
+    await see(page.locator('.zs-content').getByText('现场照片.png', { exact: true })).toBeVisible();
+    await shot('attach-list.png');
+
+    // the link answers this browser's session (the cookie), and nobody without it
+    const { link } = await page.evaluate(async () => {
+      const res = await fetch('/api/blade-resource/attach/list?originalName=现场照片', { headers: { 'Blade-Auth': `bearer ${decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('zhusuan-access-token='))!.split('=')[1])}` } });
+      return (await res.json()).data.records[0] as { link: string };
+    });
+    const image = await page.evaluate(async (url) => (await fetch(url)).status, link);
+    expect(image).toBe(200);
+    expect((await fetch(`${base}${link}`)).status).toBe(401);
   }, TEST_TIMEOUT);
 });

@@ -12,6 +12,8 @@ import { MessageDetail, senderName } from './MessageDetail.tsx';
 import { MessageDrawer } from './MessageDrawer.tsx';
 import { useTexts } from './texts.ts';
 import { sessionSubscribe, useLiveMessages, type Subscribe } from './useLiveMessages.ts';
+// the resource screens' extra actions (enable, send SMS, upload) register as the shell loads
+import './resource-actions.tsx';
 
 export interface NotificationBellProps {
   /** Icon colour (the header's text colour in the current theme). */

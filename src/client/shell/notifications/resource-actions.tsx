@@ -1,0 +1,105 @@
+// The extra actions of the resource screens (the generic list pages of oss, sms and attach):
+// 启用 on a storage or SMS configuration (buttons oss_enable / sms_enable), 发送短信 (sms_send) and
+// 上传 of attachments (attach_add; multipart put-file with the session's token). They register with
+// the renderers' extension registry when the shell's notifications module loads.
+import { InboxOutlined } from '@ant-design/icons';
+import { App, Form, Input, Modal, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { website } from '../../app/website.ts';
+import { registerExtension, type ActionDialogProps } from '../../renderers/extensions.ts';
+import { useHttp } from '../../renderers/http-context.tsx';
+import { tokenStore } from '../../state/storage.ts';
+import { texts, useTexts } from './texts.ts';
+
+const label = (key: keyof typeof texts.zh) => ({ zh: texts.zh[key], en: texts.en[key] });
+
+function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
+  const t = useTexts();
+  const http = useHttp();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const row = rows[0];
+  const code = String(row?.ossCode ?? row?.smsCode ?? row?.id ?? '');
+  const enable = async () => {
+    setBusy(true);
+    try {
+      await http.post(`${model.api}/enable`, undefined, { searchParams: { id: row.id } });
+      message.success(t('resource.enabled', { code }));
+      onClose(true);
+    } catch {
+      // the HTTP client has shown the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open width={480} title={t('resource.enable')} onCancel={() => onClose(false)} onOk={() => void enable()} confirmLoading={busy} okText={t('common.ok')} cancelText={t('common.cancel')}>
+      <Typography.Paragraph>{t('resource.enableConfirm', { code, what: t(model.key === 'sms' ? 'resource.sms' : 'resource.storage') })}</Typography.Paragraph>
+    </Modal>
+  );
+}
+
+function SendSmsDialog({ model, onClose }: ActionDialogProps) {
+  const t = useTexts();
+  const http = useHttp();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ code?: string; phones: string; params?: string }>();
+  const [busy, setBusy] = useState(false);
+  const send = async (values: { code?: string; phones: string; params?: string }) => {
+    setBusy(true);
+    try {
+      const phones = values.phones.split(/[\s,,]+/).filter(Boolean).join(',');
+      const answer = await http.post<{ recorded: boolean }>(`${model.api}/endpoint/send-message`, undefined, { searchParams: { code: values.code || undefined, phones, params: values.params || undefined } });
+      message.success(answer?.recorded ? t('resource.smsRecorded') : t('resource.smsSent'));
+      onClose(false);
+    } catch {
+      // the HTTP client has shown the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open width={560} title={t('resource.sendSms')} onCancel={() => onClose(false)} onOk={() => form.submit()} confirmLoading={busy} okText={t('send.submit')} cancelText={t('common.cancel')}>
+      <Form form={form} layout="vertical" onFinish={(v) => void send(v)}>
+        <Form.Item name="code" label={t('resource.smsCode')}><Input /></Form.Item>
+        <Form.Item name="phones" label={t('resource.phones')} rules={[{ required: true, message: t('send.required', { field: t('resource.phones') }) }]}><Input.TextArea rows={2} /></Form.Item>
+        <Form.Item name="params" label={t('resource.params')}><Input.TextArea rows={3} placeholder='{"code": "4821"}' /></Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function UploadDialog({ onClose }: ActionDialogProps) {
+  const t = useTexts();
+  const { message } = App.useApp();
+  const [uploaded, setUploaded] = useState(0);
+  return (
+    <Modal open width={560} title={t('resource.uploadTitle')} onCancel={() => onClose(uploaded > 0)} footer={null} destroyOnHidden>
+      <Upload.Dragger
+        name="file"
+        multiple
+        action="/api/blade-resource/oss/endpoint/put-file"
+        headers={{ [website.tokenHeader]: `bearer ${tokenStore.access}`, Authorization: `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}` }}
+        onChange={({ file }) => {
+          if (file.status === 'done' && file.response?.code === 200) {
+            setUploaded((n) => n + 1);
+            message.success(t('resource.uploaded', { name: file.name }));
+          } else if (file.status === 'done' || file.status === 'error') {
+            // a refusal: the server's message (wrong type, too large, empty, bad name …)
+            message.error(file.response?.msg ?? file.error?.message ?? file.name);
+          }
+        }}
+      >
+        <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+        <p className="ant-upload-text">{t('resource.uploadHint')}</p>
+      </Upload.Dragger>
+    </Modal>
+  );
+}
+
+registerExtension('oss', { rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }] });
+registerExtension('sms', {
+  rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'sms_enable', dialog: EnableDialog }],
+  toolbarActions: [{ key: 'send', label: label('resource.sendSms'), permission: 'sms_send', dialog: SendSmsDialog }],
+});
+registerExtension('attach', { toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }] });
