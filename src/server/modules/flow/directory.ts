@@ -18,24 +18,25 @@ export class Directory {
     return q(this.catalog.entities.role.table);
   }
 
-  /** Model values → user ids of the tenant (values naming nobody are absent from the map). */
-  async resolveUsers(db: Queryable, tenantId: string, values: readonly string[]): Promise<Map<string, string>> {
+  /** Model values → users of the tenant (values naming nobody are absent from the map). */
+  async resolveUsers(db: Queryable, tenantId: string, values: readonly string[]): Promise<Map<string, { id: string; active: boolean }>> {
     const wanted = [...new Set(values)];
-    const out = new Map<string, string>();
+    const out = new Map<string, { id: string; active: boolean }>();
     if (!wanted.length) return out;
     const idOf = (v: string) => (ID.test(v) ? v : /^taskUser_\d{1,19}$/.test(v) ? v.slice('taskUser_'.length) : undefined);
     const ids = wanted.map(idOf).filter((v): v is string => v !== undefined);
     const accounts = wanted.filter((v) => idOf(v) === undefined);
-    const rows = await db.query<{ id: string; account: string }>(
-      `SELECT id::text AS id, account FROM ${this.users} WHERE tenant_id = $1 AND is_deleted = 0 AND (id = ANY($2::bigint[]) OR account = ANY($3::text[]))`,
+    const rows = await db.query<{ id: string; account: string; active: boolean }>(
+      `SELECT id::text AS id, account, status = 1 AS active FROM ${this.users}
+        WHERE tenant_id = $1 AND is_deleted = 0 AND (id = ANY($2::bigint[]) OR account = ANY($3::text[]))`,
       [tenantId, ids, accounts],
     );
-    const byId = new Set(rows.map((r) => r.id));
-    const byAccount = new Map(rows.map((r) => [r.account, r.id]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byAccount = new Map(rows.map((r) => [r.account, r]));
     for (const v of wanted) {
       const id = idOf(v);
-      const found = id !== undefined ? (byId.has(id) ? id : undefined) : byAccount.get(v);
-      if (found) out.set(v, found);
+      const found = id !== undefined ? byId.get(id) : byAccount.get(v);
+      if (found) out.set(v, { id: found.id, active: found.active });
     }
     return out;
   }

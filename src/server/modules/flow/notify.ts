@@ -14,6 +14,8 @@ export interface ApprovalNotice {
   content: string;
   /** the client route that handles it (/work/process/<prefix>/handle/…) */
   path?: string;
+  /** the receivers are known to be active users (no need to look) */
+  active?: boolean;
 }
 
 export type ApprovalNotifier = (tx: Queryable, notice: ApprovalNotice) => Promise<void>;
@@ -21,11 +23,13 @@ export type ApprovalNotifier = (tx: Queryable, notice: ApprovalNotice) => Promis
 export function messageNotifier(ctx: StoreContext): ApprovalNotifier {
   return async (tx, notice) => {
     if (!notice.receiverIds.length) return;
+    const { active: known, ...message } = notice;
+    if (known) return void (await sendSystemMessage(inTransaction(ctx, tx), message));
     const [active] = await tx.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ${q(ctx.catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0 AND status = 1 AND id = ANY($2::bigint[])`,
       [notice.tenantId, notice.receiverIds],
     );
     if (!active.n) return;
-    await sendSystemMessage(inTransaction(ctx, tx), notice);
+    await sendSystemMessage(inTransaction(ctx, tx), message);
   };
 }

@@ -54,14 +54,20 @@ export interface BusinessRef {
   title: string;
 }
 
-/** A task row written by a step, with whom it reached. */
+/** A task row written by a step, with the active users it reached (its assignee, else its candidates). */
 interface CreatedRow {
   id: string;
   name: string;
   open: boolean;
-  assignee: string | null;
-  users: string[];
+  activeUsers: string[];
   groups: string[];
+}
+
+interface WriteOptions {
+  /** how the completed task ended */
+  done?: { outcome: string; comment: string | null; variables: unknown };
+  /** why an administrator ended the instance */
+  reason?: string;
 }
 
 export interface CompleteInput {
@@ -162,7 +168,7 @@ export class FlowRuntime {
         inst.businessTitle?.slice(0, 300) ?? null, inst.initiatorId, inst.status, JSON.stringify(result.state), now,
         result.ended ? now : null, result.state.end ?? null],
     );
-    const created = await this.apply(tx, inst, result, actor.userId);
+    const created = await this.write(tx, inst, result, actor.userId);
     await this.documentStatus(tx, inst, result.state.status);
     await this.announce(tx, inst, result, created);
     return { instanceId: inst.id, status: result.state.status };
@@ -187,14 +193,17 @@ export class FlowRuntime {
   /** Approves (or rejects) a task of the caller's to-do list. */
   async complete(actor: Actor, input: CompleteInput): Promise<{ status: InstanceStatus; ended: boolean }> {
     return this.retrying(async (tx) => {
-      const [task] = await tx.query<{ ref: string; status: string; assigneeId: string | null; activityId: string; instanceId: string }>(
-        `SELECT ref, status, assignee_id::text AS "assigneeId", activity_id AS "activityId", instance_id::text AS "instanceId"
-           FROM wf_task WHERE id = $1 AND tenant_id = $2`,
+      // the task and its instance in one read
+      const [row] = await tx.query<InstanceRow & { ref: string; taskStatus: string; assigneeId: string | null; activityId: string }>(
+        `SELECT t.ref, t.status AS "taskStatus", t.assignee_id::text AS "assigneeId", t.activity_id AS "activityId", ${INSTANCE_COLUMNS}
+           FROM wf_task t JOIN wf_instance i ON i.id = t.instance_id JOIN wf_definition d ON d.id = i.definition_id
+          WHERE t.id = $1 AND t.tenant_id = $2`,
         [input.taskId, actor.tenantId],
       );
-      if (!task || task.status !== 'active') throw flowError('taskNotActive');
-      if (task.assigneeId !== actor.userId) throw flowError('notAssignee');
-      const inst = await this.instance(tx, actor.tenantId, task.instanceId);
+      if (!row || row.taskStatus !== 'active') throw flowError('taskNotActive');
+      if (row.assigneeId !== actor.userId) throw flowError('notAssignee');
+      const { ref, taskStatus: _s, assigneeId: _a, activityId, ...inst } = row;
+      const task = { ref, activityId };
       const graph = await this.deps.definitions.graph(tx, inst.definitionId);
       let variables: Record<string, Json> = { ...(input.variables ?? {}), pass: input.approve };
       if (input.record && Object.keys(input.record).some((k) => k !== 'id')) {
@@ -203,8 +212,8 @@ export class FlowRuntime {
       const result = await engineCall(() => (input.approve
         ? engine.complete(graph, inst.state, task.ref, variables)
         : engine.reject(graph, inst.state, task.ref, variables)));
-      await this.save(tx, inst, result);
-      const created = await this.apply(tx, inst, result, actor.userId, { outcome: input.approve ? 'approve' : 'reject', comment: input.comment ?? null, variables: input.variables ?? null });
+      const done = { outcome: input.approve ? 'approve' : 'reject', comment: input.comment ?? null, variables: input.variables ?? null };
+      const created = await this.write(tx, inst, result, actor.userId, { done });
       if (result.ended) await this.documentStatus(tx, inst, result.state.status);
       await this.announce(tx, inst, result, created, input.comment);
       return { status: result.state.status, ended: result.ended };
@@ -218,8 +227,7 @@ export class FlowRuntime {
       if (inst.initiatorId !== actor.userId) throw flowError('notInitiator');
       const graph = await this.deps.definitions.graph(tx, inst.definitionId);
       const result = await engineCall(() => engine.recall(graph, inst.state));
-      await this.save(tx, inst, result);
-      await this.apply(tx, inst, result, actor.userId);
+      await this.write(tx, inst, result, actor.userId);
       await this.documentStatus(tx, inst, result.state.status);
     });
   }
@@ -230,8 +238,7 @@ export class FlowRuntime {
       const inst = await this.instance(tx, actor.tenantId, instanceId);
       const graph = await this.deps.definitions.graph(tx, inst.definitionId);
       const result = await engineCall(() => engine.terminate(graph, inst.state));
-      await this.save(tx, inst, result, reason);
-      const created = await this.apply(tx, inst, result, actor.userId);
+      const created = await this.write(tx, inst, result, actor.userId, { reason });
       await this.documentStatus(tx, inst, result.state.status);
       await this.announce(tx, inst, result, created, reason);
     });
@@ -248,54 +255,66 @@ export class FlowRuntime {
 
   // ---- writing a step's outcome ----
 
-  /** Writes the new state if nobody else wrote one since it was read. */
-  private async save(tx: Queryable, inst: InstanceRow, result: StepResult, reason?: string) {
-    const status = result.state.status;
-    const rows = await tx.query(
-      `UPDATE wf_instance SET state = $1, version = version + 1, status = $2, end_time = $3, end_activity_id = $4, delete_reason = $5
-        WHERE id = $6 AND version = $7 RETURNING id`,
-      [JSON.stringify(result.state), status, status === 'running' ? null : this.now(), result.state.end ?? null, reason?.slice(0, 500) ?? null, inst.id, inst.version],
-    );
-    if (!rows.length) throw new VersionConflict();
-  }
-
-  /** Tasks completed, withdrawn and created, and the history of the activities passed. */
-  private async apply(tx: Queryable, inst: InstanceRow, result: StepResult, actorId: string, done?: { outcome: string; comment: string | null; variables: unknown }): Promise<CreatedRow[]> {
+  /**
+   * Writes a step's outcome in ONE statement: the new state (only if the instance's version is the
+   * one read — the gate every other change waits behind), tasks completed, withdrawn and created,
+   * and history. A stale version changes nothing and the step is retried; a task someone else
+   * completed meanwhile fails the step.
+   */
+  private async write(tx: Queryable, inst: InstanceRow, result: StepResult, actorId: string, options: WriteOptions = {}): Promise<CreatedRow[]> {
     const now = this.now();
     const createdNow = new Set(result.created.map((t) => t.ref));
-    if (result.completed.length) {
-      const [{ n }] = await tx.query<{ n: number }>(
-        `WITH done AS (
-           UPDATE wf_task SET status = 'completed', end_time = $3, completed_by = $4, outcome = $5, comment = $6, variables = $7
-            WHERE instance_id = $1 AND ref = ANY($2::text[]) AND status = 'active' RETURNING id)
-         , closed AS (UPDATE wf_history h SET end_time = $3, assignee_id = $4 FROM done WHERE h.task_id = done.id AND h.end_time IS NULL RETURNING 1)
-         SELECT count(*)::int AS n FROM done`,
-        [inst.id, result.completed, now, actorId, done?.outcome ?? 'approve', done?.comment?.slice(0, 1000) ?? null, done?.variables ? JSON.stringify(done.variables) : null],
-      );
-      if (n !== result.completed.length) throw flowError('taskNotActive');
-    }
     const withdrawn = result.cancelled.filter((ref) => !createdNow.has(ref));
-    if (withdrawn.length) {
-      await tx.query(
-        `WITH gone AS (UPDATE wf_task SET status = 'cancelled', end_time = $3 WHERE instance_id = $1 AND ref = ANY($2::text[]) AND status = 'active' RETURNING id)
-         UPDATE wf_history h SET end_time = $3 FROM gone WHERE h.task_id = gone.id AND h.end_time IS NULL`,
-        [inst.id, withdrawn, now],
-      );
-    }
-    return result.created.length || result.history.length ? this.insertRows(tx, inst, result, now) : [];
+    const created = await this.newRows(tx, inst, result, now);
+    const status = result.state.status;
+    const done = options.done;
+    const [row] = await tx.query<{ saved: number; done: number }>(
+      `WITH inst AS (UPDATE wf_instance SET state = $3, version = version + 1, status = $4, end_time = $5, end_activity_id = $6, delete_reason = $7
+                      WHERE id = $1 AND version = $2 RETURNING id)
+       , done AS (UPDATE wf_task SET status = 'completed', end_time = $8, completed_by = $9, outcome = $10, comment = $11, variables = $12
+                   WHERE instance_id = $1 AND ref = ANY($13::text[]) AND status = 'active' AND EXISTS (SELECT 1 FROM inst) RETURNING id)
+       , closed AS (UPDATE wf_history h SET end_time = $8, assignee_id = $9 FROM done WHERE h.task_id = done.id AND h.end_time IS NULL RETURNING 1)
+       , gone AS (UPDATE wf_task SET status = 'cancelled', end_time = $8
+                   WHERE instance_id = $1 AND ref = ANY($14::text[]) AND status = 'active' AND EXISTS (SELECT 1 FROM inst) RETURNING id)
+       , gone_history AS (UPDATE wf_history h SET end_time = $8 FROM gone WHERE h.task_id = gone.id AND h.end_time IS NULL RETURNING 1)
+       , new_tasks AS (
+           INSERT INTO wf_task (id, tenant_id, instance_id, definition_id, activity_id, name, ref, form_key, assignee_id, candidate_users, candidate_groups, status, create_time, end_time, variables)
+           SELECT x.id, $15, $1, $16, x.activity_id, x.name, x.ref, x.form_key, x.assignee_id, x.candidate_users, x.candidate_groups, x.status, $8::timestamp, x.end_time, x.variables
+             FROM jsonb_to_recordset($17::jsonb) AS x(id bigint, activity_id text, name text, ref text, form_key text, assignee_id bigint,
+                  candidate_users bigint[], candidate_groups varchar[], status text, end_time timestamp, variables jsonb)
+            WHERE EXISTS (SELECT 1 FROM inst) RETURNING 1)
+       , new_history AS (
+           INSERT INTO wf_history (id, tenant_id, instance_id, activity_id, activity_type, activity_name, task_id, assignee_id, start_time, end_time)
+           SELECT x.id, $15, $1, x.activity_id, x.activity_type, x.activity_name, x.task_id, x.assignee_id, $8::timestamp, x.end_time
+             FROM jsonb_to_recordset($18::jsonb) AS x(id bigint, activity_id text, activity_type text, activity_name text, task_id bigint, assignee_id bigint, end_time timestamp)
+            WHERE EXISTS (SELECT 1 FROM inst) RETURNING 1)
+       SELECT (SELECT count(*) FROM inst)::int AS saved, (SELECT count(*) FROM done)::int AS done`,
+      [
+        inst.id, inst.version, JSON.stringify(result.state), status, status === 'running' ? null : now, result.state.end ?? null, options.reason?.slice(0, 500) ?? null,
+        now, actorId, done?.outcome ?? 'approve', done?.comment?.slice(0, 1000) ?? null, done?.variables ? JSON.stringify(done.variables) : null,
+        result.completed, withdrawn, inst.tenantId, inst.definitionId, JSON.stringify(created.tasks), JSON.stringify(created.history),
+      ],
+    );
+    if (!row.saved) throw new VersionConflict();
+    if (row.done !== result.completed.length) throw flowError('taskNotActive');
+    return created.rows;
   }
 
-  private async insertRows(tx: Queryable, inst: InstanceRow, result: StepResult, now: string): Promise<CreatedRow[]> {
+  /** The rows a step adds: its new tasks (with users resolved) and its history entries. */
+  private async newRows(tx: Queryable, inst: InstanceRow, result: StepResult, now: string) {
     const cancelledNow = new Set(result.cancelled);
-    const users = await this.deps.directory.resolveUsers(tx, inst.tenantId, result.created.flatMap((t) => [...(t.assignee ? [t.assignee] : []), ...t.candidateUsers]));
+    const values = result.created.flatMap((t) => [...(t.assignee ? [t.assignee] : []), ...t.candidateUsers]);
+    const users = values.length ? await this.deps.directory.resolveUsers(tx, inst.tenantId, values) : new Map<string, { id: string; active: boolean }>();
     const tasks = result.created.map((t) => {
-      const assignee = t.assignee ? users.get(t.assignee) : null;
+      const assignee = t.assignee ? users.get(t.assignee) : undefined;
       if (t.assignee && !assignee) throw flowError('unknownUser', { element: t.name, name: t.assignee });
       const open = !cancelledNow.has(t.ref);
+      const candidates = t.candidateUsers.map((u) => users.get(u)).filter((u) => u !== undefined);
       return {
-        id: nextId(), ref: t.ref, activity_id: t.activityId, name: t.name.slice(0, 200), form_key: t.formKey ?? null, assignee_id: assignee,
-        candidate_users: t.candidateUsers.map((u) => users.get(u)).filter(Boolean), candidate_groups: t.candidateGroups,
+        id: nextId(), ref: t.ref, activity_id: t.activityId, name: t.name.slice(0, 200), form_key: t.formKey ?? null, assignee_id: assignee?.id ?? null,
+        candidate_users: candidates.map((u) => u.id), candidate_groups: t.candidateGroups,
         status: open ? 'active' : 'cancelled', end_time: open ? null : now, variables: Object.keys(t.local).length ? t.local : null,
+        activeUsers: (assignee ? [assignee] : candidates).filter((u) => u.active).map((u) => u.id),
       };
     });
     const taskByRef = new Map(tasks.map((t) => [t.ref, t]));
@@ -306,19 +325,11 @@ export class FlowRuntime {
         task_id: task?.id ?? null, assignee_id: task?.assignee_id ?? null, end_time: task && task.status === 'active' ? null : now,
       };
     });
-    await tx.query(
-      `WITH t AS (
-         INSERT INTO wf_task (id, tenant_id, instance_id, definition_id, activity_id, name, ref, form_key, assignee_id, candidate_users, candidate_groups, status, create_time, end_time, variables)
-         SELECT x.id, $1, $2, $3, x.activity_id, x.name, x.ref, x.form_key, x.assignee_id, x.candidate_users, x.candidate_groups, x.status, $5::timestamp, x.end_time, x.variables
-           FROM jsonb_to_recordset($4::jsonb) AS x(id bigint, activity_id text, name text, ref text, form_key text, assignee_id bigint,
-                candidate_users bigint[], candidate_groups varchar[], status text, end_time timestamp, variables jsonb)
-         RETURNING 1)
-       INSERT INTO wf_history (id, tenant_id, instance_id, activity_id, activity_type, activity_name, task_id, assignee_id, start_time, end_time)
-       SELECT x.id, $1, $2, x.activity_id, x.activity_type, x.activity_name, x.task_id, x.assignee_id, $5::timestamp, x.end_time
-         FROM jsonb_to_recordset($6::jsonb) AS x(id bigint, activity_id text, activity_type text, activity_name text, task_id bigint, assignee_id bigint, end_time timestamp)`,
-      [inst.tenantId, inst.id, inst.definitionId, JSON.stringify(tasks), now, JSON.stringify(history)],
-    );
-    return tasks.map((t) => ({ id: t.id, name: t.name, open: t.status === 'active', assignee: t.assignee_id ?? null, users: t.candidate_users as string[], groups: t.candidate_groups }));
+    return {
+      tasks: tasks.map(({ activeUsers: _a, ...row }) => row),
+      history,
+      rows: tasks.map((t): CreatedRow => ({ id: t.id, name: t.name, open: t.status === 'active', activeUsers: t.activeUsers, groups: t.assignee_id ? [] : t.candidate_groups })),
+    };
   }
 
   /** The business document follows its instance: approving, approved, rejected, withdrawn, terminated. */
@@ -364,9 +375,9 @@ export class FlowRuntime {
     const subject = [inst.defName, inst.businessTitle].filter(Boolean).join(': ');
     const prefix = prefixOfCategory(inst.category);
     for (const task of created.filter((t) => t.open)) {
-      const receivers = task.assignee ? [task.assignee] : [...new Set([...task.users, ...(await this.deps.directory.groupMembers(tx, inst.tenantId, task.groups))])];
+      const receivers = [...new Set([...task.activeUsers, ...(await this.deps.directory.groupMembers(tx, inst.tenantId, task.groups))])];
       const path = prefix && inst.businessId ? `/work/process/${prefix}/handle/${task.id}/${inst.id}/${inst.businessId}` : undefined;
-      await notify(tx, { tenantId: inst.tenantId, receiverIds: receivers, title: `【待审批】${subject}`, content: `${task.name}: ${subject}`, path });
+      await notify(tx, { tenantId: inst.tenantId, receiverIds: receivers, title: `【待审批】${subject}`, content: `${task.name}: ${subject}`, path, active: true });
     }
     const ending: Partial<Record<InstanceStatus, string>> = { completed: '审批通过', rejected: '已驳回', terminated: '已终止' };
     const word = result.ended ? ending[result.state.status] : undefined;
