@@ -54,6 +54,18 @@ describe('the HTTP client (SPEC §7, §8)', () => {
     expect(hooks.onUnauthorized).toHaveBeenCalled();
   });
 
+  it('uploads a file as multipart with the same credentials, and answers the link', async () => {
+    const { seen, base } = fakeServer(200, { code: 200, success: true, data: { link: '/files/a.png', name: 'a.png' }, msg: '操作成功' });
+    const body = new FormData();
+    body.append('file', new File(['png'], 'a.png', { type: 'image/png' }));
+    expect(await createHttp(hooks, base).upload('http://h/api/put-file', body)).toEqual({ link: '/files/a.png', name: 'a.png' });
+    expect(seen[0].headers.get('blade-auth')).toBe('bearer tok');
+    expect(seen[0].headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    const refused = fakeServer(400, { code: 400, msg: '文件类型不允许' });
+    await expect(createHttp(hooks, refused.base).upload('http://h/api/put-file', body)).rejects.toThrow('文件类型不允许');
+    expect(hooks.notify).toHaveBeenLastCalledWith('文件类型不允许');
+  });
+
   it('a silent call fails without a toast (the caller shows the failure, or nothing)', async () => {
     const http = createHttp(hooks, fakeServer(403, { code: 403, msg: '无权访问' }).base);
     await expect(http.get('http://h/api/user/options', { ids: '1' }, { silent: true })).rejects.toThrow('无权访问');

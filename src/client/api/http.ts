@@ -90,6 +90,15 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
       if (status === 200 && body && !body.error) return body as T;
       return check(status === 200 ? 400 : status, body, options.silent) as T;
     },
+    /** A multipart upload (files to the resource API), with the same headers and failure rule. */
+    async upload<T = any>(url: string, body: FormData): Promise<T> {
+      const headers: Record<string, string> = { Authorization: basic(), 'Accept-Language': hooks.lang() === 'en' ? 'en' : 'zh-CN' };
+      const token = hooks.token();
+      if (token) headers[website.tokenHeader] = `bearer ${token}`;
+      const response = await client(url, { method: 'post', headers, body });
+      const answer = (response.headers.get('content-type') ?? '').includes('json') ? await response.json().catch(() => null) : null;
+      return check(response.status, answer ?? { code: response.status }).data as T;
+    },
     /** A binary download (exports). */
     async blob(url: string, searchParams?: CallOptions['searchParams']): Promise<{ blob: Blob; filename: string }> {
       const { status, body, response } = await call('get', url, { searchParams });

@@ -1,6 +1,7 @@
 // The entity catalog in the browser: the same schema files and the same compile() as the server.
 import { compile } from '../../engine/model/compile.ts';
 import type { SchemaSource } from '../../engine/model/source.ts';
+import type { Ajv } from '../../engine/dialect/ajv.ts';
 import type { EntityCatalog, EntityModel, JsonSchema } from '../../engine/model/types.ts';
 
 const files = import.meta.glob<JsonSchema>('../../../schemas/**/*.json', { eager: true, import: 'default' });
@@ -16,11 +17,17 @@ function source(): SchemaSource {
   };
 }
 
-let cached: EntityCatalog | undefined;
+let compiled: ReturnType<typeof compile> | undefined;
 
 export function catalog(): EntityCatalog {
-  cached ??= compile(source()).catalog;
-  return cached;
+  compiled ??= compile(source());
+  return compiled.catalog;
+}
+
+/** The validator the catalog was compiled with (the dialect and every schema document). */
+export function catalogAjv(): Ajv {
+  catalog();
+  return compiled!.ajv;
 }
 
 /** The entity whose menu opens at `path`. */

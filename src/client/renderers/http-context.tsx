@@ -4,7 +4,7 @@ import { createContext, useContext } from 'react';
 import { http } from '../api/client.ts';
 import type { Http } from '../api/http.ts';
 
-export type RendererHttp = Pick<Http, 'get' | 'post' | 'blob'>;
+export type RendererHttp = Pick<Http, 'get' | 'post' | 'blob'> & Partial<Pick<Http, 'upload'>>;
 
 const HttpContext = createContext<RendererHttp>(http);
 

@@ -35,7 +35,7 @@ export function Cell({ width, align, children, style }: { width: number; align?:
 
 function LabelText({ field, value }: { field: FieldModel; value: unknown }) {
   const dict = useDictionary(field.dict);
-  const refs = useReferenceLabels(field.ref?.entity, field.ref ? [value as string] : []);
+  const refs = useReferenceLabels(field.ref?.entity, field.ref ? [value as string] : [], field.ref?.valueField);
   const key = String(value);
   return <>{field.dict ? dict.data?.find((d) => d.value === key)?.label ?? key : refs.data?.[key] ?? key}</>;
 }

@@ -3,23 +3,9 @@
 // (请输入参数名称, 物资明细第2行 图纸设计量不能小于0) instead of Ajv's English.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ErrorSchemaBuilder, type ErrorSchema, type RJSFSchema, type RJSFValidationError, type ValidationData, type ValidatorType } from '@rjsf/utils';
-import { createAjv, type Ajv } from '../../../engine/dialect/ajv.ts';
-import type { EntityModel, JsonSchema, Lang } from '../../../engine/model/types.ts';
+import type { EntityModel, Lang } from '../../../engine/model/types.ts';
 import { validateRecord, type FieldError } from '../../../engine/validate/record.ts';
-import { catalog } from '../catalog.ts';
-
-const metaFiles = import.meta.glob<JsonSchema>('../../../../schemas/meta/*.json', { eager: true, import: 'default' });
-
-let engine: Ajv | undefined;
-
-/** Ajv with the dialect and every schema document of the catalog (built once, compiled lazily per entity). */
-export function engineAjv(): Ajv {
-  if (!engine) {
-    engine = createAjv(Object.values(metaFiles));
-    for (const doc of Object.values(catalog().documents)) engine.addSchema(doc);
-  }
-  return engine;
-}
+import { catalogAjv } from '../catalog.ts';
 
 /** "/details/3/designQty" → ["details", "3", "designQty"] */
 function segments(path: string): string[] {
@@ -63,7 +49,7 @@ function plainValidate(schema: RJSFSchema, data: unknown): { valid: boolean; err
 export function engineValidator({ model, lang, record, shown }: EngineValidatorOptions): ValidatorType<any> {
   return {
     validateFormData(formData) {
-      const errors = validateRecord(engineAjv(), model, record(formData ?? {}), { mode: 'full', lang: lang(), prompts: true });
+      const errors = validateRecord(catalogAjv(), model, record(formData ?? {}), { mode: 'full', lang: lang(), prompts: true });
       return toValidationData(errors.filter(shown));
     },
     isValid(schema, formData) {

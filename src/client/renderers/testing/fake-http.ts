@@ -26,7 +26,7 @@ export interface FakeHttp extends RendererHttp {
   tables: Map<string, Row[]>;
   calls: { method: string; url: string; params?: Params; body?: unknown }[];
   /** A file sent to the resource API: answered with a local object URL as its link. */
-  upload: (url: string, body: FormData) => Promise<{ link: string; name: string }>;
+  upload: NonNullable<RendererHttp['upload']>;
 }
 
 function pad(n: number) {
@@ -158,13 +158,13 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     calls,
     get: (url, params) => answer('get', url, params),
     post: (url, json, opts) => answer('post', url, opts?.searchParams, json),
-    upload: async (url, body) => {
+    upload: async <T,>(url: string, body: FormData): Promise<T> => {
       calls.push({ method: 'post', url, body });
       if (options.hang) await new Promise(() => undefined);
       if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
       if (options.failWith) throw new ApiError(500, options.failWith, null);
       const file = body.get('file') as File;
-      return { link: typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : `blob:${file.name}`, name: file.name };
+      return { link: typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : `blob:${file.name}`, name: file.name } as T;
     },
     blob: async (url, params) => {
       await answer('get', url, params);

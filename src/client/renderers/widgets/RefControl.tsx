@@ -60,7 +60,7 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
   const filters = refFilters(field, context);
   const waiting = missingDependency(field, context);
   const pages = useOptionPages(ref.entity, keyword, filters, open && !waiting);
-  const { data: labels } = useReferenceLabels(ref.entity, ids);
+  const { data: labels } = useReferenceLabels(ref.entity, ids, ref.valueField);
 
   const options = useMemo(() => {
     const loaded = pages.data?.pages.flatMap((p) => p.records) ?? [];

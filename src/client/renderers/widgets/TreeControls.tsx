@@ -51,7 +51,7 @@ export function TreeSelectControl({ field, value, onChange, onBlur, id, readOnly
   const self = values?.id === undefined ? undefined : String(values.id);
   const [nodes, setNodes] = useState<FlatNode[]>([{ id: tree.root, pId: null, value: tree.root, title: t('widget.topLevel') }]);
   const current = value === undefined || value === null || value === '' ? undefined : String(value);
-  const { data: labels } = useReferenceLabels(target.key, current && current !== tree.root ? [current] : []);
+  const { data: labels } = useReferenceLabels(target.key, current && current !== tree.root ? [current] : [], field.ref!.valueField);
   const label = current === tree.root ? t('widget.topLevel') : current && (nodes.find((n) => n.value === current)?.title ?? labels?.[current] ?? current);
 
   const loadChildren = async (parent: string) => {

@@ -11,7 +11,7 @@ import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { useHttp } from '../http-context.tsx';
 import type { ControlProps } from './types.ts';
-import { fileProblem, uploadFile, type UploadingHttp } from './upload-request.ts';
+import { fileProblem, uploadFile } from './upload-request.ts';
 
 interface UploadRule {
   types: readonly string[];
@@ -37,7 +37,7 @@ function asFiles(links: string[]): UploadFile[] {
 }
 
 function UploadControl({ field, value, onChange, id, readOnly, image }: ControlProps & { image: boolean }) {
-  const http = useHttp() as UploadingHttp;
+  const http = useHttp();
   const t = useT();
   const lang = useAtomValue(langAtom);
   const { message } = App.useApp();
