@@ -1,10 +1,11 @@
 // @vitest-environment node
 // Browser tests of the admin screens that SPEC §2 and §5 describe exactly: the parameter page and
-// the tenant package page (messages, add, search, batch delete, the disabled view button), and the
-// role grant dialog on the real server (tests/e2e/harness.ts starts the app and Chromium).
+// the tenant package page (messages, add, search, batch delete, the disabled view button), the
+// dictionary page, and the user, tenant and role actions on the real server (tests/e2e/harness.ts
+// starts the app and Chromium).
 import type { Locator } from 'playwright-core';
 import { describe, test } from 'vitest';
-import { TEST_TIMEOUT, login, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
+import { TEST_TIMEOUT, base, login, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
 
 const content = () => page.locator('.zs-content');
 const dialog = () => page.locator('.ant-modal:visible').last();
@@ -118,6 +119,25 @@ describe('admin screens in the browser', () => {
     await button(dialog(), '确定').click();
     await see(toast('操作成功')).toBeVisible();
     await see(content().getByRole('button', { name: /数据源配置/ })).toHaveCount(0);
+  }, TEST_TIMEOUT);
+
+  test('dictionaries: an entry added under the chosen dictionary, with SPEC §5 messages', async () => {
+    await login();
+    await page.goto(`${base}/dict-horizontal/index`);
+    await content().locator('tbody tr').filter({ hasText: '性别' }).first().click();
+    await see(content().getByText('字典项:性别 (sex)')).toBeVisible();
+    await button(content(), '新增字典项').click();
+    await see(dialog().getByLabel('字典编号', { exact: true })).toHaveValue('sex');
+    await button(dialog(), '保存').click();
+    await see(fieldMessage('请输入字典键值')).toBeVisible();
+    await see(fieldMessage('请输入字典名称')).toBeVisible();
+    await dialog().getByLabel('字典键值', { exact: true }).fill('3');
+    await dialog().getByLabel('字典名称', { exact: true }).fill('未知');
+    await dialog().getByLabel('字典排序', { exact: true }).fill('3');
+    await button(dialog(), '保存').click();
+    await see(toast('新增成功')).toBeVisible();
+    await see(rowWith('未知')).toHaveCount(1);
+    await shot('admin-dict-horizontal.png');
   }, TEST_TIMEOUT);
 
   test('role grant: three trees with the role\'s grants checked, saved unchanged with 操作成功', async () => {

@@ -29,7 +29,9 @@ function columnsOf(model: EntityModel, fields: string[], lang: Lang): ColumnsTyp
     const render = field.options
       ? (v: unknown) => <Tag color={v ? 'red' : 'green'}>{field.options!.find((o) => String(o.value) === String(v))?.label[lang] ?? String(v ?? '')}</Tag>
       : undefined;
-    return { key: name, dataIndex: name, title: field.label[lang], ellipsis: true, render };
+    // numbers and yes/no tags are short: the codes and names get the room
+    const width = field.options ? 80 : field.kind === 'integer' ? 90 : undefined;
+    return { key: name, dataIndex: name, title: field.label[lang], ellipsis: true, width, render };
   });
 }
 
