@@ -9,6 +9,7 @@ import { badRequest } from '../../errors.ts';
 import { categoryName } from './definitions.ts';
 import type { Directory } from './directory.ts';
 import { prefixOfCategory } from './prefixes.ts';
+import { queryPrepared } from './prepared.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -76,28 +77,38 @@ export class FlowQueries {
     };
   }
 
-  private taskSelect(): string {
+  /** The BladeFlow columns of tasks; `head` is what the task rows come from (a page of ids, or the table). */
+  private taskSelect(head = 'wf_task t', extra = ''): string {
     const u = this.directory;
-    return `SELECT t.id::text AS "taskId", t.name AS "taskName", t.activity_id AS "taskDefinitionKey", t.ref, t.assignee_id::text AS assignee,
+    return `SELECT ${extra}t.id::text AS "taskId", t.name AS "taskName", t.activity_id AS "taskDefinitionKey", t.ref, t.assignee_id::text AS assignee,
         ${u.nameOf('ua')} AS "assigneeName", ${time('t.create_time')} AS "createTime", ${time('t.claim_time')} AS "claimTime", ${time('t.end_time')} AS "endTime",
         t.status AS "taskStatus", t.outcome, t.comment, t.variables,
         i.id::text AS "processInstanceId", i.status AS "instanceStatus", i.business_key AS "businessKey", i.business_table AS "businessTable",
         i.business_id::text AS "businessId", i.business_title AS "businessTitle", i.initiator_id::text AS "startUser", ${u.nameOf('us')} AS "startUserName",
         d.id AS "processDefinitionId", d.def_key AS "processDefinitionKey", d.name AS "processDefinitionName", d.version AS "processDefinitionVersion",
         d.description AS "processDefinitionDesc", d.resource_name AS "resourceName", d.category
-      FROM wf_task t JOIN wf_instance i ON i.id = t.instance_id JOIN wf_definition d ON d.id = t.definition_id
+      FROM ${head} JOIN wf_instance i ON i.id = t.instance_id JOIN wf_definition d ON d.id = t.definition_id
       ${u.nameJoin('ua', 't.assignee_id')} ${u.nameJoin('us', 'i.initiator_id')}`;
   }
 
-  private async taskPage(where: string[], params: Params, order: string, p: Paging, lang: Lang, countJoin = false): Promise<Page> {
+  /**
+   * A page of tasks in one statement: the page's ids and the total from the list's index, then
+   * the rows joined to their instance, definition and people (a page past the end counts apart).
+   */
+  private async taskPage(where: string[], params: Params, order: string, p: Paging, lang: Lang, filterJoin = false): Promise<Page> {
     const whereSql = where.join(' AND ');
-    const countFrom = countJoin ? 'wf_task t JOIN wf_definition d ON d.id = t.definition_id' : 'wf_task t';
-    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${countFrom} WHERE ${whereSql}`, params.values);
-    if (!total || (p.current - 1) * p.size >= total) return this.page([], total, p);
+    const from = filterJoin ? 'wf_task t JOIN wf_definition d ON d.id = t.definition_id' : 'wf_task t';
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await this.db.query(`${this.taskSelect()} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params.values);
-    return this.page(rows.map((r) => this.flowRow(r, lang)), total, p);
+    const rows = await queryPrepared(this.db,
+      `WITH page AS (SELECT t.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+       ${this.taskSelect('page JOIN wf_task t ON t.id = page.id', 'page.total::int AS "__total", ')}
+       ORDER BY ${order}`,
+      params.values,
+    );
+    if (rows.length) return this.page(rows.map((r) => this.flowRow(r, lang)), rows[0].__total, p);
+    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
+    return this.page([], total, p);
   }
 
   /** Tasks assigned to the caller (claimed, or assigned by the model), newest first. */
@@ -135,14 +146,14 @@ export class FlowQueries {
     return row && this.flowRow(row, actor.lang);
   }
 
-  private instanceSelect(): string {
+  private instanceSelect(head = 'wf_instance i', extra = ''): string {
     const u = this.directory;
-    return `SELECT i.id::text AS "processInstanceId", i.status, i.business_key AS "businessKey", i.business_table AS "businessTable",
+    return `SELECT ${extra}i.id::text AS "processInstanceId", i.status, i.business_key AS "businessKey", i.business_table AS "businessTable",
         i.business_id::text AS "businessId", i.business_title AS "businessTitle", i.initiator_id::text AS "startUserId", ${u.nameOf('us')} AS "startUser",
         ${time('i.start_time')} AS "startTime", ${time('i.end_time')} AS "endTime", i.end_activity_id AS "endActivityId", i.delete_reason AS "deleteReason",
         i.state -> 'tokens' AS tokens,
         d.id AS "processDefinitionId", d.def_key AS "processDefinitionKey", d.name AS "processDefinitionName", d.version AS "processDefinitionVersion", d.category, d.suspended
-      FROM wf_instance i JOIN wf_definition d ON d.id = i.definition_id ${u.nameJoin('us', 'i.initiator_id')}`;
+      FROM ${head} JOIN wf_definition d ON d.id = i.definition_id ${u.nameJoin('us', 'i.initiator_id')}`;
   }
 
   private instanceRow(r: Row, lang: Lang): Row {
@@ -159,15 +170,21 @@ export class FlowQueries {
     };
   }
 
-  private async instancePage(where: string[], params: Params, p: Paging, lang: Lang, countJoin: boolean): Promise<Page> {
+  /** A page of instances in one statement, as taskPage. */
+  private async instancePage(where: string[], params: Params, p: Paging, lang: Lang, filterJoin: boolean): Promise<Page> {
     const whereSql = where.join(' AND ');
-    const countFrom = countJoin ? 'wf_instance i JOIN wf_definition d ON d.id = i.definition_id' : 'wf_instance i';
-    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${countFrom} WHERE ${whereSql}`, params.values);
-    if (!total || (p.current - 1) * p.size >= total) return this.page([], total, p);
+    const from = filterJoin ? 'wf_instance i JOIN wf_definition d ON d.id = i.definition_id' : 'wf_instance i';
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await this.db.query(`${this.instanceSelect()} WHERE ${whereSql} ORDER BY i.id DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
-    return this.page(rows.map((r) => this.instanceRow(r, lang)), total, p);
+    const rows = await queryPrepared(this.db,
+      `WITH page AS (SELECT i.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY i.id DESC LIMIT ${limit} OFFSET ${offset})
+       ${this.instanceSelect('page JOIN wf_instance i ON i.id = page.id', 'page.total::int AS "__total", ')}
+       ORDER BY i.id DESC`,
+      params.values,
+    );
+    if (rows.length) return this.page(rows.map((r) => this.instanceRow(r, lang)), rows[0].__total, p);
+    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
+    return this.page([], total, p);
   }
 
   /** Instances the caller started (send-list), running or ended. */

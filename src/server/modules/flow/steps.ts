@@ -18,6 +18,7 @@ import type { Directory } from './directory.ts';
 import { engineCall, flowError } from './errors.ts';
 import type { ApprovalNotifier } from './notify.ts';
 import { prefixOfCategory } from './prefixes.ts';
+import { stepTransaction, type StepTx } from './prepared.ts';
 import { inTransaction } from './tx.ts';
 
 /** The document status each instance status puts the business record in. */
@@ -124,10 +125,10 @@ export class FlowRuntime {
   }
 
   /** Runs a step in a transaction, again from the start when another process changed the instance meanwhile. */
-  private async retrying<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  private async retrying<T>(fn: (tx: StepTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction(fn);
+        return await stepTransaction(this.db, fn);
       } catch (err) {
         const conflict = err instanceof VersionConflict || sqlState(err) === '40P01' || sqlState(err) === '40001';
         if (!conflict) throw err;
@@ -194,7 +195,7 @@ export class FlowRuntime {
   async complete(actor: Actor, input: CompleteInput): Promise<{ status: InstanceStatus; ended: boolean }> {
     return this.retrying(async (tx) => {
       // the task and its instance in one read
-      const [row] = await tx.query<InstanceRow & { ref: string; taskStatus: string; assigneeId: string | null; activityId: string }>(
+      const [row] = await tx.prepared<InstanceRow & { ref: string; taskStatus: string; assigneeId: string | null; activityId: string }>(
         `SELECT t.ref, t.status AS "taskStatus", t.assignee_id::text AS "assigneeId", t.activity_id AS "activityId", ${INSTANCE_COLUMNS}
            FROM wf_task t JOIN wf_instance i ON i.id = t.instance_id JOIN wf_definition d ON d.id = i.definition_id
           WHERE t.id = $1 AND t.tenant_id = $2`,
@@ -262,13 +263,14 @@ export class FlowRuntime {
    * completed meanwhile fails the step.
    */
   private async write(tx: Queryable, inst: InstanceRow, result: StepResult, actorId: string, options: WriteOptions = {}): Promise<CreatedRow[]> {
+    const run = (tx as Partial<StepTx>).prepared ?? tx.query.bind(tx);
     const now = this.now();
     const createdNow = new Set(result.created.map((t) => t.ref));
     const withdrawn = result.cancelled.filter((ref) => !createdNow.has(ref));
     const created = await this.newRows(tx, inst, result, now);
     const status = result.state.status;
     const done = options.done;
-    const [row] = await tx.query<{ saved: number; done: number }>(
+    const [row] = await run<{ saved: number; done: number }>(
       `WITH inst AS (UPDATE wf_instance SET state = $3, version = version + 1, status = $4, end_time = $5, end_activity_id = $6, delete_reason = $7
                       WHERE id = $1 AND version = $2 RETURNING id)
        , done AS (UPDATE wf_task SET status = 'completed', end_time = $8, completed_by = $9, outcome = $10, comment = $11, variables = $12
