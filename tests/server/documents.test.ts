@@ -29,6 +29,13 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(creator.body.data.records).toEqual([{ value: String(plan.createUser), label: expect.stringMatching(/管理员|admin/) }]);
   });
 
+  it('goods pickers tell records of one name apart: options show code, name and spec, and a code finds them', async () => {
+    const byName = await api.get('/api/construct/goodsArchives/options', { keyword: '水泥' });
+    expect(byName.body.data.records).toContainEqual({ value: cement.id, label: [cement.code, '水泥', cement.spec].filter(Boolean).join(' ') });
+    const byCode = await api.get('/api/construct/goodsArchives/options', { keyword: cement.code });
+    expect(byCode.body.data.records.map((r: { value: string }) => r.value)).toContain(cement.id);
+  });
+
   it('saves header and rows together, computing every derived value in decimals', async () => {
     const doc = await demand(api, projectId, [
       demandRow(rebar.id, 120.5, 4150.35),          // demand 122.91, amount 122.91 × 4150.35 = 510,119.5185 → 510,119.52

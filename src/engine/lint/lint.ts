@@ -54,6 +54,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
     has(f) || detailNames.has(f) || report(pointer('x-layout', 'sections', i, 'fields', j), `layout field "${f}" is not a property`)));
   const spec = model.schema['x-entity'];
   if (model.titleField && !has(model.titleField)) report('/x-entity/titleField', `titleField "${model.titleField}" is not a property`);
+  model.optionFields.forEach((f, i) => { if (!has(f)) report(`/x-entity/optionFields/${i}`, `optionFields names "${f}", which is not a property`); });
   if (model.tree && !has(model.tree.parentField)) report('/x-entity/tree/parentField', `tree parent field "${model.tree.parentField}" is not a property`);
   if (model.tree && !has(model.tree.keyField)) report('/x-entity/tree/keyField', `tree key field "${model.tree.keyField}" is not a property`);
   model.lookupKeys.forEach((k, i) => {

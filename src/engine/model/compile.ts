@@ -291,6 +291,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     scope,
     softDelete,
     titleField: spec.titleField,
+    optionFields: spec.optionFields ?? [spec.titleField ?? 'id'],
     icon: spec.icon,
     lookupKeys: spec.lookupKeys ?? [],
     tree,

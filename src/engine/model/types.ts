@@ -166,6 +166,8 @@ export interface EntityModel {
   scope: EntityScope;
   softDelete: boolean;
   titleField?: string;
+  /** What a picker option shows: these fields joined by spaces (default: titleField). */
+  optionFields: readonly string[];
   icon?: string;
   lookupKeys: readonly string[];
   tree?: TreeModel;

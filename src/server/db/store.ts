@@ -183,17 +183,23 @@ export class EntityStore {
     this.assertRead();
     const valueField = this.model.fieldMap[query.valueField ?? 'id'];
     const labelField = this.model.fieldMap[this.model.titleField ?? 'id'];
+    const shown = this.model.optionFields.map((f) => this.model.fieldMap[f]);
     const params = new Params();
     const where = this.scope(params);
     if (query.ids) where.push(`t.${q(valueField.column)} = ANY(${params.add(query.ids)}::${valueField.name === 'id' ? 'bigint' : 'text'}[])`);
-    if (query.keyword) where.push(filterSql(labelField, { field: labelField.name, op: 'like', value: query.keyword }, params));
+    // a keyword matches any of the shown fields (a goods code as well as its name)
+    if (query.keyword) {
+      const keyword = query.keyword;
+      const texts = shown.filter((f) => f.kind === 'string');
+      where.push(`(${(texts.length ? texts : [labelField]).map((f) => filterSql(f, { field: f.name, op: 'like', value: keyword }, params)).join(' OR ')})`);
+    }
     for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
     const limit = params.add(query.size);
     const offset = params.add((query.current - 1) * query.size);
     const rows = await this.db.query<{ value: string; label: string }>(
-      `SELECT t.${q(valueField.column)}::text AS value, t.${q(labelField.column)}::text AS label ${from} ORDER BY t.${q(labelField.column)}, t.id LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT t.${q(valueField.column)}::text AS value, concat_ws(' ', ${shown.map((f) => `t.${q(f.column)}::text`).join(', ')}) AS label ${from} ORDER BY t.${q(labelField.column)}, t.id LIMIT ${limit} OFFSET ${offset}`,
       params.values,
     );
     return { records: rows, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };

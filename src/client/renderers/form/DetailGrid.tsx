@@ -169,12 +169,15 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
           {columns.some((c) => c.total) && <GridTotals store={store} detail={detail} columns={columns} readOnly={readOnly} />}
         </div>
       </div>
+      {errors?.__errors?.map((text) => <Typography.Text key={text} type="danger" role="alert" style={{ display: 'block', marginTop: 4 }}>{text}</Typography.Text>)}
     </div>
   );
 }
 
 /** The grid as rjsf's field of the detail array (uiSchema "ui:field": "detailGrid"). */
-export function DetailGridField({ name, errorSchema, readonly, disabled, registry }: FieldProps) {
+export function DetailGridField({ name, errorSchema, rawErrors, readonly, disabled, registry }: FieldProps) {
   const ctx = registry.formContext as FormContextValue;
-  return <DetailGrid store={ctx.store} detail={name} errorSchema={errorSchema} readOnly={Boolean(readonly || disabled || ctx.readOnly)} />;
+  // rjsf hands the array's own messages (至少需要1行) apart from its rows' errors: the grid shows both
+  const errors = rawErrors?.length ? ({ ...errorSchema, __errors: rawErrors } as ErrorSchema) : errorSchema;
+  return <DetailGrid store={ctx.store} detail={name} errorSchema={errors} readOnly={Boolean(readonly || disabled || ctx.readOnly)} />;
 }

@@ -128,6 +128,19 @@ describe('saving', () => {
     await waitFor(() => expect(onDone).toHaveBeenCalled());
   });
 
+  it('edits a record whose empty columns the server sends as null, without calling them the wrong type', async () => {
+    const http = createFakeHttp(catalog());
+    const plan = http.tables.get('materialTotalDemand')![0];
+    Object.assign(plan, { basis: null, remark: null, previousVersionId: null });
+    plan.details[0].workPart = null;
+    open(entities.materialTotalDemand, { mode: 'edit', id: plan.id }, { http });
+    await appear('root_title');
+    await save();
+    await waitFor(() => expect(posts(http)).toHaveLength(1));
+    expect(screen.queryByText(/类型不正确/)).toBeNull();
+    expect(posts(http)[0].body).not.toHaveProperty('basis');
+  });
+
   it('a refused save shows the server’s messages on the field and on the grid cell, and keeps what was typed', async () => {
     const http = createFakeHttp(catalog(), {
       saveErrors: [{ path: '/title', message: '计划名称 春季计划 已存在' }, { path: '/details/1/designQty', message: '物资明细第2行 图纸设计量不能小于0' }],
@@ -193,8 +206,10 @@ describe('the detail grid', () => {
   it('checks each row and names the row and column in its message', async () => {
     const { http } = open(entities.materialTotalDemand);
     await save();
-    await message('物资明细至少需要1行');
+    await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('物资明细至少需要1行'));
     fireEvent.click(await screen.findByRole('button', { name: /新增行/ }));
+    // a row added: the grid no longer says it has none
+    expect(screen.queryByText('物资明细至少需要1行')).toBeNull();
     await save();
     await cellMessage('请选择物资', '请选择物资明细第1行 物资');
     await cellMessage('请输入图纸设计量', '请输入物资明细第1行 图纸设计量');

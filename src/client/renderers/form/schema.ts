@@ -92,7 +92,8 @@ export function formUiSchema(model: EntityModel, mode: FormMode, rules: RuleStat
       ...(dependencies[f.name] ? { 'ui:options': { values: dependencies[f.name] } } : {}),
     };
   }
-  for (const d of model.details) ui[d.name] = { 'ui:field': 'detailGrid' };
+  // the grid shows its own grid-level messages (至少需要1行), so that they go once rows change
+  for (const d of model.details) ui[d.name] = { 'ui:field': 'detailGrid', 'ui:hideError': true };
   return ui;
 }
 

@@ -29,6 +29,10 @@ interface DetailState {
   auto: Map<string, Set<string>>;
 }
 
+function withoutNulls(row: Row): Row {
+  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
+}
+
 export class FormStore {
   header: Row;
   private readonly details = new Map<string, DetailState>();
@@ -48,11 +52,12 @@ export class FormStore {
     }
   }
 
+  /** A stored record's empty columns come as null: in the form an empty value is an absent one. */
   private split(record: Row): { header: Row; rows: Record<string, Row[]> } {
-    const header: Row = { ...record };
+    const header: Row = withoutNulls(record);
     const rows: Record<string, Row[]> = {};
     for (const d of this.model.details) {
-      rows[d.name] = Array.isArray(record[d.name]) ? record[d.name] : [];
+      rows[d.name] = Array.isArray(record[d.name]) ? (record[d.name] as Row[]).map(withoutNulls) : [];
       delete header[d.name];
     }
     return { header, rows };

@@ -53,8 +53,9 @@ function seed(catalog: EntityCatalog, perEntity: number): Map<string, Row[]> {
   return tables;
 }
 
+/** As the server's options label it: the option fields joined by spaces. */
 function labelOf(model: EntityModel, row: Row): string {
-  return String(row[model.titleField ?? 'id'] ?? row.id);
+  return model.optionFields.map((f) => row[f]).filter((v) => v !== undefined && v !== null && v !== '').join(' ') || String(row.id);
 }
 
 function matchesFilters(model: EntityModel, row: Row, params: Record<string, string>): boolean {
