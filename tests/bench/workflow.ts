@@ -350,7 +350,7 @@ async function main() {
       + `Load average (1 / 5 / 15 min) at the start: ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')}. `
       + 'Two server processes (`node dist/server/server/main.js`, pool 10 each), the load generator and PostgreSQL share the machine; '
       + '"other" CPU below is everything else running on it meanwhile.');
-    report.h(2, '1. complete-task throughput (two processes racing on every instance)');
+    report.h(2, '1. complete-task throughput (two server processes)');
     report.p(`${int(t.docs)} material demands submitted through HTTP (${t.submitS.toFixed(1)} s, ${int(t.docs / t.submitS)}/s), each starting a model with two parallel reviews and a final approval. `
       + `Then the project manager completed finance reviews through process A while the cost manager completed legal reviews through process B, ${CFG.concurrency} requests in flight each: `
       + 'for half of the instances in the same order (the two processes race on every instance; the join needs both), for the other half in opposite orders.');
