@@ -1,0 +1,81 @@
+// The x-workflow keyword in the schema set, and the default processes shipped beside it: what a
+// schema author and a tenant administrator would get wrong, refused with file and pointer.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compile } from '../model/compile.ts';
+import { SchemaSetError, type SchemaIssue, type SchemaSource } from '../model/source.ts';
+import { PROJECT_ROOT, readSchemaSource } from '../../server/schema-source.ts';
+import { compileDefinition } from './definition.ts';
+
+const PLAN = 'schemas/construct/material-total-demand.schema.json';
+
+function issuesAfter(mutate: (files: Record<string, any>) => void): SchemaIssue[] {
+  const source: SchemaSource = structuredClone(readSchemaSource());
+  mutate(source.files);
+  try {
+    compile(source);
+  } catch (err) {
+    if (err instanceof SchemaSetError) return err.issues;
+    throw err;
+  }
+  return [];
+}
+
+describe('x-workflow in the dialect', () => {
+  it('compiles into the model of the material total demand', () => {
+    const { catalog } = compile(readSchemaSource());
+    expect(catalog.entities.materialTotalDemand.workflow).toEqual({
+      prefix: 'materialTotalDemand', processKey: 'materialTotalDemand', statusField: 'approvalStatus', instanceField: 'processInstanceId',
+      variables: { amount: 'totalAmount' }, editable: { costApprove: ['remark'] },
+    });
+    expect(catalog.entities.project.workflow).toBeUndefined();
+  });
+
+  it('refuses unknown keys and a malformed prefix', () => {
+    const issues = issuesAfter((files) => {
+      files[PLAN]['x-workflow'].prefix = 'Material Demand';
+      files[PLAN]['x-workflow'].approvers = ['x'];
+    });
+    expect(issues.map((i) => `${i.file}#${i.pointer}`)).toEqual(expect.arrayContaining([`${PLAN}#/x-workflow/prefix`, `${PLAN}#/x-workflow`]));
+  });
+
+  it('refuses a status field that is not a readOnly property, and fields that do not exist', () => {
+    const issues = issuesAfter((files) => {
+      const wf = files[PLAN]['x-workflow'];
+      wf.statusField = 'title';
+      wf.instanceField = 'nothing';
+      wf.variables = { amount: 'totalAmout' };
+      wf.editable = { costApprove: ['remark', 'code', 'ghost'] };
+    });
+    expect(issues.map((i) => [i.pointer, i.message])).toEqual([
+      ['/x-workflow/statusField', 'status field "title" must be a readOnly string (only the workflow sets it)'],
+      ['/x-workflow/instanceField', 'instance field "nothing" is not a property'],
+      ['/x-workflow/variables/amount', 'variable "amount" reads unknown field "totalAmout"'],
+      ['/x-workflow/editable/costApprove/1', 'editable field "code" is readOnly'],
+      ['/x-workflow/editable/costApprove/2', 'editable field "ghost" is not a property'],
+    ]);
+  });
+});
+
+describe('the default processes in schemas/workflows', () => {
+  const dir = join(PROJECT_ROOT, 'schemas/workflows');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.bpmn'));
+
+  it('one per workflow prefix of SPEC §2, each compiling, keyed by its file name', async () => {
+    expect(files).toHaveLength(28);
+    for (const file of files) {
+      const graph = await compileDefinition(readFileSync(join(dir, file), 'utf8'));
+      expect(`${graph.key}.bpmn`).toBe(file);
+      expect(graph.nodes.pmApprove.candidateGroups).toEqual({ parts: ['project_manager'] });
+      expect(graph.initiator).toBe('applyUser');
+    }
+  });
+
+  it('every document type with x-workflow has its default process', () => {
+    const { catalog } = compile(readSchemaSource());
+    for (const model of Object.values(catalog.entities)) {
+      if (model.workflow) expect(files).toContain(`${model.workflow.processKey}.bpmn`);
+    }
+  });
+});
