@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EntityModel } from '../../src/engine/model/types.ts';
 import { catalog } from '../../src/client/renderers/catalog.ts';
 import { EntityDetail } from '../../src/client/renderers/detail/index.ts';
-import { renderWithApi } from '../../src/client/renderers/displays/render-for-test.tsx';
+import { renderWithApi } from '../../src/client/renderers/testing/providers.tsx';
 import { EntityScreen } from '../../src/client/renderers/EntityPage.tsx';
 import { EntityForm } from '../../src/client/renderers/form/EntityForm.tsx';
 import { buttonsOf } from '../../src/client/renderers/gallery/permissions.ts';
@@ -18,11 +18,11 @@ const permissions = buttonsOf('administrator');
 
 afterEach(cleanup);
 
-/** Fields the form lays out for a user to fill (what x-layout names, less read-only and hidden ones). */
+/** Fields the form lays out for a user to fill (what x-layout names, less read-only, hidden and conditional ones). */
 function editableLabels(model: EntityModel): string[] {
   const named = new Set(model.layout.sections.flatMap((s) => s.fields));
   return model.fields
-    .filter((f) => named.has(f.name) && !f.system && !f.readOnly && !f.writeOnly && f.ui?.widget !== 'hidden' && !(f.ui?.hidden as string[] | undefined)?.includes('create'))
+    .filter((f) => named.has(f.name) && !f.system && !f.readOnly && !f.writeOnly && !f.rules?.visibleIf && f.ui?.widget !== 'hidden' && !(f.ui?.hidden as string[] | undefined)?.includes('create'))
     .map((f) => f.label.zh);
 }
 

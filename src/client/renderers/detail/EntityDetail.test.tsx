@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalog } from '../catalog.ts';
-import { renderWithApi } from '../displays/render-for-test.tsx';
+import { renderWithApi } from '../testing/providers.tsx';
 import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
 import { EntityDetail } from './EntityDetail.tsx';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { catalog } from '../catalog.ts';
 import { createFakeHttp } from '../testing/fake-http.ts';
 import { FieldDisplay } from './FieldDisplay.tsx';
-import { renderWithApi } from './render-for-test.tsx';
+import { renderWithApi } from '../testing/providers.tsx';
 
 const entities = catalog().entities;
 const demand = entities.materialTotalDemand;

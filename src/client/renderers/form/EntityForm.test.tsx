@@ -8,7 +8,7 @@ import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
 import { createFakeHttp, type FakeHttp, type FakeHttpOptions } from '../testing/fake-http.ts';
 import { EntityForm } from './EntityForm.tsx';
-import { FormProviders } from './testing.tsx';
+import { TestProviders } from '../testing/providers.tsx';
 
 afterEach(cleanup);
 
@@ -23,9 +23,9 @@ function open(model: EntityModel, props: { mode?: 'create' | 'edit'; id?: string
   const http = options.http ?? createFakeHttp(catalog(), options.fake);
   const onDone = vi.fn();
   render(
-    <FormProviders http={http} lang={options.lang}>
+    <TestProviders http={http} lang={options.lang}>
       <EntityForm model={model} mode={props.mode ?? 'create'} id={props.id} initial={props.initial} onDone={onDone} />
-    </FormProviders>,
+    </TestProviders>,
   );
   return { http, onDone };
 }

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
-import { renderWithApi } from '../displays/render-for-test.tsx';
+import { renderWithApi } from '../testing/providers.tsx';
 import { registerExtension, type ActionDialogProps } from '../extensions.ts';
 import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
 import { EntityList } from './EntityList.tsx';

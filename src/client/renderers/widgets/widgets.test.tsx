@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FieldModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
-import { FormProviders } from '../form/testing.tsx';
+import { TestProviders } from '../testing/providers.tsx';
 import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
 import { FieldControl, widgetNameOf } from './registry.tsx';
 import type { Row } from './types.ts';
@@ -28,7 +28,7 @@ function Probe({ field, initial, values, onPick }: { field: FieldModel; initial?
 
 function show(field: FieldModel, options: { initial?: unknown; http?: FakeHttp; lang?: 'zh' | 'en'; values?: Row; onPick?: (r: Row | null) => void } = {}) {
   const http = options.http ?? createFakeHttp(catalog());
-  render(<FormProviders http={http} lang={options.lang}><Probe field={field} initial={options.initial} values={options.values} onPick={options.onPick} /></FormProviders>);
+  render(<TestProviders http={http} lang={options.lang}><Probe field={field} initial={options.initial} values={options.values} onPick={options.onPick} /></TestProviders>);
   return http;
 }
 
@@ -195,7 +195,8 @@ describe('references', () => {
     const onPick = vi.fn();
     show(demandLine('goodsId'), { http, onPick });
     openSelect(document.getElementById('probe')!);
-    fireEvent.click(await screen.findByTitle(goods.name));
+    // options name the goods by code, name and spec (x-entity optionFields), so that same-named goods differ
+    fireEvent.click(await screen.findByTitle([goods.code, goods.name, goods.spec].filter(Boolean).join(' ')));
     await waitFor(() => expect(onPick).toHaveBeenCalledWith(expect.objectContaining({ code: goods.code, name: goods.name, spec: goods.spec, unit: goods.unit })));
     expect(http.calls.some((c) => c.url.endsWith('/goodsArchives/detail') && c.params?.id === goods.id)).toBe(true);
   });

@@ -1,0 +1,45 @@
+// What the app gives a screen, for component tests: the jotai store (language, permissions, user),
+// react-query with a cache of its own, the renderers' HTTP context (usually the in-memory API),
+// antd's locale and App (toasts, confirmations).
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { Provider as JotaiProvider } from 'jotai';
+import { useState, type ReactElement, type ReactNode } from 'react';
+import { appStore, langAtom, permissionAtom, userInfoAtom, type UserInfo } from '../../state/session.ts';
+import { HttpProvider, type RendererHttp } from '../http-context.tsx';
+
+export function TestProviders({ http, lang = 'zh', children }: { http: RendererHttp; lang?: 'zh' | 'en'; children: ReactNode }) {
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }));
+  appStore.set(langAtom, lang);
+  return (
+    <JotaiProvider store={appStore}>
+      <QueryClientProvider client={queryClient}>
+        <HttpProvider value={http}>
+          <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
+            <AntApp>{children}</AntApp>
+          </ConfigProvider>
+        </HttpProvider>
+      </QueryClientProvider>
+    </JotaiProvider>
+  );
+}
+
+export interface TestSetup {
+  http: RendererHttp;
+  lang?: 'zh' | 'en';
+  /** Button codes the user holds ({material_total_demand_add: true, …}). */
+  permissions?: Record<string, boolean>;
+  userId?: string;
+}
+
+/** Renders `ui` signed in as a user with these buttons, over `http`. */
+export function renderWithApi(ui: ReactElement, { http, lang = 'zh', permissions = {}, userId = '1001' }: TestSetup) {
+  appStore.set(permissionAtom, permissions);
+  appStore.set(userInfoAtom, { user_id: userId, account: 'tester' } as UserInfo);
+  const wrap = (node: ReactElement) => <TestProviders http={http} lang={lang}>{node}</TestProviders>;
+  const result = render(wrap(ui));
+  return { ...result, rerender: (next: ReactElement) => result.rerender(wrap(next)) };
+}
