@@ -15,7 +15,7 @@ import { t } from '../../../engine/i18n/messages.ts';
 import type { Json } from '../../../engine/workflow/expression.ts';
 import type { Row } from '../../db/db.ts';
 import { Params } from '../../db/sql.ts';
-import { parseId, parseIds, PLATFORM_TENANT, type Actor } from '../../db/store.ts';
+import { parseId, parseIds, type Actor } from '../../db/store.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -266,7 +266,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
   function targetTenants(actor: Actor, tenantIds: string | undefined): string[] {
     const named = (tenantIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     if (!named.length || (named.length === 1 && named[0] === actor.tenantId)) return [actor.tenantId];
-    if (!isAdministrator(actor) || actor.tenantId !== PLATFORM_TENANT) throw new AppError(403, 'forbidden');
+    if (!isAdministrator(actor)) throw new AppError(403, 'forbidden');
     return [...new Set(named)];
   }
 
