@@ -12,6 +12,7 @@ import LoginPage from '../pages/Login.tsx';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
 import '../admin/register.ts';
+import '../workflow/register.ts';
 
 type Page = ComponentType<{ params: Record<string, string> }>;
 
@@ -42,6 +43,8 @@ const Iframe = page(() => import('../pages/Iframe.tsx'));
 const DictHorizontal = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictHorizontal })));
 const DictVertical = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictVertical })));
 const EntityPage = page(() => import('../renderers/EntityPage.tsx'));
+const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList') => page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })));
+const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') => page(() => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })));
 
 export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/login', meta: { isAuth: false, isTab: false, title: 'title.login' }, page: Login, inLayout: false },
@@ -56,6 +59,15 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/dict-horizontal/index', meta: { title: 'title.dictHorizontal' }, page: DictHorizontal, inLayout: true },
   { path: '/dict-vertical/index', meta: { title: 'title.dictVertical' }, page: DictVertical, inLayout: true },
   { path: '/myiframe/:routerPath', meta: { title: 'title.iframe' }, page: Iframe, inLayout: true },
+  // my work and the approval pages of every document type (SPEC §2, §4)
+  { path: '/work/start', meta: { title: 'workflow.title.start' }, page: workList('StartList'), inLayout: true },
+  { path: '/work/claim', meta: { title: 'workflow.title.claim' }, page: workList('ClaimList'), inLayout: true },
+  { path: '/work/todo', meta: { title: 'workflow.title.todo' }, page: workList('TodoList'), inLayout: true },
+  { path: '/work/send', meta: { title: 'workflow.title.send' }, page: workList('SendList'), inLayout: true },
+  { path: '/work/done', meta: { title: 'workflow.title.done' }, page: workList('DoneList'), inLayout: true },
+  { path: '/work/process/:prefix/form/:processDefinitionId', meta: { title: 'workflow.title.form' }, page: processPage('StartFormPage'), inLayout: true },
+  { path: '/work/process/:prefix/handle/:taskId/:processInstanceId/:businessId', meta: { title: 'workflow.title.handle' }, page: processPage('HandlePage'), inLayout: true },
+  { path: '/work/process/:prefix/detail/:processInstanceId/:businessId', meta: { title: 'workflow.title.detail' }, page: processPage('DetailPage'), inLayout: true },
 ];
 
 interface Resolved {

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useHttp } from '../http-context.tsx';
-import { FormBody } from './FormBody.tsx';
+import { FormBody, type SubmitTarget } from './FormBody.tsx';
 import type { Row } from './store.ts';
 
 export { FormDialog } from './FormDialog.tsx';
@@ -22,6 +22,8 @@ export interface EntityFormProps {
   initial?: Record<string, unknown>;
   /** Shown without inputs or save button. */
   readOnly?: boolean;
+  /** Post the record here instead of save / update, with a 提交 button (a workflow's `${api}/submit` and its processDefinitionId). */
+  submitTo?: SubmitTarget;
   /** After a save (the record as the server answered) or a cancel (null). */
   onDone: (saved: Record<string, any> | null) => void;
 }
@@ -34,7 +36,7 @@ export function newRecord(model: EntityModel, initial: Record<string, unknown> =
   return { ...record, ...initial };
 }
 
-export function EntityForm({ model, mode, id, initial, readOnly = false, onDone }: EntityFormProps) {
+export function EntityForm({ model, mode, id, initial, readOnly = false, submitTo, onDone }: EntityFormProps) {
   const http = useHttp();
   const t = useT();
   const editing = mode === 'edit';
@@ -57,5 +59,5 @@ export function EntityForm({ model, mode, id, initial, readOnly = false, onDone 
   }
   if (editing && !loaded.data) return <Skeleton active paragraph={{ rows: 6 }} />;
   const record = editing ? loaded.data! : newRecord(model, initial);
-  return <FormBody key={`${model.key}:${id ?? 'new'}`} model={model} mode={mode} id={id} record={record} readOnly={readOnly} onDone={onDone} />;
+  return <FormBody key={`${model.key}:${id ?? 'new'}`} model={model} mode={mode} id={id} record={record} readOnly={readOnly} submitTo={submitTo} onDone={onDone} />;
 }

@@ -24,6 +24,12 @@ import { FormStore, type Row } from './store.ts';
 import { FieldTemplate, SectionsTemplate, translatorFor } from './templates.tsx';
 import { engineValidator, toValidationData } from './validation.ts';
 
+/** A submit in place of save: where the record goes, and the query it carries. */
+export interface SubmitTarget {
+  url: string;
+  searchParams?: Record<string, string>;
+}
+
 const fields = { model: ModelField, detailGrid: DetailGridField } as unknown as RegistryFieldsType;
 const templates = { FieldTemplate, ObjectFieldTemplate: SectionsTemplate };
 
@@ -33,6 +39,8 @@ export interface FormBodyProps {
   id?: string;
   record: Row;
   readOnly: boolean;
+  /** Where the record is posted instead of save / update (a workflow submit). */
+  submitTo?: SubmitTarget;
   onDone: (saved: Record<string, any> | null) => void;
 }
 
@@ -45,7 +53,7 @@ function splitErrors(model: EntityModel, names: ReadonlySet<string>, errors: Fie
   return { placed, other: errors.filter((e) => !placed.includes(e)).map((e) => e.message) };
 }
 
-export function FormBody({ model, mode, id, record, readOnly, onDone }: FormBodyProps) {
+export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }: FormBodyProps) {
   const http = useHttp();
   const t = useT();
   const lang = useAtomValue(langAtom);
@@ -114,8 +122,8 @@ export function FormBody({ model, mode, id, record, readOnly, onDone }: FormBody
     setServerErrors(undefined);
     try {
       const body = { ...store.record(formData), ...(mode === 'edit' ? { id } : {}) };
-      const saved = await http.post<Record<string, any>>(`${model.api}/${mode === 'edit' ? 'update' : 'save'}`, body);
-      message.success(t(mode === 'edit' ? 'form.updated' : 'form.created'));
+      const saved = await http.post<Record<string, any>>(submitTo?.url ?? `${model.api}/${mode === 'edit' ? 'update' : 'save'}`, body, submitTo?.searchParams ? { searchParams: submitTo.searchParams } : undefined);
+      message.success(t(submitTo ? 'workflow.submitted' : mode === 'edit' ? 'form.updated' : 'form.created'));
       await invalidateEntity(queryClient, http, model.key);
       onDone(saved ?? body);
     } catch (err) {
@@ -154,7 +162,7 @@ export function FormBody({ model, mode, id, record, readOnly, onDone }: FormBody
       >
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginTop: 8 }}>
           <Button onClick={() => onDone(null)}>{t(readOnly ? 'form.close' : 'form.cancel')}</Button>
-          {!readOnly && <Button type="primary" htmlType="submit" loading={saving}>{t('form.save')}</Button>}
+          {!readOnly && <Button type="primary" htmlType="submit" loading={saving}>{t(submitTo ? 'workflow.submit' : 'form.save')}</Button>}
         </div>
       </Form>
     </div>

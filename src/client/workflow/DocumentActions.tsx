@@ -1,0 +1,50 @@
+// The approval buttons of a document list (registered by register.ts for every entity with
+// x-workflow): 提交 (POST <api>/submit {id}), 撤回 (POST <api>/recall?id=) and 流程图 (the
+// instance in the document's instance field), each a dialog over the clicked row.
+import { App, Modal } from 'antd';
+import { useState } from 'react';
+import { useT } from '../i18n/useT.ts';
+import type { ActionDialogProps } from '../renderers/extensions.ts';
+import { useHttp } from '../renderers/http-context.tsx';
+import { FlowDiagramDialog } from './FlowDiagram.tsx';
+
+type Confirmed = 'submit' | 'recall';
+
+function ConfirmDialog({ model, rows, onClose, action }: ActionDialogProps & { action: Confirmed }) {
+  const http = useHttp();
+  const t = useT();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const id = String(rows[0]?.id ?? '');
+  const run = async () => {
+    setBusy(true);
+    try {
+      if (action === 'submit') await http.post(`${model.api}/submit`, { id });
+      else await http.post(`${model.api}/recall`, undefined, { searchParams: { id } });
+      void message.success(t(action === 'submit' ? 'workflow.submitted' : 'workflow.recalled'));
+      onClose(true);
+    } catch (err) {
+      void message.error((err as Error).message);
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={t(action === 'submit' ? 'workflow.submit' : 'workflow.recall')} confirmLoading={busy} onOk={() => void run()} onCancel={() => onClose(false)}>
+      {t(action === 'submit' ? 'workflow.submitConfirm' : 'workflow.recallConfirm')}
+    </Modal>
+  );
+}
+
+export function SubmitDialog(props: ActionDialogProps) {
+  return <ConfirmDialog {...props} action="submit" />;
+}
+
+export function RecallDialog(props: ActionDialogProps) {
+  return <ConfirmDialog {...props} action="recall" />;
+}
+
+export function DiagramDialog({ model, rows, onClose }: ActionDialogProps) {
+  const field = model.workflow?.instanceField;
+  const instance = field ? rows[0]?.[field] : undefined;
+  return <FlowDiagramDialog processInstanceId={instance ? String(instance) : undefined} onClose={() => onClose(false)} />;
+}

@@ -1,0 +1,206 @@
+// The approval pages of every document type (SPEC §2), from its schema alone:
+//   /work/process/<prefix>/form/:processDefinitionId   the start form (the create form, sent to submit)
+//   /work/process/<prefix>/handle/:taskId/:processInstanceId/:businessId
+//                                                      the document read-only, the fields this task may
+//                                                      change, claim, approve / reject with a comment,
+//                                                      the timeline and the diagram
+//   /work/process/<prefix>/detail/:processInstanceId/:businessId   read-only, timeline, diagram
+// A prefix no document type carries shows 该单据类型尚未配置.
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Form, Input, Result, Skeleton, Space } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useState, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import type { EntityModel } from '../../engine/model/types.ts';
+import { useT } from '../i18n/useT.ts';
+import { invalidateEntity } from '../renderers/data.ts';
+import { EntityDetail } from '../renderers/detail/index.ts';
+import { EntityForm } from '../renderers/form/EntityForm.tsx';
+import { useHttp } from '../renderers/http-context.tsx';
+import { langAtom } from '../state/session.ts';
+import { FLOW, modelForPrefix, type FlowRow, type TaskDetail } from './api.ts';
+import { FlowDiagram } from './FlowDiagram.tsx';
+import { FlowHistory } from './History.tsx';
+
+type Params = { params: Record<string, string> };
+
+export function NotConfigured({ prefix }: { prefix: string }) {
+  const t = useT();
+  return <Result status="warning" title={t('workflow.notConfigured')} subTitle={t('workflow.notConfiguredHint', { prefix })} />;
+}
+
+function BackButton() {
+  const t = useT();
+  return <Button icon={<ArrowLeftOutlined />} onClick={() => history.back()}>{t('workflow.back')}</Button>;
+}
+
+/** The pages' frame: the document type for the prefix, or the not-configured page. */
+function withModel(params: Record<string, string>, render: (model: EntityModel) => ReactNode) {
+  const model = modelForPrefix(params.prefix ?? '');
+  return model ? render(model) : <NotConfigured prefix={params.prefix ?? ''} />;
+}
+
+export function StartFormPage({ params }: Params) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  const [, navigate] = useLocation();
+  return withModel(params, (model) => (
+    <Card title={`${t('workflow.title.form')}:${model.label[lang]}`} extra={<BackButton />}>
+      <EntityForm
+        model={model}
+        mode="create"
+        submitTo={{ url: `${model.api}/submit`, searchParams: { processDefinitionId: params.processDefinitionId } }}
+        onDone={(saved) => (saved ? navigate('/work/send') : history.back())}
+      />
+    </Card>
+  ));
+}
+
+/** The document and the flow's record of it: read-only detail, the timeline, the diagram. */
+function DocumentAndFlow({ model, businessId, processInstanceId, children }: { model: EntityModel; businessId: string; processInstanceId: string; children?: ReactNode }) {
+  const t = useT();
+  return (
+    <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+      {children}
+      <Card size="small" title={t('workflow.document')}><EntityDetail model={model} id={businessId} /></Card>
+      <Card size="small" title={t('workflow.history')}><FlowHistory processInstanceId={processInstanceId} /></Card>
+      <Card size="small" title={t('workflow.diagram')}><FlowDiagram processInstanceId={processInstanceId} /></Card>
+    </Space>
+  );
+}
+
+/** The fields this task may change (x-workflow editable), as text inputs over the document's values. */
+function EditableFields({ model, fields, values, onChange }: { model: EntityModel; fields: string[]; values: Record<string, string>; onChange: (next: Record<string, string>) => void }) {
+  const lang = useAtomValue(langAtom);
+  return (
+    <>
+      {fields.filter((name) => model.fieldMap[name]).map((name) => (
+        <Form.Item key={name} label={model.fieldMap[name].label[lang]} htmlFor={`editable_${name}`}>
+          <Input.TextArea id={`editable_${name}`} autoSize={{ minRows: 1, maxRows: 4 }} value={values[name] ?? ''} onChange={(e) => onChange({ ...values, [name]: e.target.value })} />
+        </Form.Item>
+      ))}
+    </>
+  );
+}
+
+function HandleBody({ model, params }: { model: EntityModel; params: Record<string, string> }) {
+  const http = useHttp();
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const { taskId, processInstanceId, businessId } = params;
+  const [comment, setComment] = useState('');
+  const [edits, setEdits] = useState<Record<string, string> | null>(null);
+  const [busy, setBusy] = useState<'claim' | 'ok' | 'reject' | null>(null);
+  const task = useQuery({ queryKey: ['flow', 'task', taskId], queryFn: () => http.get<TaskDetail>(`${FLOW}/work/task-detail`, { taskId }), staleTime: 0 });
+  const editable = task.data?.canComplete ? task.data.editableFields : [];
+  const record = useQuery({
+    queryKey: ['detail', model.key, businessId, 'workflow'],
+    enabled: editable.length > 0,
+    queryFn: () => http.get<FlowRow>(`${model.api}/detail`, { id: businessId }),
+  });
+  const values = edits ?? Object.fromEntries(editable.map((f) => [f, record.data?.[f] == null ? '' : String(record.data[f])]));
+
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['flow'] });
+    await invalidateEntity(queryClient, http, model.key);
+  };
+
+  const claim = async () => {
+    setBusy('claim');
+    try {
+      await http.post(`${FLOW}/work/claim-task`, undefined, { searchParams: { taskId } });
+      void message.success(t('workflow.claimed'));
+      await refresh();
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const complete = async (flag: 'ok' | 'reject') => {
+    if (flag === 'reject' && !comment.trim()) return void message.warning(t('workflow.rejectNeedsComment'));
+    setBusy(flag);
+    try {
+      const changed = editable.length ? { record: values } : {};
+      await http.post(`${FLOW}/work/complete-task`, { taskId, flag, comment, ...changed });
+      void message.success(t(flag === 'ok' ? 'workflow.approved' : 'workflow.rejected'));
+      await refresh();
+      navigate('/work/todo');
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (task.isError) return <Alert type="warning" showIcon title={t('workflow.taskDone')} description={(task.error as Error).message} />;
+  if (!task.data) return <Skeleton active />;
+  const { canClaim, canComplete } = task.data;
+  return (
+    <DocumentAndFlow model={model} businessId={businessId} processInstanceId={processInstanceId}>
+      <Card size="small" title={task.data.taskName} data-testid="task-actions">
+        {canClaim && !canComplete && (
+          <Alert type="info" showIcon title={t('workflow.mustClaim')}
+            action={<Button type="primary" loading={busy === 'claim'} onClick={() => void claim()}>{t('workflow.claim')}</Button>} />
+        )}
+        {!canClaim && !canComplete && <Alert type="warning" showIcon title={t('workflow.taskDone')} />}
+        {canComplete && (
+          <Form layout="vertical">
+            {editable.length > 0 && <EditableFields model={model} fields={editable} values={values} onChange={setEdits} />}
+            <Form.Item label={t('workflow.comment')} htmlFor="workflow-comment">
+              <Input.TextArea id="workflow-comment" rows={3} placeholder={t('workflow.commentPlaceholder')} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={1000} />
+            </Form.Item>
+            <Space>
+              <Button type="primary" loading={busy === 'ok'} disabled={busy !== null} onClick={() => void complete('ok')}>{t('workflow.approve')}</Button>
+              <Button danger loading={busy === 'reject'} disabled={busy !== null} onClick={() => void complete('reject')}>{t('workflow.reject')}</Button>
+            </Space>
+          </Form>
+        )}
+      </Card>
+    </DocumentAndFlow>
+  );
+}
+
+export function HandlePage({ params }: Params) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  return withModel(params, (model) => (
+    <Card title={`${t('workflow.title.handle')}:${model.label[lang]}`} extra={<BackButton />}>
+      <HandleBody model={model} params={params} />
+    </Card>
+  ));
+}
+
+function InstanceSummary({ processInstanceId }: { processInstanceId: string }) {
+  const http = useHttp();
+  const t = useT();
+  const instance = useQuery({ queryKey: ['flow', 'instance', processInstanceId], queryFn: () => http.get<FlowRow>(`${FLOW}/process/instance-detail`, { processInstanceId }) });
+  if (instance.isError) return <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (instance.error as Error).message })} />;
+  if (!instance.data) return <Skeleton active paragraph={{ rows: 1 }} />;
+  const row = instance.data;
+  return (
+    <Descriptions size="small" bordered column={3} items={[
+      { key: 'process', label: t('workflow.col.process'), children: row.processDefinitionName },
+      { key: 'startUser', label: t('workflow.col.startUser'), children: row.startUser },
+      { key: 'status', label: t('workflow.col.status'), children: t(row.processIsFinished === 'finished' ? 'workflow.status.finished' : 'workflow.status.unfinished') },
+      { key: 'startTime', label: t('workflow.col.startTime'), children: row.startTime },
+      { key: 'endTime', label: t('workflow.col.endTime'), children: row.endTime },
+    ]} />
+  );
+}
+
+export function DetailPage({ params }: Params) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  return withModel(params, (model) => (
+    <Card title={`${t('workflow.title.detail')}:${model.label[lang]}`} extra={<BackButton />}>
+      <DocumentAndFlow model={model} businessId={params.businessId} processInstanceId={params.processInstanceId}>
+        <InstanceSummary processInstanceId={params.processInstanceId} />
+      </DocumentAndFlow>
+    </Card>
+  ));
+}

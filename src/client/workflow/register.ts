@@ -1,0 +1,34 @@
+// The approval actions of every document type with x-workflow (提交 / 撤回 / 流程图 on each row of
+// its list), added to the renderers' extension registry. The catalog and the dialogs load apart
+// from the first bundle: the registration runs once the catalog's chunk (which every list page
+// needs anyway) has arrived, and each dialog on first use.
+import type { EntityCatalog } from '../../engine/model/types.ts';
+import { lazyDialog } from '../admin/lazy-dialog.ts';
+import { en, zh, type MessageKey } from '../i18n/messages.ts';
+import { registerExtension } from '../renderers/extensions.ts';
+
+const label = (key: MessageKey) => ({ zh: zh[key], en: en[key] });
+
+const SubmitDialog = lazyDialog(() => import('./DocumentActions.tsx').then((m) => ({ default: m.SubmitDialog })));
+const RecallDialog = lazyDialog(() => import('./DocumentActions.tsx').then((m) => ({ default: m.RecallDialog })));
+const DiagramDialog = lazyDialog(() => import('./DocumentActions.tsx').then((m) => ({ default: m.DiagramDialog })));
+
+let registered = false;
+
+/** Adds 提交 / 撤回 / 流程图 to the rows of each workflow document's list (once). */
+export function registerWorkflowActions(catalog: EntityCatalog): void {
+  if (registered) return;
+  registered = true;
+  for (const model of Object.values(catalog.entities)) {
+    if (!model.workflow) continue;
+    registerExtension(model.key, {
+      rowActions: [
+        { key: 'workflow-submit', label: label('workflow.submit'), dialog: SubmitDialog },
+        { key: 'workflow-recall', label: label('workflow.recall'), dialog: RecallDialog },
+        { key: 'workflow-diagram', label: label('workflow.diagram'), dialog: DiagramDialog },
+      ],
+    });
+  }
+}
+
+export const workflowActionsRegistered: Promise<void> = import('../renderers/catalog.ts').then(({ catalog }) => registerWorkflowActions(catalog()));
