@@ -193,6 +193,19 @@ describe('messages in the browser', () => {
     await shot('home-notices.png');
   }, TEST_TIMEOUT);
 
+  test('profile: an avatar uploads through the resource API and shows; a GIF is refused before it leaves', async () => {
+    await login('clerk');
+    await page.goto(`${base}/info/index`);
+    await see(page.getByLabel('姓名')).toHaveValue('王晓明'); // the form holds the stored info
+    // a whole 1×1 PNG: the avatar shows the picture only if the browser can decode it
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    await page.locator('input[type=file]').setInputFiles([{ name: '头像.png', mimeType: 'image/png', buffer: png }]);
+    await poll(() => page.locator('.zs-content .ant-avatar img').getAttribute('src', { timeout: 500 }).catch((e: Error) => e.message)).toMatch(/\/api\/blade-resource\/.+\.png$/);
+    await page.locator('input[type=file]').setInputFiles([{ name: '动图.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') }]);
+    await see(toast('头像只能是')).toBeVisible();
+    await shot('profile-avatar.png');
+  }, TEST_TIMEOUT);
+
   test('attachments: upload from the attachment screen, a wrong type refused with the server\'s message, the link opens', async () => {
     await login('admin');
     await openFromSidebar('附件管理');

@@ -3,10 +3,12 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Avatar, Button, Form, Input, Space, Tabs, Upload } from 'antd';
 import { phoneProblem } from '../../engine/format/checks.ts';
-import { authApi } from '../api/client.ts';
+import { authApi, http } from '../api/client.ts';
 import { website } from '../app/website.ts';
 import { useT } from '../i18n/useT.ts';
 import { CardBox } from '../shell/Tile.tsx';
+
+const AVATAR_UPLOAD = '/api/blade-resource/oss/endpoint/put-file';
 
 /** The avatar rule: jpg/png, at most 500 kb; the message key of what is wrong, or null. */
 export function avatarProblem(file: { type: string; size: number }): 'info.avatarType' | 'info.avatarSize' | null {
@@ -30,15 +32,24 @@ function InfoForm() {
         <Space>
           <Avatar size={64} src={avatar || undefined}>{data?.realName?.slice(0, 1)}</Avatar>
           <Upload
+            // until the stored info arrives (and remounts the form) an upload would be lost
+            disabled={!data}
             accept=".jpg,.jpeg,.png"
             showUploadList={false}
-            action="/api/blade-resource/oss/endpoint/put-file"
             beforeUpload={(file) => {
               const problem = avatarProblem(file);
               if (problem) message.error(t(problem));
               return problem ? Upload.LIST_IGNORE : true;
             }}
-            onChange={({ file }) => file.status === 'done' && form.setFieldValue('avatar', file.response?.data?.link)}
+            // through the app's client: its credentials, and the server's refusal shown as a toast
+            customRequest={({ file, onSuccess, onError }) => {
+              const body = new FormData();
+              body.append('file', file as File);
+              http.upload<{ link: string }>(`${AVATAR_UPLOAD}?kind=avatar`, body).then(
+                (uploaded) => { form.setFieldValue('avatar', uploaded.link); onSuccess?.(uploaded); },
+                (err: Error) => onError?.(err),
+              );
+            }}
           >
             <Button icon={<UploadOutlined />}>{t('info.avatar')}</Button>
           </Upload>
