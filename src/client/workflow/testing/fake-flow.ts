@@ -1,0 +1,98 @@
+// A small in-memory flow API for the workflow pages' tests and stories, over the renderers' fake
+// API: one material total demand plan under approval, its first task (项目经理审批) waiting to be
+// claimed by the project manager role, then in their todo list, then done. Calls are recorded in
+// the same `calls` list as the document calls.
+import { ApiError } from '../../api/http.ts';
+import { catalog } from '../../renderers/catalog.ts';
+import { createFakeHttp, type FakeHttp } from '../../renderers/testing/fake-http.ts';
+import { FLOW } from '../api.ts';
+
+type Row = Record<string, any>;
+
+export const DIAGRAM_XML = '<definitions id="d"><process id="materialTotalDemand"/></definitions>';
+
+export interface FakeFlowOptions {
+  /** The open task's step; costApprove may change the remark (x-workflow editable). */
+  taskDefinitionKey?: 'pmApprove' | 'costApprove';
+  /** Already claimed by the caller (in todo rather than claim). */
+  claimed?: boolean;
+}
+
+export interface FakeFlow extends FakeHttp {
+  /** The document under approval. */
+  document: Row;
+  task: Row;
+}
+
+export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
+  const base = createFakeHttp(catalog(), { rows: 3 });
+  const document = base.tables.get('materialTotalDemand')![0];
+  Object.assign(document, { approvalStatus: 'approving', processInstanceId: '7001', title: '江北人才公寓钢筋计划', remark: '初稿' });
+  const key = options.taskDefinitionKey ?? 'pmApprove';
+  const task: Row = {
+    taskId: '9001', taskName: key === 'pmApprove' ? '项目经理审批' : '成本经理审批', taskDefinitionKey: key,
+    processInstanceId: '7001', processDefinitionId: 'materialTotalDemand:1:1', processDefinitionName: '材料总需用计划审批',
+    category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', route: 'materialTotalDemand',
+    businessId: String(document.id), businessTitle: document.title, startUserName: '王晓明', createTime: '2026-11-22 09:00:00',
+    status: 'active', processIsFinished: 'unfinished', assignee: options.claimed ? '1001' : '', endTime: '',
+  };
+  let claimed = options.claimed ?? false;
+  let completed: 'ok' | 'reject' | null = null;
+  const page = (records: Row[]) => ({ records, total: records.length, size: 10, current: 1, pages: 1 });
+  const history = () => [
+    { id: 'h1', historyActivityId: 'start', historyActivityName: '提交', historyActivityType: 'startEvent', createTime: '2026-11-22 09:00:00', endTime: '2026-11-22 09:00:00', assigneeName: '王晓明', historyActivityDurationTime: '0秒', comment: '', isPass: false, taskId: '' },
+    { id: 'h2', historyActivityId: key, historyActivityName: task.taskName, historyActivityType: 'userTask', createTime: '2026-11-22 09:00:00', endTime: completed ? '2026-11-22 10:00:00' : '', assigneeName: claimed ? '李建国' : '', historyActivityDurationTime: '', comment: '', isPass: completed === 'ok', taskId: task.taskId },
+  ];
+
+  const flowGet = (path: string, q: Row): unknown => {
+    switch (path) {
+      case 'work/claim-list': return page(!claimed && !completed ? [task] : []);
+      case 'work/todo-list': return page(claimed && !completed ? [{ ...task, assignee: '1001' }] : []);
+      case 'work/send-list': return page([{ ...task, startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' }]);
+      case 'work/done-list': return page(completed ? [{ ...task, endTime: '2026-11-22 10:00:00', processIsFinished: 'finished' }] : []);
+      case 'work/start-list': return page([{ id: 'materialTotalDemand:1:1', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 1, deploymentTime: '2026-11-01 08:00:00' }]);
+      case 'work/task-detail':
+        if (q.taskId !== task.taskId) throw new ApiError(404, '任务不存在或已处理', null);
+        return { ...task, canClaim: !claimed && !completed, canComplete: claimed && !completed, editableFields: key === 'costApprove' ? ['remark'] : [] };
+      case 'process/history-flow-list': return history();
+      case 'process/instance-detail': return { ...task, startUser: '王晓明', startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' };
+      case 'process/model-view': return { xml: DIAGRAM_XML, flow: [{ historyActivityId: 'start', historyActivityType: 'startEvent', endTime: '2026-11-22 09:00:00' }, { historyActivityId: 'toPm', historyActivityType: 'sequenceFlow', endTime: '2026-11-22 09:00:00' }, { historyActivityId: key, historyActivityType: 'userTask', endTime: completed ? '2026-11-22 10:00:00' : '' }] };
+      default: throw new ApiError(404, `no fake flow answer for ${path}`, null);
+    }
+  };
+
+  const flowPost = (path: string, q: Row, body: Row): unknown => {
+    if (path === 'work/claim-task') {
+      if (claimed || q.taskId !== task.taskId) throw new ApiError(400, '任务已被签收', null);
+      claimed = true;
+      return null;
+    }
+    if (path === 'work/complete-task') {
+      if (!claimed || completed) throw new ApiError(400, '任务不存在或已处理', null);
+      completed = body.flag === 'ok' ? 'ok' : 'reject';
+      if (body.record) Object.assign(document, body.record);
+      document.approvalStatus = completed === 'ok' ? 'approved' : 'rejected';
+      return { processStatus: completed === 'ok' ? 'completed' : 'rejected' };
+    }
+    throw new ApiError(404, `no fake flow answer for ${path}`, null);
+  };
+
+  const own = (url: string) => url.startsWith(`${FLOW}/`) ? url.slice(FLOW.length + 1) : null;
+  return {
+    ...base,
+    document,
+    task,
+    get: async (url, params) => {
+      const path = own(url);
+      if (path === null) return base.get(url, params);
+      base.calls.push({ method: 'get', url, params });
+      return flowGet(path, params ?? {}) as any;
+    },
+    post: async (url, json, opts) => {
+      const path = own(url);
+      if (path === null) return base.post(url, json, opts);
+      base.calls.push({ method: 'post', url, params: opts?.searchParams, body: json });
+      return flowPost(path, opts?.searchParams ?? {}, (json ?? {}) as Row) as any;
+    },
+  };
+}
