@@ -1,11 +1,13 @@
 // The approval actions of every document type with x-workflow (提交 / 撤回 / 流程图 on each row of
 // its list), added to the renderers' extension registry. The catalog and the dialogs load apart
-// from the first bundle: the registration runs once the catalog's chunk (which every list page
-// needs anyway) has arrived, and each dialog on first use.
+// from the first bundle: once someone is signed in, the catalog's chunk (which every list page
+// needs anyway) is fetched and the actions registered; each dialog loads on first use. The login
+// page never fetches the catalog for this.
 import type { EntityCatalog } from '../../engine/model/types.ts';
 import { lazyDialog } from '../admin/lazy-dialog.ts';
 import { en, zh, type MessageKey } from '../i18n/messages.ts';
 import { registerExtension } from '../renderers/extensions.ts';
+import { appStore, userInfoAtom } from '../state/session.ts';
 
 const label = (key: MessageKey) => ({ zh: zh[key], en: en[key] });
 
@@ -31,4 +33,13 @@ export function registerWorkflowActions(catalog: EntityCatalog): void {
   }
 }
 
-export const workflowActionsRegistered: Promise<void> = import('../renderers/catalog.ts').then(({ catalog }) => registerWorkflowActions(catalog()));
+function whenSignedIn(run: () => void) {
+  if (appStore.get(userInfoAtom)) return run();
+  const stop = appStore.sub(userInfoAtom, () => {
+    if (!appStore.get(userInfoAtom)) return;
+    stop();
+    run();
+  });
+}
+
+whenSignedIn(() => void import('../renderers/catalog.ts').then(({ catalog }) => registerWorkflowActions(catalog())));
