@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 // Every document type with x-workflow gets 提交 / 撤回 / 流程图 on its rows; the others get nothing.
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
