@@ -43,7 +43,7 @@ const Iframe = page(() => import('../pages/Iframe.tsx'));
 const DictHorizontal = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictHorizontal })));
 const DictVertical = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictVertical })));
 const EntityPage = page(() => import('../renderers/EntityPage.tsx'));
-const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList') => page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })));
+const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList' | 'DefinitionList' | 'FollowList') => page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })));
 const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') => page(() => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })));
 
 export const STATIC_ROUTES: StaticRoute[] = [
@@ -65,6 +65,8 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/work/todo', meta: { title: 'workflow.title.todo' }, page: workList('TodoList'), inLayout: true },
   { path: '/work/send', meta: { title: 'workflow.title.send' }, page: workList('SendList'), inLayout: true },
   { path: '/work/done', meta: { title: 'workflow.title.done' }, page: workList('DoneList'), inLayout: true },
+  { path: '/flow/manager', meta: { title: 'workflow.title.manager' }, page: workList('DefinitionList'), inLayout: true },
+  { path: '/flow/follow', meta: { title: 'workflow.title.follow' }, page: workList('FollowList'), inLayout: true },
   { path: '/work/process/:prefix/form/:processDefinitionId', meta: { title: 'workflow.title.form' }, page: processPage('StartFormPage'), inLayout: true },
   { path: '/work/process/:prefix/handle/:taskId/:processInstanceId/:businessId', meta: { title: 'workflow.title.handle' }, page: processPage('HandlePage'), inLayout: true },
   { path: '/work/process/:prefix/detail/:processInstanceId/:businessId', meta: { title: 'workflow.title.detail' }, page: processPage('DetailPage'), inLayout: true },

@@ -272,6 +272,11 @@ export const zh = {
   'workflow.legend.done': '已完成',
   'workflow.legend.active': '当前环节',
   'workflow.waiting': '待处理',
+  'workflow.col.key': '流程标识',
+  'workflow.suspended': '挂起',
+  'workflow.active': '激活',
+  'workflow.title.manager': '部署管理',
+  'workflow.title.follow': '流程跟踪',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -549,6 +554,11 @@ export const en: Record<MessageKey, string> = {
   'workflow.legend.done': 'Finished',
   'workflow.legend.active': 'Current step',
   'workflow.waiting': 'Waiting',
+  'workflow.col.key': 'Key',
+  'workflow.suspended': 'Suspended',
+  'workflow.active': 'Active',
+  'workflow.title.manager': 'Deployments',
+  'workflow.title.follow': 'Running processes',
 };
 
 export const catalogs = { zh, en };

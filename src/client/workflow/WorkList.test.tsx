@@ -62,6 +62,21 @@ describe('my work lists', () => {
     expect(http.calls.find((c) => c.url.endsWith('/process/model-view'))?.params).toEqual({ processInstanceId: '7001' });
   });
 
+  it('部署管理 lists the deployed definitions with their state and shows a definition\'s diagram; 流程跟踪 the running instances', async () => {
+    const http = createFakeFlow();
+    renderWithApi(<WorkList kind="manager" />, { http });
+    const definition = await row('材料总需用计划审批');
+    expect(definition.textContent).toContain('v2');
+    expect(definition.textContent).toContain('挂起');
+    fireEvent.click(within(definition).getByRole('button', { name: /流程图/ }));
+    await screen.findByTestId('canvas-stub');
+    expect(http.calls.find((c) => c.url.endsWith('/process/model-view'))?.params).toEqual({ processDefinitionId: 'materialTotalDemand:2:5' });
+    cleanup();
+    renderWithApi(<WorkList kind="follow" />, { http });
+    fireEvent.click(within(await row('江北人才公寓钢筋计划')).getByRole('button', { name: /详\s*情/ }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/work/process/materialTotalDemand/detail/7001/${http.document.id}`));
+  });
+
   it('an empty list says so, in English too', async () => {
     const http = createFakeFlow();
     renderWithApi(<WorkList kind="done" />, { http, lang: 'en' });

@@ -1,6 +1,7 @@
 // My work (SPEC §4): 发起事务 (the processes I may start), 待签事务 (tasks I may claim), 待办事务
 // (my tasks), 已发事务 (what I submitted) and 办结事务 (what I handled), each a paged table of the
 // flow API's rows with the actions that lead on: start, claim then handle, handle, detail, diagram.
+// The same table lists the deployed definitions (部署管理) and running instances (流程跟踪).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
@@ -30,6 +31,11 @@ function columnsFor(kind: WorkKind, t: Translate): TableColumnsType<FlowRow> {
       return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('startTime', 'workflow.col.startTime'), col('endTime', 'workflow.col.endTime'), col('processIsFinished', 'workflow.col.status', (r) => statusTag(r, t))];
     case 'done':
       return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('taskName', 'workflow.col.task'), col('startUserName', 'workflow.col.startUser'), col('endTime', 'workflow.col.endTime'), col('processIsFinished', 'workflow.col.status', (r) => statusTag(r, t))];
+    case 'manager':
+      return [col('categoryName', 'workflow.col.category'), col('name', 'workflow.col.process'), col('key', 'workflow.col.key'), col('version', 'workflow.col.version', (r) => `v${r.version}`),
+        col('suspensionState', 'workflow.col.status', (r) => <Tag color={r.suspensionState === 2 ? 'orange' : 'green'}>{t(r.suspensionState === 2 ? 'workflow.suspended' : 'workflow.active')}</Tag>), col('deploymentTime', 'workflow.col.createTime')];
+    case 'follow':
+      return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('processDefinitionName', 'workflow.col.process'), col('startUser', 'workflow.col.startUser'), col('startTime', 'workflow.col.startTime')];
   }
 }
 
@@ -67,11 +73,12 @@ export function WorkList({ kind }: { kind: WorkKind }) {
       {kind === 'start' && <Button type="link" size="small" onClick={() => navigate(formPath(row))}>{t('workflow.start')}</Button>}
       {kind === 'claim' && <Button type="link" size="small" loading={claiming === String(row.taskId)} onClick={() => void claim(row)}>{t('workflow.claim')}</Button>}
       {kind === 'todo' && <Button type="link" size="small" onClick={() => navigate(handlePath(row))}>{t('workflow.handle')}</Button>}
-      {(kind === 'send' || kind === 'done') && <Button type="link" size="small" onClick={() => navigate(detailPath(row))}>{t('workflow.detail')}</Button>}
+      {(kind === 'send' || kind === 'done' || kind === 'follow') && <Button type="link" size="small" onClick={() => navigate(detailPath(row))}>{t('workflow.detail')}</Button>}
       <Button type="link" size="small" onClick={() => setDiagram(row)}>{t('workflow.diagram')}</Button>
     </Space>
   );
 
+  const byDefinition = kind === 'start' || kind === 'manager';
   const columns: TableColumnsType<FlowRow> = [...columnsFor(kind, t), { key: 'actions', title: t('workflow.col.action'), render: (_, row) => actions(row) }];
   return (
     <CardBox>
@@ -88,8 +95,8 @@ export function WorkList({ kind }: { kind: WorkKind }) {
       </div>
       {diagram && (
         <FlowDiagramDialog
-          processInstanceId={kind === 'start' ? undefined : String(diagram.processInstanceId)}
-          processDefinitionId={kind === 'start' ? String(diagram.id) : undefined}
+          processInstanceId={byDefinition ? undefined : String(diagram.processInstanceId)}
+          processDefinitionId={byDefinition ? String(diagram.id) : undefined}
           onClose={() => setDiagram(null)}
         />
       )}
@@ -106,3 +113,5 @@ export const ClaimList = page('claim');
 export const TodoList = page('todo');
 export const SendList = page('send');
 export const DoneList = page('done');
+export const DefinitionList = page('manager');
+export const FollowList = page('follow');

@@ -6,7 +6,8 @@ import { catalog } from '../renderers/catalog.ts';
 
 export const FLOW = '/api/blade-flow';
 
-export type WorkKind = 'start' | 'claim' | 'todo' | 'send' | 'done';
+/** My work lists, and the flow administration's deployed definitions (manager) and running instances (follow). */
+export type WorkKind = 'start' | 'claim' | 'todo' | 'send' | 'done' | 'manager' | 'follow';
 
 export const WORK_LIST_URL: Record<WorkKind, string> = {
   start: `${FLOW}/work/start-list`,
@@ -14,6 +15,8 @@ export const WORK_LIST_URL: Record<WorkKind, string> = {
   todo: `${FLOW}/work/todo-list`,
   send: `${FLOW}/work/send-list`,
   done: `${FLOW}/work/done-list`,
+  manager: `${FLOW}/manager/list`,
+  follow: `${FLOW}/follow/list`,
 };
 
 export type FlowRow = Record<string, any>;

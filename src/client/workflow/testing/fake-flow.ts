@@ -51,6 +51,8 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
       case 'work/send-list': return page([{ ...task, startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' }]);
       case 'work/done-list': return page(completed ? [{ ...task, endTime: '2026-11-22 10:00:00', processIsFinished: 'finished' }] : []);
       case 'work/start-list': return page([{ id: 'materialTotalDemand:1:1', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 1, deploymentTime: '2026-11-01 08:00:00' }]);
+      case 'manager/list': return page([{ id: 'materialTotalDemand:2:5', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 2, suspensionState: 2, deploymentTime: '2026-11-02 08:00:00' }]);
+      case 'follow/list': return page(completed ? [] : [{ ...task, id: task.processInstanceId, startUser: '王晓明', startTime: task.createTime }]);
       case 'work/task-detail':
         if (q.taskId !== task.taskId) throw new ApiError(404, '任务不存在或已处理', null);
         return { ...task, canClaim: !claimed && !completed, canComplete: claimed && !completed, editableFields: key === 'costApprove' ? ['remark'] : [] };
