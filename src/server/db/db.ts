@@ -3,8 +3,17 @@
 // Both speak the same SQL; nothing above this file knows which one it has.
 export type Row = Record<string, any>;
 
+export interface QueryOptions {
+  /**
+   * Keep the statement's plan on the connection (a named prepared statement on PostgreSQL), for
+   * hot statements whose planning costs more than their run. Only for texts from a fixed set of
+   * shapes: each connection keeps every one it has seen. The embedded database ignores it.
+   */
+  prepare?: boolean;
+}
+
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 export interface Db extends Queryable {

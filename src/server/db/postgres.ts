@@ -1,6 +1,17 @@
 // A PostgreSQL server through node-postgres' pool.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, Row } from './db.ts';
+import type { Db, QueryOptions, Queryable, Row } from './db.ts';
+
+const statementNames = new Map<string, string>();
+
+/** The query as node-postgres takes it: named (prepared once per connection) when asked to. */
+function config(sql: string, params: readonly unknown[], options?: QueryOptions): pg.QueryConfig {
+  if (!options?.prepare) return { text: sql, values: params as unknown[] };
+  let name = statementNames.get(sql);
+  if (!name) statementNames.set(sql, (name = `zs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
+  return { name, text: sql, values: params as unknown[] };
+}
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db & { pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
@@ -8,15 +19,15 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     // An idle client lost its connection; the pool replaces it on next use.
   });
   await pool.query('select 1');
-  const query = async <T extends Row>(sql: string, params: readonly unknown[] = []) =>
-    (await pool.query(sql, params as unknown[])).rows as T[];
+  const query = async <T extends Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) =>
+    (await pool.query(config(sql, params, options))).rows as T[];
   return {
     kind: 'postgres',
     pool,
     query,
     async transaction(fn) {
       const client = await pool.connect();
-      const tx: Queryable = { query: async (sql, params = []) => (await client.query(sql, params as unknown[])).rows };
+      const tx: Queryable = { query: async (sql, params = [], options) => (await client.query(config(sql, params, options))).rows };
       try {
         await client.query('BEGIN');
         const result = await fn(tx);
