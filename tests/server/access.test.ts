@@ -161,6 +161,19 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     await platform.post('/api/blade-system/api-scope/remove', undefined, { ids: scope.body.data.id });
   });
 
+  it('any member may read who created a record (user labels by id), and nothing more of users', async () => {
+    const clerk = await userWith(['cost_master', 'project', 'project_view']);
+    const names = await clerk.api.get('/api/blade-system/user/options', { ids: tenant.adminId });
+    expect(names.status).toBe(200);
+    expect(names.body.data.records).toEqual([{ value: tenant.adminId, label: expect.any(String) }]);
+    // no search, no filters, no list, no other tenant's users
+    expect((await clerk.api.get('/api/blade-system/user/options', { keyword: 'a' })).status).toBe(403);
+    expect((await clerk.api.get('/api/blade-system/user/options', { ids: tenant.adminId, phone_like: '1' })).status).toBe(403);
+    expect((await clerk.api.get('/api/blade-system/user/list')).status).toBe(403);
+    const platformAdmin = await clerk.api.get('/api/blade-system/user/options', { ids: '1123598821738675201' });
+    expect(platformAdmin.body.data.records).toEqual([]);
+  });
+
   it('serves each user the menus and buttons of their grants', async () => {
     const clerk = await userWith(['cost_master', 'project', 'project_view']);
     const routes = (await clerk.api.get('/api/blade-system/menu/routes')).body.data;

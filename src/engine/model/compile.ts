@@ -294,6 +294,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     optionFields: spec.optionFields ?? [spec.titleField ?? 'id'],
     icon: spec.icon,
     lookupKeys: spec.lookupKeys ?? [],
+    labelsForMembers: spec.labelsForMembers ?? false,
     tree,
     menu: spec.menu && {
       parent: spec.menu.parent,

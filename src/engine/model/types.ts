@@ -170,6 +170,8 @@ export interface EntityModel {
   optionFields: readonly string[];
   icon?: string;
   lookupKeys: readonly string[];
+  /** Labels by id (options?ids=) are readable by every member of the tenant (who created a record). */
+  labelsForMembers: boolean;
   tree?: TreeModel;
   code?: CodeModel;
   menu?: MenuModel;

@@ -75,7 +75,13 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     const { filters } = parseListParams(model, { ...rest, current: undefined, size: undefined });
     const size = Math.min(Number(rest.size ?? 20) || 20, 500);
     const current = Math.max(Number(rest.current ?? 1) || 1, 1);
-    return ok(request, await (await storeFor(ctx, model, request, 'view')).options({ ids, valueField, keyword: keyword || undefined, filters, current, size: ids ? Math.min(ids.length, 500) : size }));
+    // who created a record is shown to whoever reads the record: such labels need no read grant,
+    // and answer nothing but labels (no filters that would let a member probe other columns)
+    if (ids && !keyword && !filters.length && model.labelsForMembers) {
+      return ok(request, await new EntityStore(ctx, model, actorOf(request)).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) }));
+    }
+    const store = await storeFor(ctx, model, request, 'view');
+    return ok(request, await store.options({ ids, valueField, keyword: keyword || undefined, filters, current, size: ids ? Math.min(ids.length, 500) : size }));
   });
 
   route.post(`${base}/save`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'add')).create(bodyOf(request)), 'saved'));
