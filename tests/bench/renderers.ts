@@ -4,7 +4,7 @@
 //   keystroke: a key typed into a row's quantity → the next frame after React committed it
 //   list: choosing 200 rows a page → the rows on screen; scrolling it → frames per second
 // Results go to tests/bench/renderers-results.md. Timings are measured, never asserted.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -126,6 +126,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (n: number) => n.toFixed(0);
 
 async function main() {
+  for (const built of ['dist/server/server/main.js', 'dist/client/index.html']) {
+    if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first`);
+  }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'zs-bench-renderers-'));
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ZS_TEST_CAPTCHA: 'expose', ZS_LOGIN_LIMIT_ACCOUNT: '1000', ZS_LOGIN_LIMIT_ADDRESS: '1000', LOG_LEVEL: 'warn' };
