@@ -2,30 +2,13 @@
 // A document with detail rows, as a person handles it in the browser (issue #5): a material total
 // demand plan created through the form with three rows, its totals seen while typing, saved, found
 // by search, opened read-only, one row edited, and deleted with the batch delete.
-import type { Locator } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { login, openFromSidebar, page, see, shot, squash, TEST_TIMEOUT, toast, waitForList } from './harness.ts';
+import { login, openFromSidebar, page, see, shot, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto } from './harness.ts';
 
 const TITLE = `浏览器测试计划 ${Date.now()}`;
 
-const list = () => page.getByTestId('entity-list');
-const listRow = (text: string) => list().locator('.zs-grid-row', { hasText: text });
 
 /** Opens an antd select by its input id, types to search, and picks the option with that text. */
-async function pick(inputId: string, search: string, option: string) {
-  const input = page.locator(`#${inputId}`);
-  await input.click();
-  await input.fill(search);
-  const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first();
-  await see(choice).toBeVisible();
-  await choice.click();
-}
-
-async function typeInto(locator: Locator, value: string) {
-  await locator.click();
-  await locator.fill(value);
-  await locator.press('Tab');
-}
 
 const cell = (row: number, field: string) => page.locator(`#root_details_${row}_${field}`);
 const footer = () => page.locator('.zs-detail-grid .zs-grid-totals');
@@ -36,9 +19,9 @@ describe('material total demand in the browser', () => {
     await openFromSidebar('材料总需用计划');
 
     // --- create ---
-    await list().getByRole('button', { name: /新\s*增/ }).click();
+    await entityList().getByRole('button', { name: /新\s*增/ }).click();
     await see(page.getByText('新增材料总需用计划')).toBeVisible();
-    await pick('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
+    await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
     await typeInto(page.locator('#root_title'), TITLE);
     await typeInto(page.locator('#root_planDate'), '2026-05-01');
     await typeInto(page.locator('#root_compilerName'), '王工');
@@ -50,7 +33,7 @@ describe('material total demand in the browser', () => {
     ];
     for (const [i, row] of rows.entries()) {
       await page.getByRole('button', { name: '新增行' }).click();
-      await pick(`root_details_${i}_goodsId`, row.search, row.goods);
+      await pickOption(`root_details_${i}_goodsId`, row.search, row.goods);
       await typeInto(cell(i, 'designQty'), row.qty);
       await typeInto(cell(i, 'lossRate'), row.loss);
       await typeInto(cell(i, 'budgetPrice'), row.price);
@@ -67,10 +50,10 @@ describe('material total demand in the browser', () => {
     await waitForList();
 
     // --- find it by search ---
-    await list().getByPlaceholder('计划名称').fill(TITLE);
-    await list().getByRole('button', { name: /搜\s*索/ }).click();
+    await entityList().getByPlaceholder('计划名称').fill(TITLE);
+    await entityList().getByRole('button', { name: /搜\s*索/ }).click();
     await waitForList();
-    await see(list().locator('.zs-grid-row')).toHaveCount(1);
+    await see(entityList().locator('.zs-grid-row')).toHaveCount(1);
     await see(listRow(TITLE)).toContainText('26,879.50');
     await see(listRow(TITLE)).toContainText('江北新区人才公寓二期EPC项目');
     await shot('document-list.png');
@@ -96,15 +79,15 @@ describe('material total demand in the browser', () => {
     await see(listRow(TITLE)).toContainText('26,950.90');
 
     // --- batch delete: nothing selected, then the plan ---
-    await list().getByRole('button', { name: /删\s*除/ }).first().click();
+    await entityList().getByRole('button', { name: /删\s*除/ }).first().click();
     await see(toast('请选择至少一条数据')).toBeVisible();
     await listRow(TITLE).locator('input[type="checkbox"]').check();
-    await list().getByRole('button', { name: /删\s*除/ }).first().click();
+    await entityList().getByRole('button', { name: /删\s*除/ }).first().click();
     const confirm = page.locator('.ant-modal-confirm');
     await see(confirm).toContainText('确定将选择数据删除?');
     await confirm.getByRole('button', { name: /确\s*定/ }).click();
     await see(toast('删除成功')).toBeVisible();
     await waitForList();
-    expect(squash(await list().innerText())).not.toContain(TITLE);
+    expect(squash(await entityList().innerText())).not.toContain(TITLE);
   }, TEST_TIMEOUT * 4);
 });

@@ -187,6 +187,27 @@ export async function openFromSidebar(name: string) {
 }
 
 /** Waits for the open screen's list (EntityList: data-testid="entity-list") to finish loading (aria-busy="false"). */
+/** The entity list of the current screen, and one of its rows by the text it shows. */
+export const entityList = () => page.getByTestId('entity-list');
+export const listRow = (text: string) => entityList().locator('.zs-grid-row', { hasText: text });
+
+/** Opens an antd select by its input id, types to search, and picks the option with that text. */
+export async function pickOption(inputId: string, search: string, option: string) {
+  const input = page.locator(`#${inputId}`);
+  await input.click();
+  await input.fill(search);
+  const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first();
+  await see(choice).toBeVisible();
+  await choice.click();
+}
+
+/** Types a value into a field as a person would, and leaves it (Tab). */
+export async function typeInto(locator: Locator, value: string) {
+  await locator.click();
+  await locator.fill(value);
+  await locator.press('Tab');
+}
+
 export async function waitForList() {
   const list = page.locator('.zs-content [data-testid="entity-list"]:visible').first();
   await see(list).toBeVisible();

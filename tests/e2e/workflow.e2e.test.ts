@@ -3,31 +3,14 @@
 // plan and submits it; the project manager finds it in 待签事务, claims it, sees the document and
 // the diagram with the step waiting highlighted on the handle page, and approves it; the clerk
 // then sees the plan approved in its list and the process finished in 已发事务.
-import type { Locator } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { base, context, login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList } from './harness.ts';
+import { base, context, login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto } from './harness.ts';
 
 const TITLE = `审批测试计划 ${Date.now()}`;
 
-const list = () => page.getByTestId('entity-list');
-const listRow = (text: string) => list().locator('.zs-grid-row', { hasText: text });
 const workList = () => page.getByTestId('work-list');
 const workRow = (text: string) => workList().locator('tbody tr', { hasText: text });
 
-async function pick(inputId: string, search: string, option: string) {
-  const input = page.locator(`#${inputId}`);
-  await input.click();
-  await input.fill(search);
-  const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first();
-  await see(choice).toBeVisible();
-  await choice.click();
-}
-
-async function typeInto(locator: Locator, value: string) {
-  await locator.click();
-  await locator.fill(value);
-  await locator.press('Tab');
-}
 
 /** Signs out the way a new person at the same browser would start: no cookies, no storage. */
 async function signInAs(user: string) {
@@ -49,10 +32,10 @@ async function openWork(name: string) {
 }
 
 async function findPlan() {
-  await list().getByPlaceholder('计划名称').fill(TITLE);
-  await list().getByRole('button', { name: /搜\s*索/ }).click();
+  await entityList().getByPlaceholder('计划名称').fill(TITLE);
+  await entityList().getByRole('button', { name: /搜\s*索/ }).click();
   await waitForList();
-  await see(list().locator('.zs-grid-row')).toHaveCount(1);
+  await see(entityList().locator('.zs-grid-row')).toHaveCount(1);
 }
 
 describe('approval of a material total demand plan', () => {
@@ -60,13 +43,13 @@ describe('approval of a material total demand plan', () => {
     // --- the clerk writes the plan and submits it ---
     await login('clerk', 'clerk');
     await openFromSidebar('材料总需用计划');
-    await list().getByRole('button', { name: /新\s*增/ }).click();
-    await pick('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
+    await entityList().getByRole('button', { name: /新\s*增/ }).click();
+    await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
     await typeInto(page.locator('#root_title'), TITLE);
     await typeInto(page.locator('#root_planDate'), '2026-05-01');
     await typeInto(page.locator('#root_compilerName'), '王工');
     await page.getByRole('button', { name: '新增行' }).click();
-    await pick('root_details_0_goodsId', '010101', 'HRB400E Φ12');
+    await pickOption('root_details_0_goodsId', '010101', 'HRB400E Φ12');
     await typeInto(page.locator('#root_details_0_designQty'), '100');
     await typeInto(page.locator('#root_details_0_budgetPrice'), '3.5');
     await page.getByRole('button', { name: /保\s*存/ }).click();
