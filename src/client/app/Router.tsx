@@ -65,6 +65,7 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/work/todo', meta: { title: 'workflow.title.todo' }, page: workList('TodoList'), inLayout: true },
   { path: '/work/send', meta: { title: 'workflow.title.send' }, page: workList('SendList'), inLayout: true },
   { path: '/work/done', meta: { title: 'workflow.title.done' }, page: workList('DoneList'), inLayout: true },
+  { path: '/flow/model', meta: { title: 'designer.title' }, page: page(() => import('../workflow/designer/ModelPage.tsx')), inLayout: true },
   { path: '/flow/manager', meta: { title: 'workflow.title.manager' }, page: workList('DefinitionList'), inLayout: true },
   { path: '/flow/follow', meta: { title: 'workflow.title.follow' }, page: workList('FollowList'), inLayout: true },
   { path: '/work/process/:prefix/form/:processDefinitionId', meta: { title: 'workflow.title.form' }, page: processPage('StartFormPage'), inLayout: true },

@@ -1,0 +1,155 @@
+// 模型设计 (/flow/model): the tenant's process models — name, key, version, last change — with
+// 新建 (from the simple template, or a copy of a deployed process such as a document's default
+// approval), 设计, 部署 and 删除; 设计 and 新建 open the designer in place of the list.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useT } from '../../i18n/useT.ts';
+import { useHttp } from '../../renderers/http-context.tsx';
+import { CardBox } from '../../shell/Tile.tsx';
+import { FLOW, type FlowPage, type FlowRow, type ModelView } from '../api.ts';
+import { newModelXml, withProcessKey } from './bpmn-props.ts';
+import { ModelDesigner, type DraftModel } from './ModelDesigner.tsx';
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
+const BLANK = '';
+
+export default function ModelPage() {
+  const http = useHttp();
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [paging, setPaging] = useState({ current: 1, size: 10 });
+  const [editing, setEditing] = useState<DraftModel | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const list = useQuery({
+    queryKey: ['designer', 'models', paging.current, paging.size],
+    queryFn: () => http.get<FlowPage>(`${FLOW}/model/list`, { current: paging.current, size: paging.size }),
+    staleTime: 0,
+    enabled: editing === null,
+  });
+
+  const open = async (row: FlowRow) => {
+    try {
+      const detail = await http.get<FlowRow>(`${FLOW}/model/detail`, { id: row.id });
+      setEditing({ id: String(detail.id), name: detail.name, modelKey: detail.modelKey, xml: detail.modelEditorXml });
+    } catch (err) {
+      void message.error((err as Error).message);
+    }
+  };
+  const deploy = async (row: FlowRow) => {
+    setProblem(null);
+    try {
+      await http.post(`${FLOW}/model/deploy`, { modelId: row.id });
+      await queryClient.invalidateQueries({ queryKey: ['flow'] });
+      void message.success(t('designer.deployed'));
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+  const remove = async (row: FlowRow) => {
+    try {
+      await http.post(`${FLOW}/model/remove`, undefined, { searchParams: { ids: row.id } });
+      await queryClient.invalidateQueries({ queryKey: ['designer', 'models'] });
+      void message.success(t('designer.removed'));
+    } catch (err) {
+      void message.error((err as Error).message);
+    }
+  };
+
+  if (editing) return <ModelDesigner model={editing} onClose={() => setEditing(null)} />;
+
+  const columns: TableColumnsType<FlowRow> = [
+    { key: 'name', dataIndex: 'name', title: t('designer.col.name') },
+    { key: 'modelKey', dataIndex: 'modelKey', title: t('designer.col.key') },
+    { key: 'version', dataIndex: 'version', title: t('designer.col.version'), render: (v) => `v${v}` },
+    { key: 'lastUpdated', dataIndex: 'lastUpdated', title: t('designer.col.updated') },
+    {
+      key: 'actions', title: t('designer.col.action'), render: (_, row) => (
+        <Space size={4}>
+          <Button type="link" size="small" onClick={() => void open(row)}>{t('designer.edit')}</Button>
+          <Button type="link" size="small" onClick={() => void deploy(row)}>{t('designer.deploy')}</Button>
+          <Popconfirm title={t('designer.removeConfirm')} onConfirm={() => remove(row)}>
+            <Button type="link" size="small" danger>{t('designer.remove')}</Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <CardBox>
+      <div data-testid="model-list" aria-busy={list.isFetching}>
+        <Space style={{ marginBottom: 12 }}>
+          <Button type="primary" onClick={() => setCreating(true)}>{t('designer.add')}</Button>
+        </Space>
+        {problem && <Alert type="error" showIcon closable onClose={() => setProblem(null)} title={t('designer.failed')} description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>} style={{ marginBottom: 12 }} />}
+        {list.isError && <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />}
+        <Table<FlowRow>
+          rowKey={(row) => String(row.id)}
+          size="middle"
+          columns={columns}
+          dataSource={list.data?.records ?? []}
+          loading={list.isLoading}
+          pagination={{ current: paging.current, pageSize: paging.size, total: list.data?.total ?? 0, showSizeChanger: true, onChange: (current, size) => setPaging({ current, size }) }}
+        />
+      </div>
+      {creating && <NewModelDialog onClose={() => setCreating(false)} onCreate={(draft) => { setCreating(false); setEditing(draft); }} />}
+    </CardBox>
+  );
+}
+
+interface NewModelValues {
+  basis: string;
+  name: string;
+  modelKey: string;
+}
+
+/** Name, key and what to start from: the simple template or a deployed process. */
+function NewModelDialog({ onClose, onCreate }: { onClose: () => void; onCreate: (draft: DraftModel) => void }) {
+  const http = useHttp();
+  const t = useT();
+  const [form] = Form.useForm<NewModelValues>();
+  const [loading, setLoading] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const deployed = useQuery({
+    queryKey: ['flow', 'manager', 'designer-basis'],
+    queryFn: () => http.get<FlowPage>(`${FLOW}/manager/list`, { current: 1, size: 200 }),
+  });
+  const definitions = deployed.data?.records ?? [];
+  const pickBasis = (id: string) => {
+    const d = definitions.find((r) => String(r.id) === id);
+    if (d) form.setFieldsValue({ name: d.name, modelKey: d.key });
+  };
+  const submit = async (values: NewModelValues) => {
+    setLoading(true);
+    setFailure(null);
+    try {
+      const xml = values.basis === BLANK
+        ? newModelXml(values.modelKey, values.name, t('designer.templateTask'))
+        : withProcessKey((await http.get<ModelView>(`${FLOW}/process/model-view`, { processDefinitionId: values.basis })).xml, values.modelKey);
+      onCreate({ name: values.name, modelKey: values.modelKey, xml });
+    } catch (err) {
+      setFailure((err as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <Modal open title={t('designer.add')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={loading} destroyOnHidden>
+      {failure && <Alert type="error" showIcon title={failure} style={{ marginBottom: 12 }} />}
+      <Form form={form} layout="vertical" initialValues={{ basis: BLANK, name: '', modelKey: '' }} onFinish={(v) => void submit(v)}>
+        <Form.Item name="basis" label={t('designer.basis')}>
+          <Select showSearch={{ optionFilterProp: 'label' }} loading={deployed.isLoading} onChange={pickBasis}
+            options={[{ value: BLANK, label: t('designer.basisTemplate') }, ...definitions.map((d) => ({ value: String(d.id), label: `${d.name} (${d.key} v${d.version})` }))]} />
+        </Form.Item>
+        <Form.Item name="name" label={t('designer.col.name')} rules={[{ required: true, whitespace: true, message: t('designer.nameRequired') }]}>
+          <Input maxLength={200} />
+        </Form.Item>
+        <Form.Item name="modelKey" label={t('designer.col.key')} rules={[{ required: true, message: t('designer.keyRequired') }, { pattern: KEY, message: t('designer.keyPattern') }]}>
+          <Input maxLength={100} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
