@@ -30,7 +30,7 @@ export default function ModelerCanvas({ xml, onReady, onSelect, onError }: Model
       try {
         const { default: Modeler } = await import('bpmn-js/lib/Modeler');
         if (cancelled || !container.current) return;
-        modeler = new Modeler({ container: container.current, moddleExtensions: { flowable: FLOWABLE_MODDLE }, keyboard: { bindTo: container.current } });
+        modeler = new Modeler({ container: container.current, moddleExtensions: { flowable: FLOWABLE_MODDLE } });
         await modeler.importXML(xml);
         if (cancelled) return;
         const registry = modeler.get('elementRegistry');
