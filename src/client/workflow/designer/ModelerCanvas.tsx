@@ -44,7 +44,8 @@ export default function ModelerCanvas({ xml, onReady, onSelect, onError }: Model
         let selected: string | null = null;
         const report = () => {
           const el = selected ? registry.get(selected) : null;
-          onSelect(el && el.type !== 'bpmn:Process' && el.type !== 'label' ? readElement(el.businessObject) : null);
+          // a label stands for its element (a flow's name, an event's name)
+          onSelect(el && el.businessObject && el.type !== 'bpmn:Process' ? readElement(el.businessObject) : null);
         };
         modeler.on('selection.changed', (e: { newSelection: { id: string }[] }) => {
           selected = e.newSelection.length === 1 ? e.newSelection[0].id : null;
