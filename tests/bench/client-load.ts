@@ -34,6 +34,17 @@ function collect(page: Page) {
   };
 }
 
+/**
+ * Every script and style the page loads has arrived: the load event, then a second without a new
+ * one. (Not "network idle": the signed-in shell keeps its live message stream open.)
+ */
+async function settled(page: Page) {
+  await page.waitForLoadState('load');
+  let last = Date.now();
+  page.on('response', (r) => { if (/\.(js|css)(\?|$)/.test(r.url())) last = Date.now(); });
+  while (Date.now() - last < 1000) await page.waitForTimeout(200);
+}
+
 async function run(base: string, login: boolean, captchaCode: (page: Page) => Promise<string>): Promise<LoadRun> {
   const dir = mkdtempSync(join(tmpdir(), 'zs-bench-chromium-'));
   const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: ARGS, headless: true });
@@ -47,7 +58,7 @@ async function run(base: string, login: boolean, captchaCode: (page: Page) => Pr
       await page.goto(`${base}/login`);
       await page.locator('input[autocomplete="username"]').waitFor({ state: 'visible' });
       const ms = Date.now() - t0;
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       return { ms, ...(await done()) };
     }
     const code = captchaCode(page);
@@ -61,7 +72,7 @@ async function run(base: string, login: boolean, captchaCode: (page: Page) => Pr
     await page.waitForURL('**/wel/index');
     await page.locator('.zs-tile').first().waitFor({ state: 'visible' });
     const ms = Date.now() - t0;
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     return { ms, ...(await done()) };
   } finally {
     await context.close();
