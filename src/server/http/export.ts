@@ -27,8 +27,21 @@ function exportedFields(fields: readonly FieldModel[]): FieldModel[] {
   return fields.filter((f) => !f.system || f.name === 'createTime' || f.name === 'updateTime');
 }
 
+/**
+ * A worksheet name Excel accepts: none of / \\ ? * [ ] :, at most 31 characters, and not one the
+ * workbook already has (a detail titled like its document).
+ */
+export function sheetName(title: string, taken: readonly string[] = []): string {
+  const base = title.replace(/[\\/?*[\]:]/g, '-').slice(0, 31) || 'Sheet';
+  let name = base;
+  for (let n = 2; taken.some((t) => t.toLowerCase() === name.toLowerCase()); n++) name = `${base.slice(0, 31 - String(n).length - 1)}-${n}`;
+  return name;
+}
+
+const newSheet = (book: ExcelJS.Workbook, title: string) => book.addWorksheet(sheetName(title, book.worksheets.map((w) => w.name)));
+
 function addTable(book: ExcelJS.Workbook, title: string, fields: FieldModel[], rows: Row[], maps: Awaited<ReturnType<typeof resolveLabels>>, lang: Lang) {
-  const sheet = book.addWorksheet(title.slice(0, 31));
+  const sheet = newSheet(book, title);
   sheet.columns = fields.map((f) => ({ header: f.label[lang], key: f.name, width: Math.min(40, Math.max(10, f.label[lang].length * 2 + 4)) }));
   sheet.getRow(1).font = { bold: true };
   for (const row of rows) sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, displayValue(f, row[f.name], maps, lang)])));
@@ -41,7 +54,7 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
   const book = await newWorkbook();
   const fields = exportedFields(model.columns);
   const maps = await resolveLabels(ctx, actor, fields, [record], lang);
-  const sheet = book.addWorksheet(model.label[lang].slice(0, 31));
+  const sheet = newSheet(book, model.label[lang]);
   sheet.columns = [{ width: 24 }, { width: 48 }];
   for (const f of fields) sheet.addRow([f.label[lang], displayValue(f, record[f.name], maps, lang)]);
   sheet.getColumn(1).font = { bold: true };
