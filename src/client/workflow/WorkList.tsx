@@ -1,10 +1,11 @@
 // My work (SPEC §4): 发起事务 (the processes I may start), 待签事务 (tasks I may claim), 待办事务
 // (my tasks), 已发事务 (what I submitted) and 办结事务 (what I handled), each a paged table of the
 // flow API's rows with the actions that lead on: start, claim then handle, handle, detail, diagram.
-// The same table lists the deployed definitions (部署管理) and running instances (流程跟踪).
+// The same table lists the deployed definitions (部署管理) and running instances (流程跟踪); their
+// pages (FlowAdmin.tsx) add a search, a toolbar and row actions.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Space, Table, Tag, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useT } from '../i18n/useT.ts';
 import { CardBox } from '../shell/Tile.tsx';
@@ -39,7 +40,17 @@ function columnsFor(kind: WorkKind, t: Translate): TableColumnsType<FlowRow> {
   }
 }
 
-export function WorkList({ kind }: { kind: WorkKind }) {
+export interface WorkListProps {
+  kind: WorkKind;
+  /** Filters sent with the list request (a search). */
+  params?: Record<string, string>;
+  /** Shown above the table (search form, upload button). */
+  toolbar?: ReactNode;
+  /** More buttons for a row, before 流程图. */
+  rowActions?: (row: FlowRow) => ReactNode;
+}
+
+export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListProps) {
   const http = useHttp();
   const t = useT();
   const { message } = App.useApp();
@@ -49,8 +60,8 @@ export function WorkList({ kind }: { kind: WorkKind }) {
   const [diagram, setDiagram] = useState<FlowRow | null>(null);
   const [claiming, setClaiming] = useState<string | null>(null);
   const list = useQuery({
-    queryKey: ['flow', kind, paging.current, paging.size],
-    queryFn: () => http.get<FlowPage>(WORK_LIST_URL[kind], { current: paging.current, size: paging.size }),
+    queryKey: ['flow', kind, paging.current, paging.size, params],
+    queryFn: () => http.get<FlowPage>(WORK_LIST_URL[kind], { current: paging.current, size: paging.size, ...params }),
     staleTime: 0,
   });
 
@@ -74,6 +85,7 @@ export function WorkList({ kind }: { kind: WorkKind }) {
       {kind === 'claim' && <Button type="link" size="small" loading={claiming === String(row.taskId)} onClick={() => void claim(row)}>{t('workflow.claim')}</Button>}
       {kind === 'todo' && <Button type="link" size="small" onClick={() => navigate(handlePath(row))}>{t('workflow.handle')}</Button>}
       {(kind === 'send' || kind === 'done' || kind === 'follow') && <Button type="link" size="small" onClick={() => navigate(detailPath(row))}>{t('workflow.detail')}</Button>}
+      {rowActions?.(row)}
       <Button type="link" size="small" onClick={() => setDiagram(row)}>{t('workflow.diagram')}</Button>
     </Space>
   );
@@ -82,6 +94,7 @@ export function WorkList({ kind }: { kind: WorkKind }) {
   const columns: TableColumnsType<FlowRow> = [...columnsFor(kind, t), { key: 'actions', title: t('workflow.col.action'), render: (_, row) => actions(row) }];
   return (
     <CardBox>
+      {toolbar}
       <div data-testid="work-list" aria-busy={list.isFetching}>
         {list.isError && <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (list.error as Error).message })} style={{ marginBottom: 12 }} />}
         <Table<FlowRow>
@@ -113,5 +126,5 @@ export const ClaimList = page('claim');
 export const TodoList = page('todo');
 export const SendList = page('send');
 export const DoneList = page('done');
-export const DefinitionList = page('manager');
-export const FollowList = page('follow');
+// the flow administration's pages, under the names the router imports
+export { DefinitionManager as DefinitionList, InstanceFollow as FollowList } from './FlowAdmin.tsx';

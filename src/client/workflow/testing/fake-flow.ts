@@ -1,7 +1,8 @@
 // A small in-memory flow API for the workflow pages' tests and stories, over the renderers' fake
 // API: one material total demand plan under approval, its first task (项目经理审批) waiting to be
-// claimed by the project manager role, then in their todo list, then done. Calls are recorded in
-// the same `calls` list as the document calls.
+// claimed by the project manager role, then in their todo list, then done; and the flow
+// administration's definitions (suspend, activate, upload, delete) and that running instance
+// (terminate). Calls are recorded in the same `calls` list as the document calls.
 import { ApiError } from '../../api/http.ts';
 import { catalog } from '../../renderers/catalog.ts';
 import { createFakeHttp, type FakeHttp } from '../../renderers/testing/fake-http.ts';
@@ -38,6 +39,9 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
   };
   let claimed = options.claimed ?? false;
   let completed: 'ok' | 'reject' | null = null;
+  // the flow administration: deployed definitions (manager) and whether the instance was terminated
+  const definitions: Row[] = [{ id: 'materialTotalDemand:2:5', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 2, deploymentId: '5', suspensionState: 2, deploymentTime: '2026-11-02 08:00:00' }];
+  let terminated = '';
   const page = (records: Row[]) => ({ records, total: records.length, size: 10, current: 1, pages: 1 });
   const history = () => [
     { id: 'h1', historyActivityId: 'start', historyActivityName: '提交', historyActivityType: 'startEvent', createTime: '2026-11-22 09:00:00', endTime: '2026-11-22 09:00:00', assigneeName: '王晓明', historyActivityDurationTime: '0秒', comment: '', isPass: false, taskId: '' },
@@ -51,8 +55,8 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
       case 'work/send-list': return page([{ ...task, startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' }]);
       case 'work/done-list': return page(completed ? [{ ...task, endTime: '2026-11-22 10:00:00', processIsFinished: 'finished' }] : []);
       case 'work/start-list': return page([{ id: 'materialTotalDemand:1:1', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 1, deploymentTime: '2026-11-01 08:00:00' }]);
-      case 'manager/list': return page([{ id: 'materialTotalDemand:2:5', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 2, suspensionState: 2, deploymentTime: '2026-11-02 08:00:00' }]);
-      case 'follow/list': return page(completed ? [] : [{ ...task, id: task.processInstanceId, startUser: '王晓明', startTime: task.createTime }]);
+      case 'manager/list': return page(definitions.filter((d) => !q.key || d.key === q.key));
+      case 'follow/list': return page(completed || terminated || (q.processDefinitionKey && q.processDefinitionKey !== 'materialTotalDemand') ? [] : [{ ...task, id: task.processInstanceId, processDefinitionKey: 'materialTotalDemand', startUser: '王晓明', startTime: task.createTime }]);
       case 'work/task-detail':
         if (q.taskId !== task.taskId) throw new ApiError(404, '任务不存在或已处理', null);
         return { ...task, canClaim: !claimed && !completed, canComplete: claimed && !completed, editableFields: key === 'costApprove' ? ['remark'] : [] };
@@ -76,7 +80,41 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
       document.approvalStatus = completed === 'ok' ? 'approved' : 'rejected';
       return { processStatus: completed === 'ok' ? 'completed' : 'rejected' };
     }
+    if (path === 'manager/change-state') {
+      const definition = definitions.find((d) => d.id === q.processId);
+      if (!definition) throw new ApiError(404, '流程定义不存在', null);
+      definition.suspensionState = q.state === 'suspend' ? 2 : 1;
+      return null;
+    }
+    if (path === 'manager/delete-deployment') {
+      const at = definitions.findIndex((d) => d.deploymentId === q.deploymentIds);
+      if (at < 0) throw new ApiError(404, '流程定义不存在', null);
+      definitions.splice(at, 1);
+      return null;
+    }
+    if (path === 'follow/delete-process-instance') {
+      if (q.processInstanceId !== task.processInstanceId || completed || terminated) throw new ApiError(400, '流程实例不存在或已结束', null);
+      if (!q.deleteReason) throw new ApiError(400, '请填写终止原因', null);
+      terminated = q.deleteReason;
+      document.approvalStatus = 'terminated';
+      return null;
+    }
     throw new ApiError(404, `no fake flow answer for ${path}`, null);
+  };
+
+  /** manager/deploy-upload: each file becomes the next version; one with a script task is refused (all or none), as the server does. */
+  const deployUpload = async (body: FormData): Promise<Row[]> => {
+    const files = body.getAll('files') as File[];
+    if (!files.length) throw new ApiError(400, '请选择要部署的流程文件', null);
+    for (const file of files) {
+      if ((await file.text()).includes('scriptTask')) throw new ApiError(400, '不支持的流程元素 脚本任务 "算价" (calc)', null);
+    }
+    return files.map((file) => {
+      const version = definitions.length + 2;
+      const row = { ...definitions[0] ?? {}, id: `materialTotalDemand:${version}:${version + 4}`, name: '材料总需用计划审批', key: 'materialTotalDemand', version, deploymentId: String(version + 4), suspensionState: 1, deploymentTime: '2026-11-22 11:00:00', resourceName: file.name };
+      definitions.unshift(row);
+      return row;
+    });
   };
 
   const own = (url: string) => url.startsWith(`${FLOW}/`) ? url.slice(FLOW.length + 1) : null;
@@ -95,6 +133,12 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
       if (path === null) return base.post(url, json, opts);
       base.calls.push({ method: 'post', url, params: opts?.searchParams, body: json });
       return flowPost(path, opts?.searchParams ?? {}, (json ?? {}) as Row) as any;
+    },
+    upload: async (url, body) => {
+      const path = own(url);
+      if (path !== 'manager/deploy-upload') return base.upload(url, body);
+      base.calls.push({ method: 'post', url, body });
+      return deployUpload(body) as any;
     },
   };
 }
