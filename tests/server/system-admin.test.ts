@@ -35,7 +35,8 @@ describe.each(databaseKinds())('system administration on %s', (kind) => {
     expect(tops.map((t: any) => t.name)).toEqual(['成本管控', '系统管理']);
     const cost = tops[0];
     const routes = (await platform.get('/api/blade-system/menu/routes', { topMenuId: cost.id })).body.data.map((r: any) => r.code);
-    expect(routes).toEqual(['cost_master', 'cost_material']);
+    // the cost-control groups in menu order: master data, contracts, materials, turnover, equipment, labour, subcontracting
+    expect(routes).toEqual(['cost_master', 'cost_contract', 'cost_material', 'cost_turnover', 'cost_equipment', 'cost_labor', 'cost_subcontract']);
     const keys = (await platform.get('/api/blade-system/menu/top-tree-keys', { topMenuIds: cost.id })).body.data.menu;
     expect(keys).toEqual(expect.arrayContaining(await menuIds(['cost_master', 'project'])));
     const changed = await platform.post('/api/blade-system/topmenu/grant', { topMenuIds: [cost.id], menuIds: await menuIds(['cost_master']) });
