@@ -208,6 +208,25 @@ export async function typeInto(locator: Locator, value: string) {
   await locator.press('Tab');
 }
 
+/**
+ * From the material total demand list: a new plan on the Nanjing project with one steel line,
+ * saved (新增成功) and the list back.
+ */
+export async function saveOneLinePlan(title: string, quantity: string) {
+  await entityList().getByRole('button', { name: /新\s*增/ }).click();
+  await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
+  await typeInto(page.locator('#root_title'), title);
+  await typeInto(page.locator('#root_planDate'), '2026-05-01');
+  await typeInto(page.locator('#root_compilerName'), '王工');
+  await page.getByRole('button', { name: '新增行' }).click();
+  await pickOption('root_details_0_goodsId', '010101', 'HRB400E Φ12');
+  await typeInto(page.locator('#root_details_0_designQty'), quantity);
+  await typeInto(page.locator('#root_details_0_budgetPrice'), '3.5');
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await see(toast('新增成功')).toBeVisible();
+  await waitForList();
+}
+
 export async function waitForList() {
   const list = page.locator('.zs-content [data-testid="entity-list"]:visible').first();
   await see(list).toBeVisible();

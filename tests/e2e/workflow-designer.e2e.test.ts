@@ -5,7 +5,7 @@
 // new name, saves and deploys it; then a clerk submits a plan and the task reaches the cost
 // manager's 待签事务 — and no longer the project manager's.
 import { describe, expect, test } from 'vitest';
-import { base, context, poll, entityList, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, typeInto, waitForList } from './harness.ts';
+import { base, context, poll, entityList, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, saveOneLinePlan } from './harness.ts';
 
 const TITLE = `设计器测试计划 ${Date.now()}`;
 const designer = () => page.getByTestId('model-designer');
@@ -81,18 +81,7 @@ describe('flow model designer', () => {
     // --- a clerk submits a plan ---
     await signInAs('clerk');
     await openFromSidebar('材料总需用计划');
-    await entityList().getByRole('button', { name: /新\s*增/ }).click();
-    await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
-    await typeInto(page.locator('#root_title'), TITLE);
-    await typeInto(page.locator('#root_planDate'), '2026-05-01');
-    await typeInto(page.locator('#root_compilerName'), '王工');
-    await page.getByRole('button', { name: '新增行' }).click();
-    await pickOption('root_details_0_goodsId', '010101', 'HRB400E Φ12');
-    await typeInto(page.locator('#root_details_0_designQty'), '10');
-    await typeInto(page.locator('#root_details_0_budgetPrice'), '3.5');
-    await page.getByRole('button', { name: /保\s*存/ }).click();
-    await see(toast('新增成功')).toBeVisible();
-    await waitForList();
+    await saveOneLinePlan(TITLE, '10');
     await entityList().getByPlaceholder('计划名称').fill(TITLE);
     await entityList().getByRole('button', { name: /搜\s*索/ }).click();
     await waitForList();

@@ -4,7 +4,7 @@
 // the diagram with the step waiting highlighted on the handle page, and approves it; the clerk
 // then sees the plan approved in its list and the process finished in 已发事务.
 import { describe, expect, test } from 'vitest';
-import { base, context, login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto } from './harness.ts';
+import { base, context, login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, saveOneLinePlan } from './harness.ts';
 
 const TITLE = `审批测试计划 ${Date.now()}`;
 
@@ -43,18 +43,7 @@ describe('approval of a material total demand plan', () => {
     // --- the clerk writes the plan and submits it ---
     await login('clerk', 'clerk');
     await openFromSidebar('材料总需用计划');
-    await entityList().getByRole('button', { name: /新\s*增/ }).click();
-    await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
-    await typeInto(page.locator('#root_title'), TITLE);
-    await typeInto(page.locator('#root_planDate'), '2026-05-01');
-    await typeInto(page.locator('#root_compilerName'), '王工');
-    await page.getByRole('button', { name: '新增行' }).click();
-    await pickOption('root_details_0_goodsId', '010101', 'HRB400E Φ12');
-    await typeInto(page.locator('#root_details_0_designQty'), '100');
-    await typeInto(page.locator('#root_details_0_budgetPrice'), '3.5');
-    await page.getByRole('button', { name: /保\s*存/ }).click();
-    await see(toast('新增成功')).toBeVisible();
-    await waitForList();
+    await saveOneLinePlan(TITLE, '100');
     await findPlan();
     await see(listRow(TITLE)).toContainText('草稿');
 
