@@ -96,12 +96,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);
     const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
     hub = await startHub(db);
+    const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
     ctx.hooks = withWorkflowLocks({
-      ...systemHooks({ catalog, identity, access, storeContext: () => ctx }),
+      ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
     }, catalog);
-    const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });

@@ -344,6 +344,41 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect(await claimable(manager, instanceId)).toHaveLength(1);
   });
 
+  it('a new tenant gets the business roles its processes name; a task nobody could handle refuses the submit', async () => {
+    const other = await server.newTenant();
+    const tenantAdmin = client(server, other.token);
+    const enAdmin = client(server, other.token, 'en');
+    const roles = (await tenantAdmin.get('/api/blade-system/role/list', { size: '100' })).body.data;
+    const aliases = (Array.isArray(roles) ? roles : roles.records).map((r: any) => r.roleAlias);
+    expect(aliases).toEqual(expect.arrayContaining(['admin', 'business', 'project_clerk', 'project_manager', 'cost_manager', 'cost_center']));
+    expect(aliases).not.toContain('administrator');
+    const [pmRole] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE tenant_id = $1 AND role_alias = 'project_manager'`, [other.tenantId]);
+
+    // a demand there: its first task goes to project_manager, a role nobody holds yet
+    const otherProject = (await project(tenantAdmin)).id;
+    const steel = (await goods(tenantAdmin)).id;
+    const doc = await demand(tenantAdmin, otherProject, [demandRow(steel, 10, 100)], { title: '无人审批' });
+    const refused = await enAdmin.post(`${DOC}/submit`, { id: doc.id });
+    expect(refused.body).toMatchObject({ code: 400, success: false });
+    expect(refused.body.msg).toBe('Nobody active can handle 项目经理审批 (assignee, candidates or roles: project_manager), so the process cannot move on to it. Give the role users first, or change the handlers in the model designer');
+    expect((await tenantAdmin.post(`${DOC}/submit`, { id: doc.id })).body.msg).toContain('项目经理审批 没有可以处理的在职人员');
+    expect(expectOk(await tenantAdmin.get(`${DOC}/detail`, { id: doc.id })).approvalStatus).toBe('draft');
+    expect(records(await tenantAdmin.get(`${FLOW}/work/send-list`))).toEqual([]);
+
+    // once someone holds the role, the same document goes through, and the role's grants came along
+    expectOk(await tenantAdmin.post('/api/blade-system/user/save', { account: 'pm2', password: 'pm2pm2', name: '项目经理', realName: '赵经理', roleId: pmRole.id, status: 1 }));
+    const pm = await person(server, 'pm2', other.tenantId);
+    expect((await pm.api.get('/api/blade-system/menu/routes')).body.data.map((r: any) => r.code)).toContain('work');
+    const { processInstanceId: instanceId } = expectOk(await tenantAdmin.post(`${DOC}/submit`, { id: doc.id }));
+    expect(await claimable(pm, instanceId)).toHaveLength(1);
+    const inbox = records(await pm.api.get('/api/blade-message/message/my/list', { size: '50' }));
+    // the message speaks both languages: the server does not know which one its reader uses
+    expect(inbox.find((m) => m.type === '3')).toMatchObject({
+      title: '【待审批】材料总需用计划审批: 无人审批',
+      content: '项目经理审批: 材料总需用计划审批: 无人审批\n项目经理审批 awaits you: 材料总需用计划审批: 无人审批',
+    });
+  });
+
   it('an administrator follows running instances and terminates one; the document can be resubmitted', async () => {
     const doc = await draft(1000, '终止');
     const { processInstanceId: instanceId } = await submit({ id: doc.id });

@@ -1,7 +1,7 @@
-// What the workflow engine says when it refuses a model or a step, in both languages. Errors carry a
-// key and parameters; the caller renders them in the user's language (parameters that are Labels
-// follow the language too).
-import { fill, isLabel } from '../i18n/messages.ts';
+// What the workflow engine says when it refuses a model or a step, and the approval messages it
+// sends, in both languages. Errors carry a key and parameters; the caller renders them in the user's
+// language with the platform's renderer (i18n/messages.ts render; Label parameters follow the language).
+import { render } from '../i18n/messages.ts';
 import type { Label, Lang } from '../model/types.ts';
 
 export const workflowMessages = {
@@ -61,6 +61,10 @@ export const workflowMessages = {
   fieldNotEditable: { zh: '{field}在当前审批环节不可修改', en: '{field} cannot be changed at this approval step' },
   noWorkflow: { zh: '{entity}没有配置审批流程', en: 'The {entity} has no approval workflow' },
   notSubmitted: { zh: '{entity}没有正在审批的流程', en: 'The {entity} has no approval in progress' },
+  noHandler: {
+    zh: '{element} 没有可以处理的在职人员(处理人、候选人或角色: {handlers}),流程无法流转到这一步。请先为角色分配用户,或在模型设计中修改处理人',
+    en: 'Nobody active can handle {element} (assignee, candidates or roles: {handlers}), so the process cannot move on to it. Give the role users first, or change the handlers in the model designer',
+  },
   unknownUser: { zh: '{element} 的处理人 {name} 不存在', en: 'The handler {name} of {element} does not exist' },
   busy: { zh: '流程正被他人同时处理,请稍后重试', en: 'Someone else is working on this process at the same moment; try again' },
   badVariables: { zh: '流程变量必须是不超过 {limit} 字节的 JSON 对象', en: 'Process variables must be a JSON object of at most {limit} bytes' },
@@ -70,6 +74,15 @@ export const workflowMessages = {
   modelNotFound: { zh: '流程模型不存在', en: 'The process model does not exist' },
   modelKeyMismatch: { zh: '模型标识 {key} 须与流程文件中的流程 id {id} 一致', en: 'The model key {key} must equal the process id {id} in the file' },
   noFiles: { zh: '请上传 .bpmn 或 .bpmn20.xml 流程文件', en: 'Upload .bpmn or .bpmn20.xml process files' },
+  // approval messages (type 3) to the people a task reached and to the submitter
+  noticeTodoTitle: { zh: '【待审批】{subject}', en: '[To approve] {subject}' },
+  noticeTodo: { zh: '{task}: {subject}', en: '{task} awaits you: {subject}' },
+  noticeCompletedTitle: { zh: '【审批通过】{subject}', en: '[Approved] {subject}' },
+  noticeCompleted: { zh: '{subject} 审批通过{remark}', en: '{subject} was approved{remark}' },
+  noticeRejectedTitle: { zh: '【已驳回】{subject}', en: '[Rejected] {subject}' },
+  noticeRejected: { zh: '{subject} 已驳回{remark}', en: '{subject} was rejected{remark}' },
+  noticeTerminatedTitle: { zh: '【已终止】{subject}', en: '[Terminated] {subject}' },
+  noticeTerminated: { zh: '{subject} 已终止{remark}', en: '{subject} was terminated{remark}' },
 } as const satisfies Record<string, Label>;
 
 export type WorkflowMessageKey = keyof typeof workflowMessages;
@@ -80,9 +93,12 @@ export interface WorkflowMessage {
 }
 
 export function renderWorkflowMessage(message: WorkflowMessage, lang: Lang): string {
-  const params: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(message.params)) params[k] = isLabel(v) ? v[lang] : v;
-  return fill(workflowMessages[message.key][lang], params);
+  return render(workflowMessages, message.key, lang, message.params);
+}
+
+/** Both languages of a message at once (HTTP errors and approval messages carry both). */
+export function workflowLabel(key: WorkflowMessageKey, params: Record<string, unknown> = {}): Label {
+  return { zh: renderWorkflowMessage({ key, params }, 'zh'), en: renderWorkflowMessage({ key, params }, 'en') };
 }
 
 /** A model the engine will not deploy: every problem found, each naming its element. */

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileDefinition, type ProcessGraph } from '../../../engine/workflow/definition.ts';
+import { evaluateList, isExpression } from '../../../engine/workflow/expression.ts';
 import type { EntityCatalog, Label, Lang } from '../../../engine/model/types.ts';
 import { nowText } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/db.ts';
@@ -108,6 +109,17 @@ export class DefinitionStore {
       graph.catch(() => this.byHash.delete(hash));
     }
     return graph;
+  }
+
+  /** The roles (aliases) the default processes hand tasks to, literally: a new tenant needs them. */
+  async defaultGroups(): Promise<string[]> {
+    const groups = new Set<string>();
+    for (const process of this.defaults) {
+      for (const node of Object.values((await this.compile(process.xml)).nodes)) {
+        if (node.candidateGroups && !isExpression(node.candidateGroups)) evaluateList(node.candidateGroups, {}).forEach((g) => groups.add(g));
+      }
+    }
+    return [...groups].sort();
   }
 
   /** The compiled graph of a deployed definition. */

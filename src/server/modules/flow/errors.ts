@@ -1,11 +1,10 @@
 // Workflow refusals as HTTP answers: the engine's messages (engine/workflow/messages.ts) rendered in
 // both languages and carried by the platform's error envelope in the caller's language.
-import { DefinitionError, renderWorkflowMessage, WorkflowError, type WorkflowMessageKey } from '../../../engine/workflow/messages.ts';
+import { DefinitionError, WorkflowError, workflowLabel, type WorkflowMessageKey } from '../../../engine/workflow/messages.ts';
 import { AppError } from '../../errors.ts';
 
 export function flowError(key: WorkflowMessageKey, params: Record<string, unknown> = {}, status = 400): AppError {
-  const message = { zh: renderWorkflowMessage({ key, params }, 'zh'), en: renderWorkflowMessage({ key, params }, 'en') };
-  return new AppError(status, 'workflow', { message });
+  return new AppError(status, 'workflow', { message: workflowLabel(key, params) });
 }
 
 /** The engine's own errors become 400 answers; anything else passes through unchanged. */

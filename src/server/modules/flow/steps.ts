@@ -6,6 +6,7 @@
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Json, Vars } from '../../../engine/workflow/expression.ts';
 import * as engine from '../../../engine/workflow/runtime.ts';
+import { workflowLabel, type WorkflowMessageKey } from '../../../engine/workflow/messages.ts';
 import type { InstanceStatus, ProcessState, StepResult } from '../../../engine/workflow/runtime.ts';
 import { nowText } from '../../clock.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
@@ -55,13 +56,12 @@ export interface BusinessRef {
   title: string;
 }
 
-/** A task row written by a step, with the active users it reached (its assignee, else its candidates). */
+/** A task row written by a step, with the active users it reached (its assignee, else its candidate users and roles' members). */
 interface CreatedRow {
   id: string;
   name: string;
   open: boolean;
   activeUsers: string[];
-  groups: string[];
 }
 
 interface WriteOptions {
@@ -307,18 +307,26 @@ export class FlowRuntime {
     const cancelledNow = new Set(result.cancelled);
     const values = result.created.flatMap((t) => [...(t.assignee ? [t.assignee] : []), ...t.candidateUsers]);
     const users = values.length ? await this.deps.directory.resolveUsers(tx, inst.tenantId, values) : new Map<string, { id: string; active: boolean }>();
-    const tasks = result.created.map((t) => {
+    const tasks = [];
+    for (const t of result.created) {
       const assignee = t.assignee ? users.get(t.assignee) : undefined;
       if (t.assignee && !assignee) throw flowError('unknownUser', { element: t.name, name: t.assignee });
       const open = !cancelledNow.has(t.ref);
       const candidates = t.candidateUsers.map((u) => users.get(u)).filter((u) => u !== undefined);
-      return {
+      const activeUsers = (assignee ? [assignee] : candidates).filter((u) => u.active).map((u) => u.id);
+      if (open && !assignee) activeUsers.push(...(await this.deps.directory.groupMembers(tx, inst.tenantId, t.candidateGroups)));
+      // a task nobody active could ever claim would sit in no one's list: refuse the step instead
+      if (open && !activeUsers.length) {
+        const handlers = [t.assignee, ...t.candidateUsers, ...t.candidateGroups].filter(Boolean).join(', ');
+        throw flowError('noHandler', { element: t.name, handlers });
+      }
+      tasks.push({
         id: nextId(), ref: t.ref, activity_id: t.activityId, name: t.name.slice(0, 200), form_key: t.formKey ?? null, assignee_id: assignee?.id ?? null,
         candidate_users: candidates.map((u) => u.id), candidate_groups: t.candidateGroups,
         status: open ? 'active' : 'cancelled', end_time: open ? null : now, variables: Object.keys(t.local).length ? t.local : null,
-        activeUsers: (assignee ? [assignee] : candidates).filter((u) => u.active).map((u) => u.id),
-      };
-    });
+        activeUsers: [...new Set(activeUsers)],
+      });
+    }
     const taskByRef = new Map(tasks.map((t) => [t.ref, t]));
     const history = result.history.map((h) => {
       const task = h.taskRef ? taskByRef.get(h.taskRef) : undefined;
@@ -330,7 +338,7 @@ export class FlowRuntime {
     return {
       tasks: tasks.map(({ activeUsers: _a, ...row }) => row),
       history,
-      rows: tasks.map((t): CreatedRow => ({ id: t.id, name: t.name, open: t.status === 'active', activeUsers: t.activeUsers, groups: t.assignee_id ? [] : t.candidate_groups })),
+      rows: tasks.map((t): CreatedRow => ({ id: t.id, name: t.name, open: t.status === 'active', activeUsers: t.activeUsers })),
     };
   }
 
@@ -370,23 +378,38 @@ export class FlowRuntime {
 
   // ---- messages ----
 
-  /** Tells the people a new task reached, and the submitter how it ended. */
+  /**
+   * Tells the people a new task reached, and the submitter how it ended. The server does not know a
+   * recipient's language (the browser sends it per request), so a message carries both: the title
+   * in Chinese, the platform's language, the content in Chinese then English.
+   */
   private async announce(tx: Queryable, inst: InstanceRow, result: StepResult, created: CreatedRow[], comment?: string) {
     const notify = this.deps.notify;
     if (!notify) return;
     const subject = [inst.defName, inst.businessTitle].filter(Boolean).join(': ');
     const prefix = prefixOfCategory(inst.category);
     for (const task of created.filter((t) => t.open)) {
-      const receivers = [...new Set([...task.activeUsers, ...(await this.deps.directory.groupMembers(tx, inst.tenantId, task.groups))])];
       const path = prefix && inst.businessId ? `/work/process/${prefix}/handle/${task.id}/${inst.id}/${inst.businessId}` : undefined;
-      await notify(tx, { tenantId: inst.tenantId, receiverIds: receivers, title: `【待审批】${subject}`, content: `${task.name}: ${subject}`, path, active: true });
+      const params = { subject, task: task.name };
+      await notify(tx, { tenantId: inst.tenantId, receiverIds: task.activeUsers, ...notice('noticeTodoTitle', 'noticeTodo', params), path, active: true });
     }
-    const ending: Partial<Record<InstanceStatus, string>> = { completed: '审批通过', rejected: '已驳回', terminated: '已终止' };
-    const word = result.ended ? ending[result.state.status] : undefined;
-    if (word) {
+    const ending = result.ended ? ENDINGS[result.state.status] : undefined;
+    if (ending) {
       const path = prefix && inst.businessId ? `/work/process/${prefix}/detail/${inst.id}/${inst.businessId}` : undefined;
-      const content = `${subject} ${word}${comment ? `: ${comment}` : ''}`;
-      await notify(tx, { tenantId: inst.tenantId, receiverIds: [inst.initiatorId], title: `【${word}】${subject}`, content, path });
+      const params = { subject, remark: comment ? `: ${comment}` : '' };
+      await notify(tx, { tenantId: inst.tenantId, receiverIds: [inst.initiatorId], ...notice(ending.title, ending.content, params), path });
     }
   }
+}
+
+/** The messages a finished instance sends its submitter. */
+const ENDINGS: Partial<Record<InstanceStatus, { title: WorkflowMessageKey; content: WorkflowMessageKey }>> = {
+  completed: { title: 'noticeCompletedTitle', content: 'noticeCompleted' },
+  rejected: { title: 'noticeRejectedTitle', content: 'noticeRejected' },
+  terminated: { title: 'noticeTerminatedTitle', content: 'noticeTerminated' },
+};
+
+function notice(title: WorkflowMessageKey, content: WorkflowMessageKey, params: Record<string, unknown>) {
+  const text = workflowLabel(content, params);
+  return { title: workflowLabel(title, params).zh, content: `${text.zh}\n${text.en}` };
 }

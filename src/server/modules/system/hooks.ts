@@ -15,6 +15,7 @@ import type { IdentityService } from '../auth/identity.ts';
 import { PARAMS, readParam } from './params.ts';
 import { seedBusinessDictionaries } from '../../seed/seed.ts';
 import { grantMenus } from './grants.ts';
+import { copyBusinessRoles } from './tenant-roles.ts';
 
 export interface HookDeps {
   catalog: EntityCatalog;
@@ -22,6 +23,8 @@ export interface HookDeps {
   access: AccessControl;
   /** The data layer, for provisioning a new tenant's records. */
   storeContext: () => StoreContext;
+  /** The role aliases the default processes hand tasks to (a new tenant gets these roles). */
+  processRoles?: () => Promise<string[]>;
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -47,7 +50,7 @@ async function generateTenantId(tx: Queryable, table: string): Promise<string> {
   throw new Error('could not find a free tenant id');
 }
 
-export function systemHooks({ catalog, identity, access, storeContext }: HookDeps): Record<string, EntityHooks> {
+export function systemHooks({ catalog, identity, access, storeContext, processRoles }: HookDeps): Record<string, EntityHooks> {
   const label = (entity: string, field: string) => catalog.entities[entity].fieldMap[field].label;
   return {
     user: {
@@ -91,7 +94,9 @@ export function systemHooks({ catalog, identity, access, storeContext }: HookDep
       },
       async afterWrite({ tx, record, creating }) {
         access.invalidate();
-        if (creating) await seedBusinessDictionariesAccounts(storeContext(), identity, tx, String(record.tenantId), String(record.tenantName));
+        if (!creating) return;
+        const roles = (await processRoles?.()) ?? [];
+        await seedBusinessDictionariesAccounts(storeContext(), identity, tx, String(record.tenantId), String(record.tenantName), roles);
       },
     },
     role: refreshAccess(access),
@@ -104,10 +109,11 @@ export function systemHooks({ catalog, identity, access, storeContext }: HookDep
 
 /**
  * A new tenant's own records: business dictionaries, a root department named after it, the
- * administrator role (alias admin, granted every menu of its package) and the admin account, whose
- * password is the initial password parameter (to be changed at first login).
+ * administrator role (alias admin, granted every menu of its package), the admin account, whose
+ * password is the initial password parameter (to be changed at first login), and the business
+ * roles its processes hand tasks to (`processRoles`, copied from the platform tenant).
  */
-export async function seedBusinessDictionariesAccounts(ctx: StoreContext, identity: IdentityService, tx: Queryable, tenantId: string, tenantName: string) {
+export async function seedBusinessDictionariesAccounts(ctx: StoreContext, identity: IdentityService, tx: Queryable, tenantId: string, tenantName: string, processRoles: readonly string[] = []) {
   const txCtx: StoreContext = { ...ctx, db: { ...ctx.db, query: tx.query.bind(tx), transaction: (fn) => fn(tx) } };
   const actor: Actor = { tenantId, userId: '0', deptId: null, lang: 'zh' };
   const store = (key: string) => new EntityStore(txCtx, ctx.catalog.entities[key], actor);
@@ -123,4 +129,5 @@ export async function seedBusinessDictionariesAccounts(ctx: StoreContext, identi
   );
   const menuIds = tenant?.menus ? tenant.menus.split(',') : (await tx.query<{ id: string }>(`SELECT id::text AS id FROM ${q(ctx.catalog.entities.menu.table)} WHERE is_deleted = 0`)).map((r) => r.id);
   await grantMenus(tx, tenantId, [role.id], menuIds);
+  await copyBusinessRoles(txCtx, tx, tenantId, processRoles, menuIds);
 }
