@@ -46,6 +46,7 @@ export const messages = {
   unique: { zh: '{field} {value} 已存在', en: '{field} {value} already exists' },
   detailRow: { zh: '{detail}第{row}行', en: '{detail} row {row}' },
   rowNotFound: { zh: '{detail}中的行不存在: {value}', en: 'Row of {detail} not found: {value}' },
+  pickedElsewhere: { zh: '{field}不属于所选的{source}', en: '{field} is not a line of the selected {source}' },
   hasChildren: { zh: '{entity}下还有子节点,不能删除', en: '{entity} still has child nodes and cannot be deleted' },
   referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
   treeCycle: { zh: '{field}不能是自身或其下级', en: '{field} cannot be the record itself or one of its descendants' },
@@ -120,16 +121,11 @@ export function fill(template: string, params: Record<string, unknown> = {}): st
   return template.replace(/\{(\w+)\}/g, (_, k: string) => (params[k] === undefined ? `{${k}}` : String(params[k])));
 }
 
-/** Renders a message of any table of Labels (this one, the workflow engine's); params that are Labels follow the language. */
-export function render<K extends string>(table: Readonly<Record<K, Label>>, key: K, lang: Lang, params: Record<string, unknown> = {}): string {
+/** Renders a message; params that are Labels are rendered in the same language. */
+export function t(key: MessageKey, lang: Lang, params: Record<string, unknown> = {}): string {
   const resolved: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) resolved[k] = isLabel(v) ? v[lang] : v;
-  return fill(table[key][lang], resolved);
-}
-
-/** Renders a message of this table. */
-export function t(key: MessageKey, lang: Lang, params: Record<string, unknown> = {}): string {
-  return render(messages, key, lang, params);
+  return fill(messages[key][lang], resolved);
 }
 
 export function isLabel(v: unknown): v is Label {

@@ -3,7 +3,7 @@
 import { fieldsRead, sumsRead } from '../compute/expr.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
-import type { DictionaryDef, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
+import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
 
 type Report = (at: string, message: string) => void;
 
@@ -72,7 +72,45 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
     if (d.foreignKey in d.fieldMap && d.fields.filter((f) => f.name === d.foreignKey).length > 1) {
       report(pointer('properties', d.name, 'x-detail', 'foreignKey'), `foreign key "${d.foreignKey}" clashes with a declared row property`);
     }
+    d.pickFrom.forEach((p, i) => lintPickSource(model, d, p, entities, (at, message) => report(pointer('properties', d.name, 'x-detail', 'pickFrom', i, ...at), message)));
   }
+}
+
+/** x-detail.pickFrom: the header reference, the source lines, the row id and the copied fields exist and fit. */
+function lintPickSource(model: EntityModel, d: DetailModel, p: PickSource, entities: Record<string, EntityModel>, report: (at: string[], message: string) => void) {
+  const header = model.fieldMap[p.header];
+  if (!header?.ref || header.ref.separator) return report(['header'], `header field "${p.header}" is not a single reference (x-ref)`);
+  const source = entities[p.entity];
+  const lines = source?.details.find((x) => x.name === p.detail);
+  if (!source || !lines) return report(['detail'], `${p.entity} has no detail array "${p.detail}"`);
+  if (header.ref.valueField !== 'id' && !source.lookupKeys.includes(header.ref.valueField)) {
+    report(['header'], `${p.entity} cannot be looked up by "${header.ref.valueField}" (add it to x-entity.lookupKeys)`);
+  }
+  const rowId = d.fieldMap[p.rowId];
+  if (!rowId || rowId.system) report(['rowId'], `row id field "${p.rowId}" is not a property of the rows`);
+  else if (rowId.kind !== 'id' || rowId.readOnly || rowId.ref) report(['rowId'], `row id field "${p.rowId}" must be a writable id (x-db.type bigint) without x-ref`);
+  for (const [target, from] of Object.entries(p.map)) {
+    const to = d.fieldMap[target];
+    const value = lines.fieldMap[from];
+    if (!to || to.system || target === p.rowId) report(['map', target], `"${target}" is not a field of the rows it could fill`);
+    else if (!value) report(['map', target], `"${from}" is not a field of ${p.entity}.${p.detail}`);
+    else {
+      const misfit = pickMisfit(to, value);
+      if (misfit) report(['map', target], `${p.entity}.${p.detail}.${from} cannot fill "${target}": ${misfit}`);
+    }
+  }
+}
+
+/** Why a source value would not fit the field it fills (kind, length, dictionary, reference), or undefined. */
+function pickMisfit(to: FieldModel, from: FieldModel): string | undefined {
+  const numeric = (f: FieldModel) => f.kind === 'decimal' || f.kind === 'integer';
+  if (to.kind !== from.kind && !(to.kind === 'decimal' && from.kind === 'integer')) {
+    return numeric(to) && numeric(from) ? 'a decimal into an integer' : `${from.kind} into ${to.kind}`;
+  }
+  if (to.maxLength !== undefined && (from.maxLength === undefined || from.maxLength > to.maxLength)) return `text up to ${from.maxLength ?? 'any'} characters into ${to.maxLength}`;
+  if (to.dict && to.dict.code !== from.dict?.code) return `dictionary ${from.dict?.code ?? 'none'} into ${to.dict.code}`;
+  if (to.ref && (to.ref.entity !== from.ref?.entity || to.ref.valueField !== from.ref.valueField)) return `reference to ${from.ref?.entity ?? 'nothing'} into a reference to ${to.ref.entity}`;
+  return undefined;
 }
 
 /** x-workflow names fields the server writes (status, instance) and fields handlers may change. */

@@ -251,6 +251,7 @@ function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema
     editor: spec.editor ?? 'grid',
     minRows: spec.minRows ?? 0,
     maxRows: spec.maxRows ?? 5000,
+    pickFrom: (spec.pickFrom ?? []).map((p: JsonSchema) => ({ header: p.header, entity: '', detail: p.detail, rowId: p.rowId, map: p.map })),
     fields,
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])),
@@ -274,6 +275,8 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
   }
   const fields = [...headerSystemFields(scope, softDelete), ...own];
   const fieldMap = Object.fromEntries(fields.map((f) => [f.name, f]));
+  // a pick source's document type is the one its header reference names (the linter reports a header that is no reference)
+  for (const d of details) for (const p of d.pickFrom) (p as { entity: string }).entity = fieldMap[p.header]?.ref?.entity ?? '';
   const list = doc['x-list'] ?? { columns: own.slice(0, 8).map((f) => f.name) };
   const tree = spec.tree && {
     parentField: spec.tree.parentField,

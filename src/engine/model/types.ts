@@ -80,6 +80,19 @@ export interface FieldModel {
   schema: JsonSchema;
 }
 
+/** x-detail.pickFrom: rows taken from the lines of another document. */
+export interface PickSource {
+  /** The header field (an x-ref) selecting the source document. */
+  header: string;
+  /** The entity the header field refers to, and its detail array offered for picking. */
+  entity: string;
+  detail: string;
+  /** Row field receiving the picked source row's id. */
+  rowId: string;
+  /** row field -> source row field, copied on picking */
+  map: Readonly<Record<string, string>>;
+}
+
 export interface DetailModel {
   name: string;
   label: Label;
@@ -90,6 +103,8 @@ export interface DetailModel {
   editor: 'grid' | 'form';
   minRows: number;
   maxRows: number;
+  /** Where rows may be picked from: lines of the document a header reference selects. */
+  pickFrom: readonly PickSource[];
   /** All fields of a row, system ones included. */
   fields: readonly FieldModel[];
   /** The fields stored as columns of the child table (all but writeOnly ones). */

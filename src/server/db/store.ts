@@ -13,6 +13,7 @@ import { nowText } from '../clock.ts';
 import { AppError, badRequest, notFound, ValidationFailed } from '../errors.ts';
 import { sqlState, type Db, type Queryable, type Row } from './db.ts';
 import { nextId } from './ids.ts';
+import { pickErrors } from './picks.ts';
 import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
 import { indexName } from './sync.ts';
 
@@ -294,6 +295,7 @@ export class EntityStore {
     const record = this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
       await this.checkValues(tx, record);
+      await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, creating: true });
       const newId = nextId();
       await this.insertHeader(tx, newId, record);
@@ -311,6 +313,7 @@ export class EntityStore {
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
       await this.checkValues(tx, record, id);
+      await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, this.editableFields().map((f) => f.name));
       for (const detail of this.model.details) {
@@ -338,6 +341,7 @@ export class EntityStore {
       const partial: Row = {};
       for (const name of changed) if (name in record) partial[name] = record[name];
       await this.checkValues(tx, partial, id);
+      await this.checkPicks(tx, record, (name) => name in partial);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, changed);
       for (const d of sentDetails) await this.syncRows(tx, d, id, record[d.name] as Row[], existing[d.name]);
@@ -368,6 +372,13 @@ export class EntityStore {
         await tx.query(`DELETE FROM ${q(this.model.table)} WHERE id = ANY($1::bigint[])`, [ids]);
       }
     });
+  }
+
+  /** Picked rows belong to the document their header selects (x-detail.pickFrom). */
+  private async checkPicks(tx: Queryable, record: Row, written: (name: string) => boolean = () => true) {
+    if (!this.model.details.some((d) => d.pickFrom.length)) return;
+    const errors = await pickErrors(tx, { catalog: this.ctx.catalog, model: this.model, tenantId: this.actor.tenantId, lang: this.actor.lang }, record, written);
+    if (errors.length) throw new ValidationFailed(errors);
   }
 
   private editableFields(): FieldModel[] {
