@@ -121,11 +121,16 @@ export function fill(template: string, params: Record<string, unknown> = {}): st
   return template.replace(/\{(\w+)\}/g, (_, k: string) => (params[k] === undefined ? `{${k}}` : String(params[k])));
 }
 
-/** Renders a message; params that are Labels are rendered in the same language. */
-export function t(key: MessageKey, lang: Lang, params: Record<string, unknown> = {}): string {
+/** Renders a message of any table of Labels (this one, the workflow engine's); params that are Labels follow the language. */
+export function render<K extends string>(table: Readonly<Record<K, Label>>, key: K, lang: Lang, params: Record<string, unknown> = {}): string {
   const resolved: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) resolved[k] = isLabel(v) ? v[lang] : v;
-  return fill(messages[key][lang], resolved);
+  return fill(table[key][lang], resolved);
+}
+
+/** Renders a message of this table. */
+export function t(key: MessageKey, lang: Lang, params: Record<string, unknown> = {}): string {
+  return render(messages, key, lang, params);
 }
 
 export function isLabel(v: unknown): v is Label {
