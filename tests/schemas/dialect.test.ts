@@ -221,6 +221,24 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     expect(issues).toEqual([{ file: PLAN, pointer: '/properties/totalAmount/x-compute/expr', message: 'sum over unknown field "details.amout"' }]);
   });
 
+  it('an x-compute whose types do not fit: arithmetic over a month, a date difference of a text', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN].properties.details.items.properties.amount['x-compute'].expr = { mul: ['effectiveQty', 'plannedStartMonth'] };
+      s.files[PLAN].properties.totalAmount['x-compute'].expr = { days: ['planDate', 'title'] };
+    });
+    expect(issues).toEqual([
+      { file: PLAN, pointer: '/properties/totalAmount/x-compute/expr', message: 'days needs a date, "title" is a text' },
+      { file: PLAN, pointer: '/properties/details/items/properties/amount/x-compute/expr', message: 'mul needs a number, "plannedStartMonth" is a text' },
+    ]);
+  });
+
+  it('an x-compute yielding a text that is not a value of its dictionary', () => {
+    const issues = issuesAfter((s) => {
+      s.files['schemas/system/dept.schema.json'].properties.deptCategory['x-compute'] = { expr: { if: { sort: { _gt: 10 } }, then: { text: '1' }, else: { text: '9' } } };
+    });
+    expect(issues).toEqual([{ file: 'schemas/system/dept.schema.json', pointer: '/properties/deptCategory/x-compute/expr', message: 'text "9" is not a value of "deptCategory"' }]);
+  });
+
   it('an x-compute cycle', () => {
     const issues = issuesAfter((s) => {
       s.files[PLAN].properties.details.items.properties.demandQty['x-compute'].expr = { add: ['amount', 1] };

@@ -1,7 +1,7 @@
 // Applies a model's x-compute fields to a record and its detail rows, exactly as the server stores them.
 import type { DetailModel, EntityModel, FieldModel } from '../model/types.ts';
 import { decimalToJson, roundHalfUp, toDecimal } from './decimal.ts';
-import { evaluate, type Row } from './expr.ts';
+import { evaluateValue, type Row, type Value } from './expr.ts';
 
 /** Rounds every decimal value to its column's scale, so that computations see what will be stored. */
 function normalizeDecimals(row: Row, fields: readonly FieldModel[]): Row {
@@ -21,11 +21,18 @@ function computeRow(row: Row, fieldMap: Readonly<Record<string, FieldModel>>, or
     const binding = field.compute!;
     const present = out[name] !== undefined && out[name] !== null && out[name] !== '';
     if (binding.mode === 'default' && present) continue;
-    const value = evaluate(binding.expr, out);
-    const scale = binding.scale ?? field.scale;
-    out[name] = decimalToJson(scale === undefined ? value : roundHalfUp(value, scale));
+    out[name] = stored(field, evaluateValue(binding.expr, out));
   }
   return out;
+}
+
+/** A computed value as its field stores it: numbers rounded to the field's scale, texts as they are. */
+function stored(field: FieldModel, value: Value): unknown {
+  if (value === null) return null;
+  if (field.kind !== 'decimal' && field.kind !== 'integer') return typeof value === 'string' ? value : value.toFixed();
+  const number = typeof value === 'string' ? toDecimal(value)! : value;
+  const scale = field.compute!.scale ?? (field.kind === 'integer' ? 0 : field.scale);
+  return decimalToJson(scale === undefined ? number : roundHalfUp(number, scale));
 }
 
 function computeDetail(detail: DetailModel, rows: unknown): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeOrder, evaluate, fieldsRead, sumsRead, type Expr } from './expr.ts';
+import { computeOrder, evaluate, evaluateValue, fieldsRead, sumsRead, textsYielded, type Expr } from './expr.ts';
 
 const ev = (expr: Expr, row: Record<string, unknown> = {}) => evaluate(expr, row).toFixed();
 
@@ -57,12 +57,119 @@ describe('evaluate: decimal exactness', () => {
   });
 });
 
+/** What a field would store: a decimal as exact text, a text as is, empty as null. */
+const value = (expr: Expr, row: Record<string, unknown> = {}) => {
+  const v = evaluateValue(expr, row);
+  return v === null || typeof v === 'string' ? v : v.toFixed();
+};
+
+describe('min, max and coalesce', () => {
+  it('min and max compare exactly and skip empty operands', () => {
+    expect(value({ max: [0, { sub: ['demandQty', 'stockQty'] }] }, { demandQty: '10.0001', stockQty: '10.0002' })).toBe('0');
+    expect(value({ max: [0, { sub: ['demandQty', 'stockQty'] }] }, { demandQty: 12, stockQty: '0.5' })).toBe('11.5');
+    expect(value({ min: ['a', 'b', 'c'] }, { a: '0.3', b: null, c: '0.30000000000000001' })).toBe('0.3');
+    expect(value({ min: ['a', 'b'] }, { a: 7 })).toBe('7');
+    expect(value({ max: ['a', 'b'] }, {})).toBeNull();
+  });
+
+  it('coalesce takes the first non-empty operand, and 0 is not empty', () => {
+    const remaining: Expr = { sub: [{ coalesce: ['changedQuantity', 'quantity'] }, 'settledQuantity'] };
+    expect(value(remaining, { quantity: 100, settledQuantity: 30 })).toBe('70');
+    expect(value(remaining, { quantity: 100, changedQuantity: 120.5, settledQuantity: 30 })).toBe('90.5');
+    expect(value(remaining, { quantity: 100, changedQuantity: 0 })).toBe('0');
+    expect(value({ coalesce: ['a', 'b'] }, { a: '', b: null })).toBeNull();
+    expect(value({ coalesce: ['checkStartDate', 'startDate'] }, { startDate: '2026-05-01' })).toBe('2026-05-01');
+  });
+});
+
+describe('if / then / else', () => {
+  // R-EXAM: ≥ 90 A, ≥ 80 B, ≥ 70 C, else D
+  const grade: Expr = {
+    if: { totalScore: { _gte: 90 } }, then: { text: 'A' },
+    else: { if: { totalScore: { _gte: 80 } }, then: { text: 'B' }, else: { if: { totalScore: { _gte: 70 } }, then: { text: 'C' }, else: { text: 'D' } } },
+  };
+
+  it('chooses a branch by the predicate language, at the boundaries exactly', () => {
+    expect([95, 90, 89.99, 80, '79.995', 70, 69.99, 0].map((s) => value(grade, { totalScore: s }))).toEqual(['A', 'A', 'B', 'B', 'C', 'C', 'D', 'D']);
+  });
+
+  it('an empty score satisfies no comparison', () => {
+    expect(value(grade, {})).toBe('D');
+  });
+
+  it('compares two fields of the row through $form tokens and combines conditions', () => {
+    const overCap: Expr = { if: { _and: [{ cumulativeQty: { _gt: '$form.contractQty' } }, { contractQty: { _gt: 0 } }] }, then: { sub: ['cumulativeQty', 'contractQty'] }, else: 0 };
+    expect(value(overCap, { cumulativeQty: '105.5', contractQty: 100 })).toBe('5.5');
+    expect(value(overCap, { cumulativeQty: 99, contractQty: 100 })).toBe('0');
+  });
+
+  it('is empty when the condition fails and there is no else', () => {
+    expect(value({ if: { paymentRatio: { _empty: true } }, then: 100 }, { paymentRatio: 80 })).toBeNull();
+    expect(value({ if: { paymentRatio: { _empty: true } }, then: 100 }, {})).toBe('100');
+  });
+
+  it('counts as zero in arithmetic when empty', () => {
+    expect(value({ add: [{ if: { a: { _eq: 1 } }, then: 5 }, 2] }, { a: 2 })).toBe('2');
+  });
+});
+
+describe('days and months', () => {
+  it('days: end − start, across month ends and a leap day', () => {
+    expect(value({ days: ['startDate', 'endDate'] }, { startDate: '2024-02-28', endDate: '2024-03-01' })).toBe('2');
+    expect(value({ days: ['startDate', 'endDate'] }, { startDate: '2025-02-28', endDate: '2025-03-01' })).toBe('1');
+    expect(value({ days: ['startDate', 'endDate'] }, { startDate: '2026-03-10', endDate: '2026-03-01' })).toBe('-9');
+  });
+
+  it('days by the rent day rule of R-RENT-1, from a literal or a field', () => {
+    const row = { s: '2026-05-01', e: '2026-05-31' };
+    expect(['both', 'head', 'tail', 'neither'].map((rule) => value({ days: ['s', 'e', { text: rule }] }, row))).toEqual(['31', '30', '30', '29']);
+    expect(value({ days: ['s', 'e', 'rentDayRule'] }, { ...row, rentDayRule: 'both' })).toBe('31');
+    expect(value({ days: ['s', 's', { text: 'neither' }] }, row)).toBe('0');
+  });
+
+  it('days: datetimes count by their date', () => {
+    expect(value({ days: ['a', 'b'] }, { a: '2026-03-15 23:59:00', b: '2026-03-16 00:01:00' })).toBe('1');
+  });
+
+  it('is empty when a date is missing or no date', () => {
+    expect(value({ days: ['startDate', 'endDate'] }, { startDate: '2026-01-01' })).toBeNull();
+    expect(value({ days: ['startDate', 'endDate'] }, { startDate: '2026-02-30', endDate: '2026-03-01' })).toBeNull();
+    expect(value({ months: ['startDate', 'endDate', { text: 'both' }] }, { endDate: '2026-01-01' })).toBeNull();
+  });
+
+  it('months: whole calendar months, the end day counted by the rule', () => {
+    const m = (s: string, e: string, rule?: string) => value({ months: rule ? ['s', 'e', { text: rule }] : ['s', 'e'] }, { s, e });
+    expect(m('2026-01-01', '2026-03-31', 'both')).toBe('3');
+    expect(m('2026-01-01', '2026-03-31')).toBe('2');
+    expect(m('2026-01-15', '2026-03-14', 'both')).toBe('2');
+    expect(m('2026-01-15', '2026-03-13', 'both')).toBe('1');
+    expect(m('2026-01-31', '2026-02-28')).toBe('1');
+    expect(m('2024-01-31', '2024-02-28')).toBe('0');
+    expect(m('2026-01-01', '2026-12-31', 'both')).toBe('12');
+  });
+
+  it('feeds arithmetic exactly: scaffold months as days / 30 rounded', () => {
+    expect(value({ round: [{ div: [{ days: ['s', 'e', { text: 'both' }] }, 30] }, 2] }, { s: '2026-03-01', e: '2026-04-15' })).toBe('1.53');
+  });
+});
+
 describe('fieldsRead and sumsRead', () => {
   const expr: Expr = { add: [{ mul: ['qty', 'price'] }, { round: [{ sum: 'details.amount' }, 2] }, 'fee', 1] };
 
   it('lists the row fields an expression reads, not those behind sum', () => {
     expect(fieldsRead(expr)).toEqual(['qty', 'price', 'fee']);
     expect(fieldsRead(7)).toEqual([]);
+  });
+
+  it('lists the fields of conditions, date operands and coalesced operands', () => {
+    const expr: Expr = { if: { totalScore: { _gte: '$form.passMark' } }, then: { days: ['s', 'e', 'rule'] }, else: { coalesce: ['a', { sum: 'details.x' }] } };
+    expect(fieldsRead(expr)).toEqual(['totalScore', 'passMark', 's', 'e', 'rule', 'a']);
+    expect(sumsRead(expr)).toEqual([{ detail: 'details', field: 'x' }]);
+  });
+
+  it('lists the literal texts an expression can yield', () => {
+    expect(textsYielded({ if: { a: { _eq: 1 } }, then: { text: 'A' }, else: { coalesce: ['b', { text: 'D' }] } })).toEqual(['A', 'D']);
+    expect(textsYielded({ days: ['s', 'e', { text: 'both' }] })).toEqual([]);
   });
 
   it('lists the detail columns an expression sums', () => {
@@ -90,6 +197,11 @@ describe('computeOrder', () => {
   it('throws on a cycle, naming the fields in it', () => {
     expect(() => computeOrder({ a: { add: ['b', 1] }, b: { mul: ['a', 2] } })).toThrow('x-compute cycle: a -> b -> a');
     expect(() => computeOrder({ x: { add: ['y', 1] }, y: { add: ['z', 1] }, z: { add: ['x', 1] } })).toThrow(/cycle: x -> y -> z -> x/);
+  });
+
+  it('orders a field after the computed fields its condition reads', () => {
+    const order = computeOrder({ grade: { if: { totalScore: { _gte: 90 } }, then: { text: 'A' } }, totalScore: { add: ['a', 'b'] } });
+    expect(order).toEqual(['totalScore', 'grade']);
   });
 
   it('throws on a field that reads itself', () => {

@@ -1,6 +1,7 @@
 // The schema linter: the checks that span fields, files and dictionaries, which a meta-schema cannot
 // express. Each finding names the file and the JSON pointer of the offending keyword.
-import { fieldsRead, sumsRead } from '../compute/expr.ts';
+import { checkExpr, typeOfKind } from '../compute/check.ts';
+import { fieldsRead, sumsRead, textsYielded } from '../compute/expr.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
@@ -179,15 +180,7 @@ function lintFields(
       const dict = dictionaries.find((d) => d.code === f.dict!.code && d.source === f.dict!.source);
       if (!dict) report(at(f.name) + '/x-dict/code', `unknown ${f.dict.source} dictionary "${f.dict.code}"`);
     }
-    if (f.compute) {
-      for (const name of fieldsRead(f.compute.expr)) if (!(name in fieldMap)) report(at(f.name) + '/x-compute/expr', `expression reads unknown field "${name}"`);
-      for (const { detail, field } of sumsRead(f.compute.expr)) {
-        const d = owner.details.find((x) => x.name === detail);
-        if (!d) report(at(f.name) + '/x-compute/expr', `sum over unknown detail "${detail}"`);
-        else if (!(field in d.fieldMap)) report(at(f.name) + '/x-compute/expr', `sum over unknown field "${detail}.${field}"`);
-      }
-      if (f.kind !== 'decimal' && f.kind !== 'integer') report(at(f.name) + '/x-compute', 'x-compute needs a number property');
-    }
+    if (f.compute) lintCompute(f, fieldMap, owner, dictionaries, (message, where = '/expr') => report(at(f.name) + '/x-compute' + where, message));
     if (f.rules) {
       for (const key of ['visibleIf', 'requiredIf', 'readonlyIf'] as const) {
         const pred = f.rules[key];
@@ -195,6 +188,25 @@ function lintFields(
       }
     }
   }
+}
+
+/** A formula reads existing fields and sums existing columns, its types fit, its texts are the field's values. */
+function lintCompute(f: FieldModel, fieldMap: Readonly<Record<string, FieldModel>>, owner: EntityModel, dictionaries: DictionaryDef[], report: (message: string, where?: string) => void) {
+  const { expr } = f.compute!;
+  for (const name of fieldsRead(expr)) if (!(name in fieldMap)) report(`expression reads unknown field "${name}"`);
+  for (const { detail, field } of sumsRead(expr)) {
+    const d = owner.details.find((x) => x.name === detail);
+    if (!d) report(`sum over unknown detail "${detail}"`);
+    else if (!(field in d.fieldMap)) report(`sum over unknown field "${detail}.${field}"`);
+    else if (typeOfKind(d.fieldMap[field].kind) !== 'number') report(`sum over "${detail}.${field}", which is not a number`);
+  }
+  const { type, problems } = checkExpr(expr, (name) => fieldMap[name]?.kind);
+  for (const problem of problems) report(problem);
+  const target = typeOfKind(f.kind);
+  if (target === null || f.kind === 'month' || f.kind === 'boolean') report(`x-compute cannot fill a ${f.kind} property`, '');
+  else if (type !== null && type !== target) report(`the expression yields a ${type}, "${f.name}" holds a ${target}`);
+  const allowed = f.options?.map((o) => String(o.value)) ?? dictionaries.find((d) => d.code === f.dict?.code && d.source === f.dict?.source)?.items.map((i) => i.key);
+  for (const text of textsYielded(expr)) if (allowed && !allowed.includes(text)) report(`text "${text}" is not a value of "${f.name}"`);
 }
 
 const CJK = /[\u3400-\u9fff]/;
