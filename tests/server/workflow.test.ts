@@ -320,6 +320,13 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const defaults = all.records.filter((p: any) => p.category.startsWith('flow_') && p.category !== 'flow_custom');
     expect(new Set(defaults.map((p: any) => p.key)).size).toBe(28);
     expect(defaults.find((p: any) => p.key === 'laborSettlementFinalization')).toMatchObject({ name: '劳务结算定案审批', categoryName: 'Labour settlement finalisation' });
+    // each category is an entry of the flow dictionary (key = prefix, category flow_<key>), in both languages
+    const categories = expectOk(await admin.get('/api/blade-system/dict/dictionary', { code: 'flow' }));
+    const byKey = new Map(categories.map((d: any) => [d.dictKey, d]));
+    for (const p of defaults) expect(byKey.get(p.category.replace(/^flow_/, '')), p.category).toBeDefined();
+    expect(byKey.get('materialCheck')).toMatchObject({ dictValue: '材料验收' });
+    const english = expectOk(await clerk.en.get('/api/blade-system/dict/dictionary', { code: 'flow' }));
+    expect(english.find((d: any) => d.dictKey === 'materialCheck')).toMatchObject({ dictValue: 'Material check' });
   });
 
   it('a second tenant sees none of it and can touch none of it', async () => {

@@ -6,12 +6,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileDefinition, type ProcessGraph } from '../../../engine/workflow/definition.ts';
 import { evaluateList, isExpression } from '../../../engine/workflow/expression.ts';
-import type { EntityCatalog, Label, Lang } from '../../../engine/model/types.ts';
+import type { EntityCatalog, Lang } from '../../../engine/model/types.ts';
 import { nowText } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { nextId } from '../../db/ids.ts';
 import { engineCall, flowError } from './errors.ts';
-import { categoryOf, prefixOfCategory, WORKFLOW_PREFIXES } from './prefixes.ts';
+import { categoryOf, WORKFLOW_PREFIXES } from './prefixes.ts';
 
 export type DeploySource = 'default' | 'upload' | 'model';
 
@@ -70,14 +70,12 @@ export function flowProcess(row: DefinitionRow, catalog: EntityCatalog, lang: La
 }
 
 /** A category's name: the `flow` dictionary's entry when there is one, else the workflow prefix's label. */
+/** A category's name: the `flow` dictionary's entry for flow_<key> (the 28 document categories and BladeX's own). */
 export function categoryName(category: string | null, catalog: EntityCatalog, lang: Lang): string {
   if (!category) return '';
   const key = category.replace(/^flow_/, '');
   const item = catalog.dictionaries.find((d) => d.code === 'flow')?.items.find((i) => i.key === key);
-  if (item) return lang === 'en' ? item.en : item.value;
-  const prefix = prefixOfCategory(category);
-  const label: Label | undefined = prefix ? WORKFLOW_PREFIXES[prefix] : undefined;
-  return label ? label[lang] : category;
+  return item ? (lang === 'en' ? item.en : item.value) : category;
 }
 
 export interface DeployInput {
@@ -162,7 +160,7 @@ export class DefinitionStore {
       const previous = await this.latest(q, input.tenantId, graph.key);
       const [{ top }] = await q.query<{ top: number | null }>('SELECT max(version) AS top FROM wf_definition WHERE tenant_id = $1 AND def_key = $2', [input.tenantId, graph.key]);
       const version = (top ?? 0) + 1;
-      const category = input.category || previous?.category || (WORKFLOW_PREFIXES[graph.key] ? categoryOf(graph.key) : null);
+      const category = input.category || previous?.category || (WORKFLOW_PREFIXES.includes(graph.key) ? categoryOf(graph.key) : null);
       const deploymentId = nextId();
       const id = `${graph.key}:${version}:${deploymentId}`;
       const now = nowText(this.timeZone);
