@@ -399,6 +399,25 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect((await submit({ id: doc.id })).approvalStatus).toBe('approving');
   });
 
+  it('the OpenAPI document describes the flow API and each approval document\'s submit and recall', async () => {
+    const doc = JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
+    const flowPaths = Object.keys(doc.paths).filter((p) => p.startsWith(FLOW));
+    expect(flowPaths).toHaveLength(25);
+    for (const path of flowPaths) {
+      for (const method of Object.keys(doc.paths[path])) expect(server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }), `${method} ${path}`).toBe(true);
+    }
+    expect(doc.paths[`${FLOW}/work/todo-list`].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['processDefinitionName', 'beginDate', 'endDate']));
+    expect(doc.components.schemas.BladeFlow.properties.taskId).toBeDefined();
+    const documents = Object.values(server.catalog.entities).filter((m) => m.workflow);
+    expect(documents.length).toBeGreaterThanOrEqual(28);
+    for (const model of documents) {
+      expect(doc.paths[`${model.api}/submit`].post.summary, model.key).toContain('submit it for approval');
+      expect(server.app.hasRoute({ method: 'POST', url: `${model.api}/recall` })).toBe(true);
+      expect(doc.paths[`${model.api}/recall`].post.parameters[0]).toMatchObject({ name: 'id', required: true });
+    }
+    expect(doc.paths['/api/blade-system/user/submit'].post.summary).not.toContain('approval');
+  });
+
   it('refuses bad input to the flow API with 400', async () => {
     expect((await manager.api.post(`${FLOW}/work/complete-task`, { flag: 'ok' })).status).toBe(400);
     expect((await manager.api.post(`${FLOW}/work/complete-task`, { taskId: '1', variables: [1] })).status).toBe(400);

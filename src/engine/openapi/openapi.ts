@@ -1,6 +1,7 @@
 // An OpenAPI 3.1 description of the generic API, derived from the same models as everything else,
 // so that any HTTP client can be generated from it.
 import type { EntityCatalog, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
+import { documentWorkflowPaths, flowPaths, flowSchemas } from './workflow.ts';
 
 /** A property's JSON Schema for clients: the standard keywords, no x- annotations. */
 export function publicSchema(schema: JsonSchema): JsonSchema {
@@ -113,6 +114,7 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
       securitySchemes: { bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth', description: 'bearer <access token>' } },
       schemas: {
         ...Object.fromEntries(models.map((m) => [m.key, { title: `${m.label.zh} / ${m.label.en}`, ...recordSchema(m) }])),
+        ...flowSchemas,
         TreeNode: {
           type: 'object',
           properties: { id: { type: 'string' }, parentId: { type: 'string' }, title: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' }, hasChildren: { type: 'boolean' }, children: { type: 'array', items: { $ref: '#/components/schemas/TreeNode' } } },
@@ -120,6 +122,7 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
       },
     },
     security: [{ bladeAuth: [] }],
-    paths: Object.assign({}, ...models.map(entityPaths)),
+    // a document with a workflow: its submit starts the approval (replacing the generic description)
+    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths()),
   };
 }
