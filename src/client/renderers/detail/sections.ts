@@ -32,7 +32,8 @@ export function viewSections(model: EntityModel, record: Row): ViewSection[] {
   }));
 }
 
-/** The columns of a detail table: the row's own fields (not its id, parent key, order or tenant). */
+/** The columns of a detail table: the row's own fields (not its id, parent key, order or tenant, nor the ids of picked source lines). */
 export function detailColumns(detail: DetailModel): FieldModel[] {
-  return detail.fields.filter((f) => !f.system && !f.writeOnly && !((f.ui?.hidden as string[] | undefined) ?? []).includes('view'));
+  const links = new Set(detail.pickFrom.map((p) => p.rowId));
+  return detail.fields.filter((f) => !f.system && !f.writeOnly && !links.has(f.name) && !((f.ui?.hidden as string[] | undefined) ?? []).includes('view'));
 }

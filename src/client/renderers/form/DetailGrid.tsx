@@ -2,7 +2,7 @@
 // delete rows, per-cell validation messages, computed line fields and a footer of totals, all
 // updating as one types. Rows are virtualised (only those in view are mounted) and each row
 // subscribes to its own values in the form store, so a form with 500 rows stays responsive.
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ErrorSchema, FieldProps } from '@rjsf/utils';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Button, Checkbox, Empty, Space, theme, Typography } from 'antd';
@@ -12,9 +12,11 @@ import { evaluate } from '../../../engine/compute/expr.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { displayScale, formatDecimal } from '../format.ts';
+import type { PickSource } from '../../../engine/model/types.ts';
 import type { FormContextValue } from './context.ts';
 import { Cell, GridRow } from './GridRow.tsx';
 import { ACTIONS_WIDTH, gridColumns, gridWidth, INDEX_WIDTH, ROW_HEIGHT, SELECT_WIDTH, type GridColumn } from './grid-columns.ts';
+import { PickDialog } from './PickDialog.tsx';
 import type { FormStore } from './store.ts';
 
 const HEADER_HEIGHT = 40;
@@ -67,6 +69,28 @@ function GridTotals({ store, detail, columns, readOnly }: { store: FormStore; de
       {columns.map((c) => <Cell key={c.field.name} width={c.width} align="right">{sums[c.field.name] ?? ''}</Cell>)}
       {!readOnly && <Cell width={ACTIONS_WIDTH} />}
     </div>
+  );
+}
+
+/**
+ * "从采购合同选择": opens the lines of the document the header field selects; until one is
+ * selected the button is disabled and says what to choose first.
+ */
+function PickButton({ store, detail, pick }: { store: FormStore; detail: string; pick: PickSource }) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  const [open, setOpen] = useState(false);
+  // the header mirrors rjsf's data; setHeader notifies "totals"
+  const selected = useSyncExternalStore((notify) => store.subscribe('totals', notify), () => store.header[pick.header]);
+  const source = store.model.fieldMap[pick.header].label[lang];
+  const ready = selected !== undefined && selected !== null && selected !== '';
+  return (
+    <>
+      <Button size="small" icon={<ImportOutlined />} disabled={!ready} title={ready ? undefined : t('grid.pickNeedsSource', { source })} onClick={() => setOpen(true)}>
+        {t('grid.pickFrom', { source })}
+      </Button>
+      {open && <PickDialog store={store} detail={detail} pick={pick} open={open} onClose={() => setOpen(false)} />}
+    </>
   );
 }
 
@@ -147,6 +171,7 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
         <Space style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
           <Space>
             <Button type="primary" ghost size="small" icon={<PlusOutlined />} onClick={add}>{t('grid.add')}</Button>
+            {store.detail(detail).pickFrom.map((pick) => <PickButton key={pick.rowId} store={store} detail={detail} pick={pick} />)}
             <Button danger size="small" icon={<DeleteOutlined />} disabled={selected.size === 0} onClick={removeSelected}>{t('grid.deleteSelected')}</Button>
           </Space>
           <Typography.Text type="secondary">{t('grid.rows', { count: keys.length })}</Typography.Text>

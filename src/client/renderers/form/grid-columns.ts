@@ -35,8 +35,10 @@ function summed(model: EntityModel, detail: DetailModel): Set<string> {
 
 export function gridColumns(model: EntityModel, detail: DetailModel): GridColumn[] {
   const totals = summed(model, detail);
+  // the id of a picked source line is a link kept for the server, not something to read or type
+  const links = new Set(detail.pickFrom.map((p) => p.rowId));
   return detail.fields
-    .filter((f) => !f.system && f.ui?.widget !== 'hidden')
+    .filter((f) => !f.system && f.ui?.widget !== 'hidden' && !links.has(f.name))
     .map((f) => {
       const widget = widgetNameOf(f);
       const numeric = f.kind === 'decimal' || f.kind === 'integer';

@@ -158,6 +158,17 @@ export class FormStore {
     return key;
   }
 
+  /** Rows picked from another document's lines, appended at the end with their values computed. */
+  appendRows(detail: string, rows: readonly Row[]): void {
+    const s = this.state(detail);
+    for (const values of rows) {
+      const row: Row = {};
+      for (const f of s.model.fields) if (!f.system && f.default !== undefined) row[f.name] = f.default;
+      this.insert(s, { ...row, ...withoutNulls(values) }, s.keys.length, false);
+    }
+    this.changedRows(detail);
+  }
+
   /** A copy of a row below it, as a new row (no id). */
   copyRow(detail: string, key: string): string {
     const s = this.state(detail);

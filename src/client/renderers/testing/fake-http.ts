@@ -111,7 +111,9 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
       case 'page':
         return page(sorted(rows.filter((r) => matchesFilters(model, r, q)), q), q);
       case 'detail': {
-        const row = byId(q.id ?? '');
+        // by id, or by a lookup key (a contract by its code)
+        const key = model.lookupKeys.find((k) => q[k] !== undefined);
+        const row = key && q.id === undefined ? rows.find((r) => String(r[key]) === q[key]) : byId(q.id ?? '');
         if (!row) throw new ApiError(400, '数据不存在', null);
         return structuredClone(row);
       }
