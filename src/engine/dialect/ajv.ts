@@ -11,7 +11,7 @@ export const SCHEMA_BASE = 'https://zhusuan.dev/';
 /** The x- keyword families of DESIGN §3. */
 export const FAMILIES = [
   'x-entity', 'x-list', 'x-search', 'x-layout', 'x-ui', 'x-display', 'x-ref',
-  'x-dict', 'x-detail', 'x-rules', 'x-compute', 'x-db', 'x-i18n', 'x-workflow',
+  'x-dict', 'x-detail', 'x-rules', 'x-compute', 'x-db', 'x-i18n', 'x-workflow', 'x-cumulative',
 ] as const;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

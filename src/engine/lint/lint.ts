@@ -2,6 +2,7 @@
 // express. Each finding names the file and the JSON pointer of the offending keyword.
 import { checkExpr, typeOfKind } from '../compute/check.ts';
 import { fieldsRead, sumsRead, textsYielded } from '../compute/expr.ts';
+import { lintCumulative } from '../cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
@@ -66,6 +67,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string') report('/x-entity/code/field', 'the code field must be a string');
 
   if (model.workflow) lintWorkflow(model, report);
+  lintCumulative(model, entities, report);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {

@@ -170,7 +170,7 @@ export class FlowRuntime {
         result.ended ? now : null, result.state.end ?? null],
     );
     const created = await this.write(tx, inst, result, actor.userId);
-    await this.documentStatus(tx, inst, result.state.status);
+    await this.documentStatus(tx, inst, result.state.status, actor);
     await this.announce(tx, inst, result, created);
     return { instanceId: inst.id, status: result.state.status };
   }
@@ -215,7 +215,7 @@ export class FlowRuntime {
         : engine.reject(graph, inst.state, task.ref, variables)));
       const done = { outcome: input.approve ? 'approve' : 'reject', comment: input.comment ?? null, variables: input.variables ?? null };
       const created = await this.write(tx, inst, result, actor.userId, { done });
-      if (result.ended) await this.documentStatus(tx, inst, result.state.status);
+      if (result.ended) await this.documentStatus(tx, inst, result.state.status, actor);
       await this.announce(tx, inst, result, created, input.comment);
       return { status: result.state.status, ended: result.ended };
     });
@@ -343,7 +343,7 @@ export class FlowRuntime {
   }
 
   /** The business document follows its instance: approving, approved, rejected, withdrawn, terminated. */
-  private async documentStatus(tx: Queryable, inst: InstanceRow, status: InstanceStatus) {
+  private async documentStatus(tx: Queryable, inst: InstanceRow, status: InstanceStatus, actor?: Actor) {
     const model = inst.businessKey ? this.deps.ctx.catalog.entities[inst.businessKey] : undefined;
     if (!model?.workflow || !inst.businessId) return;
     const wf = model.workflow;
@@ -355,6 +355,9 @@ export class FlowRuntime {
     }
     params.push(inst.businessId, inst.tenantId);
     await tx.query(`UPDATE ${q(model.table)} SET ${sets.join(', ')} WHERE id = $${params.length - 1} AND tenant_id = $${params.length}`, params);
+    // the document's own rules on entering a status (refusing a submission, writing totals back)
+    const by: Actor = actor ?? { tenantId: inst.tenantId, userId: inst.initiatorId, deptId: null, lang: 'zh' };
+    await this.deps.ctx.hooks?.[model.key]?.afterStatus?.({ tx, actor: by, id: inst.businessId, status: DOCUMENT_STATUS[status] });
   }
 
   /** Changes the fields this task may edit, through the document's own validation. Returns the fresh variables. */

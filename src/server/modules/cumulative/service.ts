@@ -1,0 +1,268 @@
+// The cumulative query and the contract write-back of every document with x-cumulative: sums over
+// the approved documents of one group (its key fields' values), straight from the tables, scoped to
+// the caller's tenant and to live rows.
+import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
+import { applyComputed } from '../../../engine/compute/apply.ts';
+import { lineKey, nextPeriod, type Amount, type CumulativeAnswer, type CumulativeLine } from '../../../engine/cumulative/cumulative.ts';
+import type { CumulativeModel, DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../engine/model/types.ts';
+import type { Queryable, Row } from '../../db/db.ts';
+import { Params, q, selectList, toParam, toRecord } from '../../db/sql.ts';
+import { EntityStore, type Actor, type StoreContext } from '../../db/store.ts';
+
+const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
+
+/** WHERE terms selecting the live documents of a group in a status. */
+function groupWhere(model: EntityModel, tenantId: string, group: Record<string, string>, statuses: string[], params: Params, excludeId?: string): string[] {
+  const status = model.fieldMap[model.workflow!.statusField];
+  const terms = [`t.tenant_id = ${params.add(tenantId)}`, `t.${q(status.column)} = ANY(${params.add(statuses)}::text[])`];
+  if (model.softDelete) terms.push('t.is_deleted = 0');
+  for (const [key, value] of Object.entries(group)) terms.push(`t.${q(model.fieldMap[key].column)}::text = ${params.add(value)}`);
+  if (excludeId) terms.push(`t.id <> ${params.add(excludeId)}`);
+  return terms;
+}
+
+export interface AnswerOptions {
+  period?: string;
+  excludeId?: string;
+}
+
+export class Cumulatives {
+  constructor(private readonly ctx: StoreContext) {}
+
+  private get catalog(): EntityCatalog {
+    return this.ctx.catalog;
+  }
+
+  /** R-CUM-4: what was approved in a group before a period, with the contract it settles. */
+  async answer(db: Queryable, actor: Actor, model: EntityModel, group: Record<string, string>, options: AnswerOptions = {}): Promise<CumulativeAnswer> {
+    const spec = model.cumulative!;
+    const source = this.catalog.entities[spec.source];
+    const params = new Params();
+    const where = groupWhere(source, actor.tenantId, group, ['approved'], params, options.excludeId);
+    const periodField = spec.period ? source.fieldMap[spec.period] : undefined;
+    const before = options.period && periodField ? `t.${q(periodField.column)} < ${params.add(options.period)}` : 'true';
+    const sums = [...new Set([...Object.values(spec.header), ...spec.totals])];
+    const select = [
+      ...sums.map((f) => `coalesce(sum(t.${q(source.fieldMap[f].column)}) FILTER (WHERE ${before}), 0)::text AS ${q(f)}`),
+      periodField ? `max(t.${q(periodField.column)}) AS "__last"` : 'NULL AS "__last"',
+    ];
+    const [row] = await db.query(`SELECT ${select.join(', ')} FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    const last = (row.__last as string | null) ?? null;
+    const header: Record<string, Amount> = {};
+    for (const [target, from] of Object.entries(spec.header)) header[target] = amount(row[from]);
+    const totals: Record<string, Amount> = {};
+    for (const f of spec.totals) totals[f] = amount(row[f]);
+    const contract = await this.contract(db, actor, spec, group);
+    return {
+      keys: group,
+      period: options.period ?? (periodField && last ? nextPeriod(last) : null),
+      lastApprovedPeriod: last,
+      approving: await this.approving(db, actor.tenantId, source, group),
+      contract: contract?.header ?? null,
+      header,
+      totals,
+      lines: await this.lines(db, actor, spec, source, group, options, contract?.rows ?? []),
+    };
+  }
+
+  /** A document of the group in approval (of `model`, other than `excludeId`). */
+  async approving(db: Queryable, tenantId: string, model: EntityModel, group: Record<string, string>, excludeId?: string): Promise<{ id: string; code: string | null } | null> {
+    const params = new Params();
+    const where = groupWhere(model, tenantId, group, ['approving'], params, excludeId);
+    const title = model.code ? `t.${q(model.fieldMap[model.code.field].column)}` : 'NULL';
+    const [row] = await db.query<{ id: string; code: string | null }>(
+      `SELECT t.id::text AS id, ${title} AS code FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`,
+      params.values,
+    );
+    return row ?? null;
+  }
+
+  /** The latest period of the group's approved or approving documents (other than `excludeId`). */
+  async latestPeriod(db: Queryable, tenantId: string, model: EntityModel, group: Record<string, string>, excludeId?: string): Promise<string | null> {
+    const spec = model.cumulative!;
+    if (!spec.period) return null;
+    const params = new Params();
+    const where = groupWhere(model, tenantId, group, ['approved', 'approving'], params, excludeId);
+    const [row] = await db.query<{ last: string | null }>(
+      `SELECT max(t.${q(model.fieldMap[spec.period].column)}) AS last FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
+    return row?.last ?? null;
+  }
+
+  /** The referenced contract's snapshot and its lines, when the group names it. */
+  private async contract(db: Queryable, actor: Actor, spec: CumulativeModel, group: Record<string, string>): Promise<{ id: string; header: Row; rows: Row[] } | undefined> {
+    const c = spec.contract;
+    if (!c || group[c.field] === undefined) return undefined;
+    const target = this.catalog.entities[c.entity];
+    const ref = this.catalog.entities[spec.source].fieldMap[c.field].ref ?? { valueField: 'id' };
+    const fields = [...new Set(['id', ...c.snapshot])].map((f) => target.fieldMap[f]);
+    const params = new Params();
+    const where = [`t.${q(target.fieldMap[ref.valueField].column)}::text = ${params.add(group[c.field])}`, `t.tenant_id = ${params.add(actor.tenantId)}`];
+    if (target.softDelete) where.push('t.is_deleted = 0');
+    const [row] = await db.query(`SELECT ${selectList(fields)} FROM ${q(target.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
+    if (!row) return undefined;
+    const header = toRecord(row, fields);
+    const cl = c.lines;
+    if (!cl) return { id: String(header.id), header, rows: [] };
+    const detail = target.details.find((d) => d.name === cl.detail)!;
+    const rowFields = [...new Set(['id', ...Object.values(cl.match), ...cl.snapshot, ...cl.quantity])].map((f) => detail.fieldMap[f]);
+    const rows = await db.query(
+      `SELECT ${selectList(rowFields)} FROM ${q(detail.table)} t WHERE t.${q(detail.foreignKeyColumn)} = $1 AND t.tenant_id = $2 ORDER BY t.${q(detail.fieldMap[detail.orderField].column)}, t.id`,
+      [header.id, actor.tenantId],
+    );
+    return { id: String(header.id), header, rows: rows.map((r) => toRecord(r, rowFields)) };
+  }
+
+  /** Previous sums by line, on the contract's lines first (in its order), then lines not on the contract. */
+  private async lines(db: Queryable, actor: Actor, spec: CumulativeModel, source: EntityModel, group: Record<string, string>, options: AnswerOptions, contractRows: Row[]): Promise<CumulativeLine[]> {
+    const lines = spec.lines;
+    if (!lines) return [];
+    const detail = source.details.find((d) => d.name === lines.detail)!;
+    const periodField = spec.period && options.period ? source.fieldMap[spec.period] : undefined;
+    const before = periodField ? { field: periodField, value: options.period! } : undefined;
+    const sums = await this.lineSums(db, actor.tenantId, source, detail, lines.match, [...new Set(Object.values(lines.previous))], group, options.excludeId, before);
+    const toLine = (key: Record<string, string>, found: Row | undefined): CumulativeLine => {
+      const previous: Record<string, Amount> = {};
+      for (const [target, from] of Object.entries(lines.previous)) previous[target] = amount(found?.[from]);
+      return { key, previous };
+    };
+    const out: CumulativeLine[] = [];
+    const used = new Set<string>();
+    const cl = spec.contract?.lines;
+    for (const row of cl ? contractRows : []) {
+      const key: Record<string, string> = {};
+      for (const f of lines.match) key[f] = cl!.match[f] === undefined ? '' : String(row[cl!.match[f]] ?? '');
+      const k = lineKey(key, lines.match);
+      used.add(k);
+      const line = toLine(key, sums.get(k));
+      const snapshot: Row = {};
+      for (const f of cl!.snapshot) snapshot[f] = row[f] ?? null;
+      line.contract = snapshot;
+      const qty = cl!.quantity.map((f) => row[f]).find((v) => v !== null && v !== undefined && v !== '');
+      if (qty !== undefined) {
+        line.contractQty = amount(qty);
+        const settledTarget = Object.entries(lines.previous).find(([, from]) => from === lines.quantity)?.[0];
+        if (settledTarget) line.remainingQty = decimalToJson(new Dec(String(qty)).minus(new Dec(String(line.previous[settledTarget]))));
+      }
+      out.push(line);
+    }
+    for (const [k, found] of sums) {
+      if (used.has(k)) continue;
+      const key: Record<string, string> = {};
+      for (const f of lines.match) key[f] = String(found[f] ?? '');
+      out.push(toLine(key, found));
+    }
+    return out;
+  }
+
+  /** Σ of row fields over the group's approved documents (before the period), by match key. */
+  private async lineSums(
+    db: Queryable, tenantId: string, source: EntityModel, detail: DetailModel, match: readonly string[], fields: string[],
+    group: Record<string, string>, excludeId?: string, before?: { field: FieldModel; value: string },
+  ): Promise<Map<string, Row>> {
+    const params = new Params();
+    const where = groupWhere(source, tenantId, group, ['approved'], params, excludeId);
+    if (before) where.push(`t.${q(before.field.column)} < ${params.add(before.value)}`);
+    const keys = match.map((f) => `d.${q(detail.fieldMap[f].column)}::text`);
+    const rows = await db.query(
+      `SELECT ${keys.map((k, i) => `${k} AS ${q(match[i])}`).join(', ')}, ${fields.map((f) => `coalesce(sum(d.${q(detail.fieldMap[f].column)}), 0)::text AS ${q(f)}`).join(', ')}
+         FROM ${q(detail.table)} d JOIN ${q(source.table)} t ON t.id = d.${q(detail.foreignKeyColumn)}
+        WHERE ${where.join(' AND ')} GROUP BY ${keys.join(', ')}`,
+      params.values,
+    );
+    return new Map(rows.map((r) => [lineKey(r, match), r]));
+  }
+
+  // ---- contract write-back (R-CUM-5) ----
+
+  /**
+   * Recomputes the totals a contract receives from approved documents: each write-back field is the
+   * sum over every entity that writes it, never an increment, so a reversal or a repeat gives the same.
+   */
+  async writeBack(tx: Queryable, actor: Actor, model: EntityModel, record: Row): Promise<void> {
+    const c = model.cumulative?.contract;
+    if (!c || (!Object.keys(c.writeBack).length && !Object.keys(c.lines?.writeBack ?? {}).length)) return;
+    const value = record[c.field];
+    if (value === undefined || value === null || value === '') return;
+    const target = this.catalog.entities[c.entity];
+    const valueField = model.fieldMap[c.field].ref?.valueField ?? 'id';
+    const store = new EntityStore(this.ctx, target, actor);
+    let contract: Row;
+    try {
+      contract = await store.detail(String(value), valueField === 'id' ? 'id' : valueField, tx);
+    } catch {
+      return; // the contract is gone: nothing to write back
+    }
+    const writers = Object.values(this.catalog.entities).filter((m) => m.cumulative?.contract?.entity === c.entity);
+    const next: Row = { ...contract };
+    const headerFields = new Set<string>();
+    for (const field of new Set(writers.flatMap((m) => Object.keys(m.cumulative!.contract!.writeBack)))) {
+      next[field] = await this.sumOver(tx, actor.tenantId, writers, String(value), field);
+      headerFields.add(field);
+    }
+    const rowFields = await this.lineWriteBack(tx, actor.tenantId, writers, String(value), target, next);
+    const computed = applyComputed(target, next);
+    await writeFields(tx, target.table, [...headerFields, ...target.computeOrder].map((f) => target.fieldMap[f]), String(contract.id), computed);
+    for (const [name, fields] of rowFields) {
+      const detail = target.details.find((d) => d.name === name)!;
+      const columns = [...fields, ...detail.computeOrder].map((f) => detail.fieldMap[f]);
+      for (const row of (computed[name] as Row[]) ?? []) await writeFields(tx, detail.table, columns, String(row.id), row);
+    }
+  }
+
+  /** Σ over the approved documents of every writer of `field` that reference the contract. */
+  private async sumOver(tx: Queryable, tenantId: string, writers: EntityModel[], value: string, field: string): Promise<Amount> {
+    let total = new Dec(0);
+    const seen = new Set<string>();
+    for (const m of writers) {
+      const c = m.cumulative!.contract!;
+      const from = c.writeBack[field];
+      const source = this.catalog.entities[m.cumulative!.source];
+      if (!from || seen.has(`${source.key}.${from}.${c.field}`)) continue;
+      seen.add(`${source.key}.${from}.${c.field}`);
+      const params = new Params();
+      const where = groupWhere(source, tenantId, { [c.field]: value }, ['approved'], params);
+      const [row] = await tx.query<{ s: string }>(`SELECT coalesce(sum(t.${q(source.fieldMap[from].column)}), 0)::text AS s FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
+      total = total.plus(row.s);
+    }
+    return decimalToJson(total);
+  }
+
+  /** Sets the contract rows' write-back fields in `contract`; answers which fields of which detail it set. */
+  private async lineWriteBack(tx: Queryable, tenantId: string, writers: EntityModel[], value: string, target: EntityModel, contract: Row): Promise<Map<string, Set<string>>> {
+    const touched = new Map<string, Set<string>>();
+    for (const m of writers) {
+      const spec = m.cumulative!;
+      const cl = spec.contract!.lines;
+      if (!cl || !spec.lines || !Object.keys(cl.writeBack).length) continue;
+      const source = this.catalog.entities[spec.source];
+      const detail = source.details.find((d) => d.name === spec.lines!.detail)!;
+      const sums = await this.lineSums(tx, tenantId, source, detail, spec.lines.match, [...new Set(Object.values(cl.writeBack))], { [spec.contract!.field]: value });
+      const rows = (contract[cl.detail] as Row[] | undefined) ?? [];
+      const fields = touched.get(cl.detail) ?? new Set<string>();
+      touched.set(cl.detail, fields);
+      for (const row of rows) {
+        const key: Record<string, string> = {};
+        for (const f of spec.lines.match) key[f] = cl.match[f] === undefined ? '' : String(row[cl.match[f]] ?? '');
+        const found = sums.get(lineKey(key, spec.lines.match));
+        for (const [field, from] of Object.entries(cl.writeBack)) {
+          // several writers of one field add up (first one starts from zero)
+          const base = fields.has(field) ? new Dec(String(row[field] ?? 0)) : new Dec(0);
+          row[field] = decimalToJson(base.plus(String(found?.[from] ?? '0')));
+        }
+      }
+      for (const f of Object.keys(cl.writeBack)) fields.add(f);
+    }
+    return touched;
+  }
+}
+
+/** UPDATE of some columns of one row by id (ids come from rows just read in the caller's tenant). */
+export async function writeFields(tx: Queryable, table: string, fields: FieldModel[], id: string, record: Row): Promise<void> {
+  const own = [...new Map(fields.filter((f) => f && !f.system && !f.writeOnly).map((f) => [f.name, f])).values()];
+  if (!own.length) return;
+  const params = new Params();
+  const sets = own.map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
+  await tx.query(`UPDATE ${q(table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`, params.values);
+}
