@@ -50,12 +50,36 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(doc.totalAmount).toBe(510151.25); // the client's 1 is ignored
   });
 
-  it('numbers documents uniquely under concurrent saves', async () => {
-    const saves = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      api.post(`${BASE}/save`, { projectId, title: `并发计划${i}`, planDate: '2026-03-10', compilerName: '张工', details: [demandRow(rebar.id, 1, 1)] })));
-    const codes = saves.map((r) => r.body.data?.code);
-    expect(saves.every((r) => r.body.code === 200)).toBe(true);
-    expect(new Set(codes).size).toBe(20);
+  it('numbers documents PREFIX-yyyyMM-#### per tenant and type, distinct under concurrent saves', async () => {
+    // two tenants, two document types (plans CLZJH, projects XM), 20 saves of each at once: 80 in flight
+    const tenants = [await server.newTenant('编号测试甲'), await server.newTenant('编号测试乙')];
+    const setups = await Promise.all(tenants.map(async ({ token }) => {
+      const theirs = client(server, token);
+      const { id, code: _code, ...template } = await project(theirs);
+      return { api: theirs, projectId: id as string, template, goodsId: (await goods(theirs)).id };
+    }));
+    const kinds = [
+      { prefix: 'CLZJH', save: (s: (typeof setups)[number], i: number) => s.api.post(`${BASE}/save`, { projectId: s.projectId, title: `并发计划${i}`, planDate: '2026-03-10', compilerName: '张工', details: [demandRow(s.goodsId, 1, 1)] }) },
+      { prefix: 'XM', save: (s: (typeof setups)[number], i: number) => s.api.post('/api/construct/project/save', { ...s.template, name: `并发项目${i}` }) },
+    ];
+    const runs = setups.flatMap((setup, tenant) => kinds.map((kind) => ({ tenant, prefix: kind.prefix, saves: Array.from({ length: 20 }, (_, i) => kind.save(setup, i)) })));
+    const answered = await Promise.all(runs.map(async (run) => ({ ...run, saves: await Promise.all(run.saves) })));
+    const sequences = new Map<string, number[]>();
+    for (const { tenant, prefix, saves } of answered) {
+      expect(saves.map((r) => r.body.code), JSON.stringify(saves[0].body)).toEqual(Array(20).fill(200));
+      const codes = saves.map((r) => r.body.data.code as string);
+      expect(new Set(codes).size).toBe(20);
+      for (const r of saves) {
+        const month = String(r.body.data.createTime).slice(0, 7).replace('-', '');
+        expect(r.body.data.code).toMatch(new RegExp(`^${prefix}-${month}-\\d{4}$`));
+      }
+      // one counter per tenant and type: 20 consecutive numbers, whatever the other tenant took
+      const numbers = codes.map((c) => Number(c.slice(-4))).sort((a, b) => a - b);
+      expect(numbers.at(-1)! - numbers[0]).toBe(19);
+      sequences.set(`${tenant}:${prefix}`, numbers);
+    }
+    expect(sequences.get('0:CLZJH')).toEqual(sequences.get('1:CLZJH'));
+    expect(sequences.get('0:XM')).toEqual(sequences.get('1:XM'));
   });
 
   it('edits rows in place: changed, added and removed as the payload says', async () => {
@@ -172,7 +196,7 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     const doc = await demand(api, projectId, [demandRow(item.id, 1, 1)]);
     const res = await api.post('/api/construct/goodsArchives/remove', undefined, { ids: item.id });
     expect(res.status).toBe(400);
-    expect(res.body.msg).toBe('物资档案已被材料总需用计划引用,不能删除');
+    expect(res.body.msg).toBe('物资档案已被材料总需用计划引用,不能删除,可以停用');
     expect((await api.post(`${BASE}/remove`, undefined, { ids: doc.id })).body.code).toBe(200);
     expect((await api.post('/api/construct/goodsArchives/remove', undefined, { ids: item.id })).body.code).toBe(200);
   });

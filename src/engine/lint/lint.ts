@@ -2,7 +2,6 @@
 // express. Each finding names the file and the JSON pointer of the offending keyword.
 import { checkExpr, typeOfKind } from '../compute/check.ts';
 import { fieldsRead, sumsRead, textsYielded } from '../compute/expr.ts';
-import { lintCumulative } from '../cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
@@ -66,8 +65,9 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (model.code && !has(model.code.field)) report('/x-entity/code/field', `code field "${model.code.field}" is not a property`);
   if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string') report('/x-entity/code/field', 'the code field must be a string');
 
+  if (model.activeIf) for (const name of fieldsOf(model.activeIf)) if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
+  lintRoutes(model, report);
   if (model.workflow) lintWorkflow(model, report);
-  lintCumulative(model, entities, report);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {
@@ -114,6 +114,19 @@ function pickMisfit(to: FieldModel, from: FieldModel): string | undefined {
   if (to.dict && to.dict.code !== from.dict?.code) return `dictionary ${from.dict?.code ?? 'none'} into ${to.dict.code}`;
   if (to.ref && (to.ref.entity !== from.ref?.entity || to.ref.valueField !== from.ref.valueField)) return `reference to ${from.ref?.entity ?? 'nothing'} into a reference to ${to.ref.entity}`;
   return undefined;
+}
+
+/** The generic calls every entity has at its API base: an alias may not take one of their paths. */
+const GENERIC_ROUTES = new Set(['list', 'detail', 'options', 'save', 'update', 'submit', 'updatePart', 'remove', 'export', 'tree', 'lazy-list', 'lazy-tree', 'recall']);
+const TREE_ROUTES = new Set(['tree', 'lazy-list', 'lazy-tree']);
+
+/** x-entity.routes: aliases of existing calls, on free paths. */
+function lintRoutes(model: EntityModel, report: Report) {
+  for (const [path, action] of Object.entries(model.routes)) {
+    const at = pointer('x-entity', 'routes', path);
+    if (GENERIC_ROUTES.has(path)) report(at, `route "${path}" is a generic call of every entity and cannot be an alias`);
+    if (TREE_ROUTES.has(action) && !model.tree) report(at, `route "${path}" answers like "${action}", which only tree entities have`);
+  }
 }
 
 /** x-workflow names fields the server writes (status, instance) and fields handlers may change. */

@@ -8,7 +8,7 @@ import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import type {
-  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel,
+  DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel,
 } from './types.ts';
 
 export interface CompileResult {
@@ -298,6 +298,8 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     icon: spec.icon,
     lookupKeys: spec.lookupKeys ?? [],
     labelsForMembers: spec.labelsForMembers ?? false,
+    activeIf: spec.activeIf,
+    routes: spec.routes ?? {},
     tree,
     menu: spec.menu && {
       parent: spec.menu.parent,
@@ -329,7 +331,6 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       sections: (doc['x-layout']?.sections ?? []).map((s: any) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
     },
     workflow: workflowOf(doc['x-workflow']),
-    cumulative: cumulativeOf(key, doc['x-cumulative']),
     schema: doc,
   };
 }
@@ -343,33 +344,6 @@ function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
     instanceField: spec.instanceField,
     variables: spec.variables ?? {},
     editable: spec.editable ?? {},
-  };
-}
-
-function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeModel | undefined {
-  if (!spec) return undefined;
-  const contract = spec.contract;
-  return {
-    keys: spec.keys,
-    queryKeys: spec.queryKeys ?? spec.keys,
-    period: spec.period,
-    source: spec.source ?? key,
-    header: spec.header ?? {},
-    totals: spec.totals ?? [],
-    lines: spec.lines && { detail: spec.lines.detail, match: spec.lines.match, previous: spec.lines.previous, quantity: spec.lines.quantity },
-    contract: contract && {
-      entity: contract.entity,
-      field: contract.field,
-      snapshot: contract.snapshot ?? [],
-      writeBack: contract.writeBack ?? {},
-      lines: contract.lines && {
-        detail: contract.lines.detail,
-        match: contract.lines.match,
-        snapshot: contract.lines.snapshot ?? [],
-        quantity: contract.lines.quantity ?? [],
-        writeBack: contract.lines.writeBack ?? {},
-      },
-    },
   };
 }
 

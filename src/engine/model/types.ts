@@ -156,6 +156,9 @@ export interface MenuModel {
   buttons: readonly { code: string; name: string; en: string }[];
 }
 
+/** A generic call an x-entity.routes alias answers like; `all` is reachable only through an alias. */
+export type RouteAction = 'all' | 'list' | 'detail' | 'options' | 'save' | 'update' | 'submit' | 'updatePart' | 'remove' | 'export' | 'tree' | 'lazy-list' | 'lazy-tree';
+
 /** The document's approval workflow (x-workflow). */
 export interface WorkflowModel {
   /** Route prefix under /work/process/ and the flow category flow_<prefix>. */
@@ -170,39 +173,6 @@ export interface WorkflowModel {
   variables: Readonly<Record<string, string>>;
   /** task definition key → the header fields its handler may change */
   editable: Readonly<Record<string, readonly string[]>>;
-}
-
-/** Running totals over the approved documents of a group (x-cumulative); see schemas/meta/x-cumulative.schema.json. */
-export interface CumulativeModel {
-  keys: readonly string[];
-  queryKeys: readonly string[];
-  period?: string;
-  /** The entity whose approved documents are summed: this one unless the schema names another. */
-  source: string;
-  /** this document's header field → source header field summed into it */
-  header: Readonly<Record<string, string>>;
-  totals: readonly string[];
-  lines?: {
-    detail: string;
-    match: readonly string[];
-    /** this document's row field → source row field summed into it */
-    previous: Readonly<Record<string, string>>;
-    quantity?: string;
-  };
-  contract?: {
-    entity: string;
-    field: string;
-    snapshot: readonly string[];
-    writeBack: Readonly<Record<string, string>>;
-    lines?: {
-      detail: string;
-      /** source row field → contract row field */
-      match: Readonly<Record<string, string>>;
-      snapshot: readonly string[];
-      quantity: readonly string[];
-      writeBack: Readonly<Record<string, string>>;
-    };
-  };
 }
 
 export interface EntityModel {
@@ -220,6 +190,10 @@ export interface EntityModel {
   lookupKeys: readonly string[];
   /** Labels by id (options?ids=) are readable by every member of the tenant (who created a record). */
   labelsForMembers: boolean;
+  /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */
+  activeIf?: Predicate;
+  /** Extra paths under the API base (x-entity.routes): path -> the generic call it answers like. */
+  routes: Readonly<Record<string, RouteAction>>;
   tree?: TreeModel;
   code?: CodeModel;
   menu?: MenuModel;
@@ -248,8 +222,6 @@ export interface EntityModel {
   };
   /** Set when the document passes through an approval workflow. */
   workflow?: WorkflowModel;
-  /** Set when approved documents of a group accumulate (x-cumulative). */
-  cumulative?: CumulativeModel;
   /** The document's schema with $id set, for validators. */
   schema: JsonSchema;
 }

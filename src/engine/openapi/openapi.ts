@@ -102,6 +102,17 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
     paths[`${model.api}/lazy-list`] = { get: { tags: tag, summary: 'One level, with hasChildren', parameters: parent, responses: answer({ type: 'array', items: ref }) } };
     paths[`${model.api}/lazy-tree`] = { get: { tags: tag, summary: 'One level as tree nodes', parameters: parent, responses: answer({ type: 'array', items: node }) } };
   }
+  // x-entity.routes: the platform's extra paths, each described as the call it answers like
+  for (const [path, action] of Object.entries(model.routes)) {
+    paths[`${model.api}/${path}`] = action === 'all'
+      ? {
+        get: {
+          tags: tag, summary: `Every live ${model.label.en} of the tenant${model.activeIf ? ' (enabled only)' : ''}, unpaged, in list order (at most 5,000)`,
+          parameters: listParams.slice(4), responses: answer({ type: 'array', items: ref }),
+        },
+      }
+      : Object.fromEntries(Object.entries(paths[`${model.api}/${action}`]).map(([method, op]) => [method, { ...op, summary: `${op.summary} (same as ${action})` }]));
+  }
   return paths;
 }
 

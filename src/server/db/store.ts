@@ -16,6 +16,7 @@ import { nextId } from './ids.ts';
 import { pickErrors } from './picks.ts';
 import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
 import { indexName } from './sync.ts';
+import { predicateSql } from './predicate-sql.ts';
 
 export const PLATFORM_TENANT = '000000';
 
@@ -43,8 +44,6 @@ export interface EntityHooks {
   afterWrite?(event: { tx: Queryable; actor: Actor; id: string; body: Row; record: Row; creating: boolean }): Promise<void>;
   /** Before records are removed. */
   beforeRemove?(event: { tx: Queryable; actor: Actor; ids: string[] }): Promise<void>;
-  /** After a workflow step moved the record's approval status (approving, approved, rejected, …), in the step's transaction. */
-  afterStatus?(event: { tx: Queryable; actor: Actor; id: string; status: string }): Promise<void>;
 }
 
 /** A row filter from a data scope: SQL over the entity's own table (alias t) with its parameters. */
@@ -81,6 +80,8 @@ export interface TreeNode {
 const ID = /^\d{1,19}$/;
 const DEFERRED_JOIN_OFFSET = 200;
 const TREE_LIMIT = 20000;
+/** At most this many records from `all` (an unpaged list for pickers and caches, not an export). */
+export const ALL_LIMIT = 5000;
 
 export function parseIds(raw: string | undefined, param = 'ids'): string[] {
   if (raw === undefined || raw.trim() === '') throw badRequest('missingParam', { param });
@@ -197,6 +198,8 @@ export class EntityStore {
       where.push(`(${(texts.length ? texts : [labelField]).map((f) => filterSql(f, { field: f.name, op: 'like', value: keyword }, params)).join(' OR ')})`);
     }
     for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    // a picker offers live records only; labels by id still name a disabled record an old document holds
+    if (!query.ids) where.push(...this.activeTerms(params));
     const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
     const limit = params.add(query.size);
@@ -206,6 +209,24 @@ export class EntityStore {
       params.values,
     );
     return { records: rows, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
+  }
+
+  /** The live records (x-entity.activeIf) of the tenant, unpaged, in the list's default order, at most ALL_LIMIT. */
+  async all(filters: readonly Filter[] = []): Promise<Row[]> {
+    this.assertRead();
+    const params = new Params();
+    const where = [...this.scope(params), ...this.activeTerms(params)];
+    for (const filter of filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    const rows = await this.db.query(
+      `SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY ${orderSql(this.model.list.defaultSort, this.model.fieldMap)} LIMIT ${ALL_LIMIT}`,
+      params.values,
+    );
+    return rows.map((r) => toRecord(r, this.model.columns));
+  }
+
+  private activeTerms(params: Params, model: EntityModel = this.model, alias = 't'): string[] {
+    return model.activeIf ? [`(${predicateSql(model.activeIf, model, params, alias, {})})`] : [];
   }
 
   /** One record with its detail rows, found by id or by a lookup key; not found is an error. */
@@ -314,7 +335,7 @@ export class EntityStore {
     const record = this.prepare(body, 'full', false);
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
-      await this.checkValues(tx, record, id);
+      await this.checkValues(tx, record, id, existing);
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, this.editableFields().map((f) => f.name));
@@ -342,7 +363,7 @@ export class EntityStore {
       this.assertValid(record, 'partial', changed);
       const partial: Row = {};
       for (const name of changed) if (name in record) partial[name] = record[name];
-      await this.checkValues(tx, partial, id);
+      await this.checkValues(tx, partial, id, existing);
       await this.checkPicks(tx, record, (name) => name in partial);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, changed);
@@ -522,19 +543,22 @@ export class EntityStore {
 
   // ---- checks that need the database ----
 
-  /** Dictionary values, references (copying snapshot fields) and tree parents. */
-  private async checkValues(tx: Queryable, record: Row, selfId?: string) {
+  /**
+   * Dictionary values, references (copying snapshot fields) and tree parents. `existing` is the
+   * stored record on update: references it already holds may stay even when no longer live.
+   */
+  private async checkValues(tx: Queryable, record: Row, selfId?: string, existing?: Row) {
     const errors: FieldError[] = [];
-    const places: { field: FieldModel; row: Row; path: string }[] = [];
+    const places: Place[] = [];
     for (const f of this.model.fields) if (f.name in record) places.push({ field: f, row: record, path: `/${f.name}` });
     for (const d of this.model.details) {
       const rows = Array.isArray(record[d.name]) ? (record[d.name] as Row[]) : [];
       rows.forEach((row, i) => {
-        for (const f of d.fields) if (f.name in row && !f.system) places.push({ field: f, row, path: `/${d.name}/${i}/${f.name}` });
+        for (const f of d.fields) if (f.name in row && !f.system) places.push({ field: f, row, path: `/${d.name}/${i}/${f.name}`, detail: d.name });
       });
     }
     await this.checkDictionaries(tx, places.filter((p) => p.field.dict && !isBlank(p.row[p.field.name])), errors);
-    await this.checkReferences(tx, places.filter((p) => p.field.ref && !isBlank(p.row[p.field.name]) && !this.isTreeRoot(p.field, p.row)), errors);
+    await this.checkReferences(tx, places.filter((p) => p.field.ref && !isBlank(p.row[p.field.name]) && !this.isTreeRoot(p.field, p.row)), errors, existing);
     if (this.model.tree && selfId) await this.checkTreeParent(tx, record, selfId, errors);
     if (errors.length) throw new ValidationFailed(errors);
   }
@@ -545,7 +569,7 @@ export class EntityStore {
     return tree !== undefined && field === this.model.fieldMap[tree.parentField] && String(row[field.name]) === tree.root;
   }
 
-  private async checkDictionaries(tx: Queryable, places: { field: FieldModel; row: Row; path: string }[], errors: FieldError[]) {
+  private async checkDictionaries(tx: Queryable, places: Place[], errors: FieldError[]) {
     const allowed = new Map<string, Set<string>>();
     for (const { field, row, path } of places) {
       const dict = field.dict!;
@@ -567,7 +591,7 @@ export class EntityStore {
     return new Set(rows.map((r) => r.k));
   }
 
-  private async checkReferences(tx: Queryable, places: { field: FieldModel; row: Row; path: string }[], errors: FieldError[]) {
+  private async checkReferences(tx: Queryable, places: Place[], errors: FieldError[], existing?: Row) {
     const byField = new Map<FieldModel, typeof places>();
     for (const p of places) byField.set(p.field, [...(byField.get(p.field) ?? []), p]);
     for (const [field, list] of byField) {
@@ -586,18 +610,34 @@ export class EntityStore {
       const cast = valueField.kind === 'id' ? 'bigint[]' : 'text[]';
       const where = [`t.${q(valueField.column)} = ANY(${params.add(values)}::${cast})`, ...this.scope(params, target)];
       const sourceFields = copies.map(([, source]) => target.fieldMap[source]);
+      const active = target.activeIf ? `, (${this.activeTerms(params, target)[0]}) AS "__active"` : '';
+      const title = target.fieldMap[target.titleField ?? ref.valueField];
       const rows = await tx.query(
-        `SELECT t.${q(valueField.column)}::text AS "__value"${sourceFields.length ? ', ' + selectList(sourceFields) : ''} FROM ${q(target.table)} t WHERE ${where.join(' AND ')}`,
+        `SELECT t.${q(valueField.column)}::text AS "__value", t.${q(title.column)}::text AS "__title"${active}${sourceFields.length ? ', ' + selectList(sourceFields) : ''} FROM ${q(target.table)} t WHERE ${where.join(' AND ')}`,
         params.values,
       );
       const found = new Map(rows.map((r) => [String(r.__value), toRecord(r, sourceFields)]));
+      const inactive = new Map(rows.filter((r) => active && r.__active !== true).map((r) => [String(r.__value), String(r.__title ?? r.__value)]));
       for (const p of list) {
         const missing = valuesOf(p).filter((v) => !found.has(v));
         for (const v of missing) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
+        // a disabled record may stay where the stored document already holds it, never be newly chosen
+        const held = this.heldValues(existing, p, ref.separator);
+        for (const v of valuesOf(p).filter((x) => inactive.has(x) && !held.has(x))) {
+          errors.push({ path: p.path, message: t('refInactive', this.actor.lang, { field: this.describe(p.path), entity: target.label, value: inactive.get(v) }) });
+        }
         const hit = found.get(String(p.row[field.name]));
         if (hit && !ref.separator) for (const [targetField, source] of copies) p.row[targetField] = hit[source] ?? null;
       }
     }
+  }
+
+  /** The values the stored document holds in a place's field (its header, or any of its rows). */
+  private heldValues(existing: Row | undefined, place: Place, separator?: string): Set<string> {
+    if (!existing) return new Set();
+    const rows = place.detail ? ((existing[place.detail] as Row[] | undefined) ?? []) : [existing];
+    const values = rows.map((r) => r[place.field.name]).filter((v) => !isBlank(v)).map(String);
+    return new Set(separator ? values.flatMap((v) => v.split(separator)) : values);
   }
 
   /** A tree node's parent must exist and must not be the node or one of its descendants. */
@@ -647,7 +687,8 @@ export class EntityStore {
             ? ` AND EXISTS (SELECT 1 FROM ${q(other.table)} h WHERE h.id = t.${q(other.details.find((d) => d.table === table)!.foreignKeyColumn)} AND h.is_deleted = 0)`
             : '';
           const [hit] = await tx.query(`SELECT 1 FROM ${q(table)} t WHERE ${where.join(' AND ')}${live} LIMIT 1`, params.values);
-          if (hit) throw new AppError(400, 'referenced', { entity: this.model.label, by: other.label });
+          // master data that can be disabled says so: that is what its user should do instead
+          if (hit) throw new AppError(400, this.model.activeIf ? 'referencedDisable' : 'referenced', { entity: this.model.label, by: other.label });
         }
       }
     }
@@ -667,6 +708,14 @@ export class EntityStore {
   private describe(path: string): string {
     return describePath(this.model, path, this.actor.lang).label;
   }
+}
+
+/** A field value of a record being written: in the header, or in a row of one of its details. */
+interface Place {
+  field: FieldModel;
+  row: Row;
+  path: string;
+  detail?: string;
 }
 
 /** Row ids are ours to check (against the stored rows), not the schema's. */

@@ -1,8 +1,9 @@
 // The generic routes every manifest entity gets at its API base (SPEC §7):
 // list, detail, save, update, submit, updatePart, remove, export, and tree / lazy-list / lazy-tree
-// for tree entities. Each is a thin shell around the entity's store.
+// for tree entities. Each is a thin shell around the entity's store. The platform's extra paths
+// (partyA/all, constructionContract/submitApply, …) are aliases the schema declares (x-entity.routes).
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { EntityModel } from '../../engine/model/types.ts';
+import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import { EntityStore, parseId, parseIds, type StoreContext } from '../db/store.ts';
@@ -40,6 +41,41 @@ function lookup(model: EntityModel, query: Query): { value: string; by: string }
   if (query.id !== undefined) return { value: parseId(query.id), by: 'id' };
   for (const key of model.lookupKeys) if (query[key]) return { value: query[key]!, by: key };
   throw badRequest('missingParam', { param: 'id' });
+}
+
+/** Handlers of the routes registered so far, by "METHOD url": an alias answers with its target's (a module's own submit included). */
+export type RouteBook = Map<string, RouteHandlerMethod>;
+
+/** Starts recording the handlers of every route registered after this call. */
+export function recordRoutes(app: FastifyInstance): RouteBook {
+  const book: RouteBook = new Map();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) book.set(`${method} ${route.url}`, route.handler as RouteHandlerMethod);
+  });
+  return book;
+}
+
+const POST_ACTIONS = new Set<RouteAction>(['save', 'update', 'submit', 'updatePart', 'remove']);
+
+/**
+ * Registers the entity's x-entity.routes: each path answers like its target, with the target's
+ * permission check, so an alias opens nothing its target does not. `all` exists only as an alias.
+ */
+export function registerRouteAliases(app: FastifyInstance, ctx: RouteContext, model: EntityModel, book: RouteBook) {
+  for (const [path, action] of Object.entries(model.routes)) {
+    const url = `${model.api}/${path}`;
+    if (action === 'all') {
+      app.get(url, async (request) => {
+        const { filters } = parseListParams(model, { ...(request.query as Query), current: undefined, size: undefined });
+        return envelope(200, await (await storeFor(ctx, model, request, 'view')).all(filters), t('ok', request.lang));
+      });
+      continue;
+    }
+    const method = POST_ACTIONS.has(action) ? 'POST' : 'GET';
+    const handler = book.get(`${method} ${model.api}/${action}`);
+    if (!handler) throw new Error(`${model.key}: the route alias "${path}" has no ${method} ${action} to answer like`);
+    app.route({ method, url, handler });
+  }
 }
 
 /**
