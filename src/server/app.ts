@@ -41,6 +41,8 @@ import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
 import { startHub, type SubscriptionHub } from './realtime/hub.ts';
 import { FLOW_DDL } from './modules/flow/ddl.ts';
 import { withWorkflowLocks } from './modules/flow/documents.ts';
+import { withCumulatives } from './modules/cumulative/hooks.ts';
+import { registerCumulativeRoutes } from './modules/cumulative/routes.ts';
 import { messageNotifier } from './modules/flow/notify.ts';
 import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
 
@@ -97,11 +99,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
     hub = await startHub(db);
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
-    ctx.hooks = withWorkflowLocks({
+    ctx.hooks = withWorkflowLocks(withCumulatives({
       ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
-    }, catalog);
+    }, ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
@@ -131,6 +133,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory });
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
+    registerCumulativeRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     for (const model of Object.values(catalog.entities)) registerRouteAliases(app, ctx, model, routeBook);

@@ -53,10 +53,12 @@ describe('x-cumulative in the dialect', () => {
       spec.lines.match = ['goodsId'];
       spec.contract.field = 'projectId';
       spec.contract.writeBack = { settled: 'thisAmountInclTax' };
+      delete files[SETTLEMENT].properties.previousCumulativePayable.readOnly;
     });
     expect(issues.filter((i) => i.file === SETTLEMENT).map((i) => [i.pointer, i.message])).toEqual([
       ['/x-cumulative/keys/1', 'key "contractCode" is not a property'],
       ['/x-cumulative/header/previousCumulativeAmount', '"thisAmount" is not a number property of subcontractMonthlySettlement'],
+      ['/x-cumulative/header/previousCumulativePayable', '"previousCumulativePayable" must be readOnly (the server writes it)'],
       ['/x-cumulative/lines/match/0', 'match field "goodsId" is not a row field of both'],
       ['/x-cumulative/contract/field', 'contract field "projectId" is not an x-ref to expenditureContract'],
       ['/x-cumulative/contract/writeBack/settled', '"settled" is not a number property of expenditureContract'],

@@ -28,6 +28,7 @@ export function lintCumulative(model: EntityModel, entities: Record<string, Enti
   }
   for (const [target, from] of Object.entries(spec.header)) {
     if (!NUMERIC.has(model.fieldMap[target]?.kind ?? '')) report(at('header', target), `"${target}" is not a number property`);
+    else if (!model.fieldMap[target].readOnly) report(at('header', target), `"${target}" must be readOnly (the server writes it)`);
     if (!NUMERIC.has(source.fieldMap[from]?.kind ?? '')) report(at('header', target), `"${from}" is not a number property of ${spec.source}`);
   }
   spec.totals.forEach((f, i) => NUMERIC.has(source.fieldMap[f]?.kind ?? '') || report(at('totals', i), `"${f}" is not a number property of ${spec.source}`));
@@ -41,6 +42,7 @@ export function lintCumulative(model: EntityModel, entities: Record<string, Enti
       lines.match.forEach((f, i) => (f in own.fieldMap && f in theirs.fieldMap) || report(at('lines', 'match', i), `match field "${f}" is not a row field of both`));
       for (const [target, from] of Object.entries(lines.previous)) {
         if (!numericRow(own, target)) report(at('lines', 'previous', target), `"${target}" is not a number row field`);
+        else if (!own.fieldMap[target].readOnly) report(at('lines', 'previous', target), `"${target}" must be readOnly (the server writes it)`);
         if (!numericRow(theirs, from)) report(at('lines', 'previous', target), `"${from}" is not a number row field of ${spec.source}`);
       }
       if (lines.quantity !== undefined && !numericRow(theirs, lines.quantity)) report(at('lines', 'quantity'), `"${lines.quantity}" is not a number row field of ${spec.source}`);

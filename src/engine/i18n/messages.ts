@@ -89,6 +89,15 @@ export const messages = {
   smsTooManyPhones: { zh: '一次最多发送给{limit}个手机号码', en: 'At most {limit} phone numbers per message' },
   smsParams: { zh: '短信参数须为 JSON 对象,值为文本或数字', en: 'params must be a JSON object of texts or numbers' },
   smsNotConnected: { zh: '短信配置 {code} 的服务商尚未接入,请使用内置短信服务', en: 'The provider of SMS configuration {code} is not connected yet; use the built-in service' },
+  // cumulatives (x-cumulative)
+  cumulativeApproving: {
+    zh: '{entity} {code} 正在审批中:同一{group}同时只能有一张单据在审批,请等其审批结束后再提交',
+    en: '{entity} {code} is under approval: one document per {group} may be in approval at a time; submit once it is finished',
+  },
+  cumulativePeriod: {
+    zh: '{field} {period} 必须晚于已审批或审批中的 {last}:期次只能向后,不能补填以前的期次',
+    en: '{field} {period} must be later than {last}, already approved or under approval: periods move forward only',
+  },
   // workflows: the text comes from engine/workflow/messages.ts, rendered in both languages
   workflow: { zh: '{message}', en: '{message}' },
 } as const satisfies Record<string, Label>;

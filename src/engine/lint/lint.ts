@@ -2,6 +2,7 @@
 // express. Each finding names the file and the JSON pointer of the offending keyword.
 import { checkExpr, typeOfKind } from '../compute/check.ts';
 import { fieldsRead, sumsRead, textsYielded } from '../compute/expr.ts';
+import { lintCumulative } from '../cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
@@ -68,6 +69,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (model.activeIf) for (const name of fieldsOf(model.activeIf)) if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
   lintRoutes(model, report);
   if (model.workflow) lintWorkflow(model, report);
+  lintCumulative(model, entities, report);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {

@@ -8,7 +8,7 @@ import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import type {
-  DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel,
+  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel,
 } from './types.ts';
 
 export interface CompileResult {
@@ -331,6 +331,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       sections: (doc['x-layout']?.sections ?? []).map((s: any) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
     },
     workflow: workflowOf(doc['x-workflow']),
+    cumulative: cumulativeOf(key, doc['x-cumulative']),
     schema: doc,
   };
 }
@@ -344,6 +345,33 @@ function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
     instanceField: spec.instanceField,
     variables: spec.variables ?? {},
     editable: spec.editable ?? {},
+  };
+}
+
+function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeModel | undefined {
+  if (!spec) return undefined;
+  const contract = spec.contract;
+  return {
+    keys: spec.keys,
+    queryKeys: spec.queryKeys ?? spec.keys,
+    period: spec.period,
+    source: spec.source ?? key,
+    header: spec.header ?? {},
+    totals: spec.totals ?? [],
+    lines: spec.lines && { detail: spec.lines.detail, match: spec.lines.match, previous: spec.lines.previous, quantity: spec.lines.quantity },
+    contract: contract && {
+      entity: contract.entity,
+      field: contract.field,
+      snapshot: contract.snapshot ?? [],
+      writeBack: contract.writeBack ?? {},
+      lines: contract.lines && {
+        detail: contract.lines.detail,
+        match: contract.lines.match,
+        snapshot: contract.lines.snapshot ?? [],
+        quantity: contract.lines.quantity ?? [],
+        writeBack: contract.lines.writeBack ?? {},
+      },
+    },
   };
 }
 

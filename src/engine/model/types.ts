@@ -175,6 +175,39 @@ export interface WorkflowModel {
   editable: Readonly<Record<string, readonly string[]>>;
 }
 
+/** Running totals over the approved documents of a group (x-cumulative); see schemas/meta/x-cumulative.schema.json. */
+export interface CumulativeModel {
+  keys: readonly string[];
+  queryKeys: readonly string[];
+  period?: string;
+  /** The entity whose approved documents are summed: this one unless the schema names another. */
+  source: string;
+  /** this document's header field → source header field summed into it */
+  header: Readonly<Record<string, string>>;
+  totals: readonly string[];
+  lines?: {
+    detail: string;
+    match: readonly string[];
+    /** this document's row field → source row field summed into it */
+    previous: Readonly<Record<string, string>>;
+    quantity?: string;
+  };
+  contract?: {
+    entity: string;
+    field: string;
+    snapshot: readonly string[];
+    writeBack: Readonly<Record<string, string>>;
+    lines?: {
+      detail: string;
+      /** source row field → contract row field */
+      match: Readonly<Record<string, string>>;
+      snapshot: readonly string[];
+      quantity: readonly string[];
+      writeBack: Readonly<Record<string, string>>;
+    };
+  };
+}
+
 export interface EntityModel {
   key: string;
   file: string;
@@ -222,6 +255,8 @@ export interface EntityModel {
   };
   /** Set when the document passes through an approval workflow. */
   workflow?: WorkflowModel;
+  /** Set when approved documents of a group accumulate (x-cumulative). */
+  cumulative?: CumulativeModel;
   /** The document's schema with $id set, for validators. */
   schema: JsonSchema;
 }

@@ -44,6 +44,8 @@ export interface EntityHooks {
   afterWrite?(event: { tx: Queryable; actor: Actor; id: string; body: Row; record: Row; creating: boolean }): Promise<void>;
   /** Before records are removed. */
   beforeRemove?(event: { tx: Queryable; actor: Actor; ids: string[] }): Promise<void>;
+  /** After a workflow step moved the record's approval status (approving, approved, rejected, …), in the step's transaction. */
+  afterStatus?(event: { tx: Queryable; actor: Actor; id: string; status: string }): Promise<void>;
 }
 
 /** A row filter from a data scope: SQL over the entity's own table (alias t) with its parameters. */

@@ -16,6 +16,7 @@ import { langAtom } from '../../state/session.ts';
 import { invalidateEntity } from '../data.ts';
 import { useHttp } from '../http-context.tsx';
 import type { FormContextValue } from './context.ts';
+import { CumulativeNote, useCumulatives } from './cumulative.tsx';
 import { DetailGridField } from './DetailGrid.tsx';
 import { ModelField } from './ModelField.tsx';
 import { ruleKey, ruleState, settle, type RuleState } from './rules.ts';
@@ -104,6 +105,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   useEffect(() => {
     performance.mark('zs-form-ready');
   }, []);
+  const cumulatives = useCumulatives(model, id, store, header, setHeader, !readOnly);
 
   const onChange = (event: IChangeEvent) => {
     const before = store.header;
@@ -139,6 +141,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
 
   return (
     <div className="zs-entity-form" onSubmitCapture={() => { live.current.attempted = true; store.checked(); }}>
+      {!readOnly && <CumulativeNote answer={cumulatives} />}
       {failure && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={t('form.saveFailed')} description={failure.length ? failure.join(';') : undefined} />}
       <Form
         schema={schema}
