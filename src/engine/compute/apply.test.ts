@@ -158,7 +158,7 @@ describe('applyComputed', () => {
 });
 
 describe('business formulas of domain.md built from if, coalesce and date differences', () => {
-  const compute = (key: string, record: Row) => applyComputed(catalog.entities[key], record);
+  const compute = (key: string, record: Row): Row => applyComputed(catalog.entities[key], record);
 
   it('R-EXAM: the grade follows the weighted total score (≥ 90 A, ≥ 80 B, ≥ 70 C, else D)', () => {
     const scores = (s: number) => ({ qualityScore: s, safetyScore: s, progressScore: s, civilizedScore: s, cooperationScore: s });

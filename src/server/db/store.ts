@@ -317,9 +317,10 @@ export class EntityStore {
   /** Creates a record (with its rows) and returns it as `detail` would. */
   async create(body: Row): Promise<Row> {
     this.assertWrite();
-    const record = this.prepare(body, 'full', true);
+    const { input, record: checked } = this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
-      await this.checkValues(tx, record);
+      await this.checkValues(tx, checked);
+      const record = this.withSnapshots(checked, input);
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, creating: true });
       const newId = nextId();
@@ -327,25 +328,26 @@ export class EntityStore {
       for (const detail of this.model.details) await this.syncRows(tx, detail, newId, (record[detail.name] as Row[]) ?? [], []);
       await this.hooks.afterWrite?.({ tx, actor: this.actor, id: newId, body, record, creating: true });
       return newId;
-    }, record);
+    }, checked);
     return this.detail(id);
   }
 
   /** Replaces a record's editable fields (and, when sent, its rows). Absent fields become empty. */
   async update(id: string, body: Row): Promise<Row> {
     this.assertWrite();
-    const record = this.prepare(body, 'full', false);
+    const { input, record: checked } = this.prepare(body, 'full', false);
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
-      await this.checkValues(tx, record, id, existing);
+      await this.checkValues(tx, checked, id, existing);
+      const record = this.withSnapshots(checked, input);
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
-      await this.updateHeader(tx, id, record, this.editableFields().map((f) => f.name));
+      await this.updateHeader(tx, id, record, [...this.editableFields().map((f) => f.name), ...this.snapshotFields()]);
       for (const detail of this.model.details) {
         if (Array.isArray(record[detail.name])) await this.syncRows(tx, detail, id, record[detail.name] as Row[], existing[detail.name]);
       }
       await this.hooks.afterWrite?.({ tx, actor: this.actor, id, body, record, creating: false });
-    }, record);
+    }, checked);
     return this.detail(id);
   }
 
@@ -360,12 +362,16 @@ export class EntityStore {
       const merged: Row = { ...existing, ...given };
       for (const name of cleared) delete merged[name];
       for (const d of sentDetails) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
-      const record = applyComputed(this.model, merged);
-      const changed = [...new Set([...Object.keys(given), ...cleared, ...this.model.computeOrder, ...sentDetails.map((d) => d.name)])];
-      this.assertValid(record, 'partial', changed);
+      const computed = applyComputed(this.model, merged);
+      const checked = [...new Set([...Object.keys(given), ...cleared, ...this.model.computeOrder, ...sentDetails.map((d) => d.name)])];
+      this.assertValid(computed, 'partial', checked);
       const partial: Row = {};
-      for (const name of changed) if (name in record) partial[name] = record[name];
+      for (const name of checked) if (name in computed) partial[name] = computed[name];
       await this.checkValues(tx, partial, id, existing);
+      // snapshot fields copied from a newly chosen reference are written too, and computed with
+      const changed = [...new Set([...checked, ...this.carrySnapshots(partial, merged)])];
+      const record = applyComputed(this.model, merged);
+      this.assertValid(record, 'partial', changed);
       await this.checkPicks(tx, record, (name) => name in partial);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
       await this.updateHeader(tx, id, record, changed);
@@ -410,8 +416,8 @@ export class EntityStore {
     return this.model.fields.filter((f) => !f.system && !(f.readOnly && !f.compute));
   }
 
-  /** Normalizes, fills defaults, computes and validates a full record. */
-  private prepare(body: Row, mode: 'full', creating: boolean): Row {
+  /** Normalizes, fills defaults, computes and validates a full record; `input` is what was computed from. */
+  private prepare(body: Row, mode: 'full', creating: boolean): { input: Row; record: Row } {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('badJson');
     const hookErrors = this.hooks.validate?.({ body, creating, actor: this.actor }) ?? [];
     if (hookErrors.length) throw new ValidationFailed(hookErrors);
@@ -432,7 +438,45 @@ export class EntityStore {
     }
     const record = this.safeCompute(input);
     this.assertValid(record, mode);
+    return { input, record };
+  }
+
+  /**
+   * The record computed again once the reference check copied its snapshot fields (x-ref.copy) in:
+   * a formula over a copied value (a share of the contract's amount) uses the referenced record's
+   * value, never one the client sent, just as the form computes after a pick.
+   */
+  private withSnapshots(checked: Row, input: Row): Row {
+    const fields = [...this.model.fields, ...this.model.details.flatMap((d) => d.fields)];
+    if (!fields.some((f) => f.ref && Object.keys(f.ref.copy).length)) return checked;
+    this.carrySnapshots(checked, input);
+    const record = this.safeCompute(input);
+    this.assertValid(record, 'full');
     return record;
+  }
+
+  /** Header fields a reference copies its snapshot into (read-only to clients, written on save). */
+  private snapshotFields(): string[] {
+    return this.model.fields.flatMap((f) => Object.keys(f.ref?.copy ?? {}));
+  }
+
+  /** Copies the snapshot fields the reference check filled in `checked` into `input`; answers the header fields copied. */
+  private carrySnapshots(checked: Row, input: Row): string[] {
+    const copied: string[] = [];
+    for (const target of this.snapshotFields()) {
+      if (!(target in checked)) continue;
+      input[target] = checked[target];
+      copied.push(target);
+    }
+    for (const d of this.model.details) {
+      const [from, to] = [checked[d.name], input[d.name]];
+      if (!Array.isArray(from) || !Array.isArray(to)) continue;
+      const targets = d.fields.flatMap((f) => Object.keys(f.ref?.copy ?? {}));
+      from.forEach((row: Row, i) => {
+        for (const target of targets) if (row && to[i] && target in row) (to[i] as Row)[target] = row[target];
+      });
+    }
+    return copied;
   }
 
   /** Computes derived values; a value that is not a number is left for the validator to report. */
