@@ -1,0 +1,59 @@
+// One cold measurement for tests/bench/startup.ts, in a fresh process: read the schema set, compile
+// it (meta-schema checks, models, lint, Ajv), lint it once more alone, open the database and sync its
+// tables. Prints one JSON line of milliseconds: wall time, and for compile and sync also this
+// process's CPU time (on a shared machine the wall time includes waiting for a core).
+// Usage: node --import tsx tests/bench/startup-probe.ts <pglite DATA_DIR | postgres URL> <existing | inspect | empty>
+//   existing: the database was synced with these schemas before (a restart: the fingerprint matches)
+//   inspect:  the same, with the fingerprint forgotten, so the catalog is inspected and planned in full
+//   empty:    a database without tables
+import { join } from 'node:path';
+import { compile } from '../../src/engine/model/compile.ts';
+import { lintCatalog } from '../../src/engine/lint/lint.ts';
+import { openPglite } from '../../src/server/db/pglite.ts';
+import { openPostgres } from '../../src/server/db/postgres.ts';
+import { syncSchema } from '../../src/server/db/sync.ts';
+import { PROJECT_ROOT, readSchemaSource } from '../../src/server/schema-source.ts';
+
+const [target, mode] = process.argv.slice(2);
+const lap = () => {
+  const t = performance.now();
+  return () => performance.now() - t;
+};
+const cpuLap = () => {
+  const c = process.cpuUsage();
+  return () => {
+    const d = process.cpuUsage(c);
+    return (d.user + d.system) / 1000;
+  };
+};
+
+let t = lap();
+const source = readSchemaSource();
+const readMs = t();
+t = lap();
+let cpu = cpuLap();
+const { catalog } = compile(source);
+const compileMs = t();
+const compileCpuMs = cpu();
+t = lap();
+const issues = lintCatalog({ ...catalog.entities }, [...catalog.dictionaries], source);
+const lintMs = t();
+if (issues.length) throw new Error(`lint found ${issues.length} issues`);
+
+t = lap();
+const db = target.startsWith('postgres') ? await openPostgres(target, { max: 2 }) : await openPglite(join(target, 'pg'));
+await db.query('SELECT 1');
+const openMs = t();
+if (mode === 'inspect') await db.query(`DELETE FROM zs_setting WHERE key = 'schema.fingerprint'`);
+t = lap();
+cpu = cpuLap();
+const report = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
+const syncMs = t();
+const syncCpuMs = cpu();
+await db.close();
+
+const details = Object.values(catalog.entities).reduce((n, m) => n + m.details.length, 0);
+console.log(JSON.stringify({
+  entities: Object.keys(catalog.entities).length, details, readMs, compileMs, compileCpuMs, lintMs, openMs, syncMs, syncCpuMs,
+  created: report.created.length, altered: report.altered.length,
+}));

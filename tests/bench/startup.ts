@@ -1,0 +1,202 @@
+// Start-up with every entity schema (a step of `npm run bench`): schema compile and lint, table sync
+// on an empty database and on an existing one, and the idle server's time to first answer and
+// resident memory, on PGlite and (when reachable) PostgreSQL. Writes tests/bench/startup-results.md.
+// Each compile/sync figure is a fresh process (tests/bench/startup-probe.ts), median of
+// BENCH_STARTUP_RUNS (default 5); the server runs as `npm start` does (node dist/server/server/main.js,
+// built first). Target: sync ≤ 1 s on an existing database.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort, killAllNow, memSample, pollUntil, spawnServer, stopServer } from './procs.ts';
+import { median, ms, Report, table } from './report.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const RESULTS_FILE = join(HERE, 'startup-results.md');
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS) || 5;
+const SERVER_RUNS = 3;
+const IDLE_MS = 5000;
+const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_DB = 'zs_bench_startup';
+const TARGET_MS = 1000;
+
+interface Probe { entities: number; details: number; readMs: number; compileMs: number; compileCpuMs: number; lintMs: number; openMs: number; syncMs: number; syncCpuMs: number; created: number; altered: number }
+interface ServerRun { firstAnswerMs?: number; idleRssMib?: number; error?: string }
+type Kind = 'pglite' | 'postgres';
+
+function probe(target: string, mode: 'empty' | 'existing' | 'inspect'): Probe {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'tests/bench/startup-probe.ts', target, mode], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+async function pgAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function postgresReachable(): Promise<boolean> {
+  try {
+    return await pgAdmin(async (c) => (await c.query('SELECT 1')).rowCount === 1);
+  } catch {
+    return false;
+  }
+}
+
+/** A database without tables: a new PGlite directory, or the benchmark database dropped and created. */
+async function freshTarget(kind: Kind): Promise<string> {
+  if (kind === 'pglite') return mkdtempSync(join(os.tmpdir(), 'zs-startup-'));
+  await pgAdmin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${PG_DB}`);
+  });
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${PG_DB}`;
+  return url.toString();
+}
+
+async function dropTarget(kind: Kind, target: string) {
+  if (kind === 'pglite') rmSync(target, { recursive: true, force: true });
+  else await pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`));
+}
+
+/** Starts the compiled server, times its first answer, waits idle, samples its resident memory. */
+async function serverRun(kind: Kind, target: string): Promise<ServerRun> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ZS_JWT_SECRET: randomBytes(32).toString('hex') };
+  for (const k of ['DATABASE_URL', 'DATA_DIR', 'ZS_SEED']) delete env[k];
+  if (kind === 'postgres') env.DATABASE_URL = target;
+  else env.DATA_DIR = target;
+  const t0 = performance.now();
+  const proc = spawnServer(`startup-${kind}`, process.execPath, ['dist/server/server/main.js'], env, port, ROOT);
+  try {
+    const firstAnswerMs = await pollUntil(async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
+      return res.ok ? performance.now() - t0 : undefined;
+    }, 20, 300_000, () => proc.hasExited());
+    if (firstAnswerMs === undefined) return { error: proc.hasExited() ? `exited: ${proc.output().slice(-500)}` : 'no answer in time' };
+    await sleep(IDLE_MS);
+    return { firstAnswerMs, idleRssMib: memSample(proc).server };
+  } finally {
+    await stopServer(proc);
+  }
+}
+
+function machine(): string[] {
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  const pgVersion = (() => {
+    try {
+      return execFileSync('psql', [PG_ADMIN, '-Atc', 'SHOW server_version'], { encoding: 'utf8', timeout: 5000 }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const pglite = JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version;
+  return [
+    `nproc ${os.availableParallelism()}, ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Linux ${os.release()}`,
+    `Node ${process.version}, PostgreSQL ${pgVersion}, PGlite ${pglite}`,
+    `load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`,
+  ];
+}
+
+const medianOf = (runs: Probe[], key: keyof Probe) => median(runs.map((r) => r[key] as number));
+const range = (values: number[]) => (values.length ? `${ms(Math.min(...values), 0)}–${ms(Math.max(...values), 0)}` : '—');
+
+async function measure(kind: Kind) {
+  // empty databases: each run on a new one
+  const empty: Probe[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const target = await freshTarget(kind);
+    empty.push(probe(target, 'empty'));
+    if (i < RUNS - 1) await dropTarget(kind, target);
+    else {
+      // the last one stays: it is the existing database of the next runs
+      const existing = Array.from({ length: RUNS }, () => probe(target, 'existing'));
+      const inspect = Array.from({ length: RUNS }, () => probe(target, 'inspect'));
+      await dropTarget(kind, target);
+      const serverTarget = await freshTarget(kind);
+      const first = await serverRun(kind, serverTarget);
+      const restarts: ServerRun[] = [];
+      for (let j = 0; j < SERVER_RUNS; j++) restarts.push(await serverRun(kind, serverTarget));
+      await dropTarget(kind, serverTarget);
+      return { kind, empty, existing, inspect, first, restarts };
+    }
+  }
+  throw new Error('no runs');
+}
+
+async function main() {
+  const started = new Date();
+  const about = machine();
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  console.log('startup: building the server (npm run build:server)');
+  execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit', timeout: 300_000 });
+  const kinds: Kind[] = (await postgresReachable()) ? ['pglite', 'postgres'] : ['pglite'];
+  const results = [];
+  for (const kind of kinds) {
+    console.log(`startup: ${kind}`);
+    results.push(await measure(kind));
+  }
+
+  const r = new Report();
+  const { entities, details } = results[0].empty[0];
+  r.h(1, 'Start-up with every entity schema');
+  r.p(`${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${entities} entities, ${details} detail tables. ${about.join('; ')}.`);
+  r.p(`Each figure is a fresh process (median of ${RUNS}, range in brackets): \`tests/bench/startup-probe.ts\` reads and compiles the schema set, lints it once more alone, opens the database and syncs its tables. "existing" is a restart on a database synced with the same schemas (the fingerprint matches); "inspect" forgets the fingerprint, so every table, column and index is read from the catalog and planned (what a start after a schema change costs, without the DDL).`);
+  const rows: (string | number)[][] = [];
+  const cell = (runs: Probe[], key: keyof Probe, bold = false) => {
+    const m = ms(medianOf(runs, key), 0);
+    return `${bold ? `**${m}**` : m} (${range(runs.map((p) => p[key] as number))})`;
+  };
+  const cpuCell = (runs: Probe[], key: keyof Probe) => ms(medianOf(runs, key), 0);
+  for (const { kind, empty, existing, inspect } of results) {
+    const first = kind === results[0].kind;
+    if (first) {
+      const all = results.flatMap((x) => [...x.empty, ...x.existing, ...x.inspect]);
+      rows.push(['schemas', 'read files', cell(all, 'readMs'), '']);
+      rows.push(['schemas', 'compile (meta-schema, models, lint, Ajv)', cell(all, 'compileMs'), cpuCell(all, 'compileCpuMs')]);
+      rows.push(['schemas', 'lint alone (second pass)', cell(all, 'lintMs'), '']);
+    }
+    rows.push([kind, 'open (existing database)', cell(existing, 'openMs'), '']);
+    rows.push([kind, `sync, empty database (${empty[0].created} tables created)`, cell(empty, 'syncMs'), cpuCell(empty, 'syncCpuMs')]);
+    rows.push([kind, 'sync, existing database (restart)', cell(existing, 'syncMs', true), cpuCell(existing, 'syncCpuMs')]);
+    rows.push([kind, 'sync, existing database, full inspection', cell(inspect, 'syncMs', true), cpuCell(inspect, 'syncCpuMs')]);
+  }
+  r.p(table(['database', 'step', 'wall ms, median (range)', 'CPU ms of the process'], rows, ['l', 'l', 'r', 'r']));
+  r.p('CPU is the probe process\'s own (user + system); on PostgreSQL the server\'s work is not in it, on PGlite it is (the database runs in the process).');
+  const worst = Math.max(...results.flatMap((x) => [medianOf(x.existing, 'syncMs') ?? Infinity, medianOf(x.inspect, 'syncMs') ?? Infinity]));
+  r.p(`Target ≤ ${TARGET_MS} ms for sync on an existing database: ${worst <= TARGET_MS ? 'met' : 'missed'} (slowest median ${ms(worst, 0)} ms, full inspection included). Load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`);
+  r.h(2, 'The server (`node dist/server/server/main.js`)');
+  r.p(`Time from spawning the process to its first answer (GET /api/openapi.json), and its resident memory after ${IDLE_MS / 1000} s idle. The first start creates and seeds the database (platform data, menus, demo company); restarts are median of ${SERVER_RUNS}.`);
+  r.p(table(['database', 'start', 'first answer ms', 'idle RSS'], results.flatMap(({ kind, first, restarts }) => {
+    const ok = restarts.filter((x) => x.firstAnswerMs !== undefined);
+    return [
+      [kind, 'first (empty database, seeding)', first.error ?? ms(first.firstAnswerMs, 0), first.idleRssMib ? `${ms(first.idleRssMib, 0)} MiB` : '—'],
+      [kind, `restart (median of ${ok.length})`, ok.length ? `${ms(median(ok.map((x) => x.firstAnswerMs!)), 0)} (${range(ok.map((x) => x.firstAnswerMs!))})` : restarts[0]?.error ?? '—',
+        ok.length ? `${ms(median(ok.map((x) => x.idleRssMib ?? NaN)), 0)} MiB` : '—'],
+    ];
+  }), ['l', 'l', 'r', 'r']));
+  const text = r.toString();
+  writeFileSync(RESULTS_FILE, text);
+  console.log(text);
+}
+
+process.on('SIGINT', () => {
+  killAllNow();
+  process.exit(130);
+});
+main().catch((err) => {
+  killAllNow();
+  console.error(err);
+  process.exit(1);
+});
