@@ -7,7 +7,9 @@ import { client, databaseKinds, startServer, type TestServer } from '../server/h
 import { dependencyOrder, editableText, sampleRecord, type SampleContext } from '../../src/engine/sample/sample.ts';
 
 const { catalog } = compile(readSchemaSource());
-const models = dependencyOrder(catalog);
+const models = dependencyOrder(catalog).filter((m) => !m.readOnly);
+/** Entities the server alone writes (logs): listed and read, never written through the API. */
+const readOnly = Object.values(catalog.entities).filter((m) => m.readOnly);
 
 describe.each(databaseKinds())('conformance on %s', (kind) => {
   let server: TestServer;
@@ -61,9 +63,28 @@ describe.each(databaseKinds())('conformance on %s', (kind) => {
     expect(gone.status).toBe(404);
     expect(gone.body.success).toBe(false);
 
-    // the same values again (unique ones are free after removal): the record later entities refer to
+    // the same values again (unique ones are free after removal): the record later entities refer to;
+    // nothing may refer to the removed one, not even a record of its own type
+    ctx.ids.delete(model.key);
     const again = await api.post(`${model.api}/save`, sampleRecord(model, { ...ctx, seq: ++ctx.seq }));
     expect(again.body, JSON.stringify(again.body)).toMatchObject({ code: 200 });
     ctx.ids.set(model.key, again.body.data);
+
+    // a self-reference (a supplementary contract's parent contract) points at the record just saved
+    const selfRefs = model.fields.filter((f) => f.ref?.entity === model.key && f.name !== model.tree?.parentField);
+    if (selfRefs.length) {
+      const child = await api.post(`${model.api}/save`, sampleRecord(model, { ...ctx, seq: ++ctx.seq }));
+      expect(child.body, JSON.stringify(child.body)).toMatchObject({ code: 200 });
+      for (const f of selfRefs) expect(child.body.data[f.name], f.name).toBe(again.body.data[f.ref!.valueField]);
+    }
+  });
+
+  it.each(readOnly.map((m) => [m.key, m] as const))('%s lists and refuses every write', async (_key, model) => {
+    const list = await api.get(`${model.api}/list`);
+    expect(list.body).toMatchObject({ code: 200, data: { current: 1 } });
+    for (const action of ['save', 'update', 'submit', 'updatePart', 'remove']) {
+      const refused = await api.post(`${model.api}/${action}`, sampleRecord(model, ctx), { ids: '1' });
+      expect(refused.status, action).toBe(404);
+    }
   });
 });

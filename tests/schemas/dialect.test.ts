@@ -299,6 +299,36 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/shortName', message: 'string property "shortName" needs maxLength' }]);
   });
 
+  it('a readOnly entity offering writes: edit and delete actions, a write alias, a workflow', () => {
+    const issues = issuesAfter((s) => {
+      const param = s.files[PARAM];
+      param['x-entity'].readOnly = true;
+      param['x-entity'].routes = { saveAll: 'save' };
+    });
+    expect(issues).toEqual([
+      { file: PARAM, pointer: '/x-list/rowActions/1', message: 'row action "edit" on a readOnly entity' },
+      { file: PARAM, pointer: '/x-list/rowActions/2', message: 'row action "delete" on a readOnly entity' },
+      { file: PARAM, pointer: '/x-list/batchActions/0', message: 'batch delete on a readOnly entity' },
+      { file: PARAM, pointer: '/x-entity/routes/saveAll', message: 'route "saveAll" answers like "save", which a readOnly entity does not have' },
+    ]);
+    const workflow = issuesAfter((s) => {
+      s.files[PLAN]['x-entity'].readOnly = true;
+      s.files[PLAN]['x-list'].rowActions = ['view'];
+      s.files[PLAN]['x-list'].batchActions = [];
+    });
+    expect(workflow).toContainEqual({ file: PLAN, pointer: '/x-workflow', message: 'a readOnly entity cannot pass through a workflow (submit writes it)' });
+  });
+
+  it('a readOnly entity lists and views only, by default', () => {
+    const copy = structuredClone(source);
+    const param = (copy.files as Record<string, any>)[PARAM];
+    param['x-entity'].readOnly = true;
+    delete param['x-list'].rowActions;
+    delete param['x-list'].batchActions;
+    const model = compile(copy).catalog.entities.param;
+    expect(model).toMatchObject({ readOnly: true, list: { rowActions: ['view'], batchActions: [] } });
+  });
+
   it('reports several defects in several files at once', () => {
     const issues = issuesAfter((s) => {
       s.files[PROJECT]['x-list'].columns.push('nmae');

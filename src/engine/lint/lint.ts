@@ -68,6 +68,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
 
   if (model.activeIf) for (const name of fieldsOf(model.activeIf)) if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
   lintRoutes(model, report);
+  if (model.readOnly) lintReadOnly(model, report);
   if (model.workflow) lintWorkflow(model, report);
   lintCumulative(model, entities, report);
   const ctx = { entities, dictionaries, report };
@@ -129,6 +130,18 @@ function lintRoutes(model: EntityModel, report: Report) {
     if (GENERIC_ROUTES.has(path)) report(at, `route "${path}" is a generic call of every entity and cannot be an alias`);
     if (TREE_ROUTES.has(action) && !model.tree) report(at, `route "${path}" answers like "${action}", which only tree entities have`);
   }
+}
+
+const WRITE_ROUTES = new Set(['save', 'update', 'submit', 'updatePart', 'remove']);
+
+/** x-entity.readOnly: nothing may offer a write the server does not answer. */
+function lintReadOnly(model: EntityModel, report: Report) {
+  model.list.rowActions.forEach((a, i) => a === 'view' || report(pointer('x-list', 'rowActions', i), `row action "${a}" on a readOnly entity`));
+  model.list.batchActions.forEach((a, i) => a === 'delete' && report(pointer('x-list', 'batchActions', i), 'batch delete on a readOnly entity'));
+  for (const [path, action] of Object.entries(model.routes)) {
+    if (WRITE_ROUTES.has(action)) report(pointer('x-entity', 'routes', path), `route "${path}" answers like "${action}", which a readOnly entity does not have`);
+  }
+  if (model.workflow) report('/x-workflow', 'a readOnly entity cannot pass through a workflow (submit writes it)');
 }
 
 /** x-workflow names fields the server writes (status, instance) and fields handlers may change. */

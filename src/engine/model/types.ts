@@ -223,6 +223,8 @@ export interface EntityModel {
   lookupKeys: readonly string[];
   /** Labels by id (options?ids=) are readable by every member of the tenant (who created a record). */
   labelsForMembers: boolean;
+  /** Written by the server alone (x-entity.readOnly, logs): no write routes, buttons or list actions. */
+  readOnly: boolean;
   /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */
   activeIf?: Predicate;
   /** Extra paths under the API base (x-entity.routes): path -> the generic call it answers like. */

@@ -127,7 +127,8 @@ async function seedEntityMenus(ctx: StoreContext) {
     if (!parent) throw new Error(`seed: ${model.key} names menu group ${menu.parent}, which is not seeded`);
     const entry = await store.create({ parentId: parent.id, code: menu.code, name: model.label.zh, nameEn: model.label.en, path: menu.path, source: model.icon ?? 'appstore', sort: menu.sort, category: 1, action: 0, isOpen: 1 });
     const buttons = [
-      ...STANDARD_BUTTONS.map((b) => ({ code: `${menu.code}_${b.suffix}`, name: b.name, en: b.en, action: b.action })),
+      // entities the server alone writes (logs) can only be read and exported
+      ...STANDARD_BUTTONS.filter((b) => !model.readOnly || b.suffix === 'view' || b.suffix === 'export').map((b) => ({ code: `${menu.code}_${b.suffix}`, name: b.name, en: b.en, action: b.action })),
       ...menu.buttons.map((b) => ({ ...b, action: 2 })),
     ];
     for (const [i, b] of buttons.entries()) {

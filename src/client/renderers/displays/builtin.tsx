@@ -1,5 +1,5 @@
 // The display types every schema can use: text, money, quantity, percent, number, date, datetime,
-// month, boolean, options, tag, dict, ref (one or comma-joined), capital, image, file.
+// month, boolean, options, tag, dict, ref (one or comma-joined), capital, image, file, code.
 import { Image, Tag, Typography } from 'antd';
 import { useDictionary, useReferenceLabels } from '../data.ts';
 import { translate } from '../../i18n/useT.ts';
@@ -77,6 +77,17 @@ function Files({ value }: DisplayProps) {
   );
 }
 
+/** Preformatted text (stack traces, request parameters): its lines kept, scrolling when long; one line in a list cell. */
+function Code({ value, compact }: DisplayProps) {
+  const text = typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value);
+  if (compact) return <span className="zs-display-code-line">{text.split('\n', 1)[0]}</span>;
+  return (
+    <pre className="zs-display-code" style={{ margin: 0, maxHeight: 360, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 }}>
+      {text}
+    </pre>
+  );
+}
+
 registerDisplay('text', ({ value }) => (typeof value === 'object' ? JSON.stringify(value) : String(value)));
 registerDisplay('money', Money);
 registerDisplay('capital', Capital);
@@ -93,3 +104,4 @@ registerDisplay('dict', Dict);
 registerDisplay('ref', Ref);
 registerDisplay('image', ImageDisplay);
 registerDisplay('file', Files);
+registerDisplay('code', Code);

@@ -37,7 +37,9 @@ export function useListActions(model: EntityModel, onRemoved: (ids: string[]) =>
   const [open, setOpen] = useState<{ action: EntityAction; rows: Row[] } | null>(null);
   const code = model.menu?.code ?? model.key;
 
-  const granted = (action: StandardAction) => action === 'view' || permissions[`${code}_${action}`] === true;
+  // records the server alone writes (x-entity.readOnly, logs) are only read and exported
+  const writable = (action: StandardAction) => !model.readOnly || action === 'export';
+  const granted = (action: StandardAction) => action === 'view' || (writable(action) && permissions[`${code}_${action}`] === true);
   const disabled = (action: StandardAction) => extension.disabledActions?.includes(action) ?? false;
   const holds = (action: EntityAction) => !action.permission || permissions[action.permission] === true;
 
