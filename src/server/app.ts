@@ -20,7 +20,10 @@ import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteCon
 import { registerErrorHandler } from './http/error-handler.ts';
 import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
-import { AUTH_PUBLIC_PATHS, CLIENT_LOG_DDL, registerAuthRoutes } from './modules/auth/routes.ts';
+import { AUTH_PUBLIC_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerApiLog } from './modules/log/api-log.ts';
+import { adoptClientErrorTable } from './modules/log/client-logs.ts';
+import { attachLogs, LogService, originOf, whoOf } from './modules/log/service.ts';
 import { registerDictionaryRoutes } from './modules/system/dictionary.ts';
 import { systemHooks } from './modules/system/hooks.ts';
 import { registerMenuRoutes } from './modules/system/menu.ts';
@@ -60,6 +63,8 @@ export interface App {
   hub: SubscriptionHub;
   /** Approval workflows: definitions, the step runner, lists. */
   flow: Flow;
+  /** API, error and audit logs (written in batches; flush() stores what is queued). */
+  logs: LogService;
   close(): Promise<void>;
 }
 
@@ -75,7 +80,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, CLIENT_LOG_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -97,6 +102,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const access = new AccessControl(db, catalog);
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);
     const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
+    const logs = new LogService(ctx);
+    await adoptClientErrorTable(db, logs.models.error, config.timeZone);
+    attachLogs(db, logs);
     hub = await startHub(db);
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
     ctx.hooks = withWorkflowLocks(withCumulatives({
@@ -109,7 +117,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
-    registerErrorHandler(app, { spaFallback: hasClient });
+    registerErrorHandler(app, {
+      spaFallback: hasClient,
+      recordError: (err, request) => logs.error(whoOf(request), {
+        source: 'server', exceptionName: err.name, message: err.message, stackTrace: err.stack, method: request.method, requestUri: request.url.split('?')[0], ...originOf(request),
+      }),
+    });
+    if (config.apiLog !== false) registerApiLog(app, logs);
+    logs.start();
+    app.addHook('onClose', async () => logs.close());
     // the embedded database serves requests in arrival order (see db/fairness.ts)
     app.addHook('onRequest', async () => takeTicket());
     // file links are also opened by <img> and <a>, which carry the session cookie but no header
@@ -120,7 +136,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const openapi = openApiDocument(catalog, { title: 'Zhusuan API', version: '1' });
     app.get('/api/openapi.json', async () => openapi);
-    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits });
+    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, logs });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one
     registerUserRoutes(app, ctx, identity);
@@ -147,7 +163,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
 
     return {
-      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow,
+      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow, logs,
       async close() {
         await app.close();
         if (!options.db) await db.close();

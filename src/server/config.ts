@@ -24,6 +24,8 @@ export interface Config {
   storageDir?: string;
   /** No upload is read beyond this many MB, whatever a storage configuration allows (default 20). */
   uploadMaxMb?: number;
+  /** Record the API log (default on; ZS_API_LOG=off turns it off, e.g. to measure its cost). */
+  apiLog?: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,5 +43,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     loginLimits: { perAddress: Number(env.ZS_LOGIN_LIMIT_ADDRESS ?? 30), perAccount: Number(env.ZS_LOGIN_LIMIT_ACCOUNT ?? 10) },
     storageDir: env.ZS_STORAGE_DIR ? resolve(env.ZS_STORAGE_DIR) : undefined,
     uploadMaxMb: Number(env.ZS_UPLOAD_MAX_MB ?? 20),
+    apiLog: env.ZS_API_LOG !== 'off',
   };
 }

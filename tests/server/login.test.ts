@@ -159,8 +159,8 @@ describe.each(databaseKinds())('login on %s', (kind) => {
     });
     expect(JSON.parse(res.body)).toEqual({ success: 'true', msg: 'success' });
     expect((await refresh(session.refresh_token)).status).toBe(400);
-    const [log] = await server.db.query(`SELECT message, url FROM zs_client_error_log WHERE user_id = $1`, [session.user_id]);
-    expect(log).toEqual({ message: 'TypeError: x is undefined', url: '/construct/project' });
+    const [log] = await server.db.query(`SELECT message, request_uri AS url, source FROM blade_log_error WHERE create_user = $1`, [session.user_id]);
+    expect(log).toEqual({ message: 'TypeError: x is undefined', url: '/construct/project', source: 'client' });
   });
 
   it('stores uploaded client logs without ending the session', async () => {

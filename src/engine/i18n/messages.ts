@@ -15,6 +15,7 @@ export const messages = {
   notFound: { zh: '{entity}不存在', en: '{entity} not found' },
   routeNotFound: { zh: '404 没找到请求', en: '404 request not found' },
   serverError: { zh: '服务器异常', en: 'Internal server error' },
+  serverErrorLogged: { zh: '服务器异常,请将错误编号 {id} 告知管理员', en: 'Internal server error; please quote error number {id} to your administrator' },
   badRequest: { zh: '请求参数错误', en: 'Bad request' },
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
   missingParam: { zh: '缺少必要的请求参数: {param}', en: 'Missing required parameter: {param}' },

@@ -9,6 +9,7 @@ import { t } from '../../engine/i18n/messages.ts';
 import { EntityStore, parseId, parseIds, type StoreContext } from '../db/store.ts';
 import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
+import { auditEvent } from '../modules/log/service.ts';
 import { actorOf } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { exportList, exportRecord, sendWorkbook } from './export.ts';
@@ -87,7 +88,8 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
   const taken = (method: 'GET' | 'POST', url: string) => app.hasRoute({ method, url });
   const route = {
     get: (url: string, handler: RouteHandlerMethod) => taken('GET', url) || app.get(url, handler),
-    post: (url: string, handler: RouteHandlerMethod) => taken('POST', url) || app.post(url, handler),
+    // every generic POST writes: records the server alone writes (x-entity.readOnly, logs) get none
+    post: (url: string, handler: RouteHandlerMethod) => model.readOnly || taken('POST', url) || app.post(url, handler),
   };
   const ok = (request: FastifyRequest, data: unknown, key: 'ok' | 'saved' | 'updated' | 'removed' = 'ok') => envelope(200, data, t(key, request.lang));
 
@@ -142,7 +144,9 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     const query = request.query as Query;
     const body = (request.body ?? {}) as Query;
     const raw = query.ids ?? query.id ?? body.ids ?? body.id;
-    await (await storeFor(ctx, model, request, 'delete')).remove(parseIds(raw === undefined ? undefined : String(raw)));
+    const ids = parseIds(raw === undefined ? undefined : String(raw));
+    await (await storeFor(ctx, model, request, 'delete')).remove(ids);
+    auditEvent(ctx, request, { event: 'delete', subject: `${model.key} ${ids.join(',')}` });
     return ok(request, null, 'removed');
   });
 

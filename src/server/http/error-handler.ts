@@ -1,6 +1,7 @@
 // Every failure leaves as an envelope with a message in the caller's language. Unexpected errors
-// are logged with their stack and answered with a generic message.
-import type { FastifyError, FastifyInstance } from 'fastify';
+// are logged with their stack and answered with a generic message; when an error log keeps them,
+// the answer quotes the log's id (data.errorId) so that an administrator can find the stack.
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../engine/i18n/messages.ts';
 import { QueryError } from '../../engine/query/list-params.ts';
 import { AppError, ValidationFailed } from '../errors.ts';
@@ -9,6 +10,8 @@ import { envelope } from './envelope.ts';
 export interface ErrorHandlerOptions {
   /** Serve the client's index.html for unknown non-API GET paths (client-side routes). */
   spaFallback?: boolean;
+  /** Keeps an unexpected error (with its stack) and returns the id the client may quote. */
+  recordError?: (err: Error, request: FastifyRequest) => string;
 }
 
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
@@ -30,6 +33,8 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       return reply.status(err.statusCode).send(envelope(err.statusCode, null, t('badRequest', lang)));
     }
     request.log.error({ err }, 'unhandled error');
+    const errorId = options.recordError?.(err, request);
+    if (errorId) return reply.status(500).send(envelope(500, { errorId }, t('serverErrorLogged', lang, { id: errorId })));
     return reply.status(500).send(envelope(500, null, t('serverError', lang)));
   });
   app.setNotFoundHandler((request, reply) => {

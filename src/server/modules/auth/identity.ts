@@ -27,7 +27,8 @@ const LOCK_MINUTES = 30;
 
 /** A refused login, answered in the OAuth2 shape {error, error_description}. */
 export class LoginError extends Error {
-  constructor(readonly status: number, readonly error: string, readonly key: MessageKey) {
+  /** `lockedNow`: this failure locked the account (the audit log records it). */
+  constructor(readonly status: number, readonly error: string, readonly key: MessageKey, readonly lockedNow = false) {
     super(key);
   }
 }
@@ -155,13 +156,14 @@ export class IdentityService {
     if (cred?.locked) throw new LoginError(400, 'access_denied', 'accountLocked');
     if (!cred || !(await verifyPassword(password, cred.hash))) {
       const limit = Number(await readParam(this.db, this.catalog, tenantId, PARAMS.failCount, '5')) || 5;
-      await this.db.query(
+      const [after] = await this.db.query<{ locked: boolean }>(
         `UPDATE zs_credential SET fail_count = fail_count + 1,
            locked_until = CASE WHEN fail_count + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
-         WHERE subject = 'user' AND subject_id = $1`,
+         WHERE subject = 'user' AND subject_id = $1
+         RETURNING (locked_until IS NOT NULL AND locked_until > now()) AS locked`,
         [user.id, limit, LOCK_MINUTES],
       );
-      throw new LoginError(400, 'invalid_grant', 'badCredentials');
+      throw new LoginError(400, 'invalid_grant', 'badCredentials', after?.locked === true);
     }
     if (cred.fail_count > 0) await this.db.query(`UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = $1`, [user.id]);
     this.checkStatus(user);

@@ -3,22 +3,17 @@
 // a refused login is {error, error_description} with the description in the caller's language.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
-import { nextId } from '../../db/ids.ts';
 import { PLATFORM_TENANT } from '../../db/store.ts';
 import { actorOf } from '../../http/auth.ts';
 import { envelope } from '../../http/envelope.ts';
 import type { AccessControl } from '../../security/access.ts';
+import { storeClientLogs } from '../log/client-logs.ts';
+import { auditEvent, type LogService } from '../log/service.ts';
 import { issueCaptcha } from './captcha.ts';
 import { LoginError, type IdentityService } from './identity.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 export const AUTH_PUBLIC_PATHS = ['/api/blade-auth/oauth/token', '/api/blade-auth/oauth/token/refresh', '/api/blade-auth/oauth/captcha'];
-
-export const CLIENT_LOG_DDL = `
-CREATE TABLE IF NOT EXISTS zs_client_error_log (
-  id bigint PRIMARY KEY, tenant_id varchar(12) NOT NULL, user_id bigint, url text, type varchar(64), message text,
-  stack text, info text, logged_at varchar(32), created_at timestamptz NOT NULL DEFAULT now());
-`;
 
 type Params = Record<string, string | undefined>;
 
@@ -27,6 +22,8 @@ export interface AuthRouteOptions {
   exposeCaptchaCode: boolean;
   /** Login attempts allowed per minute, per address and per account. */
   loginLimits: { perAddress: number; perAccount: number };
+  /** Where uploaded browser error logs go (the error log). */
+  logs: LogService;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -63,9 +60,18 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
         deptId: header(request, 'Dept-Id') || params.deptId,
         roleId: header(request, 'Role-Id') || params.roleId,
       });
+      if (attempt) auditEvent(identity, request, { event: 'login', tenantId, userId: String(token.user_id), account: params.username });
       return reply.send(token);
     } catch (err) {
-      if (err instanceof LoginError) return refuse(reply, request, err);
+      if (err instanceof LoginError) {
+        // a refused login is audited (never with its password); a refused refresh is not a login
+        if (grantType !== 'refresh_token') {
+          const failed = { tenantId, userId: null, account: params.username, detail: { reason: err.key, grantType } };
+          auditEvent(identity, request, { event: 'loginFailed', ...failed });
+          if (err.lockedNow) auditEvent(identity, request, { event: 'lock', ...failed });
+        }
+        return refuse(reply, request, err);
+      }
       throw err;
     }
   };
@@ -79,30 +85,25 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
     return { key, image };
   });
 
-  /** The browser's local error log, kept as the user's client error logs. */
-  const storeClientLogs = async (request: FastifyRequest) => {
-    const actor = actorOf(request);
-    const logs = Array.isArray(request.body) ? (request.body as Record<string, unknown>[]) : [];
-    for (const log of logs.slice(0, 200)) {
-      const text = (k: string) => (log[k] === undefined || log[k] === null ? null : String(typeof log[k] === 'object' ? JSON.stringify(log[k]) : log[k]).slice(0, 20_000));
-      await identity.db.query(
-        `INSERT INTO zs_client_error_log (id, tenant_id, user_id, url, type, message, stack, info, logged_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [nextId(), actor.tenantId, actor.userId, text('url'), text('type'), text('message'), text('stack'), text('info'), text('time')],
-      );
-    }
-    return logs.length;
+  /** The browser's local error log, kept in the error log; answered once stored. */
+  const uploadClientLogs = async (request: FastifyRequest) => {
+    actorOf(request);
+    const count = storeClientLogs(options.logs, request);
+    await options.logs.flush();
+    return count;
   };
 
   const logout = async (request: FastifyRequest) => {
     await identity.revokeUsers(identity.db, [actorOf(request).userId]);
-    await storeClientLogs(request);
+    auditEvent(identity, request, { event: 'logout' });
+    await uploadClientLogs(request);
     return FLAT_OK;
   };
   app.get('/api/blade-auth/oauth/logout', logout);
   app.post('/api/blade-auth/oauth/logout', logout);
 
   // the error log dialog's "upload to server": the logs without ending the session
-  app.post('/api/blade-auth/oauth/client-logs', async (request) => envelope(200, { stored: await storeClientLogs(request) }, t('ok', request.lang)));
+  app.post('/api/blade-auth/oauth/client-logs', async (request) => envelope(200, { stored: await uploadClientLogs(request) }, t('ok', request.lang)));
 
   app.get('/api/blade-auth/oauth/user-info', async (request) => {
     const actor = actorOf(request);

@@ -29,6 +29,7 @@ import { FlowModels } from './models.ts';
 import type { ApprovalNotifier } from './notify.ts';
 import { FlowQueries, paging } from './queries.ts';
 import { FlowRuntime } from './steps.ts';
+import { auditEvent } from '../log/service.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -155,6 +156,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const record = body.record === undefined || body.record === null ? undefined : body.record;
     if (record !== undefined && (typeof record !== 'object' || Array.isArray(record))) throw badRequest('badJson');
     const outcome = await runtime.complete(actor, { taskId, approve: body.flag === 'ok', comment, variables: variablesOf(body.variables), record: record as Row | undefined });
+    auditEvent(ctx, request, { event: body.flag === 'ok' ? 'approve' : 'reject', subject: `task ${taskId}`, detail: { comment, processStatus: outcome.status } });
     return ok(request, { processStatus: outcome.status, processIsFinished: outcome.ended ? 'finished' : 'unfinished' });
   });
 

@@ -11,6 +11,7 @@ import { actorOf } from '../../http/auth.ts';
 import { envelope } from '../../http/envelope.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { badRequest } from '../../errors.ts';
+import { auditEvent } from '../log/service.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -166,6 +167,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
         if (menuIds.length) await tx.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) SELECT $1, m FROM unnest($2::bigint[]) AS m ON CONFLICT DO NOTHING`, [id, menuIds]);
       }
     });
+    auditEvent(ctx, request, { event: 'grant', subject: `topMenu ${topIds.join(',')}`, detail: { menuIds } });
     return ok(request, null);
   });
 }

@@ -10,6 +10,7 @@ import { envelope } from '../../http/envelope.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { isAdministrator } from '../../security/access.ts';
 import { grantMenus, grantScopes } from './grants.ts';
+import { auditEvent } from '../log/service.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -94,6 +95,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
       await grantScopes(tx, actor.tenantId, roleIds, 2, apiScopeIds);
     });
     ctx.access.invalidate();
+    auditEvent(ctx, request, { event: 'grant', subject: `role ${roleIds.join(',')}`, detail: { menuIds, dataScopeIds, apiScopeIds } });
     return ok(request);
   });
 

@@ -14,6 +14,7 @@ import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { clientHash, isClientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
 import { PARAMS, readParam } from './params.ts';
+import { auditEvent } from '../log/service.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -91,6 +92,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     await ctx.access.checkButton(actorOf(request), 'user_unlock');
     const ids = await tenantUsers(request, (request.query as Query).userIds);
     await ctx.db.transaction((tx) => identity.unlock(tx, ids));
+    auditEvent(ctx, request, { event: 'unlock', subject: `user ${ids.join(',')}` });
     return ok(request);
   });
 
@@ -101,6 +103,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     const roleIds = parseIds(query.roleIds, 'roleIds').join(',');
     const store = new EntityStore(ctx, model, actorOf(request));
     for (const id of ids) await store.updatePart(id, { roleId: roleIds });
+    auditEvent(ctx, request, { event: 'grant', subject: `user ${ids.join(',')}`, detail: { roleIds } });
     return ok(request);
   });
 

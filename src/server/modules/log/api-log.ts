@@ -1,0 +1,31 @@
+// The API log: after each answer has left, the call is queued for the log (time, tenant, user,
+// method, path, masked parameters, address, agent, duration, status). Calls that change data are
+// always kept; reads only for tenants whose log.apiReads parameter is "true".
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { maskedParams } from './mask.ts';
+import { originOf, whoOf, type LogService } from './service.ts';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const PARAMS_LIMIT = 8000;
+
+function logged(logs: LogService, request: FastifyRequest, tenantId: string): boolean {
+  if (!request.url.startsWith('/api/')) return false;
+  return !READS.has(request.method) || logs.logsReads(tenantId);
+}
+
+export function registerApiLog(app: FastifyInstance, logs: LogService) {
+  app.addHook('onResponse', (request, reply, done) => {
+    const who = whoOf(request);
+    if (logged(logs, request, who.tenantId)) {
+      logs.api(who, {
+        method: request.method,
+        requestUri: request.url.split('?')[0],
+        status: reply.statusCode,
+        duration: Math.round(reply.elapsedTime),
+        params: maskedParams(request.query, request.body, PARAMS_LIMIT),
+        ...originOf(request),
+      });
+    }
+    done();
+  });
+}
