@@ -110,9 +110,10 @@ export function useReferenceLabels(entity: string | undefined, ids: readonly (st
 }
 
 /** One page of a reference picker: records of `entity` whose label contains `keyword`. */
-export async function fetchOptions(http: RendererHttp, entity: string, query: { keyword?: string; current?: number; size?: number; filters?: Record<string, string> }): Promise<OptionPage> {
+export async function fetchOptions(http: RendererHttp, entity: string, query: { keyword?: string; current?: number; size?: number; filters?: Record<string, string>; valueField?: string }): Promise<OptionPage> {
   const api = catalog().entities[entity].api;
-  return http.get<OptionPage>(`${api}/options`, { keyword: query.keyword || undefined, current: query.current ?? 1, size: query.size ?? 20, ...query.filters });
+  const valueField = query.valueField && query.valueField !== 'id' ? query.valueField : undefined;
+  return http.get<OptionPage>(`${api}/options`, { keyword: query.keyword || undefined, current: query.current ?? 1, size: query.size ?? 20, valueField, ...query.filters });
 }
 
 

@@ -119,8 +119,9 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
       }
       case 'options': {
         const ids = q.ids?.split(',');
-        const found = rows.filter((r) => (ids ? ids.includes(String(r.id)) : (!q.keyword || labelOf(model, r).includes(q.keyword)) && matchesFilters(model, r, q)));
-        return page(found.map((r) => ({ value: String(r.id), label: labelOf(model, r) })), { ...q, size: ids ? String(ids.length) : q.size ?? '20' });
+        const key = q.valueField ?? 'id';
+        const found = rows.filter((r) => (ids ? ids.includes(String(r[key])) : (!q.keyword || labelOf(model, r).includes(q.keyword)) && matchesFilters(model, r, q)));
+        return page(found.map((r) => ({ value: String(r[key]), label: labelOf(model, r) })), { ...q, size: ids ? String(ids.length) : q.size ?? '20' });
       }
       case 'tree':
       case 'package-tree': // the menus with their buttons (the tenant package's picker)

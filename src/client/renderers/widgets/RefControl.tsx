@@ -34,14 +34,14 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /** One page after another of the options, fetched only while the dropdown is open. */
-function useOptionPages(entity: string, keyword: string, filters: Record<string, string>, enabled: boolean) {
+function useOptionPages(entity: string, valueField: string, keyword: string, filters: Record<string, string>, enabled: boolean) {
   const http = useHttp();
   return useInfiniteQuery({
-    queryKey: ['options', entity, keyword, filters],
+    queryKey: ['options', entity, valueField, keyword, filters],
     enabled,
     staleTime: 30_000,
     initialPageParam: 1,
-    queryFn: ({ pageParam }) => fetchOptions(http, entity, { keyword, current: pageParam, size: PAGE, filters }),
+    queryFn: ({ pageParam }) => fetchOptions(http, entity, { keyword, current: pageParam, size: PAGE, filters, valueField }),
     getNextPageParam: (last, pages) => (pages.length * PAGE < last.total ? pages.length + 1 : undefined),
   });
 }
@@ -59,7 +59,8 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
   const context = values ?? {};
   const filters = refFilters(field, context);
   const waiting = missingDependency(field, context);
-  const pages = useOptionPages(ref.entity, keyword, filters, open && !waiting);
+  // a reference by another key (a contract by its code) is offered and stored by that key
+  const pages = useOptionPages(ref.entity, ref.valueField, keyword, filters, open && !waiting);
   const { data: labels } = useReferenceLabels(ref.entity, ids, ref.valueField);
 
   const options = useMemo(() => {
@@ -73,7 +74,7 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
     onChange(next);
     if (!onPick || Object.keys(ref.copy).length === 0) return;
     if (!next) return onPick(null);
-    onPick(await http.get<Row>(`${catalog().entities[ref.entity].api}/detail`, { id: next }));
+    onPick(await http.get<Row>(`${catalog().entities[ref.entity].api}/detail`, { [ref.valueField]: next }));
   };
 
   const placeholder = waiting ? t('widget.dependsOnFirst', { field: fieldMap?.[waiting]?.label[lang] ?? waiting }) : placeholderOf(field, lang);

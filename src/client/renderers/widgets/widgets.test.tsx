@@ -201,6 +201,17 @@ describe('references', () => {
     expect(http.calls.some((c) => c.url.endsWith('/goodsArchives/detail') && c.params?.id === goods.id)).toBe(true);
   });
 
+  it('ref: a reference by code (a purchase contract) offers and keeps the code, not the id', async () => {
+    const http = createFakeHttp(catalog());
+    const contract = http.tables.get('expenditureContract')![0];
+    contract.approvalStatus = 'approved';
+    show(entities.materialMonthlyDemand.fieldMap.expenditureContractCode, { http, values: { projectId: contract.projectId } });
+    openSelect(document.getElementById('probe')!);
+    fireEvent.click(await screen.findByTitle(`${contract.code} ${contract.name}`));
+    expect(value()).toBe(JSON.stringify(contract.code));
+    expect(http.calls.some((c) => c.url.endsWith('/expenditureContract/options') && c.params?.valueField === 'code')).toBe(true);
+  });
+
   it('ref: a cascading picker waits for the field it depends on, then filters by it', async () => {
     const http = createFakeHttp(catalog());
     const project = http.tables.get('project')![0];
