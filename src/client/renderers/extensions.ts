@@ -23,6 +23,8 @@ export interface EntityAction {
   /** Toolbar actions: how many selected rows they need ("请选择至少一条数据" otherwise). */
   selection?: 'one' | 'many';
   danger?: boolean;
+  /** Row actions: shown only on the rows this says yes to (an approval action on the statuses it applies to). */
+  appliesTo?: (row: Row) => boolean;
   dialog: ComponentType<ActionDialogProps>;
 }
 

@@ -1,11 +1,13 @@
 // The approval buttons of a document list (registered by register.ts for every entity with
 // x-workflow): 提交 (POST <api>/submit {id}), 撤回 (POST <api>/recall?id=) and 流程图 (the
 // instance in the document's instance field), each a dialog over the clicked row.
-import { App, Modal } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Modal } from 'antd';
 import { useState } from 'react';
 import { useT } from '../i18n/useT.ts';
 import type { ActionDialogProps } from '../renderers/extensions.ts';
 import { useHttp } from '../renderers/http-context.tsx';
+import { FLOW, type HistoryEntry } from './api.ts';
 import { FlowDiagramDialog } from './FlowDiagram.tsx';
 
 type Confirmed = 'submit' | 'recall';
@@ -28,11 +30,26 @@ function ConfirmDialog({ model, rows, onClose, action }: ActionDialogProps & { a
       setBusy(false);
     }
   };
+  const field = model.workflow?.instanceField;
+  const tooLate = useActedOn(action === 'recall' && field ? String(rows[0]?.[field] ?? '') : '');
   return (
-    <Modal open title={t(action === 'submit' ? 'workflow.submit' : 'workflow.recall')} confirmLoading={busy} onOk={() => void run()} onCancel={() => onClose(false)}>
-      {t(action === 'submit' ? 'workflow.submitConfirm' : 'workflow.recallConfirm')}
+    <Modal open title={t(action === 'submit' ? 'workflow.submit' : 'workflow.recall')} confirmLoading={busy} okButtonProps={{ disabled: tooLate }}
+      onOk={() => void run()} onCancel={() => onClose(false)}>
+      {tooLate ? <Alert type="warning" showIcon title={t('workflow.recallTooLate')} /> : t(action === 'submit' ? 'workflow.submitConfirm' : 'workflow.recallConfirm')}
     </Modal>
   );
+}
+
+/** Whether a handler already completed a task of the instance (then the submitter can no longer recall it). */
+function useActedOn(processInstanceId: string): boolean {
+  const http = useHttp();
+  const history = useQuery({
+    queryKey: ['flow', 'history', processInstanceId],
+    queryFn: () => http.get<HistoryEntry[]>(`${FLOW}/process/history-flow-list`, { processInstanceId }),
+    enabled: processInstanceId !== '',
+    staleTime: 0,
+  });
+  return (history.data ?? []).some((h) => h.historyActivityType === 'userTask' && Boolean(h.endTime));
 }
 
 export function SubmitDialog(props: ActionDialogProps) {

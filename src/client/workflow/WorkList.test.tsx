@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // My work lists over a fake flow API: what each list shows, claim then handle, the links that lead
 // on, and the 流程图展示 dialog (bpmn-js itself is replaced: it does not draw in happy-dom).
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApi } from '../renderers/testing/providers.tsx';
 import { createFakeFlow } from './testing/fake-flow.ts';
@@ -13,6 +13,8 @@ vi.mock('./BpmnCanvas.tsx', () => ({
   ),
 }));
 
+// antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
+configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 beforeEach(() => window.history.replaceState(null, '', '/work/todo'));
 
@@ -75,6 +77,29 @@ describe('my work lists', () => {
     renderWithApi(<WorkList kind="follow" />, { http });
     fireEvent.click(within(await row('江北人才公寓钢筋计划')).getByRole('button', { name: /详\s*情/ }));
     await waitFor(() => expect(window.location.pathname).toBe(`/work/process/materialTotalDemand/detail/7001/${http.document.id}`));
+  });
+
+  it('待办事务 searches by process name, category and creation date; 清空 lists everything again', async () => {
+    const http = createFakeFlow({ claimed: true });
+    renderWithApi(<WorkList kind="todo" />, { http });
+    await row('江北人才公寓钢筋计划');
+    const search = screen.getByRole('form', { name: '搜索' });
+    fireEvent.change(within(search).getByPlaceholderText('请输入流程名称'), { target: { value: ' 总需用 ' } });
+    fireEvent.mouseDown(within(search).getAllByRole('combobox')[0]);
+    fireEvent.click(await waitFor(() => [...document.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === '材料总需用计划') as HTMLElement));
+    const [from, to] = within(search).getAllByPlaceholderText(/开始日期|结束日期/);
+    for (const [input, day] of [[from, '2026-11-01'], [to, '2026-11-30']] as const) {
+      fireEvent.mouseDown(input);
+      fireEvent.change(input, { target: { value: day } });
+      fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
+    }
+    fireEvent.click(within(search).getByRole('button', { name: /搜\s*索/ }));
+    const todoCalls = () => http.calls.filter((c) => c.url.endsWith('/work/todo-list'));
+    await waitFor(() => expect(todoCalls().at(-1)?.params).toEqual({
+      current: 1, size: 10, processDefinitionName: '总需用', category: 'flow_materialTotalDemand', beginDate: '2026-11-01', endDate: '2026-11-30',
+    }));
+    fireEvent.click(within(search).getByRole('button', { name: /清\s*空/ }));
+    await waitFor(() => expect(todoCalls().at(-1)?.params).toEqual({ current: 1, size: 10 }));
   });
 
   it('an empty list says so, in English too', async () => {

@@ -1,17 +1,21 @@
 // My work (SPEC §4): 发起事务 (the processes I may start), 待签事务 (tasks I may claim), 待办事务
 // (my tasks), 已发事务 (what I submitted) and 办结事务 (what I handled), each a paged table of the
-// flow API's rows with the actions that lead on: start, claim then handle, handle, detail, diagram.
+// flow API's rows with the actions that lead on: start, claim then handle, handle, detail, diagram,
+// above them a search by process name, category and (task and instance lists) creation date.
 // The same table lists the deployed definitions (部署管理) and running instances (流程跟踪); their
 // pages (FlowAdmin.tsx) add a search, a toolbar and row actions.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, DatePicker, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useT } from '../i18n/useT.ts';
 import { CardBox } from '../shell/Tile.tsx';
+import { useDictionary } from '../renderers/data.ts';
 import { useHttp } from '../renderers/http-context.tsx';
 import { detailPath, FLOW, formPath, handlePath, WORK_LIST_URL, type FlowPage, type FlowRow, type WorkKind } from './api.ts';
 import { FlowDiagramDialog } from './FlowDiagram.tsx';
+import { PagedTable } from './PagedTable.tsx';
 
 type Translate = ReturnType<typeof useT>;
 
@@ -56,14 +60,10 @@ export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListPro
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [paging, setPaging] = useState({ current: 1, size: 10 });
   const [diagram, setDiagram] = useState<FlowRow | null>(null);
   const [claiming, setClaiming] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['flow', kind, paging.current, paging.size, params],
-    queryFn: () => http.get<FlowPage>(WORK_LIST_URL[kind], { current: paging.current, size: paging.size, ...params }),
-    staleTime: 0,
-  });
+  const [search, setSearch] = useState<Record<string, string>>({});
+  const filters = { ...params, ...search };
 
   const claim = async (row: FlowRow) => {
     setClaiming(String(row.taskId));
@@ -94,18 +94,15 @@ export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListPro
   const columns: TableColumnsType<FlowRow> = [...columnsFor(kind, t), { key: 'actions', title: t('workflow.col.action'), render: (_, row) => actions(row) }];
   return (
     <CardBox>
-      {toolbar}
-      <div data-testid="work-list" aria-busy={list.isFetching}>
-        {list.isError && <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (list.error as Error).message })} style={{ marginBottom: 12 }} />}
-        <Table<FlowRow>
-          rowKey={(row) => String(row.taskId ?? row.processInstanceId ?? row.id)}
-          size="middle"
-          columns={columns}
-          dataSource={list.data?.records ?? []}
-          loading={list.isLoading}
-          pagination={{ current: paging.current, pageSize: paging.size, total: list.data?.total ?? 0, showSizeChanger: true, onChange: (current, size) => setPaging({ current, size }) }}
-        />
-      </div>
+      {toolbar ?? (SEARCHABLE.has(kind) && <WorkSearch kind={kind} onSearch={setSearch} />)}
+      <PagedTable
+        testId="work-list"
+        queryKey={['flow', kind, filters]}
+        load={(paging) => http.get<FlowPage>(WORK_LIST_URL[kind], { ...paging, ...filters })}
+        columns={columns}
+        rowKey={(row) => String(row.taskId ?? row.processInstanceId ?? row.id)}
+        errorText={(m) => t('workflow.loadFailed', { message: m })}
+      />
       {diagram && (
         <FlowDiagramDialog
           processInstanceId={byDefinition ? undefined : String(diagram.processInstanceId)}
@@ -114,6 +111,60 @@ export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListPro
         />
       )}
     </CardBox>
+  );
+}
+
+/** My work lists: their own search (the flow administration's pages bring theirs as the toolbar). */
+const SEARCHABLE = new Set<WorkKind>(['start', 'claim', 'todo', 'send', 'done']);
+
+/** The flow dictionary: the categories flow_<key> of the processes. */
+const FLOW_CATEGORIES = { code: 'flow', source: 'system', multiple: false } as const;
+
+interface SearchValues {
+  name?: string;
+  category?: string;
+  created?: [Dayjs | null, Dayjs | null] | null;
+}
+
+/**
+ * The search of my work lists, as their endpoints filter: the process name and category, and (task
+ * and instance lists) when the task or instance was created. 发起事务 filters by name and category.
+ */
+export function WorkSearch({ kind, onSearch }: { kind: WorkKind; onSearch: (params: Record<string, string>) => void }) {
+  const t = useT();
+  const [form] = Form.useForm<SearchValues>();
+  const categories = useDictionary(FLOW_CATEGORIES);
+  const byDefinition = kind === 'start';
+  const submit = (values: SearchValues) => {
+    const [from, to] = values.created ?? [];
+    const params: Record<string, string | undefined> = {
+      [byDefinition ? 'name' : 'processDefinitionName']: values.name?.trim() || undefined,
+      category: values.category ? `flow_${values.category}` : undefined,
+      beginDate: from?.format('YYYY-MM-DD'),
+      endDate: to?.format('YYYY-MM-DD'),
+    };
+    onSearch(Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1]))));
+  };
+  return (
+    <Form form={form} layout="inline" onFinish={submit} style={{ marginBottom: 12, rowGap: 8 }} aria-label={t('workflow.search')}>
+      <Form.Item name="name" label={t('workflow.searchName')}>
+        <Input allowClear placeholder={t('workflow.searchNamePlaceholder')} style={{ width: 180 }} />
+      </Form.Item>
+      <Form.Item name="category" label={t('workflow.col.category')}>
+        <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder={t('workflow.searchCategoryPlaceholder')} options={categories.data ?? []} loading={categories.isLoading} style={{ width: 200 }} />
+      </Form.Item>
+      {!byDefinition && (
+        <Form.Item name="created" label={t('workflow.col.createTime')}>
+          <DatePicker.RangePicker style={{ width: 240 }} />
+        </Form.Item>
+      )}
+      <Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">{t('workflow.search')}</Button>
+          <Button onClick={() => { form.resetFields(); onSearch({}); }}>{t('workflow.reset')}</Button>
+        </Space>
+      </Form.Item>
+    </Form>
   );
 }
 

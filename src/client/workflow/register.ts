@@ -1,12 +1,12 @@
-// The approval actions of every document type with x-workflow (提交 / 撤回 / 流程图 on each row of
-// its list), added to the renderers' extension registry. The catalog and the dialogs load apart
+// The approval actions of every document type with x-workflow (提交 on draft, rejected, withdrawn or
+// terminated rows, 撤回 on approving ones, 流程图 where an instance exists), added to the renderers' extension registry. The catalog and the dialogs load apart
 // from the first bundle: once someone is signed in, the catalog's chunk (which every list page
 // needs anyway) is fetched and the actions registered; each dialog loads on first use. The login
 // page never fetches the catalog for this.
 import type { EntityCatalog } from '../../engine/model/types.ts';
 import { lazyDialog } from '../admin/lazy-dialog.ts';
 import { en, zh, type MessageKey } from '../i18n/messages.ts';
-import { registerExtension } from '../renderers/extensions.ts';
+import { registerExtension, type Row } from '../renderers/extensions.ts';
 import { appStore, userInfoAtom } from '../state/session.ts';
 
 const label = (key: MessageKey) => ({ zh: zh[key], en: en[key] });
@@ -22,16 +22,22 @@ export function registerWorkflowActions(catalog: EntityCatalog): void {
   if (registered) return;
   registered = true;
   for (const model of Object.values(catalog.entities)) {
-    if (!model.workflow) continue;
+    const wf = model.workflow;
+    if (!wf) continue;
+    const status = (row: Row) => String(row[wf.statusField] ?? 'draft');
     registerExtension(model.key, {
       rowActions: [
-        { key: 'workflow-submit', label: label('workflow.submit'), dialog: SubmitDialog },
-        { key: 'workflow-recall', label: label('workflow.recall'), dialog: RecallDialog },
-        { key: 'workflow-diagram', label: label('workflow.diagram'), dialog: DiagramDialog },
+        { key: 'workflow-submit', label: label('workflow.submit'), dialog: SubmitDialog, appliesTo: (row) => SUBMITTABLE.has(status(row)) },
+        // whether someone acted already is not in the row: the dialog looks before it offers to recall
+        { key: 'workflow-recall', label: label('workflow.recall'), dialog: RecallDialog, appliesTo: (row) => status(row) === 'approving' },
+        { key: 'workflow-diagram', label: label('workflow.diagram'), dialog: DiagramDialog, appliesTo: (row) => Boolean(wf.instanceField && row[wf.instanceField]) },
       ],
     });
   }
 }
+
+/** The statuses a document may be submitted from (as the server's submit accepts). */
+const SUBMITTABLE = new Set(['draft', 'rejected', 'withdrawn', 'terminated']);
 
 function whenSignedIn(run: () => void) {
   if (appStore.get(userInfoAtom)) return run();

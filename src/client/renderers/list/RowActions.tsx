@@ -50,7 +50,7 @@ export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
       {rowButtons(model, actions).map((action) => (
         <LinkButton key={action} label={translate(lang, LABEL_KEYS[action])} danger={action === 'delete'} disabled={actions.disabled(action)} onClick={() => press(action)} />
       ))}
-      {actions.rowActions.map((action) => (
+      {actions.rowActions.filter((action) => action.appliesTo?.(row) ?? true).map((action) => (
         <LinkButton key={action.key} label={action.label[lang]} danger={action.danger} onClick={() => actions.run(action, [row])} />
       ))}
     </span>

@@ -2,16 +2,16 @@
 // 新建 (from the simple template, or a copy of a deployed process such as a document's default
 // approval), 设计, 部署 and 删除; 设计 and 新建 open the designer in place of the list.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useT } from '../../i18n/useT.ts';
 import { useHttp } from '../../renderers/http-context.tsx';
 import { CardBox } from '../../shell/Tile.tsx';
 import { FLOW, type FlowPage, type FlowRow, type ModelView } from '../api.ts';
+import { PagedTable } from '../PagedTable.tsx';
 import { newModelXml, withProcessKey } from './bpmn-props.ts';
-import { ModelDesigner, type DraftModel } from './ModelDesigner.tsx';
+import { MODEL_KEY, ModelDesigner, type DraftModel } from './ModelDesigner.tsx';
 
-const KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
 const BLANK = '';
 
 export default function ModelPage() {
@@ -19,21 +19,14 @@ export default function ModelPage() {
   const t = useT();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [paging, setPaging] = useState({ current: 1, size: 10 });
   const [editing, setEditing] = useState<DraftModel | null>(null);
   const [creating, setCreating] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['designer', 'models', paging.current, paging.size],
-    queryFn: () => http.get<FlowPage>(`${FLOW}/model/list`, { current: paging.current, size: paging.size }),
-    staleTime: 0,
-    enabled: editing === null,
-  });
 
   const open = async (row: FlowRow) => {
     try {
       const detail = await http.get<FlowRow>(`${FLOW}/model/detail`, { id: row.id });
-      setEditing({ id: String(detail.id), name: detail.name, modelKey: detail.modelKey, xml: detail.modelEditorXml });
+      setEditing({ id: String(detail.id), name: detail.name, modelKey: detail.modelKey, xml: detail.modelEditorXml, category: detail.category, description: detail.description });
     } catch (err) {
       void message.error((err as Error).message);
     }
@@ -79,21 +72,17 @@ export default function ModelPage() {
   ];
   return (
     <CardBox>
-      <div data-testid="model-list" aria-busy={list.isFetching}>
-        <Space style={{ marginBottom: 12 }}>
-          <Button type="primary" onClick={() => setCreating(true)}>{t('designer.add')}</Button>
-        </Space>
-        {problem && <Alert type="error" showIcon closable onClose={() => setProblem(null)} title={t('designer.failed')} description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>} style={{ marginBottom: 12 }} />}
-        {list.isError && <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />}
-        <Table<FlowRow>
-          rowKey={(row) => String(row.id)}
-          size="middle"
-          columns={columns}
-          dataSource={list.data?.records ?? []}
-          loading={list.isLoading}
-          pagination={{ current: paging.current, pageSize: paging.size, total: list.data?.total ?? 0, showSizeChanger: true, onChange: (current, size) => setPaging({ current, size }) }}
-        />
-      </div>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => setCreating(true)}>{t('designer.add')}</Button>
+      </Space>
+      {problem && <Alert type="error" showIcon closable onClose={() => setProblem(null)} title={t('designer.failed')} description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>} style={{ marginBottom: 12 }} />}
+      <PagedTable
+        testId="model-list"
+        queryKey={['designer', 'models']}
+        load={(paging) => http.get<FlowPage>(`${FLOW}/model/list`, { ...paging })}
+        columns={columns}
+        rowKey={(row) => String(row.id)}
+      />
       {creating && <NewModelDialog onClose={() => setCreating(false)} onCreate={(draft) => { setCreating(false); setEditing(draft); }} />}
     </CardBox>
   );
@@ -146,7 +135,7 @@ function NewModelDialog({ onClose, onCreate }: { onClose: () => void; onCreate: 
         <Form.Item name="name" label={t('designer.col.name')} rules={[{ required: true, whitespace: true, message: t('designer.nameRequired') }]}>
           <Input maxLength={200} />
         </Form.Item>
-        <Form.Item name="modelKey" label={t('designer.col.key')} rules={[{ required: true, message: t('designer.keyRequired') }, { pattern: KEY, message: t('designer.keyPattern') }]}>
+        <Form.Item name="modelKey" label={t('designer.col.key')} rules={[{ required: true, message: t('designer.keyRequired') }, { pattern: MODEL_KEY, message: t('designer.keyPattern') }]}>
           <Input maxLength={100} />
         </Form.Item>
       </Form>

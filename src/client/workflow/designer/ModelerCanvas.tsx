@@ -8,9 +8,19 @@ import 'bpmn-js/dist/assets/bpmn-font/css/bpmn.css';
 import { useEffect, useRef, useState } from 'react';
 import { applyWrites, FLOWABLE_MODDLE, readElement, type ElementInfo, type Write, type WriteTarget } from './bpmn-props.ts';
 
+/** The process itself (the diagram's root): its id is the model key, its documentation the description. */
+export interface ProcessInfo {
+  id: string;
+  name: string;
+  description: string;
+}
+
 export interface ModelerApi {
   xml(): Promise<string>;
   apply(writes: Write[]): void;
+  process(): ProcessInfo;
+  /** Sets the process's id, name and documentation (one undoable command). */
+  updateProcess(info: ProcessInfo): void;
 }
 
 export interface ModelerCanvasProps {
@@ -18,9 +28,11 @@ export interface ModelerCanvasProps {
   onReady: (api: ModelerApi) => void;
   onSelect: (info: ElementInfo | null) => void;
   onError: (message: string) => void;
+  /** After every change of the drawing (and once it is loaded). */
+  onChange?: () => void;
 }
 
-export default function ModelerCanvas({ xml, onReady, onSelect, onError }: ModelerCanvasProps) {
+export default function ModelerCanvas({ xml, onReady, onSelect, onError, onChange }: ModelerCanvasProps) {
   const container = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   useEffect(() => {
@@ -51,12 +63,24 @@ export default function ModelerCanvas({ xml, onReady, onSelect, onError }: Model
           selected = e.newSelection.length === 1 ? e.newSelection[0].id : null;
           report();
         });
-        modeler.get('canvas').zoom('fit-viewport', 'auto');
+        modeler.on('commandStack.changed', () => onChange?.());
+        const canvas = modeler.get('canvas');
+        canvas.zoom('fit-viewport', 'auto');
+        const root = () => canvas.getRootElement();
         onReady({
           xml: async () => (await modeler.saveXML({ format: true })).xml,
           apply: (writes) => applyWrites(target, writes),
+          process: () => {
+            const bo = root().businessObject;
+            return { id: bo.id ?? '', name: bo.name ?? '', description: (bo.documentation ?? []).map((d: { text?: string }) => d.text ?? '').join('\n') };
+          },
+          updateProcess: (info) => {
+            const documentation = info.description.trim() ? [moddle.create('bpmn:Documentation', { text: info.description.trim() })] : [];
+            modeling.updateProperties(root(), { id: info.id, name: info.name, documentation });
+          },
         });
         setReady(true);
+        onChange?.();
       } catch (err) {
         if (!cancelled) onError((err as Error).message);
       }
