@@ -1,5 +1,5 @@
 // The generic list in its states: a document (材料总需用计划), a lazy tree (物资分类), loading, empty,
-// error, a user without add/delete buttons, and a page of 200 rows (virtualised).
+// error, a user without add/delete buttons, a read-only log, and a page of 200 rows (virtualised).
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fn } from 'storybook/test';
 import type { EntityModel } from '../../../engine/model/types.ts';
@@ -57,6 +57,9 @@ export const Empty: Story = { args: { model: demand, api: { rows: 0 } } };
 export const LoadError: Story = { name: 'Error', args: { model: demand, api: { failWith: '服务器开小差了' } } };
 
 export const PermissionLimited: Story = { args: { model: demand, api: { rows: 12 }, buttons: {} } };
+
+/** Records the server alone writes (the API log): view and export only, even for a user holding every button. */
+export const ReadOnlyLog: Story = { args: { model: entities.logApi, api: { rows: 15 } } };
 
 export const TwoHundredRows: Story = {
   args: { model: { ...demand, list: { ...demand.list, pageSize: 200 } }, api: { rows: 240 } },

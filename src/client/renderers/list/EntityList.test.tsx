@@ -315,3 +315,22 @@ describe('column settings', () => {
     expect(localStorage.getItem('zhusuan-list-columns-1001-materialTotalDemand')).toBeNull();
   });
 });
+
+describe('the list of records the server alone writes (x-entity.readOnly)', () => {
+  it('offers viewing and export only, whatever buttons the user holds', async () => {
+    const model = catalog().entities.logError;
+    const http = createFakeHttp(catalog(), { rows: 5 });
+    http.tables.get('logError')!.forEach((r) => {
+      r.message = 'TypeError: boom';
+    });
+    showList(model, http, { permissions: grants(model.menu!.code) });
+    await idle();
+    expect(bodyRows()).toHaveLength(5);
+    const toolbar = document.querySelector('.zs-list-toolbar') as HTMLElement;
+    expect(within(toolbar).queryByRole('button', { name: /新\s*增/ })).toBeNull();
+    expect(within(toolbar).queryByRole('button', { name: /删\s*除/ })).toBeNull();
+    expect(toolbarButton(/导\s*出/)).toBeTruthy();
+    const actions = within(bodyRows()[0]).getAllByRole('button').map((b) => b.textContent?.replace(/\s/g, ''));
+    expect(actions).toEqual(['查看']);
+  });
+});
