@@ -239,6 +239,14 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     expect(issues).toEqual([{ file: 'schemas/system/dept.schema.json', pointer: '/properties/deptCategory/x-compute/expr', message: 'text "9" is not a value of "deptCategory"' }]);
   });
 
+  it('a multi-select dictionary field searched with an operator other than equal', () => {
+    const file = 'schemas/construct/subcontractor.schema.json';
+    const issues = issuesAfter((s) => {
+      s.files[file]['x-search'].fields.push({ field: 'subcontractorTypes', operator: 'like' });
+    });
+    expect(issues).toEqual([{ file, pointer: expect.stringMatching(/^\/x-search\/fields\/\d+\/operator$/), message: 'a multi-select field is searched with "equal" (any of the chosen values), not "like"' }]);
+  });
+
   it('an x-compute cycle', () => {
     const issues = issuesAfter((s) => {
       s.files[PLAN].properties.details.items.properties.demandQty['x-compute'].expr = { add: ['amount', 1] };

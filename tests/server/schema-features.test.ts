@@ -33,6 +33,25 @@ describe.each(databaseKinds())('schema features on %s', (kind) => {
   });
   afterAll(() => server?.dispose());
 
+  describe('multi-select dictionary fields in the search', () => {
+    it('matches records holding any of the comma-joined keys, with or without the equal suffix', async () => {
+      const tag = `多选检索${kind}`;
+      const named = (name: string, types: string[]) => subcontractor(api, types, { name: `${tag}${name}` });
+      const team = await named('劳务队', ['labor']);
+      const supplier = await named('供应商', ['material_supplier', 'equipment_lessor']);
+      await named('混凝土站', ['concrete_supplier']);
+      const found = async (query: Record<string, string>) => {
+        const res = await api.get('/api/construct/subcontractor/list', { name: tag, ...query });
+        expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
+        return (res.body.data.records as { id: string }[]).map((r) => r.id).sort();
+      };
+      expect(await found({ subcontractorTypes: 'labor,equipment_lessor' })).toEqual([team.id, supplier.id].sort());
+      expect(await found({ subcontractorTypes_equal: 'equipment_lessor' })).toEqual([supplier.id]);
+      expect(await found({ subcontractorTypes: 'turnover_lessor' })).toEqual([]);
+      expect(await found({})).toHaveLength(3);
+    });
+  });
+
   describe('snapshot fields are copied before formulas run', () => {
     const settlement = (projectId: string, subcontractorId: string, code: string) => ({
       projectId, expenditureContractCode: code, subcontractorId, period: '2026-05', settlementType: 'interim', startDate: '2026-05-01', endDate: '2026-05-31',

@@ -51,6 +51,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
     if (f && s.operator === 'dateRange' && f.kind !== 'date' && f.kind !== 'datetime') {
       report(pointer('x-search', 'fields', i, 'operator'), `dateRange needs a date or datetime field, "${s.field}" is ${f.kind}`);
     }
+    if (f?.dict?.multiple && s.operator !== 'equal') report(pointer('x-search', 'fields', i, 'operator'), `a multi-select field is searched with "equal" (any of the chosen values), not "${s.operator}"`);
   });
   model.layout.sections.forEach((s, i) => s.fields.forEach((f, j) =>
     has(f) || detailNames.has(f) || report(pointer('x-layout', 'sections', i, 'fields', j), `layout field "${f}" is not a property`)));

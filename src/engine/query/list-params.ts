@@ -62,6 +62,8 @@ function parseValue(field: FieldModel, op: FilterOp, raw: string, param: string)
     throw bad();
   }
   if (op.includes('like')) return raw;
+  // a multi-select dictionary field matches any of the comma-joined keys
+  if (field.dict?.multiple && op === 'equal') return raw;
   switch (field.kind) {
     case 'id':
       if (!/^\d{1,19}$/.test(text)) throw bad();

@@ -60,12 +60,20 @@ function like(value: unknown): 'LIKE' | 'ILIKE' {
   return String(value).toLowerCase() === String(value).toUpperCase() ? 'LIKE' : 'ILIKE';
 }
 
+/** A multi-select value (a JSON array, or comma-joined text) holding any of `keys`. */
+function containsAny(f: FieldModel, col: string, keys: string[], params: Params): string {
+  const wanted = `${params.add(keys)}::text[]`;
+  return f.kind === 'json' ? `${col} ?| ${wanted}` : `string_to_array(${col}, ',') && ${wanted}`;
+}
+
 export function filterSql(f: FieldModel, filter: Filter, params: Params, alias = 't'): string {
   const col = `${alias}.${q(f.column)}`;
   const text = f.kind === 'string' ? col : `${col}::text`;
   const v = filter.value;
   switch (filter.op) {
-    case 'equal': return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
+    case 'equal':
+      if (f.dict?.multiple) return containsAny(f, col, String(v).split(',').map((s) => s.trim()).filter(Boolean), params);
+      return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
     case 'notequal': return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
     case 'like': return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)}`;
     case 'notlike': return `(${col} IS NULL OR ${text} NOT ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)})`;

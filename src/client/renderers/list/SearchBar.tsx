@@ -13,9 +13,11 @@ import { ReferenceFilter } from './ReferenceFilter.tsx';
 
 const WIDTH = { width: 180 };
 
-function DictionaryFilter({ field, ...rest }: { field: FieldModel; value?: string; onChange?: (v: string) => void; placeholder?: string; style?: React.CSSProperties }) {
+function DictionaryFilter({ field, ...rest }: { field: FieldModel; value?: string | string[]; onChange?: (v: string | string[]) => void; placeholder?: string; style?: React.CSSProperties }) {
   const { data } = useDictionary(field.dict);
-  return <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={data ?? []} {...rest} />;
+  // a multi-select field is searched for any of the chosen values
+  const multiple = field.dict?.multiple ? { mode: 'multiple' as const, maxTagCount: 'responsive' as const } : {};
+  return <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={data ?? []} {...multiple} {...rest} />;
 }
 
 /** The input of one search field; Form.Item hands it value and onChange. */

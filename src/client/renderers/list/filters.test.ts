@@ -25,6 +25,12 @@ describe('what the search bar sends', () => {
     expect(filtersOf(demand, { title: '钢筋', code: '', projectId: '1000123' })).toEqual({ title: '钢筋', projectId_equal: '1000123' });
     expect(filtersOf(region, { code: '32', regionLevel: '2' })).toEqual({ code_likeright: '32', regionLevel_equal: '2' });
   });
+
+  it('a multi-select dictionary sends the chosen keys comma-joined (any of them matches); none chosen sends nothing', () => {
+    const { subcontractor } = catalog().entities;
+    expect(filtersOf(subcontractor, { subcontractorTypes: ['labor', 'equipment_lessor'] })).toEqual({ subcontractorTypes_equal: 'labor,equipment_lessor' });
+    expect(filtersOf(subcontractor, { subcontractorTypes: [] })).toEqual({});
+  });
 });
 
 describe('the list request', () => {

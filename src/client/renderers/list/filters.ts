@@ -20,6 +20,7 @@ function dayBounds(model: EntityModel, search: SearchFieldModel, range: [Dayjs |
 }
 
 function scalar(value: unknown): string {
+  if (Array.isArray(value)) return value.map(scalar).join(',');
   if (value && typeof value === 'object' && 'format' in value) return (value as Dayjs).format('YYYY-MM-DD');
   return String(value);
 }
