@@ -2,7 +2,8 @@
 // them: two approved months of a subcontract settlement, then the third month's form is pre-filled
 // with what was settled before, by line and in total; drafts and documents in approval never count;
 // a second settlement of the same contract in approval and a period going backwards are refused;
-// approving writes the contract's settled totals back; another tenant sees none of it.
+// approving writes the contract's settled totals back, a rejection leaves them; another tenant sees
+// none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/server/app.ts';
 import { project } from './fixtures.ts';
@@ -165,6 +166,18 @@ describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
     const missing = await adminEn.get('/api/construct/subcontractMonthlyExamine/cumulative');
     expect(missing.body).toMatchObject({ code: 400, msg: 'Missing required parameter: projectId' });
     expect((await admin.get(`${SETTLEMENT}/cumulative`, { projectId: keys.projectId })).body.code).toBe(400);
+  });
+
+  it('a rejected settlement counts neither in the cumulatives nor in the contract', async () => {
+    const august = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-08', 50, 10)));
+    expect(august).toMatchObject({ previousCumulativeAmount: 120000, thisAmountInclTax: 7500, cumulativeAmount: 127500 });
+    const submitted = ok(await admin.post(`${SETTLEMENT}/submit`, { id: august.id }));
+    const [task] = ok(await manager.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
+    ok(await manager.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
+    ok(await manager.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, comment: '工程量与现场签认不符' }));
+    expect(ok(await admin.get(`${SETTLEMENT}/detail`, { id: august.id })).approvalStatus).toBe('rejected');
+    expect(await cumulative()).toMatchObject({ lastApprovedPeriod: '2026-07', approving: null, header: { previousCumulativeAmount: 120000 } });
+    expect(ok(await admin.get(`${CONTRACT}/detail`, { id: contractId }))).toMatchObject({ cumulativeSettledAmount: 120000, remainingAmount: 210000 });
   });
 
   it('another tenant sees nothing of it', async () => {
