@@ -2,7 +2,7 @@
 // The approval pages over a fake flow API: the handle page (claim first, approve or reject with a
 // comment, the fields a step may change, timeline and diagram), the detail page, the start form
 // sent to submit, and a prefix no document carries.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
 import { EntityForm } from '../renderers/form/EntityForm.tsx';
@@ -15,6 +15,8 @@ vi.mock('./BpmnCanvas.tsx', () => ({
   default: ({ highlights }: { highlights: { active: string[] } }) => <div data-testid="canvas-stub">active:{highlights.active.join(',')}</div>,
 }));
 
+// antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
+configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 beforeEach(() => window.history.replaceState(null, '', '/work/todo'));
 
@@ -72,6 +74,11 @@ describe('the handle page', () => {
     handle(http, 'en');
     const remark = await screen.findByLabelText('Remark') as HTMLTextAreaElement;
     await waitFor(() => expect(remark.value).toBe('初稿'));
+    // the document form's own widget for the field: its textarea, its length limit and placeholder
+    const field = catalog().entities.materialTotalDemand.fieldMap.remark;
+    expect(remark.tagName).toBe('TEXTAREA');
+    expect(remark.maxLength).toBe(field.maxLength);
+    expect(remark.placeholder).toBe('please enter remark');
     fireEvent.change(remark, { target: { value: '已核对单价' } });
     fireEvent.click(await button(/Approve/));
     expect(await screen.findByText('Approved')).toBeTruthy();

@@ -18,6 +18,7 @@ import { invalidateEntity } from '../renderers/data.ts';
 import { EntityDetail } from '../renderers/detail/index.ts';
 import { EntityForm } from '../renderers/form/EntityForm.tsx';
 import { useHttp } from '../renderers/http-context.tsx';
+import { FieldControl } from '../renderers/widgets/registry.tsx';
 import { langAtom } from '../state/session.ts';
 import { FLOW, modelForPrefix, type FlowRow, type TaskDetail } from './api.ts';
 import { FlowDiagram } from './FlowDiagram.tsx';
@@ -70,14 +71,18 @@ function DocumentAndFlow({ model, businessId, processInstanceId, children }: { m
   );
 }
 
-/** The fields this task may change (x-workflow editable), as text inputs over the document's values. */
-function EditableFields({ model, fields, values, onChange }: { model: EntityModel; fields: string[]; values: Record<string, string>; onChange: (next: Record<string, string>) => void }) {
+/**
+ * The fields this task may change (x-workflow editable), each with the widget the document's form
+ * gives it (the renderers' FieldControl: a dictionary select, a date picker, a decimal input …).
+ */
+function EditableFields({ model, fields, values, onChange }: { model: EntityModel; fields: string[]; values: Record<string, unknown>; onChange: (next: Record<string, unknown>) => void }) {
   const lang = useAtomValue(langAtom);
   return (
     <>
       {fields.filter((name) => model.fieldMap[name]).map((name) => (
         <Form.Item key={name} label={model.fieldMap[name].label[lang]} htmlFor={`editable_${name}`}>
-          <Input.TextArea id={`editable_${name}`} autoSize={{ minRows: 1, maxRows: 4 }} value={values[name] ?? ''} onChange={(e) => onChange({ ...values, [name]: e.target.value })} />
+          <FieldControl id={`editable_${name}`} field={model.fieldMap[name]} value={values[name] ?? null} values={values} fieldMap={model.fieldMap}
+            onChange={(value) => onChange({ ...values, [name]: value })} />
         </Form.Item>
       ))}
     </>
@@ -92,7 +97,7 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
   const [, navigate] = useLocation();
   const { taskId, processInstanceId, businessId } = params;
   const [comment, setComment] = useState('');
-  const [edits, setEdits] = useState<Record<string, string> | null>(null);
+  const [edits, setEdits] = useState<Record<string, unknown> | null>(null);
   const [busy, setBusy] = useState<'claim' | 'ok' | 'reject' | null>(null);
   const task = useQuery({ queryKey: ['flow', 'task', taskId], queryFn: () => http.get<TaskDetail>(`${FLOW}/work/task-detail`, { taskId }), staleTime: 0 });
   const editable = task.data?.canComplete ? task.data.editableFields : [];
@@ -101,7 +106,7 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
     enabled: editable.length > 0,
     queryFn: () => http.get<FlowRow>(`${model.api}/detail`, { id: businessId }),
   });
-  const values = edits ?? Object.fromEntries(editable.map((f) => [f, record.data?.[f] == null ? '' : String(record.data[f])]));
+  const values = edits ?? Object.fromEntries(editable.map((f) => [f, record.data?.[f] ?? null]));
 
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['flow'] });
