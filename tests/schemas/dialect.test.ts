@@ -337,6 +337,48 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     expect(model).toMatchObject({ readOnly: true, list: { rowActions: ['view'], batchActions: [] } });
   });
 
+  describe('x-detail.pickFrom (rows picked from another document\'s lines)', () => {
+    const DEMAND = 'schemas/construct/material-monthly-demand.schema.json';
+    const at = (i: number, ...rest: string[]) => ['', 'properties', 'details', 'x-detail', 'pickFrom', String(i), ...rest].join('/');
+    const pick = (s: SchemaSource & { files: Record<string, any> }) => s.files[DEMAND].properties.details['x-detail'].pickFrom[0];
+
+    it('compiles to the entity its header refers to', () => {
+      const [byContract] = compile(readSchemaSource()).catalog.entities.materialMonthlyDemand.details[0].pickFrom;
+      expect(byContract).toMatchObject({ header: 'expenditureContractCode', entity: 'expenditureContract', detail: 'details', rowId: 'contractDetailId' });
+    });
+
+    it('a header field that is no reference', () => {
+      const issues = issuesAfter((s) => { pick(s).header = 'period'; });
+      expect(issues).toContainEqual(expect.objectContaining({ file: DEMAND, pointer: at(0, 'header'), message: expect.stringContaining('not a single reference') }));
+    });
+
+    it('a source detail array that does not exist', () => {
+      const issues = issuesAfter((s) => { pick(s).detail = 'lines'; });
+      expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'detail'), message: 'expenditureContract has no detail array "lines"' }));
+    });
+
+    it('a row id that is not a writable id field', () => {
+      const issues = issuesAfter((s) => { pick(s).rowId = 'workPart'; });
+      expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'rowId'), message: expect.stringContaining('must be a writable id') }));
+    });
+
+    it('copied fields that do not exist or do not fit', () => {
+      const issues = issuesAfter((s) => {
+        pick(s).map = { demandQty: 'spec', price: 'nope', nothing: 'quantity' };
+      });
+      expect(issues.map((i) => `${i.pointer}: ${i.message}`).sort()).toEqual([
+        `${at(0, 'map', 'demandQty')}: expenditureContract.details.spec cannot fill "demandQty": string into decimal`,
+        `${at(0, 'map', 'nothing')}: "nothing" is not a field of the rows it could fill`,
+        `${at(0, 'map', 'price')}: "nope" is not a field of expenditureContract.details`,
+      ]);
+    });
+
+    it('a longer text into a shorter field', () => {
+      const issues = issuesAfter((s) => { pick(s).map = { unit: 'goodsName' }; });
+      expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'map', 'unit'), message: expect.stringContaining('text up to 100 characters into 20') }));
+    });
+  });
+
   it('reports several defects in several files at once', () => {
     const issues = issuesAfter((s) => {
       s.files[PROJECT]['x-list'].columns.push('nmae');
