@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { compile } from '../engine/model/compile.ts';
 import type { EntityCatalog } from '../engine/model/types.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
-import type { Config } from './config.ts';
+import type { Config, DemoLevel } from './config.ts';
 import type { Db } from './db/db.ts';
 import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
@@ -71,8 +71,8 @@ export interface App {
 export interface AppOptions {
   /** Use this database instead of opening one from the config (tests). */
   db?: Db;
-  /** Seed demonstration data on first start (default on). */
-  demo?: boolean;
+  /** Seed demonstration data on first start (default: the config's; true is full, false off). */
+  demo?: boolean | DemoLevel;
   /** Log requests (default: the config's level). */
   logger?: boolean;
   /** Builds S3 clients for storage configurations (tests inject a fake; default: the AWS SDK). */
@@ -84,6 +84,15 @@ const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, MESSAGE_DDL, RESOURCE
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
+
+/** The workflow module as the seed uses it: demo approvals are history, they send no messages. */
+function seedFlow(ctx: RouteContext): Flow {
+  return createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT) });
+}
+
+function demoOption(demo: AppOptions['demo']): DemoLevel | undefined {
+  return typeof demo === 'boolean' ? (demo ? 'full' : 'off') : demo;
+}
 
 export async function openDatabase(config: Config): Promise<Db> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, { max: config.poolSize });
@@ -112,7 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
     }, ctx), catalog);
-    if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: options.demo ?? true });
+    if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
 
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
     const clientDir = join(PROJECT_ROOT, 'dist/client');

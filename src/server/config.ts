@@ -13,6 +13,8 @@ export interface Config {
   timeZone: string;
   /** Seed data on first start (the platform tenant, dictionaries, parameters). */
   seed: boolean;
+  /** What the first start's seed adds of the demo company (default full; ZS_DEMO). */
+  demo?: DemoLevel;
   logLevel: string;
   /** Size of the PostgreSQL connection pool. */
   poolSize: number;
@@ -28,6 +30,16 @@ export interface Config {
   apiLog?: boolean;
 }
 
+/**
+ * The demo company on first start: `full` (master data, contracts and months of documents taken
+ * through their approvals), `basic` (master data and a few drafts: a quick start, for tests) or `off`.
+ */
+export type DemoLevel = 'full' | 'basic' | 'off';
+
+function demoLevel(value: string | undefined): DemoLevel {
+  return value === 'off' || value === 'basic' ? value : 'full';
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 8080),
@@ -37,6 +49,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.ZS_JWT_SECRET || undefined,
     timeZone: env.ZS_TIME_ZONE ?? 'Asia/Shanghai',
     seed: env.ZS_SEED !== 'off',
+    demo: demoLevel(env.ZS_DEMO),
     logLevel: env.LOG_LEVEL ?? 'info',
     poolSize: Number(env.ZS_POOL_SIZE ?? 10),
     exposeCaptchaCode: env.ZS_TEST_CAPTCHA === 'expose',

@@ -10,34 +10,51 @@
 //                                                           grant menu subtrees (by code) to roles, replacing
 //                                                           their grants ("keep": true adds to them instead)
 //   { "topMenu": "@cost", "menus": ["cost_master"] }        the menus a top menu shows
+// Demo records can be written as a named user and taken through their approval process
+// (see approvals.ts), so that instances, tasks, history and approval status agree:
+//   { "entity": "…", "name": "doc", "data": {…}, "as": "clerk" }   created by the user with that account
+//   { "submit": "@doc", "as": "clerk" }                        the user submits it (starts its process)
+//   { "claim": "@doc", "as": "manager" }                       the user takes the task offered to their role
+//   { "approve": "@doc", "as": "manager", "comment": "同意" }   the user completes their task on it ("as": [...]:
+//                                                              each in turn, until the process ends)
+//   { "reject": "@doc", "as": "costmgr", "comment": "…" }      the user rejects it back to its submitter
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { nowText } from '../clock.ts';
+import type { DemoLevel } from '../config.ts';
 import type { Queryable, Row } from '../db/db.ts';
 import { nextId } from '../db/ids.ts';
 import { q } from '../db/sql.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
+import type { DocumentFlow } from '../modules/flow/documents.ts';
 import { grantMenus } from '../modules/system/grants.ts';
+import { claimStep, decideStep, SeedRun, submitStep, type ApprovalStep } from './approvals.ts';
 
 /** The seeded platform administrator's ids (the platform's well-known values). */
 export const SEED_ADMIN = { userId: '1123598821738675201', deptId: '1123598813738675201' };
 
 type SeedStep =
-  | { entity: string; name?: string; data: Row }
+  | { entity: string; name?: string; data: Row; as?: string }
+  | ApprovalStep
   | { entityMenus: true }
   | { grant: { roles: string[]; menus: string[]; exclude?: string[]; only?: 'menus'; keep?: boolean } }
   | { topMenu: string; menus: string[] };
 
 export interface SeedFile {
-  /** "demo" data can be switched off; "platform" data is always seeded. */
-  kind?: 'platform' | 'demo';
+  /**
+   * "platform" data is always seeded; "demo" (the demo company's master data and drafts) unless
+   * the demo is off; "history" (its months of documents through their approvals) with the full demo.
+   */
+  kind?: 'platform' | 'demo' | 'history';
   records: SeedStep[];
 }
 
 export interface SeedOptions {
   dir: string;
-  demo: boolean;
+  demo: DemoLevel;
+  /** the workflow module, for seed files that submit and approve records */
+  flow?: DocumentFlow;
 }
 
 const platformActor: Actor = { tenantId: PLATFORM_TENANT, userId: SEED_ADMIN.userId, deptId: SEED_ADMIN.deptId, lang: 'zh' };
@@ -58,14 +75,11 @@ export async function seedBusinessDictionaries(ctx: StoreContext, tenantId: stri
   await seedDictionarySource(ctx, 'biz', { ...platformActor, tenantId });
 }
 
-function resolvePlaceholders(value: unknown, names: Map<string, string>): unknown {
-  if (typeof value === 'string' && value.startsWith('@')) {
-    const id = names.get(value.slice(1));
-    if (!id) throw new Error(`seed: unknown placeholder ${value}`);
-    return id;
-  }
-  if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, names));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePlaceholders(v, names)]));
+/** "@name" → the id of the record seeded under that name; "@name.path" → a value of it as saved (e.g. "@june.cumulativeAmount", "@june.details.0.cumulativeQty"). */
+function resolvePlaceholders(value: unknown, run: SeedRun): unknown {
+  if (typeof value === 'string' && value.startsWith('@')) return run.lookup(value);
+  if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, run));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePlaceholders(v, run)]));
   return value;
 }
 
@@ -137,11 +151,11 @@ async function seedEntityMenus(ctx: StoreContext) {
   }
 }
 
-async function seedGrant(ctx: StoreContext, step: Extract<SeedStep, { grant: unknown }>['grant'], names: Map<string, string>) {
+async function seedGrant(ctx: StoreContext, step: Extract<SeedStep, { grant: unknown }>['grant'], run: SeedRun) {
   const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
   const excluded = new Set(step.exclude ?? []);
   const menus = subtrees(rows, step.menus).filter((r) => !excluded.has(r.code) && (step.only !== 'menus' || r.category === 1));
-  const roleIds = resolvePlaceholders(step.roles, names) as string[];
+  const roleIds = resolvePlaceholders(step.roles, run) as string[];
   const menuIds = [...new Set(menus.map((m) => m.id))];
   if (!step.keep) return grantMenus(ctx.db, PLATFORM_TENANT, roleIds, menuIds);
   for (const roleId of roleIds) {
@@ -152,27 +166,37 @@ async function seedGrant(ctx: StoreContext, step: Extract<SeedStep, { grant: unk
   }
 }
 
-async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu: string }>, names: Map<string, string>) {
+async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu: string }>, run: SeedRun) {
   const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
-  const topMenuId = resolvePlaceholders(step.topMenu, names) as string;
+  const topMenuId = resolvePlaceholders(step.topMenu, run) as string;
   for (const menu of subtrees(rows, step.menus).filter((r) => r.category === 1)) {
     await ctx.db.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [topMenuId, menu.id]);
   }
 }
 
-async function seedStep(ctx: StoreContext, step: SeedStep, names: Map<string, string>) {
+async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
   if ('entityMenus' in step) return seedEntityMenus(ctx);
-  if ('grant' in step) return seedGrant(ctx, step.grant, names);
-  if ('topMenu' in step) return seedTopMenu(ctx, step, names);
+  if ('grant' in step) return seedGrant(ctx, step.grant, run);
+  if ('topMenu' in step) return seedTopMenu(ctx, step, run);
+  if ('submit' in step) return submitStep(ctx, run, step);
+  if ('claim' in step) return claimStep(ctx, run, step);
+  if ('approve' in step || 'reject' in step) return decideStep(ctx, run, step);
   const model = ctx.catalog.entities[step.entity];
   if (!model) throw new Error(`seed: unknown entity ${step.entity}`);
-  const created = await new EntityStore(ctx, model, platformActor).create(resolvePlaceholders(step.data, names) as Row);
-  if (step.name) names.set(step.name, created.id);
+  const actor = step.as ? await run.actorOf(step.as) : platformActor;
+  const created = await new EntityStore(ctx, model, actor).create(resolvePlaceholders(step.data, run) as Row);
+  if (step.name) run.remember(step.name, model.key, created);
 }
 
 export function readSeedFiles(dir: string): { file: string; seed: SeedFile }[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => ({ file: f, seed: JSON.parse(readFileSync(join(dir, f), 'utf8')) as SeedFile }));
+}
+
+function seeds(file: SeedFile, demo: DemoLevel): boolean {
+  if (file.kind === 'demo') return demo !== 'off';
+  if (file.kind === 'history') return demo === 'full';
+  return true;
 }
 
 /** Seeds an empty database; returns false when it was seeded before. */
@@ -183,12 +207,12 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
   await seedPlatformTenant(ctx);
   await seedDictionarySource(ctx, 'system', platformActor);
   await seedBusinessDictionaries(ctx, PLATFORM_TENANT);
-  const names = new Map<string, string>();
+  const run = new SeedRun(ctx, options.flow);
   for (const { file, seed } of readSeedFiles(options.dir)) {
-    if (seed.kind === 'demo' && !options.demo) continue;
+    if (!seeds(seed, options.demo)) continue;
     for (const [i, step] of seed.records.entries()) {
       try {
-        await seedStep(ctx, step, names);
+        await seedStep(ctx, step, run);
       } catch (err) {
         throw new Error(`seed ${file} step ${i}: ${(err as Error).message}`, { cause: err });
       }

@@ -10,7 +10,7 @@ import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts'
 import type { Json } from '../../../engine/workflow/expression.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import { EntityStore, parseId, PLATFORM_TENANT, type Actor, type EntityHooks } from '../../db/store.ts';
+import { EntityStore, parseId, PLATFORM_TENANT, type Actor, type DataFilter, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -64,7 +64,7 @@ export function withWorkflowLocks(hooks: Record<string, EntityHooks>, catalog: E
 }
 
 /** Tenant parameters `flow.<name>` (over the platform's) as process variables `<name>`: thresholds of default processes. */
-export async function flowParameters(db: Queryable, ctx: RouteContext, tenantId: string): Promise<Record<string, Json>> {
+export async function flowParameters(db: Queryable, ctx: StoreContext, tenantId: string): Promise<Record<string, Json>> {
   const rows = await db.query<{ key: string; value: string | null; own: boolean }>(
     `SELECT param_key AS key, param_value AS value, tenant_id = $1 AS own FROM ${q(ctx.catalog.entities.param.table)}
       WHERE param_key LIKE 'flow.%' AND tenant_id IN ($1, $2) AND is_deleted = 0 ORDER BY own`,
@@ -86,54 +86,75 @@ function bodyOf(request: FastifyRequest): Row {
 
 const CONTROL_KEYS = new Set(['id', 'processDefinitionId']);
 
+/** The parts of the workflow module a submit uses. */
+export interface DocumentFlow {
+  definitions: DefinitionStore;
+  runtime: FlowRuntime;
+}
+
 export function registerDocumentRoutes(app: FastifyInstance, ctx: RouteContext, definitions: DefinitionStore, flow: FlowRuntime) {
   for (const model of Object.values(ctx.catalog.entities)) {
-    if (model.workflow) registerFor(app, ctx, definitions, flow, model);
+    if (model.workflow) registerFor(app, ctx, { definitions, runtime: flow }, model);
   }
 }
 
-function registerFor(app: FastifyInstance, ctx: RouteContext, definitions: DefinitionStore, flow: FlowRuntime, model: EntityModel) {
-  const wf = model.workflow!;
+/** What a submit needs besides the record: the caller's data-scope filters and a chosen definition. */
+export interface SubmitOptions {
+  filters?: DataFilter[];
+  /** a definition of the document's process key; default its latest version */
+  definitionId?: string;
+}
 
-  async function definitionFor(actor: Actor, requested: string | undefined): Promise<DefinitionRow> {
-    await definitions.ensureDefaults(actor.tenantId);
-    const definition = requested
-      ? await definitions.byId(ctx.db, actor.tenantId, requested)
-      : await definitions.latest(ctx.db, actor.tenantId, wf.processKey);
-    if (!definition) throw flowError('noDefinition', { key: requested ?? wf.processKey });
-    if (definition.key !== wf.processKey) throw flowError('definitionMismatch', { id: definition.id, entity: model.label });
-    return definition;
+/**
+ * Saves a document (create without id, else update) and starts its process in one transaction:
+ * draft/rejected/withdrawn → approving. Used by the submit route and by the seed's demo approvals.
+ */
+export async function submitDocument(ctx: StoreContext, flow: DocumentFlow, model: EntityModel, actor: Actor, body: Row, options: SubmitOptions = {}): Promise<Row> {
+  const wf = model.workflow;
+  if (!wf) throw new Error(`${model.key} has no workflow`);
+  const existing = body.id === undefined || body.id === null || body.id === '' ? undefined : parseId(String(body.id));
+  const definition = await definitionFor(ctx.db, flow.definitions, model, actor, options.definitionId);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const store = new EntityStore(inTransaction(ctx, tx), model, actor, options.filters);
+      let id = existing;
+      if (!id) id = (await store.create(body)).id as string;
+      else if (Object.keys(body).some((k) => !CONTROL_KEYS.has(k))) await store.update(id, body);
+      const current = await store.detail(id);
+      const status = String(current[wf.statusField] ?? '');
+      if (!SUBMITTABLE.has(status)) throw refusal(model, status);
+      const variables = { ...(await flowParameters(tx, ctx, actor.tenantId)), ...documentVariables(model, current) };
+      const title = model.titleField ? String(current[model.titleField] ?? '') : '';
+      await flow.runtime.start(tx, actor, definition, variables, { model, id, title });
+      return store.detail(id);
+    });
+  } catch (err) {
+    // two submits of one document at the same moment: the second finds the first's live instance
+    if (sqlState(err) === '23505' && String((err as Error).message).includes('wf_instance_live_uq')) throw flowError('approvingLocked', { entity: model.label });
+    throw err;
   }
+}
 
+async function definitionFor(db: Queryable, definitions: DefinitionStore, model: EntityModel, actor: Actor, requested: string | undefined): Promise<DefinitionRow> {
+  const key = model.workflow!.processKey;
+  await definitions.ensureDefaults(actor.tenantId);
+  const definition = requested ? await definitions.byId(db, actor.tenantId, requested) : await definitions.latest(db, actor.tenantId, key);
+  if (!definition) throw flowError('noDefinition', { key: requested ?? key });
+  if (definition.key !== key) throw flowError('definitionMismatch', { id: definition.id, entity: model.label });
+  return definition;
+}
+
+function registerFor(app: FastifyInstance, ctx: RouteContext, flow: DocumentFlow, model: EntityModel) {
   app.post(`${model.api}/submit`, async (request) => {
     const actor = actorOf(request);
     const body = bodyOf(request);
     const query = request.query as Query;
-    const existing = body.id === undefined || body.id === null || body.id === '' ? undefined : parseId(String(body.id));
+    const existing = body.id !== undefined && body.id !== null && body.id !== '';
     await ctx.access.check(actor, model, existing ? 'edit' : 'add');
     const filters = await ctx.access.dataFilters(actor, model);
-    const requested = query.processDefinitionId || (typeof body.processDefinitionId === 'string' ? body.processDefinitionId : undefined) || undefined;
-    const definition = await definitionFor(actor, requested);
-    try {
-      const record = await ctx.db.transaction(async (tx) => {
-        const store = new EntityStore(inTransaction(ctx, tx), model, actor, filters);
-        let id = existing;
-        if (!id) id = (await store.create(body)).id as string;
-        else if (Object.keys(body).some((k) => !CONTROL_KEYS.has(k))) await store.update(id, body);
-        const current = await store.detail(id);
-        const status = String(current[wf.statusField] ?? '');
-        if (!SUBMITTABLE.has(status)) throw refusal(model, status);
-        const variables = { ...(await flowParameters(tx, ctx, actor.tenantId)), ...documentVariables(model, current) };
-        const title = model.titleField ? String(current[model.titleField] ?? '') : '';
-        await flow.start(tx, actor, definition, variables, { model, id, title });
-        return store.detail(id);
-      });
-      return envelope(200, record, t('ok', request.lang));
-    } catch (err) {
-      // two submits of one document at the same moment: the second finds the first's live instance
-      if (sqlState(err) === '23505' && String((err as Error).message).includes('wf_instance_live_uq')) throw flowError('approvingLocked', { entity: model.label });
-      throw err;
-    }
+    const definitionId = query.processDefinitionId || (typeof body.processDefinitionId === 'string' ? body.processDefinitionId : undefined) || undefined;
+    const record = await submitDocument(ctx, flow, model, actor, body, { filters, definitionId });
+    return envelope(200, record, t('ok', request.lang));
   });
 
   app.post(`${model.api}/recall`, async (request) => {
@@ -143,9 +164,9 @@ function registerFor(app: FastifyInstance, ctx: RouteContext, definitions: Defin
     const id = parseId(query.id ?? body.id);
     // the record must be visible to the caller (tenant and data scope)
     await new EntityStore(ctx, model, actor, await ctx.access.dataFilters(actor, model)).detail(id);
-    const instanceId = await flow.runningOf(ctx.db, actor.tenantId, model, id);
+    const instanceId = await flow.runtime.runningOf(ctx.db, actor.tenantId, model, id);
     if (!instanceId) throw flowError('notSubmitted', { entity: model.label });
-    await flow.recall(actor, instanceId);
+    await flow.runtime.recall(actor, instanceId);
     return envelope(200, null, t('ok', request.lang));
   });
 }

@@ -1,0 +1,173 @@
+// The demo company a new installation starts with (ZS_DEMO): two projects whose documents went
+// through their approvals as the seeded users — what a new user sees in every list and work list.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/server/app.ts';
+import type { DemoLevel } from '../../src/server/config.ts';
+import type { Db } from '../../src/server/db/db.ts';
+import { openPglite } from '../../src/server/db/pglite.ts';
+import { testConfig } from './config.ts';
+import { client, databaseKinds, openTestDb, type DbKind, type TestServer } from './harness.ts';
+
+const FLOW = '/api/blade-flow';
+/** Seeding the full demo takes seconds on a quiet machine, much longer on a busy one. */
+const SEEDING = 600_000;
+
+/** An empty database of `kind` (not the seeded template). */
+async function emptyDb(kind: DbKind): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'postgres') return openTestDb('postgres');
+  const db = await openPglite();
+  return { db, drop: () => db.close() };
+}
+
+async function start(db: Db, demo: DemoLevel): Promise<App> {
+  return createApp(testConfig({ demo }), { db, logger: false });
+}
+
+/** A seeded user's API client, with a token as login would issue it. */
+async function as(app: App, account: string) {
+  const [u] = await app.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
+    `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
+       (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
+       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = '000000'`,
+    [account],
+  );
+  const token = await app.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
+  return { id: u.id, api: client(app as TestServer, token) };
+}
+
+/** The construction document types of the manifest (their API lives under /api/construct). */
+const constructModels = (app: App) => Object.values(app.catalog.entities).filter((m) => m.api.startsWith('/api/construct/'));
+
+/** Rows in every table the seed writes to, so that two starts can be compared (not the logs: requests write those). */
+async function tableCounts(app: App): Promise<Record<string, number>> {
+  const seeded = Object.values(app.catalog.entities).map((m) => m.table).filter((t) => !t.startsWith('blade_log_'));
+  const tables = [...new Set(seeded), 'wf_instance', 'wf_task', 'wf_history'];
+  const counts: Record<string, number> = {};
+  for (const table of tables) [{ n: counts[table] }] = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return counts;
+}
+
+describe.each(databaseKinds())('the demo company on %s', (kind) => {
+  let app: App;
+  let db: Db;
+  let drop: () => Promise<void>;
+  let admin: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await emptyDb(kind));
+    app = await start(db, 'full');
+    admin = (await as(app, 'admin')).api;
+  }, SEEDING);
+  afterAll(async () => {
+    await app?.close();
+    await drop?.();
+  });
+
+  const list = async (api: ReturnType<typeof client>, url: string, query: Record<string, string> = {}) => {
+    const res = await api.get(url, { size: '200', ...query });
+    expect(res.body, JSON.stringify(res.body).slice(0, 300)).toMatchObject({ code: 200 });
+    return res.body.data as { records: any[]; total: number };
+  };
+
+  it('has two projects and records of every construction document type', async () => {
+    const projects = await list(admin, '/api/construct/project/list');
+    expect(projects.records.map((p) => p.name).sort()).toEqual(['园区星湖街综合管廊工程', '江北新区人才公寓二期EPC项目']);
+    const empty: string[] = [];
+    for (const model of constructModels(app)) {
+      if ((await list(admin, `${model.api}/list`)).total === 0) empty.push(model.key);
+    }
+    expect(empty).toEqual([]);
+  });
+
+  it('has approved, approving, rejected and draft documents, each with the workflow state it implies', async () => {
+    const byStatus: Record<string, number> = {};
+    for (const model of constructModels(app).filter((m) => m.workflow)) {
+      const status = model.fieldMap[model.workflow!.statusField].column;
+      const rows = await db.query<{ id: string; status: string; instances: string | null; tasks: number }>(
+        `SELECT d.id::text AS id, d.${status} AS status,
+           (SELECT string_agg(i.status, ',' ORDER BY i.start_time) FROM wf_instance i WHERE i.business_key = $1 AND i.business_id = d.id) AS instances,
+           (SELECT count(*)::int FROM wf_task t JOIN wf_instance i ON i.id = t.instance_id WHERE i.business_key = $1 AND i.business_id = d.id AND t.status = 'active') AS tasks
+           FROM ${model.table} d WHERE d.is_deleted = 0`,
+        [model.key],
+      );
+      for (const r of rows) {
+        byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+        const expected = { draft: [null, 0], approved: ['completed', 0], approving: ['running', 1], rejected: ['rejected', 0] }[r.status];
+        expect(expected, `${model.key} ${r.id} has status ${r.status}`).toBeDefined();
+        expect([r.instances, r.tasks], `${model.key} ${r.id} (${r.status})`).toEqual(expected);
+      }
+    }
+    expect(byStatus.approved).toBeGreaterThan(80);
+    expect(byStatus.approving).toBeGreaterThanOrEqual(5);
+    expect(byStatus.rejected).toBe(1);
+    expect(byStatus.draft).toBeGreaterThanOrEqual(5);
+  });
+
+  it("puts documents in approval in the right people's work lists", async () => {
+    const manager = await as(app, 'manager');
+    const costmgr = await as(app, 'costmgr');
+    const center = await as(app, 'center');
+    const titles = async (who: typeof manager, list: string) =>
+      (await list_(who, list)).map((r: any) => r.processDefinitionName as string);
+    const list_ = async (who: typeof manager, name: string) => (await list(who.api, `${FLOW}/work/${name}`)).records;
+    // the labour settlement of October was claimed by the project manager; the MEP one by the cost manager
+    expect(await titles(manager, 'todo-list')).toContain('劳务月度结算审批');
+    expect(await titles(costmgr, 'todo-list')).toContain('分包月度结算审批');
+    // October's steel settlement passed the project manager and waits for a cost manager to claim it
+    expect(await titles(costmgr, 'claim-list')).toContain('材料月度结算审批');
+    expect((await list_(manager, 'claim-list')).length).toBeGreaterThan(0);
+    expect(await list_(center, 'todo-list')).toEqual([]);
+  });
+
+  it('sends the rejected settlement back to its submitter, who can submit it again', async () => {
+    const clerk = await as(app, 'clerk');
+    const [rejected] = (await list(admin, '/api/construct/materialConcreteMonthlySettlement/list', { approvalStatus: 'rejected' })).records;
+    expect(rejected).toMatchObject({ period: '2026-10' });
+    const [instance] = await db.query<{ initiator: string }>(`SELECT initiator_id::text AS initiator FROM wf_instance WHERE business_id = $1`, [rejected.id]);
+    expect(instance.initiator).toBe(clerk.id);
+    const done = await list(clerk.api, `${FLOW}/work/send-list`);
+    expect(done.records.some((r: any) => r.businessId === rejected.id || r.processInstanceId === rejected.processInstanceId)).toBe(true);
+    const again = await clerk.api.post('/api/construct/materialConcreteMonthlySettlement/submit', { id: rejected.id });
+    expect(again.body, JSON.stringify(again.body).slice(0, 300)).toMatchObject({ code: 200, data: { approvalStatus: 'approving' } });
+  });
+
+  it("chains monthly settlements: each month's previous cumulative is the month before's cumulative", async () => {
+    const steel = (await list(admin, '/api/construct/materialMonthlySettlement/list', { expenditureContractCode: 'ZCHT-NJ-2026-001', ascs: 'period' })).records;
+    expect(steel.map((s) => s.period)).toEqual(['2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10']);
+    expect(steel.map((s) => s.approvalStatus)).toEqual(['approved', 'approved', 'approved', 'approved', 'approved', 'approving']);
+    for (let i = 1; i < steel.length; i++) {
+      expect(steel[i].previousCumulativeAmount).toBe(steel[i - 1].cumulativeAmount);
+      expect(steel[i].previousCumulativePayable).toBe(steel[i - 1].cumulativePayable);
+    }
+    const october = (await admin.get('/api/construct/materialMonthlySettlement/detail', { id: steel[5].id })).body.data;
+    const september = (await admin.get('/api/construct/materialMonthlySettlement/detail', { id: steel[4].id })).body.data;
+    // 220 t × 3830 + 160 t × 3950, plus freight
+    expect(october.lineAmountInclTax).toBe(1_474_600);
+    expect(october.details[0]).toMatchObject({ thisQty: 220, previousCumulativeQty: september.details[0].cumulativeQty, cumulativeQty: september.details[0].cumulativeQty + 220 });
+  });
+
+  it('adds nothing on a second start', async () => {
+    const before = await tableCounts(app);
+    await app.close();
+    app = await start(db, 'full');
+    expect(await tableCounts(app)).toEqual(before);
+    admin = (await as(app, 'admin')).api;
+  }, SEEDING);
+});
+
+describe.each(databaseKinds())('ZS_DEMO on %s', (kind) => {
+  it.each<[DemoLevel, number, number]>([['off', 0, 0], ['basic', 2, 0]])('%s seeds %i projects and %i approvals', async (demo, projects, instances) => {
+    const { db, drop } = await emptyDb(kind);
+    const app = await start(db, demo);
+    try {
+      const admin = (await as(app, 'admin')).api;
+      expect((await admin.get('/api/construct/project/list')).body.data.total).toBe(projects);
+      expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM wf_instance'))[0].n).toBe(instances);
+      // the accounts are there either way
+      expect((await admin.get('/api/blade-system/user/list', { account: 'clerk' })).body.data.total).toBe(1);
+    } finally {
+      await app.close();
+      await drop();
+    }
+  }, SEEDING);
+});
