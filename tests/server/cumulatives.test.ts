@@ -79,7 +79,7 @@ describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
         { itemCode: '010502', itemName: 'C30混凝土浇筑', unit: 'm3', quantity: 500, priceInclTax: 600, taxRate: 9 },
       ],
     }));
-    expect(contract.contractAmount).toBe(330000);
+    expect(contract).toMatchObject({ contractAmount: 330000, settlementStatus: 'none' });
     contractId = contract.id;
     await approve(CONTRACT, contract.id);
     keys = { projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id };
@@ -125,7 +125,7 @@ describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
 
   it('approval writes the settled totals back into the contract', async () => {
     const contract = ok(await admin.get(`${CONTRACT}/detail`, { id: contractId }));
-    expect(contract).toMatchObject({ cumulativeSettledAmount: 105000, cumulativePayableAmount: 80850, remainingAmount: 225000 });
+    expect(contract).toMatchObject({ cumulativeSettledAmount: 105000, cumulativePayableAmount: 80850, remainingAmount: 225000, settlementStatus: 'partial' });
     expect(contract.details.map((r: any) => [r.itemCode, r.settledQuantity, r.settledAmount])).toEqual([['010101', 500, 15000], ['010502', 150, 90000]]);
   });
 

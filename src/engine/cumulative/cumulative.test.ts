@@ -32,7 +32,10 @@ describe('x-cumulative in the dialect', () => {
       source: 'subcontractMonthlySettlement',
       header: { previousCumulativeAmount: 'thisAmountInclTax', previousCumulativePayable: 'thisPayableAmount' },
       lines: { detail: 'details', match: ['itemCode'], quantity: 'thisQty' },
-      contract: { entity: 'expenditureContract', field: 'expenditureContractCode', writeBack: { cumulativeSettledAmount: 'thisAmountInclTax' } },
+      contract: {
+        entity: 'expenditureContract', field: 'expenditureContractCode', writeBack: { cumulativeSettledAmount: 'thisAmountInclTax' },
+        status: { field: 'settlementStatus', settled: 'partial', unsettled: 'none', keep: ['final'] },
+      },
     });
     expect(previousFields(model.cumulative!)).toEqual({ header: ['previousCumulativeAmount', 'previousCumulativePayable'], rows: ['previousCumulativeQty', 'previousCumulativeAmount'] });
   });
@@ -53,6 +56,7 @@ describe('x-cumulative in the dialect', () => {
       spec.lines.match = ['goodsId'];
       spec.contract.field = 'projectId';
       spec.contract.writeBack = { settled: 'thisAmountInclTax' };
+      spec.contract.status.field = 'settledState';
       delete files[SETTLEMENT].properties.previousCumulativePayable.readOnly;
     });
     expect(issues.filter((i) => i.file === SETTLEMENT).map((i) => [i.pointer, i.message])).toEqual([
@@ -62,6 +66,7 @@ describe('x-cumulative in the dialect', () => {
       ['/x-cumulative/lines/match/0', 'match field "goodsId" is not a row field of both'],
       ['/x-cumulative/contract/field', 'contract field "projectId" is not an x-ref to expenditureContract'],
       ['/x-cumulative/contract/writeBack/settled', '"settled" is not a number property of expenditureContract'],
+      ['/x-cumulative/contract/status/field', '"settledState" is not a property of expenditureContract'],
       ['/x-cumulative/contract/lines/match/itemCode', '"itemCode" is not one of lines.match'],
     ]);
   });

@@ -61,6 +61,14 @@ export function lintCumulative(model: EntityModel, entities: Record<string, Enti
     if (!NUMERIC.has(target.fieldMap[field]?.kind ?? '')) report(at('contract', 'writeBack', field), `"${field}" is not a number property of ${contract.entity}`);
     if (!NUMERIC.has(source.fieldMap[from]?.kind ?? '')) report(at('contract', 'writeBack', field), `"${from}" is not a number property of ${spec.source}`);
   }
+  const status = contract.status;
+  if (status) {
+    const f = target.fieldMap[status.field];
+    if (!f) report(at('contract', 'status', 'field'), `"${status.field}" is not a property of ${contract.entity}`);
+    else if (f.options && ![status.settled, status.unsettled, ...status.keep].every((v) => f.options!.some((o) => o.value === v))) {
+      report(at('contract', 'status'), `a value is not an option of ${contract.entity}.${status.field}`);
+    }
+  }
   const cl = contract.lines;
   if (!cl) return;
   const rows = target.details.find((d) => d.name === cl.detail);

@@ -365,6 +365,7 @@ function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeMode
       field: contract.field,
       snapshot: contract.snapshot ?? [],
       writeBack: contract.writeBack ?? {},
+      status: contract.status && { ...contract.status, keep: contract.status.keep ?? [] },
       lines: contract.lines && {
         detail: contract.lines.detail,
         match: contract.lines.match,

@@ -197,6 +197,8 @@ export interface CumulativeModel {
     field: string;
     snapshot: readonly string[];
     writeBack: Readonly<Record<string, string>>;
+    /** the contract's status: settled once an approved document references it, values in keep left alone */
+    status?: { field: string; settled: string; unsettled: string; keep: readonly string[] };
     lines?: {
       detail: string;
       /** source row field → contract row field */

@@ -201,6 +201,10 @@ export class Cumulatives {
       next[field] = await this.sumOver(tx, actor.tenantId, writers, String(value), field);
       headerFields.add(field);
     }
+    if (c.status && !c.status.keep.includes(String(contract[c.status.field] ?? ''))) {
+      next[c.status.field] = (await this.anyApproved(tx, actor.tenantId, writers, String(value))) ? c.status.settled : c.status.unsettled;
+      headerFields.add(c.status.field);
+    }
     const rowFields = await this.lineWriteBack(tx, actor.tenantId, writers, String(value), target, next);
     const computed = applyComputed(target, next);
     await writeFields(tx, target.table, [...headerFields, ...target.computeOrder].map((f) => target.fieldMap[f]), String(contract.id), computed);
@@ -209,6 +213,18 @@ export class Cumulatives {
       const columns = [...fields, ...detail.computeOrder].map((f) => detail.fieldMap[f]);
       for (const row of (computed[name] as Row[]) ?? []) await writeFields(tx, detail.table, columns, String(row.id), row);
     }
+  }
+
+  /** Whether an approved document of any writer references the contract. */
+  private async anyApproved(tx: Queryable, tenantId: string, writers: EntityModel[], value: string): Promise<boolean> {
+    for (const m of writers) {
+      const source = this.catalog.entities[m.cumulative!.source];
+      const params = new Params();
+      const where = groupWhere(source, tenantId, { [m.cumulative!.contract!.field]: value }, ['approved'], params);
+      const [row] = await tx.query(`SELECT 1 FROM ${q(source.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
+      if (row) return true;
+    }
+    return false;
   }
 
   /** Σ over the approved documents of every writer of `field` that reference the contract. */
