@@ -23,6 +23,25 @@ const contract = (api: Api, projectId: string, subcontractorId: string, contract
     signDate: '2026-03-01', startDate: '2026-03-05', contractAmount, taxRate: 13, ...extra,
   });
 
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** Uploads a file through the resource API as the token's user; answers {link, originalName, attachId}. */
+async function upload(server: TestServer, token: string, filename: string) {
+  const boundary = '----zhusuan' + Math.random().toString(16).slice(2);
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
+    PDF,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await server.app.inject({
+    method: 'POST', url: '/api/blade-resource/oss/endpoint/put-file', payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'blade-auth': `bearer ${token}` },
+  });
+  const body = JSON.parse(res.body);
+  expect(body, res.body).toMatchObject({ code: 200 });
+  return body.data as { link: string; originalName: string; attachId: string };
+}
+
 describe.each(databaseKinds())('schema features on %s', (kind) => {
   let server: TestServer;
   let api: Api;
@@ -49,6 +68,40 @@ describe.each(databaseKinds())('schema features on %s', (kind) => {
       expect(await found({ subcontractorTypes_equal: 'equipment_lessor' })).toEqual([supplier.id]);
       expect(await found({ subcontractorTypes: 'turnover_lessor' })).toEqual([]);
       expect(await found({})).toHaveLength(3);
+    });
+  });
+
+  describe('attachments', () => {
+    it('a contract keeps uploaded files by link, shown by their names; another tenant’s file is refused; a used file stays', async () => {
+      const token = await server.token();
+      const scan = await upload(server, token, '塔吊租赁合同扫描件.pdf');
+      const annex = await upload(server, token, '设备清单.pdf');
+      const p = await project(api);
+      const lessor = await subcontractor(api, ['equipment_lessor']);
+      const c = await contract(api, p.id, lessor.id, 120000, { attachments: `${scan.link},${annex.link}` });
+      const detail = await api.get('/api/construct/expenditureContract/detail', { id: c.id });
+      expect(detail.body.data.attachments).toBe(`${scan.link},${annex.link}`);
+
+      // the names a detail view shows, looked up by link
+      const labels = await api.get('/api/blade-resource/attach/options', { ids: `${scan.link},${annex.link}`, valueField: 'link' });
+      expect(labels.body.data.records).toEqual(expect.arrayContaining([{ value: scan.link, label: '塔吊租赁合同扫描件.pdf' }, { value: annex.link, label: '设备清单.pdf' }]));
+
+      // a file of another tenant cannot be attached, and nothing changes
+      const other = await server.newTenant();
+      const foreign = await upload(server, other.token, '别家的文件.pdf');
+      const refused = await api.post('/api/construct/expenditureContract/updatePart', { id: c.id, attachments: `${scan.link},${foreign.link}` });
+      expect(refused.status).toBe(400);
+      expect(refused.body.data.errors).toEqual([expect.objectContaining({ path: '/attachments', message: expect.stringContaining('附件') })]);
+      expect((await api.get('/api/construct/expenditureContract/detail', { id: c.id })).body.data.attachments).toBe(`${scan.link},${annex.link}`);
+      const english = await client(server, token, 'en').post('/api/construct/expenditureContract/save', { ...c, id: undefined, code: undefined, attachments: foreign.link });
+      expect(english.body.msg).toMatch(/Attachments/);
+
+      // an attached file is not removed from under the contract
+      const removed = await api.post('/api/blade-resource/attach/remove', undefined, { ids: scan.attachId });
+      expect(removed.status).toBe(400);
+      expect(removed.body.msg).toContain('支出合同');
+      const kept = await api.post('/api/construct/expenditureContract/updatePart', { id: c.id, attachments: annex.link });
+      expect(kept.body.data.attachments).toBe(annex.link);
     });
   });
 

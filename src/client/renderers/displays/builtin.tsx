@@ -5,7 +5,7 @@ import { useDictionary, useReferenceLabels } from '../data.ts';
 import { translate } from '../../i18n/useT.ts';
 import { registerDisplay, type DisplayProps } from './registry.tsx';
 import {
-  booleanOf, capitalsText, dateText, displayOptions, joinLabels, moneyText, monthText, numberText, optionText, percentText, quantityText, valuesOf,
+  booleanOf, capitalsText, dateText, displayOptions, fileName, joinLabels, moneyText, monthText, numberText, optionText, percentText, quantityText, valuesOf,
 } from './text.ts';
 
 function Money({ field, value, compact, lang }: DisplayProps) {
@@ -63,14 +63,16 @@ function ImageDisplay({ value, compact }: DisplayProps) {
   return <Image src={String(value)} width={size} height={size} style={{ objectFit: 'cover', borderRadius: 4 }} preview={!compact} />;
 }
 
-function Files({ value }: DisplayProps) {
-  const urls = valuesOf(value);
+/** File links; an attachment field (x-ref to the attachment records by link) shows the uploaded names. */
+function Files({ field, value }: DisplayProps) {
+  const urls = valuesOf(value, field.ref?.separator);
+  const { data: names } = useReferenceLabels(field.ref?.entity, field.ref ? urls : [], field.ref?.valueField);
   return (
-    <span>
+    <span className="zs-display-files">
       {urls.map((url, i) => (
         <span key={url}>
           {i > 0 && ', '}
-          <a href={url} target="_blank" rel="noreferrer">{decodeURIComponent(url.split('/').pop() || url)}</a>
+          <a href={url} target="_blank" rel="noreferrer">{names?.[url] || fileName(url)}</a>
         </span>
       ))}
     </span>

@@ -85,6 +85,11 @@ export function valuesOf(value: unknown, separator = ','): string[] {
   return list.map((v) => String(v).trim()).filter(Boolean);
 }
 
+/** The stored object's name (upload/20260315/<uuid>.pdf → <uuid>.pdf), when no better name is known. */
+export function fileName(url: string): string {
+  return decodeURIComponent(url.split('/').pop() || url);
+}
+
 /** How the list joins several labels in one cell. */
 export function joinLabels(labels: readonly string[], lang: Lang): string {
   return labels.join(lang === 'zh' ? '、' : ', ');

@@ -1,6 +1,8 @@
 // File and image uploads through the resource API. The field keeps the uploaded file's link
 // (comma-joined links when x-ui.options.multiple). Type and size are checked before anything is
 // sent: an image accepts JPG/PNG up to 500 KB unless x-ui.options say otherwise (types, maxKb).
+// An attachment field (x-ref to the attachment records by link) lists the files by their uploaded
+// names, and the server checks each link against the caller's own attachments.
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Upload, type UploadFile } from 'antd';
 import { useAtomValue } from 'jotai';
@@ -9,6 +11,8 @@ import type { FieldModel } from '../../../engine/model/types.ts';
 import { website } from '../../app/website.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
+import { useReferenceLabels } from '../data.ts';
+import { fileName } from '../displays/text.ts';
 import { useHttp } from '../http-context.tsx';
 import type { ControlProps } from './types.ts';
 import { fileProblem, uploadFile } from './upload-request.ts';
@@ -32,8 +36,8 @@ function linksOf(value: unknown): string[] {
   return typeof value === 'string' && value ? value.split(',') : [];
 }
 
-function asFiles(links: string[]): UploadFile[] {
-  return links.map((url, i) => ({ uid: `${i}:${url}`, name: decodeURIComponent(url.split('/').pop() || url), status: 'done', url }));
+function asFiles(links: string[], names: Readonly<Record<string, string>>): UploadFile[] {
+  return links.map((url, i) => ({ uid: `${i}:${url}`, name: names[url] || fileName(url), status: 'done', url }));
 }
 
 function UploadControl({ field, value, onChange, id, readOnly, image }: ControlProps & { image: boolean }) {
@@ -44,13 +48,16 @@ function UploadControl({ field, value, onChange, id, readOnly, image }: ControlP
   const rule = ruleOf(field, image);
   const links = linksOf(value);
   const [pending, setPending] = useState<UploadFile[]>([]);
+  const [uploaded, setUploaded] = useState<Record<string, string>>({});
+  const { data: stored } = useReferenceLabels(field.ref?.entity, field.ref ? links : [], field.ref?.valueField);
   const full = !rule.multiple && links.length > 0;
 
   const send = async (file: File) => {
     const entry: UploadFile = { uid: `up:${file.name}:${Date.now()}`, name: file.name, status: 'uploading' };
     setPending((p) => [...p, entry]);
     try {
-      const { link } = await uploadFile(http, file);
+      const { link, originalName } = await uploadFile(http, file);
+      setUploaded((names) => ({ ...names, [link]: originalName || file.name }));
       onChange(rule.multiple ? [...links, link].join(',') : link);
     } catch (err) {
       message.error(t('widget.uploadFailed', { message: (err as Error).message }));
@@ -63,7 +70,7 @@ function UploadControl({ field, value, onChange, id, readOnly, image }: ControlP
     <Upload
       id={id}
       listType={image ? 'picture-card' : 'text'}
-      fileList={[...asFiles(links), ...pending]}
+      fileList={[...asFiles(links, { ...stored, ...uploaded }), ...pending]}
       accept={rule.types.length ? rule.types.join(',') : undefined}
       disabled={readOnly}
       multiple={rule.multiple}

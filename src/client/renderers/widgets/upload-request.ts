@@ -7,6 +7,8 @@ export const PUT_FILE = '/api/blade-resource/oss/endpoint/put-file';
 export interface Uploaded {
   link: string;
   name?: string;
+  /** The name the file was uploaded under. */
+  originalName?: string;
 }
 
 export async function uploadFile(http: RendererHttp, file: File): Promise<Uploaded> {
