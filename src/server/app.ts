@@ -101,7 +101,8 @@ export async function openDatabase(config: Config): Promise<Db> {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const { catalog, ajv } = compile(readSchemaSource());
+  // validators are generated on first use: `schemas:check` and the tests compile every one
+  const { catalog, ajv } = compile(readSchemaSource(), { validators: 'lazy' });
   const db = options.db ?? (await openDatabase(config));
   let hub: SubscriptionHub | undefined;
   try {

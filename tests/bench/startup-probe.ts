@@ -1,6 +1,6 @@
 // One cold measurement for tests/bench/startup.ts, in a fresh process: read the schema set, compile
-// it (meta-schema checks, models, lint, Ajv), lint it once more alone, open the database and sync its
-// tables. Prints one JSON line of milliseconds: wall time, and for compile and sync also this
+// it as the server does (meta-schema checks, models, lint; validators on first use), generate every
+// validator as `schemas:check` does, lint once more alone, open the database and sync its tables. Prints one JSON line of milliseconds: wall time, and for compile and sync also this
 // process's CPU time (on a shared machine the wall time includes waiting for a core).
 // Usage: node --import tsx tests/bench/startup-probe.ts <pglite DATA_DIR | postgres URL> <existing | inspect | empty>
 //   existing: the database was synced with these schemas before (a restart: the fingerprint matches)
@@ -32,9 +32,14 @@ const source = readSchemaSource();
 const readMs = t();
 t = lap();
 let cpu = cpuLap();
-const { catalog } = compile(source);
+const { catalog, ajv } = compile(source, { validators: 'lazy' });
 const compileMs = t();
 const compileCpuMs = cpu();
+t = lap();
+cpu = cpuLap();
+for (const model of Object.values(catalog.entities)) ajv.getSchema(model.schema.$id);
+const validatorsMs = t();
+const validatorsCpuMs = cpu();
 t = lap();
 const issues = lintCatalog({ ...catalog.entities }, [...catalog.dictionaries], source);
 const lintMs = t();
@@ -54,6 +59,6 @@ await db.close();
 
 const details = Object.values(catalog.entities).reduce((n, m) => n + m.details.length, 0);
 console.log(JSON.stringify({
-  entities: Object.keys(catalog.entities).length, details, readMs, compileMs, compileCpuMs, lintMs, openMs, syncMs, syncCpuMs,
+  entities: Object.keys(catalog.entities).length, details, readMs, compileMs, compileCpuMs, validatorsMs, validatorsCpuMs, lintMs, openMs, syncMs, syncCpuMs,
   created: report.created.length, altered: report.altered.length,
 }));

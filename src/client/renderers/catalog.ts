@@ -20,7 +20,8 @@ function source(): SchemaSource {
 let compiled: ReturnType<typeof compile> | undefined;
 
 export function catalog(): EntityCatalog {
-  compiled ??= compile(source());
+  // validators on first use: generating all of them cost a second of CPU before the first screen
+  compiled ??= compile(source(), { validators: 'lazy' });
   return compiled.catalog;
 }
 
