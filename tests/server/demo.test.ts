@@ -6,7 +6,7 @@ import type { DemoLevel } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { testConfig } from './config.ts';
-import { client, databaseKinds, openTestDb, type DbKind, type TestServer } from './harness.ts';
+import { client, databaseKinds, openTestDb, startServer, type DbKind, type TestServer } from './harness.ts';
 
 const FLOW = '/api/blade-flow';
 /** Seeding the full demo takes seconds on a quiet machine, much longer on a busy one. */
@@ -156,18 +156,33 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
 });
 
 describe.each(databaseKinds())('ZS_DEMO on %s', (kind) => {
-  it.each<[DemoLevel, number, number]>([['off', 0, 0], ['basic', 2, 0]])('%s seeds %i projects and %i approvals', async (demo, projects, instances) => {
-    const { db, drop } = await emptyDb(kind);
-    const app = await start(db, demo);
-    try {
-      const admin = (await as(app, 'admin')).api;
-      expect((await admin.get('/api/construct/project/list')).body.data.total).toBe(projects);
-      expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM wf_instance'))[0].n).toBe(instances);
+  const counts = async (app: App) => {
+    const admin = (await as(app, 'admin')).api;
+    return {
+      projects: (await admin.get('/api/construct/project/list')).body.data.total,
+      instances: (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM wf_instance'))[0].n,
       // the accounts are there either way
-      expect((await admin.get('/api/blade-system/user/list', { account: 'clerk' })).body.data.total).toBe(1);
+      clerks: (await admin.get('/api/blade-system/user/list', { account: 'clerk' })).body.data.total,
+    };
+  };
+
+  it('off seeds the accounts and platform data, no demo company', async () => {
+    const { db, drop } = await emptyDb(kind);
+    const app = await start(db, 'off');
+    try {
+      expect(await counts(app)).toEqual({ projects: 0, instances: 0, clerks: 1 });
     } finally {
       await app.close();
       await drop();
+    }
+  }, SEEDING);
+
+  it("basic (the tests' setting) seeds the demo company's projects and drafts, no approvals", async () => {
+    const server = await startServer(kind);
+    try {
+      expect(await counts(server)).toEqual({ projects: 2, instances: 0, clerks: 1 });
+    } finally {
+      await server.dispose();
     }
   }, SEEDING);
 });
