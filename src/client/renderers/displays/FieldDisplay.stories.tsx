@@ -10,7 +10,13 @@ import { FakeApi } from './FakeApi.tsx';
 import { FieldDisplay } from './FieldDisplay.tsx';
 import { displayTypeOf } from './registry.tsx';
 
-const { materialTotalDemand: demand, goodsArchives: goods, project, user, tenant, menu } = catalog().entities;
+const { materialTotalDemand: demand, goodsArchives: goods, project, user, tenant, menu, expenditureContract } = catalog().entities;
+
+/** Two uploaded files of the in-memory API, as an attachment field holds them (by link). */
+const ATTACHED = [
+  { id: '9000001', originalName: '塔吊租赁合同扫描件.pdf', link: '/files/upload/20260315/0f3c2a.pdf', extension: 'pdf' },
+  { id: '9000002', originalName: '设备进场清单.xlsx', link: '/files/upload/20260316/9b81de.xlsx', extension: 'xlsx' },
+];
 const line = demand.details[0].fieldMap;
 
 /** A field of the catalog with another x-display (for the types no schema uses yet). */
@@ -44,12 +50,17 @@ function samples(http: FakeHttp): Sample[] {
     { field: shownAs(line.amount, 'capital'), value: 10086.5 },
     { field: tenant.fieldMap.backgroundUrl, value: 'data:image/svg+xml;utf8,<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80"><rect width="80" height="80" fill="%23409EFF"/></svg>' },
     { field: shownAs(demand.fieldMap.basis, 'file'), value: '/files/%E6%96%BD%E5%B7%A5%E5%9B%BE.pdf,/files/budget.xlsx' },
+    { field: expenditureContract.fieldMap.attachments, value: ATTACHED.map((a) => a.link).join(',') },
     { field: demand.fieldMap.remark, value: null },
   ];
 }
 
 function Gallery({ compact }: { compact: boolean }) {
-  const [http] = useState(() => createFakeHttp(catalog(), { rows: 3 }));
+  const [http] = useState(() => {
+    const fake = createFakeHttp(catalog(), { rows: 3 });
+    fake.tables.get('attach')!.push(...ATTACHED);
+    return fake;
+  });
   const items = samples(http).map(({ field, value }, i) => ({
     key: i,
     label: `${field.label.zh} · ${displayTypeOf(field)}`,
