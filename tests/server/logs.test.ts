@@ -87,8 +87,10 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
       expect((await clerk.get(`/api/blade-log/${kind}/detail`, { id: someRow.id })).status).toBe(403);
       expect((await clerk.get(`/api/blade-log/${kind}/export`)).status).toBe(403);
     }
-    // no one writes a log through the API, the administrator included
+    // no one writes a log through the API, the administrator included, and none is described
     for (const kind of KINDS) expect((await admin.post(`/api/blade-log/${kind}/remove`, undefined, { ids: someRow.id })).status).toBe(404);
+    const paths = Object.keys(JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body).paths).filter((p) => p.startsWith('/api/blade-log/'));
+    expect(paths.sort()).toEqual(KINDS.flatMap((k) => ['detail', 'export', 'list', 'options'].map((a) => `/api/blade-log/${k}/${a}`)).sort());
     expect((await admin.get('/api/blade-log/api/detail', { id: someRow.id })).body.code).toBe(200);
   });
 

@@ -95,6 +95,8 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
       },
     },
   };
+  // records the server alone writes (x-entity.readOnly) have no write calls
+  if (model.readOnly) for (const action of ['save', 'update', 'submit', 'updatePart', 'remove']) delete paths[`${model.api}/${action}`];
   if (model.tree) {
     const node = { $ref: '#/components/schemas/TreeNode' };
     const parent = [{ name: model.tree.lazyParam, in: 'query', schema: { type: 'string', default: model.tree.root } }];

@@ -46,8 +46,8 @@ export async function adoptClientErrorTable(db: Db, errors: EntityModel, timeZon
   if (!found) return;
   await db.transaction(async (tx) => {
     await tx.query(
-      `INSERT INTO ${q(errors.table)} (id, tenant_id, create_user, create_time, update_user, update_time, source, exception_name, message, stack_trace, request_uri, client_time, params)
-       SELECT id, tenant_id, user_id, (created_at AT TIME ZONE $1)::timestamp(0), user_id, (created_at AT TIME ZONE $1)::timestamp(0), 'client', left(type, 200), left(message, 4000), left(stack, 20000), left(url, 1000), left(logged_at, 40), left(info, 8000)
+      `INSERT INTO ${q(errors.table)} (id, tenant_id, user_id, create_user, create_time, update_user, update_time, source, exception_name, message, stack_trace, request_uri, client_time, params)
+       SELECT id, tenant_id, user_id, user_id, (created_at AT TIME ZONE $1)::timestamp(0), user_id, (created_at AT TIME ZONE $1)::timestamp(0), 'client', left(type, 200), left(message, 4000), left(stack, 20000), left(url, 1000), left(logged_at, 40), left(info, 8000)
          FROM zs_client_error_log ON CONFLICT (id) DO NOTHING`,
       [timeZone],
     );

@@ -139,7 +139,7 @@ export class LogService {
     const now = nowText(this.ctx.timeZone);
     const user = who.userId && ID.test(who.userId) ? who.userId : null;
     const dept = (who.deptId ?? '').split(',').find((d) => ID.test(d)) ?? null;
-    const row: Row = { id: nextId(), tenantId: who.tenantId, createUser: user, createDept: dept, createTime: now, updateUser: user, updateTime: now };
+    const row: Row = { id: nextId(), tenantId: who.tenantId, userId: user, createUser: user, createDept: dept, createTime: now, updateUser: user, updateTime: now };
     for (const [name, value] of Object.entries(fields)) {
       const field = model.fieldMap[name];
       if (!field || value === undefined || value === null) continue;
