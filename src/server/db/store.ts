@@ -539,7 +539,8 @@ export class EntityStore {
 
   private async updateHeader(tx: Queryable, id: string, record: Row, names: string[]) {
     const params = new Params();
-    const sets = names.map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system && !f.writeOnly)
+    // a field can be both editable and a snapshot of a reference: set each column once
+    const sets = [...new Set(names)].map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system && !f.writeOnly)
       .map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
     sets.push(`update_user = ${params.add(this.actor.userId)}`, `update_time = ${params.add(nowText(this.ctx.timeZone))}`);
     const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
