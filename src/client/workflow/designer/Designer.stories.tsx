@@ -1,5 +1,6 @@
 // 模型设计 in Storybook over a small in-memory model API: the models list, the designer drawing the
-// shipped material total demand approval with bpmn-js's Modeler, a deploy refusal, and the
+// shipped material total demand approval with bpmn-js's Modeler, a model the engine's check refuses
+// (a task nobody handles: listed, 部署 disabled), a deploy refusal, the process properties, and the
 // properties panel alone for a user task, a gateway's flow with a broken condition, and a
 // countersign task.
 import type { Meta, StoryObj } from '@storybook/react-vite';
@@ -9,7 +10,7 @@ import { ApiError } from '../../api/http.ts';
 import { FakeApi } from '../../renderers/displays/FakeApi.tsx';
 import type { RendererHttp } from '../../renderers/http-context.tsx';
 import type { ElementInfo } from './bpmn-props.ts';
-import { ModelDesigner } from './ModelDesigner.tsx';
+import { ModelDesigner, ProcessPanel, type ProcessProps } from './ModelDesigner.tsx';
 import ModelPage from './ModelPage.tsx';
 import { PropertiesPanel } from './PropertiesPanel.tsx';
 
@@ -26,6 +27,7 @@ function modelApi(refuseDeploy: boolean): RendererHttp {
       if (url.endsWith('/process/model-view')) return { xml, flow: [] };
       if (url.endsWith('/user/options')) return { records: USERS };
       if (url.endsWith('/role/list')) return { records: ROLES.map((r) => ({ roleAlias: r.value, roleName: r.label.split(' ')[0] })) };
+      if (url.endsWith('/dict/dictionary')) return [{ dictKey: 'materialTotalDemand', dictValue: '材料总需用计划' }, { dictKey: 'materialCheck', dictValue: '材料验收' }];
       throw new ApiError(404, 'not found', null);
     },
     post: async (url: string, body?: any): Promise<any> => {
@@ -56,3 +58,16 @@ export const DeployRefused: StoryObj = { render: () => <Api refuseDeploy><ModelP
 export const PanelUserTask = panel(base);
 export const PanelConditionBroken = panel({ ...base, id: 'toCost', type: 'bpmn:SequenceFlow', kind: 'sequenceFlow', name: '金额超过阈值', candidateGroups: [], condition: '${amount >}', fromExclusive: true, gatewayId: 'amountGateway' });
 export const PanelCountersign = panel({ ...base, name: '会签', assignee: '${assignee}', candidateGroups: [], multi: { sequential: false, collection: '${signers}', elementVariable: 'assignee', completion: '${nrOfCompletedInstances >= 2}' } });
+export const CheckProblems: StoryObj = {
+  render: () => (
+    <Api>
+      <ModelDesigner model={{ name: '材料总需用计划审批', modelKey: 'materialTotalDemand', xml: xml.replace(/ flowable:candidateGroups="project_manager"/, '') }} onClose={() => undefined} />
+    </Api>
+  ),
+};
+
+function ProcessPanelStory() {
+  const [value, setValue] = useState<ProcessProps>({ name: '材料总需用计划审批', modelKey: 'materialTotalDemand', category: 'flow_materialTotalDemand', description: '项目经理审批,金额超过阈值时成本经理审批' });
+  return <div style={{ width: 320 }}><ProcessPanel value={value} onChange={setValue} /></div>;
+}
+export const PanelProcess: StoryObj = { render: () => <Api><ProcessPanelStory /></Api> };
