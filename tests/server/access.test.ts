@@ -9,7 +9,9 @@ import { client, databaseKinds, startServer, type TestServer } from './harness.t
 import { project } from './fixtures.ts';
 
 const { catalog } = compile(readSchemaSource());
-const tenantEntities = dependencyOrder(catalog).filter((m) => m.scope === 'tenant' && m.menu);
+const tenantEntities = dependencyOrder(catalog).filter((m) => m.scope === 'tenant' && m.menu && !m.readOnly);
+/** Entities the server alone writes (logs): read and exported by grant, never written through the API. */
+const readOnlyEntities = Object.values(catalog.entities).filter((m) => m.readOnly && m.menu);
 const otherEntities = Object.values(catalog.entities).filter((m) => m.scope !== 'tenant');
 
 type Api = ReturnType<typeof client>;
@@ -73,6 +75,16 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
       const granted = await userWith(action === 'view' ? [code] : [`${code}_${action}`]);
       expect(await perform(granted.api, model, action), `${action} with ${code}_${action}`).toBe(200);
     }
+  });
+
+  it.each(readOnlyEntities.map((m) => [m.key, m] as const))('%s (written by the server alone): reading and export need their grant; no write exists', async (_key, model) => {
+    const nobody = await userWith([]);
+    expect((await nobody.api.get(`${model.api}/list`)).status).toBe(403);
+    expect((await nobody.api.get(`${model.api}/export`)).status).toBe(403);
+    const code = model.menu!.code;
+    expect((await (await userWith([code])).api.get(`${model.api}/list`)).status).toBe(200);
+    expect((await (await userWith([`${code}_export`])).api.get(`${model.api}/export`)).status).toBe(200);
+    for (const action of ['save', 'update', 'submit', 'updatePart', 'remove']) expect((await tenantAdmin.post(`${model.api}/${action}`, {})).status, action).toBe(404);
   });
 
   it('lets whoever may write a document read what it refers to', async () => {
