@@ -93,12 +93,8 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   const formContext = useMemo<FormContextValue>(() => ({
     model, mode, lang, store, layout, readOnly,
     pickHeader: (name, picked) => {
-      const copy = model.fieldMap[name]?.ref?.copy ?? {};
-      if (!Object.keys(copy).length) return;
-      const next = { ...store.header };
-      for (const [target, source] of Object.entries(copy)) next[target] = picked ? picked[source] : undefined;
-      store.setHeader(next);
-      setHeader(next);
+      store.pickHeader(name, picked);
+      setHeader(store.header);
     },
   }), [model, mode, lang, store, layout, readOnly]);
 

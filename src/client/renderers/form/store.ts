@@ -140,6 +140,18 @@ export class FormStore {
     this.update(s, key, after);
   }
 
+  /**
+   * A header reference picked: its x-ref.copy fields taken from the referenced record, before the
+   * header's formulas run (as the server copies before it computes).
+   */
+  pickHeader(field: string, record: Row | null): void {
+    const copy = this.model.fieldMap[field]?.ref?.copy ?? {};
+    if (!Object.keys(copy).length) return;
+    const next = { ...this.header };
+    for (const [target, source] of Object.entries(copy)) next[target] = record ? record[source] : undefined;
+    this.setHeader(next);
+  }
+
   /** A reference picked in a row: x-ref.copy fields taken from the referenced record. */
   pick(detail: string, key: string, field: string, record: Row | null): void {
     const s = this.state(detail);
