@@ -56,7 +56,13 @@ describe('flow model designer', () => {
     await properties().getByLabel('名称').fill('成本经理初审');
     const groups = properties().locator('.ant-form-item').filter({ hasText: '候选角色' });
     await groups.locator('.ant-select-selection-item-remove').first().click();
+    // a task nobody handles: the engine's check names it and 部署 waits
+    await see(page.getByTestId('designer-check')).toContainText('用户任务 "成本经理初审" (pmApprove) 没有处理人、候选人或候选组');
+    await poll(() => designer().getByRole('button', { name: /部\s*署/ }).isDisabled()).toBe(true);
+    await shot('workflow-designer-check.png');
     await pickOption('designer-candidate-groups', 'cost', '成本经理 (cost_manager)');
+    await see(page.getByTestId('designer-check')).toHaveCount(0);
+    await see(designer().getByText('检查通过')).toBeVisible();
     await page.keyboard.press('Escape');
     await see(groups).toContainText('成本经理 (cost_manager)');
     expect(squash(await groups.innerText())).not.toContain('project_manager');
@@ -70,6 +76,12 @@ describe('flow model designer', () => {
     await properties().getByLabel('条件表达式').fill('${amount > amountThreshold}');
     await page.locator('.djs-element[data-element-id="pmApprove"]').click();
     await shot('workflow-designer.png');
+    // nothing selected: the process's own properties
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="designer-canvas"] svg[data-element-id="materialTotalDemand"]').click({ position: { x: 700, y: 40 } });
+    await see(page.getByTestId('process-panel')).toBeVisible();
+    await see(page.getByTestId('process-panel').locator('input').nth(1)).toHaveValue('materialTotalDemand');
+    await shot('workflow-designer-process.png');
 
     await designer().getByRole('button', { name: /保\s*存/ }).click();
     await see(toast('保存成功')).toBeVisible();

@@ -117,7 +117,9 @@ function NewModelDialog({ onClose, onCreate }: { onClose: () => void; onCreate: 
       const xml = values.basis === BLANK
         ? newModelXml(values.modelKey, values.name, t('designer.templateTask'))
         : withProcessKey((await http.get<ModelView>(`${FLOW}/process/model-view`, { processDefinitionId: values.basis })).xml, values.modelKey);
-      onCreate({ name: values.name, modelKey: values.modelKey, xml });
+      // a copy keeps the category of the process it starts from
+      const category = definitions.find((d) => String(d.id) === values.basis)?.category;
+      onCreate({ name: values.name, modelKey: values.modelKey, xml, category: category || undefined });
     } catch (err) {
       setFailure((err as Error).message);
     } finally {
