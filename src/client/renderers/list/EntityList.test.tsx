@@ -115,6 +115,19 @@ describe('the list of a document type', () => {
     await waitFor(() => expect(lastList(http)).not.toHaveProperty('code'));
   });
 
+  it('a multi-select dictionary filter sends every chosen value, comma-joined (any of them matches)', async () => {
+    const subcontractor = catalog().entities.subcontractor;
+    const http = createFakeHttp(catalog(), { rows: 5 });
+    showList(subcontractor, http);
+    await idle();
+    const select = screen.getByText('单位类别', { selector: '.ant-select-placeholder' }).closest('.ant-select') as HTMLElement;
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
+    fireEvent.click(await screen.findByText('劳务分包', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(await screen.findByText('机械设备租赁商', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(screen.getByRole('button', { name: /搜\s*索/ }));
+    await waitFor(() => expect(listCalls(http).map((c) => c.params)).toContainEqual(expect.objectContaining({ subcontractorTypes_equal: 'labor,equipment_lessor' })));
+  });
+
   it('a reference filter pages through the referenced entity and sends the chosen record', async () => {
     const http = demandApi();
     showList(demand, http);
