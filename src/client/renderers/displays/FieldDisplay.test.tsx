@@ -22,6 +22,15 @@ function show(field: (typeof demand.fields)[number], value: unknown, options: { 
 }
 
 describe('values as a person reads them', () => {
+  it('code: a stack keeps its lines in the detail, and shows its first line in a list cell', () => {
+    const stack = entities.logError.fieldMap.stackTrace;
+    const text = 'TypeError: boom\n    at Grid (grid.tsx:42:7)';
+    show(stack, text);
+    expect(document.querySelector('pre.zs-display-code')!.textContent).toBe(text);
+    cleanup();
+    expect(show(stack, text, { compact: true }).text()).toBe('TypeError: boom');
+  });
+
   it('money: thousands separators and the field scale (prices keep 4 places)', () => {
     expect(show(line.amount, 1234567.5).text()).toBe('1,234,567.50');
     expect(show(line.budgetPrice, '12.3').text()).toBe('12.3000');
