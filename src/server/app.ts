@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { compile } from '../engine/model/compile.ts';
 import type { EntityCatalog } from '../engine/model/types.ts';
+import { envelope } from './http/envelope.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
 import type { Config, DemoLevel } from './config.ts';
 import type { Db } from './db/db.ts';
@@ -141,11 +142,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // file links are also opened by <img> and <a>, which carry the session cookie but no header
     registerFileCookieAuth(app, catalog.entities.oss.api);
     registerAuth(app, tokens, {
-      publicPaths: new Set(['/api/openapi.json', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
+      publicPaths: new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
       authorize: (actor, path) => access.checkApi(actor, path),
     });
-    const openapi = openApiDocument(catalog, { title: 'Zhusuan API', version: '1' });
-    app.get('/api/openapi.json', async () => openapi);
+    // about 1.5 MB: serialised once, not per request
+    const openapi = JSON.stringify(openApiDocument(catalog, { title: 'Zhusuan API', version: '1' }));
+    app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+    // for load balancers and probes: says the process answers, nothing about any tenant
+    app.get('/api/health', async () => envelope(200, { status: 'UP' }, 'ok'));
     registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, logs });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one

@@ -6,7 +6,7 @@
 // the contract's lines, picks them, types the quantities and saves the plan.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { base, context, entityList, listRow, login, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, typeInto, waitForList } from './harness.ts';
+import { base, entityList, listRow, login, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, typeInto, waitForList, signInAs } from './harness.ts';
 
 const STAMP = Date.now();
 const CONTRACT = `钢筋采购合同(浏览器测试 ${STAMP})`;
@@ -57,18 +57,6 @@ async function approvedTotalPlan() {
   expect(task, 'the plan waits in the manager\'s 待签事务').toBeTruthy();
   await api(manager, 'POST', `/api/blade-flow/work/claim-task?taskId=${task.taskId}`);
   await api(manager, 'POST', '/api/blade-flow/work/complete-task', { taskId: task.taskId, flag: 'ok', comment: '同意' });
-}
-
-/** Signs out the way a new person at the same browser would start: no cookies, no storage. */
-async function signInAs(user: string) {
-  await context!.clearCookies();
-  // a small document of the app's origin that does not run the client (storage is per origin)
-  await page.goto(`${base}/api/blade-auth/oauth/captcha`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await login(user, user);
 }
 
 /** Opens a sidebar entry, unfolding its group first when it is folded. */

@@ -78,11 +78,7 @@ beforeEach(async (ctx) => {
   // client (the client would act on the previous test's session, e.g. open /login and its captcha)
   page = context.pages()[0] ?? (await context.newPage());
   for (const p of context.pages()) if (p !== page) await p.close();
-  await page.goto(`${base}/api/openapi.json`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
+  await clearStorage();
   problems = [];
   page.removeAllListeners('pageerror');
   page.removeAllListeners('console');
@@ -95,6 +91,22 @@ beforeEach(async (ctx) => {
 });
 
 /** Forgets browser reports a test caused on purpose. */
+/** Storage is per origin: clears it from a small document of the app's origin that does not run the client. */
+async function clearStorage() {
+  await page.goto(`${base}/api/health`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+}
+
+/** Signs out the way a new person at the same browser would start (no cookies, no storage), then signs in. */
+export async function signInAs(user: string) {
+  await context!.clearCookies();
+  await clearStorage();
+  await login(user, user);
+}
+
 export function expectProblem(text: string) {
   problems = problems.filter((p) => !p.includes(text));
 }

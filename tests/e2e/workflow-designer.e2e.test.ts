@@ -5,23 +5,13 @@
 // new name, saves and deploys it; then a clerk submits a plan and the task reaches the cost
 // manager's 待签事务 — and no longer the project manager's.
 import { describe, expect, test } from 'vitest';
-import { base, context, poll, entityList, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, saveOneLinePlan } from './harness.ts';
+import { poll, entityList, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, saveOneLinePlan, signInAs } from './harness.ts';
 
 const TITLE = `设计器测试计划 ${Date.now()}`;
 const designer = () => page.getByTestId('model-designer');
 const properties = () => page.getByTestId('designer-properties');
 const workList = () => page.getByTestId('work-list');
 const workRow = (text: string) => workList().locator('tbody tr', { hasText: text });
-
-async function signInAs(user: string) {
-  await context!.clearCookies();
-  await page.goto(`${base}/api/openapi.json`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await login(user, user);
-}
 
 async function openMenu(group: string, name: string) {
   if (!(await sideItem(name).isVisible())) await sideItem(group).click();

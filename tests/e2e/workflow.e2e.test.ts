@@ -4,24 +4,13 @@
 // the diagram with the step waiting highlighted on the handle page, and approves it; the clerk
 // then sees the plan approved in its list and the process finished in 已发事务.
 import { describe, expect, test } from 'vitest';
-import { base, context, login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, saveOneLinePlan } from './harness.ts';
+import { login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, saveOneLinePlan, signInAs } from './harness.ts';
 
 const TITLE = `审批测试计划 ${Date.now()}`;
 
 const workList = () => page.getByTestId('work-list');
 const workRow = (text: string) => workList().locator('tbody tr', { hasText: text });
 
-
-/** Signs out the way a new person at the same browser would start: no cookies, no storage. */
-async function signInAs(user: string) {
-  await context!.clearCookies();
-  await page.goto(`${base}/api/openapi.json`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await login(user, user);
-}
 
 /** Opens a 我的事务 page from the sidebar (unfolding 我的事务 first) and waits for its table. */
 async function openWork(name: string) {
