@@ -232,6 +232,30 @@ describe('the list of a document type', () => {
   });
 });
 
+describe('documents under approval', () => {
+  it('offer view only: edit and delete are off on approving and approved rows and say why; drafts and rejected ones stay editable', async () => {
+    const http = demandApi(4);
+    const status = demand.workflow!.statusField;
+    const rows = http.tables.get('materialTotalDemand')!;
+    ['approving', 'approved', 'draft', 'rejected'].forEach((value, i) => {
+      rows[i][status] = value;
+      rows[i].title = `计划-${value}`;
+    });
+    showList(demand, http);
+    await idle();
+    const button = (title: string, name: RegExp) => within(bodyRows().find((r) => r.textContent!.includes(title))!).getByRole('button', { name }) as HTMLButtonElement;
+    expect(button('计划-approving', /编\s*辑/).disabled).toBe(true);
+    expect(button('计划-approving', /删\s*除/).title).toBe('材料总需用计划正在审批中,不能修改、删除或重复提交');
+    expect(button('计划-approved', /删\s*除/).disabled).toBe(true);
+    expect(button('计划-approved', /编\s*辑/).title).toBe('材料总需用计划已审批通过,不能修改或删除');
+    expect(button('计划-approved', /查\s*看/).disabled).toBe(false);
+    for (const open of ['计划-draft', '计划-rejected']) {
+      expect(button(open, /编\s*辑/).disabled).toBe(false);
+      expect(button(open, /删\s*除/).disabled).toBe(false);
+    }
+  });
+});
+
 describe('extensions of an entity', () => {
   it("the tenant package's view button is shown disabled; extra actions open their dialog with the rows", async () => {
     const opened: ActionDialogProps[] = [];

@@ -2,6 +2,8 @@
 // and the user may press them, then the entity's extra row actions.
 import { useAtomValue } from 'jotai';
 import type { EntityModel, Lang } from '../../../engine/model/types.ts';
+import { approvalLock } from '../../../engine/workflow/lock.ts';
+import { renderWorkflowMessage } from '../../../engine/workflow/messages.ts';
 import { translate } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import type { Row } from '../extensions.ts';
@@ -34,9 +36,9 @@ export interface RowActionsProps {
 }
 
 /** Link-style buttons, drawn by the list's stylesheet: rows mount and unmount while a long list scrolls, so they stay light. */
-function LinkButton({ label, danger, disabled, onClick }: { label: string; danger?: boolean; disabled?: boolean; onClick: () => void }) {
+function LinkButton({ label, danger, disabled, title, onClick }: { label: string; danger?: boolean; disabled?: boolean; title?: string; onClick: () => void }) {
   return (
-    <button type="button" className={`zs-grid-link${danger ? ' danger' : ''}`} disabled={disabled} onClick={onClick}>
+    <button type="button" className={`zs-grid-link${danger ? ' danger' : ''}`} disabled={disabled} title={title} onClick={onClick}>
       {label}
     </button>
   );
@@ -45,10 +47,20 @@ function LinkButton({ label, danger, disabled, onClick }: { label: string; dange
 export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
   const lang = useAtomValue(langAtom);
   const press = (action: RowAction) => (action === 'delete' ? actions.remove([String(row.id)]) : onOpen(action, row));
+  // a document under approval is shown, not changed: edit and delete say why they are off
+  const lock = approvalLock(model, row);
+  const lockedOut = (action: RowAction) => Boolean(lock) && action !== 'view';
   return (
     <span className="zs-grid-actions">
       {rowButtons(model, actions).map((action) => (
-        <LinkButton key={action} label={translate(lang, LABEL_KEYS[action])} danger={action === 'delete'} disabled={actions.disabled(action)} onClick={() => press(action)} />
+        <LinkButton
+          key={action}
+          label={translate(lang, LABEL_KEYS[action])}
+          danger={action === 'delete'}
+          disabled={actions.disabled(action) || lockedOut(action)}
+          title={lockedOut(action) ? renderWorkflowMessage(lock!, lang) : undefined}
+          onClick={() => press(action)}
+        />
       ))}
       {actions.rowActions.filter((action) => action.appliesTo?.(row) ?? true).map((action) => (
         <LinkButton key={action.key} label={action.label[lang]} danger={action.danger} onClick={() => actions.run(action, [row])} />
