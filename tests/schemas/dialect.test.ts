@@ -3,31 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { snakeCase } from '../../src/engine/model/names.ts';
-import { SchemaSetError, type SchemaIssue, type SchemaSource } from '../../src/engine/model/source.ts';
+import type { SchemaSource } from '../../src/engine/model/source.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
+import { issuesAfter } from './issues-after.ts';
 
 const source = readSchemaSource();
 const PROJECT = 'schemas/construct/project.schema.json';
 const PARTY_A = 'schemas/construct/party-a.schema.json';
 const PLAN = 'schemas/construct/material-total-demand.schema.json';
 const PARAM = 'schemas/system/param.schema.json';
-
-/** Compiles a copy of the real source after `mutate`, and returns the issues it was refused with. */
-function issuesAfter(mutate: (s: SchemaSource & { files: Record<string, any> }) => void): SchemaIssue[] {
-  const copy = structuredClone(source);
-  mutate(copy);
-  try {
-    compile(copy);
-  } catch (err) {
-    expect(err).toBeInstanceOf(SchemaSetError);
-    const issues = (err as SchemaSetError).issues;
-    expect(issues.length).toBeGreaterThan(0);
-    // what the author reads on start-up: file#pointer: message
-    for (const i of issues) expect((err as Error).message).toContain(`${i.file}#${i.pointer}: ${i.message}`);
-    return issues;
-  }
-  throw new Error('the schema set compiled, but a defect was expected');
-}
 
 describe('the real schema set', () => {
   const { catalog, ajv } = compile(readSchemaSource());

@@ -3,25 +3,13 @@
 // (decimal-exact, this period + previous = cumulative on lines and header).
 import { describe, expect, it } from 'vitest';
 import { compile } from '../model/compile.ts';
-import { SchemaSetError, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import { readSchemaSource } from '../../server/schema-source.ts';
+import { issuesAfter } from '../../../tests/schemas/issues-after.ts';
 import { applyPrevious, groupOf, lineKey, nextPeriod, previousFields } from './cumulative.ts';
 
 const SETTLEMENT = 'schemas/construct/subcontract-monthly-settlement.schema.json';
 const { catalog } = compile(readSchemaSource());
 const model = catalog.entities.subcontractMonthlySettlement;
-
-function issuesAfter(mutate: (files: Record<string, any>) => void): SchemaIssue[] {
-  const source: SchemaSource = structuredClone(readSchemaSource());
-  mutate(source.files);
-  try {
-    compile(source);
-  } catch (err) {
-    if (err instanceof SchemaSetError) return err.issues;
-    throw err;
-  }
-  return [];
-}
 
 describe('x-cumulative in the dialect', () => {
   it('compiles the group, the sums and the contract of a monthly settlement', () => {
@@ -49,7 +37,7 @@ describe('x-cumulative in the dialect', () => {
   });
 
   it('refuses what does not exist, naming the file and the pointer', () => {
-    const issues = issuesAfter((files) => {
+    const issues = issuesAfter(({ files }) => {
       const spec = files[SETTLEMENT]['x-cumulative'];
       spec.keys = ['projectId', 'contractCode'];
       spec.header.previousCumulativeAmount = 'thisAmount';
@@ -72,11 +60,11 @@ describe('x-cumulative in the dialect', () => {
   });
 
   it('refuses unknown sub-keywords and a document without a workflow', () => {
-    const issues = issuesAfter((files) => {
+    const issues = issuesAfter(({ files }) => {
       files[SETTLEMENT]['x-cumulative'].sums = ['x'];
     });
     expect(issues.map((i) => `${i.file}#${i.pointer}`)).toContain(`${SETTLEMENT}#/x-cumulative`);
-    const noFlow = issuesAfter((files) => {
+    const noFlow = issuesAfter(({ files }) => {
       delete files[SETTLEMENT]['x-workflow'];
     });
     expect(noFlow.map((i) => i.message)).toContain('x-cumulative needs x-workflow (only approved documents count)');

@@ -4,23 +4,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../model/compile.ts';
-import { SchemaSetError, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import { PROJECT_ROOT, readSchemaSource } from '../../server/schema-source.ts';
+import { issuesAfter } from '../../../tests/schemas/issues-after.ts';
 import { compileDefinition } from './definition.ts';
 
 const PLAN = 'schemas/construct/material-total-demand.schema.json';
-
-function issuesAfter(mutate: (files: Record<string, any>) => void): SchemaIssue[] {
-  const source: SchemaSource = structuredClone(readSchemaSource());
-  mutate(source.files);
-  try {
-    compile(source);
-  } catch (err) {
-    if (err instanceof SchemaSetError) return err.issues;
-    throw err;
-  }
-  return [];
-}
 
 describe('x-workflow in the dialect', () => {
   it('compiles into the model of the material total demand', () => {
@@ -33,7 +21,7 @@ describe('x-workflow in the dialect', () => {
   });
 
   it('refuses unknown keys and a malformed prefix', () => {
-    const issues = issuesAfter((files) => {
+    const issues = issuesAfter(({ files }) => {
       files[PLAN]['x-workflow'].prefix = 'Material Demand';
       files[PLAN]['x-workflow'].approvers = ['x'];
     });
@@ -41,7 +29,7 @@ describe('x-workflow in the dialect', () => {
   });
 
   it('refuses a status field that is not a readOnly property, and fields that do not exist', () => {
-    const issues = issuesAfter((files) => {
+    const issues = issuesAfter(({ files }) => {
       const wf = files[PLAN]['x-workflow'];
       wf.statusField = 'title';
       wf.instanceField = 'nothing';
