@@ -6,7 +6,7 @@
 // the contract's lines, picks them, types the quantities and saves the plan.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { base, entityList, listRow, login, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, typeInto, waitForList, signInAs } from './harness.ts';
+import { base, entityList, listRow, login, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, typeInto, waitForList, signInAs, searchList } from './harness.ts';
 
 const STAMP = Date.now();
 const CONTRACT = `钢筋采购合同(浏览器测试 ${STAMP})`;
@@ -86,9 +86,7 @@ async function approveAs(user: string, step: string) {
 }
 
 async function findContract() {
-  await entityList().getByPlaceholder('合同名称').fill(CONTRACT);
-  await entityList().getByRole('button', { name: /搜\s*索/ }).click();
-  await waitForList();
+  await searchList('合同名称', CONTRACT);
   await see(entityList().locator('.zs-grid-row')).toHaveCount(1);
 }
 

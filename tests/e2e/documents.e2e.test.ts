@@ -3,7 +3,7 @@
 // demand plan created through the form with three rows, its totals seen while typing, saved, found
 // by search, opened read-only, one row edited, and deleted with the batch delete.
 import { describe, expect, test } from 'vitest';
-import { login, openFromSidebar, page, see, shot, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto } from './harness.ts';
+import { login, openFromSidebar, page, see, shot, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto, searchList } from './harness.ts';
 
 const TITLE = `浏览器测试计划 ${Date.now()}`;
 
@@ -50,9 +50,7 @@ describe('material total demand in the browser', () => {
     await waitForList();
 
     // --- find it by search ---
-    await entityList().getByPlaceholder('计划名称').fill(TITLE);
-    await entityList().getByRole('button', { name: /搜\s*索/ }).click();
-    await waitForList();
+    await searchList('计划名称', TITLE);
     await see(entityList().locator('.zs-grid-row')).toHaveCount(1);
     await see(listRow(TITLE)).toContainText('26,879.50');
     await see(listRow(TITLE)).toContainText('江北新区人才公寓二期EPC项目');

@@ -226,6 +226,14 @@ export async function typeInto(locator: Locator, value: string) {
  */
 export async function saveOneLinePlan(title: string, quantity: string) {
   await entityList().getByRole('button', { name: /新\s*增/ }).click();
+  await fillOneLinePlan(title, quantity);
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await see(toast('新增成功')).toBeVisible();
+  await waitForList();
+}
+
+/** Fills the open plan form (the list's, or a workflow start form) with one line of rebar at 3.5. */
+export async function fillOneLinePlan(title: string, quantity: string) {
   await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
   await typeInto(page.locator('#root_title'), title);
   await typeInto(page.locator('#root_planDate'), '2026-05-01');
@@ -234,8 +242,12 @@ export async function saveOneLinePlan(title: string, quantity: string) {
   await pickOption('root_details_0_goodsId', '010101', 'HRB400E Φ12');
   await typeInto(page.locator('#root_details_0_designQty'), quantity);
   await typeInto(page.locator('#root_details_0_budgetPrice'), '3.5');
-  await page.getByRole('button', { name: /保\s*存/ }).click();
-  await see(toast('新增成功')).toBeVisible();
+}
+
+/** Searches the open list by the text field with this placeholder and waits for the answer. */
+export async function searchList(placeholder: string, text: string) {
+  await entityList().getByPlaceholder(placeholder).fill(text);
+  await entityList().getByRole('button', { name: /搜\s*索/ }).click();
   await waitForList();
 }
 

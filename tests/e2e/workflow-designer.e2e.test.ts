@@ -5,7 +5,7 @@
 // new name, saves and deploys it; then a clerk submits a plan and the task reaches the cost
 // manager's 待签事务 — and no longer the project manager's.
 import { describe, expect, test } from 'vitest';
-import { poll, entityList, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, saveOneLinePlan, signInAs } from './harness.ts';
+import { poll, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, saveOneLinePlan, signInAs, searchList } from './harness.ts';
 
 const TITLE = `设计器测试计划 ${Date.now()}`;
 const designer = () => page.getByTestId('model-designer');
@@ -84,9 +84,7 @@ describe('flow model designer', () => {
     await signInAs('clerk');
     await openFromSidebar('材料总需用计划');
     await saveOneLinePlan(TITLE, '10');
-    await entityList().getByPlaceholder('计划名称').fill(TITLE);
-    await entityList().getByRole('button', { name: /搜\s*索/ }).click();
-    await waitForList();
+    await searchList('计划名称', TITLE);
     await listRow(TITLE).getByText('提交', { exact: true }).click();
     await page.getByRole('dialog').filter({ hasText: '确定提交审批?' }).getByRole('button', { name: /确\s*定|OK/ }).click();
     await see(toast('提交成功')).toBeVisible();

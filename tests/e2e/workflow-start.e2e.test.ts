@@ -4,7 +4,7 @@
 // from the document's schema, 提交 saves and submits it in one step, and the clerk lands in 已发事务
 // with the plan under approval. In the plan's list the row now offers 撤回 and 流程图, not 提交.
 import { describe, test } from 'vitest';
-import { entityList, listRow, login, openFromSidebar, page, pickOption, see, shot, sideItem, TEST_TIMEOUT, typeInto, waitForList } from './harness.ts';
+import { listRow, login, openFromSidebar, page, see, shot, sideItem, TEST_TIMEOUT, fillOneLinePlan, searchList } from './harness.ts';
 
 const TITLE = `发起测试计划 ${Date.now()}`;
 
@@ -32,14 +32,7 @@ describe('starting an approval from 发起事务', () => {
     await workRow('材料总需用计划审批').getByRole('button', { name: /发\s*起/ }).click();
     await page.waitForURL((u) => u.pathname.startsWith('/work/process/materialTotalDemand/form/materialTotalDemand'));
     await see(page.getByText('发起流程:材料总需用计划')).toBeVisible();
-    await pickOption('root_projectId', '江北', '江北新区人才公寓二期EPC项目');
-    await typeInto(page.locator('#root_title'), TITLE);
-    await typeInto(page.locator('#root_planDate'), '2026-05-01');
-    await typeInto(page.locator('#root_compilerName'), '王工');
-    await page.getByRole('button', { name: '新增行' }).click();
-    await pickOption('root_details_0_goodsId', '010101', 'HRB400E Φ12');
-    await typeInto(page.locator('#root_details_0_designQty'), '20');
-    await typeInto(page.locator('#root_details_0_budgetPrice'), '3.5');
+    await fillOneLinePlan(TITLE, '20');
     await shot('workflow-start-form.png');
     await page.getByRole('button', { name: /提\s*交/ }).click();
 
@@ -48,9 +41,7 @@ describe('starting an approval from 发起事务', () => {
     await see(workRow(TITLE)).toContainText('进行中');
 
     await openFromSidebar('材料总需用计划');
-    await entityList().getByPlaceholder('计划名称').fill(TITLE);
-    await entityList().getByRole('button', { name: /搜\s*索/ }).click();
-    await waitForList();
+    await searchList('计划名称', TITLE);
     const row = listRow(TITLE);
     await see(row).toContainText('审批中');
     await see(row.getByText('撤回', { exact: true })).toBeVisible();

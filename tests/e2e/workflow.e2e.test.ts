@@ -4,7 +4,7 @@
 // the diagram with the step waiting highlighted on the handle page, and approves it; the clerk
 // then sees the plan approved in its list and the process finished in 已发事务.
 import { describe, expect, test } from 'vitest';
-import { login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, saveOneLinePlan, signInAs } from './harness.ts';
+import { login, openFromSidebar, page, see, shot, sideItem, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, saveOneLinePlan, signInAs, searchList } from './harness.ts';
 
 const TITLE = `审批测试计划 ${Date.now()}`;
 
@@ -21,9 +21,7 @@ async function openWork(name: string) {
 }
 
 async function findPlan() {
-  await entityList().getByPlaceholder('计划名称').fill(TITLE);
-  await entityList().getByRole('button', { name: /搜\s*索/ }).click();
-  await waitForList();
+  await searchList('计划名称', TITLE);
   await see(entityList().locator('.zs-grid-row')).toHaveCount(1);
 }
 
