@@ -21,6 +21,7 @@ import { LogService } from '../../src/server/modules/log/service.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { freePort, killAllNow, spawnServer, stopServer, type ServerProc } from './procs.ts';
+import { num } from './env.ts';
 import { int, median, ms, table } from './report.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -29,11 +30,6 @@ const RESULTS_FILE = join(HERE, 'api-log-results.md');
 const SECRET = randomBytes(32).toString('hex');
 const ADMIN = { userId: '1123598821738675201', deptId: '1123598813738675201' };
 const LIST = '/api/construct/project/list?current=1&size=10';
-
-function num(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
 
 const CFG = {
   rounds: num('BENCH_APILOG_ROUNDS', 2),

@@ -25,6 +25,7 @@ import { accessSql, ANALYZE_SQL, checkSql, NAME_FRAGMENT, ROLE_ALIAS, roleId, se
 import { cpuShare, cpuSnapshot, type CpuShare, type CpuSnapshot } from './cpu.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { freePort, killAllNow, memSample, pollUntil, spawnServer, stopAll, stopServer, type MemSample, type ServerProc } from './procs.ts';
+import { num } from './env.ts';
 import { summarizeProfile, type ProfileSummary } from './profile.ts';
 import { listStatements } from './queries.ts';
 import { int, median, mib, ms, pct, Report, table } from './report.ts';
@@ -32,11 +33,6 @@ import { int, median, mib, ms, pct, Report, table } from './report.ts';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
 const RESULTS_FILE = join(HERE, 'results.md');
-
-function num(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
 
 const CFG = {
   tenants: num('BENCH_TENANTS', 10),
