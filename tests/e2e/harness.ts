@@ -118,6 +118,8 @@ afterEach((ctx) => {
 // ---- assertions: playwright-core has no expect of its own; these wait as Playwright's would ----
 
 export const WAIT = 10_000;
+/** How long a server step may take on a loaded machine (the first save compiles validators). */
+export const SLOW_SERVER = 30_000;
 export const poll = <T>(fn: () => Promise<T>, timeout = WAIT) => expect.poll(fn, { timeout, interval: 100 });
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -227,7 +229,12 @@ export async function typeInto(locator: Locator, value: string) {
 export async function saveOneLinePlan(title: string, quantity: string) {
   await entityList().getByRole('button', { name: /新\s*增/ }).click();
   await fillOneLinePlan(title, quantity);
+  // the first save of a fresh server compiles the document's validators: on a loaded CI machine
+  // that took longer than the toast's wait, so wait for the server's answer first and name it
+  const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/materialTotalDemand/save'), { timeout: SLOW_SERVER });
   await page.getByRole('button', { name: /保\s*存/ }).click();
+  const saved = (await (await answer).json()) as { success?: boolean; msg?: string };
+  expect(saved.success, `the save was refused: ${saved.msg}`).toBe(true);
   await see(toast('新增成功')).toBeVisible();
   await waitForList();
 }
