@@ -47,6 +47,7 @@ import { FLOW_DDL } from './modules/flow/ddl.ts';
 import { withWorkflowLocks } from './modules/flow/documents.ts';
 import { withCumulatives } from './modules/cumulative/hooks.ts';
 import { registerCumulativeRoutes } from './modules/cumulative/routes.ts';
+import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
 import { messageNotifier } from './modules/flow/notify.ts';
 import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
 
@@ -164,6 +165,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
     registerCumulativeRoutes(app, ctx);
+    registerStatisticsRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     for (const model of Object.values(catalog.entities)) registerRouteAliases(app, ctx, model, routeBook);

@@ -2,6 +2,7 @@
 // so that any HTTP client can be generated from it.
 import type { EntityCatalog, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
 import { documentWorkflowPaths, flowPaths, flowSchemas } from './workflow.ts';
+import { statisticsPaths, statisticsSchemas } from './statistics.ts';
 
 /** A property's JSON Schema for clients: the standard keywords, no x- annotations. */
 export function publicSchema(schema: JsonSchema): JsonSchema {
@@ -128,6 +129,7 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
       schemas: {
         ...Object.fromEntries(models.map((m) => [m.key, { title: `${m.label.zh} / ${m.label.en}`, ...recordSchema(m) }])),
         ...flowSchemas,
+        ...statisticsSchemas,
         TreeNode: {
           type: 'object',
           properties: { id: { type: 'string' }, parentId: { type: 'string' }, title: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' }, hasChildren: { type: 'boolean' }, children: { type: 'array', items: { $ref: '#/components/schemas/TreeNode' } } },
@@ -136,6 +138,6 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
     },
     security: [{ bladeAuth: [] }],
     // a document with a workflow: its submit starts the approval (replacing the generic description)
-    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths()),
+    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog)),
   };
 }

@@ -12,7 +12,7 @@ import { AppError } from '../errors.ts';
 export const EXPORT_LIMIT = 20000;
 
 /** exceljs is large; it is loaded on the first export, not at start-up. */
-async function newWorkbook(): Promise<ExcelJS.Workbook> {
+export async function newWorkbook(): Promise<ExcelJS.Workbook> {
   const { default: Excel } = await import('exceljs');
   return new Excel.Workbook();
 }

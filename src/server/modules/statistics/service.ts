@@ -1,0 +1,182 @@
+// Project statistics (domain.md §6 statisticsData): per expense-contract type, the approved contracts
+// of the projects the caller may see, with what their approved settlements of every kind add up to,
+// plus the income contracts and a line per project. Only APPROVED documents count; sums are done in
+// SQL numeric (exact) and the derived figures in decimal (engine/statistics).
+import { Dec, decimalToJson } from '../../../engine/compute/decimal.ts';
+import type { EntityModel } from '../../../engine/model/types.ts';
+import {
+  addSums, projectFigures, statisticsRow, type Amount, type ContractSums, type IncomeSums, type StatisticsAnswer,
+} from '../../../engine/statistics/statistics.ts';
+import type { Row } from '../../db/db.ts';
+import { resolveLabels } from '../../db/labels.ts';
+import { Params, q } from '../../db/sql.ts';
+import type { Actor, DataFilter, StoreContext } from '../../db/store.ts';
+
+/** What the caller may see: data-scope filters per entity, and whether income contracts are readable. */
+export interface StatisticsScope {
+  projects: readonly DataFilter[];
+  contracts: readonly DataFilter[];
+  /** null: the caller may not read income contracts. */
+  income: readonly DataFilter[] | null;
+}
+
+export interface StatisticsQuery {
+  projectId?: string;
+  expenditureContractType?: string;
+}
+
+const col = (model: EntityModel, field: string) => q(model.fieldMap[field].column);
+
+/** WHERE terms of a model's live, approved rows of the caller's tenant (alias a). */
+function approvedLive(model: EntityModel, a: string, tenantId: string, params: Params): string[] {
+  const terms = [`${a}.tenant_id = ${params.add(tenantId)}`, `${a}.${col(model, model.workflow!.statusField)} = 'approved'`];
+  if (model.softDelete) terms.push(`${a}.is_deleted = 0`);
+  return terms;
+}
+
+const scoped = (filters: readonly DataFilter[], params: Params, a: string) => (filters.length ? [`(${filters.map((f) => f(params, a)).join(' OR ')})`] : []);
+
+const has = (m: EntityModel, ...fields: string[]) => fields.every((f) => m.fieldMap[f]);
+const refersToContract = (m: EntityModel) => m.fieldMap.expenditureContractCode?.ref?.entity === 'expenditureContract';
+
+/** Settlements: documents with a workflow that settle an expense contract by period (the 8 kinds of domain §6). */
+export function settlementModels(entities: Record<string, EntityModel>): EntityModel[] {
+  return Object.values(entities).filter((m) => m.workflow && refersToContract(m) && has(m, 'thisAmountInclTax', 'thisAmountExclTax', 'thisPayableAmount', 'retentionAmount'));
+}
+
+/** Documents recording what was paid on a contract (labour finalization, subcontract filing). */
+export function paymentModels(entities: Record<string, EntityModel>): EntityModel[] {
+  return Object.values(entities).filter((m) => m.workflow && refersToContract(m) && has(m, 'cumulativePaidAmount'));
+}
+
+export class Statistics {
+  constructor(private readonly ctx: StoreContext) {}
+
+  private model(key: string): EntityModel {
+    return this.ctx.catalog.entities[key];
+  }
+
+  async answer(actor: Actor, scope: StatisticsScope, query: StatisticsQuery): Promise<StatisticsAnswer> {
+    const projects = await this.projects(actor, scope, query.projectId);
+    const ids = projects.map((p) => p.id);
+    const groups = ids.length ? await this.contractGroups(actor, scope, ids, query.expenditureContractType) : [];
+    const income = ids.length && scope.income ? await this.income(actor, scope.income, ids) : new Map<string, IncomeSums>();
+    const names = await this.contractTypes(actor);
+
+    const byType = new Map<string, ContractSums[]>();
+    for (const g of groups) byType.set(g.type, [...(byType.get(g.type) ?? []), g.sums]);
+    if (query.expenditureContractType && !byType.has(query.expenditureContractType)) byType.set(query.expenditureContractType, []);
+    const rows = [...byType].map(([type, sums]) => statisticsRow(type, names.get(type) ?? type, addSums(sums), null))
+      .sort((a, b) => Number(b.currentAmount) - Number(a.currentAmount) || String(a.expenditureContractType).localeCompare(String(b.expenditureContractType)));
+
+    const targetCost = sumOrNull(projects.map((p) => p.targetCost));
+    const incomeTotal = scope.income ? addIncome([...income.values()]) : null;
+    return {
+      projectId: query.projectId ?? null,
+      expenditureContractType: query.expenditureContractType ?? null,
+      rows,
+      // the target cost is the plan of every type together: one type's sums are not compared with it
+      total: statisticsRow(null, null, addSums(groups.map((g) => g.sums)), query.expenditureContractType ? null : targetCost),
+      income: incomeTotal,
+      targetCost,
+      projects: projects.map((p) => projectFigures(
+        p,
+        addSums(groups.filter((g) => g.projectId === p.id).map((g) => g.sums)),
+        scope.income ? (income.get(p.id)?.currentAmount ?? 0) : null,
+      )),
+    };
+  }
+
+  /** The live projects the caller's data scope admits (one when asked for one; none if it is not visible). */
+  private async projects(actor: Actor, scope: StatisticsScope, projectId?: string): Promise<{ id: string; name: string; targetCost: Amount | null }[]> {
+    const m = this.model('project');
+    const params = new Params();
+    const where = [`p.tenant_id = ${params.add(actor.tenantId)}`, ...(m.softDelete ? ['p.is_deleted = 0'] : []), ...scoped(scope.projects, params, 'p')];
+    if (projectId) where.push(`p.id = ${params.add(projectId)}`);
+    const rows = await this.ctx.db.query<{ id: string; name: string; target: string | null }>(
+      `SELECT p.id::text AS id, p.${col(m, 'name')} AS name, p.${col(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
+      params.values,
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, targetCost: r.target === null ? null : amount(r.target) }));
+  }
+
+  /** Σ by project and contract type over the approved contracts, joined to their approved settlements' and payments' sums. */
+  private async contractGroups(actor: Actor, scope: StatisticsScope, projectIds: string[], type?: string): Promise<{ projectId: string; type: string; sums: ContractSums }[]> {
+    const c = this.model('expenditureContract');
+    const params = new Params();
+    const ids = params.add(projectIds);
+    const union = (models: EntityModel[], select: (m: EntityModel) => string) => models.map((m) => {
+      const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
+      return `SELECT t.${col(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+    }).join(' UNION ALL ');
+    const settlements = union(settlementModels(this.ctx.catalog.entities), (m) =>
+      `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention`);
+    const payments = paymentModels(this.ctx.catalog.entities);
+    const paid = payments.length ? union(payments, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`) : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
+    const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
+    if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
+    const sum = (expr: string) => `coalesce(sum(${expr}), 0)::text`;
+    const rows = await this.ctx.db.query<Row>(
+      `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention FROM (${settlements}) u GROUP BY code),
+            -- paid so far is a running figure: the latest (largest) recorded one per contract
+            pd AS (SELECT code, max(paid) AS paid FROM (${paid}) u GROUP BY code)
+       SELECT c.${col(c, 'projectId')}::text AS "projectId", c.${col(c, 'expenditureContractType')} AS type, count(*)::int AS n,
+              ${sum(`c.${col(c, 'contractAmount')}`)} AS contract, ${sum(`c.${col(c, 'changeAmount')}`)} AS change, ${sum(`c.${col(c, 'currentAmount')}`)} AS current,
+              ${sum('s.incl')} AS incl, ${sum('s.excl')} AS excl, ${sum('s.payable')} AS payable, ${sum('s.retention')} AS retention,
+              sum(pd.paid)::text AS paid
+         FROM ${q(c.table)} c LEFT JOIN s ON s.code = c.${col(c, 'code')} LEFT JOIN pd ON pd.code = c.${col(c, 'code')}
+        WHERE ${where.join(' AND ')}
+        GROUP BY 1, 2`,
+      params.values,
+    );
+    return rows.map((r) => ({
+      projectId: String(r.projectId),
+      type: String(r.type ?? ''),
+      sums: {
+        contractCount: Number(r.n), contractAmount: amount(r.contract), changeAmount: amount(r.change), currentAmount: amount(r.current),
+        settledAmountInclTax: amount(r.incl), settledAmountExclTax: amount(r.excl), payableAmount: amount(r.payable), retentionHeld: amount(r.retention),
+        paidAmount: r.paid === null ? null : amount(r.paid),
+      },
+    }));
+  }
+
+  /** Σ by project over the approved income (construction) contracts. */
+  private async income(actor: Actor, filters: readonly DataFilter[], projectIds: string[]): Promise<Map<string, IncomeSums>> {
+    const m = this.model('constructionContract');
+    const params = new Params();
+    const where = [...approvedLive(m, 'i', actor.tenantId, params), `i.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`, ...scoped(filters, params, 'i')];
+    const sum = (f: string) => `coalesce(sum(i.${col(m, f)}), 0)::text AS ${q(f)}`;
+    const rows = await this.ctx.db.query<Row>(
+      `SELECT i.${col(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}
+         FROM ${q(m.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
+      params.values,
+    );
+    return new Map(rows.map((r) => [String(r.projectId), {
+      contractCount: Number(r.n), contractAmount: amount(r.contractAmount), changeAmount: amount(r.changeAmount), currentAmount: amount(r.currentAmount),
+      measuredAmount: amount(r.measuredAmount), receivedAmount: amount(r.receivedAmount),
+    }]));
+  }
+
+  /** The contract types (dictionary keys) and their names in the caller's language. */
+  async contractTypes(actor: Actor): Promise<Map<string, string>> {
+    const field = this.model('expenditureContract').fieldMap.expenditureContractType;
+    return (await resolveLabels(this.ctx, actor, [field], [], actor.lang)).get(field) ?? new Map();
+  }
+}
+
+const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
+
+/** Σ of the values given; null when every one is empty (no project has a target cost). */
+function sumOrNull(values: (Amount | null)[]): Amount | null {
+  const present = values.filter((v): v is Amount => v !== null);
+  return present.length ? decimalToJson(present.reduce<Dec>((s, v) => s.plus(String(v)), new Dec(0))) : null;
+}
+
+function addIncome(groups: IncomeSums[]): IncomeSums {
+  const out: IncomeSums = { contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, measuredAmount: 0, receivedAmount: 0 };
+  for (const g of groups) {
+    out.contractCount += g.contractCount;
+    for (const k of ['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'] as const) out[k] = decimalToJson(new Dec(String(out[k])).plus(String(g[k])));
+  }
+  return out;
+}
