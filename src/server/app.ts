@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { compile } from '../engine/model/compile.ts';
 import type { EntityCatalog } from '../engine/model/types.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
-import type { Config, DemoLevel } from './config.ts';
+import { limitsOf, type Config, type DemoLevel } from './config.ts';
 import type { Db } from './db/db.ts';
 import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
@@ -19,7 +19,9 @@ import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
 import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerTextGuard, serverLimitOptions } from './http/limits.ts';
 import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
+import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
 import { AUTH_PUBLIC_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerApiLog } from './modules/log/api-log.ts';
@@ -82,7 +84,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -97,7 +99,7 @@ function demoOption(demo: AppOptions['demo']): DemoLevel | undefined {
 }
 
 export async function openDatabase(config: Config): Promise<Db> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { max: config.poolSize });
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { max: config.poolSize, statementTimeoutMs: limitsOf(config).statementTimeoutMs });
   mkdirSync(config.dataDir, { recursive: true });
   return openPglite(join(config.dataDir, 'pg'));
 }
@@ -126,11 +128,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }, ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
 
-    const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), bodyLimit: 5 * 1024 * 1024 });
+    const limits = limitsOf(config);
+    const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), ...serverLimitOptions(limits) });
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
     registerErrorHandler(app, {
       spaFallback: hasClient,
+      limits,
       recordError: (err, request) => logs.error(whoOf(request), {
         source: 'server', exceptionName: err.name, message: err.message, stackTrace: err.stack, method: request.method, requestUri: request.url.split('?')[0], ...originOf(request),
       }),
@@ -151,7 +155,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
     // for load balancers and probes: says the process answers, nothing about any tenant
     app.get('/api/health', async () => envelope(200, { status: 'UP' }, 'ok'));
-    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, logs });
+    registerTextGuard(app);
+    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, captchaPerAddress: limits.captchaPerAddress, logs });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one
     registerUserRoutes(app, ctx, identity);

@@ -28,6 +28,47 @@ export interface Config {
   uploadMaxMb?: number;
   /** Record the API log (default on; ZS_API_LOG=off turns it off, e.g. to measure its cost). */
   apiLog?: boolean;
+  /** Guards against floods and slow clients; unset ones take LIMIT_DEFAULTS. */
+  limits?: Partial<Limits>;
+}
+
+/** What one request may cost the server (README "Limits and faults"). */
+export interface Limits {
+  /** Largest JSON or form body, refused with 413 from its Content-Length before it is read (ZS_BODY_LIMIT_MB). */
+  bodyLimitMb: number;
+  /** A request must have arrived whole within this time, else 408 (ZS_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Its headers within this time (ZS_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** On PostgreSQL, a statement running longer is cancelled and answered 504; 0 = no limit (ZS_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs: number;
+  /** Captchas per minute per client address (ZS_CAPTCHA_LIMIT_ADDRESS). */
+  captchaPerAddress: number;
+  /** On SIGTERM, in-flight requests get this long to finish before the process exits anyway (ZS_SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+}
+
+export const LIMIT_DEFAULTS: Limits = {
+  bodyLimitMb: 5, requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, statementTimeoutMs: 30_000, captchaPerAddress: 30, shutdownGraceMs: 20_000,
+};
+
+export function limitsOf(config: Pick<Config, 'limits'>): Limits {
+  return { ...LIMIT_DEFAULTS, ...config.limits };
+}
+
+function limitsFromEnv(env: NodeJS.ProcessEnv): Partial<Limits> {
+  const names: Record<keyof Limits, string> = {
+    bodyLimitMb: 'ZS_BODY_LIMIT_MB', requestTimeoutMs: 'ZS_REQUEST_TIMEOUT_MS', headersTimeoutMs: 'ZS_HEADERS_TIMEOUT_MS',
+    statementTimeoutMs: 'ZS_STATEMENT_TIMEOUT_MS', captchaPerAddress: 'ZS_CAPTCHA_LIMIT_ADDRESS', shutdownGraceMs: 'ZS_SHUTDOWN_GRACE_MS',
+  };
+  const limits: Partial<Limits> = {};
+  for (const [key, name] of Object.entries(names) as [keyof Limits, string][]) {
+    if (!env[name]) continue;
+    const value = Number(env[name]);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0, not ${env[name]}`);
+    limits[key] = value;
+  }
+  return limits;
 }
 
 /**
@@ -57,5 +98,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: env.ZS_STORAGE_DIR ? resolve(env.ZS_STORAGE_DIR) : undefined,
     uploadMaxMb: Number(env.ZS_UPLOAD_MAX_MB ?? 20),
     apiLog: env.ZS_API_LOG !== 'off',
+    limits: limitsFromEnv(env),
   };
 }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 import { count, partyA, project } from './fixtures.ts';
+import { MAX_PAGE_SIZE } from '../../src/engine/query/list-params.ts';
 
 const LIST = '/api/construct/project/list';
 const SAVE = '/api/construct/project/save';
@@ -114,10 +115,53 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
     expect(await count(api, LIST)).toBe(before);
   });
 
+  it('a body of another type than JSON', async () => {
+    const res = await server.app.inject({ method: 'POST', url: SAVE, payload: 'name=x', headers: { 'content-type': 'text/csv', 'blade-auth': `bearer ${await server.token()}` } });
+    expect(res.statusCode).toBe(415);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 415, success: false, msg: '不支持的请求体类型 text/csv,请使用 application/json' });
+    expect(await count(api, LIST)).toBe(before);
+  });
+
+  it('a body over the size limit, refused with 413 and the limit named', async () => {
+    const res = await api.post(SAVE, { ...valid, remark: 'x'.repeat(6 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: 413, success: false, msg: '请求体超过 5 MB 的上限' });
+    expect(await count(api, LIST)).toBe(before);
+  });
+
+  it('numbers too large for their column', async () => {
+    // 1e400 is Infinity to JSON.parse; 1e300 is finite but no money column holds it
+    for (const huge of ['1e400', '-1e400', '1e300']) {
+      const res = await server.app.inject({ method: 'POST', url: SAVE, payload: JSON.stringify({ ...valid, targetCost: 0 }).replace('"targetCost":0', `"targetCost":${huge}`), headers: { 'content-type': 'application/json', 'blade-auth': `bearer ${await server.token()}` } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 400, success: false, msg: expect.stringMatching(/目标成本/) });
+    }
+    expect(await count(api, LIST)).toBe(before);
+  });
+
+  it('text the database cannot keep: NUL and unpaired surrogates, in the body or the query', async () => {
+    await expectRefused(await api.post(SAVE, { ...valid, name: '科创\u0000中心' }), /^\/name 含有不允许的字符/);
+    await expectRefused(await api.post(SAVE, { ...valid, name: '科创\ud83d中心' }), /^\/name 含有不允许的字符/);
+    await expectRefused(await api.post(SAVE, { ...valid, name: '科创\ude00中心' }), /含有不允许的字符/);
+    await expectRefused(await api.post(SAVE, { ...valid, ['bad\u0000key']: 1 }), /含有不允许的字符/);
+    await expectRefused(await api.get(LIST, { name: 'a\u0000b' }), /^\?name 含有不允许的字符/);
+    expect((await en.get(LIST, { name: 'a\u0000b' })).body.msg).toBe('?name contains a character that is not allowed (a NUL or an unpaired surrogate)');
+  });
+
+  it('keeps whole characters outside the basic plane, and right-to-left and combining marks, as sent', async () => {
+    const name = '𠀀𩸽楼 🏗️ مشروع e\u0301';
+    const saved = await api.post(SAVE, { ...valid, name });
+    expect(saved.body.code).toBe(200);
+    before += 1;
+    expect((await api.get('/api/construct/project/detail', { id: saved.body.data.id })).body.data.name).toBe(name);
+  });
+
   it('bad paging parameters', async () => {
     await expectRefused(await api.get(LIST, { current: '0' }), /分页参数 current 无效/);
     await expectRefused(await api.get(LIST, { size: '-5' }), /分页参数 size 无效/);
+    // MAX_PAGE_SIZE (src/engine/query/list-params.ts): no request reads more rows than this at once
     const capped = await api.get(LIST, { size: '100000' });
-    expect(capped.body.data.size).toBe(500);
+    expect(capped.body.data.size).toBe(MAX_PAGE_SIZE);
+    expect(capped.body.data.records.length).toBeLessThanOrEqual(MAX_PAGE_SIZE);
   });
 });

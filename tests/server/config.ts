@@ -13,6 +13,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // demo tasks in the seeded users' work lists (tests/server/demo.test.ts seeds the full demo)
     seed: true, demo: 'basic', logLevel: 'silent', poolSize: 5, exposeCaptchaCode: false,
     // every test logs in from 127.0.0.1: the per-address limit would count all of them together
-    loginLimits: { perAddress: 10_000, perAccount: 10 }, ...overrides,
+    loginLimits: { perAddress: 10_000, perAccount: 10 }, limits: { captchaPerAddress: 10_000 }, ...overrides,
   };
 }

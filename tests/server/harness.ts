@@ -7,7 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
-import { openPostgres } from '../../src/server/db/postgres.ts';
+import { openPostgres, type PostgresOptions } from '../../src/server/db/postgres.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import type { Claims } from '../../src/server/security/tokens.ts';
 import { testConfig } from './config.ts';
@@ -28,7 +28,8 @@ export interface TestServer extends App {
   dispose(): Promise<void>;
 }
 
-async function freshPostgres(): Promise<{ db: Db; drop: () => Promise<void> }> {
+/** A new empty database on the test PostgreSQL server: its URL, and how to drop it (closing its connections). */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresUrl');
   const name = `zs_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -37,11 +38,9 @@ async function freshPostgres(): Promise<{ db: Db; drop: () => Promise<void> }> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), { max: 5 });
   return {
-    db,
+    url: url.toString(),
     drop: async () => {
-      await db.close();
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -50,8 +49,21 @@ async function freshPostgres(): Promise<{ db: Db; drop: () => Promise<void> }> {
   };
 }
 
-export async function openTestDb(kind: DbKind): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === 'postgres') return freshPostgres();
+async function freshPostgres(options: PostgresOptions = {}): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const { url, drop } = await createTestDatabase();
+  const db = await openPostgres(url, { max: 5, ...options });
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await drop();
+    },
+  };
+}
+
+/** A database for one suite; `postgres` options (pool size, statement timeout) apply to PostgreSQL only. */
+export async function openTestDb(kind: DbKind, postgres: PostgresOptions = {}): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'postgres') return freshPostgres(postgres);
   const dump = new Blob([readFileSync(inject('pgliteTemplate'))]);
   const db = await openPglite(undefined, { loadDataDir: dump });
   return { db, drop: () => db.close() };

@@ -24,6 +24,21 @@ export const messages = {
   unknownSort: { zh: '不支持按 {param} 排序', en: 'Cannot sort by {param}' },
   badFilterValue: { zh: '查询条件 {field} 的值无效: {value}', en: 'Invalid value for filter {field}: {value}' },
   badPaging: { zh: '分页参数 {param} 无效: {value}', en: 'Invalid paging parameter {param}: {value}' },
+  // floods, bad traffic and faults (README "Limits and faults")
+  bodyTooLarge: { zh: '请求体超过 {limit} MB 的上限', en: 'The request body exceeds the limit of {limit} MB' },
+  unsupportedMediaType: { zh: '不支持的请求体类型 {type},请使用 application/json', en: 'Unsupported request body type {type}; use application/json' },
+  badTextCharacter: {
+    zh: '{where} 含有不允许的字符(空字符或不成对的代理项)',
+    en: '{where} contains a character that is not allowed (a NUL or an unpaired surrogate)',
+  },
+  requestTimeout: { zh: '请求发送过慢,已超时', en: 'The request was sent too slowly and timed out' },
+  tooManyRequests: { zh: '请求过于频繁,请 {seconds} 秒后再试', en: 'Too many requests; try again in {seconds} seconds' },
+  queryTimeout: {
+    zh: '查询超过 {seconds} 秒未完成,已取消;请缩小查询范围或增加筛选条件',
+    en: 'The query took longer than {seconds} seconds and was cancelled; narrow it down with filters',
+  },
+  databaseUnavailable: { zh: '数据库暂时不可用,请 {seconds} 秒后重试', en: 'The database is temporarily unavailable; retry in {seconds} seconds' },
+  shuttingDown: { zh: '服务正在重启,请稍后重试', en: 'The server is restarting; retry shortly' },
   // field validation
   required: { zh: '{field}不能为空', en: '{field} is required' },
   // the same, as forms prompt for a missing value (SPEC §5: 请输入参数名称, 请选择封存)

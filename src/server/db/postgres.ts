@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryOptions, Queryable, Row } from './db.ts';
+import { isConnectionLost } from './faults.ts';
 
 const statementNames = new Map<string, string>();
 
@@ -13,8 +14,21 @@ function config(sql: string, params: readonly unknown[], options?: QueryOptions)
   return { name, text: sql, values: params as unknown[] };
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db & { pool: pg.Pool }> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+export interface PostgresOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /** Cancel any statement running longer (ms; 0 or absent: no limit). */
+  statementTimeoutMs?: number;
+}
+
+/** A request waits at most this long for a free or new connection, then fails as "database unavailable". */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Db & { pool: pg.Pool }> {
+  const pool = new pg.Pool({
+    connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
@@ -27,6 +41,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     query,
     async transaction(fn) {
       const client = await pool.connect();
+      let failure: unknown;
       const tx: Queryable = { query: async (sql, params = [], options) => (await client.query(config(sql, params, options))).rows };
       try {
         await client.query('BEGIN');
@@ -35,9 +50,11 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
+        failure = err;
         throw err;
       } finally {
-        client.release();
+        // a connection that broke is closed rather than handed to the next request
+        client.release(isConnectionLost(failure) ? (failure as Error) : undefined);
       }
     },
     exec: async (sql) => {

@@ -4,6 +4,8 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../engine/i18n/messages.ts';
 import { QueryError } from '../../engine/query/list-params.ts';
+import { LIMIT_DEFAULTS, type Limits } from '../config.ts';
+import { isConnectionLost, isStatementTimeout, RETRY_AFTER_SECONDS } from '../db/faults.ts';
 import { AppError, ValidationFailed } from '../errors.ts';
 import { envelope } from './envelope.ts';
 
@@ -12,9 +14,12 @@ export interface ErrorHandlerOptions {
   spaFallback?: boolean;
   /** Keeps an unexpected error (with its stack) and returns the id the client may quote. */
   recordError?: (err: Error, request: FastifyRequest) => string;
+  /** The limits the messages quote (default LIMIT_DEFAULTS). */
+  limits?: Limits;
 }
 
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
+  const limits = options.limits ?? LIMIT_DEFAULTS;
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const lang = request.lang ?? 'zh';
     if (err instanceof AppError) {
@@ -28,6 +33,22 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err instanceof SyntaxError) {
       return reply.status(400).send(envelope(400, null, t('badJson', lang)));
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send(envelope(413, null, t('bodyTooLarge', lang, { limit: limits.bodyLimitMb })));
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0].slice(0, 100);
+      return reply.status(415).send(envelope(415, null, t('unsupportedMediaType', lang, { type })));
+    }
+    // the database went away under the request: nothing was committed, a retry will find it back
+    if (isConnectionLost(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(envelope(503, { retryAfter: RETRY_AFTER_SECONDS }, t('databaseUnavailable', lang, { seconds: RETRY_AFTER_SECONDS })));
+    }
+    if (isStatementTimeout(err)) {
+      return reply.status(504).send(envelope(504, null, t('queryTimeout', lang, { seconds: Math.round(limits.statementTimeoutMs / 1000) })));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send(envelope(err.statusCode, null, t('badRequest', lang)));

@@ -22,6 +22,8 @@ export interface AuthRouteOptions {
   exposeCaptchaCode: boolean;
   /** Login attempts allowed per minute, per address and per account. */
   loginLimits: { perAddress: number; perAccount: number };
+  /** Captchas issued per minute per address (each is a row in the database). */
+  captchaPerAddress: number;
   /** Where uploaded browser error logs go (the error log). */
   logs: LogService;
 }
@@ -34,8 +36,9 @@ function header(request: FastifyRequest, name: string): string | undefined {
 const FLAT_OK = { success: 'true', msg: 'success' };
 
 export function registerAuthRoutes(app: FastifyInstance, identity: IdentityService, access: AccessControl, options: AuthRouteOptions) {
-  const perAddress = new RateLimiter(options.loginLimits.perAddress, 60_000);
-  const perAccount = new RateLimiter(options.loginLimits.perAccount, 60_000);
+  const perAddress = new RateLimiter(identity.db, 'login-address', options.loginLimits.perAddress, 60_000);
+  const perAccount = new RateLimiter(identity.db, 'login-account', options.loginLimits.perAccount, 60_000);
+  const captchasPerAddress = new RateLimiter(identity.db, 'captcha-address', options.captchaPerAddress, 60_000);
 
   const refuse = (reply: FastifyReply, request: FastifyRequest, err: LoginError) =>
     reply.status(err.status).send({ error: err.error, error_description: t(err.key, request.lang) });
@@ -46,7 +49,7 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
     const grantType = forcedGrant ?? params.grant_type ?? 'password';
     try {
       const attempt = grantType !== 'refresh_token';
-      if (attempt && (!perAddress.take(request.ip) || !perAccount.take(`${tenantId}:${params.username ?? ''}`))) {
+      if (attempt && (!(await perAddress.take(request.ip)) || !(await perAccount.take(`${tenantId}:${params.username ?? ''}`)))) {
         throw new LoginError(429, 'access_denied', 'tooManyAttempts');
       }
       const client = await identity.authenticateClient(header(request, 'authorization'));
@@ -80,6 +83,10 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
   app.post('/api/blade-auth/oauth/token/refresh', tokenHandler('refresh_token'));
 
   app.get('/api/blade-auth/oauth/captcha', async (request, reply) => {
+    if (!(await captchasPerAddress.take(request.ip))) {
+      const seconds = await captchasPerAddress.retryAfterSeconds(request.ip);
+      return reply.status(429).header('retry-after', String(seconds)).send(envelope(429, null, t('tooManyRequests', request.lang, { seconds })));
+    }
     const { key, image, code } = await issueCaptcha(identity.db);
     if (options.exposeCaptchaCode) reply.header('x-test-captcha-code', code);
     return { key, image };
