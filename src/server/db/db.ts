@@ -27,5 +27,7 @@ export interface Db extends Queryable {
 
 /** PostgreSQL's error code, from either driver. */
 export function sqlState(err: unknown): string | undefined {
-  return (err as { code?: string })?.code;
+  // only a driver's error carries a text code; an AppError thrown inside a transaction has a number
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
 }
