@@ -24,8 +24,14 @@ export interface TypeCheck {
   problems: string[];
 }
 
-/** Types `expr`, reading field kinds through `kindOf` (undefined: an unknown field, reported elsewhere). */
-export function checkExpr(expr: Expr, kindOf: (field: string) => FieldKind | undefined): TypeCheck {
+type KindOf = (field: string) => FieldKind | undefined;
+
+/**
+ * Types `expr`, reading field kinds through `kindOf` (undefined: an unknown field, reported
+ * elsewhere) and, for a detail row's formula, the header's through `headerKindOf` (absent: the
+ * formula is the header's own, which has no header to read).
+ */
+export function checkExpr(expr: Expr, kindOf: KindOf, headerKindOf?: KindOf): TypeCheck {
   const problems: string[] = [];
   const type = visit(expr);
   return { type, problems };
@@ -49,6 +55,19 @@ export function checkExpr(expr: Expr, kindOf: (field: string) => FieldKind | und
     switch (op) {
       case 'text': return 'text';
       case 'sum': return 'number';
+      case 'header': return headerType((e as { header: string }).header);
+      case 'sumBy': {
+        const { field } = (e as { sumBy: { field: string } }).sumBy;
+        if (!headerKindOf) problems.push(`sumBy sums over a detail's rows: only a detail row's formula can use it`);
+        const kind = kindOf(field);
+        if (kind !== undefined && typeOfKind(kind) !== 'number') problems.push(`sumBy over "${field}", which is not a number`);
+        return 'number';
+      }
+      case 'addDays': {
+        expect(children[0], 'date', 'addDays (its date)');
+        expect(children[1], 'number', 'addDays (its days)');
+        return 'date';
+      }
       case 'days':
       case 'months': {
         children.slice(0, 2).forEach((c) => expect(c, 'date', op));
@@ -66,6 +85,19 @@ export function checkExpr(expr: Expr, kindOf: (field: string) => FieldKind | und
         children.forEach((c) => expect(c, 'number', op));
         return 'number';
     }
+  }
+
+  function headerType(name: string): ValueType | null {
+    if (!headerKindOf) {
+      problems.push(`{"header": "${name}"} reads the document's header: only a detail row's formula can`);
+      return null;
+    }
+    const kind = headerKindOf(name);
+    if (kind === undefined) {
+      problems.push(`expression reads unknown header field "${name}"`);
+      return null;
+    }
+    return typeOfKind(kind);
   }
 }
 

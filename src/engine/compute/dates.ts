@@ -31,6 +31,11 @@ export function daysBetween(start: number, end: number, rule?: DayRule): number 
   return diff;
 }
 
+/** The ISO date `days` days after the day number `day` (before it when negative). */
+export function addDays(day: number, days: number): string {
+  return new Date((day + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** The day number of `day` moved by whole calendar months; the 31st becomes the month's last day. */
 function addMonths(day: number, months: number): number {
   const date = new Date(day * DAY_MS);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeOrder, evaluate, evaluateValue, fieldsRead, sumsRead, textsYielded, type Expr } from './expr.ts';
+import { computeOrder, evaluate, evaluateValue, fieldsRead, headerReads, siblingSums, sumsRead, textsYielded, type Expr } from './expr.ts';
 
 const ev = (expr: Expr, row: Record<string, unknown> = {}) => evaluate(expr, row).toFixed();
 
@@ -206,5 +206,70 @@ describe('computeOrder', () => {
 
   it('throws on a field that reads itself', () => {
     expect(() => computeOrder({ total: { add: ['total', 1] } })).toThrow('x-compute cycle: total -> total');
+  });
+});
+
+describe('addDays: a date moved by days', () => {
+  const shifted = (date: unknown, days: unknown) => evaluateValue({ addDays: ['d', 'n'] }, { d: date, n: days });
+
+  it('crosses month ends, leap days and year ends, forwards and backwards', () => {
+    expect(shifted('2026-01-31', 1)).toBe('2026-02-01');
+    expect(shifted('2024-02-28', 1)).toBe('2024-02-29');
+    expect(shifted('2025-02-28', 1)).toBe('2025-03-01');
+    expect(shifted('2026-12-31', 1)).toBe('2027-01-01');
+    expect(shifted('2026-03-01', -1)).toBe('2026-02-28');
+    expect(shifted('2026-03-15', 0)).toBe('2026-03-15');
+  });
+
+  it('is the inverse of days: an entry date plus the lease days is the exit date', () => {
+    const row = { entry: '2026-06-20', leaseDays: 90 };
+    const exit = evaluateValue({ addDays: ['entry', 'leaseDays'] }, row);
+    expect(exit).toBe('2026-09-18');
+    expect(ev({ days: ['entry', 'exit'] }, { ...row, exit })).toBe('90');
+  });
+
+  it('rounds a fraction of a day half-up, reads a datetime by its date and takes day counts as text', () => {
+    expect(shifted('2026-01-01', 1.5)).toBe('2026-01-03');
+    expect(shifted('2026-01-01', 1.49)).toBe('2026-01-02');
+    expect(shifted('2026-01-10 18:30:00', '30')).toBe('2026-02-09');
+  });
+
+  it('is empty without a date or a day count, or with no date', () => {
+    expect(shifted(undefined, 3)).toBeNull();
+    expect(shifted('2026-01-01', null)).toBeNull();
+    expect(shifted('2026-01-01', '')).toBeNull();
+    expect(shifted('2026-02-30', 1)).toBeNull();
+  });
+});
+
+describe('header: a detail row reads its document header', () => {
+  it('reads the header value, empty without a header or the field', () => {
+    const amountExclTax: Expr = { round: [{ div: ['amount', { add: [1, { div: [{ header: 'taxRate' }, 100] }] }] }, 2] };
+    expect(evaluateValue(amountExclTax, { amount: 113 }, { header: { taxRate: 13 } })?.toString()).toBe('100');
+    expect(evaluateValue({ header: 'taxRate' }, { taxRate: 9 })).toBeNull();
+    expect(evaluateValue({ header: 'remark' }, {}, { header: { remark: '' } })).toBeNull();
+  });
+
+  it('is listed by headerReads, not by fieldsRead', () => {
+    const expr: Expr = { days: [{ header: 'periodStart' }, { header: 'periodEnd' }, { text: 'both' }] };
+    expect(headerReads({ mul: ['qty', expr] })).toEqual(['periodStart', 'periodEnd']);
+    expect(fieldsRead({ mul: ['qty', expr] })).toEqual(['qty']);
+  });
+});
+
+describe('sumBy: a sum over the rows holding the same values', () => {
+  const rows = [
+    { goodsId: '1', qty: 10 }, { goodsId: '2', qty: 0.2 }, { goodsId: '1', qty: 0.1 }, { goodsId: '', qty: 3 }, { qty: 4 },
+  ];
+  const byGoods: Expr = { sumBy: { field: 'qty', by: ['goodsId'] } };
+
+  it('sums the rows of the same goods, this row included, exactly', () => {
+    expect(rows.map((r) => evaluateValue(byGoods, r, { rows })?.toString())).toEqual(['10.1', '0.2', '10.1', '7', '7']);
+  });
+
+  it('is the row alone without its siblings, and reads its field and key fields', () => {
+    expect(evaluateValue(byGoods, rows[0])?.toString()).toBe('10');
+    expect(fieldsRead(byGoods)).toEqual(['qty', 'goodsId']);
+    expect(siblingSums({ add: ['previous', byGoods] })).toEqual([{ field: 'qty', by: ['goodsId'] }]);
   });
 });

@@ -1,6 +1,6 @@
 // The x-compute expression language: a JSON tree, parsed, never eval'ed.
 import { fieldsOf, matches, type Predicate } from '../predicate/predicate.ts';
-import { dayNumber, daysBetween, DAY_RULES, wholeMonths, type DayRule } from './dates.ts';
+import { addDays, dayNumber, daysBetween, DAY_RULES, wholeMonths, type DayRule } from './dates.ts';
 import { Dec, roundHalfUp, toDecimal } from './decimal.ts';
 
 /** Date operands: start, end and optionally the day rule (both / head / tail / neither). */
@@ -21,10 +21,25 @@ export type Expr =
   | { text: string }
   | { if: Predicate; then: Expr; else?: Expr }
   | { days: DateOperands }
-  | { months: DateOperands };
+  | { months: DateOperands }
+  | { addDays: [Expr, Expr] }
+  | { header: string }
+  | { sumBy: SumBy };
+
+/** Σ `field` over the rows of this row's detail whose `by` fields equal this row's (itself included). */
+export interface SumBy {
+  field: string;
+  by: string[];
+}
 
 /** Values an expression reads: the row's own fields, and for `sum` the detail arrays. */
 export type Row = Record<string, unknown>;
+
+/** What a detail row's formula sees besides the row: the document's header and the detail's rows. */
+export interface Scope {
+  header?: Row;
+  rows?: readonly Row[];
+}
 
 /** What an expression yields: a decimal, a text (a date, a dictionary key) or nothing (empty). */
 export type Value = Dec | string | null;
@@ -45,15 +60,32 @@ export function childrenOf(expr: Expr): Expr[] {
   if ('round' in expr) return [expr.round[0]];
   if ('days' in expr) return expr.days;
   if ('months' in expr) return expr.months;
-  if ('sum' in expr || 'text' in expr) return [];
+  if ('addDays' in expr) return expr.addDays;
+  if ('sum' in expr || 'text' in expr || 'header' in expr || 'sumBy' in expr) return [];
   return (expr as Record<ListOp, Expr[]>)[operatorOf(expr) as ListOp];
 }
 
-/** Field names an expression reads from its own row (not through `sum`), conditions included. */
+/**
+ * Field names an expression reads from its own row (not through `sum` or `header`), conditions
+ * included; `sumBy` reads its field (of every row, this one too) and its `by` fields.
+ */
 export function fieldsRead(expr: Expr): string[] {
   if (typeof expr === 'string') return [expr];
+  if (typeof expr === 'object' && 'sumBy' in expr) return [expr.sumBy.field, ...expr.sumBy.by];
   const own = typeof expr === 'object' && 'if' in expr ? fieldsOf(expr.if) : [];
   return [...own, ...childrenOf(expr).flatMap(fieldsRead)];
+}
+
+/** Header fields a detail row's expression reads through `{header}`. */
+export function headerReads(expr: Expr): string[] {
+  if (typeof expr === 'object' && 'header' in expr) return [expr.header];
+  return childrenOf(expr).flatMap(headerReads);
+}
+
+/** The `sumBy` terms of an expression (sums over the row's sibling rows). */
+export function siblingSums(expr: Expr): SumBy[] {
+  if (typeof expr === 'object' && 'sumBy' in expr) return [expr.sumBy];
+  return childrenOf(expr).flatMap(siblingSums);
 }
 
 /** `detail.field` pairs an expression sums over. */
@@ -88,17 +120,17 @@ function read(row: Row, name: string): Value {
   return typeof v === 'string' ? v : String(v);
 }
 
-function dateSpan([from, to, rule]: DateOperands, row: Row): { start: number; days: number } | null {
-  const start = dayNumber(evaluateValue(from, row));
-  const end = dayNumber(evaluateValue(to, row));
+function dateSpan([from, to, rule]: DateOperands, row: Row, scope: Scope): { start: number; days: number } | null {
+  const start = dayNumber(evaluateValue(from, row, scope));
+  const end = dayNumber(evaluateValue(to, row, scope));
   if (start === null || end === null) return null;
-  const named = rule === undefined ? null : evaluateValue(rule, row);
+  const named = rule === undefined ? null : evaluateValue(rule, row, scope);
   const dayRule = DAY_RULES.includes(named as DayRule) ? (named as DayRule) : undefined;
   return { start, days: daysBetween(start, end, dayRule) };
 }
 
-function evaluateList(op: ListOp, operands: Expr[], row: Row): Value {
-  const values = operands.map((e) => evaluateValue(e, row));
+function evaluateList(op: ListOp, operands: Expr[], row: Row, scope: Scope): Value {
+  const values = operands.map((e) => evaluateValue(e, row, scope));
   if (op === 'coalesce') return values.find((v) => v !== null) ?? null;
   if (op === 'min' || op === 'max') {
     const present = values.filter((v) => v !== null).map(numberOf);
@@ -117,34 +149,58 @@ function evaluateList(op: ListOp, operands: Expr[], row: Row): Value {
  * a price has amount 0 rather than no amount, and a division by zero gives zero for the same
  * reason; `min`/`max` skip empty operands; `coalesce` takes the first non-empty one. Date
  * differences of a missing date, an `if` without `else` whose condition fails, and a field read
- * of an empty field are empty.
+ * of an empty field are empty. `addDays` of a missing date or day count is empty. A detail row
+ * reads its document's header through `scope.header`; `sumBy` sums over `scope.rows` (the row
+ * alone without them).
  */
-export function evaluateValue(expr: Expr, row: Row): Value {
+export function evaluateValue(expr: Expr, row: Row, scope: Scope = {}): Value {
   if (typeof expr === 'number') return new Dec(String(expr));
   if (typeof expr === 'string') return read(row, expr);
   if ('text' in expr) return expr.text;
-  if ('if' in expr) return matches(expr.if, row) ? evaluateValue(expr.then, row) : expr.else === undefined ? null : evaluateValue(expr.else, row);
+  if ('header' in expr) return read(scope.header ?? {}, expr.header);
+  if ('if' in expr) return matches(expr.if, row) ? evaluateValue(expr.then, row, scope) : expr.else === undefined ? null : evaluateValue(expr.else, row, scope);
   if ('sum' in expr) {
     const [detail, field] = expr.sum.split('.');
     const rows = Array.isArray(row[detail]) ? (row[detail] as Row[]) : [];
-    return rows.reduce((acc, r) => acc.plus(toDecimal(r[field]) ?? 0), new Dec(0));
+    return sumOf(rows, field);
   }
-  if ('round' in expr) return roundHalfUp(numberOf(evaluateValue(expr.round[0], row)), expr.round[1]);
+  if ('sumBy' in expr) return sumOf(sameRows(row, scope.rows ?? [row], expr.sumBy.by), expr.sumBy.field);
+  if ('round' in expr) return roundHalfUp(numberOf(evaluateValue(expr.round[0], row, scope)), expr.round[1]);
   if ('days' in expr) {
-    const span = dateSpan(expr.days, row);
+    const span = dateSpan(expr.days, row, scope);
     return span && new Dec(span.days);
   }
   if ('months' in expr) {
-    const span = dateSpan(expr.months, row);
+    const span = dateSpan(expr.months, row, scope);
     return span && new Dec(wholeMonths(span.start, span.days));
   }
+  if ('addDays' in expr) return shiftedDate(expr.addDays, row, scope);
   const op = operatorOf(expr) as ListOp;
-  return evaluateList(op, childrenOf(expr), row);
+  return evaluateList(op, childrenOf(expr), row, scope);
+}
+
+function sumOf(rows: readonly Row[], field: string): Dec {
+  return rows.reduce((acc, r) => acc.plus(toDecimal(r[field]) ?? 0), new Dec(0));
+}
+
+/** The rows whose `by` fields hold this row's values (empty equals empty). */
+function sameRows(row: Row, rows: readonly Row[], by: readonly string[]): Row[] {
+  const key = (r: Row) => JSON.stringify(by.map((f) => (isEmpty(r[f]) ? '' : String(r[f]))));
+  const own = key(row);
+  return rows.filter((r) => key(r) === own);
+}
+
+/** A date moved by a whole number of days (a fraction rounds half-up): "2026-01-31" + 1 = "2026-02-01". */
+function shiftedDate([date, days]: [Expr, Expr], row: Row, scope: Scope): Value {
+  const start = dayNumber(evaluateValue(date, row, scope));
+  const count = evaluateValue(days, row, scope);
+  if (start === null || count === null) return null;
+  return addDays(start, roundHalfUp(numberOf(count), 0).toNumber());
 }
 
 /** Evaluates a numeric expression: an empty result is zero. */
-export function evaluate(expr: Expr, row: Row): Dec {
-  return numberOf(evaluateValue(expr, row));
+export function evaluate(expr: Expr, row: Row, scope: Scope = {}): Dec {
+  return numberOf(evaluateValue(expr, row, scope));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The schema linter: the checks that span fields, files and dictionaries, which a meta-schema cannot
 // express. Each finding names the file and the JSON pointer of the offending keyword.
 import { checkExpr, typeOfKind } from '../compute/check.ts';
-import { fieldsRead, sumsRead, textsYielded } from '../compute/expr.ts';
+import { fieldsRead, headerReads, sumsRead, textsYielded } from '../compute/expr.ts';
 import { lintCumulative } from '../cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
@@ -231,7 +231,12 @@ function lintCompute(f: FieldModel, fieldMap: Readonly<Record<string, FieldModel
     else if (!(field in d.fieldMap)) report(`sum over unknown field "${detail}.${field}"`);
     else if (typeOfKind(d.fieldMap[field].kind) !== 'number') report(`sum over "${detail}.${field}", which is not a number`);
   }
-  const { type, problems } = checkExpr(expr, (name) => fieldMap[name]?.kind);
+  // a detail row's formula (its fields are not the header's) may read the header
+  const inRow = fieldMap !== owner.fieldMap;
+  const { type, problems } = checkExpr(expr, (name) => fieldMap[name]?.kind, inRow ? (name) => owner.fieldMap[name]?.kind : undefined);
+  for (const name of inRow ? headerReads(expr) : []) {
+    if (owner.fieldMap[name]?.compute && !owner.computeBeforeRows.includes(name)) report(`header field "${name}" sums the rows, which cannot read it back`);
+  }
   for (const problem of problems) report(problem);
   const target = typeOfKind(f.kind);
   if (target === null || f.kind === 'month' || f.kind === 'boolean') report(`x-compute cannot fill a ${f.kind} property`, '');

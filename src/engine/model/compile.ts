@@ -1,7 +1,7 @@
 // compile(): manifest + schemas -> frozen EntityModels. Structural checks (the dialect meta-schema),
 // cross-file checks (the linter) and Ajv's strict compile all run here, and every problem is reported
 // with its file and JSON pointer before anything else sees the models.
-import { computeOrder as orderComputed, type Expr } from '../compute/expr.ts';
+import { computeOrder as orderComputed, fieldsRead, headerReads, siblingSums, sumsRead, type Expr } from '../compute/expr.ts';
 import { createAjv, DIALECT_ID, SCHEMA_BASE, type Ajv } from '../dialect/ajv.ts';
 import { lintCatalog } from '../lint/lint.ts';
 import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './source.ts';
@@ -240,6 +240,17 @@ function computeOrderOf(fields: readonly FieldModel[], file: string, at: string)
   }
 }
 
+/** The computed header fields, in `order`, that read no `sum` of rows themselves or through another computed field. */
+function computedBeforeRows(fields: readonly FieldModel[], order: readonly string[]): string[] {
+  const map = new Map(fields.filter((f) => f.compute).map((f) => [f.name, f.compute!.expr]));
+  const readsRows = new Set<string>();
+  for (const name of order) {
+    const expr = map.get(name)!;
+    if (sumsRead(expr).length || fieldsRead(expr).some((f) => readsRows.has(f))) readsRows.add(name);
+  }
+  return order.filter((name) => !readsRows.has(name));
+}
+
 function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema, baseId: string, resolver: RefResolver, file: string): DetailModel {
   const schema = resolver.resolve(raw, baseId);
   const spec = schema['x-detail'];
@@ -266,6 +277,8 @@ function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])),
     computeOrder: computeOrderOf(own, file, pointer('properties', name, 'items')),
+    headerReads: [...new Set(own.flatMap((f) => (f.compute ? headerReads(f.compute.expr) : [])))],
+    sumsSiblings: own.some((f) => f.compute && siblingSums(f.compute.expr).length > 0),
   };
 }
 
@@ -285,6 +298,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
   }
   const fields = [...headerSystemFields(scope, softDelete), ...own];
   const fieldMap = Object.fromEntries(fields.map((f) => [f.name, f]));
+  const computeOrder = computeOrderOf(own, file, '');
   // a pick source's document type is the one its header reference names (the linter reports a header that is no reference)
   for (const d of details) for (const p of d.pickFrom) (p as { entity: string }).entity = fieldMap[p.header]?.ref?.entity ?? '';
   const list = doc['x-list'] ?? { columns: own.slice(0, 8).map((f) => f.name) };
@@ -324,7 +338,8 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap,
     details,
-    computeOrder: computeOrderOf(own, file, ''),
+    computeOrder,
+    computeBeforeRows: computedBeforeRows(own, computeOrder),
     list: {
       columns: list.columns.map((c: string | Record<string, unknown>) => (typeof c === 'string' ? { field: c } : c)),
       defaultSort: (list.defaultSort ?? [{ field: 'id', order: 'desc' }]).map((s: any) => ({ field: s.field, order: s.order ?? 'asc' })),

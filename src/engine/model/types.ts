@@ -112,6 +112,10 @@ export interface DetailModel {
   fieldMap: Readonly<Record<string, FieldModel>>;
   /** Computed fields of a row, in evaluation order. */
   computeOrder: readonly string[];
+  /** Header fields the rows' formulas read (`{header}`): a change to one recomputes the rows. */
+  headerReads: readonly string[];
+  /** Whether a row's formula sums over its sibling rows (`sumBy`): a change to one row recomputes all. */
+  sumsSiblings: boolean;
 }
 
 export interface TreeModel {
@@ -241,6 +245,8 @@ export interface EntityModel {
   fieldMap: Readonly<Record<string, FieldModel>>;
   details: readonly DetailModel[];
   computeOrder: readonly string[];
+  /** The computed header fields that read no detail row, even through another one: what a row may read. */
+  computeBeforeRows: readonly string[];
   list: {
     columns: readonly { field: string; width?: number; sortable?: boolean; fixed?: string }[];
     defaultSort: readonly SortModel[];

@@ -356,12 +356,14 @@ export class EntityStore {
     this.assertWrite();
     const given = normalizeInput(this.model.fields, body, false);
     const cleared = this.editableFields().filter((f) => f.name in body && isBlank(body[f.name])).map((f) => f.name);
-    const sentDetails = this.model.details.filter((d) => Array.isArray(body[d.name]));
+    const sent = this.model.details.filter((d) => Array.isArray(body[d.name]));
+    // rows whose formulas read a header field sent are recomputed with it (and written) too
+    const sentDetails = this.model.details.filter((d) => sent.includes(d) || d.headerReads.some((f) => f in body));
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
       const merged: Row = { ...existing, ...given };
       for (const name of cleared) delete merged[name];
-      for (const d of sentDetails) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
+      for (const d of sent) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
       const computed = applyComputed(this.model, merged);
       const checked = [...new Set([...Object.keys(given), ...cleared, ...this.model.computeOrder, ...sentDetails.map((d) => d.name)])];
       this.assertValid(computed, 'partial', checked);

@@ -28,3 +28,41 @@ describe('FormStore: snapshot copies before formulas', () => {
     expect(store.header).toEqual({ projectId: '1' });
   });
 });
+
+describe('FormStore: rows reading the header and their sibling rows', () => {
+  const turnover = catalog().entities.materialTurnoverMonthlySettlement;
+  const material = catalog().entities.materialMonthlySettlement;
+
+  it('a changed settlement period or header tax rate recomputes the rows at once; a typed value stays', () => {
+    const store = new FormStore(turnover, { startDate: '2026-06-01', endDate: '2026-06-30', rentDayRule: 'both', taxRate: 9, details: [] });
+    const auto = store.addRow('details');
+    store.setCell('details', auto, 'openingQty', 100);
+    store.setCell('details', auto, 'dailyRate', 0.02);
+    const typed = store.addRow('details');
+    store.setCell('details', typed, 'openingQty', 100);
+    store.setCell('details', typed, 'qtyDays', 1500);
+    let notified = 0;
+    store.subscribe(`row:details:${auto}`, () => notified++);
+    expect(store.row('details', auto)).toMatchObject({ qtyDays: 3000, rentAmount: 60, taxRate: 9 });
+
+    store.setHeader({ ...store.header, endDate: '2026-06-15', taxRate: 13 });
+    expect(notified).toBeGreaterThan(0);
+    expect(store.row('details', auto)).toMatchObject({ qtyDays: 1500, rentAmount: 30, taxRate: 13 });
+    expect(store.row('details', typed).qtyDays).toBe(1500);
+    expect(store.record()).toMatchObject({ periodDays: 15, rentAmount: 30 });
+  });
+
+  it('a typed quantity on one row of a goods moves the cumulative on every row of that goods', () => {
+    const row = (check: string, goodsId: string, thisQty: number) => ({ materialCheckId: check, goodsId, thisQty, thisPrice: 10, previousCumulativeQty: 5, previousCumulativeAmount: 50 });
+    const store = new FormStore(material, { details: [row('1', 'g1', 1), row('2', 'g2', 2), row('3', 'g1', 3)] });
+    const [first, other, third] = store.keys('details');
+    expect([first, other, third].map((k) => store.row('details', k).cumulativeQty)).toEqual([9, 7, 9]);
+    let notified = 0;
+    store.subscribe(`row:details:${third}`, () => notified++);
+    store.setCell('details', first, 'thisQty', 4);
+    expect(notified).toBeGreaterThan(0);
+    expect([first, other, third].map((k) => store.row('details', k).cumulativeAmount)).toEqual([120, 70, 120]);
+    store.removeRows('details', [first]);
+    expect(store.row('details', third).cumulativeQty).toBe(8);
+  });
+});

@@ -2,7 +2,7 @@
 // with the derived values the engine computes. Rows live here, not in rjsf's form data, so that
 // a keystroke in one of 500 rows recomputes that row and the totals and notifies only their
 // subscribers (the row and the totals), instead of re-rendering the whole form.
-import { applyComputed } from '../../../engine/compute/apply.ts';
+import { applyComputed, computeRows, headerForRows } from '../../../engine/compute/apply.ts';
 import type { DetailModel, EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import { settle } from './rules.ts';
 
@@ -18,6 +18,21 @@ function computeLevel(fields: readonly FieldModel[], fieldMap: Readonly<Record<s
     return applyComputed(level, row);
   } catch {
     return row; // a value that is not a number yet: the validator names it
+  }
+}
+
+/** Rows computed as the server will store them, in their header's context; a value that is not a number yet stays. */
+function computeSafely(detail: DetailModel, rows: Row[], header: Row): Row[] {
+  try {
+    return computeRows(detail, rows, header);
+  } catch {
+    return rows.map((row) => {
+      try {
+        return computeRows(detail, [row], header)[0];
+      } catch {
+        return row; // the validator names it
+      }
+    });
   }
 }
 
@@ -38,6 +53,8 @@ export class FormStore {
   private readonly details = new Map<string, DetailState>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private computedHeader: Row | null = null;
+  /** The header as rows read it ({header} in their formulas). */
+  private rowHeader: Row | null = null;
   private seq = 0;
   /** Counts the checks of the whole record (save attempts): the grid shows their messages afresh. */
   checks = 0;
@@ -49,6 +66,7 @@ export class FormStore {
       const state: DetailState = { model: d, keys: [], rows: new Map(), auto: new Map() };
       this.details.set(d.name, state);
       for (const row of rows[d.name] ?? []) this.insert(state, row, state.keys.length, true);
+      if (d.sumsSiblings) this.recomputeAll(state);
     }
   }
 
@@ -122,8 +140,15 @@ export class FormStore {
 
   setHeader(header: Row): void {
     const { header: own } = this.split(header);
+    const before = this.headerOfRows();
     this.header = own;
     this.computedHeader = null;
+    this.rowHeader = null;
+    const after = this.headerOfRows();
+    // rows whose formulas read a changed header value follow it
+    for (const s of this.details.values()) {
+      if (s.model.headerReads.some((f) => String(before[f] ?? '') !== String(after[f] ?? ''))) this.recomputeAll(s);
+    }
     this.emit('totals');
   }
 
@@ -227,26 +252,52 @@ export class FormStore {
       if (blank(row[f.name])) auto.add(f.name);
       else if (loaded) {
         const { [f.name]: _own, ...rest } = row;
-        const formula = computeLevel(d.fields, d.fieldMap, d.computeOrder, rest)[f.name];
+        const formula = computeSafely(d, [rest], this.headerOfRows())[0][f.name];
         if (String(formula) === String(row[f.name])) auto.add(f.name);
       }
     }
     return auto;
   }
 
-  private compute(s: DetailState, key: string, row: Row): Row {
+  private headerOfRows(): Row {
+    if (!this.rowHeader) {
+      try {
+        this.rowHeader = headerForRows(this.model, this.header);
+      } catch {
+        this.rowHeader = this.header;
+      }
+    }
+    return this.rowHeader;
+  }
+
+  /** A row without the default-mode fields that follow their formula. */
+  private inputOf(s: DetailState, key: string, row: Row): Row {
     const input = { ...row };
     for (const name of s.auto.get(key) ?? []) delete input[name];
-    return computeLevel(s.model.fields, s.model.fieldMap, s.model.computeOrder, input);
+    return input;
+  }
+
+  private compute(s: DetailState, key: string, row: Row): Row {
+    return computeSafely(s.model, [this.inputOf(s, key, row)], this.headerOfRows())[0];
+  }
+
+  /** Every row of a detail recomputed together (sums over sibling rows, a changed header value). */
+  private recomputeAll(s: DetailState): void {
+    const rows = computeSafely(s.model, s.keys.map((k) => this.inputOf(s, k, s.rows.get(k)!)), this.headerOfRows());
+    s.keys.forEach((k, i) => s.rows.set(k, rows[i]));
+    for (const k of s.keys) this.emit(`row:${s.model.name}:${k}`);
   }
 
   private update(s: DetailState, key: string, row: Row): void {
     s.rows.set(key, this.compute(s, key, row));
     this.computedHeader = null;
+    if (s.model.sumsSiblings) this.recomputeAll(s);
     this.emit(`row:${s.model.name}:${key}`, 'totals');
   }
 
   private changedRows(detail: string): void {
+    const s = this.state(detail);
+    if (s.model.sumsSiblings) this.recomputeAll(s);
     this.computedHeader = null;
     this.emit(`rows:${detail}`, 'totals');
   }
