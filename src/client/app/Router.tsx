@@ -37,6 +37,7 @@ const Layout = lazy(lazyWithTimeout(() => import('../shell/Layout.tsx')));
 const AntdProviders = lazy(lazyWithTimeout(() => import('./AntdProviders.tsx')));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
+const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
 const Profile = page(() => import('../pages/Profile.tsx'));
 const TestPage = page(() => import('../pages/TestPage.tsx'));
 const Iframe = page(() => import('../pages/Iframe.tsx'));
@@ -54,6 +55,7 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/500', meta: { isAuth: false, isTab: false, title: 'title.500' }, page: ErrorPage500, inLayout: false },
   { path: '/wel/index', meta: { title: 'title.home' }, page: Home, inLayout: true },
   { path: '/wel/dashboard', meta: { title: 'title.dashboard' }, page: Dashboard, inLayout: true },
+  { path: '/cost/statistics', meta: { title: 'title.statistics' }, page: ProjectStatistics, inLayout: true },
   { path: '/info/index', meta: { title: 'title.info' }, page: Profile, inLayout: true },
   { path: '/test/index', meta: { title: 'title.test' }, page: TestPage, inLayout: true },
   { path: '/dict-horizontal/index', meta: { title: 'title.dictHorizontal' }, page: DictHorizontal, inLayout: true },

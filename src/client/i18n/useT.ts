@@ -3,9 +3,14 @@ import { useCallback } from 'react';
 import { langAtom } from '../state/session.ts';
 import { catalogs, type MessageKey } from './messages.ts';
 
+/** A text with its {placeholders} filled (an unknown one is left as it is). */
+export function fillPlaceholders(text: string, values: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? `{${k}}`));
+}
+
 /** Translates a shell message in the current language, filling {placeholders}. */
 export function translate(lang: 'zh' | 'en', key: MessageKey, values: Record<string, string | number> = {}): string {
-  return catalogs[lang][key].replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? `{${k}}`));
+  return fillPlaceholders(catalogs[lang][key], values);
 }
 
 export function useT() {

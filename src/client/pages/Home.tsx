@@ -1,9 +1,11 @@
-// Home: a greeting, tiles to the routes the user opens most, and the tenant's notices.
+// Home: a greeting, tiles to the routes the user opens most, the cost overview (for users who may
+// read the project statistics) and the tenant's notices.
 import { Empty } from 'antd';
 import { useAtomValue } from 'jotai';
 import { flattenMenus, pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { NoticeBoard } from '../shell/notifications/NoticeBoard.tsx';
+import { CostOverview } from '../stats/CostOverview.tsx';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
 
@@ -36,6 +38,7 @@ export default function Home() {
           </div>
         ) : <Empty description={t('home.noFrequent')} />}
       </CardBox>
+      <CostOverview />
       <NoticeBoard />
     </>
   );

@@ -16,7 +16,8 @@ import { useHttp } from '../http-context.tsx';
 
 export type StandardAction = 'add' | 'edit' | 'view' | 'delete' | 'export';
 
-function saveFile(blob: Blob, filename: string) {
+/** Hands a downloaded file to the browser under its name. */
+export function saveFile(blob: Blob, filename: string) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = filename;

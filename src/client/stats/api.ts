@@ -1,0 +1,69 @@
+// The dashboards' data: the project statistics (statisticsData), unread warnings by level and the
+// caller's waiting approvals, through the renderers' HTTP door (so stories and tests hand in a fake),
+// and the number formats: 元 with thousands separators in tables, 万元 on charts and tiles.
+import { useQuery } from '@tanstack/react-query';
+import { Dec } from '../../engine/compute/decimal.ts';
+import type { Amount, StatisticsAnswer } from '../../engine/statistics/statistics.ts';
+import { ApiError } from '../api/http.ts';
+import { useHttp } from '../renderers/http-context.tsx';
+import { formatDecimal } from '../renderers/format.ts';
+
+export const PROJECT_API = '/api/construct/project';
+export const STATISTICS_URL = `${PROJECT_API}/statisticsData`;
+export const STATISTICS_EXPORT_URL = `${PROJECT_API}/statisticsDataExport`;
+export const WARN_TIP_LIST_URL = '/api/construct/warnTip/list';
+export const TODO_URL = '/api/blade-flow/work/todo-list';
+export const CLAIM_URL = '/api/blade-flow/work/claim-list';
+export const WARN_LEVELS = ['critical', 'warning', 'info'] as const;
+
+export type WarnLevel = (typeof WARN_LEVELS)[number];
+
+/** 1234567.5 → "1,234,567.50" (exact: the amount is never a float on the way). */
+export const yuan = (v: Amount | null | undefined) => (v === null || v === undefined ? '—' : formatDecimal(String(v), 2));
+
+/** 1234567.5 → "123.46" (万元, half-up). */
+export const wan = (v: Amount | null | undefined) => (v === null || v === undefined ? '—' : formatDecimal(new Dec(String(v)).div(10000).toFixed(), 2));
+
+/** The chart value in 万元 (a number: a chart has no use for more digits than it can draw). */
+export const wanNumber = (v: Amount | null | undefined) => Number(new Dec(String(v ?? 0)).div(10000).toFixed(2));
+
+export const rate = (v: Amount | null | undefined) => (v === null || v === undefined ? '—' : `${formatDecimal(String(v), 2)}%`);
+
+/** A refusal for lack of permission: the panel is not for this user, it is not an error to show. */
+export const isForbidden = (err: unknown) => err instanceof ApiError && err.code === 403;
+
+export function useStatistics(projectId?: string) {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', projectId ?? ''],
+    queryFn: () => http.get<StatisticsAnswer>(STATISTICS_URL, projectId ? { projectId } : {}, { silent: true }),
+    staleTime: 30_000,
+  });
+}
+
+/** Unread warnings of the caller's tenant by level (one count per level; none when warnTip cannot be read). */
+export function useUnreadWarnings() {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', 'warnings'],
+    queryFn: async () => {
+      const counts = await Promise.all(WARN_LEVELS.map((level) =>
+        http.get<{ total: number }>(WARN_TIP_LIST_URL, { warnStatus: 'unread', warnLevel: level, size: 1 }, { silent: true }).then((p) => p.total)));
+      return Object.fromEntries(WARN_LEVELS.map((level, i) => [level, counts[i]])) as Record<WarnLevel, number>;
+    },
+    staleTime: 30_000,
+  });
+}
+
+/** Tasks assigned to the caller and tasks the caller may claim. */
+export function useWaitingApprovals() {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', 'approvals'],
+    queryFn: async () => {
+      const [todo, claim] = await Promise.all([TODO_URL, CLAIM_URL].map((url) => http.get<{ total: number }>(url, { size: 1 }, { silent: true }).then((p) => p.total)));
+      return { todo, claim };
+    },
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,85 @@
+// An in-memory statistics API for the dashboards' component tests and stories: the statistics of
+// two projects (one over its target cost), unread warnings by level, waiting approvals, the project
+// list and the export; any call can be made to fail with the server's message.
+import { ApiError } from '../api/http.ts';
+import type { RendererHttp } from '../renderers/http-context.tsx';
+import type { StatisticsAnswer, StatisticsRow } from '../../engine/statistics/statistics.ts';
+import { CLAIM_URL, PROJECT_API, STATISTICS_EXPORT_URL, STATISTICS_URL, TODO_URL, WARN_TIP_LIST_URL } from './api.ts';
+
+type Params = Record<string, string | number | boolean | undefined | null> | undefined;
+
+const row = (type: string | null, name: string | null, over: Partial<StatisticsRow>): StatisticsRow => ({
+  expenditureContractType: type, expenditureContractTypeName: name, contractCount: 1, contractAmount: 0, changeAmount: 0, currentAmount: 0,
+  settledAmountInclTax: 0, settledAmountExclTax: 0, payableAmount: 0, paidAmount: null, retentionHeld: 0, remainingContractAmount: 0,
+  settleRate: null, budgetAmount: null, budgetBalance: null, budgetUsageRate: null, ...over,
+});
+
+/** 江北 (target 1,000,000): subcontract 320,000 of which 90,000 settled; 星湖街 (target 50,000): 60,000 settled, over plan. */
+export function sampleStatistics(): StatisticsAnswer {
+  return {
+    projectId: null,
+    expenditureContractType: null,
+    rows: [
+      row('subcontract', '专业分包', { contractCount: 2, contractAmount: 400000, changeAmount: 20000, currentAmount: 420000, settledAmountInclTax: 150000, settledAmountExclTax: 137614.68, payableAmount: 115500, paidAmount: 50000, retentionHeld: 4500, remainingContractAmount: 270000, settleRate: 35.71 }),
+      row('material', '材料采购', { contractAmount: 100000, currentAmount: 100000, remainingContractAmount: 100000, settleRate: 0 }),
+    ],
+    total: row(null, null, {
+      contractCount: 3, contractAmount: 500000, changeAmount: 20000, currentAmount: 520000, settledAmountInclTax: 150000, settledAmountExclTax: 137614.68, payableAmount: 115500,
+      paidAmount: 50000, retentionHeld: 4500, remainingContractAmount: 370000, settleRate: 28.85, budgetAmount: 1050000, budgetBalance: 530000, budgetUsageRate: 13.11,
+    }),
+    income: { contractCount: 1, contractAmount: 1200000, changeAmount: 50000, currentAmount: 1250000, measuredAmount: 300000, receivedAmount: 240000 },
+    targetCost: 1050000,
+    projects: [
+      { projectId: '101', projectName: '江北人才公寓二期', targetCost: 1000000, incomeAmount: 1250000, contractAmount: 420000, settledAmountInclTax: 90000, settledAmountExclTax: 82568.81, payableAmount: 69300, paidAmount: 50000, costOverPlan: -917431.19, costUsageRate: 8.26 },
+      { projectId: '102', projectName: '星湖街综合管廊', targetCost: 50000, incomeAmount: 0, contractAmount: 100000, settledAmountInclTax: 60000, settledAmountExclTax: 55045.87, payableAmount: 46200, paidAmount: null, costOverPlan: 5045.87, costUsageRate: 110.09 },
+    ],
+  };
+}
+
+export interface FakeStatisticsOptions {
+  statistics?: StatisticsAnswer;
+  warnings?: { critical: number; warning: number; info: number };
+  approvals?: { todo: number; claim: number };
+  /** Refuse the statistics with this status and message (403: no permission). */
+  fail?: { status: number; message: string };
+  /** Never answer the statistics (a loading state). */
+  pending?: boolean;
+}
+
+export interface FakeStatisticsServer extends RendererHttp {
+  calls: { url: string; params?: Params }[];
+}
+
+export function createFakeStatistics(options: FakeStatisticsOptions = {}): FakeStatisticsServer {
+  const statistics = options.statistics ?? sampleStatistics();
+  const warnings = options.warnings ?? { critical: 1, warning: 2, info: 0 };
+  const approvals = options.approvals ?? { todo: 2, claim: 1 };
+  const server: FakeStatisticsServer = {
+    calls: [],
+    async get<T>(url: string, params?: Params): Promise<T> {
+      server.calls.push({ url, params });
+      switch (url) {
+        case STATISTICS_URL: {
+          if (options.pending) return new Promise<T>(() => undefined);
+          if (options.fail) throw new ApiError(options.fail.status, options.fail.message, { code: options.fail.status, msg: options.fail.message });
+          const id = params?.projectId ? String(params.projectId) : null;
+          return { ...statistics, projectId: id, projects: id ? statistics.projects.filter((p) => p.projectId === id) : statistics.projects } as T;
+        }
+        case WARN_TIP_LIST_URL: return { total: warnings[String(params?.warnLevel) as keyof typeof warnings] ?? 0 } as T;
+        case TODO_URL: return { total: approvals.todo } as T;
+        case CLAIM_URL: return { total: approvals.claim } as T;
+        case `${PROJECT_API}/all`: return statistics.projects.map((p) => ({ id: p.projectId, name: p.projectName })) as T;
+        default: throw new ApiError(404, `404 ${url}`, null);
+      }
+    },
+    async post<T>(): Promise<T> {
+      throw new ApiError(404, 'no writes here', null);
+    },
+    async blob(url: string, params?: Params) {
+      server.calls.push({ url, params });
+      if (url !== STATISTICS_EXPORT_URL) throw new ApiError(404, `404 ${url}`, null);
+      return { blob: new Blob(['xlsx']), filename: '项目统计-全部项目.xlsx' };
+    },
+  };
+  return server;
+}
