@@ -49,6 +49,8 @@ import { FLOW_DDL } from './modules/flow/ddl.ts';
 import { withWorkflowLocks } from './modules/flow/documents.ts';
 import { withCumulatives } from './modules/cumulative/hooks.ts';
 import { registerCumulativeRoutes } from './modules/cumulative/routes.ts';
+import { withWarnings } from './modules/warning/hooks.ts';
+import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
 import { messageNotifier } from './modules/flow/notify.ts';
 import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
@@ -121,11 +123,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     attachLogs(db, logs);
     hub = await startHub(db);
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
-    ctx.hooks = withWorkflowLocks(withCumulatives({
+    ctx.hooks = withWorkflowLocks(withWarnings(withCumulatives({
       ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
-    }, ctx), catalog);
+    }, ctx), ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
 
     const limits = limitsOf(config);
@@ -170,6 +172,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
     registerCumulativeRoutes(app, ctx);
+    registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);

@@ -114,6 +114,11 @@ export const messages = {
     zh: '{field} {period} 必须晚于已审批或审批中的 {last}:期次只能向后,不能补填以前的期次',
     en: '{field} {period} must be later than {last}, already approved or under approval: periods move forward only',
   },
+  // early warnings: hard control (parameter warn.hardControl) refuses a submission with a critical warning
+  warningHardControl: {
+    zh: '预警硬控制已开启,{entity} {code} 不能提交:{details}',
+    en: 'Hard control of warnings is on: {entity} {code} cannot be submitted: {details}',
+  },
   // workflows: the text comes from engine/workflow/messages.ts, rendered in both languages
   workflow: { zh: '{message}', en: '{message}' },
 } as const satisfies Record<string, Label>;

@@ -3,6 +3,7 @@
 import type { EntityCatalog, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
 import { documentWorkflowPaths, flowPaths, flowSchemas } from './workflow.ts';
 import { statisticsPaths, statisticsSchemas } from './statistics.ts';
+import { warningPaths } from './warnings.ts';
 
 /** A property's JSON Schema for clients: the standard keywords, no x- annotations. */
 export function publicSchema(schema: JsonSchema): JsonSchema {
@@ -138,6 +139,6 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
     },
     security: [{ bladeAuth: [] }],
     // a document with a workflow: its submit starts the approval (replacing the generic description)
-    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog)),
+    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog), warningPaths(catalog)),
   };
 }

@@ -44,14 +44,14 @@ export const DEFAULT_WARN_SETTINGS: WarnSettings = {
   settlementSpanMonths: 3,
 };
 
-/** The warn_type dictionary's names, for messages that name the rule. */
+/** The warn_type dictionary's names (schemas/dictionaries/biz.json), for messages that name the rule. */
 export const WARN_TYPES = {
-  exceed_total_demand: { zh: '超总需用计划', en: 'Over total demand plan' },
+  exceed_total_demand: { zh: '超总需用计划', en: 'Over total demand' },
   unplanned_goods: { zh: '计划外物资', en: 'Unplanned goods' },
-  exceed_monthly_demand: { zh: '超月度需用计划', en: 'Over monthly demand plan' },
-  exceed_procure: { zh: '供应超采购计划', en: 'Supply over procurement plan' },
+  exceed_monthly_demand: { zh: '超月度需用计划', en: 'Over monthly demand' },
+  exceed_procure: { zh: '供应超采购计划', en: 'Supply over procurement' },
   exceed_contract_qty: { zh: '超合同数量', en: 'Over contract quantity' },
-  exceed_contract_amount: { zh: '超合同金额(累计结算)', en: 'Over contract amount (cumulative)' },
+  exceed_contract_amount: { zh: '超合同金额(累计结算)', en: 'Over contract amount' },
   near_contract_amount: { zh: '接近合同金额', en: 'Near contract amount' },
   exceed_supplementary: { zh: '补充协议超比例', en: 'Supplementary agreements over limit' },
   negative_settlement: { zh: '负结算', en: 'Negative settlement' },
@@ -76,7 +76,7 @@ const TEXT = {
   zero: { zh: '本期结算金额为零', en: 'This period\'s settled amount is zero' },
   spanTooLong: { zh: '结算期间 {start} 至 {end} 超过 {limit} 个月', en: 'The settlement period {start} to {end} is longer than {limit} month(s)' },
   periodNotCreated: { zh: '结算期次 {period} 与编制月份 {month} 不一致', en: 'Settlement period {period} differs from the month it was prepared, {month}' },
-  stockShort: { zh: '{goods}:现有库存 {actual} 不足本月需用 {threshold}', en: '{goods}: stock {actual} does not cover this month\'s demand {threshold}' },
+  stockShort: { zh: '{goods}:现有库存 {actual} 不足下月需用 {threshold}', en: '{goods}: stock {actual} does not cover next month\'s demand {threshold}' },
   leaseOverdue: { zh: '结算截止日期 {end} 已超过租赁合同结束日期 {contractEnd}', en: 'The settlement runs to {end}, past the lease contract\'s end date {contractEnd}' },
   priceOverReference: { zh: '{goods}:单价 {actual} 超过参考价 {reference} 的 {limit}%(上限 {threshold})', en: '{goods}: price {actual} exceeds the reference price {reference} by more than {limit} % (limit {threshold})' },
 } as const satisfies Record<string, Label>;
@@ -260,12 +260,12 @@ export function leaseOverdueWarnings(endDate: string | null | undefined, contrac
   return [{ warnType: 'lease_overdue', warnLevel: 'warning', message: text('leaseOverdue', { end: endDate, contractEnd: contractEndDate }) }];
 }
 
-/** A line for R-STOCK-4: the month's demand and the project's current stock of the goods. */
+/** A line for R-STOCK-4: the demand to cover (the next month's estimate) and the project's current stock of the goods. */
 export interface StockLine extends Line {
   stock: Num;
 }
 
-/** R-STOCK-4 (tip): the project's stock does not cover a monthly demand line → stock_shortage (info). */
+/** R-STOCK-4 (tip): the project's stock does not cover the demand of a line → stock_shortage (info). */
 export function stockWarnings(lines: readonly StockLine[]): Warning[] {
   return lines
     .filter((l) => l.goodsId && dec(l.stock).lt(dec(l.qty)))

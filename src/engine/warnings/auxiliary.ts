@@ -1,0 +1,38 @@
+// Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures (domain.md
+// §6): the server registers the routes from it, the OpenAPI document describes them, a form asks them.
+import type { EntityModel } from '../model/types.ts';
+
+export type AuxiliaryKind = 'demand' | 'contract' | 'settlement';
+
+/** The material plans that answer the figures of one goods against the total demand plan. */
+const DEMAND_ENTITIES = new Set(['materialTotalDemand', 'materialMonthlyDemand']);
+
+/** A monthly settlement: settles a contract for a period, with this-period and cumulative amounts. */
+export function isSettlement(model: EntityModel): boolean {
+  return !!model.workflow && ['projectId', 'expenditureContractCode', 'period', 'thisAmountInclTax', 'cumulativeAmount'].every((f) => f in model.fieldMap);
+}
+
+export function auxiliaryKind(model: EntityModel): AuxiliaryKind | undefined {
+  if (DEMAND_ENTITIES.has(model.key)) return 'demand';
+  if (model.key === 'expenditureContract') return 'contract';
+  if (isSettlement(model)) return 'settlement';
+  return undefined;
+}
+
+/** The query parameters of each kind, required first. */
+export const AUXILIARY_PARAMS: Record<AuxiliaryKind, { name: string; required: boolean; description: string }[]> = {
+  demand: [
+    { name: 'projectId', required: true, description: 'the project' },
+    { name: 'goodsId', required: true, description: 'the goods' },
+    { name: 'materialTotalDemandId', required: false, description: 'the total demand plan; without it the project\'s newest approved one' },
+    { name: 'excludeId', required: false, description: 'a document left out of the sums (the one being edited)' },
+  ],
+  contract: [{ name: 'primaryId', required: true, description: 'the expense contract\'s id' }],
+  settlement: [
+    { name: 'projectId', required: true, description: 'the project' },
+    { name: 'expenditureContractCode', required: true, description: 'the expense contract\'s code' },
+    { name: 'subcontractorId', required: false, description: 'the contract\'s counterparty' },
+    { name: 'period', required: false, description: 'yyyy-MM: sums of the approved periods before it' },
+    { name: 'excludeId', required: false, description: 'a document left out of the sums (the one being edited)' },
+  ],
+};

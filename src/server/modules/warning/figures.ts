@@ -1,0 +1,188 @@
+// The project's figures the warning rules and the early-warning queries read: sums over the live
+// documents of one tenant and project, by goods or by upstream line, straight from the tables.
+import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
+import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
+import type { Queryable, Row } from '../../db/db.ts';
+import { Params, q } from '../../db/sql.ts';
+
+/** Documents that count as taken: approved, and in approval (domain §4.5 M(g), C(g)). */
+export const COMMITTED = ['approved', 'approving'];
+export const APPROVED = ['approved'];
+
+export type Sums = Map<string, string>;
+
+export const num = (v: unknown) => decimalToJson(new Dec(v === null || v === undefined || v === '' ? 0 : String(v)));
+
+function column(model: EntityModel, field: string): string {
+  return q(model.fieldMap[field].column);
+}
+
+export interface LineSum {
+  entity: string;
+  sum: string;
+  by: string;
+  projectId: string;
+  statuses: readonly string[];
+  excludeId?: string;
+  /** only lines whose `by` value is one of these */
+  keys?: readonly string[];
+}
+
+export class Figures {
+  constructor(private readonly db: Queryable, private readonly catalog: EntityCatalog, private readonly tenantId: string) {}
+
+  private model(key: string): EntityModel {
+    return this.catalog.entities[key];
+  }
+
+  /** Σ of a detail field of an entity's live documents in a project, by a line field. */
+  async lineSums(spec: LineSum): Promise<Sums> {
+    const model = this.model(spec.entity);
+    const detail = model.details[0];
+    const params = new Params();
+    const where = [
+      `h.tenant_id = ${params.add(this.tenantId)}`, `h.${column(model, 'projectId')} = ${params.add(spec.projectId)}`,
+      `h.${column(model, model.workflow!.statusField)} = ANY(${params.add([...spec.statuses])}::text[])`,
+      `l.${q(detail.fieldMap[spec.by].column)} IS NOT NULL`,
+    ];
+    if (model.softDelete) where.push('h.is_deleted = 0');
+    if (spec.excludeId) where.push(`h.id <> ${params.add(spec.excludeId)}`);
+    if (spec.keys) where.push(`l.${q(detail.fieldMap[spec.by].column)}::text = ANY(${params.add([...spec.keys])}::text[])`);
+    const rows = await this.db.query<{ k: string; s: string }>(
+      `SELECT l.${q(detail.fieldMap[spec.by].column)}::text AS k, coalesce(sum(l.${q(detail.fieldMap[spec.sum].column)}), 0)::text AS s
+         FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)} WHERE ${where.join(' AND ')} GROUP BY 1`,
+      params.values,
+    );
+    return new Map(rows.map((r) => [r.k, r.s]));
+  }
+
+  /** Chosen fields of detail lines by id, for lines of this tenant's documents. */
+  async lines(entity: string, ids: readonly string[], fields: readonly string[]): Promise<Map<string, Row>> {
+    if (!ids.length) return new Map();
+    const model = this.model(entity);
+    const detail = model.details[0];
+    const select = fields.map((f) => `l.${q(detail.fieldMap[f].column)}::text AS ${q(f)}`).join(', ');
+    const rows = await this.db.query<Row>(
+      `SELECT l.id::text AS id, ${select} FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
+        WHERE h.tenant_id = $1 AND l.id::text = ANY($2::text[])${model.softDelete ? ' AND h.is_deleted = 0' : ''}`,
+      [this.tenantId, [...ids]],
+    );
+    return new Map(rows.map((r) => [String(r.id), r]));
+  }
+
+  /**
+   * The total demand plan a document draws on: the one it names, else the project's newest approved
+   * one. Per goods: planned (demandQty), changeQty and effectiveQty.
+   */
+  async totalDemand(projectId: string, planId?: string | null): Promise<Map<string, { demandQty: string; changeQty: string; effectiveQty: string }>> {
+    const model = this.model('materialTotalDemand');
+    const detail = model.details[0];
+    const params = new Params();
+    const tenant = params.add(this.tenantId);
+    const live = model.softDelete ? ' AND h.is_deleted = 0' : '';
+    const chosen = planId
+      ? `h.id = ${params.add(planId)}`
+      : `h.id = (SELECT max(x.id) FROM ${q(model.table)} x WHERE x.tenant_id = ${tenant} AND x.${column(model, 'projectId')} = ${params.add(projectId)}
+           AND x.${column(model, model.workflow!.statusField)} = 'approved'${model.softDelete ? ' AND x.is_deleted = 0' : ''})`;
+    const c = (f: string) => `coalesce(sum(l.${q(detail.fieldMap[f].column)}), 0)::text`;
+    const rows = await this.db.query<{ g: string; d: string; c: string; e: string }>(
+      `SELECT l.${q(detail.fieldMap.goodsId.column)}::text AS g, ${c('demandQty')} AS d, ${c('changeQty')} AS c, ${c('effectiveQty')} AS e
+         FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
+        WHERE h.tenant_id = ${tenant} AND ${chosen}${live} GROUP BY 1`,
+      params.values,
+    );
+    return new Map(rows.map((r) => [r.g, { demandQty: r.d, changeQty: r.c, effectiveQty: r.e }]));
+  }
+
+  /** Goods' reference prices (goodsArchives.referencePrice) by id. */
+  async referencePrices(goodsIds: readonly string[]): Promise<Map<string, string | null>> {
+    if (!goodsIds.length) return new Map();
+    const model = this.model('goodsArchives');
+    const rows = await this.db.query<{ id: string; p: string | null }>(
+      `SELECT id::text AS id, ${column(model, 'referencePrice')}::text AS p FROM ${q(model.table)} WHERE tenant_id = $1 AND id::text = ANY($2::text[])`,
+      [this.tenantId, [...new Set(goodsIds)]],
+    );
+    return new Map(rows.map((r) => [r.id, r.p]));
+  }
+
+  /** Stock of goods in a project: accepted in approved checks less consumed in approved monthly reports. */
+  async stock(projectId: string, goodsIds?: readonly string[]): Promise<{ received: Sums; consumed: Sums; stock: Sums }> {
+    const received = await this.lineSums({ entity: 'materialCheck', sum: 'acceptedQty', by: 'goodsId', projectId, statuses: APPROVED, keys: goodsIds });
+    const consumed = await this.lineSums({ entity: 'materialSituation', sum: 'consumedQty', by: 'goodsId', projectId, statuses: APPROVED, keys: goodsIds });
+    const stock: Sums = new Map();
+    for (const g of new Set([...received.keys(), ...consumed.keys(), ...(goodsIds ?? [])])) {
+      stock.set(g, new Dec(received.get(g) ?? 0).sub(new Dec(consumed.get(g) ?? 0)).toString());
+    }
+    return { received, consumed, stock };
+  }
+
+  /** An expense contract of this tenant by code or id, with the fields the rules read. */
+  async contract(by: 'code' | 'id', value: string): Promise<Row | null> {
+    const model = this.model('expenditureContract');
+    const fields = ['code', 'projectId', 'expenditureContractType', 'parentContractCode', 'contractAmount', 'changeAmount', 'currentAmount', 'endDate',
+      'cumulativeSettledAmount', 'cumulativePayableAmount', 'remainingAmount', 'retentionRate', 'paymentRatio', 'approvalStatus'];
+    const select = fields.map((f) => `${column(model, f)}${model.fieldMap[f].kind === 'decimal' ? '::text' : ''} AS ${q(f)}`).join(', ');
+    const key = by === 'id' ? 'id::text' : column(model, 'code');
+    const [row] = await this.db.query<Row>(
+      `SELECT id::text AS id, ${select} FROM ${q(model.table)} WHERE tenant_id = $1 AND ${key} = $2${model.softDelete ? ' AND is_deleted = 0' : ''}`,
+      [this.tenantId, value],
+    );
+    return row ?? null;
+  }
+
+  /** Σ contract amounts of the live supplementary agreements (approved or in approval) of a contract. */
+  async supplementaryTotal(parentCode: string, excludeId?: string): Promise<string> {
+    const model = this.model('expenditureContract');
+    const params = new Params();
+    const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, 'parentContractCode')} = ${params.add(parentCode)}`,
+      `${column(model, 'approvalStatus')} = ANY(${params.add(COMMITTED)}::text[])`];
+    if (model.softDelete) where.push('is_deleted = 0');
+    if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
+    const [row] = await this.db.query<{ s: string }>(`SELECT coalesce(sum(${column(model, 'contractAmount')}), 0)::text AS s FROM ${q(model.table)} WHERE ${where.join(' AND ')}`, params.values);
+    return row.s;
+  }
+
+  /** Σ current amounts of the project's other live contracts of one type (approved or in approval). */
+  async contractsOfType(projectId: string, type: string, excludeId: string): Promise<string> {
+    const model = this.model('expenditureContract');
+    const [row] = await this.db.query<{ s: string }>(
+      `SELECT coalesce(sum(${column(model, 'currentAmount')}), 0)::text AS s FROM ${q(model.table)}
+        WHERE tenant_id = $1 AND ${column(model, 'projectId')} = $2 AND ${column(model, 'expenditureContractType')} = $3 AND id <> $4
+          AND ${column(model, 'approvalStatus')} = ANY($5::text[])${model.softDelete ? ' AND is_deleted = 0' : ''}`,
+      [this.tenantId, projectId, type, excludeId, COMMITTED],
+    );
+    return row.s;
+  }
+
+  /** A settlement group's approved amount before a period (all when none), its last approved period, and whether one is in approval. */
+  async settledBefore(model: EntityModel, group: Record<string, string>, period?: string, excludeId?: string): Promise<{ amount: string; last: string | null; approving: boolean }> {
+    const params = new Params();
+    const where = [`tenant_id = ${params.add(this.tenantId)}`];
+    if (model.softDelete) where.push('is_deleted = 0');
+    for (const [k, v] of Object.entries(group)) where.push(`${column(model, k)}::text = ${params.add(v)}`);
+    if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
+    const status = column(model, model.workflow!.statusField);
+    const before = period ? ` AND ${column(model, 'period')} < ${params.add(period)}` : '';
+    const [row] = await this.db.query<{ amount: string; last: string | null; approving: boolean }>(
+      `SELECT coalesce(sum(${column(model, 'thisAmountInclTax')}) FILTER (WHERE ${status} = 'approved'${before}), 0)::text AS amount,
+              max(${column(model, 'period')}) FILTER (WHERE ${status} = 'approved') AS last, bool_or(${status} = 'approving') AS approving
+         FROM ${q(model.table)} WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
+    return { amount: row.amount, last: row.last ?? null, approving: row.approving === true };
+  }
+
+  /** The last approved periods' amounts of a settlement group, newest first. */
+  async lastPeriods(model: EntityModel, group: Record<string, string>, limit: number, excludeId?: string): Promise<{ period: string; amount: string }[]> {
+    const params = new Params();
+    const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, model.workflow!.statusField)} = 'approved'`];
+    if (model.softDelete) where.push('is_deleted = 0');
+    for (const [k, v] of Object.entries(group)) where.push(`${column(model, k)}::text = ${params.add(v)}`);
+    if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
+    return this.db.query(
+      `SELECT ${column(model, 'period')} AS period, ${column(model, 'thisAmountInclTax')}::text AS amount FROM ${q(model.table)}
+        WHERE ${where.join(' AND ')} ORDER BY ${column(model, 'period')} DESC, id DESC LIMIT ${Number(limit)}`,
+      params.values,
+    );
+  }
+}

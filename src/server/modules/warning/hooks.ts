@@ -1,0 +1,56 @@
+// The early-warning rules in the write pipeline of every document type that has them (EntityHooks):
+//  - after a save (create, update, updatePart): the document's warnTip records follow what it raises now;
+//  - on submit (status → approving): the same, and with the tenant's hard control on, a critical
+//    warning refuses the submission (the whole step rolls back: nothing is saved or started);
+//  - before a removal: the removed documents' open tips are closed.
+// Composed after the cumulative hooks, so a settlement's previous values are written before its caps are read.
+import type { EntityModel } from '../../../engine/model/types.ts';
+import { blocking, describe } from '../../../engine/warnings/rules.ts';
+import type { Queryable } from '../../db/db.ts';
+import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
+import { AppError } from '../../errors.ts';
+import { warnedEntities } from './evaluate.ts';
+import { readSettings, Warnings } from './service.ts';
+
+class WarningRules {
+  constructor(private readonly ctx: StoreContext, private readonly service: Warnings, private readonly model: EntityModel) {}
+
+  /** Evaluates the stored document, refuses a submission hard control forbids, records and announces its tips. */
+  async run(tx: Queryable, actor: Actor, id: string, submitting: boolean) {
+    const doc = await new EntityStore(this.ctx, this.model, actor).detail(id, 'id', tx);
+    const settings = await readSettings(tx, this.ctx, actor.tenantId);
+    const warnings = await this.service.evaluate(tx, actor, this.model, doc, settings);
+    const blocked = submitting ? blocking(warnings, settings) : [];
+    if (blocked.length) {
+      throw new AppError(400, 'warningHardControl', { entity: this.model.label, code: String(doc[this.model.code?.field ?? 'code'] ?? id), details: describe(blocked) });
+    }
+    const added = await this.service.record(tx, actor, this.model, doc, warnings);
+    await this.service.notify(tx, actor, this.model, doc, added);
+  }
+
+  hooks(own: EntityHooks): EntityHooks {
+    return {
+      ...own,
+      afterWrite: async (event) => {
+        await own.afterWrite?.(event);
+        await this.run(event.tx, event.actor, event.id, false);
+      },
+      afterStatus: async (event) => {
+        await own.afterStatus?.(event);
+        if (event.status === 'approving') await this.run(event.tx, event.actor, event.id, true);
+      },
+      beforeRemove: async (event) => {
+        await own.beforeRemove?.(event);
+        await this.service.sourcesRemoved(event.tx, event.actor, this.model, event.ids);
+      },
+    };
+  }
+}
+
+/** The hooks of every document type with early-warning rules, composed with the hooks it already has. */
+export function withWarnings(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
+  const out = { ...hooks };
+  const service = new Warnings(ctx);
+  for (const model of warnedEntities(ctx.catalog)) out[model.key] = new WarningRules(ctx, service, model).hooks(hooks[model.key] ?? {});
+  return out;
+}

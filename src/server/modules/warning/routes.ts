@@ -1,0 +1,132 @@
+// GET <api>/earlyWarningAuxiliaryData (SPEC §7, domain.md §6): the figures a form needs to show its
+// early warnings live, for a material plan line, an expense contract, or a monthly settlement's group.
+// Tenant-scoped (another tenant's ids answer zeros and nulls) and behind the document's view permission.
+import type { FastifyInstance } from 'fastify';
+import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
+import { t } from '../../../engine/i18n/messages.ts';
+import type { EntityModel } from '../../../engine/model/types.ts';
+import { auxiliaryKind } from '../../../engine/warnings/auxiliary.ts';
+import { percent } from '../../../engine/warnings/rules.ts';
+import { parseId } from '../../db/store.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { actorOf } from '../../http/auth.ts';
+import type { RouteContext } from '../../http/entity-routes.ts';
+import { envelope } from '../../http/envelope.ts';
+import { COMMITTED, Figures, num } from './figures.ts';
+import { readSettings } from './service.ts';
+
+type Query = Record<string, string | undefined>;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const CODE = /^[\w.-]{1,32}$/;
+
+function required(query: Query, name: string): string {
+  const value = query[name]?.trim();
+  if (!value) throw badRequest('missingParam', { param: name });
+  return value;
+}
+
+function optionalId(query: Query, name: string): string | undefined {
+  const value = query[name]?.trim();
+  return value ? parseId(value, name) : undefined;
+}
+
+const sub = (a: unknown, b: unknown) => decimalToJson(new Dec(String(a ?? 0)).sub(new Dec(String(b ?? 0))));
+
+/** Material total demand figures of one goods in a project (domain §6). */
+async function demandFigures(figures: Figures, query: Query) {
+  const projectId = parseId(required(query, 'projectId'), 'projectId');
+  const goodsId = parseId(required(query, 'goodsId'), 'goodsId');
+  const planId = optionalId(query, 'materialTotalDemandId');
+  const excludeId = optionalId(query, 'excludeId');
+  const keys = [goodsId];
+  const plan = (await figures.totalDemand(projectId, planId)).get(goodsId);
+  const sum = (entity: string, field: string, statuses: readonly string[]) => figures.lineSums({ entity, sum: field, by: 'goodsId', projectId, statuses, keys, excludeId }).then((m) => num(m.get(goodsId)));
+  const monthly = await sum('materialMonthlyDemand', 'demandQty', COMMITTED);
+  const { received, consumed, stock } = await figures.stock(projectId, keys);
+  const effective = plan ? num(plan.effectiveQty) : null;
+  return {
+    planned: !!plan,
+    totalDemandQty: plan ? num(plan.demandQty) : null,
+    changeQty: plan ? num(plan.changeQty) : null,
+    effectiveQty: effective,
+    cumulativeMonthlyDemandQty: monthly,
+    cumulativeProcureQty: await sum('materialMonthlyProcure', 'procureQty', COMMITTED),
+    cumulativeSupplyQty: await sum('materialBatchSupply', 'supplyQty', COMMITTED),
+    cumulativeReceivedQty: num(received.get(goodsId)),
+    cumulativeConsumedQty: num(consumed.get(goodsId)),
+    stockQty: num(stock.get(goodsId)),
+    remainingQty: effective === null ? null : sub(effective, monthly),
+    usedRatio: effective === null ? null : percent(monthly, effective),
+  };
+}
+
+/** Expense contract figures (domain §6); the project keeps no budget per contract type, so those are null. */
+async function contractFigures(figures: Figures, query: Query) {
+  const id = parseId(required(query, 'primaryId'), 'primaryId');
+  const contract = await figures.contract('id', id);
+  if (!contract) return null;
+  const parentCode = contract.parentContractCode as string | null;
+  const parent = parentCode ? await figures.contract('code', parentCode) : null;
+  // an original contract: its agreements; a supplementary one: all of its parent's, itself included
+  const base = parent ?? contract;
+  const supplementaryAmount = num(await figures.supplementaryTotal(String(base.code)));
+  const withSelf = parent && !['approved', 'approving'].includes(String(contract.approvalStatus)) ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.contractAmount ?? 0)))) : supplementaryAmount;
+  return {
+    contractAmount: num(contract.contractAmount),
+    currentAmount: num(contract.currentAmount),
+    projectBudgetForType: null,
+    otherContractsAmountForType: contract.expenditureContractType ? num(await figures.contractsOfType(String(contract.projectId), String(contract.expenditureContractType), id)) : 0,
+    budgetUsedRatio: null,
+    originalContractCode: base.code,
+    originalContractAmount: num(base.contractAmount),
+    supplementaryAmount: withSelf,
+    supplementaryRatio: percent(withSelf, num(base.contractAmount)),
+    cumulativeSettledAmount: num(contract.cumulativeSettledAmount),
+    cumulativePayableAmount: num(contract.cumulativePayableAmount),
+    remainingAmount: num(contract.remainingAmount),
+  };
+}
+
+/** A monthly settlement group's figures (domain §6), for R-CAP and the §4.15 checks in the form. */
+async function settlementFigures(figures: Figures, model: EntityModel, query: Query) {
+  const projectId = parseId(required(query, 'projectId'), 'projectId');
+  const code = required(query, 'expenditureContractCode');
+  if (!CODE.test(code)) throw badRequest('badFilterValue', { field: 'expenditureContractCode', value: code });
+  const subcontractorId = optionalId(query, 'subcontractorId');
+  const period = query.period?.trim() || undefined;
+  if (period !== undefined && !MONTH.test(period)) throw badRequest('badFilterValue', { field: 'period', value: period });
+  const excludeId = optionalId(query, 'excludeId');
+  const group: Record<string, string> = { projectId, expenditureContractCode: code, ...(subcontractorId ? { subcontractorId } : {}) };
+  const contract = await figures.contract('code', code);
+  const mine = contract && String(contract.projectId) === projectId ? contract : null;
+  const settled = await figures.settledBefore(model, group, period, excludeId);
+  const current = mine ? num(mine.currentAmount) : null;
+  return {
+    currentContractAmount: current,
+    contractEndDate: mine?.endDate ?? null,
+    previousCumulativeAmount: num(settled.amount),
+    lastApprovedPeriod: settled.last,
+    approvingExists: settled.approving,
+    cumulativeRatioBeforeThis: current === null ? null : percent(settled.amount, current),
+    lastThreePeriodAmounts: (await figures.lastPeriods(model, group, 3, excludeId)).map((p) => ({ period: p.period, amount: num(p.amount) })),
+    retentionRate: mine ? num(mine.retentionRate) : null,
+    paymentRatio: mine ? num(mine.paymentRatio) : null,
+  };
+}
+
+export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
+  for (const model of Object.values(ctx.catalog.entities)) {
+    const kind = auxiliaryKind(model);
+    if (!kind) continue;
+    app.get(`${model.api}/earlyWarningAuxiliaryData`, async (request) => {
+      const actor = actorOf(request);
+      await ctx.access.check(actor, model, 'view');
+      const query = request.query as Query;
+      const figures = new Figures(ctx.db, ctx.catalog, actor.tenantId);
+      const settings = await readSettings(ctx.db, ctx, actor.tenantId);
+      const data = kind === 'demand' ? await demandFigures(figures, query) : kind === 'contract' ? await contractFigures(figures, query) : await settlementFigures(figures, model, query);
+      if (data === null) throw notFound(model.label);
+      return envelope(200, { ...data, thresholds: settings }, t('ok', request.lang));
+    });
+  }
+}
