@@ -32,6 +32,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
+  // A connection cut while checked out (between two statements of a transaction, or after its last
+  // answer) is also an 'error' event, and one nobody listens to would end the process. The statement
+  // that uses it next fails instead (answered 503), and the broken client is then discarded.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   await pool.query('select 1');
   const query = async <T extends Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) =>
     (await pool.query(config(sql, params, options))).rows as T[];
@@ -50,7 +54,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
-        failure = err;
+        failure ??= err;
         throw err;
       } finally {
         // a connection that broke is closed rather than handed to the next request
