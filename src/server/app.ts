@@ -25,6 +25,7 @@ import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
 import { AUTH_PUBLIC_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerApiLog } from './modules/log/api-log.ts';
+import { registerDeleteAudit } from './modules/log/delete-audit.ts';
 import { adoptClientErrorTable } from './modules/log/client-logs.ts';
 import { attachLogs, LogService, originOf, whoOf } from './modules/log/service.ts';
 import { registerDictionaryRoutes } from './modules/system/dictionary.ts';
@@ -52,6 +53,7 @@ import { registerCumulativeRoutes } from './modules/cumulative/routes.ts';
 import { withWarnings } from './modules/warning/hooks.ts';
 import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
+import { registerReportRoutes, reportHooks } from './modules/report/routes.ts';
 import { messageNotifier } from './modules/flow/notify.ts';
 import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
 
@@ -127,6 +129,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
+      ...reportHooks(catalog, access),
     }, ctx), ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
 
@@ -142,6 +145,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }),
     });
     if (config.apiLog !== false) registerApiLog(app, logs);
+    registerDeleteAudit(app, ctx);
     logs.start();
     app.addHook('onClose', async () => logs.close());
     // the embedded database serves requests in arrival order (see db/fairness.ts)
@@ -174,6 +178,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerCumulativeRoutes(app, ctx);
     registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
+    registerReportRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     for (const model of Object.values(catalog.entities)) registerRouteAliases(app, ctx, model, routeBook);

@@ -24,6 +24,18 @@ export const messages = {
   unknownSort: { zh: '不支持按 {param} 排序', en: 'Cannot sort by {param}' },
   badFilterValue: { zh: '查询条件 {field} 的值无效: {value}', en: 'Invalid value for filter {field}: {value}' },
   badPaging: { zh: '分页参数 {param} 无效: {value}', en: 'Invalid paging parameter {param}: {value}' },
+  // saved reports (README "Reports")
+  reportUnknownEntity: { zh: '报表的数据对象 {entity} 不存在', en: 'The report names an unknown entity {entity}' },
+  reportUnknownField: { zh: '{entity}没有可用于报表的字段 {field}', en: '{entity} has no field {field} a report may use' },
+  reportNotNumeric: { zh: '{field}不是数值字段,不能求和', en: '{field} is not numeric and cannot be summed' },
+  reportNoColumns: { zh: '请至少选择一列', en: 'Choose at least one column' },
+  reportBadList: { zh: '应为字段名的列表(最多 100 个)', en: 'Expected a list of field names (at most 100)' },
+  reportDuplicate: { zh: '字段重复', en: 'A field is listed twice' },
+  reportBadFilter: { zh: '筛选条件格式无效', en: 'The filter is not a valid condition' },
+  reportBadCondition: { zh: '{field}的筛选条件无效:应为一个运算符及其值', en: 'Invalid condition on {field}: expected one operator and its value' },
+  reportUnknownPart: { zh: '报表定义不支持 {part}', en: 'A report definition has no part {part}' },
+  reportSubtotal: { zh: '小计', en: 'Subtotal' },
+  reportTotal: { zh: '合计', en: 'Total' },
   // floods, bad traffic and faults (README "Limits and faults")
   bodyTooLarge: { zh: '请求体超过 {limit} MB 的上限', en: 'The request body exceeds the limit of {limit} MB' },
   unsupportedMediaType: { zh: '不支持的请求体类型 {type},请使用 application/json', en: 'Unsupported request body type {type}; use application/json' },

@@ -8,6 +8,7 @@ import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Filter, ListQuery } from '../../engine/query/list-params.ts';
+import type { Predicate } from '../../engine/predicate/predicate.ts';
 import { describePath, validateRecord, type FieldError } from '../../engine/validate/record.ts';
 import { nowText } from '../clock.ts';
 import { AppError, badRequest, notFound, ValidationFailed } from '../errors.ts';
@@ -225,6 +226,42 @@ export class EntityStore {
       params.values,
     );
     return rows.map((r) => toRecord(r, this.model.columns));
+  }
+
+  /**
+   * A report over the records the caller may read: the `columns` of the records matching `filter`
+   * (a predicate over the model's fields, checked by the caller), ordered by the grouping fields,
+   * a page at a time; and the count and sums of each group and of all of them.
+   */
+  async report(spec: { columns: readonly string[]; filter?: Predicate; groupBy: readonly string[]; sums: readonly string[]; current: number; size: number; maxGroups: number }): Promise<{ page: Page; groups: Row[]; totals: Row }> {
+    this.assertRead();
+    const fields = (names: readonly string[]) => names.map((n) => this.model.fieldMap[n]);
+    const params = new Params();
+    const where = this.scope(params);
+    if (spec.filter) where.push(`(${predicateSql(spec.filter, this.model, params, 't', {})})`);
+    const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
+    const sums = fields(spec.sums).map((f) => `sum(t.${q(f.column)}) AS ${q(f.name)}`);
+    const groupCols = fields(spec.groupBy).map((f) => `t.${q(f.column)}`);
+    const asNumbers = (row: Row) => toRecord(row, fields(spec.sums).map((f) => ({ ...f, kind: 'decimal' as const })));
+    const [totals] = await this.db.query(`SELECT ${['count(*)::int AS count', ...sums].join(', ')} ${from}`, params.values);
+    const groups = groupCols.length
+      ? await this.db.query(
+        `SELECT ${[selectList(fields(spec.groupBy)), 'count(*)::int AS count', ...sums].join(', ')} ${from} GROUP BY ${groupCols.join(', ')} ORDER BY ${groupCols.join(', ')} LIMIT ${Math.trunc(spec.maxGroups)}`,
+        params.values,
+      )
+      : [];
+    const shown = fields([...new Set(['id', ...spec.groupBy, ...spec.columns])]);
+    const order = [...groupCols, orderSql(this.model.list.defaultSort, this.model.fieldMap)].join(', ');
+    const rows = await this.db.query(
+      `SELECT ${selectList(shown)} ${from} ORDER BY ${order} LIMIT ${params.add(spec.size)} OFFSET ${params.add((spec.current - 1) * spec.size)}`,
+      params.values,
+    );
+    const total = totals.count as number;
+    return {
+      page: { records: rows.map((r) => toRecord(r, shown)), total, size: spec.size, current: spec.current, pages: Math.ceil(total / spec.size) },
+      groups: groups.map(asNumbers),
+      totals: asNumbers(totals),
+    };
   }
 
   private activeTerms(params: Params, model: EntityModel = this.model, alias = 't'): string[] {

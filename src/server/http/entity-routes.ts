@@ -9,7 +9,6 @@ import { t } from '../../engine/i18n/messages.ts';
 import { EntityStore, parseId, parseIds, type StoreContext } from '../db/store.ts';
 import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
-import { auditEvent } from '../modules/log/service.ts';
 import { actorOf } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { exportList, exportRecord, sendWorkbook } from './export.ts';
@@ -146,7 +145,6 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     const raw = query.ids ?? query.id ?? body.ids ?? body.id;
     const ids = parseIds(raw === undefined ? undefined : String(raw));
     await (await storeFor(ctx, model, request, 'delete')).remove(ids);
-    auditEvent(ctx, request, { event: 'delete', subject: `${model.key} ${ids.join(',')}` });
     return ok(request, null, 'removed');
   });
 
