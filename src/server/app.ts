@@ -50,6 +50,9 @@ import { FLOW_DDL } from './modules/flow/ddl.ts';
 import { withWorkflowLocks } from './modules/flow/documents.ts';
 import { withCumulatives } from './modules/cumulative/hooks.ts';
 import { registerCumulativeRoutes } from './modules/cumulative/routes.ts';
+import { LEDGER_DDL } from './modules/ledger/ddl.ts';
+import { withLedger } from './modules/ledger/hooks.ts';
+import { registerLedgerRoutes } from './modules/ledger/routes.ts';
 import { withWarnings } from './modules/warning/hooks.ts';
 import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
@@ -88,7 +91,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, LEDGER_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -125,12 +128,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     attachLogs(db, logs);
     hub = await startHub(db);
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
-    ctx.hooks = withWorkflowLocks(withWarnings(withCumulatives({
+    ctx.hooks = withWorkflowLocks(withLedger(withWarnings(withCumulatives({
       ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
       ...reportHooks(catalog, access),
-    }, ctx), ctx), catalog);
+    }, ctx), ctx), ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
 
     const limits = limitsOf(config);
@@ -176,6 +179,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
     registerCumulativeRoutes(app, ctx);
+    registerLedgerRoutes(app, ctx);
     registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
     registerReportRoutes(app, ctx);

@@ -131,6 +131,27 @@ export const messages = {
     zh: '预警硬控制已开启,{entity} {code} 不能提交:{details}',
     en: 'Hard control of warnings is on: {entity} {code} cannot be submitted: {details}',
   },
+  // the material ledger (README "Material ledger")
+  stockShort: {
+    zh: '库存不足:{goods} 在仓库 {warehouse} 可用 {available},本单需要 {requested};库存不能为负',
+    en: 'Not enough stock: {goods} in warehouse {warehouse} has {available} available, this document needs {requested}; stock cannot go below zero',
+  },
+  stockMonthClosed: {
+    zh: '仓库 {warehouse} {month} 的收发存月报 {code} 已审批,{month} 及以前月份已结账,不能再过账 {period} 的单据',
+    en: 'The monthly stock report {code} of warehouse {warehouse} for {month} is approved: {month} and earlier months are closed, nothing dated {period} can be posted',
+  },
+  situationWarehouse: {
+    zh: '收发存月报按仓库过账,提交前请选择仓库',
+    en: 'A monthly stock report posts to one warehouse: choose the warehouse before submitting',
+  },
+  situationDuplicate: {
+    zh: '仓库 {warehouse} {period} 已有收发存月报 {code}(审批中或已审批),同一仓库每月只能有一份',
+    en: 'Warehouse {warehouse} already has a monthly stock report {code} for {period} (under approval or approved): one per warehouse and month',
+  },
+  turnoverExitExceeds: {
+    zh: '退场数量超过在场数量:{goods} 在场 {available},本单退场 {requested}',
+    en: 'Exit exceeds what is on site: {goods} has {available} on site, this document returns {requested}',
+  },
   // workflows: the text comes from engine/workflow/messages.ts, rendered in both languages
   workflow: { zh: '{message}', en: '{message}' },
 } as const satisfies Record<string, Label>;

@@ -4,6 +4,7 @@ import type { EntityCatalog, EntityModel, FieldModel, JsonSchema } from '../mode
 import { documentWorkflowPaths, flowPaths, flowSchemas } from './workflow.ts';
 import { statisticsPaths, statisticsSchemas } from './statistics.ts';
 import { warningPaths } from './warnings.ts';
+import { ledgerPaths } from './ledger.ts';
 
 /** A property's JSON Schema for clients: the standard keywords, no x- annotations. */
 export function publicSchema(schema: JsonSchema): JsonSchema {
@@ -139,6 +140,6 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
     },
     security: [{ bladeAuth: [] }],
     // a document with a workflow: its submit starts the approval (replacing the generic description)
-    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog), warningPaths(catalog)),
+    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog), warningPaths(catalog), ledgerPaths(catalog)),
   };
 }

@@ -1,0 +1,59 @@
+// The OpenAPI description of what the material ledger pre-fills (README "Material ledger"): the
+// monthly 收发存 report, a stocktake's book and the turnover items on site.
+import type { EntityCatalog, JsonSchema } from '../model/types.ts';
+
+const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
+const text = (description: string): JsonSchema => ({ type: 'string', description });
+const goods = { goodsId: text('goods id'), goodsCode: text('goods code'), goodsName: text('goods name'), spec: text('specification'), unit: text('unit') };
+
+function envelope(data: JsonSchema): JsonSchema {
+  return { type: 'object', properties: { code: { type: 'integer' }, success: { type: 'boolean' }, data, msg: { type: 'string' } } };
+}
+
+function get(tag: string, summary: string, parameters: JsonSchema[], data: JsonSchema): JsonSchema {
+  return {
+    get: {
+      tags: [tag], summary, parameters,
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: envelope(data) } } },
+        '400': { description: 'A missing or malformed parameter, or a warehouse of another project' },
+        '401': { description: 'No valid token' },
+        '403': { description: 'No view permission on the document type' },
+        '404': { description: 'The project or warehouse is not one of the caller\'s tenant' },
+      },
+    },
+  };
+}
+
+const query = (name: string, description: string, required = true, pattern?: string): JsonSchema => ({ name, in: 'query', required, description, schema: { type: 'string', ...(pattern ? { pattern } : {}) } });
+const MONTH = '^\\d{4}-(0[1-9]|1[0-2])$';
+const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+
+export function ledgerPaths(catalog: EntityCatalog): Record<string, JsonSchema> {
+  const { materialSituation, materialInventory, materialTurnoverCheck } = catalog.entities;
+  const paths: Record<string, JsonSchema> = {};
+  const project = query('projectId', 'project id');
+  if (materialSituation) {
+    paths[`${materialSituation.api}/generate`] = get(
+      materialSituation.key,
+      'A month\'s receipt/issue/stock report generated from the ledger: opening balance, approved receipts by source, stocktake gains/losses and the weighted average, one line per goods with stock or movements (consumption left at 0 to be entered)',
+      [project, query('warehouseId', 'warehouse; without it the whole project', false), query('period', 'month YYYY-MM', true, MONTH)],
+      { $ref: `#/components/schemas/${materialSituation.key}` },
+    );
+  }
+  if (materialInventory) {
+    paths[`${materialInventory.api}/book`] = get(
+      materialInventory.key, 'Book quantity, moving-average price and amount per goods at the end of a day (R-INV-2)',
+      [project, query('warehouseId', 'warehouse'), query('date', 'YYYY-MM-DD', true, DATE)],
+      { type: 'array', items: { type: 'object', properties: { ...goods, bookQty: amount, price: { ...amount, type: ['number', 'string', 'null'] }, bookAmount: amount } } },
+    );
+  }
+  if (materialTurnoverCheck) {
+    paths[`${materialTurnoverCheck.api}/onSite`] = get(
+      materialTurnoverCheck.key, 'Turnover items on site per goods at the end of a day: approved entries − approved exits (R-TURN-INV)',
+      [project, query('date', 'YYYY-MM-DD', true, DATE), query('expenditureContractCode', 'only the items of one lease contract', false)],
+      { type: 'array', items: { type: 'object', properties: { ...goods, onSiteQty: amount } } },
+    );
+  }
+  return paths;
+}
