@@ -5,7 +5,7 @@
 // approving writes the contract's settled totals back, a rejection leaves them; another tenant sees
 // none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/server/app.ts';
+import { approveAs, ok, tokenOf } from './approval.ts';
 import { project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 
@@ -15,21 +15,6 @@ const FLOW = '/api/blade-flow';
 
 type Api = ReturnType<typeof client>;
 
-function ok(res: { body: any }) {
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });
-  return res.body.data;
-}
-
-async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: string): Promise<string> {
-  const [u] = await server.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
-    `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
-       (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
-       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = '000000'`,
-    [account],
-  );
-  return server.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
-}
-
 describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
   let server: TestServer;
   let admin: Api;
@@ -38,15 +23,7 @@ describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
   let keys: { projectId: string; expenditureContractCode: string; subcontractorId: string };
   let contractId: string;
 
-  /** Submits a document and lets the project manager approve it (amounts stay under the cost manager's threshold). */
-  async function approve(base: string, id: string) {
-    const current = ok(await admin.get(`${base}/detail`, { id }));
-    const submitted = current.approvalStatus === 'approving' ? current : ok(await admin.post(`${base}/submit`, { id }));
-    const [task] = ok(await manager.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
-    ok(await manager.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
-    ok(await manager.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
-    expect(ok(await admin.get(`${base}/detail`, { id })).approvalStatus).toBe('approved');
-  }
+  const approve = (base: string, id: string) => approveAs(admin, manager, base, id);
 
   /** A settlement as the clerk fills it in; the previous values it sends are nonsense the server must ignore. */
   function settlement(period: string, earthwork: number, concrete: number) {

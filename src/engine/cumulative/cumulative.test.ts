@@ -59,6 +59,26 @@ describe('x-cumulative in the dialect', () => {
     ]);
   });
 
+  it('compiles the final settlements and refuses a final that writes what the contract cannot hold', () => {
+    const final = { writeBack: { cumulativeSettledAmount: 'finalAmount' }, set: { settlementStatus: 'final', performanceStatus: 'completed' }, reopen: { performanceStatus: 'performing' } };
+    expect(catalog.entities.subcontractSettlementFiling.cumulative?.contract?.final).toEqual(final);
+    expect(catalog.entities.laborSettlementFinalization.cumulative).toMatchObject({ source: 'laborMonthlySettlement', header: { interimCumulativeAmount: 'thisAmountInclTax' }, contract: { final } });
+    expect(model.cumulative?.contract?.final).toBeUndefined();
+    const FILING = 'schemas/construct/subcontract-settlement-filing.schema.json';
+    const issues = issuesAfter(({ files }) => {
+      const spec = files[FILING]['x-cumulative'].contract.final;
+      spec.writeBack = { remark: 'finalAmount', cumulativeSettledAmount: 'filingNo' };
+      spec.set.settlementStatus = 'closed';
+      spec.reopen = { performanceStatuz: 'performing' };
+    });
+    expect(issues.map((i) => [i.file, i.pointer, i.message])).toEqual([
+      [FILING, '/x-cumulative/contract/final/writeBack/remark', '"remark" is not a number property of expenditureContract'],
+      [FILING, '/x-cumulative/contract/final/writeBack/cumulativeSettledAmount', '"filingNo" is not a number property of this document'],
+      [FILING, '/x-cumulative/contract/final/set/settlementStatus', '"closed" is not a value of expenditureContract.settlementStatus'],
+      [FILING, '/x-cumulative/contract/final/reopen/performanceStatuz', '"performanceStatuz" is not a property of expenditureContract'],
+    ]);
+  });
+
   it('refuses unknown sub-keywords and a document without a workflow', () => {
     const issues = issuesAfter(({ files }) => {
       files[SETTLEMENT]['x-cumulative'].sums = ['x'];

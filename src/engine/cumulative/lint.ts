@@ -1,13 +1,13 @@
 // Cross-file checks of x-cumulative: every field it names exists where it says, on this document,
 // on the summed source and on the contract.
 import { pointer } from '../model/source.ts';
-import type { DetailModel, EntityModel } from '../model/types.ts';
+import type { DetailModel, DictionaryDef, EntityModel } from '../model/types.ts';
 
 type Report = (at: string, message: string) => void;
 
 const NUMERIC = new Set(['decimal', 'integer']);
 
-export function lintCumulative(model: EntityModel, entities: Record<string, EntityModel>, report: Report) {
+export function lintCumulative(model: EntityModel, entities: Record<string, EntityModel>, report: Report, dictionaries: readonly DictionaryDef[] = []) {
   const spec = model.cumulative;
   if (!spec) return;
   const at = (...parts: (string | number)[]) => pointer('x-cumulative', ...parts);
@@ -69,6 +69,7 @@ export function lintCumulative(model: EntityModel, entities: Record<string, Enti
       report(at('contract', 'status'), `a value is not an option of ${contract.entity}.${status.field}`);
     }
   }
+  if (contract.final) lintFinal(model, target, contract.final, dictionaries, (parts, message) => report(at('contract', 'final', ...parts), message));
   const cl = contract.lines;
   if (!cl) return;
   const rows = target.details.find((d) => d.name === cl.detail);
@@ -89,4 +90,24 @@ export function lintCumulative(model: EntityModel, entities: Record<string, Enti
 
 function numericRow(detail: DetailModel, field: string): boolean {
   return NUMERIC.has(detail.fieldMap[field]?.kind ?? '');
+}
+
+type FinalModel = NonNullable<NonNullable<NonNullable<EntityModel['cumulative']>['contract']>['final']>;
+
+/** A final settlement writes numbers of its own into numbers of the contract, and allowed values into its status fields. */
+function lintFinal(model: EntityModel, contract: EntityModel, final: FinalModel, dictionaries: readonly DictionaryDef[], report: (at: string[], message: string) => void) {
+  for (const [field, from] of Object.entries(final.writeBack)) {
+    if (!NUMERIC.has(contract.fieldMap[field]?.kind ?? '')) report(['writeBack', field], `"${field}" is not a number property of ${contract.key}`);
+    if (!NUMERIC.has(model.fieldMap[from]?.kind ?? '')) report(['writeBack', field], `"${from}" is not a number property of this document`);
+  }
+  for (const part of ['set', 'reopen'] as const) {
+    for (const [field, value] of Object.entries(final[part])) {
+      const f = contract.fieldMap[field];
+      if (!f) report([part, field], `"${field}" is not a property of ${contract.key}`);
+      else {
+        const allowed = f.options?.map((o) => String(o.value)) ?? dictionaries.find((d) => d.code === f.dict?.code && d.source === f.dict?.source)?.items.map((i) => i.key);
+        if (allowed && !allowed.includes(value)) report([part, field], `"${value}" is not a value of ${contract.key}.${field}`);
+      }
+    }
+  }
 }

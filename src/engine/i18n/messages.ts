@@ -122,6 +122,14 @@ export const messages = {
     zh: '{entity} {code} 正在审批中:同一{group}同时只能有一张单据在审批,请等其审批结束后再提交',
     en: '{entity} {code} is under approval: one document per {group} may be in approval at a time; submit once it is finished',
   },
+  contractFinalized: {
+    zh: '合同 {contract} 已由{entity} {code} 定案(审批通过),不能再保存或提交该合同的结算',
+    en: 'Contract {contract} was finalised by {entity} {code} (approved): no further settlement of it can be saved or submitted',
+  },
+  finalNeedsApproved: {
+    zh: '{entity} {code} 尚未审批通过:定案前,该合同的每张结算都须审批通过或删除',
+    en: '{entity} {code} is not approved: before the final settlement every settlement of the contract must be approved or deleted',
+  },
   cumulativePeriod: {
     zh: '{field} {period} 必须晚于已审批或审批中的 {last}:期次只能向后,不能补填以前的期次',
     en: '{field} {period} must be later than {last}, already approved or under approval: periods move forward only',

@@ -71,7 +71,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.workflow) lintWorkflow(model, report);
-  lintCumulative(model, entities, report);
+  lintCumulative(model, entities, report, dictionaries);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {

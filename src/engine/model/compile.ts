@@ -391,6 +391,7 @@ function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeMode
       snapshot: contract.snapshot ?? [],
       writeBack: contract.writeBack ?? {},
       status: contract.status && { ...contract.status, keep: contract.status.keep ?? [] },
+      final: contract.final && { writeBack: contract.final.writeBack, set: contract.final.set, reopen: contract.final.reopen ?? {} },
       lines: contract.lines && {
         detail: contract.lines.detail,
         match: contract.lines.match,

@@ -203,6 +203,8 @@ export interface CumulativeModel {
     writeBack: Readonly<Record<string, string>>;
     /** the contract's status: settled once an approved document references it, values in keep left alone */
     status?: { field: string; settled: string; unsettled: string; keep: readonly string[] };
+    /** this document is the contract's final settlement: what an approved one writes into the contract */
+    final?: { writeBack: Readonly<Record<string, string>>; set: Readonly<Record<string, string>>; reopen: Readonly<Record<string, string>> };
     lines?: {
       detail: string;
       /** source row field → contract row field */

@@ -3,14 +3,17 @@
 //    previous values are computed here from the approved documents, whatever the client sent;
 //  - on submit (status → approving): one document of a group in approval at a time, the period rule
 //    again, previous values refreshed (what was approved meanwhile counts);
-//  - on any later status (approved, rejected, …): the contract's totals are recomputed.
+//  - on any later status (approved, rejected, …): the contract's totals are recomputed;
+//  - final settlements (contract.final, R-ORDER-2): none of the contract's settlements is saved or
+//    submitted after an approved one, it is submitted only when the others are all approved, and the
+//    contract follows it (its final amount and statuses), reopened when none is approved any more.
 import { applyPrevious, groupOf } from '../../../engine/cumulative/cumulative.ts';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel, Label } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError, ValidationFailed } from '../../errors.ts';
-import { Cumulatives, writeFields } from './service.ts';
+import { Cumulatives, FinalSettlements, writeFields } from './service.ts';
 
 /** The group's fields joined for messages: 项目/采购合同/合同乙方. */
 function groupLabel(model: EntityModel): Label {
@@ -19,7 +22,7 @@ function groupLabel(model: EntityModel): Label {
 }
 
 class CumulativeRules {
-  constructor(private readonly ctx: StoreContext, private readonly service: Cumulatives, private readonly model: EntityModel) {}
+  constructor(private readonly ctx: StoreContext, private readonly service: Cumulatives, private readonly finals: FinalSettlements, private readonly model: EntityModel) {}
 
   private get spec() {
     return this.model.cumulative!;
@@ -45,6 +48,24 @@ class CumulativeRules {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${actor.tenantId}|${this.model.key}|${JSON.stringify(group)}`]);
     const other = await this.service.approving(tx, actor.tenantId, this.model, group, id);
     if (other) throw new AppError(400, 'cumulativeApproving', { entity: this.model.label, code: other.code ?? other.id, group: groupLabel(this.model) });
+  }
+
+  /** R-ORDER-2: nothing more is settled on a contract once its final settlement is approved. */
+  async checkFinalized(tx: Queryable, actor: Actor, record: Row, id?: string) {
+    const c = this.spec.contract;
+    const value = c && record[c.field];
+    if (!c || value === undefined || value === null || value === '') return;
+    const final = await this.finals.approvedFinal(tx, actor, c.entity, String(value), id);
+    if (final) throw new AppError(400, 'contractFinalized', { contract: String(value), entity: final.model.label, code: String(final.record[final.model.code?.field ?? 'id'] ?? final.record.id) });
+  }
+
+  /** R-ORDER-2: a final settlement is submitted only when every interim settlement of the contract is approved (or deleted). */
+  async checkInterimsApproved(tx: Queryable, actor: Actor, record: Row) {
+    const c = this.spec.contract;
+    const value = c?.final && record[c.field];
+    if (!c || value === undefined || value === null || value === '') return;
+    const open = await this.finals.unapprovedInterim(tx, actor.tenantId, c.entity, String(value));
+    if (open) throw new AppError(400, 'finalNeedsApproved', { entity: open.model.label, code: open.code });
   }
 
   /** Writes the previous values (and what derives from them) of a stored document. */
@@ -73,6 +94,7 @@ class CumulativeRules {
       ...own,
       beforeWrite: async (event) => {
         await own.beforeWrite?.(event);
+        await this.checkFinalized(event.tx, event.actor, event.record, event.id);
         await this.checkPeriod(event.tx, event.actor, event.record, event.id);
       },
       afterWrite: async (event) => {
@@ -84,10 +106,13 @@ class CumulativeRules {
         const record = await this.read(event.tx, event.actor, event.id);
         if (event.status === 'approving') {
           await this.checkApproving(event.tx, event.actor, record, event.id);
+          await this.checkFinalized(event.tx, event.actor, record, event.id);
+          await this.checkInterimsApproved(event.tx, event.actor, record);
           await this.checkPeriod(event.tx, event.actor, record, event.id);
           await this.refresh(event.tx, event.actor, record);
         } else {
           await this.service.writeBack(event.tx, event.actor, this.model, record);
+          await this.finals.settle(event.tx, event.actor, this.model, record);
         }
       },
     };
@@ -98,8 +123,9 @@ class CumulativeRules {
 export function withCumulatives(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
   const out = { ...hooks };
   const service = new Cumulatives(ctx);
+  const finals = new FinalSettlements(ctx, service);
   for (const model of Object.values(ctx.catalog.entities)) {
-    if (model.cumulative) out[model.key] = new CumulativeRules(ctx, service, model).hooks(hooks[model.key] ?? {});
+    if (model.cumulative) out[model.key] = new CumulativeRules(ctx, service, finals, model).hooks(hooks[model.key] ?? {});
   }
   return out;
 }

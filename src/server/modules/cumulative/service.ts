@@ -274,6 +274,94 @@ export class Cumulatives {
   }
 }
 
+// ---- final settlement (R-ORDER-2, R-FIN) ----
+
+/** A document of a final-settlement type (x-cumulative.contract.final) approved for a contract. */
+export interface ApprovedFinal {
+  model: EntityModel;
+  record: Row;
+}
+
+/** A live settlement of a contract, found by a check. */
+export interface FoundDocument {
+  model: EntityModel;
+  code: string;
+}
+
+export class FinalSettlements {
+  constructor(private readonly ctx: StoreContext, private readonly cumulatives: Cumulatives) {}
+
+  /** The documents with x-cumulative that settle contracts of `entity`: finals and the others (interim). */
+  private settling(entity: string, finals: boolean): EntityModel[] {
+    return Object.values(this.ctx.catalog.entities).filter((m) => m.cumulative?.contract?.entity === entity && !!m.cumulative.contract.final === finals);
+  }
+
+  /** The approved final settlement of a contract (other than `excludeId`), if any. */
+  async approvedFinal(db: Queryable, actor: Actor, entity: string, value: string, excludeId?: string): Promise<ApprovedFinal | null> {
+    for (const model of this.settling(entity, true)) {
+      const params = new Params();
+      const where = groupWhere(model, actor.tenantId, { [model.cumulative!.contract!.field]: value }, ['approved'], params, excludeId);
+      const [row] = await db.query(`SELECT t.id::text AS id FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`, params.values);
+      if (row) return { model, record: await new EntityStore(this.ctx, model, actor).detail(String(row.id), 'id', db) };
+    }
+    return null;
+  }
+
+  /** A live interim settlement of a contract that is not approved (draft, in approval, rejected, …), if any. */
+  async unapprovedInterim(db: Queryable, tenantId: string, entity: string, value: string): Promise<FoundDocument | null> {
+    for (const model of this.settling(entity, false)) {
+      const status = model.fieldMap[model.workflow!.statusField];
+      const params = new Params();
+      const where = [`t.tenant_id = ${params.add(tenantId)}`, `t.${q(model.fieldMap[model.cumulative!.contract!.field].column)}::text = ${params.add(value)}`, `coalesce(t.${q(status.column)}, '') <> 'approved'`];
+      if (model.softDelete) where.push('t.is_deleted = 0');
+      const title = model.code ? `t.${q(model.fieldMap[model.code.field].column)}` : 't.id::text';
+      const [row] = await db.query<{ code: string }>(`SELECT ${title} AS code FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`, params.values);
+      if (row) return { model, code: row.code };
+    }
+    return null;
+  }
+
+  /**
+   * The contract follows its approved final settlement: its values and statuses. Without one, a
+   * contract that was finalised is reopened (the reopen values, its status back to what the
+   * interim settlements give) and its totals recomputed from them.
+   */
+  async settle(tx: Queryable, actor: Actor, model: EntityModel, record: Row): Promise<void> {
+    const c = model.cumulative?.contract;
+    const value = c && record[c.field];
+    if (!c || value === undefined || value === null || value === '') return;
+    const target = this.ctx.catalog.entities[c.entity];
+    const valueField = model.fieldMap[c.field].ref?.valueField ?? 'id';
+    const contract = await new EntityStore(this.ctx, target, actor).detail(String(value), valueField, tx).catch(() => null);
+    if (!contract) return; // the contract is gone: nothing to write back
+    const final = await this.approvedFinal(tx, actor, c.entity, String(value));
+    const next: Row = { ...contract };
+    if (final) {
+      const spec = final.model.cumulative!.contract!.final!;
+      for (const [field, from] of Object.entries(spec.writeBack)) next[field] = final.record[from];
+      Object.assign(next, spec.set);
+      return this.write(tx, target, next, [...Object.keys(spec.writeBack), ...Object.keys(spec.set)]);
+    }
+    const finals = this.settling(c.entity, true).map((m) => m.cumulative!.contract!.final!);
+    if (!finals.some((f) => Object.entries(f.set).every(([k, v]) => contract[k] === v))) return;
+    const changed = new Set<string>();
+    for (const f of finals) for (const [k, v] of Object.entries(f.reopen)) (next[k] = v, changed.add(k));
+    for (const m of this.settling(c.entity, false)) {
+      const status = m.cumulative!.contract!.status;
+      if (status) (next[status.field] = status.unsettled, changed.add(status.field));
+    }
+    await this.write(tx, target, next, [...changed]);
+    // the totals of every interim writer are recomputed by one of them (writeBack sums over all)
+    const writer = this.settling(c.entity, false).find((m) => Object.keys(m.cumulative!.contract!.writeBack).length);
+    if (writer) await this.cumulatives.writeBack(tx, actor, writer, { [writer.cumulative!.contract!.field]: value });
+  }
+
+  private async write(tx: Queryable, target: EntityModel, next: Row, fields: string[]): Promise<void> {
+    const computed = applyComputed(target, next);
+    await writeFields(tx, target.table, [...fields, ...target.computeOrder].map((f) => target.fieldMap[f]), String(next.id), computed);
+  }
+}
+
 /** UPDATE of some columns of one row by id (ids come from rows just read in the caller's tenant). */
 export async function writeFields(tx: Queryable, table: string, fields: FieldModel[], id: string, record: Row): Promise<void> {
   const own = [...new Map(fields.filter((f) => f && !f.system && !f.writeOnly).map((f) => [f.name, f])).values()];

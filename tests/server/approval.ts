@@ -1,0 +1,34 @@
+// Approval steps as the seeded users take them, for server tests of documents with a workflow.
+import { expect } from 'vitest';
+import type { App } from '../../src/server/app.ts';
+import type { client } from './harness.ts';
+
+type Api = ReturnType<typeof client>;
+const FLOW = '/api/blade-flow';
+
+/** The data of a successful answer (fails the test with the whole answer otherwise). */
+export function ok(res: { body: any }) {
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });
+  return res.body.data;
+}
+
+/** A token of a seeded user of the platform tenant, with the role aliases the workflow hands tasks by. */
+export async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: string): Promise<string> {
+  const [u] = await server.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
+    `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
+       (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
+       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = '000000'`,
+    [account],
+  );
+  return server.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
+}
+
+/** Submits a document (unless in approval already) and lets `approver` approve it (amounts under the cost manager's threshold). */
+export async function approveAs(clerk: Api, approver: Api, base: string, id: string): Promise<void> {
+  const current = ok(await clerk.get(`${base}/detail`, { id }));
+  const submitted = current.approvalStatus === 'approving' ? current : ok(await clerk.post(`${base}/submit`, { id }));
+  const [task] = ok(await approver.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
+  ok(await approver.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
+  ok(await approver.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
+  expect(ok(await clerk.get(`${base}/detail`, { id })).approvalStatus).toBe('approved');
+}
