@@ -20,6 +20,7 @@ import { envelope } from './http/envelope.ts';
 import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerTextGuard, serverLimitOptions } from './http/limits.ts';
+import { registerDrain } from './http/drain.ts';
 import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
 import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
@@ -165,6 +166,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // for load balancers and probes: says the process answers, nothing about any tenant
     app.get('/api/health', async () => envelope(200, { status: 'UP' }, 'ok'));
     registerTextGuard(app);
+    registerDrain(app);
     registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, captchaPerAddress: limits.captchaPerAddress, logs });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one

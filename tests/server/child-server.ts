@@ -1,0 +1,87 @@
+// The real server as a child process (`node --import tsx src/server/main.ts`), for what an
+// in-process app cannot show: signals, kill -9, a restart on the same data.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { clientHash } from '../../src/server/security/passwords.ts';
+import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
+
+export interface ChildServer {
+  proc: ChildProcess;
+  /** http://127.0.0.1:port */
+  url: string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string>;
+  /** Everything it printed, for failure messages. */
+  output(): string;
+}
+
+/** Starts the server with `env` on a free port; resolves once it says it is ready. */
+export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_000): Promise<ChildServer> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ZS_DEMO: 'basic', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server not ready after ${readyTimeoutMs} ms:\n${out}`));
+    }, readyTimeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /Zhusuan: (http:\/\/\S+)/.exec(out);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ proc, url: ready[1].replace('localhost', '127.0.0.1'), exited, output: () => out });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before it was ready:\n${out}`));
+    });
+  });
+}
+
+/** Logs in as a seeded user through the API (password grant) and returns the token. */
+export async function loginAs(url: string, username = 'admin', password = username): Promise<string> {
+  const query = new URLSearchParams({ tenantId: '000000', username, password: clientHash(password), grant_type: 'password', scope: 'all', type: 'account' });
+  const res = await fetch(`${url}/api/blade-auth/oauth/token?${query}`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'tenant-id': '000000' },
+  });
+  const body = await res.json();
+  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.access_token as string;
+}
+
+export interface HttpApi {
+  get(path: string, query?: Record<string, string>): Promise<any>;
+  post(path: string, body?: unknown, query?: Record<string, string>): Promise<any>;
+  /** A POST that must succeed: its data. */
+  ok(path: string, body: unknown): Promise<any>;
+}
+
+/** JSON calls to a child server with a token, answering the envelope. */
+export function httpApi(url: string, token: string): HttpApi {
+  const call = async (method: string, path: string, query: Record<string, string> = {}, body?: unknown) => {
+    const qs = new URLSearchParams(query).toString();
+    const res = await fetch(`${url}${path}${qs ? `?${qs}` : ''}`, {
+      method,
+      headers: { 'blade-auth': `bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.json();
+  };
+  return {
+    get: (path, query) => call('GET', path, query),
+    post: (path, body, query) => call('POST', path, query, body),
+    async ok(path, body) {
+      const answer = await call('POST', path, {}, body);
+      if (answer.code !== 200) throw new Error(`${path}: ${JSON.stringify(answer)}`);
+      return answer.data;
+    },
+  };
+}
