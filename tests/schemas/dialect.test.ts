@@ -57,7 +57,7 @@ describe('the real schema set', () => {
   });
 
   it('gives every header the system columns with their SQL types, first', () => {
-    for (const model of Object.values(catalog.entities)) {
+    for (const model of Object.values(catalog.entities).filter((m) => !m.rowsOf)) {
       const f = model.fieldMap;
       expect(model.fields[0].name, model.key).toBe('id');
       expect(f.id).toMatchObject({ column: 'id', kind: 'id', sqlType: 'bigint', system: true, readOnly: true });
@@ -72,6 +72,17 @@ describe('the real schema set', () => {
     }
     expect(catalog.entities.project.scope).toBe('tenant');
     expect(catalog.entities.dict.scope).toBe('shared');
+  });
+
+  it('gives rows of another document (x-entity.rowsOf) the columns of its detail rows: no audit or delete columns', () => {
+    const lines = catalog.entities.expenditureContractMaterial;
+    const detail = catalog.entities.expenditureContract.details[0];
+    expect(lines).toMatchObject({ readOnly: true, softDelete: false, table: detail.table, rowsOf: { entity: 'expenditureContract', detail: 'details' } });
+    expect(lines.fields.slice(0, 4).map((f) => [f.name, f.column, f.system])).toEqual([
+      ['id', 'id', true], ['tenantId', 'tenant_id', true], ['expenditureContractId', 'expenditure_contract_id', true], ['sortNo', 'sort_no', true],
+    ]);
+    expect(lines.fieldMap.createUser).toBeUndefined();
+    expect(lines.fieldMap.quantity).toMatchObject({ column: detail.fieldMap.quantity.column, sqlType: detail.fieldMap.quantity.sqlType });
   });
 
   it('gives detail rows an id, the tenant, the foreign key and the row order', () => {
@@ -319,6 +330,46 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     delete param['x-list'].batchActions;
     const model = compile(copy).catalog.entities.param;
     expect(model).toMatchObject({ readOnly: true, list: { rowActions: ['view'], batchActions: [] } });
+  });
+
+  describe('x-entity.rowsOf (rows of another document as a resource)', () => {
+    const LINES = 'schemas/construct/expenditure-contract-material.schema.json';
+    const messages = (change: (s: SchemaSource & { files: Record<string, any> }) => void) =>
+      issuesAfter(change).filter((i) => i.file === LINES).map((i) => `${i.pointer}: ${i.message}`).sort();
+
+    it('rows that are not read-only, in another table, with a numbering of their own', () => {
+      expect(messages((s) => {
+        const entity = s.files[LINES]['x-entity'];
+        entity.readOnly = false;
+        entity.table = 'construct_contract_line';
+        entity.code = { field: 'goodsCode', prefix: 'HTQD' };
+        s.files[LINES]['x-list'].rowActions = ['view'];
+        s.files[LINES]['x-list'].batchActions = [];
+      })).toEqual([
+        '/x-entity/code: "code" does not apply to rows of another document',
+        '/x-entity/readOnly: rows of another document are written through that document: set x-entity.readOnly',
+        '/x-entity/table: rows of expenditureContract.details live in its table "construct_expenditure_contract_material", not "construct_contract_line"',
+      ]);
+    });
+
+    it('a document or detail that does not exist', () => {
+      expect(messages((s) => { s.files[LINES]['x-entity'].rowsOf.detail = 'lines'; })).toContain('/x-entity/rowsOf/detail: expenditureContract has no detail array "lines"');
+    });
+
+    it('properties that are neither row fields nor fields of the document', () => {
+      expect(messages((s) => {
+        const lines = s.files[LINES];
+        lines.properties.weight = { type: 'number', title: '重量', 'x-i18n': { title: 'Weight' } };
+        lines['x-entity'].rowsOf.parentFields.contractName = 'title';
+        lines['x-entity'].rowsOf.parentFields.quantity = 'contractAmount';
+        lines.properties.spec = { type: 'integer', title: '规格', 'x-i18n': { title: 'Spec' } };
+      })).toEqual([
+        '/properties/spec: "spec" must be read as expenditureContract.details.spec is stored (string, column spec)',
+        '/properties/weight: "weight" is neither a row field of expenditureContract.details nor named in x-entity.rowsOf.parentFields',
+        '/x-entity/rowsOf/parentFields/contractName: "title" is not a header field of expenditureContract',
+        '/x-entity/rowsOf/parentFields/quantity: "quantity" is a row field of expenditureContract.details; a parent field needs another name',
+      ]);
+    });
   });
 
   describe('x-detail.pickFrom (rows picked from another document\'s lines)', () => {

@@ -48,3 +48,17 @@ export async function count(api: Api, url: string, query: Record<string, string>
   expect(res.body.code).toBe(200);
   return res.body.data.total as number;
 }
+
+export function supplier(api: Api, overrides: Record<string, unknown> = {}) {
+  seq++;
+  return saved(api, '/api/construct/subcontractor/save', { name: `沙钢物资贸易有限公司${seq}`, subcontractorTypes: ['material_supplier'], blacklisted: false, status: 'enabled', ...overrides });
+}
+
+/** An expense contract (a purchase contract unless overridden) with priced lines. */
+export function expenseContract(api: Api, projectId: string, subcontractorId: string, lines: Record<string, unknown>[], overrides: Record<string, unknown> = {}) {
+  return saved(api, '/api/construct/expenditureContract/save', {
+    name: '钢筋采购合同', projectId, subcontractorId, expenditureContractType: 'material', pricingMode: 'fixed_unit_price',
+    signDate: '2026-03-12', startDate: '2026-04-01', contractAmount: 0, taxRate: 13, performanceStatus: 'not_started', settlementStatus: 'none',
+    details: lines.map((l) => ({ taxRate: 13, ...l })), ...overrides,
+  });
+}

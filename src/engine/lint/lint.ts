@@ -22,7 +22,8 @@ export function lintCatalog(entities: Record<string, EntityModel>, dictionaries:
   for (const [key, model] of Object.entries(entities)) {
     const report: Report = (at, message) => issues.push({ file: model.file, pointer: at, message });
     if (model.key !== key) report('/x-entity/key', `x-entity.key "${model.key}" differs from the manifest key "${key}"`);
-    claim(tables, model.table, key, report, '/x-entity/table', 'table');
+    // rows of another document read that document's detail table (lintRowsOf checks it is that one)
+    if (!model.rowsOf) claim(tables, model.table, key, report, '/x-entity/table', 'table');
     claim(apis, model.api, key, report, '/x-entity/api', 'API base');
     for (const d of model.details) claim(tables, d.table, key, report, pointer('properties', d.name, 'x-detail', 'table'), 'table');
     lintEntity(model, entities, dictionaries, report);
@@ -70,6 +71,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (model.activeIf) for (const name of fieldsOf(model.activeIf)) if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
+  if (model.rowsOf) lintRowsOf(model, entities, report);
   if (model.workflow) lintWorkflow(model, report);
   lintCumulative(model, entities, report, dictionaries);
   const ctx = { entities, dictionaries, report };
@@ -134,6 +136,46 @@ function lintRoutes(model: EntityModel, report: Report) {
 }
 
 const WRITE_ROUTES = new Set(['save', 'update', 'submit', 'updatePart', 'remove']);
+
+/**
+ * x-entity.rowsOf: the document and its detail exist; the records are read-only, live in that
+ * detail's table and have nothing a table of their own would need; every property is a row field of
+ * the detail (same kind and column) or one of the document's header fields named in parentFields.
+ */
+function lintRowsOf(model: EntityModel, entities: Record<string, EntityModel>, report: Report) {
+  const rowsOf = model.rowsOf!;
+  const parent = entities[rowsOf.entity];
+  const detail = parent?.details.find((d) => d.name === rowsOf.detail);
+  if (!parent) return report('/x-entity/rowsOf/entity', `rowsOf names unknown entity "${rowsOf.entity}"`);
+  if (!detail) return report('/x-entity/rowsOf/detail', `${rowsOf.entity} has no detail array "${rowsOf.detail}"`);
+  if (parent.rowsOf) report('/x-entity/rowsOf/entity', `${rowsOf.entity} is itself rows of another entity`);
+  if (!model.readOnly) report('/x-entity/readOnly', 'rows of another document are written through that document: set x-entity.readOnly');
+  if (model.table !== detail.table) report('/x-entity/table', `rows of ${rowsOf.entity}.${rowsOf.detail} live in its table "${detail.table}", not "${model.table}"`);
+  if (model.scope !== parent.scope) report('/x-entity/scope', `the scope must be that of ${rowsOf.entity} (${parent.scope})`);
+  const spec = model.schema['x-entity'] ?? {};
+  for (const keyword of ['softDelete', 'tree', 'code', 'lookupKeys', 'activeIf', 'routes', 'labelsForMembers']) {
+    if (keyword in spec) report(pointer('x-entity', keyword), `"${keyword}" does not apply to rows of another document`);
+  }
+  if (model.workflow) report('/x-workflow', 'rows of another document follow its approval; they have no workflow of their own');
+  if (model.cumulative) report('/x-cumulative', 'rows of another document cannot accumulate');
+  if (model.details.length) report(pointer('properties', model.details[0].name), 'rows of another document have no detail arrays');
+  for (const [name, from] of Object.entries(rowsOf.parentFields)) {
+    const at = pointer('x-entity', 'rowsOf', 'parentFields', name);
+    const own = model.fieldMap[name];
+    const source = parent.fieldMap[from];
+    if (!own) report(at, `"${name}" is not a property`);
+    else if (!source) report(at, `"${from}" is not a header field of ${rowsOf.entity}`);
+    else if (own.kind !== source.kind) report(at, `${rowsOf.entity}.${from} is ${source.kind}, "${name}" is ${own.kind}`);
+    if (own && detail.fieldMap[name]) report(at, `"${name}" is a row field of ${rowsOf.entity}.${rowsOf.detail}; a parent field needs another name`);
+  }
+  for (const f of model.fields) {
+    if (f.system || f.name in rowsOf.parentFields) continue;
+    const row = detail.fieldMap[f.name];
+    const at = pointer('properties', f.name);
+    if (!row) report(at, `"${f.name}" is neither a row field of ${rowsOf.entity}.${rowsOf.detail} nor named in x-entity.rowsOf.parentFields`);
+    else if (row.kind !== f.kind || row.column !== f.column) report(at, `"${f.name}" must be read as ${rowsOf.entity}.${rowsOf.detail}.${f.name} is stored (${row.kind}, column ${row.column})`);
+  }
+}
 
 /** x-entity.readOnly: nothing may offer a write the server does not answer. */
 function lintReadOnly(model: EntityModel, report: Report) {

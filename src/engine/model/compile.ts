@@ -55,6 +55,7 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
     }
   }
   if (issues.length) throw new SchemaSetError(issues);
+  for (const model of Object.values(entities)) if (model.rowsOf) attachRowSystemFields(model, entities);
 
   issues.push(...lintCatalog(entities, dictionaries, source));
   for (const doc of Object.values(documents)) ajv.addSchema(doc);
@@ -287,7 +288,8 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
   if (!spec) throw Object.assign(new Error('an entity schema needs x-entity'), { pointer: '' });
   const baseId = doc.$id;
   const scope = spec.scope ?? 'tenant';
-  const softDelete = spec.softDelete ?? true;
+  // rows of another document have no is_deleted column: they live and die with their document
+  const softDelete = spec.rowsOf ? false : spec.softDelete ?? true;
   const required = new Set<string>(doc.required ?? []);
   const own: FieldModel[] = [];
   const details: DetailModel[] = [];
@@ -296,7 +298,8 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     if (resolved['x-detail']) details.push(buildDetail(scope, name, raw, baseId, resolver, file));
     else own.push(buildField(name, raw, baseId, required.has(name), resolver));
   }
-  const fields = [...headerSystemFields(scope, softDelete), ...own];
+  // rows of another document get their system fields (id, tenant, foreign key, order) from its detail, after every entity is built
+  const fields = spec.rowsOf ? own : [...headerSystemFields(scope, softDelete), ...own];
   const fieldMap = Object.fromEntries(fields.map((f) => [f.name, f]));
   const computeOrder = computeOrderOf(own, file, '');
   // a pick source's document type is the one its header reference names (the linter reports a header that is no reference)
@@ -323,6 +326,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     lookupKeys: spec.lookupKeys ?? [],
     labelsForMembers: spec.labelsForMembers ?? false,
     readOnly: spec.readOnly ?? false,
+    rowsOf: spec.rowsOf && { entity: spec.rowsOf.entity, detail: spec.rowsOf.detail, parentFields: spec.rowsOf.parentFields ?? {} },
     activeIf: spec.activeIf,
     routes: spec.routes ?? {},
     tree,
@@ -360,6 +364,18 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     cumulative: cumulativeOf(key, doc['x-cumulative']),
     schema: doc,
   };
+}
+
+/**
+ * An x-entity.rowsOf entity's columns are those of the detail table it reads: its system fields are
+ * the detail's (id, tenant, the foreign key to the document, the order). A missing document or
+ * detail is left for the linter to report.
+ */
+function attachRowSystemFields(model: EntityModel, entities: Record<string, EntityModel>) {
+  const detail = entities[model.rowsOf!.entity]?.details.find((d) => d.name === model.rowsOf!.detail);
+  if (!detail) return;
+  const fields = [...detail.fields.filter((f) => f.system), ...model.fields];
+  Object.assign(model, { fields, columns: fields.filter((f) => !f.writeOnly), fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])) });
 }
 
 function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {

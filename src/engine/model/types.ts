@@ -216,6 +216,14 @@ export interface CumulativeModel {
   };
 }
 
+/** x-entity.rowsOf: the entity and detail array the records are rows of. */
+export interface RowsOfModel {
+  entity: string;
+  detail: string;
+  /** property of these records -> header field of the document, read through the join */
+  parentFields: Readonly<Record<string, string>>;
+}
+
 export interface EntityModel {
   key: string;
   file: string;
@@ -233,6 +241,11 @@ export interface EntityModel {
   labelsForMembers: boolean;
   /** Written by the server alone (x-entity.readOnly, logs): no write routes, buttons or list actions. */
   readOnly: boolean;
+  /**
+   * Set when the records are the rows of another entity's detail (x-entity.rowsOf): read through a
+   * join with their live document, never written, without a table of their own.
+   */
+  rowsOf?: RowsOfModel;
   /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */
   activeIf?: Predicate;
   /** Extra paths under the API base (x-entity.routes): path -> the generic call it answers like. */

@@ -144,6 +144,8 @@ export class EntityStore {
   }
 
   private assertWrite() {
+    // rows of another document are written through that document's form
+    if (this.model.rowsOf) throw new AppError(404, 'routeNotFound');
     if (this.model.scope !== 'tenant' && !this.platform) throw new AppError(403, 'platformOnly', { entity: this.model.label });
   }
 
@@ -152,8 +154,31 @@ export class EntityStore {
     const terms: string[] = [];
     if (model.scope === 'tenant') terms.push(`${alias}.tenant_id = ${params.add(this.actor.tenantId)}`);
     if (model.softDelete) terms.push(`${alias}.is_deleted = 0`);
-    if (model === this.model && this.dataFilters.length) terms.push(`(${this.dataFilters.map((f) => f(params, alias)).join(' OR ')})`);
+    // rows of another document are scoped through their document (relation())
+    if (model === this.model && !model.rowsOf && this.dataFilters.length) terms.push(`(${this.dataFilters.map((f) => f(params, alias)).join(' OR ')})`);
     return terms;
+  }
+
+  /**
+   * What alias t reads: the entity's table or, for rows of another document (x-entity.rowsOf), that
+   * document's detail rows joined to their live document within the caller's data scopes on it, the
+   * document's fields named as this entity's properties. PostgreSQL folds the subquery into the
+   * outer statement, so filters and order reach the tables' indexes.
+   */
+  private relation(params: Params): string {
+    const rowsOf = this.model.rowsOf;
+    if (!rowsOf) return q(this.model.table);
+    const parent = this.ctx.catalog.entities[rowsOf.entity];
+    const detail = parent.details.find((d) => d.name === rowsOf.detail)!;
+    const columns = this.model.columns.map((f) => {
+      const from = rowsOf.parentFields[f.name];
+      return from ? `p.${q(parent.fieldMap[from].column)} AS ${q(f.column)}` : `d.${q(f.column)}`;
+    });
+    const join = [`p.id = d.${q(detail.foreignKeyColumn)}`];
+    if (parent.scope === 'tenant') join.push('p.tenant_id = d.tenant_id');
+    if (parent.softDelete) join.push('p.is_deleted = 0');
+    if (this.dataFilters.length) join.push(`(${this.dataFilters.map((f) => f(params, 'p')).join(' OR ')})`);
+    return `(SELECT ${columns.join(', ')} FROM ${q(detail.table)} d JOIN ${q(parent.table)} p ON ${join.join(' AND ')})`;
   }
 
   // ---- reads ----
@@ -164,7 +189,7 @@ export class EntityStore {
     const where = this.scope(params);
     for (const filter of query.filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const from = `FROM ${q(this.model.table)} t ${whereSql}`;
+    const from = `FROM ${this.relation(params)} t ${whereSql}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
     const offset = (query.current - 1) * query.size;
     let records: Row[] = [];
@@ -175,7 +200,7 @@ export class EntityStore {
       // Deep pages: find the page's ids first (the list index answers that alone), then read
       // only those rows, instead of reading every skipped row.
       const sql = offset >= DEFERRED_JOIN_OFFSET
-        ? `SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t JOIN (SELECT t.id ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}) page ON page.id = t.id ORDER BY ${order}`
+        ? `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t JOIN (SELECT t.id ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}) page ON page.id = t.id ORDER BY ${order}`
         : `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`;
       records = (await this.db.query(sql, params.values)).map((r) => toRecord(r, this.model.columns));
     }
@@ -203,7 +228,7 @@ export class EntityStore {
     for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     // a picker offers live records only; labels by id still name a disabled record an old document holds
     if (!query.ids) where.push(...this.activeTerms(params));
-    const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
+    const from = `FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
     const limit = params.add(query.size);
     const offset = params.add((query.current - 1) * query.size);
@@ -221,7 +246,7 @@ export class EntityStore {
     const where = [...this.scope(params), ...this.activeTerms(params)];
     for (const filter of filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     const rows = await this.db.query(
-      `SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+      `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ${orderSql(this.model.list.defaultSort, this.model.fieldMap)} LIMIT ${ALL_LIMIT}`,
       params.values,
     );
@@ -239,7 +264,7 @@ export class EntityStore {
     const params = new Params();
     const where = this.scope(params);
     if (spec.filter) where.push(`(${predicateSql(spec.filter, this.model, params, 't', {})})`);
-    const from = `FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
+    const from = `FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const sums = fields(spec.sums).map((f) => `sum(t.${q(f.column)}) AS ${q(f.name)}`);
     const groupCols = fields(spec.groupBy).map((f) => `t.${q(f.column)}`);
     const asNumbers = (row: Row) => toRecord(row, fields(spec.sums).map((f) => ({ ...f, kind: 'decimal' as const })));
@@ -274,7 +299,7 @@ export class EntityStore {
     const field = this.model.fieldMap[by];
     const params = new Params();
     const where = [`t.${q(field.column)} = ${params.add(id)}`, ...this.scope(params)];
-    const [row] = await db.query(`SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    const [row] = await db.query(`SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t WHERE ${where.join(' AND ')}`, params.values);
     if (!row) throw notFound(this.model.label);
     const record = toRecord(row, this.model.columns);
     for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
@@ -756,7 +781,8 @@ export class EntityStore {
       const [child] = await tx.query(`SELECT 1 FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
       if (child) throw new AppError(400, 'hasChildren', { entity: this.model.label });
     }
-    for (const other of Object.values(this.ctx.catalog.entities)) {
+    // rows of another document (x-entity.rowsOf) are checked as that document's detail, with its liveness
+    for (const other of Object.values(this.ctx.catalog.entities).filter((m) => !m.rowsOf)) {
       for (const { table, fields, header } of [
         { table: other.table, fields: other.fields, header: true },
         ...other.details.map((d) => ({ table: d.table, fields: d.fields, header: false })),

@@ -64,6 +64,8 @@ function columnSpec(f: FieldModel): TableSpec['columns'][number] {
 
 /** The tables, columns and indexes one entity needs. */
 export function tableSpecs(model: EntityModel): TableSpec[] {
+  // rows of another document (x-entity.rowsOf) live in that document's detail table
+  if (model.rowsOf) return [];
   const scope = scopeColumns(model);
   const where = liveFilter(model);
   const index = (columns: string[], unique = false): IndexSpec => ({ name: indexName(model.table, columns, unique), columns, unique, where });

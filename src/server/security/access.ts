@@ -56,7 +56,11 @@ export class AccessControl {
   /** entity key -> entities whose records refer to it (header or rows) */
   private readonly referencedBy = new Map<string, EntityModel[]>();
 
+  /** API bases of rows of another document, with their document's */
+  private readonly rowsApis: { api: string; parentApi: string }[];
+
   constructor(private readonly db: Db, private readonly catalog: EntityCatalog) {
+    this.rowsApis = Object.values(catalog.entities).flatMap((m) => (m.rowsOf ? [{ api: m.api, parentApi: catalog.entities[m.rowsOf.entity].api }] : []));
     for (const model of Object.values(catalog.entities)) {
       for (const f of [...model.fields, ...model.details.flatMap((d) => d.fields)]) {
         if (!f.ref || f.ref.entity === model.key) continue;
@@ -135,12 +139,24 @@ export class AccessControl {
     });
   }
 
+  /** The entity whose data scopes apply: rows of another document (x-entity.rowsOf) are that document's. */
+  private governing(model: EntityModel): EntityModel {
+    return model.rowsOf ? this.catalog.entities[model.rowsOf.entity] : model;
+  }
+
+  /**
+   * Rows of another document (x-entity.rowsOf) are read with their own menu's grant or with the
+   * document's: whoever may read an expense contract may read its lines.
+   */
   async check(actor: Actor, model: EntityModel, action: Action): Promise<void> {
     if (!model.menu) return;
     const grants = await this.grants(actor);
     if (grants.administrator) return;
-    const allowed = action === 'view' ? this.canRead(model, grants.codes) : grants.codes.has(`${model.menu.code}_${action}`);
-    if (!allowed) throw new AppError(403, 'noPermission', { action: ACTION_LABELS[action], entity: model.label });
+    const allows = (m: EntityModel) => (action === 'view' ? this.canRead(m, grants.codes) : grants.codes.has(`${m.menu!.code}_${action}`));
+    const document = this.governing(model);
+    if (!allows(model) && !(document !== model && document.menu && allows(document))) {
+      throw new AppError(403, 'noPermission', { action: ACTION_LABELS[action], entity: model.label });
+    }
   }
 
   /** Checks a named button grant (user_reset, role_grant, …). */
@@ -150,7 +166,9 @@ export class AccessControl {
   }
 
   /** The row filters of the caller's data scopes on `model`; none means every row. */
-  async dataFilters(actor: Actor, model: EntityModel): Promise<DataFilter[]> {
+  async dataFilters(actor: Actor, requested: EntityModel): Promise<DataFilter[]> {
+    // over the document's columns for rows of another document: the store applies them to the document
+    const model = this.governing(requested);
     if (!model.menu) return [];
     const grants = await this.grants(actor);
     const rules = grants.dataRules.filter((r) => r.menuCode === model.menu!.code);
@@ -191,8 +209,17 @@ export class AccessControl {
     return rules;
   }
 
-  /** A path covered by API scope rules is open only to roles granted one of them. */
+  /**
+   * A path covered by API scope rules is open only to roles granted one of them. A path of rows of
+   * another document (x-entity.rowsOf) is also held to the rules of the same call on that document.
+   */
   async checkApi(actor: Actor, path: string): Promise<void> {
+    await this.checkApiPath(actor, path);
+    const rows = this.rowsApis.find((r) => path.startsWith(`${r.api}/`));
+    if (rows) await this.checkApiPath(actor, rows.parentApi + path.slice(rows.api.length));
+  }
+
+  private async checkApiPath(actor: Actor, path: string): Promise<void> {
     const rules = (await this.apiScopeRules()).filter((r) => path.startsWith(r.path.replace(/\*+$/, '')));
     if (!rules.length) return;
     const grants = await this.grants(actor);
