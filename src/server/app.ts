@@ -57,6 +57,10 @@ import { registerLedgerRoutes } from './modules/ledger/routes.ts';
 import { withWarnings } from './modules/warning/hooks.ts';
 import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
+import { datasourceHooks, DEVELOP_DDL, LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
+import { LateRoutes } from './modules/develop/late-routes.ts';
+import { registerDevelopRoutes } from './modules/develop/routes.ts';
+import { createSecretBox, loadKeyMaterial } from './security/secret-box.ts';
 import { registerReportRoutes, reportHooks } from './modules/report/routes.ts';
 import { messageNotifier } from './modules/flow/notify.ts';
 import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
@@ -92,7 +96,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, LEDGER_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, DEVELOP_DDL, LEDGER_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -114,7 +118,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   // validators are generated on first use: `schemas:check` and the tests compile every one
-  const { catalog, ajv } = compile(readSchemaSource(), { validators: 'lazy' });
+  const { catalog, ajv } = compile(readSchemaSource(config.schemaDir ?? PROJECT_ROOT), { validators: 'lazy' });
   const db = options.db ?? (await openDatabase(config));
   let hub: SubscriptionHub | undefined;
   try {
@@ -122,6 +126,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
     const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret));
     const access = new AccessControl(db, catalog);
+    // data sources' passwords: sealed with a key of this installation (no default key)
+    const secretBox = createSecretBox(await loadKeyMaterial(db, 'datasource.key', config.datasourceKey, 'ZS_DATASOURCE_KEY'));
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);
     const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
     const logs = new LogService(ctx);
@@ -133,6 +139,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
+      datasource: datasourceHooks(secretBox),
       ...reportHooks(catalog, access),
     }, ctx), ctx), ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
@@ -184,6 +191,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerLedgerRoutes(app, ctx);
     registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
+    registerDevelopRoutes(app, ctx, {
+      box: secretBox, allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS, schemaRoot: config.schemaDir ?? PROJECT_ROOT,
+      migrationsDir: join(PROJECT_ROOT, 'migrations'), late: new LateRoutes(app),
+    });
     registerReportRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);

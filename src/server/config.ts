@@ -28,6 +28,12 @@ export interface Config {
   uploadMaxMb?: number;
   /** Record the API log (default on; ZS_API_LOG=off turns it off, e.g. to measure its cost). */
   apiLog?: boolean;
+  /** Hosts a data source may connect to (ZS_DATASOURCE_HOSTS, comma-separated; default loopback only). */
+  datasourceHosts?: string[];
+  /** Key of the data sources' stored passwords (ZS_DATASOURCE_KEY); by default one is generated on first start. */
+  datasourceKey?: string;
+  /** The folder holding entities.manifest.json and schemas/ (ZS_SCHEMA_DIR; default: the installation's own). */
+  schemaDir?: string;
   /** Guards against floods and slow clients; unset ones take LIMIT_DEFAULTS. */
   limits?: Partial<Limits>;
 }
@@ -98,6 +104,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: env.ZS_STORAGE_DIR ? resolve(env.ZS_STORAGE_DIR) : undefined,
     uploadMaxMb: Number(env.ZS_UPLOAD_MAX_MB ?? 20),
     apiLog: env.ZS_API_LOG !== 'off',
+    datasourceHosts: env.ZS_DATASOURCE_HOSTS ? env.ZS_DATASOURCE_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined,
+    datasourceKey: env.ZS_DATASOURCE_KEY || undefined,
+    schemaDir: env.ZS_SCHEMA_DIR ? resolve(env.ZS_SCHEMA_DIR) : undefined,
     limits: limitsFromEnv(env),
   };
 }

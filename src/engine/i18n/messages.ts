@@ -117,6 +117,23 @@ export const messages = {
   smsTooManyPhones: { zh: '一次最多发送给{limit}个手机号码', en: 'At most {limit} phone numbers per message' },
   smsParams: { zh: '短信参数须为 JSON 对象,值为文本或数字', en: 'params must be a JSON object of texts or numbers' },
   smsNotConnected: { zh: '短信配置 {code} 的服务商尚未接入,请使用内置短信服务', en: 'The provider of SMS configuration {code} is not connected yet; use the built-in service' },
+  // low-code tooling (/api/blade-develop)
+  datasourceUrl: { zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库 的形式', en: 'The connection URL must look like postgres://user:password@host:port/database' },
+  datasourceIncomplete: { zh: '请填写连接地址,或主机、数据库和用户名', en: 'Give a connection URL, or the host, database and user' },
+  datasourceHostRefused: {
+    zh: '主机 {host} 不在允许连接的主机列表中(ZS_DATASOURCE_HOSTS),未尝试连接',
+    en: 'Host {host} is not in the allowed hosts (ZS_DATASOURCE_HOSTS); no connection was attempted',
+  },
+  datasourceConnectFailed: { zh: '连接数据源 {name} 失败:{reason}', en: 'Could not connect to data source {name}: {reason}' },
+  developMainDatabase: { zh: '只有平台租户可以读取本系统数据库的表结构,请选择数据源', en: 'Only the platform tenant may read the tables of the application database; choose a data source' },
+  developTableNotFound: { zh: '数据表 {table} 不存在', en: 'Table {table} does not exist' },
+  developMixedModels: { zh: '一次只能提交同一个数据模型的字段', en: 'The fields submitted together must belong to one data model' },
+  developNoFields: { zh: '数据模型 {model} 还没有字段', en: 'Data model {model} has no fields yet' },
+  developInvalidSchema: { zh: '生成的单据定义未通过检查:{issues}', en: 'The generated schema did not pass the checks: {issues}' },
+  developNotAdditive: {
+    zh: '只能新增单据类型,不能修改已有的:{reason}。修改已有单据请编辑其文件并重启服务',
+    en: 'Only new document types can be written, not changes to existing ones: {reason}. Edit an existing one in its file and restart the server',
+  },
   // cumulatives (x-cumulative)
   cumulativeApproving: {
     zh: '{entity} {code} 正在审批中:同一{group}同时只能有一张单据在审批,请等其审批结束后再提交',

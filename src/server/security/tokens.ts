@@ -1,9 +1,9 @@
 // Access tokens: HS256 JWTs signed with this installation's own key. The key is generated on first
 // start and kept in the database (so every server process of one installation shares it), unless
 // ZS_JWT_SECRET gives one. There is no default key.
-import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import type { Db } from '../db/db.ts';
+import { loadKeyMaterial } from './secret-box.ts';
 
 export interface Claims {
   tenant_id: string;
@@ -29,20 +29,10 @@ export class TokenError extends Error {
 }
 
 const ISSUER = 'zhusuan';
-const MIN_SECRET_BYTES = 32;
 
 /** Loads (or on first start creates) the signing key. */
 export async function loadSigningKey(db: Db, fromEnv?: string): Promise<Uint8Array> {
-  if (fromEnv) {
-    const key = new TextEncoder().encode(fromEnv);
-    if (key.length < MIN_SECRET_BYTES) throw new Error(`ZS_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
-    return key;
-  }
-  const generated = randomBytes(48).toString('base64url');
-  // ON CONFLICT: when several processes start at once, the first key written wins for all of them.
-  await db.query(`INSERT INTO zs_setting (key, value) VALUES ('jwt.secret', $1) ON CONFLICT (key) DO NOTHING`, [generated]);
-  const [{ value }] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'jwt.secret'`);
-  return new TextEncoder().encode(value);
+  return loadKeyMaterial(db, 'jwt.secret', fromEnv, 'ZS_JWT_SECRET');
 }
 
 /** Verified tokens, kept until they expire: checking a signature costs far more than a lookup. */

@@ -100,7 +100,7 @@ interface MenuRow {
   category: number;
 }
 
-async function menuRows(db: Queryable, menu: EntityModel): Promise<MenuRow[]> {
+export async function menuRows(db: Queryable, menu: EntityModel): Promise<MenuRow[]> {
   return db.query<MenuRow>(`SELECT id::text AS id, parent_id::text AS "parentId", code, category FROM ${q(menu.table)} WHERE is_deleted = 0`);
 }
 
@@ -135,19 +135,22 @@ async function seedEntityMenus(ctx: StoreContext) {
   const store = new EntityStore(ctx, menuModel, platformActor);
   const groups = await menuRows(ctx.db, menuModel);
   const models = Object.values(ctx.catalog.entities).filter((m) => m.menu).sort((a, b) => a.menu!.sort - b.menu!.sort);
-  for (const model of models) {
-    const menu = model.menu!;
-    const parent = groups.find((g) => g.code === menu.parent);
-    if (!parent) throw new Error(`seed: ${model.key} names menu group ${menu.parent}, which is not seeded`);
-    const entry = await store.create({ parentId: parent.id, code: menu.code, name: model.label.zh, nameEn: model.label.en, path: menu.path, source: model.icon ?? 'appstore', sort: menu.sort, category: 1, action: 0, isOpen: 1 });
-    const buttons = [
-      // entities the server alone writes (logs) can only be read and exported
-      ...STANDARD_BUTTONS.filter((b) => !model.readOnly || b.suffix === 'view' || b.suffix === 'export').map((b) => ({ code: `${menu.code}_${b.suffix}`, name: b.name, en: b.en, action: b.action })),
-      ...menu.buttons.map((b) => ({ ...b, action: 2 })),
-    ];
-    for (const [i, b] of buttons.entries()) {
-      await store.create({ parentId: entry.id, code: b.code, name: b.name, nameEn: b.en, path: `${model.api}`, source: '', sort: i + 1, category: 2, action: b.action, isOpen: 1 });
-    }
+  for (const model of models) await createEntityMenu(store, groups, model);
+}
+
+/** The menu entry of one entity with its buttons, under its group (also for a schema added at run time). */
+export async function createEntityMenu(store: EntityStore, groups: { id: string; code: string }[], model: EntityModel) {
+  const menu = model.menu!;
+  const parent = groups.find((g) => g.code === menu.parent);
+  if (!parent) throw new Error(`seed: ${model.key} names menu group ${menu.parent}, which is not seeded`);
+  const entry = await store.create({ parentId: parent.id, code: menu.code, name: model.label.zh, nameEn: model.label.en, path: menu.path, source: model.icon ?? 'appstore', sort: menu.sort, category: 1, action: 0, isOpen: 1 });
+  const buttons = [
+    // entities the server alone writes (logs) can only be read and exported
+    ...STANDARD_BUTTONS.filter((b) => !model.readOnly || b.suffix === 'view' || b.suffix === 'export').map((b) => ({ code: `${menu.code}_${b.suffix}`, name: b.name, en: b.en, action: b.action })),
+    ...menu.buttons.map((b) => ({ ...b, action: 2 })),
+  ];
+  for (const [i, b] of buttons.entries()) {
+    await store.create({ parentId: entry.id, code: b.code, name: b.name, nameEn: b.en, path: `${model.api}`, source: '', sort: i + 1, category: 2, action: b.action, isOpen: 1 });
   }
 }
 

@@ -13,6 +13,14 @@ describe('masking secrets before they are logged', () => {
     });
   });
 
+  it('masks the password inside a connection URL, whatever the field is called', () => {
+    expect(maskSecrets({ url: 'postgres://report:s3cr%40t@10.0.0.5:5432/cost', note: 'see https://example.com/a:b@c' })).toEqual({
+      url: `postgres://report:${MASK}@10.0.0.5:5432/cost`,
+      note: 'see https://example.com/a:b@c',
+    });
+    expect(maskSecrets(['postgresql://u@h/db'])).toEqual(['postgresql://u@h/db']);
+  });
+
   it('describes raw bodies by size and cuts long parameters', () => {
     expect(maskedParams({}, Buffer.from('abc'), 100)).toBe('{"body":"[3 bytes]"}');
     expect(maskedParams({ password: 'x' }, undefined, 100)).toBe('{"query":{"password":"******"}}');

@@ -12,7 +12,11 @@ export function isSecretName(name: string): boolean {
 }
 
 /** A copy of `value` with every secret-named member masked (objects and arrays, to a bounded depth). */
+/** The password of a URL's user part (postgres://user:password@host/db), wherever it stands in a text. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#@]+@/gi;
+
 export function maskSecrets(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(URL_PASSWORD, `$1${MASK}@`);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '…';
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
