@@ -36,3 +36,11 @@ export const AUXILIARY_PARAMS: Record<AuxiliaryKind, { name: string; required: b
     { name: 'excludeId', required: false, description: 'a document left out of the sums (the one being edited)' },
   ],
 };
+
+/** Document types with early-warning rules but no figures query of their own. */
+const WARNED_WITHOUT_FIGURES = new Set(['materialMonthlyProcure', 'materialBatchSupply']);
+
+/** Whether saving a document of this type may record warnTip records. */
+export function hasWarningRules(model: EntityModel): boolean {
+  return (auxiliaryKind(model) !== undefined && model.key !== 'materialTotalDemand') || WARNED_WITHOUT_FIGURES.has(model.key);
+}

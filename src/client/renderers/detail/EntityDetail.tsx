@@ -11,6 +11,7 @@ import { langAtom } from '../../state/session.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
+import { RecordedWarnings } from '../form/warnings.tsx';
 import { AuditInfo } from './AuditInfo.tsx';
 import { DetailRowsTable } from './DetailRowsTable.tsx';
 import { viewSections, type ViewSection } from './sections.ts';
@@ -85,6 +86,7 @@ export function EntityDetail({ model, id }: EntityDetailProps) {
           action={<Button size="small" onClick={() => void query.refetch()}>{t('list.retry')}</Button>}
         />
       )}
+      {record && <RecordedWarnings model={model} id={id} />}
       {record && viewSections(model, record).map((section, i) => <Section key={i} model={model} section={section} record={record} />)}
       {record && <AuditInfo model={model} record={record} columns={model.layout.columns} />}
     </div>

@@ -17,6 +17,7 @@ import { invalidateEntity } from '../data.ts';
 import { useHttp } from '../http-context.tsx';
 import type { FormContextValue } from './context.ts';
 import { CumulativeNote, useCumulatives } from './cumulative.tsx';
+import { LiveWarnings, RecordedWarnings, useLiveWarnings } from './warnings.tsx';
 import { DetailGridField } from './DetailGrid.tsx';
 import { ModelField } from './ModelField.tsx';
 import { ruleKey, ruleState, settle, type RuleState } from './rules.ts';
@@ -102,6 +103,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
     performance.mark('zs-form-ready');
   }, []);
   const cumulatives = useCumulatives(model, id, store, header, setHeader, !readOnly);
+  const warnings = useLiveWarnings(model, id, store, header, !readOnly);
 
   const onChange = (event: IChangeEvent) => {
     const before = store.header;
@@ -138,6 +140,8 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   return (
     <div className="zs-entity-form" onSubmitCapture={() => { live.current.attempted = true; store.checked(); }}>
       {!readOnly && <CumulativeNote answer={cumulatives} />}
+      <RecordedWarnings model={model} id={id} />
+      {!readOnly && <LiveWarnings warnings={warnings} />}
       {failure && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={t('form.saveFailed')} description={failure.length ? failure.join(';') : undefined} />}
       <Form
         schema={schema}

@@ -1,0 +1,146 @@
+// Early warnings in the form and on the document, for every document type the engine gives figures
+// for (engine/warnings/auxiliary.ts): while one types, the engine's own rules run on the form's
+// numbers and the figures `${api}/earlyWarningAuxiliaryData` answers (a monthly demand against its
+// total plan, a settlement against its contract), so the warning the server will record on save shows
+// before saving; a saved document also lists its open warnTip records.
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Alert } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import type { EntityModel, Lang } from '../../../engine/model/types.ts';
+import { auxiliaryKind, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
+import { amountCapWarnings, demandWarnings, WARN_TYPES, type GoodsFigures, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
+import { useT } from '../../i18n/useT.ts';
+import { langAtom } from '../../state/session.ts';
+import { useHttp } from '../http-context.tsx';
+import type { FormStore, Row } from './store.ts';
+
+interface DemandFigures {
+  planned: boolean;
+  effectiveQty: number | string | null;
+  cumulativeMonthlyDemandQty: number | string;
+  thresholds: WarnSettings;
+}
+
+interface SettlementFigures {
+  currentContractAmount: number | string | null;
+  thresholds: WarnSettings;
+}
+
+const filled = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** The store's rows of a detail, re-read whenever a row or the totals change. */
+function useRows(store: FormStore, detail: string | undefined): Row[] {
+  const [rows, setRows] = useState<Row[]>(() => (detail ? store.rows(detail) : []));
+  useEffect(() => {
+    if (!detail) return;
+    setRows(store.rows(detail));
+    return store.subscribe('totals', () => setRows(store.rows(detail)));
+  }, [store, detail]);
+  return rows;
+}
+
+/** R-DEM-1 live: each goods' figures, then the engine's rule over the form's lines. */
+function useDemandWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Warning[] {
+  const http = useHttp();
+  const detail = model.details.find((d) => 'demandQty' in d.fieldMap && 'goodsId' in d.fieldMap);
+  const rows = useRows(store, active && model.key === 'materialMonthlyDemand' ? detail?.name : undefined);
+  const goods = [...new Set(rows.map((r) => r.goodsId).filter(filled).map(String))];
+  const projectId = filled(header.projectId) ? String(header.projectId) : undefined;
+  const answers = useQueries({
+    queries: goods.map((goodsId) => ({
+      queryKey: ['earlyWarning', model.key, projectId, header.materialTotalDemandId, goodsId, id],
+      enabled: !!projectId,
+      staleTime: 30_000,
+      queryFn: () => http.get<DemandFigures>(`${model.api}/earlyWarningAuxiliaryData`, {
+        projectId: projectId!, goodsId, ...(filled(header.materialTotalDemandId) ? { materialTotalDemandId: String(header.materialTotalDemandId) } : {}), ...(id ? { excludeId: id } : {}),
+      }, { silent: true }),
+    })),
+  });
+  if (!projectId || !answers.length || answers.some((a) => !a.data)) return [];
+  const figures = new Map<string, GoodsFigures>(goods.map((g, i) => {
+    const a = answers[i].data!;
+    return [g, { planned: a.planned && a.effectiveQty !== null ? a.effectiveQty : undefined, taken: a.cumulativeMonthlyDemandQty }];
+  }));
+  const lines = rows.filter((r) => filled(r.goodsId) && filled(r.demandQty)).map((r) => ({ goodsId: String(r.goodsId), name: String(r.goodsName ?? ''), qty: r.demandQty as number }));
+  return demandWarnings(lines, figures, answers[0].data!.thresholds);
+}
+
+/** R-CAP-3 live: the form's cumulative amount against the contract's current amount. */
+function useSettlementWarnings(model: EntityModel, id: string | undefined, header: Row, active: boolean): Warning[] {
+  const http = useHttp();
+  const query = active && filled(header.projectId) && filled(header.expenditureContractCode)
+    ? { projectId: String(header.projectId), expenditureContractCode: String(header.expenditureContractCode), ...(id ? { excludeId: id } : {}) }
+    : undefined;
+  const answer = useQuery({
+    queryKey: ['earlyWarning', model.key, query],
+    enabled: !!query,
+    staleTime: 30_000,
+    queryFn: () => http.get<SettlementFigures>(`${model.api}/earlyWarningAuxiliaryData`, query, { silent: true }),
+  });
+  if (!query || !answer.data || !filled(header.cumulativeAmount)) return [];
+  return amountCapWarnings(header.cumulativeAmount as number, answer.data.currentContractAmount, answer.data.thresholds);
+}
+
+/** The warnings the form's current numbers raise (empty for document types without live rules). */
+export function useLiveWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Warning[] {
+  const kind = auxiliaryKind(model);
+  const demand = useDemandWarnings(model, id, store, header, active && kind === 'demand');
+  const settlement = useSettlementWarnings(model, id, header, active && kind === 'settlement');
+  return [...demand, ...settlement];
+}
+
+const levelType = (warnings: readonly { warnLevel: string }[]) => (warnings.some((w) => w.warnLevel === 'critical') ? 'error' : 'warning');
+const line = (lang: Lang, w: Warning) => `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}`;
+
+/** The form's live warnings, above the fields. */
+export function LiveWarnings({ warnings }: { warnings: readonly Warning[] }) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  if (!warnings.length) return null;
+  return (
+    <Alert
+      className="zs-live-warnings"
+      type={levelType(warnings)}
+      showIcon
+      style={{ marginBottom: 12 }}
+      title={t('warnings.live', { count: warnings.length })}
+      description={<ul style={{ margin: 0, paddingLeft: 18 }}>{warnings.map((w, i) => <li key={i}>{line(lang, w)}</li>)}</ul>}
+    />
+  );
+}
+
+interface TipRow {
+  id: string;
+  warnType: string;
+  warnLevel: string;
+  warnStatus: string;
+  message: string;
+}
+
+/** A saved document's open warnTip records (unread or read), for its form and its detail. */
+export function RecordedWarnings({ model, id }: { model: EntityModel; id: string | undefined }) {
+  const http = useHttp();
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  const enabled = !!id && hasWarningRules(model);
+  const tips = useQuery({
+    queryKey: ['warnTip', 'of', model.key, id],
+    enabled,
+    queryFn: () => http.get<{ records: TipRow[] }>('/api/construct/warnTip/list', { sourceEntity: model.key, sourceId: id!, size: 100 }, { silent: true }),
+  });
+  const open = (tips.data?.records ?? []).filter((w) => w.warnStatus === 'unread' || w.warnStatus === 'read');
+  if (!enabled || !open.length) return null;
+  // the stored message holds both languages: "zh / en"
+  const text = (m: string) => (m.includes(' / ') ? m.split(' / ')[lang === 'en' ? 1 : 0] : m);
+  return (
+    <Alert
+      className="zs-recorded-warnings"
+      type={levelType(open)}
+      showIcon
+      style={{ marginBottom: 12 }}
+      title={t('warnings.recorded', { count: open.length })}
+      description={<ul style={{ margin: 0, paddingLeft: 18 }}>{open.map((w) => <li key={w.id}>{`[${(WARN_TYPES as Record<string, { zh: string; en: string }>)[w.warnType]?.[lang] ?? w.warnType}] ${text(w.message)}`}</li>)}</ul>}
+    />
+  );
+}
