@@ -85,8 +85,9 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
       [60000, 55045.87, 1800, 46200], [30000, 27522.94, 900, 23100], [60000, 55045.87, 1800, 46200],
     ]);
     // paid on C1: 50,000 on an approved filing; 70,000 on a draft one does not count
-    await setStatus('subcontractSettlementFiling', [(await filing(c1, 50000)).id], 'approved');
+    const paid = await filing(c1, 50000);
     await filing(c1, 70000);
+    await setStatus('subcontractSettlementFiling', [paid.id], 'approved');
 
     // income of A: 1,200,000 + 50,000 changes, measured 300,000, received 240,000; a draft one of 999,999 does not count
     const incomeContract = (name: string, amount: number, extra: Record<string, unknown> = {}) => admin.post('/api/construct/constructionContract/save', {

@@ -59,29 +59,28 @@ export class Statistics {
   async answer(actor: Actor, scope: StatisticsScope, query: StatisticsQuery): Promise<StatisticsAnswer> {
     const projects = await this.projects(actor, scope, query.projectId);
     const ids = projects.map((p) => p.id);
-    const groups = ids.length ? await this.contractGroups(actor, scope, ids, query.expenditureContractType) : [];
-    const income = ids.length && scope.income ? await this.income(actor, scope.income, ids) : new Map<string, IncomeSums>();
-    const names = await this.contractTypes(actor);
-
-    const byType = new Map<string, ContractSums[]>();
-    for (const g of groups) byType.set(g.type, [...(byType.get(g.type) ?? []), g.sums]);
+    const [groups, income, names] = await Promise.all([
+      ids.length ? this.contractGroups(actor, scope, ids, query.expenditureContractType) : [],
+      ids.length && scope.income ? this.income(actor, scope.income, ids) : new Map<string, IncomeSums>(),
+      this.contractTypes(actor),
+    ]);
+    const byType = groupBy(groups, (g) => g.type);
     if (query.expenditureContractType && !byType.has(query.expenditureContractType)) byType.set(query.expenditureContractType, []);
-    const rows = [...byType].map(([type, sums]) => statisticsRow(type, names.get(type) ?? type, addSums(sums), null))
+    const rows = [...byType].map(([type, of]) => statisticsRow(type, names.get(type) ?? type, addSums(of.map((g) => g.sums)), null))
       .sort((a, b) => Number(b.currentAmount) - Number(a.currentAmount) || String(a.expenditureContractType).localeCompare(String(b.expenditureContractType)));
-
+    const byProject = groupBy(groups, (g) => g.projectId);
     const targetCost = sumOrNull(projects.map((p) => p.targetCost));
-    const incomeTotal = scope.income ? addIncome([...income.values()]) : null;
     return {
       projectId: query.projectId ?? null,
       expenditureContractType: query.expenditureContractType ?? null,
       rows,
       // the target cost is the plan of every type together: one type's sums are not compared with it
       total: statisticsRow(null, null, addSums(groups.map((g) => g.sums)), query.expenditureContractType ? null : targetCost),
-      income: incomeTotal,
+      income: scope.income ? addIncome([...income.values()]) : null,
       targetCost,
       projects: projects.map((p) => projectFigures(
         p,
-        addSums(groups.filter((g) => g.projectId === p.id).map((g) => g.sums)),
+        addSums((byProject.get(p.id) ?? []).map((g) => g.sums)),
         scope.income ? (income.get(p.id)?.currentAmount ?? 0) : null,
       )),
     };
@@ -162,6 +161,17 @@ export class Statistics {
     const field = this.model('expenditureContract').fieldMap.expenditureContractType;
     return (await resolveLabels(this.ctx, actor, [field], [], actor.lang)).get(field) ?? new Map();
   }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
 }
 
 const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
