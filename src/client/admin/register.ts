@@ -44,3 +44,21 @@ registerExtension('tenant', {
 
 // SPEC §2: the tenant package page grants add, edit and delete; its view button is disabled
 registerExtension('tenantPackage', { disabledActions: ['view'] });
+
+// reports: built and run in their own dialogs (src/client/report); the generic form cannot edit a definition
+const ReportBuilder = lazyDialog(() => import('../report/ReportBuilder.tsx'));
+const ReportRunner = lazyDialog(() => import('../report/ReportRunner.tsx'));
+registerExtension('report', {
+  toolbarActions: [{ key: 'build', label: label('report.new'), permission: 'report_add', dialog: ReportBuilder }],
+  rowActions: [
+    { key: 'run', label: label('report.run'), dialog: ReportRunner },
+    { key: 'design', label: label('report.design'), permission: 'report_edit', dialog: ReportBuilder },
+  ],
+  disabledActions: ['add'],
+});
+
+// code generation: the generated schema reviewed as JSON and as its form and list (src/client/develop)
+const CodePreviewDialog = lazyDialog(() => import('../develop/CodePreviewDialog.tsx'));
+registerExtension('code', {
+  rowActions: [{ key: 'generate', label: label('develop.generate'), permission: 'code_gen', dialog: CodePreviewDialog }],
+});
