@@ -20,7 +20,7 @@ import { AppError } from '../../errors.ts';
 import { writeFields } from '../cumulative/service.ts';
 import { Ledger, situationLine, type Entry } from './service.ts';
 
-type StatusEvent = { tx: Queryable; actor: Actor; id: string; status: string };
+type DocEvent = { tx: Queryable; actor: Actor; id: string };
 
 const monthOf = (date: unknown) => String(date).slice(0, 10).slice(0, 7);
 const dateOf = (date: unknown) => String(date).slice(0, 10);
@@ -64,6 +64,14 @@ class LedgerRules {
     for (const row of lines(computed)) await writeFields(tx, detail.table, columns, String(row.id), row);
   }
 
+  /** afterWrite: a document not yet approved takes the ledger's figures again. */
+  refreshOnWrite(key: string, refresh: (tx: Queryable, actor: Actor, doc: Row) => Promise<void>): (event: DocEvent) => Promise<void> {
+    return async ({ tx, actor, id }) => {
+      const doc = await this.read(tx, actor, key, id);
+      if (doc.approvalStatus !== 'approved') await refresh(tx, actor, doc);
+    };
+  }
+
   // ---- materialCheck: receipts
 
   checkHooks(): EntityHooks {
@@ -100,10 +108,7 @@ class LedgerRules {
 
   inventoryHooks(): EntityHooks {
     return {
-      afterWrite: async ({ tx, actor, id }) => {
-        const doc = await this.read(tx, actor, 'materialInventory', id);
-        if (doc.approvalStatus !== 'approved') await this.refreshInventory(tx, actor, doc);
-      },
+      afterWrite: this.refreshOnWrite('materialInventory', (tx, actor, doc) => this.refreshInventory(tx, actor, doc)),
       afterStatus: async ({ tx, actor, id, status }) => {
         if (status !== 'approving' && status !== 'approved') return this.ledger.unpost(tx, actor, 'materialInventory', id);
         const before = await this.read(tx, actor, 'materialInventory', id);
@@ -157,10 +162,7 @@ class LedgerRules {
 
   situationHooks(): EntityHooks {
     return {
-      afterWrite: async ({ tx, actor, id }) => {
-        const doc = await this.read(tx, actor, 'materialSituation', id);
-        if (doc.approvalStatus !== 'approved') await this.refreshSituation(tx, actor, doc);
-      },
+      afterWrite: this.refreshOnWrite('materialSituation', (tx, actor, doc) => this.refreshSituation(tx, actor, doc)),
       afterStatus: async ({ tx, actor, id, status }) => {
         if (status !== 'approving' && status !== 'approved') return this.reverseSituation(tx, actor, id);
         const before = await this.read(tx, actor, 'materialSituation', id);
@@ -191,7 +193,7 @@ class LedgerRules {
 
   turnoverCheckHooks(): EntityHooks {
     return {
-      afterStatus: async ({ tx, actor, id, status }: StatusEvent) => {
+      afterStatus: async ({ tx, actor, id, status }) => {
         if (status !== 'approving' && status !== 'approved') return;
         const doc = await this.read(tx, actor, 'materialTurnoverCheck', id);
         if (doc.checkType !== 'exit') return;
@@ -215,32 +217,29 @@ class LedgerRules {
   }
 
   turnoverInventoryHooks(): EntityHooks {
-    const refresh = async (tx: Queryable, actor: Actor, id: string) => {
-      const doc = await this.read(tx, actor, 'materialTurnoverInventory', id);
-      if (doc.approvalStatus !== 'approved') await this.refreshTurnoverInventory(tx, actor, doc);
-    };
+    const refresh = this.refreshOnWrite('materialTurnoverInventory', (tx, actor, doc) => this.refreshTurnoverInventory(tx, actor, doc));
     return {
-      afterWrite: ({ tx, actor, id }) => refresh(tx, actor, id),
-      afterStatus: async ({ tx, actor, id, status }) => {
-        if (status === 'approving') await refresh(tx, actor, id);
+      afterWrite: refresh,
+      afterStatus: async (event) => {
+        if (event.status === 'approving') await refresh(event);
       },
     };
   }
 }
 
-/** `own` first, then the ledger's hook of the same kind. */
+/** The ledger's hook first (so that warnings evaluate the ledger's figures), then `own`. */
 function compose(own: EntityHooks, mine: EntityHooks): EntityHooks {
   return {
     ...own,
     afterWrite: mine.afterWrite
       ? async (event) => {
-        await own.afterWrite?.(event);
         await mine.afterWrite!(event);
+        await own.afterWrite?.(event);
       }
       : own.afterWrite,
     afterStatus: async (event) => {
-      await own.afterStatus?.(event);
       await mine.afterStatus?.(event);
+      await own.afterStatus?.(event);
     },
   };
 }

@@ -14,7 +14,7 @@ import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
-import { Ledger, situationLine } from './service.ts';
+import { Ledger, situationLine, type MonthFigures } from './service.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -26,6 +26,11 @@ function param(query: Query, name: string, pattern: RegExp): string {
   if (!value) throw badRequest('missingParam', { param: name });
   if (!pattern.test(value)) throw badRequest('badFilterValue', { field: name, value });
   return value;
+}
+
+/** A goods whose report line would not be all zeros. */
+function hasStockOrMovement(f: MonthFigures): boolean {
+  return [f.openingQty, f.openingAmount, f.receivedAmount, f.gainLossQty, f.gainLossAmount, ...Object.values(f.received)].some((v) => !v.isZero());
 }
 
 export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
@@ -57,7 +62,7 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
       const figures = await ledger.monthFigures(ctx.db, actor.tenantId, projectId, warehouseId, period);
       const goods = await ledger.goodsSnapshots(ctx.db, actor, [...figures.keys()]);
       const details = [...figures.values()]
-        .filter((f) => !f.openingQty.isZero() || !f.openingAmount.isZero() || f.receivedAmount.abs().plus(f.gainLossQty.abs()).greaterThan(0) || Object.values(f.received).some((v) => !v.isZero()))
+        .filter(hasStockOrMovement)
         .map((f) => situationLine({ ...goods.get(f.goodsId), consumedQty: 0, transferOutQty: 0 }, f))
         .sort((a, b) => String(a.goodsCode ?? '').localeCompare(String(b.goodsCode ?? '')));
       const record: Row = applyComputed(situation, { projectId, warehouseId, period, details });

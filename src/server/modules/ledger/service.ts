@@ -131,34 +131,52 @@ export class Ledger {
    * in what is there then and stays there in every later month.
    */
   async checkAvailable(tx: Queryable, actor: Actor, projectId: string, warehouseId: string, month: string, outflows: Map<string, Dec>) {
-    for (const [goodsId, requested] of outflows) {
-      if (requested.lessThanOrEqualTo(0)) continue;
-      const rows = await tx.query<{ month: string; qty: string }>(
-        `SELECT month, sum(qty)::text AS qty FROM material_ledger
-          WHERE tenant_id = $1 AND project_id = $2 AND warehouse_id = $3 AND goods_id = $4 GROUP BY month`,
-        [actor.tenantId, projectId, warehouseId, goodsId],
-      );
-      const available = availableFrom(rows, month);
-      if (requested.greaterThan(available)) {
-        throw new AppError(400, 'stockShort', {
-          goods: await this.label(tx, actor, 'goodsArchives', goodsId),
-          warehouse: await this.label(tx, actor, 'warehouse', warehouseId),
-          available: Dec.max(available, 0).toFixed(),
-          requested: requested.toFixed(),
-        });
-      }
+    const asked = [...outflows].filter(([, qty]) => qty.greaterThan(0));
+    if (!asked.length) return;
+    const history = await this.monthlyNet(tx, actor.tenantId, projectId, warehouseId, asked.map(([goodsId]) => goodsId));
+    for (const [goodsId, requested] of asked) {
+      const available = availableFrom(history.get(goodsId) ?? [], month);
+      if (requested.greaterThan(available)) throw await this.short(tx, actor, goodsId, warehouseId, Dec.max(available, 0), requested);
     }
   }
 
+  /** The R-STOCK-4 refusal, naming goods, warehouse and quantities. */
+  private async short(tx: Queryable, actor: Actor, goodsId: string, warehouseId: string, available: Dec, requested: Dec): Promise<AppError> {
+    return new AppError(400, 'stockShort', {
+      goods: await this.label(tx, actor, 'goodsArchives', goodsId),
+      warehouse: await this.label(tx, actor, 'warehouse', warehouseId),
+      available: available.toFixed(),
+      requested: requested.toFixed(),
+    });
+  }
+
+  /** Net quantity per month of some goods in a warehouse, in one query. */
+  private async monthlyNet(tx: Queryable, tenantId: string, projectId: string, warehouseId: string, goodsIds: string[]) {
+    const rows = await tx.query<{ goodsId: string; month: string; qty: string }>(
+      `SELECT goods_id::text AS "goodsId", month, sum(qty)::text AS qty FROM material_ledger
+        WHERE tenant_id = $1 AND project_id = $2 AND warehouse_id = $3 AND goods_id = ANY($4::bigint[]) GROUP BY goods_id, month`,
+      [tenantId, projectId, warehouseId, goodsIds],
+    );
+    const out = new Map<string, { month: string; qty: string }[]>();
+    for (const r of rows) out.set(r.goodsId, [...(out.get(r.goodsId) ?? []), r]);
+    return out;
+  }
+
+  /** Writes a document's entries in one statement (a 200-line receipt is one round trip). */
   async post(tx: Queryable, actor: Actor, doc: DocRef, entries: readonly Entry[]) {
-    for (const e of entries) {
-      if (e.qty.isZero() && e.amount.isZero()) continue;
-      await tx.query(
-        `INSERT INTO material_ledger (tenant_id, project_id, warehouse_id, goods_id, month, entry_date, movement, source, qty, amount, doc_entity, doc_id, doc_code)
-         VALUES ($1, $2, $3, $4, $5, $6::date, $7, $8, $9::numeric, $10::numeric, $11, $12, $13)`,
-        [actor.tenantId, doc.projectId, e.warehouseId, e.goodsId, e.month, e.date, e.movement, e.source ?? null, e.qty.toFixed(), e.amount.toFixed(), doc.entity, doc.id, doc.code ?? null],
-      );
-    }
+    const rows = entries.filter((e) => !e.qty.isZero() || !e.amount.isZero());
+    if (!rows.length) return;
+    const column = <T>(pick: (e: Entry) => T) => rows.map(pick);
+    await tx.query(
+      `INSERT INTO material_ledger (tenant_id, project_id, warehouse_id, goods_id, month, entry_date, movement, source, qty, amount, doc_entity, doc_id, doc_code)
+       SELECT $1::varchar, $2::bigint, w, g, m, d::date, mv, src, qty::numeric, amt::numeric, $3::varchar, $4::bigint, $5::varchar
+         FROM unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[]) AS u(w, g, m, d, mv, src, qty, amt)`,
+      [
+        actor.tenantId, doc.projectId, doc.entity, doc.id, doc.code ?? null,
+        column((e) => e.warehouseId), column((e) => e.goodsId), column((e) => e.month), column((e) => e.date), column((e) => e.movement),
+        column((e) => e.source ?? null), column((e) => e.qty.toFixed()), column((e) => e.amount.toFixed()),
+      ],
+    );
   }
 
   /**
@@ -183,20 +201,10 @@ export class Ledger {
   private async checkNotNegative(tx: Queryable, actor: Actor, touched: ReadonlyArray<{ projectId: string; warehouseId: string; goodsId: string; month: string; qty: string }>) {
     for (const r of touched) {
       if (!dec(r.qty).greaterThan(0)) continue;
-      const rows = await tx.query<{ month: string; qty: string }>(
-        `SELECT month, sum(qty)::text AS qty FROM material_ledger
-          WHERE tenant_id = $1 AND project_id = $2 AND warehouse_id = $3 AND goods_id = $4 GROUP BY month`,
-        [actor.tenantId, r.projectId, r.warehouseId, r.goodsId],
-      );
-      const available = availableFrom(rows, r.month);
-      if (available.lessThan(0)) {
-        throw new AppError(400, 'stockShort', {
-          goods: await this.label(tx, actor, 'goodsArchives', r.goodsId),
-          warehouse: await this.label(tx, actor, 'warehouse', r.warehouseId),
-          available: available.plus(r.qty).toFixed(),
-          requested: dec(r.qty).toFixed(),
-        });
-      }
+      const history = await this.monthlyNet(tx, actor.tenantId, r.projectId, r.warehouseId, [r.goodsId]);
+      const available = availableFrom(history.get(r.goodsId) ?? [], r.month);
+      // what was there with the document, and what its reversal takes away
+      if (available.lessThan(0)) throw await this.short(tx, actor, r.goodsId, r.warehouseId, available.plus(r.qty), dec(r.qty));
     }
   }
 
@@ -248,18 +256,18 @@ export class Ledger {
     }
   }
 
-  /** Goods snapshot fields for generated lines. */
+  /** Goods snapshot fields for generated lines, in one query over the caller's tenant. */
   async goodsSnapshots(tx: Queryable, actor: Actor, ids: readonly string[]): Promise<Map<string, Row>> {
-    const store = new EntityStore(this.ctx, this.model('goodsArchives'), actor);
-    const out = new Map<string, Row>();
-    for (const id of ids) {
-      try {
-        const g = await store.detail(id, 'id', tx);
-        out.set(id, { goodsId: id, goodsCode: g.code, goodsName: g.name, spec: g.spec, unit: g.unit });
-      } catch {
-        out.set(id, { goodsId: id });
-      }
-    }
+    const out = new Map<string, Row>(ids.map((id) => [id, { goodsId: id }]));
+    if (!ids.length) return out;
+    const goods = this.model('goodsArchives');
+    const col = (f: string) => q(goods.fieldMap[f].column);
+    const rows = await tx.query<Row>(
+      `SELECT id::text AS "goodsId", ${col('code')} AS "goodsCode", ${col('name')} AS "goodsName", ${col('spec')} AS spec, ${col('unit')} AS unit
+         FROM ${q(goods.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[]) ${goods.softDelete ? 'AND is_deleted = 0' : ''}`,
+      [actor.tenantId, ids],
+    );
+    for (const row of rows) out.set(String(row.goodsId), row);
     return out;
   }
 }
