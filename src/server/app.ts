@@ -121,6 +121,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const { catalog, ajv } = compile(readSchemaSource(config.schemaDir ?? PROJECT_ROOT), { validators: 'lazy' });
   const db = options.db ?? (await openDatabase(config));
   let hub: SubscriptionHub | undefined;
+  // schema sync, the signing key and the first start's seed: once, however many processes start
+  let releaseStartup = await db.lockStartup?.();
   try {
     await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
@@ -143,9 +145,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...reportHooks(catalog, access),
     }, ctx), ctx), ctx), catalog);
     if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
+    await releaseStartup?.();
+    releaseStartup = undefined;
 
     const limits = limitsOf(config);
-    const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), ...serverLimitOptions(limits) });
+    const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), ...serverLimitOptions(limits), trustProxy: config.trustProxy ?? false });
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
     registerErrorHandler(app, {
@@ -216,6 +220,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
     };
   } catch (err) {
+    await releaseStartup?.();
     await hub?.close().catch(() => undefined);
     if (!options.db) await db.close();
     throw err;

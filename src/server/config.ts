@@ -36,6 +36,12 @@ export interface Config {
   schemaDir?: string;
   /** Guards against floods and slow clients; unset ones take LIMIT_DEFAULTS. */
   limits?: Partial<Limits>;
+  /**
+   * Proxies whose X-Forwarded-For names the client (ZS_TRUST_PROXY: `loopback`, or addresses and
+   * CIDRs, comma-separated). Behind nginx, without it every client has nginx's address, and the
+   * per-address limits count them all together.
+   */
+  trustProxy?: string;
 }
 
 /** What one request may cost the server (README "Limits and faults"). */
@@ -108,5 +114,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     datasourceKey: env.ZS_DATASOURCE_KEY || undefined,
     schemaDir: env.ZS_SCHEMA_DIR ? resolve(env.ZS_SCHEMA_DIR) : undefined,
     limits: limitsFromEnv(env),
+    trustProxy: env.ZS_TRUST_PROXY || undefined,
   };
 }

@@ -23,6 +23,13 @@ export interface Db extends Queryable {
   /** Several statements without parameters (DDL). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Waits until no other server process is starting on this database, then holds it off until the
+   * returned release is called: schema sync, the signing key and first-start seeding run once
+   * even when N processes start at the same moment. PostgreSQL only (the embedded database has
+   * one process by construction: PGlite holds its data directory).
+   */
+  lockStartup?(): Promise<() => Promise<void>>;
 }
 
 /** PostgreSQL's error code, from either driver. */

@@ -21,6 +21,9 @@ export interface PostgresOptions {
   statementTimeoutMs?: number;
 }
 
+/** The advisory lock key of server start-up: 'zhusuan' in ASCII as a bigint (a string: beyond 2^53). */
+const STARTUP_LOCK = '34454800816234862';
+
 /** A request waits at most this long for a free or new connection, then fails as "database unavailable". */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -65,5 +68,19 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       await pool.query(sql);
     },
     close: () => pool.end(),
+    async lockStartup() {
+      // a session lock on a connection of its own, outside the pool (whose connections the start-up
+      // work needs), without a statement timeout: it waits as long as another process's start takes
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined); // a cut connection only releases the lock early
+      try {
+        await client.connect();
+        await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        throw err;
+      }
+      return () => client.end().catch(() => undefined); // ending the session releases the lock
+    },
   };
 }
