@@ -1,6 +1,7 @@
 // An OpenAPI 3.1 description of the generic API, derived from the same models as everything else,
 // so that any HTTP client can be generated from it.
 import type { EntityCatalog, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
+import { cumulativePaths, cumulativeSchemas } from './cumulative.ts';
 import { documentWorkflowPaths, flowPaths, flowSchemas } from './workflow.ts';
 import { statisticsPaths, statisticsSchemas } from './statistics.ts';
 import { warningPaths } from './warnings.ts';
@@ -132,6 +133,7 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
         ...Object.fromEntries(models.map((m) => [m.key, { title: `${m.label.zh} / ${m.label.en}`, ...recordSchema(m) }])),
         ...flowSchemas,
         ...statisticsSchemas,
+        ...cumulativeSchemas,
         TreeNode: {
           type: 'object',
           properties: { id: { type: 'string' }, parentId: { type: 'string' }, title: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' }, hasChildren: { type: 'boolean' }, children: { type: 'array', items: { $ref: '#/components/schemas/TreeNode' } } },
@@ -140,6 +142,6 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
     },
     security: [{ bladeAuth: [] }],
     // a document with a workflow: its submit starts the approval (replacing the generic description)
-    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog), warningPaths(catalog), ledgerPaths(catalog)),
+    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog), warningPaths(catalog), ledgerPaths(catalog), cumulativePaths(catalog)),
   };
 }
