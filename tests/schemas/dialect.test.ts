@@ -408,6 +408,14 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
       ]);
     });
 
+    it('repeats told apart by a field the rows do not have', () => {
+      const issues = issuesAfter((s) => { pick(s).unique = ['workPart', 'checkId', 'contractDetailId']; });
+      expect(issues.map((i) => `${i.pointer}: ${i.message}`)).toEqual([
+        `${at(0, 'unique', '1')}: "checkId" is not a field of the rows that could tell two picks of one line apart`,
+        `${at(0, 'unique', '2')}: "contractDetailId" is not a field of the rows that could tell two picks of one line apart`,
+      ]);
+    });
+
     it('a longer text into a shorter field', () => {
       const issues = issuesAfter((s) => { pick(s).map = { unit: 'goodsName' }; });
       expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'map', 'unit'), message: expect.stringContaining('text up to 100 characters into 20') }));

@@ -75,6 +75,8 @@ export const messages = {
   detailRow: { zh: '{detail}第{row}行', en: '{detail} row {row}' },
   rowNotFound: { zh: '{detail}中的行不存在: {value}', en: 'Row of {detail} not found: {value}' },
   pickedElsewhere: { zh: '{field}不属于所选的{source}', en: '{field} is not a line of the selected {source}' },
+  pickedTwice: { zh: '{field}与第{row}行重复,同一清单行在一张单据中只能选一次', en: '{field} repeats row {row}: a line can be picked once per document' },
+  pickedTwicePer: { zh: '{field}与第{row}行重复,同一清单行在同一{per}下只能选一次', en: '{field} repeats row {row}: a line can be picked once per {per}' },
   hasChildren: { zh: '{entity}下还有子节点,不能删除', en: '{entity} still has child nodes and cannot be deleted' },
   referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
   referencedDisable: { zh: '{entity}已被{by}引用,不能删除,可以停用', en: '{entity} is referenced by {by} and cannot be deleted; disable it instead' },

@@ -98,6 +98,10 @@ function lintPickSource(model: EntityModel, d: DetailModel, p: PickSource, entit
   const rowId = d.fieldMap[p.rowId];
   if (!rowId || rowId.system) report(['rowId'], `row id field "${p.rowId}" is not a property of the rows`);
   else if (rowId.kind !== 'id' || rowId.readOnly || rowId.ref) report(['rowId'], `row id field "${p.rowId}" must be a writable id (x-db.type bigint) without x-ref`);
+  (p.unique ?? []).forEach((name, i) => {
+    const f = d.fieldMap[name];
+    if (!f || f.system || f.writeOnly || name === p.rowId) report(['unique', String(i)], `"${name}" is not a field of the rows that could tell two picks of one line apart`);
+  });
   for (const [target, from] of Object.entries(p.map)) {
     const to = d.fieldMap[target];
     const value = lines.fieldMap[from];

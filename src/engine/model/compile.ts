@@ -273,7 +273,7 @@ function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema
     editor: spec.editor ?? 'grid',
     minRows: spec.minRows ?? 0,
     maxRows: spec.maxRows ?? 5000,
-    pickFrom: (spec.pickFrom ?? []).map((p: JsonSchema) => ({ header: p.header, entity: '', detail: p.detail, rowId: p.rowId, map: p.map })),
+    pickFrom: (spec.pickFrom ?? []).map((p: JsonSchema) => ({ header: p.header, entity: '', detail: p.detail, rowId: p.rowId, map: p.map, unique: p.unique })),
     fields,
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])),

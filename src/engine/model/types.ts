@@ -91,6 +91,8 @@ export interface PickSource {
   rowId: string;
   /** row field -> source row field, copied on picking */
   map: Readonly<Record<string, string>>;
+  /** Set when a line may be picked once per document ([]) or once per value of these row fields. */
+  unique?: readonly string[];
 }
 
 export interface DetailModel {

@@ -3,7 +3,7 @@
 // that this document is the one the header selects — a client cannot attach another contract's or
 // another tenant's line by sending its id.
 import { t } from '../../engine/i18n/messages.ts';
-import type { EntityCatalog, EntityModel, Lang, PickSource } from '../../engine/model/types.ts';
+import type { DetailModel, EntityCatalog, EntityModel, Lang, PickSource } from '../../engine/model/types.ts';
 import { describePath, type FieldError } from '../../engine/validate/record.ts';
 import type { Queryable, Row } from './db.ts';
 import { Params, q } from './sql.ts';
@@ -29,6 +29,7 @@ export async function pickErrors(tx: Queryable, check: PickCheck, record: Row, w
     const rows = Array.isArray(record[d.name]) ? (record[d.name] as Row[]) : [];
     for (const pick of d.pickFrom) {
       if (!written(d.name) && !written(pick.header)) continue;
+      errors.push(...repeatedPicks(check, d, pick, rows));
       const picked = rows.flatMap((row, i) => (row && !isBlank(row[pick.rowId]) ? [{ path: `/${d.name}/${i}/${pick.rowId}`, id: String(row[pick.rowId]) }] : []));
       if (!picked.length) continue;
       const owners = await lineOwners(tx, check, pick, picked.map((p) => p.id));
@@ -42,6 +43,27 @@ export async function pickErrors(tx: Queryable, check: PickCheck, record: Row, w
       }
     }
   }
+  return errors;
+}
+
+/**
+ * Rows holding a line an earlier row already holds, with the same values of the fields that tell
+ * picks apart (x-detail.pickFrom.unique): one row per contract line per settlement, or per check.
+ */
+function repeatedPicks(check: PickCheck, d: DetailModel, pick: PickSource, rows: Row[]): FieldError[] {
+  if (!pick.unique) return [];
+  const per = pick.unique.map((name) => d.fieldMap[name].label[check.lang]).join(check.lang === 'zh' ? '、' : ', ');
+  const firstRow = new Map<string, number>();
+  const errors: FieldError[] = [];
+  rows.forEach((row, i) => {
+    if (!row || isBlank(row[pick.rowId])) return;
+    const key = JSON.stringify([String(row[pick.rowId]), ...pick.unique!.map((name) => (isBlank(row[name]) ? null : String(row[name])))]);
+    const first = firstRow.get(key);
+    if (first === undefined) return void firstRow.set(key, i);
+    const path = `/${d.name}/${i}/${pick.rowId}`;
+    const field = describePath(check.model, path, check.lang).label;
+    errors.push({ path, message: per ? t('pickedTwicePer', check.lang, { field, row: first + 1, per }) : t('pickedTwice', check.lang, { field, row: first + 1 }) });
+  });
   return errors;
 }
 

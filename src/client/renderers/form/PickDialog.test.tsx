@@ -28,10 +28,10 @@ function withContract(): { http: FakeHttp; contract: Record<string, any> } {
   return { http, contract };
 }
 
-function open(http: FakeHttp, initial: Record<string, unknown>, lang?: 'zh' | 'en') {
+function open(http: FakeHttp, initial: Record<string, unknown>, lang?: 'zh' | 'en', form = model) {
   render(
     <TestProviders http={http} lang={lang}>
-      <EntityForm model={model} mode="create" initial={initial} onDone={vi.fn()} />
+      <EntityForm model={form} mode="create" initial={initial} onDone={vi.fn()} />
     </TestProviders>,
   );
 }
@@ -103,6 +103,23 @@ describe('picking rows from the selected contract', () => {
       { contractDetailId: '7000002', goodsId: contract.details[1].goodsId, price: 520, demandQty: 8, amount: 4160 },
     ]);
     expect(body.totalAmount).toBe(502160);
+  });
+
+  it('lets a line be picked again where rows are told apart by another field (a settlement\'s receiving check)', async () => {
+    const { http, contract } = withContract();
+    open(http, { expenditureContractCode: contract.code }, 'zh', catalog().entities.materialMonthlySettlement);
+    for (const round of [1, 2]) {
+      fireEvent.click(await pickButton());
+      const box = within(await dialog());
+      await box.findByText('螺纹钢');
+      if (round === 2) expect(box.getByText('已添加')).toBeTruthy();
+      const first = box.getByRole('checkbox', { name: '选择第1条' });
+      expect(first.hasAttribute('disabled')).toBe(false);
+      fireEvent.click(first);
+      fireEvent.click(box.getByRole('button', { name: /添加所选\(1\)/ }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    }
+    expect(rowCount()).toBe('共 2 行');
   });
 
   it('speaks English', async () => {

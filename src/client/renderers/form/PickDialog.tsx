@@ -1,6 +1,8 @@
 // "从采购合同选择": the lines of the document a header reference selects (x-detail.pickFrom), to
-// tick and append as rows. Lines already in the grid are marked and cannot be picked twice; each
-// picked line fills the fields the schema maps and keeps its id for the server's check.
+// tick and append as rows. Lines already in the grid are marked and cannot be picked twice, unless
+// the source lets a line come once per value of other row fields (pickFrom.unique: a contract line
+// once per receiving check); each picked line fills the fields the schema maps and keeps its id for
+// the server's check.
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Modal, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -61,6 +63,7 @@ export function PickDialog({ store, detail, pick, open, onClose }: PickDialogPro
   const fields = useMemo(() => lineColumns(lines, rows), [lines, rows]);
   const labels = usePageLabels(lines.fieldMap, fields.map((f) => f.name), rows);
   const taken = new Set(store.rows(detail).map((r) => r[pick.rowId]).filter(Boolean).map(String));
+  const lockTaken = !pick.unique?.length;
   const [chosen, setChosen] = useState<string[]>([]);
 
   const close = () => {
@@ -106,7 +109,7 @@ export function PickDialog({ store, detail, pick, open, onClose }: PickDialogPro
         rowSelection={{
           selectedRowKeys: chosen,
           onChange: (keys) => setChosen(keys.map(String)),
-          getCheckboxProps: (r) => ({ disabled: taken.has(String(r.id)), 'aria-label': t('grid.pickLine', { row: rows.indexOf(r) + 1 }) }),
+          getCheckboxProps: (r) => ({ disabled: lockTaken && taken.has(String(r.id)), 'aria-label': t('grid.pickLine', { row: rows.indexOf(r) + 1 }) }),
         }}
       />
     </Modal>
