@@ -377,7 +377,8 @@ export class EntityStore {
   // ---- writes ----
 
   /** Creates a record (with its rows) and returns it as `detail` would. */
-  async create(body: Row): Promise<Row> {
+  /** Saves a new record; `numberedOn` (yyyy-MM…) dates its code instead of today (historic demo documents). */
+  async create(body: Row, { numberedOn }: { numberedOn?: string } = {}): Promise<Row> {
     this.assertWrite();
     const { input, record: checked } = this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
@@ -386,7 +387,7 @@ export class EntityStore {
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, creating: true });
       const newId = nextId();
-      await this.insertHeader(tx, newId, record);
+      await this.insertHeader(tx, newId, record, numberedOn);
       for (const detail of this.model.details) await this.syncRows(tx, detail, newId, (record[detail.name] as Row[]) ?? [], []);
       await this.hooks.afterWrite?.({ tx, actor: this.actor, id: newId, body, record, creating: true });
       return newId;
@@ -589,12 +590,12 @@ export class EntityStore {
     return this.detail(id, 'id', tx);
   }
 
-  private async insertHeader(tx: Queryable, id: string, record: Row) {
+  private async insertHeader(tx: Queryable, id: string, record: Row, numberedOn?: string) {
     const now = nowText(this.ctx.timeZone);
     const values: Row = { ...record, id, createUser: this.actor.userId, createDept: this.actor.deptId, createTime: now, updateUser: this.actor.userId, updateTime: now };
     if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
     if (this.model.softDelete) values.isDeleted = 0;
-    if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
+    if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, numberedOn ?? now);
     const fields = this.model.columns.filter((f) => f.name in values);
     const params = new Params();
     const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
@@ -640,7 +641,7 @@ export class EntityStore {
     if (removed.length) await tx.query(`DELETE FROM ${q(detail.table)} WHERE id = ANY($1::bigint[]) AND ${q(detail.foreignKeyColumn)} = $2`, [removed, parentId]);
   }
 
-  /** PREFIX-yyyyMM-#### from a per-tenant counter row, incremented atomically. */
+  /** PREFIX-yyyyMM-#### (the month of `now`) from a per-tenant counter row, incremented atomically. */
   private async nextCode(tx: Queryable, now: string): Promise<string> {
     const code = this.model.code!;
     const period = code.period === 'none' ? '' : code.period === 'yyyy' ? now.slice(0, 4) : now.slice(0, 4) + now.slice(5, 7);

@@ -187,8 +187,19 @@ async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
   const model = ctx.catalog.entities[step.entity];
   if (!model) throw new Error(`seed: unknown entity ${step.entity}`);
   const actor = step.as ? await run.actorOf(step.as) : platformActor;
-  const created = await new EntityStore(ctx, model, actor).create(resolvePlaceholders(step.data, run) as Row);
+  const data = resolvePlaceholders(step.data, run) as Row;
+  const created = await new EntityStore(ctx, model, actor).create(data, { numberedOn: documentMonth(model, data) });
   if (step.name) run.remember(step.name, model.key, created);
+}
+
+/**
+ * The month a seeded document is numbered in: that of its first date or month field (a settlement's
+ * period, a contract's signing date, a plan's date), so that a history spread over months reads
+ * like one; undefined (today) for a record without one.
+ */
+export function documentMonth(model: EntityModel, data: Row): string | undefined {
+  const field = model.fields.find((f) => !f.system && (f.kind === 'date' || f.kind === 'month') && typeof data[f.name] === 'string' && /^\d{4}-\d{2}/.test(data[f.name] as string));
+  return field && (data[field.name] as string).slice(0, 7);
 }
 
 export function readSeedFiles(dir: string): { file: string; seed: SeedFile }[] {
