@@ -56,3 +56,9 @@ registerExtension('report', {
   ],
   disabledActions: ['add'],
 });
+
+// code generation: the generated schema reviewed as JSON and as its form and list (src/client/develop)
+const CodePreviewDialog = lazyDialog(() => import('../develop/CodePreviewDialog.tsx'));
+registerExtension('code', {
+  rowActions: [{ key: 'generate', label: label('develop.generate'), permission: 'code_gen', dialog: CodePreviewDialog }],
+});

@@ -1,5 +1,5 @@
 // The entity catalog in the browser: the same schema files and the same compile() as the server.
-import { compile } from '../../engine/model/compile.ts';
+import { compile, idOf } from '../../engine/model/compile.ts';
 import type { SchemaSource } from '../../engine/model/source.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import type { EntityCatalog, EntityModel, JsonSchema } from '../../engine/model/types.ts';
@@ -34,4 +34,19 @@ export function catalogAjv(): Ajv {
 /** The entity whose menu opens at `path`. */
 export function entityForPath(path: string): EntityModel | undefined {
   return Object.values(catalog().entities).find((m) => m.menu?.path === path);
+}
+
+/**
+ * The catalog with one more schema file (code generation's preview), compiled as the server would;
+ * the new document is also given to the catalog's validator, which the form checks input with.
+ * Throws the engine's SchemaSetError when the set with it does not compile.
+ */
+export function previewCatalog(file: string, key: string, schema: JsonSchema): EntityCatalog {
+  const base = source();
+  const preview = compile({ ...base, files: { ...base.files, [file]: schema }, manifest: { ...base.manifest, entities: { ...base.manifest.entities, [key]: file } } }, { validators: 'lazy' });
+  const ajv = catalogAjv();
+  const id = idOf(file);
+  ajv.removeSchema(id);
+  ajv.addSchema(preview.catalog.documents[id]);
+  return preview.catalog;
 }
