@@ -5,6 +5,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWith } from '../admin/testing/render.tsx';
 import { catalog } from '../renderers/catalog.ts';
+import { appStore, permissionAtom } from '../state/session.ts';
 import type { RendererHttp } from '../renderers/http-context.tsx';
 import ReportBuilder, { fromPredicate, toPredicate } from './ReportBuilder.tsx';
 import ReportRunner from './ReportRunner.tsx';
@@ -107,6 +108,7 @@ describe('report builder', () => {
 
 describe('report runner', () => {
   it('runs the report a page at a time and exports it', async () => {
+    appStore.set(permissionAtom, { report_view: true, report_export: true });
     const { http, calls } = fakeHttp();
     renderWith(<ReportRunner model={report()} rows={[SAVED]} onClose={() => undefined} />, http);
     const total = await screen.findByText('合计 (3 条)');
@@ -114,5 +116,12 @@ describe('report runner', () => {
     expect(calls[0]).toEqual({ method: 'get', url: '/api/blade-report/report/rest/run', params: { id: '900', current: 1, size: 20 } });
     fireEvent.click(screen.getByRole('button', { name: /导出 Excel/ }));
     await waitFor(() => expect(calls[1]).toEqual({ method: 'blob', url: '/api/blade-report/report/rest/export', params: { id: '900' } }));
+  });
+
+  it('offers no export without the export button', async () => {
+    appStore.set(permissionAtom, { report_view: true });
+    renderWith(<ReportRunner model={report()} rows={[SAVED]} onClose={() => undefined} />, fakeHttp().http);
+    await screen.findByText('合计 (3 条)');
+    expect(screen.queryByRole('button', { name: /导出 Excel/ })).toBeNull();
   });
 });
