@@ -146,6 +146,20 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     expect(october.details[0]).toMatchObject({ thisQty: 220, previousCumulativeQty: september.details[0].cumulativeQty, cumulativeQty: september.details[0].cumulativeQty + 220 });
   });
 
+  it("keeps the Nanjing yard's stock reports on the ledger: each month opens with the month before's closing", async () => {
+    const reports = (await list(admin, '/api/construct/materialSituation/list', { period_ge: '2026-07', ascs: 'period' })).records;
+    expect(reports.map((r) => [r.period, r.approvalStatus])).toEqual([['2026-07', 'approved'], ['2026-08', 'approved'], ['2026-09', 'approved'], ['2026-10', 'approved']]);
+    const lines = [];
+    for (const r of reports) lines.push((await admin.get('/api/construct/materialSituation/detail', { id: r.id })).body.data.details[0]);
+    // Φ25: received 210 + 360 + 330.46 t by July, 24 t counted at the end of July; then 300 − 318, 260 − 252,
+    // and October 220 − 230 after the 0.64 t loss counted on 1 October
+    expect(lines.map((l) => [l.openingQty, l.receivedQty, l.consumedQty, l.gainLossQty, l.closingQty])).toEqual([
+      [570, 330.46, 876.46, 0, 24], [24, 300, 318, 0, 6], [6, 260, 252, 0, 14], [14, 220, 230, -0.64, 3.36],
+    ]);
+    // one price all along (3,830 per t), so every amount is quantity × 3,830
+    expect(lines.map((l) => l.closingAmount)).toEqual([91920, 22980, 53620, 12868.8]);
+  });
+
   it('adds nothing on a second start', async () => {
     const before = await tableCounts(app);
     await app.close();

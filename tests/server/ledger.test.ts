@@ -5,7 +5,7 @@
 // posts; June's report derives its consumption from the count. Turnover items: exits cannot return
 // more than is on site. Another tenant sees none of it. Every number is worked out by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/server/app.ts';
+import { ok, tokenOf } from './approval.ts';
 import { goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 
@@ -18,24 +18,9 @@ const FLOW = '/api/blade-flow';
 
 type Api = ReturnType<typeof client>;
 
-function ok(res: { body: any }) {
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });
-  return res.body.data;
-}
-
 function refused(res: { body: any }) {
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 400, success: false });
   return res.body.msg as string;
-}
-
-async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: string): Promise<string> {
-  const [u] = await server.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
-    `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
-       (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
-       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = '000000'`,
-    [account],
-  );
-  return server.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
 }
 
 describe.each(databaseKinds())('the material ledger on %s', (kind) => {
