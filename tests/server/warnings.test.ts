@@ -6,7 +6,7 @@
 // changes. Procurement, delivery, supplementary agreements and settlements raise theirs; the
 // earlyWarningAuxiliaryData queries answer the figures; another tenant sees none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/server/app.ts';
+import { ok, tokenOf } from './approval.ts';
 import { demand, demandRow, goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 
@@ -22,21 +22,6 @@ const FLOW = '/api/blade-flow';
 
 type Api = ReturnType<typeof client>;
 
-function ok(res: { body: any }) {
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });
-  return res.body.data;
-}
-
-async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: string): Promise<string> {
-  const [u] = await server.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
-    `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
-       (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
-       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = '000000'`,
-    [account],
-  );
-  return server.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
-}
-
 describe.each(databaseKinds())('early warnings on %s', (kind) => {
   let server: TestServer;
   let admin: Api;
@@ -48,6 +33,7 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
   let sand: any;
   let plan: any;
 
+  /** Submits and approves a document: the project manager, then the cost manager when the amount needs them. */
   async function approve(base: string, id: string) {
     const current = ok(await admin.get(`${base}/detail`, { id }));
     const submitted = current.approvalStatus === 'approving' ? current : ok(await admin.post(`${base}/submit`, { id }));

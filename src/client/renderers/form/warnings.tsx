@@ -7,7 +7,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import type { EntityModel, Lang } from '../../../engine/model/types.ts';
+import type { EntityModel, Label } from '../../../engine/model/types.ts';
 import { auxiliaryKind, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
 import { amountCapWarnings, demandWarnings, WARN_TYPES, type GoodsFigures, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
 import { useT } from '../../i18n/useT.ts';
@@ -90,24 +90,27 @@ export function useLiveWarnings(model: EntityModel, id: string | undefined, stor
   return [...demand, ...settlement];
 }
 
-const levelType = (warnings: readonly { warnLevel: string }[]) => (warnings.some((w) => w.warnLevel === 'critical') ? 'error' : 'warning');
-const line = (lang: Lang, w: Warning) => `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}`;
+/** An alert listing warnings, red when one is critical. */
+function WarningAlert({ className, title, levels, items }: { className: string; title: string; levels: readonly { warnLevel: string }[]; items: { key: string | number; text: string }[] }) {
+  return (
+    <Alert
+      className={className}
+      type={levels.some((w) => w.warnLevel === 'critical') ? 'error' : 'warning'}
+      showIcon
+      style={{ marginBottom: 12 }}
+      title={title}
+      description={<ul style={{ margin: 0, paddingLeft: 18 }}>{items.map((i) => <li key={i.key}>{i.text}</li>)}</ul>}
+    />
+  );
+}
 
 /** The form's live warnings, above the fields. */
 export function LiveWarnings({ warnings }: { warnings: readonly Warning[] }) {
   const t = useT();
   const lang = useAtomValue(langAtom);
   if (!warnings.length) return null;
-  return (
-    <Alert
-      className="zs-live-warnings"
-      type={levelType(warnings)}
-      showIcon
-      style={{ marginBottom: 12 }}
-      title={t('warnings.live', { count: warnings.length })}
-      description={<ul style={{ margin: 0, paddingLeft: 18 }}>{warnings.map((w, i) => <li key={i}>{line(lang, w)}</li>)}</ul>}
-    />
-  );
+  const items = warnings.map((w, i) => ({ key: i, text: `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}` }));
+  return <WarningAlert className="zs-live-warnings" title={t('warnings.live', { count: warnings.length })} levels={warnings} items={items} />;
 }
 
 interface TipRow {
@@ -133,14 +136,7 @@ export function RecordedWarnings({ model, id }: { model: EntityModel; id: string
   if (!enabled || !open.length) return null;
   // the stored message holds both languages: "zh / en"
   const text = (m: string) => (m.includes(' / ') ? m.split(' / ')[lang === 'en' ? 1 : 0] : m);
-  return (
-    <Alert
-      className="zs-recorded-warnings"
-      type={levelType(open)}
-      showIcon
-      style={{ marginBottom: 12 }}
-      title={t('warnings.recorded', { count: open.length })}
-      description={<ul style={{ margin: 0, paddingLeft: 18 }}>{open.map((w) => <li key={w.id}>{`[${(WARN_TYPES as Record<string, { zh: string; en: string }>)[w.warnType]?.[lang] ?? w.warnType}] ${text(w.message)}`}</li>)}</ul>}
-    />
-  );
+  const typeName = (type: string) => (WARN_TYPES as Record<string, Label>)[type]?.[lang] ?? type;
+  const items = open.map((w) => ({ key: w.id, text: `[${typeName(w.warnType)}] ${text(w.message)}` }));
+  return <WarningAlert className="zs-recorded-warnings" title={t('warnings.recorded', { count: open.length })} levels={open} items={items} />;
 }

@@ -6,7 +6,7 @@ import { isSettlement } from '../../../engine/warnings/auxiliary.ts';
 import {
   amountCapWarnings, demandWarnings, leaseOverdueWarnings, priceWarnings, procureOverTotalWarnings, procureWarnings, quantityCapWarnings,
   settlementAmountWarnings, stockWarnings, supplementaryWarnings, supplyWarnings, timelinessWarnings,
-  type GoodsFigures, type PricedLine, type WarnSettings, type Warning,
+  type GoodsFigures, type LinkedLine, type PricedLine, type WarnSettings, type Warning,
 } from '../../../engine/warnings/rules.ts';
 import type { Row } from '../../db/db.ts';
 import { COMMITTED, Figures } from './figures.ts';
@@ -45,20 +45,30 @@ const monthlyDemand: Evaluator = async (figures, doc, settings) => {
   ];
 };
 
+/**
+ * Lines drawn against upstream lines (a procurement's on monthly-demand lines, a batch's on
+ * procurement lines): each with its upstream line's quantity and what the other approved and
+ * approving documents of its type already drew on it.
+ */
+async function linkedLines(figures: Figures, doc: Row, link: { entity: string; field: string; qty: string; upstream: string; upstreamQty: string }): Promise<LinkedLine[]> {
+  const lines = rows(doc);
+  const upstreamIds = [...new Set(lines.map((r) => str(r[link.field])).filter((d): d is string => !!d))];
+  const limits = await figures.lines(link.upstream, upstreamIds, [link.upstreamQty]);
+  const taken = await figures.lineSums({ entity: link.entity, sum: link.qty, by: link.field, projectId: String(doc.projectId), statuses: COMMITTED, excludeId: String(doc.id), keys: upstreamIds });
+  return lines
+    .filter((r) => limits.has(String(r[link.field])))
+    .map((r) => {
+      const up = String(r[link.field]);
+      return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r[link.qty] as number, upstreamId: up, limit: String(limits.get(up)![link.upstreamQty] ?? 0), taken: taken.get(up) ?? '0' };
+    });
+}
+
 /** R-PRO-1 (both halves) and R-PRICE on a procurement. */
 const monthlyProcure: Evaluator = async (figures, doc, settings) => {
   const projectId = String(doc.projectId);
   const lines = rows(doc);
   const goods = goodsOf(lines);
-  const demandLineIds = [...new Set(lines.map((r) => str(r.monthlyDemandDetailId)).filter((d): d is string => !!d))];
-  const demandLines = await figures.lines('materialMonthlyDemand', demandLineIds, ['demandQty']);
-  const procured = await figures.lineSums({ entity: 'materialMonthlyProcure', sum: 'procureQty', by: 'monthlyDemandDetailId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: demandLineIds });
-  const linked = lines
-    .filter((r) => demandLines.has(String(r.monthlyDemandDetailId)))
-    .map((r) => {
-      const up = String(r.monthlyDemandDetailId);
-      return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.procureQty as number, upstreamId: up, limit: String(demandLines.get(up)!.demandQty ?? 0), taken: procured.get(up) ?? '0' };
-    });
+  const linked = await linkedLines(figures, doc, { entity: 'materialMonthlyProcure', field: 'monthlyDemandDetailId', qty: 'procureQty', upstream: 'materialMonthlyDemand', upstreamQty: 'demandQty' });
   const plan = await figures.totalDemand(projectId);
   const taken = await figures.lineSums({ entity: 'materialMonthlyProcure', sum: 'procureQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.procureQty as number }));
@@ -71,18 +81,8 @@ const monthlyProcure: Evaluator = async (figures, doc, settings) => {
 
 /** R-SUP-1 and R-PRICE on a delivery batch. */
 const batchSupply: Evaluator = async (figures, doc, settings) => {
-  const projectId = String(doc.projectId);
-  const lines = rows(doc);
-  const procureLineIds = [...new Set(lines.map((r) => str(r.procureDetailId)).filter((d): d is string => !!d))];
-  const procureLines = await figures.lines('materialMonthlyProcure', procureLineIds, ['procureQty']);
-  const supplied = await figures.lineSums({ entity: 'materialBatchSupply', sum: 'supplyQty', by: 'procureDetailId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: procureLineIds });
-  const linked = lines
-    .filter((r) => procureLines.has(String(r.procureDetailId)))
-    .map((r) => {
-      const up = String(r.procureDetailId);
-      return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.supplyQty as number, upstreamId: up, limit: String(procureLines.get(up)!.procureQty ?? 0), taken: supplied.get(up) ?? '0' };
-    });
-  return [...supplyWarnings(linked), ...priceWarnings(await pricedLines(figures, lines, 'price'), settings)];
+  const linked = await linkedLines(figures, doc, { entity: 'materialBatchSupply', field: 'procureDetailId', qty: 'supplyQty', upstream: 'materialMonthlyProcure', upstreamQty: 'procureQty' });
+  return [...supplyWarnings(linked), ...priceWarnings(await pricedLines(figures, rows(doc), 'price'), settings)];
 };
 
 /** R-SUPP on a supplementary agreement (a contract with a parent contract), R-PRICE on its lines. */

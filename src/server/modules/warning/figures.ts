@@ -7,7 +7,6 @@ import { Params, q } from '../../db/sql.ts';
 
 /** Documents that count as taken: approved, and in approval (domain §4.5 M(g), C(g)). */
 export const COMMITTED = ['approved', 'approving'];
-export const APPROVED = ['approved'];
 
 export type Sums = Map<string, string>;
 
@@ -105,15 +104,25 @@ export class Figures {
     return new Map(rows.map((r) => [r.id, r.p]));
   }
 
-  /** Stock of goods in a project: accepted in approved checks less consumed in approved monthly reports. */
+  /**
+   * Stock of goods in a project from the material ledger (README "Material ledger": what approved
+   * checks, stocktakes and monthly reports posted), over every warehouse: received, consumed, on hand.
+   */
   async stock(projectId: string, goodsIds?: readonly string[]): Promise<{ received: Sums; consumed: Sums; stock: Sums }> {
-    const received = await this.lineSums({ entity: 'materialCheck', sum: 'acceptedQty', by: 'goodsId', projectId, statuses: APPROVED, keys: goodsIds });
-    const consumed = await this.lineSums({ entity: 'materialSituation', sum: 'consumedQty', by: 'goodsId', projectId, statuses: APPROVED, keys: goodsIds });
-    const stock: Sums = new Map();
-    for (const g of new Set([...received.keys(), ...consumed.keys(), ...(goodsIds ?? [])])) {
-      stock.set(g, new Dec(received.get(g) ?? 0).sub(new Dec(consumed.get(g) ?? 0)).toString());
-    }
-    return { received, consumed, stock };
+    const params = new Params();
+    const where = [`tenant_id = ${params.add(this.tenantId)}`, `project_id = ${params.add(projectId)}`];
+    if (goodsIds) where.push(`goods_id::text = ANY(${params.add([...goodsIds])}::text[])`);
+    const rows = await this.db.query<{ g: string; r: string; c: string; s: string }>(
+      `SELECT goods_id::text AS g, coalesce(sum(qty) FILTER (WHERE movement = 'receipt'), 0)::text AS r,
+              coalesce(-sum(qty) FILTER (WHERE movement = 'consumption'), 0)::text AS c, sum(qty)::text AS s
+         FROM material_ledger WHERE ${where.join(' AND ')} GROUP BY 1`,
+      params.values,
+    );
+    return {
+      received: new Map(rows.map((r) => [r.g, r.r])),
+      consumed: new Map(rows.map((r) => [r.g, r.c])),
+      stock: new Map(rows.map((r) => [r.g, r.s])),
+    };
   }
 
   /** An expense contract of this tenant by code or id, with the fields the rules read. */
