@@ -100,8 +100,8 @@ class LedgerRules {
     for (const row of lines(doc)) {
       const balance = book.get(String(row.goodsId));
       row.bookQty = (balance?.qty ?? new Dec(0)).toFixed();
-      // goods not in stock keep the price entered for them (a gain is valued at it)
-      if (balance?.price) row.price = balance.price.toFixed();
+      // goods without book stock have no book price: their gain posts at zero value
+      row.price = balance?.price ? balance.price.toFixed() : null;
     }
     await this.rewrite(tx, 'materialInventory', doc, ['bookQty', 'price']);
   }
