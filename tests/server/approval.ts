@@ -32,3 +32,21 @@ export async function approveAs(clerk: Api, approver: Api, base: string, id: str
   ok(await approver.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
   expect(ok(await clerk.get(`${base}/detail`, { id })).approvalStatus).toBe('approved');
 }
+
+/** The group of a subcontract's settlements: its project, contract code and counterparty. */
+export interface ContractKeys {
+  projectId: string;
+  expenditureContractCode: string;
+  subcontractorId: string;
+}
+
+/** A labour team and an approved fixed-unit-price subcontract with it on `projectId` (80 % payment, 3 % retention, 9 % VAT). */
+export async function approvedSubcontract(clerk: Api, approver: Api, projectId: string, name: string, details: Record<string, unknown>[]): Promise<{ keys: ContractKeys; contract: any }> {
+  const team = ok(await clerk.post('/api/construct/subcontractor/save', { name: '南京恒通建筑劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
+  const contract = ok(await clerk.post('/api/construct/expenditureContract/save', {
+    name, projectId, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
+    signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none', details,
+  }));
+  await approveAs(clerk, approver, '/api/construct/expenditureContract', contract.id);
+  return { keys: { projectId, expenditureContractCode: contract.code, subcontractorId: team.id }, contract };
+}

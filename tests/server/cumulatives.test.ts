@@ -5,7 +5,7 @@
 // approving writes the contract's settled totals back, a rejection leaves them; another tenant sees
 // none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveAs, ok, tokenOf } from './approval.ts';
+import { approvedSubcontract, approveAs, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 
@@ -20,7 +20,7 @@ describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
   let admin: Api;
   let adminEn: Api;
   let manager: Api;
-  let keys: { projectId: string; expenditureContractCode: string; subcontractorId: string };
+  let keys: ContractKeys;
   let contractId: string;
 
   const approve = (base: string, id: string) => approveAs(admin, manager, base, id);
@@ -47,19 +47,13 @@ describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
     adminEn = client(server, token, 'en');
     manager = client(server, await tokenOf(server, 'manager'));
     const site = await project(admin);
-    const team = ok(await admin.post('/api/construct/subcontractor/save', { name: '南京恒通建筑劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-    const contract = ok(await admin.post(`${CONTRACT}/save`, {
-      name: '1#楼土建分包合同', projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-      signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-      details: [
-        { itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 },
-        { itemCode: '010502', itemName: 'C30混凝土浇筑', unit: 'm3', quantity: 500, priceInclTax: 600, taxRate: 9 },
-      ],
-    }));
-    expect(contract).toMatchObject({ contractAmount: 330000, settlementStatus: 'none' });
-    contractId = contract.id;
-    await approve(CONTRACT, contract.id);
-    keys = { projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id };
+    const subcontract = await approvedSubcontract(admin, manager, site.id, '1#楼土建分包合同', [
+      { itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 },
+      { itemCode: '010502', itemName: 'C30混凝土浇筑', unit: 'm3', quantity: 500, priceInclTax: 600, taxRate: 9 },
+    ]);
+    expect(subcontract.contract).toMatchObject({ contractAmount: 330000, settlementStatus: 'none' });
+    contractId = subcontract.contract.id;
+    keys = subcontract.keys;
   }, 120_000);
 
   afterAll(async () => server?.dispose());

@@ -3,7 +3,7 @@
 // final amount and is finally settled and completed; after it no settlement of the contract is saved
 // or submitted; another tenant cannot reach the contract.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveAs, ok, tokenOf } from './approval.ts';
+import { approvedSubcontract, approveAs, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
 
@@ -18,7 +18,7 @@ describe.each(databaseKinds())('final settlement of a subcontract on %s', (kind)
   let admin: Api;
   let adminEn: Api;
   let manager: Api;
-  let keys: { projectId: string; expenditureContractCode: string; subcontractorId: string };
+  let keys: ContractKeys;
   let contractId: string;
   let june: any;
   let filing: any;
@@ -40,15 +40,9 @@ describe.each(databaseKinds())('final settlement of a subcontract on %s', (kind)
     adminEn = client(server, token, 'en');
     manager = client(server, await tokenOf(server, 'manager'));
     const site = await project(admin);
-    const team = ok(await admin.post('/api/construct/subcontractor/save', { name: '南京恒通建筑劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-    const saved = ok(await admin.post(`${CONTRACT}/save`, {
-      name: '2#楼土方分包合同', projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-      signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-      details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 }],
-    }));
-    contractId = saved.id;
-    await approve(CONTRACT, saved.id);
-    keys = { projectId: site.id, expenditureContractCode: saved.code, subcontractorId: team.id };
+    const subcontract = await approvedSubcontract(admin, manager, site.id, '2#楼土方分包合同', [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 }]);
+    contractId = subcontract.contract.id;
+    keys = subcontract.keys;
     // May approved: 600 m³ × 30 = 18,000
     await approve(SETTLEMENT, ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-05', 600))).id);
     june = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-06', 300)));
