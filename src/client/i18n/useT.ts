@@ -13,6 +13,14 @@ export function translate(lang: 'zh' | 'en', key: MessageKey, values: Record<str
   return fillPlaceholders(catalogs[lang][key], values);
 }
 
+/** The hook of a component family's own catalog (zh and en): its texts in the current language. */
+export function catalogHook<K extends string>(catalog: Record<'zh' | 'en', Record<K, string>>) {
+  return function useCatalog() {
+    const lang = useAtomValue(langAtom);
+    return useCallback((key: K, values?: Record<string, string | number>) => fillPlaceholders(catalog[lang][key], values), [lang]);
+  };
+}
+
 export function useT() {
   const lang = useAtomValue(langAtom);
   return useCallback((key: MessageKey, values?: Record<string, string | number>) => translate(lang, key, values), [lang]);

@@ -1,5 +1,5 @@
-// Home: a greeting, tiles to the routes the user opens most, the cost overview (for users who may
-// read the project statistics) and the tenant's notices.
+// Home: a greeting, the cost overview (for users who may read the project statistics), tiles to
+// the routes the user opens most, and the tenant's notices.
 import { Empty } from 'antd';
 import { useAtomValue } from 'jotai';
 import { flattenMenus, pageMenus } from '../state/menus.ts';
@@ -29,6 +29,7 @@ export default function Home() {
       <CardBox radius={10} title={t('home.welcome', { name: user?.real_name ?? '' })}>
         <span style={{ color: '#909399' }}>{user?.role_name}</span>
       </CardBox>
+      <CostOverview />
       <CardBox radius={10} title={t('home.frequent')}>
         {tiles.length ? (
           <div className="zs-tiles">
@@ -38,7 +39,6 @@ export default function Home() {
           </div>
         ) : <Empty description={t('home.noFrequent')} />}
       </CardBox>
-      <CostOverview />
       <NoticeBoard />
     </>
   );

@@ -49,10 +49,10 @@ describe('the cost overview', () => {
 
   it('counts unread warnings by level and waiting approvals, and opens their pages', async () => {
     show({ warnings: { critical: 1, warning: 2, info: 4 }, approvals: { todo: 0, claim: 3 } });
-    await waitFor(() => expect(figure('cost-warnings').textContent).toContain('7'));
+    await waitFor(() => expect(figure('cost-warnings').textContent).toContain('7'), { timeout: 5000 });
     expect(figure('cost-warnings').textContent).toContain('严重 1');
     expect(figure('cost-warnings').textContent).toContain('预警 2');
-    expect(figure('cost-approvals').textContent).toContain('待办 0 · 待签收 3');
+    await waitFor(() => expect(figure('cost-approvals').textContent).toContain('待办 0 · 待签收 3'));
     fireEvent.click(figure('cost-warnings'));
     expect(window.location.pathname).toBe('/construct/warnTip');
     fireEvent.click(figure('cost-approvals'));
@@ -93,6 +93,6 @@ describe('the cost overview', () => {
     expect(figure('cost-contracted').textContent).toContain('52.00');
     expect(figure('cost-contracted').textContent).toContain('10k CNY');
     expect(screen.getAllByText('Over target cost').length).toBeGreaterThan(0);
-    expect(figure('cost-approvals').textContent).toContain('To do 2 · to claim 1');
+    await waitFor(() => expect(figure('cost-approvals').textContent).toContain('To do 2 · to claim 1'));
   });
 });

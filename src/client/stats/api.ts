@@ -41,14 +41,17 @@ export function useStatistics(projectId?: string) {
   });
 }
 
-/** Unread warnings of the caller's tenant by level (one count per level; none when warnTip cannot be read). */
+/** How many records a paged list answers (its total, one record asked for). */
+const countOf = (http: ReturnType<typeof useHttp>, url: string, params: Record<string, string> = {}) =>
+  http.get<{ total: number }>(url, { ...params, size: 1 }, { silent: true }).then((page) => page.total);
+
+/** Unread warnings of the caller's tenant by level. */
 export function useUnreadWarnings() {
   const http = useHttp();
   return useQuery({
     queryKey: ['statistics', 'warnings'],
     queryFn: async () => {
-      const counts = await Promise.all(WARN_LEVELS.map((level) =>
-        http.get<{ total: number }>(WARN_TIP_LIST_URL, { warnStatus: 'unread', warnLevel: level, size: 1 }, { silent: true }).then((p) => p.total)));
+      const counts = await Promise.all(WARN_LEVELS.map((warnLevel) => countOf(http, WARN_TIP_LIST_URL, { warnStatus: 'unread', warnLevel })));
       return Object.fromEntries(WARN_LEVELS.map((level, i) => [level, counts[i]])) as Record<WarnLevel, number>;
     },
     staleTime: 30_000,
@@ -61,7 +64,7 @@ export function useWaitingApprovals() {
   return useQuery({
     queryKey: ['statistics', 'approvals'],
     queryFn: async () => {
-      const [todo, claim] = await Promise.all([TODO_URL, CLAIM_URL].map((url) => http.get<{ total: number }>(url, { size: 1 }, { silent: true }).then((p) => p.total)));
+      const [todo, claim] = await Promise.all([countOf(http, TODO_URL), countOf(http, CLAIM_URL)]);
       return { todo, claim };
     },
     staleTime: 30_000,

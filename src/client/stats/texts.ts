@@ -1,10 +1,7 @@
 // The texts of the cost dashboards (home panel and project statistics page), in both languages,
 // kept beside the components; the column titles of the statistics table come from the engine
 // (engine/statistics), shared with the server's export.
-import { useAtomValue } from 'jotai';
-import { useCallback } from 'react';
-import { fillPlaceholders } from '../i18n/useT.ts';
-import { langAtom } from '../state/session.ts';
+import { catalogHook } from '../i18n/useT.ts';
 
 export const zh = {
   'cost.title': '成本概览',
@@ -106,12 +103,5 @@ export const en: Record<TextKey, string> = {
 
 export const texts = { zh, en };
 
-export function translateStats(lang: 'zh' | 'en', key: TextKey, values: Record<string, string | number> = {}): string {
-  return fillPlaceholders(texts[lang][key], values);
-}
-
-/** The texts in the current language. */
-export function useStatsTexts() {
-  const lang = useAtomValue(langAtom);
-  return useCallback((key: TextKey, values?: Record<string, string | number>) => translateStats(lang, key, values), [lang]);
-}
+/** The dashboards' texts in the current language. */
+export const useStatsTexts = catalogHook(texts);
