@@ -1,9 +1,10 @@
 // Guards against floods and bad traffic (README "Limits and faults"): body size and slow-client
 // timeouts as Fastify and Node options, an envelope for errors Node answers on the raw socket, and
 // a check that no text carries characters the database cannot keep.
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { t } from '../../engine/i18n/messages.ts';
+import { t, type MessageKey } from '../../engine/i18n/messages.ts';
 import type { Limits } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { envelope } from './envelope.ts';
@@ -23,7 +24,7 @@ export function serverLimitOptions(limits: Limits): FastifyServerOptions & { htt
   };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
+const CLIENT_ERRORS: Record<string, [number, MessageKey]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'requestTimeout'],
   HPE_HEADER_OVERFLOW: [431, 'badRequest'],
 };
@@ -36,9 +37,9 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, key] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'badRequest'];
-  const body = JSON.stringify(envelope(status, null, t(key as 'badRequest', 'zh')));
+  const body = JSON.stringify(envelope(status, null, t(key, 'zh')));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   }
   socket.destroy();
 }
