@@ -24,7 +24,8 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
       for (const targetCost of amounts) await project(api, { projectType, targetCost });
     }
     await project(api, { projectType: 'building', targetCost: 999, projectStatus: 'completed' });
-  });
+    // a new tenant (its dictionaries, roles, menus) and six projects: slow on a loaded machine
+  }, 300_000);
   afterAll(() => server?.dispose());
 
   const save = (definition: unknown, name = `按类别汇总${Math.random()}`, caller = api, entityKey = 'project') =>
