@@ -62,6 +62,12 @@ afterAll(async () => {
   await dropDb?.().catch(() => undefined);
 });
 
+/** The running app, for a test that sets up data the way the server's own suites do (its database, its tokens). */
+export function testApp(): App {
+  if (!server) throw new Error('the app did not start');
+  return server;
+}
+
 // ---- per test: one page on a clean profile (no cookies, no storage) ----
 
 export let page: Page;
