@@ -85,6 +85,39 @@ async function approveAs(user: string, step: string) {
   await see(toast('审批成功')).toBeVisible();
 }
 
+/**
+ * Opens 从<source>选择, sees one line per entry of `lines` holding its texts, takes a picture, ticks
+ * every line and adds them as rows.
+ */
+async function pickEveryLine(source: string, lines: string[][], picture: string) {
+  await page.getByRole('button', { name: new RegExp(`从${source}选择`) }).click();
+  const dialog = pickDialog(source);
+  await see(dialog).toBeVisible();
+  const lineRows = dialog.locator('.ant-table-tbody tr.ant-table-row');
+  await see(lineRows).toHaveCount(lines.length);
+  const texts = (await lineRows.allInnerTexts()).map(squash);
+  lines.forEach((expected, i) => {
+    for (const text of expected) expect(texts[i]).toContain(text);
+  });
+  await shot(picture);
+  for (const i of lines.keys()) await dialog.getByRole('checkbox', { name: `选择第${i + 1}条` }).check();
+  await dialog.getByRole('button', { name: new RegExp(`添加所选\\(${lines.length}\\)`) }).click();
+  await see(dialog).toBeHidden();
+}
+
+/** Opened again, the picker marks every line as added and does not let it be ticked twice. */
+async function seeEveryLineTaken(source: string, count: number) {
+  await page.getByRole('button', { name: new RegExp(`从${source}选择`) }).click();
+  const dialog = pickDialog(source);
+  await see(dialog).toBeVisible();
+  await see(dialog.getByText('已添加')).toHaveCount(count);
+  expect(await dialog.getByRole('checkbox', { name: `选择第${count}条` }).isDisabled()).toBe(true);
+  await dialog.getByRole('button', { name: /取\s*消|Cancel/ }).click();
+  await see(dialog).toBeHidden();
+}
+
+const pickDialog = (source: string) => page.getByRole('dialog').filter({ hasText: `从${source}选择` });
+
 async function findContract() {
   await searchList('合同名称', CONTRACT);
   await see(entityList().locator('.zs-grid-row')).toHaveCount(1);
@@ -159,22 +192,7 @@ describe('a monthly demand picks the lines of an approved expense contract', () 
     await typeInto(page.locator('#root_period'), '2026-06');
     await typeInto(page.locator('#root_compilerName'), '张伟');
 
-    await pick.click();
-    const dialog = page.getByRole('dialog').filter({ hasText: '从采购合同选择' });
-    await see(dialog).toBeVisible();
-    const lineRows = dialog.locator('.ant-table-tbody tr.ant-table-row');
-    await see(lineRows).toHaveCount(2);
-    const texts = (await lineRows.allInnerTexts()).map(squash);
-    expect(texts[0]).toContain('HRB400E Φ12');
-    expect(texts[0]).toContain('120');
-    expect(texts[0]).toContain('3,950');
-    expect(texts[1]).toContain('HRB400E Φ25');
-    expect(texts[1]).toContain('3,830');
-    await shot('contract-lines-pick-dialog.png');
-    await dialog.getByRole('checkbox', { name: '选择第1条' }).check();
-    await dialog.getByRole('checkbox', { name: '选择第2条' }).check();
-    await dialog.getByRole('button', { name: /添加所选\(2\)/ }).click();
-    await see(dialog).toBeHidden();
+    await pickEveryLine('采购合同', [['HRB400E Φ12', '120', '3,950'], ['HRB400E Φ25', '3,830']], 'contract-lines-pick-dialog.png');
 
     await see(page.getByText('共 2 行')).toBeVisible();
     await see(grid()).toContainText('HRB400E Φ12');
@@ -186,12 +204,7 @@ describe('a monthly demand picks the lines of an approved expense contract', () 
     await see(grid()).toContainText('95,750.00'); // 25 × 3,830
 
     // picked again: both lines are marked as added and cannot be added twice
-    await pick.click();
-    await see(dialog).toBeVisible();
-    await see(dialog.getByText('已添加')).toHaveCount(2);
-    expect(await dialog.getByRole('checkbox', { name: '选择第1条' }).isDisabled()).toBe(true);
-    await dialog.getByRole('button', { name: /取\s*消|Cancel/ }).click();
-    await see(dialog).toBeHidden();
+    await seeEveryLineTaken('采购合同', 2);
     await shot('contract-lines-demand-form.png');
 
     await page.getByRole('button', { name: /保\s*存/ }).click();
@@ -209,4 +222,76 @@ describe('a monthly demand picks the lines of an approved expense contract', () 
     for (const text of ['HRB400E Φ12', 'HRB400E Φ25', '3,950.0000', '3,830.0000', '158,000.00', '95,750.00']) await see(drawer).toContainText(text);
     await shot('contract-lines-demand-detail.png');
   }, TEST_TIMEOUT * 8);
+});
+
+const SUBCONTRACT = `土建分包合同(浏览器测试 ${STAMP})`;
+const TEAM = `南京恒通建筑劳务有限公司(浏览器测试 ${STAMP})`;
+
+/** An approved subcontract with two bill-of-quantities lines, made through the API (clerk submits, manager approves: under 500,000, one step). */
+async function approvedSubcontract() {
+  const clerk = await apiLogin('clerk');
+  const [project] = (await api(clerk, 'GET', `/api/construct/project/options?keyword=${encodeURIComponent('江北')}`)).records;
+  const team = await api(clerk, 'POST', '/api/construct/subcontractor/save', { name: TEAM, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' });
+  const contract = await api(clerk, 'POST', '/api/construct/expenditureContract/submit', {
+    name: SUBCONTRACT, projectId: project.value, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
+    signDate: '2026-05-06', startDate: '2026-05-10', contractAmount: 0, taxRate: 9, performanceStatus: 'not_started', settlementStatus: 'none',
+    details: [
+      { itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 },
+      { itemCode: '010502', itemName: 'C30混凝土浇筑', unit: 'm3', quantity: 500, priceInclTax: 600, taxRate: 9 },
+    ],
+  });
+  const manager = await apiLogin('manager');
+  const claim = await api(manager, 'GET', '/api/blade-flow/work/claim-list?size=100');
+  const task = claim.records.find((r: { businessId: string }) => String(r.businessId) === String(contract.id));
+  expect(task, 'the subcontract waits in the manager\'s 待签事务').toBeTruthy();
+  await api(manager, 'POST', `/api/blade-flow/work/claim-task?taskId=${task.taskId}`);
+  await api(manager, 'POST', '/api/blade-flow/work/complete-task', { taskId: task.taskId, flag: 'ok', comment: '同意' });
+}
+
+describe('a monthly settlement picks the lines of its expense contract', () => {
+  test('clerk fills a subcontract settlement from the contract\'s lines, and finds them under 支出合同清单', async () => {
+    await approvedSubcontract();
+    await login('clerk', 'clerk');
+    await openList('分包管理', '分包月度结算');
+    await entityList().getByRole('button', { name: /新\s*增/ }).click();
+    await see(page.getByText('新增分包月度结算')).toBeVisible();
+    const pick = page.getByRole('button', { name: /从分包合同选择/ });
+    await see(pick).toBeVisible();
+    expect(await pick.isDisabled(), 'no contract chosen yet').toBe(true);
+    await pickOption('root_projectId', '江北', PROJECT);
+    await pickOption('root_expenditureContractCode', '浏览器测试', SUBCONTRACT);
+    await pickOption('root_subcontractorId', '浏览器测试', TEAM);
+    await typeInto(page.locator('#root_period'), '2026-06');
+    await typeInto(page.locator('#root_startDate'), '2026-06-01');
+    await typeInto(page.locator('#root_endDate'), '2026-06-30');
+    await typeInto(page.locator('#root_taxRate'), '9');
+    await typeInto(page.locator('#root_reporterName'), '王会计');
+
+    await pickEveryLine('分包合同', [['土方开挖', '1,000'], ['C30混凝土浇筑', '600']], 'settlement-pick-dialog.png');
+
+    // the contract's item, unit, quantity and price are copied; the clerk types this period's quantities
+    await see(page.getByText('共 2 行')).toBeVisible();
+    await see(cell(0, 'itemName')).toHaveValue('土方开挖');
+    await see(cell(1, 'itemName')).toHaveValue('C30混凝土浇筑');
+    await see(cell(1, 'thisPrice')).toHaveValue('600.0000');
+    await typeInto(cell(0, 'thisQty'), '200');
+    await typeInto(cell(1, 'thisQty'), '100');
+    await see(grid()).toContainText('6,000.00'); // 200 × 30
+    await see(grid()).toContainText('60,000.00'); // 100 × 600
+
+    // one row per contract line: both lines are marked as added and cannot be picked again
+    await seeEveryLineTaken('分包合同', 2);
+    await shot('settlement-pick-form.png');
+    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await see(toast('新增成功')).toBeVisible();
+    await waitForList();
+
+    // the contract's lines as a list of their own, with the contract's name beside each line
+    await openList('合同管理', '支出合同清单');
+    await searchList('合同名称', SUBCONTRACT);
+    await see(entityList().locator('.zs-grid-row')).toHaveCount(2);
+    await see(listRow('土方开挖')).toContainText(SUBCONTRACT);
+    await see(listRow('C30混凝土浇筑')).toContainText('300,000.00');
+    await shot('settlement-contract-lines-list.png');
+  }, TEST_TIMEOUT * 6);
 });
