@@ -217,6 +217,11 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       expect(refused.body.msg).toContain('table construct_project belongs to project');
       expect(JSON.parse(readFileSync(join(schemaDir, 'entities.manifest.json'), 'utf8')).entities.projectAgain).toBeUndefined();
 
+      // a menu group that does not exist: refused before anything is written
+      const orphan = await admin.post(`${DEV}/code/save`, { codeName: '无菜单', modelId: clash.body.data.id, folder: 'custom', apiPath: '/api/blade-custom/orphan', menuParent: 'nowhere' });
+      const noMenu = await admin.post(`${DEV}/code/install`, undefined, { id: orphan.body.data.id });
+      expect(noMenu.body.msg).toBe('上级菜单 nowhere 不存在');
+
       // an existing table whose column the model would change: the database refuses, nothing is written
       await server.db.exec(`CREATE TABLE biz_odd (id bigint PRIMARY KEY, amount text)`);
       const odd = await admin.post(`${DEV}/model/save`, { modelName: '异型', modelNameEn: 'Odd', modelCode: 'odd', modelTable: 'biz_odd' });

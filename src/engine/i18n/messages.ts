@@ -130,6 +130,7 @@ export const messages = {
   developMainDatabase: { zh: '只有平台租户可以读取本系统数据库的表结构,请选择数据源', en: 'Only the platform tenant may read the tables of the application database; choose a data source' },
   developTableNotFound: { zh: '数据表 {table} 不存在', en: 'Table {table} does not exist' },
   developMixedModels: { zh: '一次只能提交同一个数据模型的字段', en: 'The fields submitted together must belong to one data model' },
+  developMenuParent: { zh: '上级菜单 {code} 不存在', en: 'There is no menu group {code}' },
   developNoFields: { zh: '数据模型 {model} 还没有字段', en: 'Data model {model} has no fields yet' },
   developInvalidSchema: { zh: '生成的单据定义未通过检查:{issues}', en: 'The generated schema did not pass the checks: {issues}' },
   developNotAdditive: {

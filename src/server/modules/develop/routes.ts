@@ -15,7 +15,7 @@ import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
 import type { Queryable, Row } from '../../db/db.ts';
-import { parseId, parseIds, EntityStore, type Actor } from '../../db/store.ts';
+import { parseId, parseIds, EntityStore, PLATFORM_TENANT, type Actor } from '../../db/store.ts';
 import { SchemaSyncError, syncSchema } from '../../db/sync.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
@@ -53,7 +53,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
   async function readDatabase<T>(actor: Actor, datasourceId: string | undefined, work: (read: ReadQuery) => Promise<T>): Promise<T> {
     if (!datasourceId) {
       // the application's own tables are every tenant's business: the platform tenant's alone
-      if (actor.tenantId !== '000000') throw new AppError(400, 'developMainDatabase');
+      if (actor.tenantId !== PLATFORM_TENANT) throw new AppError(400, 'developMainDatabase');
       return work((sql, params) => ctx.db.query(sql, params));
     }
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(datasourceId, 'datasourceId'));
@@ -171,6 +171,9 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     // it changes the deployment for every tenant
     if (!isAdministrator(actor)) throw new AppError(403, 'forbidden');
     const generated = await generate(actor, parseId(queryOf(request).id));
+    const groups = await menuRows(ctx.db, entity('menu'));
+    const parent = (generated.schema['x-entity'] as { menu: { parent: string } }).menu.parent;
+    if (!groups.some((g) => g.code === parent)) throw new AppError(400, 'developMenuParent', { code: parent });
     const next = prepareInstall(options.schemaRoot, generated);
     try {
       await syncSchema(ctx.db, next.catalog, options.migrationsDir);
@@ -184,7 +187,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     ctx.ajv = next.ajv;
     const model = next.catalog.entities[generated.key];
     registerEntityRoutes(options.late.collector(), ctx, model);
-    await createEntityMenu(storeOf('menu', actor), await menuRows(ctx.db, entity('menu')), model);
+    await createEntityMenu(storeOf('menu', actor), groups, model);
     ctx.access.invalidate();
     return ok(request, { key: generated.key, file: generated.file, api: model.api, table: model.table });
   });
