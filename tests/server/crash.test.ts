@@ -14,7 +14,7 @@ import { createTestDatabase, databaseKinds, type DbKind } from './harness.ts';
 
 const DOC = '/api/construct/materialTotalDemand';
 const FLOW = '/api/blade-flow';
-/** The kill comes once this many saves were acknowledged (and the stream keeps going meanwhile). */
+/** The kill comes once this many saves (and at least one approval) were acknowledged; the stream keeps going meanwhile. */
 const ACKED_BEFORE_KILL = 12;
 
 interface Acked {
@@ -120,7 +120,7 @@ describe.each(databaseKinds())('kill -9 during saves on %s', (kind) => {
       const writers = ['甲', '乙', '丙'].map((name) => writer(who, ids, acked, name, () => killed));
       const crashed = server;
       const killer = (async () => {
-        while (acked.saves.size < ACKED_BEFORE_KILL) await new Promise((r) => setTimeout(r, 20));
+        while (acked.saves.size < ACKED_BEFORE_KILL || acked.approved.size === 0) await new Promise((r) => setTimeout(r, 20));
         killed = true;
         crashed.proc.kill('SIGKILL');
       })();
@@ -140,6 +140,8 @@ describe.each(databaseKinds())('kill -9 during saves on %s', (kind) => {
       }
       expect(acked.saves.size).toBeGreaterThanOrEqual(ACKED_BEFORE_KILL);
       expect(acked.submitted.size).toBeGreaterThan(0);
+      expect(acked.approved.size).toBeGreaterThan(0);
+      console.info(`kill -9 on ${kind}: ${acked.saves.size} saves, ${acked.submitted.size} submits, ${acked.approved.size} approvals acknowledged; all found whole after the restart`);
 
       server.proc.kill('SIGTERM');
       expect(await server.exited).toBe(0);

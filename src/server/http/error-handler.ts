@@ -41,7 +41,8 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       const type = String(request.headers['content-type'] ?? '').split(';')[0].slice(0, 100);
       return reply.status(415).send(envelope(415, null, t('unsupportedMediaType', lang, { type })));
     }
-    // the database went away under the request: nothing was committed, a retry will find it back
+    // the database went away under the request: its transaction was rolled back (or, if the cut fell
+    // between COMMIT and its answer, did land: the client sees it when it reloads), worth a retry
     if (isConnectionLost(err)) {
       request.log.warn({ err }, 'database unavailable');
       return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS))
