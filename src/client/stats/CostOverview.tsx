@@ -28,9 +28,9 @@ export function projectChartOption(projects: ProjectFigures[], t: (key: TextKey)
     xAxis: { type: 'category', data: projects.map((p) => p.projectName), axisLabel: { interval: 0, width: 140, overflow: 'truncate' } },
     yAxis: { type: 'value', name: t('cost.wan') },
     series: [
-      { name: t('cost.contractSeries'), type: 'bar', data: projects.map((p) => wanNumber(p.contractAmount)) },
-      { name: t('cost.settledSeries'), type: 'bar', data: projects.map((p) => wanNumber(p.settledAmountInclTax)) },
-      { name: t('cost.paidSeries'), type: 'bar', data: projects.map((p) => wanNumber(p.paidAmount)) },
+      { name: t('cost.contractSeries'), type: 'bar', barMaxWidth: 48, data: projects.map((p) => wanNumber(p.contractAmount)) },
+      { name: t('cost.settledSeries'), type: 'bar', barMaxWidth: 48, data: projects.map((p) => wanNumber(p.settledAmountInclTax)) },
+      { name: t('cost.paidSeries'), type: 'bar', barMaxWidth: 48, data: projects.map((p) => wanNumber(p.paidAmount)) },
     ],
   };
 }

@@ -40,9 +40,9 @@ export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => stri
     xAxis: { type: 'category', data: rows.map((r) => r.expenditureContractTypeName ?? '') },
     yAxis: { type: 'value', name: t('cost.wan') },
     series: [
-      { name: t('cost.contractSeries'), type: 'bar', data: rows.map((r) => wanNumber(r.currentAmount)) },
-      { name: t('cost.settledSeries'), type: 'bar', data: rows.map((r) => wanNumber(r.settledAmountInclTax)) },
-      { name: t('cost.paidSeries'), type: 'bar', data: rows.map((r) => wanNumber(r.paidAmount)) },
+      { name: t('cost.contractSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.currentAmount)) },
+      { name: t('cost.settledSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.settledAmountInclTax)) },
+      { name: t('cost.paidSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.paidAmount)) },
     ],
   };
 }
