@@ -34,11 +34,12 @@ export async function approveAs(clerk: Api, approver: Api, base: string, id: str
 }
 
 /** The group of a subcontract's settlements: its project, contract code and counterparty. */
-export interface ContractKeys {
+// a type alias, not an interface: it is passed as query parameters (Record<string, string>)
+export type ContractKeys = {
   projectId: string;
   expenditureContractCode: string;
   subcontractorId: string;
-}
+};
 
 /** A labour team and an approved fixed-unit-price subcontract with it on `projectId` (80 % payment, 3 % retention, 9 % VAT). */
 export async function approvedSubcontract(clerk: Api, approver: Api, projectId: string, name: string, details: Record<string, unknown>[]): Promise<{ keys: ContractKeys; contract: any }> {
