@@ -66,13 +66,19 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
   }
 
   const ACTIONS = ['view', 'add', 'edit', 'delete', 'export'];
+  /**
+   * Grants an action needs besides its own: whoever writes a report must be able to read the entity it
+   * reports on (the sample's: projects); exporting runs it, which also reads its definition.
+   */
+  const ALSO_NEEDS: Record<string, Record<string, string[]>> = { report: { add: ['project'], edit: ['project'], export: ['report', 'project'] } };
 
   it.each(tenantEntities.map((m) => [m.key, m] as const))('%s: each action needs its grant', async (_key, model) => {
     const nobody = await userWith([]);
     for (const action of ACTIONS) expect(await perform(nobody.api, model, action), `${action} without grant`).toBe(403);
     const code = model.menu!.code;
     for (const action of ACTIONS) {
-      const granted = await userWith(action === 'view' ? [code] : [`${code}_${action}`]);
+      const needs = ALSO_NEEDS[model.key]?.[action] ?? [];
+      const granted = await userWith(action === 'view' ? [code] : [`${code}_${action}`, ...needs]);
       expect(await perform(granted.api, model, action), `${action} with ${code}_${action}`).toBe(200);
     }
   });
