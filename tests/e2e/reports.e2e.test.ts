@@ -15,7 +15,9 @@ async function choose(id: string, ...labels: string[]) {
   for (const label of labels) {
     await input.click();
     await input.fill(label);
-    const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: new RegExp(`^${label}$`) }).first();
+    // this select's own dropdown (the one it owns through #<id>_list): the previous select's may still be closing
+    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`#${id}_list`) });
+    const option = dropdown.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${label}$`) }).first();
     await see(option).toBeVisible();
     await option.click();
   }

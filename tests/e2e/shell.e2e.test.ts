@@ -179,6 +179,10 @@ describe('shell in the browser', () => {
 
   test('an invalid access token: the next data call lands on /login', async () => {
     await login();
+    // the home page's cost overview loads its figures after the shell: let those calls finish first,
+    // or one of them (not the click below) meets the garbage token
+    await see(page.getByTestId('cost-overview')).toBeVisible({ timeout: 20_000 });
+    for (const figure of ['cost-warnings', 'cost-approvals']) await poll(() => page.getByTestId(figure).innerText()).not.toContain('—');
     await page.evaluate((name) => {
       document.cookie = `${name}=garbage; path=/; SameSite=Strict`;
     }, ACCESS_COOKIE);
