@@ -143,6 +143,10 @@ describe.each(databaseKinds())('the material ledger on %s', (kind) => {
   });
 
   it('June\'s report derives consumption from the count at month end (R-STOCK-2) and absorbs rounding in the closing line', async () => {
+    // a count above the books (80 + 30 − 2 = 108) would be a negative consumption: refused, nothing saved
+    const surplus = await admin.post(`${SITUATION}/save`, situation('2026-06', { countedClosingQty: 110 }));
+    expect(refused(surplus)).toBe(`盘点结存超过账面:${steel.name} ${steel.spec} 上月结存+本月收入+盘盈亏−调出为 108,盘点结存 110;多出的数量请先以材料盘点(盘盈)入账`);
+    expect((await admin.get(`${SITUATION}/list`, { period: '2026-06', projectId: site.id })).body.data.total).toBe(0);
     june = ok(await admin.post(`${SITUATION}/save`, situation('2026-06', { consumedQty: 1, countedClosingQty: 8 })));
     // opening 80 t / 308,266.67; received 30 / 120,000; loss −2 / −7,706.66; consumed 80 + 30 − 2 − 8 = 100
     // 100 × 428,266.67 / 110 = 389,333.3364 → 389,333.34; closing 428,266.67 − 7,706.66 − 389,333.34 = 31,226.67

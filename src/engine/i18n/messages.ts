@@ -176,6 +176,10 @@ export const messages = {
     zh: '仓库 {warehouse} {period} 已有收发存月报 {code}(审批中或已审批),同一仓库每月只能有一份',
     en: 'Warehouse {warehouse} already has a monthly stock report {code} for {period} (under approval or approved): one per warehouse and month',
   },
+  situationCountExceeds: {
+    zh: '盘点结存超过账面:{goods} 上月结存+本月收入+盘盈亏−调出为 {available},盘点结存 {counted};多出的数量请先以材料盘点(盘盈)入账',
+    en: 'The count exceeds the books: {goods} has {available} (opening + received + gain/loss − transferred out), counted {counted}; post the surplus with a stocktake (gain) first',
+  },
   turnoverExitExceeds: {
     zh: '退场数量超过在场数量:{goods} 在场 {available},本单退场 {requested}',
     en: 'Exit exceeds what is on site: {goods} has {available} on site, this document returns {requested}',

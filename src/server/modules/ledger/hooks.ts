@@ -135,10 +135,21 @@ class LedgerRules {
     if (!doc.projectId || !doc.period) return;
     const figures = await this.ledger.monthFigures(tx, actor.tenantId, String(doc.projectId), doc.warehouseId ? String(doc.warehouseId) : null, String(doc.period));
     doc.details = lines(doc).map((row) => situationLine(row, figures.get(String(row.goodsId))));
+    await this.refuseCountAboveBooks(tx, actor, lines(doc));
     await this.rewrite(tx, 'materialSituation', doc, [
       'openingQty', 'openingAmount', 'selfPurchaseQty', 'partyASupplyQty', 'partyAControlQty', 'transferInQty', 'otherInQty', 'receivedAmount',
       'gainLossQty', 'gainLossAmount', 'consumedQty', 'consumedAmount', 'transferOutAmount',
     ]);
+  }
+
+  /** Consumption derived from a count (R-STOCK-2) cannot be negative: a surplus is a stocktake's gain, not a report's. */
+  async refuseCountAboveBooks(tx: Queryable, actor: Actor, rows: Row[]) {
+    const over = rows.find((r) => r.countedClosingQty != null && dec(r.consumedQty).lt(0));
+    if (!over) return;
+    const counted = dec(over.countedClosingQty);
+    throw new AppError(400, 'situationCountExceeds', {
+      goods: await this.ledger.label(tx, actor, 'goodsArchives', String(over.goodsId)), available: counted.plus(dec(over.consumedQty)).toString(), counted: counted.toString(),
+    });
   }
 
   /** One report per warehouse and month in approval or approved. */
