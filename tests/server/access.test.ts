@@ -5,7 +5,7 @@ import { compile } from '../../src/engine/model/compile.ts';
 import type { EntityModel } from '../../src/engine/model/types.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { dependencyOrder, sampleRecord, type SampleContext } from '../../src/engine/sample/sample.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 import { project } from './fixtures.ts';
 
 const { catalog } = compile(readSchemaSource());
@@ -13,8 +13,6 @@ const tenantEntities = dependencyOrder(catalog).filter((m) => m.scope === 'tenan
 /** Entities the server alone writes (logs): read and exported by grant, never written through the API. */
 const readOnlyEntities = Object.values(catalog.entities).filter((m) => m.readOnly && m.menu);
 const otherEntities = Object.values(catalog.entities).filter((m) => m.scope !== 'tenant');
-
-type Api = ReturnType<typeof client>;
 
 describe.each(databaseKinds())('access control on %s', (kind) => {
   let server: TestServer;

@@ -1,9 +1,8 @@
 // Approval steps as the seeded users take them, for server tests of documents with a workflow.
 import { expect } from 'vitest';
 import type { App } from '../../src/server/app.ts';
-import type { client } from './harness.ts';
+import type { Api } from './harness.ts';
 
-type Api = ReturnType<typeof client>;
 const FLOW = '/api/blade-flow';
 
 /** The data of a successful answer (fails the test with the whole answer otherwise). */

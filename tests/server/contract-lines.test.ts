@@ -2,13 +2,11 @@
 // read with their contract's code, name, project and status, only while the contract lives, only in
 // the caller's tenant, by whoever may read the contract; written only through the contract's form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 import { expenseContract, goods, project, supplier } from './fixtures.ts';
 
 const LINES = '/api/construct/expenditureContractMaterial';
 const CONTRACT = '/api/construct/expenditureContract';
-
-type Api = ReturnType<typeof client>;
 
 describe.each(databaseKinds())('expense contract lines as a resource on %s', (kind) => {
   let server: TestServer;

@@ -7,13 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedSubcontract, approveAs, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const SETTLEMENT = '/api/construct/subcontractMonthlySettlement';
 const CONTRACT = '/api/construct/expenditureContract';
 const FLOW = '/api/blade-flow';
-
-type Api = ReturnType<typeof client>;
 
 describe.each(databaseKinds())('settlement cumulatives on %s', (kind) => {
   let server: TestServer;

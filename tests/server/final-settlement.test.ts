@@ -5,13 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedSubcontract, approveAs, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const SETTLEMENT = '/api/construct/subcontractMonthlySettlement';
 const FILING = '/api/construct/subcontractSettlementFiling';
 const CONTRACT = '/api/construct/expenditureContract';
-
-type Api = ReturnType<typeof client>;
 
 describe.each(databaseKinds())('final settlement of a subcontract on %s', (kind) => {
   let server: TestServer;

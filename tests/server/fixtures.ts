@@ -1,8 +1,7 @@
 // Realistic records for the server suites, created through the API like a client would.
 import { expect } from 'vitest';
-import type { client } from './harness.ts';
+import type { Api } from './harness.ts';
 
-type Api = ReturnType<typeof client>;
 let seq = 0;
 
 async function saved(api: Api, url: string, record: Record<string, unknown>) {

@@ -126,3 +126,6 @@ export function client(server: TestServer, token?: string, lang?: 'zh' | 'en') {
     },
   };
 }
+
+/** A client of the test server, as `client()` makes it. */
+export type Api = ReturnType<typeof client>;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, tokenOf } from './approval.ts';
 import { goods, project } from './fixtures.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const CHECK = '/api/construct/materialCheck';
 const INVENTORY = '/api/construct/materialInventory';
@@ -15,8 +15,6 @@ const SITUATION = '/api/construct/materialSituation';
 const TURNOVER = '/api/construct/materialTurnoverCheck';
 const TURNOVER_INVENTORY = '/api/construct/materialTurnoverInventory';
 const FLOW = '/api/blade-flow';
-
-type Api = ReturnType<typeof client>;
 
 function refused(res: { body: any }) {
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 400, success: false });

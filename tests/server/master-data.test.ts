@@ -7,14 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { dependencyOrder, sampleRecord } from '../../src/engine/sample/sample.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const { catalog } = compile(readSchemaSource());
 const { entities } = catalog;
 const MASTER = ['partyA', 'subcontractor', 'warehouse', 'goodsArchives', 'goodsClassify'] as const;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-type Api = ReturnType<typeof client>;
 type Row = Record<string, any>;
 
 /** The entities a record of `keys` needs (its required references, transitively), in creation order. */

@@ -6,10 +6,8 @@ import { createApp, type App } from '../../src/server/app.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
 import { sendSystemMessage } from '../../src/server/modules/message/service.ts';
 import { testConfig } from './config.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 import { subscribeLive } from './sse-client.ts';
-
-type Api = ReturnType<typeof client>;
 
 interface Person {
   id: string;

@@ -2,13 +2,11 @@
 // from an expense contract's lines and from the total demand plan keep the source line's id, and
 // the server accepts only lines of the document the header selects, in the caller's tenant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 import { count, demand, demandRow, goods, project } from './fixtures.ts';
 
 const DEMAND = '/api/construct/materialMonthlyDemand';
 const CONTRACT = '/api/construct/expenditureContract';
-
-type Api = ReturnType<typeof client>;
 
 async function saved(api: Api, url: string, record: Record<string, unknown>) {
   const res = await api.post(url, record);

@@ -11,9 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
 import type { S3Factory, S3Settings } from '../../src/server/modules/resource/storage.ts';
 import { testConfig } from './config.ts';
-import { client, databaseKinds, openTestDb, type TestServer } from './harness.ts';
-
-type Api = ReturnType<typeof client>;
+import { client, databaseKinds, openTestDb, type TestServer, type Api } from './harness.ts';
 
 const OSS = '/api/blade-resource/oss';
 const ATTACH = '/api/blade-resource/attach';

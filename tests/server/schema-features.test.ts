@@ -2,10 +2,8 @@
 // fields copied from a reference, searching multi-select dictionary fields, self-references
 // (a supplementary contract's parent contract) and attachment fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 import { project } from './fixtures.ts';
-
-type Api = ReturnType<typeof client>;
 
 async function saved(api: Api, url: string, record: Record<string, unknown>) {
   const res = await api.post(url, record);

@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import type { PickSource } from '../../src/engine/model/types.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 import { count, expenseContract, goods, project, supplier } from './fixtures.ts';
 
 const { catalog } = compile(readSchemaSource(), { validators: 'lazy' });
-type Api = ReturnType<typeof client>;
 type Row = Record<string, any>;
 
 /** What a settlement kind needs: its contract's type and lines, and what the clerk types on a picked row. */

@@ -6,12 +6,10 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { project } from './fixtures.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const STATS = '/api/construct/project/statisticsData';
 const EXPORT = '/api/construct/project/statisticsDataExport';
-
-type Api = ReturnType<typeof client>;
 
 function ok(res: { body: any }) {
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, tokenOf } from './approval.ts';
 import { demand, demandRow, goods, project } from './fixtures.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const TIPS = '/api/construct/warnTip';
 const TOTAL = '/api/construct/materialTotalDemand';
@@ -19,8 +19,6 @@ const CONTRACT = '/api/construct/expenditureContract';
 const SETTLEMENT = '/api/construct/subcontractMonthlySettlement';
 const PARAM = '/api/blade-system/param';
 const FLOW = '/api/blade-flow';
-
-type Api = ReturnType<typeof client>;
 
 describe.each(databaseKinds())('early warnings on %s', (kind) => {
   let server: TestServer;

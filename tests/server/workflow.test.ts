@@ -12,12 +12,10 @@ import { openPostgres } from '../../src/server/db/postgres.ts';
 import { chain, endEvent, flow, parallel, processXml, startEvent, userTask } from '../../src/engine/workflow/testing.ts';
 import { testConfig } from './config.ts';
 import { demand, demandRow, goods, project } from './fixtures.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const DOC = '/api/construct/materialTotalDemand';
 const FLOW = '/api/blade-flow';
-
-type Api = ReturnType<typeof client>;
 
 interface Person {
   id: string;
