@@ -248,6 +248,8 @@ export interface EntityModel {
    * join with their live document, never written, without a table of their own.
    */
   rowsOf?: RowsOfModel;
+  /** The parts the document plays in the built-in cost rules (x-entity.roles): see model/roles.ts. */
+  roles: readonly string[];
   /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */
   activeIf?: Predicate;
   /** Extra paths under the API base (x-entity.routes): path -> the generic call it answers like. */
