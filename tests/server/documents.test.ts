@@ -2,14 +2,14 @@
 // automatic numbering, and all-or-nothing writes.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 import { count, demand, demandRow, goods, project } from './fixtures.ts';
 
 const BASE = '/api/construct/materialTotalDemand';
 
 describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
   let server: TestServer;
-  let api: ReturnType<typeof client>;
+  let api: Api;
   let projectId: string;
   let rebar: Record<string, any>;
   let cement: Record<string, any>;

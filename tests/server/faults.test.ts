@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/server/realtime/notifier.ts';
 import type { PostgresNotifier } from '../../src/server/realtime/postgres-notifier.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 import { count, partyA, project } from './fixtures.ts';
 
 const LIST = '/api/construct/project/list';
@@ -20,7 +20,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 
 describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('database restarts on %s', (kind) => {
   let server: TestServer;
-  let api: ReturnType<typeof client>;
+  let api: Api;
   let admin: pg.Client;
   let database: string;
 

@@ -2,14 +2,14 @@
 // dictionary lookups.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 import { partyA, project } from './fixtures.ts';
 
 const LIST = '/api/construct/project/list';
 
 describe.each(databaseKinds())('lists and trees on %s', (kind) => {
   let server: TestServer;
-  let api: ReturnType<typeof client>;
+  let api: Api;
   let tenantToken: string;
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { testConfig } from './config.ts';
-import { client, databaseKinds, openTestDb, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, openTestDb, startServer, type Api, type TestServer } from './harness.ts';
 
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 
@@ -21,7 +21,7 @@ interface LoginOptions {
 
 describe.each(databaseKinds())('login on %s', (kind) => {
   let server: TestServer;
-  let admin: ReturnType<typeof client>;
+  let admin: Api;
 
   beforeAll(async () => {
     server = await startServer(kind);

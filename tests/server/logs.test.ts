@@ -2,14 +2,14 @@
 // that no secret is ever kept, who may read them, and that old rows go.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHash } from '../../src/server/security/passwords.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 const KINDS = ['usual', 'api', 'error'] as const;
 
 describe.each(databaseKinds())('logs on %s', (kind) => {
   let server: TestServer;
-  let admin: ReturnType<typeof client>;
+  let admin: Api;
 
   beforeAll(async () => {
     server = await startServer(kind);

@@ -2,7 +2,7 @@
 // that sum groups exactly, stay inside the caller's tenant and grants; and deletes through the
 // modules' own remove routes audited like the generic ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 import { project } from './fixtures.ts';
 
 const BASE = '/api/blade-report/report/rest';
@@ -10,7 +10,7 @@ const BASE = '/api/blade-report/report/rest';
 describe.each(databaseKinds())('reports on %s', (kind) => {
   let server: TestServer;
   let tenant: { tenantId: string; token: string };
-  let api: ReturnType<typeof client>;
+  let api: Api;
 
   // a fresh tenant: its projects are only the ones made here
   const costs = { building: [100.1, 200.2, 0.35], municipal: [50.05] };

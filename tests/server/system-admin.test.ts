@@ -2,11 +2,11 @@
 // switch mode, tenant lookup by domain, account quotas, OAuth clients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHash } from '../../src/server/security/passwords.ts';
-import { client, databaseKinds, startServer, type TestServer } from './harness.ts';
+import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 
 describe.each(databaseKinds())('system administration on %s', (kind) => {
   let server: TestServer;
-  let platform: ReturnType<typeof client>;
+  let platform: Api;
 
   beforeAll(async () => {
     server = await startServer(kind);
