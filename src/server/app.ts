@@ -47,6 +47,7 @@ import { registerOssRoutes } from './modules/resource/oss.ts';
 import { registerSmsRoutes } from './modules/resource/sms.ts';
 import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
 import { startHub, type SubscriptionHub } from './realtime/hub.ts';
+import { CacheBus } from './realtime/cache-bus.ts';
 import { FLOW_DDL } from './modules/flow/ddl.ts';
 import { withWorkflowLocks } from './modules/flow/documents.ts';
 import { withCumulatives } from './modules/cumulative/hooks.ts';
@@ -136,9 +137,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await adoptClientErrorTable(db, logs.models.error, config.timeZone);
     attachLogs(db, logs);
     hub = await startHub(db);
+    // grants and parameters cached here are emptied when any process changes them
+    const caches = new CacheBus(hub.notifier);
+    access.shareThrough(caches);
+    caches.on('params', () => logs.forgetParams());
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
     ctx.hooks = withWorkflowLocks(withLedger(withWarnings(withCumulatives({
-      ...systemHooks({ catalog, identity, access, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
+      ...systemHooks({ catalog, identity, access, caches, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
       ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
       ...resourceHooks(catalog),
       datasource: datasourceHooks(secretBox),

@@ -6,7 +6,8 @@
 // - API scopes: a path covered by API scope rules is open only to roles granted one of them.
 // The platform administrator (role alias administrator in tenant 000000) passes every check.
 import type { EntityCatalog, EntityModel, Label } from '../../engine/model/types.ts';
-import type { Db, Row } from '../db/db.ts';
+import type { Db, Queryable, Row } from '../db/db.ts';
+import type { CacheBus } from '../realtime/cache-bus.ts';
 import { q } from '../db/sql.ts';
 import { PLATFORM_TENANT, type Actor, type DataFilter } from '../db/store.ts';
 import { AppError } from '../errors.ts';
@@ -53,6 +54,7 @@ export function isAdministrator(actor: Actor): boolean {
 export class AccessControl {
   private readonly cache = new Map<string, { at: number; grants: Promise<Grants> }>();
   private apiRules?: { at: number; rules: Promise<{ id: string; path: string }[]> };
+  private bus?: CacheBus;
   /** entity key -> entities whose records refer to it (header or rows) */
   private readonly referencedBy = new Map<string, EntityModel[]>();
 
@@ -75,8 +77,23 @@ export class AccessControl {
     return q(this.catalog.entities[key].table);
   }
 
-  /** Forget cached grants (after a grant, a menu or a scope changed). */
-  invalidate() {
+  /** Empties this process's grants when any process announces a change (see cache-bus.ts). */
+  shareThrough(bus: CacheBus) {
+    this.bus = bus;
+    bus.on('access', () => this.forget());
+  }
+
+  /**
+   * Forget cached grants (after a grant, a menu or a scope changed), here at once and on every
+   * process when `db` (the writing transaction, by default the pool) commits.
+   */
+  async invalidate(db: Queryable = this.db): Promise<void> {
+    this.forget();
+    // the signal is lost only with the connection; the other processes' grants then expire within CACHE_MS
+    await this.bus?.announce(db, 'access').catch((err) => console.error('access: change not announced to other processes', err));
+  }
+
+  private forget() {
     this.cache.clear();
     this.apiRules = undefined;
   }

@@ -119,7 +119,7 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
 
   app.get('/api/blade-auth/oauth/clear-cache', async (request) => {
     actorOf(request);
-    access.invalidate();
+    await access.invalidate();
     return FLAT_OK;
   });
 }

@@ -8,7 +8,8 @@ import { originOf, whoOf, type LogService } from './service.ts';
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PARAMS_LIMIT = 8000;
 
-function logged(logs: LogService, request: FastifyRequest, tenantId: string): boolean {
+/** Whether to keep the call: known at once, or once the tenant's parameter has been read. */
+function logged(logs: LogService, request: FastifyRequest, tenantId: string): boolean | Promise<boolean> {
   if (!request.url.startsWith('/api/')) return false;
   return !READS.has(request.method) || logs.logsReads(tenantId);
 }
@@ -16,16 +17,17 @@ function logged(logs: LogService, request: FastifyRequest, tenantId: string): bo
 export function registerApiLog(app: FastifyInstance, logs: LogService) {
   app.addHook('onResponse', (request, reply, done) => {
     const who = whoOf(request);
-    if (logged(logs, request, who.tenantId)) {
-      logs.api(who, {
-        method: request.method,
-        requestUri: request.url.split('?')[0],
-        status: reply.statusCode,
-        duration: Math.round(reply.elapsedTime),
-        params: maskedParams(request.query, request.body, PARAMS_LIMIT),
-        ...originOf(request),
-      });
-    }
+    const keep = () => logs.api(who, {
+      method: request.method,
+      requestUri: request.url.split('?')[0],
+      status: reply.statusCode,
+      duration: Math.round(reply.elapsedTime),
+      params: maskedParams(request.query, request.body, PARAMS_LIMIT),
+      ...originOf(request),
+    });
+    const decision = logged(logs, request, who.tenantId);
+    if (decision === true) keep();
+    else if (decision !== false) void decision.then((yes) => yes && keep());
     done();
   });
 }

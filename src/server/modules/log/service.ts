@@ -70,7 +70,7 @@ export function originOf(request: FastifyRequest): { remoteIp: string; userAgent
 export class LogService {
   readonly writer: BatchWriter;
   readonly models: Record<keyof typeof LOG_ENTITIES, EntityModel>;
-  private readonly reads = new Map<string, { at: number; value: boolean }>();
+  private readonly reads = new Map<string, { at: number; value?: boolean; pending: Promise<boolean> }>();
   private retentionTimer?: NodeJS.Timeout;
 
   constructor(private readonly ctx: { db: Db; catalog: EntityCatalog; timeZone: string }, private readonly options: LogServiceOptions = {}) {
@@ -123,16 +123,25 @@ export class LogService {
     this.push(this.models.usual, who, entry);
   }
 
-  /** Whether the tenant asked for reads in the API log (cached for 30 s; reads are skipped until known). */
-  logsReads(tenantId: string): boolean {
+  /**
+   * Whether the tenant asked for reads in the API log: the answer when known (cached for 30 s, or
+   * until a parameter changes on any process), else a promise of it.
+   */
+  logsReads(tenantId: string): boolean | Promise<boolean> {
     const hit = this.reads.get(tenantId);
-    if (!hit || Date.now() - hit.at > READS_CACHE_MS) {
-      this.reads.set(tenantId, { at: Date.now(), value: hit?.value ?? false });
-      readParam(this.ctx.db, this.ctx.catalog, tenantId, LOG_PARAMS.apiReads, 'false')
-        .then((v) => this.reads.set(tenantId, { at: Date.now(), value: v.trim() === 'true' }))
-        .catch(() => undefined);
-    }
-    return hit?.value ?? false;
+    if (hit && Date.now() - hit.at <= READS_CACHE_MS) return hit.value ?? hit.pending;
+    const entry: { at: number; value?: boolean; pending: Promise<boolean> } = {
+      at: Date.now(),
+      pending: readParam(this.ctx.db, this.ctx.catalog, tenantId, LOG_PARAMS.apiReads, 'false').then((v) => v.trim() === 'true', () => false),
+    };
+    void entry.pending.then((value) => (entry.value = value));
+    this.reads.set(tenantId, entry);
+    return entry.pending;
+  }
+
+  /** Parameters changed (on any process): read them again. */
+  forgetParams() {
+    this.reads.clear();
   }
 
   private push(model: EntityModel, who: Who, fields: Row): string {

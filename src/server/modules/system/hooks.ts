@@ -10,6 +10,7 @@ import { q } from '../../db/sql.ts';
 import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError } from '../../errors.ts';
 import type { AccessControl } from '../../security/access.ts';
+import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { clientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
 import { PARAMS, readParam } from './params.ts';
@@ -25,6 +26,8 @@ export interface HookDeps {
   storeContext: () => StoreContext;
   /** The role aliases the default processes hand tasks to (a new tenant gets these roles). */
   processRoles?: () => Promise<string[]>;
+  /** Caches every process keeps (parameters): a change empties them on all. */
+  caches?: CacheBus;
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -36,8 +39,15 @@ function requiredOnCreate(field: string, label: { zh: string; en: string }) {
 
 function refreshAccess(access: AccessControl): EntityHooks {
   return {
-    afterWrite: async () => access.invalidate(),
-    beforeRemove: async () => access.invalidate(),
+    afterWrite: ({ tx }) => access.invalidate(tx),
+    beforeRemove: ({ tx }) => access.invalidate(tx),
+  };
+}
+
+function refreshParams(caches: CacheBus | undefined): EntityHooks {
+  return {
+    afterWrite: async ({ tx }) => caches?.announce(tx, 'params'),
+    beforeRemove: async ({ tx }) => caches?.announce(tx, 'params'),
   };
 }
 
@@ -50,7 +60,7 @@ async function generateTenantId(tx: Queryable, table: string): Promise<string> {
   throw new Error('could not find a free tenant id');
 }
 
-export function systemHooks({ catalog, identity, access, storeContext, processRoles }: HookDeps): Record<string, EntityHooks> {
+export function systemHooks({ catalog, identity, access, storeContext, processRoles, caches }: HookDeps): Record<string, EntityHooks> {
   const label = (entity: string, field: string) => catalog.entities[entity].fieldMap[field].label;
   return {
     user: {
@@ -65,7 +75,7 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
       },
       async afterWrite({ tx, id, body, creating }) {
         if (creating && typeof body.password === 'string') await identity.setCredential(tx, 'user', id, clientHash(body.password));
-        if (!creating) access.invalidate();
+        if (!creating) await access.invalidate(tx);
       },
       async beforeRemove({ tx, ids }) {
         await identity.revokeUsers(tx, ids);
@@ -93,7 +103,7 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
         if (creating) record.tenantId = await generateTenantId(tx, q(catalog.entities.tenant.table));
       },
       async afterWrite({ tx, record, creating }) {
-        access.invalidate();
+        await access.invalidate(tx);
         if (!creating) return;
         const roles = (await processRoles?.()) ?? [];
         await seedBusinessDictionariesAccounts(storeContext(), identity, tx, String(record.tenantId), String(record.tenantName), roles);
@@ -104,6 +114,7 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
     dataScope: refreshAccess(access),
     apiScope: refreshAccess(access),
     tenantPackage: refreshAccess(access),
+    param: refreshParams(caches),
   };
 }
 

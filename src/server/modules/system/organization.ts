@@ -94,7 +94,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
       await grantScopes(tx, actor.tenantId, roleIds, 1, dataScopeIds);
       await grantScopes(tx, actor.tenantId, roleIds, 2, apiScopeIds);
     });
-    ctx.access.invalidate();
+    await ctx.access.invalidate();
     auditEvent(ctx, request, { event: 'grant', subject: `role ${roleIds.join(',')}`, detail: { menuIds, dataScopeIds, apiScopeIds } });
     return ok(request);
   });
@@ -135,7 +135,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
     const store = await tenantStore(request, 'tenant_package_setting');
     const record = await store.detail(query.tenantId ?? '', 'tenantId');
     await store.updatePart(record.id, { packageId: query.packageId ? parseId(query.packageId, 'packageId') : null });
-    ctx.access.invalidate();
+    await ctx.access.invalidate();
     return ok(request);
   });
 
