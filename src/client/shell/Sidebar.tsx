@@ -19,11 +19,14 @@ export function visibleFor(menu: MenuNode, roles: string[]): boolean {
 
 export const isExternal = (menu: MenuNode) => /^https?:\/\//.test(menu.path ?? '');
 
-/** Menu icons by the menu's `source`; a small set keeps the icon font out of the bundle. */
-const ICONS: Record<string, typeof AppstoreOutlined> = {
-  appstore: AppstoreOutlined, control: ControlOutlined, database: DatabaseOutlined, fund: FundOutlined,
-  inbox: InboxOutlined, project: ProjectOutlined, safety: SafetyOutlined, setting: SettingOutlined,
-};
+/**
+ * Menu icons by the menu's `source`, the Ant Design icon's name in lower case without "Outlined"
+ * (`fund` → FundOutlined); a small set keeps the icon font out of the bundle.
+ */
+const ICONS: Record<string, typeof AppstoreOutlined> = Object.fromEntries(
+  Object.entries({ AppstoreOutlined, ControlOutlined, DatabaseOutlined, FundOutlined, InboxOutlined, ProjectOutlined, SafetyOutlined, SettingOutlined })
+    .map(([name, component]) => [name.replace(/Outlined$/, '').toLowerCase(), component]),
+);
 
 function icon(name: string | undefined) {
   return createElement(ICONS[name ?? ''] ?? AppstoreOutlined);

@@ -161,20 +161,20 @@ export const messages = {
   },
   // the material ledger (README "Material ledger")
   stockShort: {
-    zh: '库存不足:{goods} 在仓库 {warehouse} 可用 {available},本单需要 {requested};库存不能为负',
-    en: 'Not enough stock: {goods} in warehouse {warehouse} has {available} available, this document needs {requested}; stock cannot go below zero',
+    zh: '库存不足:{goods} 在仓库 {warehouseName} 可用 {available},本单需要 {requested};库存不能为负',
+    en: 'Not enough stock: {goods} in warehouse {warehouseName} has {available} available, this document needs {requested}; stock cannot go below zero',
   },
   stockMonthClosed: {
-    zh: '仓库 {warehouse} {month} 的收发存月报 {code} 已审批,{month} 及以前月份已结账,不能再过账 {period} 的单据',
-    en: 'The monthly stock report {code} of warehouse {warehouse} for {month} is approved: {month} and earlier months are closed, nothing dated {period} can be posted',
+    zh: '仓库 {warehouseName} {month} 的收发存月报 {code} 已审批,{month} 及以前月份已结账,不能再过账 {period} 的单据',
+    en: 'The monthly stock report {code} of warehouse {warehouseName} for {month} is approved: {month} and earlier months are closed, nothing dated {period} can be posted',
   },
   situationWarehouse: {
     zh: '收发存月报按仓库过账,提交前请选择仓库',
     en: 'A monthly stock report posts to one warehouse: choose the warehouse before submitting',
   },
   situationDuplicate: {
-    zh: '仓库 {warehouse} {period} 已有收发存月报 {code}(审批中或已审批),同一仓库每月只能有一份',
-    en: 'Warehouse {warehouse} already has a monthly stock report {code} for {period} (under approval or approved): one per warehouse and month',
+    zh: '仓库 {warehouseName} {period} 已有收发存月报 {code}(审批中或已审批),同一仓库每月只能有一份',
+    en: 'Warehouse {warehouseName} already has a monthly stock report {code} for {period} (under approval or approved): one per warehouse and month',
   },
   situationCountExceeds: {
     zh: '盘点结存超过账面:{goods} 上月结存+本月收入+盘盈亏−调出为 {available},盘点结存 {counted};多出的数量请先以材料盘点(盘盈)入账',

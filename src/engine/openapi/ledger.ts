@@ -1,5 +1,8 @@
 // The OpenAPI description of what the material ledger pre-fills (README "Material ledger"): the
-// monthly 收发存 report, a stocktake's book and the turnover items on site.
+// monthly 收发存 report, a stocktake's book and the turnover items on site, at the API of the
+// document type playing each role.
+import { LEDGER_ROLES } from '../ledger/roles.ts';
+import { optionalEntityWithRole } from '../model/roles.ts';
 import type { EntityCatalog, JsonSchema } from '../model/types.ts';
 
 const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
@@ -30,28 +33,30 @@ const MONTH = '^\\d{4}-(0[1-9]|1[0-2])$';
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 
 export function ledgerPaths(catalog: EntityCatalog): Record<string, JsonSchema> {
-  const { materialSituation, materialInventory, materialTurnoverCheck } = catalog.entities;
+  const report = optionalEntityWithRole(catalog, LEDGER_ROLES.report);
+  const count = optionalEntityWithRole(catalog, LEDGER_ROLES.count);
+  const turnover = optionalEntityWithRole(catalog, LEDGER_ROLES.turnoverMovement);
   const paths: Record<string, JsonSchema> = {};
-  const project = query('projectId', 'project id');
-  if (materialSituation) {
-    paths[`${materialSituation.api}/generate`] = get(
-      materialSituation.key,
+  const projectParam = query('projectId', 'project id');
+  if (report) {
+    paths[`${report.api}/generate`] = get(
+      report.key,
       'A month\'s receipt/issue/stock report generated from the ledger: opening balance, approved receipts by source, stocktake gains/losses and the weighted average, one line per goods with stock or movements (consumption left at 0 to be entered)',
-      [project, query('warehouseId', 'warehouse; without it the whole project', false), query('period', 'month YYYY-MM', true, MONTH)],
-      { $ref: `#/components/schemas/${materialSituation.key}` },
+      [projectParam, query('warehouseId', 'warehouse; without it the whole project', false), query('period', 'month YYYY-MM', true, MONTH)],
+      { $ref: `#/components/schemas/${report.key}` },
     );
   }
-  if (materialInventory) {
-    paths[`${materialInventory.api}/book`] = get(
-      materialInventory.key, 'Book quantity, moving-average price and amount per goods at the end of a day (R-INV-2)',
-      [project, query('warehouseId', 'warehouse'), query('date', 'YYYY-MM-DD', true, DATE)],
+  if (count) {
+    paths[`${count.api}/book`] = get(
+      count.key, 'Book quantity, moving-average price and amount per goods at the end of a day (R-INV-2)',
+      [projectParam, query('warehouseId', 'warehouse id'), query('date', 'YYYY-MM-DD', true, DATE)],
       { type: 'array', items: { type: 'object', properties: { ...goods, bookQty: amount, price: { ...amount, type: ['number', 'string', 'null'] }, bookAmount: amount } } },
     );
   }
-  if (materialTurnoverCheck) {
-    paths[`${materialTurnoverCheck.api}/onSite`] = get(
-      materialTurnoverCheck.key, 'Turnover items on site per goods at the end of a day: approved entries − approved exits (R-TURN-INV)',
-      [project, query('date', 'YYYY-MM-DD', true, DATE), query('expenditureContractCode', 'only the items of one lease contract', false)],
+  if (turnover) {
+    paths[`${turnover.api}/onSite`] = get(
+      turnover.key, 'Turnover items on site per goods at the end of a day: approved entries − approved exits (R-TURN-INV)',
+      [projectParam, query('date', 'YYYY-MM-DD', true, DATE), query('expenditureContractCode', 'only the items of one lease contract', false)],
       { type: 'array', items: { type: 'object', properties: { ...goods, onSiteQty: amount } } },
     );
   }

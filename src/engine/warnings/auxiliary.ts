@@ -1,11 +1,13 @@
 // Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures (domain.md
-// §6): the server registers the routes from it, the OpenAPI document describes them, a form asks them.
+// §6), by the roles the documents play (x-entity.roles): the server registers the routes from it,
+// the OpenAPI document describes them, a form asks them.
+import { hasRole } from '../model/roles.ts';
 import type { EntityModel } from '../model/types.ts';
 
 export type AuxiliaryKind = 'demand' | 'contract' | 'settlement';
 
 /** The material plans that answer the figures of one goods against the total demand plan. */
-const DEMAND_ENTITIES = new Set(['materialTotalDemand', 'materialMonthlyDemand']);
+const DEMAND_ROLES = ['demand.total', 'demand.monthly'];
 
 /** A monthly settlement: settles a contract for a period, with this-period and cumulative amounts. */
 export function isSettlement(model: EntityModel): boolean {
@@ -13,8 +15,8 @@ export function isSettlement(model: EntityModel): boolean {
 }
 
 export function auxiliaryKind(model: EntityModel): AuxiliaryKind | undefined {
-  if (DEMAND_ENTITIES.has(model.key)) return 'demand';
-  if (model.key === 'expenditureContract') return 'contract';
+  if (DEMAND_ROLES.some((role) => hasRole(model, role))) return 'demand';
+  if (hasRole(model, 'contract.expense')) return 'contract';
   if (isSettlement(model)) return 'settlement';
   return undefined;
 }
@@ -37,10 +39,10 @@ export const AUXILIARY_PARAMS: Record<AuxiliaryKind, { name: string; required: b
   ],
 };
 
-/** Document types with early-warning rules but no figures query of their own. */
-const WARNED_WITHOUT_FIGURES = new Set(['materialMonthlyProcure', 'materialBatchSupply']);
+/** Roles with early-warning rules but no figures query of their own. */
+const WARNED_WITHOUT_FIGURES = ['procurement.monthly', 'supply.batch'];
 
-/** Whether saving a document of this type may record warnTip records. */
+/** Whether saving a document of this type may record warnings (the total plan is what others are checked against). */
 export function hasWarningRules(model: EntityModel): boolean {
-  return (auxiliaryKind(model) !== undefined && model.key !== 'materialTotalDemand') || WARNED_WITHOUT_FIGURES.has(model.key);
+  return (auxiliaryKind(model) !== undefined && !hasRole(model, 'demand.total')) || WARNED_WITHOUT_FIGURES.some((role) => hasRole(model, role));
 }

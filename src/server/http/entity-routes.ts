@@ -1,7 +1,7 @@
 // The generic routes every manifest entity gets at its API base (SPEC §7):
 // list, detail, save, update, submit, updatePart, remove, export, and tree / lazy-list / lazy-tree
 // for tree entities. Each is a thin shell around the entity's store. The platform's extra paths
-// (partyA/all, constructionContract/submitApply, …) are aliases the schema declares (x-entity.routes).
+// (a master list's `all`, an income contract's `submitApply`, …) are aliases the schema declares (x-entity.routes).
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';

@@ -2,16 +2,19 @@
 // for (engine/warnings/auxiliary.ts): while one types, the engine's own rules run on the form's
 // numbers and the figures `${api}/earlyWarningAuxiliaryData` answers (a monthly demand against its
 // total plan, a settlement against its contract), so the warning the server will record on save shows
-// before saving; a saved document also lists its open warnTip records.
+// before saving; a saved document also lists its open warning records (the document type playing
+// the role warning.record).
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
+import { hasRole, optionalEntityWithRole } from '../../../engine/model/roles.ts';
 import type { EntityModel, Label } from '../../../engine/model/types.ts';
 import { auxiliaryKind, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
 import { amountCapWarnings, demandWarnings, WARN_TYPES, type GoodsFigures, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
+import { catalog } from '../catalog.ts';
 import { useHttp } from '../http-context.tsx';
 import type { FormStore, Row } from './store.ts';
 
@@ -44,7 +47,7 @@ function useRows(store: FormStore, detail: string | undefined): Row[] {
 function useDemandWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Warning[] {
   const http = useHttp();
   const detail = model.details.find((d) => 'demandQty' in d.fieldMap && 'goodsId' in d.fieldMap);
-  const rows = useRows(store, active && model.key === 'materialMonthlyDemand' ? detail?.name : undefined);
+  const rows = useRows(store, active && hasRole(model, 'demand.monthly') ? detail?.name : undefined);
   const goods = [...new Set(rows.map((r) => r.goodsId).filter(filled).map(String))];
   const projectId = filled(header.projectId) ? String(header.projectId) : undefined;
   const answers = useQueries({
@@ -121,16 +124,17 @@ interface TipRow {
   message: string;
 }
 
-/** A saved document's open warnTip records (unread or read), for its form and its detail. */
+/** A saved document's open warning records (unread or read), for its form and its detail. */
 export function RecordedWarnings({ model, id }: { model: EntityModel; id: string | undefined }) {
   const http = useHttp();
   const t = useT();
   const lang = useAtomValue(langAtom);
-  const enabled = !!id && hasWarningRules(model);
+  const records = optionalEntityWithRole(catalog(), 'warning.record');
+  const enabled = !!id && !!records && hasWarningRules(model);
   const tips = useQuery({
-    queryKey: ['warnTip', 'of', model.key, id],
+    queryKey: ['warnings', 'recorded', model.key, id],
     enabled,
-    queryFn: () => http.get<{ records: TipRow[] }>('/api/construct/warnTip/list', { sourceEntity: model.key, sourceId: id!, size: 100 }, { silent: true }),
+    queryFn: () => http.get<{ records: TipRow[] }>(`${records!.api}/list`, { sourceEntity: model.key, sourceId: id!, size: 100 }, { silent: true }),
   });
   const open = (tips.data?.records ?? []).filter((w) => w.warnStatus === 'unread' || w.warnStatus === 'read');
   if (!enabled || !open.length) return null;

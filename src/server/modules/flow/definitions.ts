@@ -11,7 +11,7 @@ import { nowText } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { nextId } from '../../db/ids.ts';
 import { engineCall, flowError } from './errors.ts';
-import { categoryOf, WORKFLOW_PREFIXES } from './prefixes.ts';
+import { categoryOf } from './prefixes.ts';
 
 export type DeploySource = 'default' | 'upload' | 'model';
 
@@ -95,7 +95,8 @@ export class DefinitionStore {
   /** tenants whose default processes this process has already put in place */
   private readonly ensured = new Set<string>();
 
-  constructor(private readonly db: Db, private readonly timeZone: string, private readonly defaults: readonly DefaultProcess[]) {}
+  /** `prefixes`: the schemas' workflow prefixes; a process deployed under one of them joins its category */
+  constructor(private readonly db: Db, private readonly timeZone: string, private readonly defaults: readonly DefaultProcess[], private readonly prefixes: readonly string[]) {}
 
   /** Compiles XML (refusals become 400 answers); the same text is compiled once per process. */
   compile(xml: string): Promise<ProcessGraph> {
@@ -160,7 +161,7 @@ export class DefinitionStore {
       const previous = await this.latest(q, input.tenantId, graph.key);
       const [{ top }] = await q.query<{ top: number | null }>('SELECT max(version) AS top FROM wf_definition WHERE tenant_id = $1 AND def_key = $2', [input.tenantId, graph.key]);
       const version = (top ?? 0) + 1;
-      const category = input.category || previous?.category || (WORKFLOW_PREFIXES.includes(graph.key) ? categoryOf(graph.key) : null);
+      const category = input.category || previous?.category || (this.prefixes.includes(graph.key) ? categoryOf(graph.key) : null);
       const deploymentId = nextId();
       const id = `${graph.key}:${version}:${deploymentId}`;
       const now = nowText(this.timeZone);

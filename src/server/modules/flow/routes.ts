@@ -27,6 +27,7 @@ import { registerDocumentRoutes } from './documents.ts';
 import { flowError } from './errors.ts';
 import { FlowModels } from './models.ts';
 import type { ApprovalNotifier } from './notify.ts';
+import { workflowPrefixes } from './prefixes.ts';
 import { FlowQueries, paging } from './queries.ts';
 import { FlowRuntime } from './steps.ts';
 import { auditEvent } from '../log/service.ts';
@@ -52,7 +53,7 @@ export interface FlowOptions {
 
 export function createFlow(ctx: RouteContext, options: FlowOptions): Flow {
   const directory = new Directory(ctx.catalog);
-  const definitions = new DefinitionStore(ctx.db, ctx.timeZone, readDefaultProcesses(options.defaultsDir));
+  const definitions = new DefinitionStore(ctx.db, ctx.timeZone, readDefaultProcesses(options.defaultsDir), workflowPrefixes(ctx.catalog));
   return {
     definitions,
     runtime: new FlowRuntime({ ctx, definitions, directory, notify: options.notify }),

@@ -1,16 +1,18 @@
 // The material ledger in the write pipeline of the documents that move stock (EntityHooks), all
-// inside the transaction of the save or of the workflow step:
-//  - materialCheck (receipts), materialInventory (gains and losses) and materialSituation
-//    (consumption and transfers out) post on approval and un-post when an approved one leaves
-//    `approved`; submitting and approving are refused when the month is closed or when stock would
-//    go below zero (R-STOCK-4), and approving a report closes its month (R-INV-2);
+// inside the transaction of the save or of the workflow step. Documents are known by their roles
+// (LEDGER_ROLES):
+//  - receipts (stock.receipt), stocktakes' gains and losses (stock.count) and the monthly report's
+//    consumption and transfers out (stock.monthlyReport) post on approval and un-post when an
+//    approved one leaves `approved`; submitting and approving are refused when the month is closed
+//    or when stock would go below zero (R-STOCK-4), and approving a report closes its month (R-INV-2);
 //  - the figures the ledger owns are refreshed from it whenever such a document is saved, submitted
 //    or approved (a stocktake's book quantity and price, a report's opening, receipts, gains/losses
 //    and values), so what a client sends for them is ignored;
-//  - materialTurnoverCheck exits may not return more than is on site (R-RENT-6), and a turnover
-//    stocktake's book quantity is what is on site (R-TURN-INV).
+//  - turnover exits (turnover.movement) may not return more than is on site (R-RENT-6), and a
+//    turnover stocktake's (turnover.count) book quantity is what is on site (R-TURN-INV).
 import { applyComputed } from '../../../engine/compute/apply.ts';
 import { Dec } from '../../../engine/compute/decimal.ts';
+import { LEDGER_ROLES, ledgerEntities, type LedgerRole } from '../../../engine/ledger/roles.ts';
 import { lastDayOf } from '../../../engine/ledger/stock.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
@@ -46,17 +48,17 @@ class LedgerRules {
     this.ledger = new Ledger(ctx);
   }
 
-  model(key: string): EntityModel {
-    return this.ctx.catalog.entities[key];
+  model(role: LedgerRole): EntityModel {
+    return this.ledger.model(role);
   }
 
-  read(tx: Queryable, actor: Actor, key: string, id: string): Promise<Row> {
-    return new EntityStore(this.ctx, this.model(key), actor).detail(id, 'id', tx);
+  read(tx: Queryable, actor: Actor, role: LedgerRole, id: string): Promise<Row> {
+    return new EntityStore(this.ctx, this.model(role), actor).detail(id, 'id', tx);
   }
 
   /** Writes ledger-owned line fields back with everything computed from them. */
-  async rewrite(tx: Queryable, key: string, record: Row, lineFields: readonly string[]) {
-    const model = this.model(key);
+  async rewrite(tx: Queryable, role: LedgerRole, record: Row, lineFields: readonly string[]) {
+    const model = this.model(role);
     const detail = model.details[0];
     const computed = applyComputed(model, record);
     await writeFields(tx, model.table, model.computeOrder.map((f) => model.fieldMap[f]), String(record.id), computed);
@@ -65,20 +67,29 @@ class LedgerRules {
   }
 
   /** afterWrite: a document not yet approved takes the ledger's figures again. */
-  refreshOnWrite(key: string, refresh: (tx: Queryable, actor: Actor, doc: Row) => Promise<void>): (event: DocEvent) => Promise<void> {
+  refreshOnWrite(role: LedgerRole, refresh: (tx: Queryable, actor: Actor, doc: Row) => Promise<void>): (event: DocEvent) => Promise<void> {
     return async ({ tx, actor, id }) => {
-      const doc = await this.read(tx, actor, key, id);
+      const doc = await this.read(tx, actor, role, id);
       if (doc.approvalStatus !== 'approved') await refresh(tx, actor, doc);
     };
   }
 
-  // ---- materialCheck: receipts
+  /** The journal's reference to a document of a role. */
+  ref(role: LedgerRole, id: string, doc: Row, projectId: string) {
+    return { entity: this.model(role).key, id, code: doc.code as string, projectId };
+  }
 
-  checkHooks(): EntityHooks {
+  unpost(tx: Queryable, actor: Actor, role: LedgerRole, id: string) {
+    return this.ledger.unpost(tx, actor, this.model(role).key, id);
+  }
+
+  // ---- stock.receipt: receipts
+
+  receiptHooks(): EntityHooks {
     return {
       afterStatus: async ({ tx, actor, id, status }) => {
-        if (status !== 'approving' && status !== 'approved') return this.ledger.unpost(tx, actor, 'materialCheck', id);
-        const doc = await this.read(tx, actor, 'materialCheck', id);
+        if (status !== 'approving' && status !== 'approved') return this.unpost(tx, actor, LEDGER_ROLES.receipt, id);
+        const doc = await this.read(tx, actor, LEDGER_ROLES.receipt, id);
         const projectId = String(doc.projectId);
         await this.ledger.lock(tx, actor.tenantId, projectId);
         await this.ledger.checkOpen(tx, actor, projectId, String(doc.warehouseId), monthOf(doc.checkDate));
@@ -87,12 +98,12 @@ class LedgerRules {
           warehouseId: String(doc.warehouseId), goodsId: String(row.goodsId), month: monthOf(doc.checkDate), date: dateOf(doc.checkDate),
           movement: 'receipt', source: (doc.materialSource as string) ?? null, qty: dec(row.acceptedQty), amount: dec(row.amountInclTax),
         }));
-        await this.ledger.post(tx, actor, { entity: 'materialCheck', id, code: doc.code as string, projectId }, entries);
+        await this.ledger.post(tx, actor, this.ref(LEDGER_ROLES.receipt, id, doc, projectId), entries);
       },
     };
   }
 
-  // ---- materialInventory: book quantities from the ledger, gains and losses into it
+  // ---- stock.count: book quantities from the ledger, gains and losses into it
 
   async refreshInventory(tx: Queryable, actor: Actor, doc: Row) {
     if (!doc.projectId || !doc.warehouseId || !doc.inventoryDate) return;
@@ -103,15 +114,15 @@ class LedgerRules {
       // goods without book stock have no book price: their gain posts at zero value
       row.price = balance?.price ? balance.price.toFixed() : null;
     }
-    await this.rewrite(tx, 'materialInventory', doc, ['bookQty', 'price']);
+    await this.rewrite(tx, LEDGER_ROLES.count, doc, ['bookQty', 'price']);
   }
 
-  inventoryHooks(): EntityHooks {
+  countHooks(): EntityHooks {
     return {
-      afterWrite: this.refreshOnWrite('materialInventory', (tx, actor, doc) => this.refreshInventory(tx, actor, doc)),
+      afterWrite: this.refreshOnWrite(LEDGER_ROLES.count, (tx, actor, doc) => this.refreshInventory(tx, actor, doc)),
       afterStatus: async ({ tx, actor, id, status }) => {
-        if (status !== 'approving' && status !== 'approved') return this.ledger.unpost(tx, actor, 'materialInventory', id);
-        const before = await this.read(tx, actor, 'materialInventory', id);
+        if (status !== 'approving' && status !== 'approved') return this.unpost(tx, actor, LEDGER_ROLES.count, id);
+        const before = await this.read(tx, actor, LEDGER_ROLES.count, id);
         const projectId = String(before.projectId);
         const warehouseId = String(before.warehouseId);
         const month = monthOf(before.inventoryDate);
@@ -119,24 +130,24 @@ class LedgerRules {
         await this.ledger.checkOpen(tx, actor, projectId, warehouseId, month);
         await this.refreshInventory(tx, actor, before);
         if (status !== 'approved') return;
-        const doc = await this.read(tx, actor, 'materialInventory', id);
+        const doc = await this.read(tx, actor, LEDGER_ROLES.count, id);
         await this.ledger.checkAvailable(tx, actor, projectId, warehouseId, month, byGoods(lines(doc), (r) => dec(r.diffQty).negated()));
         const entries: Entry[] = lines(doc).map((row) => ({
           warehouseId, goodsId: String(row.goodsId), month, date: dateOf(doc.inventoryDate), movement: 'gain_loss', qty: dec(row.diffQty), amount: dec(row.diffAmount),
         }));
-        await this.ledger.post(tx, actor, { entity: 'materialInventory', id, code: doc.code as string, projectId }, entries);
+        await this.ledger.post(tx, actor, this.ref(LEDGER_ROLES.count, id, doc, projectId), entries);
       },
     };
   }
 
-  // ---- materialSituation: the monthly report, its consumption, and the month's closing
+  // ---- stock.monthlyReport: the monthly report, its consumption, and the month's closing
 
   async refreshSituation(tx: Queryable, actor: Actor, doc: Row) {
     if (!doc.projectId || !doc.period) return;
     const figures = await this.ledger.monthFigures(tx, actor.tenantId, String(doc.projectId), doc.warehouseId ? String(doc.warehouseId) : null, String(doc.period));
     doc.details = lines(doc).map((row) => situationLine(row, figures.get(String(row.goodsId))));
     await this.refuseCountAboveBooks(tx, actor, lines(doc));
-    await this.rewrite(tx, 'materialSituation', doc, [
+    await this.rewrite(tx, LEDGER_ROLES.report, doc, [
       'openingQty', 'openingAmount', 'selfPurchaseQty', 'partyASupplyQty', 'partyAControlQty', 'transferInQty', 'otherInQty', 'receivedAmount',
       'gainLossQty', 'gainLossAmount', 'consumedQty', 'consumedAmount', 'transferOutAmount',
     ]);
@@ -148,35 +159,35 @@ class LedgerRules {
     if (!over) return;
     const counted = dec(over.countedClosingQty);
     throw new AppError(400, 'situationCountExceeds', {
-      goods: await this.ledger.label(tx, actor, 'goodsArchives', String(over.goodsId)), available: counted.plus(dec(over.consumedQty)).toString(), counted: counted.toString(),
+      goods: await this.ledger.label(tx, actor, LEDGER_ROLES.masterGoods, String(over.goodsId)), available: counted.plus(dec(over.consumedQty)).toString(), counted: counted.toString(),
     });
   }
 
   /** One report per warehouse and month in approval or approved. */
   async checkUnique(tx: Queryable, actor: Actor, doc: Row) {
-    const model = this.model('materialSituation');
+    const model = this.model(LEDGER_ROLES.report);
     const col = (f: string) => q(model.fieldMap[f].column);
     const [other] = await tx.query<{ code: string }>(
       `SELECT ${col('code')} AS code FROM ${q(model.table)} WHERE tenant_id = $1 AND ${col('projectId')} = $2 AND ${col('warehouseId')} = $3
           AND ${col('period')} = $4 AND ${col('approvalStatus')} IN ('approving', 'approved') AND id <> $5 ${model.softDelete ? 'AND is_deleted = 0' : ''} LIMIT 1`,
       [actor.tenantId, doc.projectId, doc.warehouseId, doc.period, doc.id],
     );
-    if (other) throw new AppError(400, 'situationDuplicate', { warehouse: await this.ledger.label(tx, actor, 'warehouse', String(doc.warehouseId)), period: doc.period, code: other.code });
+    if (other) throw new AppError(400, 'situationDuplicate', { warehouseName: await this.ledger.label(tx, actor, LEDGER_ROLES.masterWarehouse, String(doc.warehouseId)), period: doc.period, code: other.code });
   }
 
   async reverseSituation(tx: Queryable, actor: Actor, id: string) {
     const closed = await this.ledger.reopen(tx, actor, id);
     if (!closed) return;
     await this.ledger.checkOpen(tx, actor, closed.projectId, closed.warehouseId, closed.month);
-    await this.ledger.unpost(tx, actor, 'materialSituation', id);
+    await this.unpost(tx, actor, LEDGER_ROLES.report, id);
   }
 
-  situationHooks(): EntityHooks {
+  reportHooks(): EntityHooks {
     return {
-      afterWrite: this.refreshOnWrite('materialSituation', (tx, actor, doc) => this.refreshSituation(tx, actor, doc)),
+      afterWrite: this.refreshOnWrite(LEDGER_ROLES.report, (tx, actor, doc) => this.refreshSituation(tx, actor, doc)),
       afterStatus: async ({ tx, actor, id, status }) => {
         if (status !== 'approving' && status !== 'approved') return this.reverseSituation(tx, actor, id);
-        const before = await this.read(tx, actor, 'materialSituation', id);
+        const before = await this.read(tx, actor, LEDGER_ROLES.report, id);
         if (!before.warehouseId) throw new AppError(400, 'situationWarehouse');
         const projectId = String(before.projectId);
         const warehouseId = String(before.warehouseId);
@@ -185,7 +196,7 @@ class LedgerRules {
         await this.checkUnique(tx, actor, before);
         await this.ledger.checkOpen(tx, actor, projectId, warehouseId, month);
         await this.refreshSituation(tx, actor, before);
-        const doc = await this.read(tx, actor, 'materialSituation', id);
+        const doc = await this.read(tx, actor, LEDGER_ROLES.report, id);
         await this.ledger.checkAvailable(tx, actor, projectId, warehouseId, month, byGoods(lines(doc), (r) => dec(r.consumedQty).plus(dec(r.transferOutQty))));
         if (status !== 'approved') return;
         const date = lastDayOf(month);
@@ -193,7 +204,7 @@ class LedgerRules {
           { warehouseId, goodsId: String(row.goodsId), month, date, movement: 'consumption', qty: dec(row.consumedQty).negated(), amount: dec(row.consumedAmount).negated() },
           { warehouseId, goodsId: String(row.goodsId), month, date, movement: 'transfer_out', qty: dec(row.transferOutQty).negated(), amount: dec(row.transferOutAmount).negated() },
         ]);
-        const ref = { entity: 'materialSituation', id, code: doc.code as string, projectId };
+        const ref = this.ref(LEDGER_ROLES.report, id, doc, projectId);
         await this.ledger.post(tx, actor, ref, entries);
         await this.ledger.close(tx, actor, ref, warehouseId, month);
       },
@@ -202,18 +213,18 @@ class LedgerRules {
 
   // ---- turnover materials: on site = approved entries − approved exits
 
-  turnoverCheckHooks(): EntityHooks {
+  turnoverMovementHooks(): EntityHooks {
     return {
       afterStatus: async ({ tx, actor, id, status }) => {
         if (status !== 'approving' && status !== 'approved') return;
-        const doc = await this.read(tx, actor, 'materialTurnoverCheck', id);
+        const doc = await this.read(tx, actor, LEDGER_ROLES.turnoverMovement, id);
         if (doc.checkType !== 'exit') return;
         await this.ledger.lock(tx, actor.tenantId, String(doc.projectId));
         const onSite = await this.ledger.onSite(tx, actor.tenantId, String(doc.projectId), dateOf(doc.checkDate), doc.expenditureContractCode as string, id);
         for (const [goodsId, requested] of byGoods(lines(doc), (r) => dec(r.qty))) {
           const available = onSite.get(goodsId) ?? new Dec(0);
           if (requested.greaterThan(available)) {
-            throw new AppError(400, 'turnoverExitExceeds', { goods: await this.ledger.label(tx, actor, 'goodsArchives', goodsId), available: Dec.max(available, 0).toFixed(), requested: requested.toFixed() });
+            throw new AppError(400, 'turnoverExitExceeds', { goods: await this.ledger.label(tx, actor, LEDGER_ROLES.masterGoods, goodsId), available: Dec.max(available, 0).toFixed(), requested: requested.toFixed() });
           }
         }
       },
@@ -224,11 +235,11 @@ class LedgerRules {
     if (!doc.projectId || !doc.inventoryDate) return;
     const onSite = await this.ledger.onSite(tx, actor.tenantId, String(doc.projectId), dateOf(doc.inventoryDate), doc.expenditureContractCode as string);
     for (const row of lines(doc)) row.bookQty = (onSite.get(String(row.goodsId)) ?? new Dec(0)).toFixed();
-    await this.rewrite(tx, 'materialTurnoverInventory', doc, ['bookQty']);
+    await this.rewrite(tx, LEDGER_ROLES.turnoverCount, doc, ['bookQty']);
   }
 
-  turnoverInventoryHooks(): EntityHooks {
-    const refresh = this.refreshOnWrite('materialTurnoverInventory', (tx, actor, doc) => this.refreshTurnoverInventory(tx, actor, doc));
+  turnoverCountHooks(): EntityHooks {
+    const refresh = this.refreshOnWrite(LEDGER_ROLES.turnoverCount, (tx, actor, doc) => this.refreshTurnoverInventory(tx, actor, doc));
     return {
       afterWrite: refresh,
       afterStatus: async (event) => {
@@ -255,17 +266,22 @@ function compose(own: EntityHooks, mine: EntityHooks): EntityHooks {
   };
 }
 
-/** The ledger's hooks on the stock documents, composed with the hooks they already have. */
+/**
+ * The ledger's hooks on the stock documents, composed with the hooks they already have. Runs when
+ * the server starts: a schema set without a document type for each of the ledger's roles refuses
+ * to start (ledgerEntities).
+ */
 export function withLedger(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
+  const entities = ledgerEntities(ctx.catalog);
   const rules = new LedgerRules(ctx);
-  const mine: Record<string, EntityHooks> = {
-    materialCheck: rules.checkHooks(),
-    materialInventory: rules.inventoryHooks(),
-    materialSituation: rules.situationHooks(),
-    materialTurnoverCheck: rules.turnoverCheckHooks(),
-    materialTurnoverInventory: rules.turnoverInventoryHooks(),
-  };
+  const mine: [EntityModel | undefined, EntityHooks][] = [
+    [entities.receipt, rules.receiptHooks()],
+    [entities.count, rules.countHooks()],
+    [entities.report, rules.reportHooks()],
+    [entities.turnoverMovement, rules.turnoverMovementHooks()],
+    [entities.turnoverCount, rules.turnoverCountHooks()],
+  ];
   const out = { ...hooks };
-  for (const [key, hook] of Object.entries(mine)) if (ctx.catalog.entities[key]) out[key] = compose(hooks[key] ?? {}, hook);
+  for (const [model, hook] of mine) if (model) out[model.key] = compose(hooks[model.key] ?? {}, hook);
   return out;
 }

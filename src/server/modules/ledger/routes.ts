@@ -1,12 +1,13 @@
 // What the stock forms pre-fill from the ledger, tenant-scoped, under the view permission of the
-// document they fill (README "Material ledger"):
-//   GET <materialSituation>/generate?projectId&warehouseId&period   a month's 收发存 report
-//   GET <materialInventory>/book?projectId&warehouseId&date         book quantities and prices
-//   GET <materialTurnoverCheck>/onSite?projectId&date&expenditureContractCode   turnover items on site
+// document they fill (README "Material ledger"), at the API of the document type of each role:
+//   GET <stock.monthlyReport>/generate?projectId&warehouseId&period   a month's 收发存 report
+//   GET <stock.count>/book?projectId&warehouseId&date                 book quantities and prices
+//   GET <turnover.movement>/onSite?projectId&date&expenditureContractCode   turnover items on site
 import type { FastifyInstance } from 'fastify';
 import { applyComputed } from '../../../engine/compute/apply.ts';
 import { decimalToJson } from '../../../engine/compute/decimal.ts';
 import { t } from '../../../engine/i18n/messages.ts';
+import { ledgerEntities } from '../../../engine/ledger/roles.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Row } from '../../db/db.ts';
 import { EntityStore, parseId, type Actor } from '../../db/store.ts';
@@ -35,58 +36,54 @@ function hasStockOrMovement(f: MonthFigures): boolean {
 
 export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
   const ledger = new Ledger(ctx);
-  const { entities } = ctx.catalog;
+  const entities = ledgerEntities(ctx.catalog);
 
   /** The caller may read the document type, and the project (and warehouse) are theirs: else 404. */
   async function scope(actor: Actor, model: EntityModel, query: Query, needsWarehouse: boolean) {
     await ctx.access.check(actor, model, 'view');
     const projectId = parseId(query.projectId?.trim(), 'projectId');
-    await new EntityStore(ctx, entities.project, actor).detail(projectId);
+    await new EntityStore(ctx, entities.masterProject, actor).detail(projectId);
     const raw = query.warehouseId?.trim();
     if (!raw && needsWarehouse) throw badRequest('missingParam', { param: 'warehouseId' });
     const warehouseId = raw ? parseId(raw, 'warehouseId') : null;
     if (warehouseId) {
-      const warehouse = await new EntityStore(ctx, entities.warehouse, actor).detail(warehouseId);
-      if (String(warehouse.projectId) !== projectId) throw badRequest('badFilterValue', { field: 'warehouseId', value: warehouseId });
+      const found = await new EntityStore(ctx, entities.masterWarehouse, actor).detail(warehouseId);
+      if (String(found.projectId) !== projectId) throw badRequest('badFilterValue', { field: 'warehouseId', value: warehouseId });
     }
     return { projectId, warehouseId };
   }
 
-  const situation = entities.materialSituation;
-  if (situation) {
-    app.get(`${situation.api}/generate`, async (request) => {
-      const actor = actorOf(request);
-      const query = request.query as Query;
-      const { projectId, warehouseId } = await scope(actor, situation, query, false);
-      const period = param(query, 'period', MONTH);
-      const figures = await ledger.monthFigures(ctx.db, actor.tenantId, projectId, warehouseId, period);
-      const goods = await ledger.goodsSnapshots(ctx.db, actor, [...figures.keys()]);
-      const details = [...figures.values()]
-        .filter(hasStockOrMovement)
-        .map((f) => situationLine({ ...goods.get(f.goodsId), consumedQty: 0, transferOutQty: 0 }, f))
-        .sort((a, b) => String(a.goodsCode ?? '').localeCompare(String(b.goodsCode ?? '')));
-      const record: Row = applyComputed(situation, { projectId, warehouseId, period, details });
-      return envelope(200, record, t('ok', request.lang));
-    });
-  }
+  const report = entities.report;
+  app.get(`${report.api}/generate`, async (request) => {
+    const actor = actorOf(request);
+    const query = request.query as Query;
+    const { projectId, warehouseId } = await scope(actor, report, query, false);
+    const period = param(query, 'period', MONTH);
+    const figures = await ledger.monthFigures(ctx.db, actor.tenantId, projectId, warehouseId, period);
+    const goods = await ledger.goodsSnapshots(ctx.db, actor, [...figures.keys()]);
+    const details = [...figures.values()]
+      .filter(hasStockOrMovement)
+      .map((f) => situationLine({ ...goods.get(f.goodsId), consumedQty: 0, transferOutQty: 0 }, f))
+      .sort((a, b) => String(a.goodsCode ?? '').localeCompare(String(b.goodsCode ?? '')));
+    const record: Row = applyComputed(report, { projectId, warehouseId, period, details });
+    return envelope(200, record, t('ok', request.lang));
+  });
 
-  const inventory = entities.materialInventory;
-  if (inventory) {
-    app.get(`${inventory.api}/book`, async (request) => {
-      const actor = actorOf(request);
-      const query = request.query as Query;
-      const { projectId, warehouseId } = await scope(actor, inventory, query, true);
-      const date = param(query, 'date', DATE);
-      const book = await ledger.balancesAt(ctx.db, actor.tenantId, projectId, warehouseId!, date);
-      const goods = await ledger.goodsSnapshots(ctx.db, actor, [...book.keys()]);
-      const lines = [...book.entries()]
-        .filter(([, b]) => !b.qty.isZero())
-        .map(([id, b]) => ({ ...goods.get(id), bookQty: decimalToJson(b.qty), price: b.price ? decimalToJson(b.price) : null, bookAmount: decimalToJson(b.amount) }));
-      return envelope(200, lines, t('ok', request.lang));
-    });
-  }
+  const count = entities.count;
+  app.get(`${count.api}/book`, async (request) => {
+    const actor = actorOf(request);
+    const query = request.query as Query;
+    const { projectId, warehouseId } = await scope(actor, count, query, true);
+    const date = param(query, 'date', DATE);
+    const book = await ledger.balancesAt(ctx.db, actor.tenantId, projectId, warehouseId!, date);
+    const goods = await ledger.goodsSnapshots(ctx.db, actor, [...book.keys()]);
+    const lines = [...book.entries()]
+      .filter(([, b]) => !b.qty.isZero())
+      .map(([id, b]) => ({ ...goods.get(id), bookQty: decimalToJson(b.qty), price: b.price ? decimalToJson(b.price) : null, bookAmount: decimalToJson(b.amount) }));
+    return envelope(200, lines, t('ok', request.lang));
+  });
 
-  const turnover = entities.materialTurnoverCheck;
+  const turnover = entities.turnoverMovement;
   if (turnover) {
     app.get(`${turnover.api}/onSite`, async (request) => {
       const actor = actorOf(request);

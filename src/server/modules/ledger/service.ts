@@ -3,7 +3,9 @@
 // R-STOCK-4 (no stock below zero) and of closed months. Every statement is scoped to the caller's
 // tenant; the numbers come from the journal of ddl.ts, the arithmetic from engine/ledger.
 import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
+import { LEDGER_ROLES, type LedgerRole } from '../../../engine/ledger/roles.ts';
 import { availableFrom, bookPrice, stockMonth } from '../../../engine/ledger/stock.ts';
+import { entityWithRole } from '../../../engine/model/roles.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
@@ -25,6 +27,7 @@ export interface Entry {
 }
 
 export interface DocRef {
+  /** the document's entity key, kept on its journal rows */
   entity: string;
   id: string;
   code?: string | null;
@@ -57,8 +60,9 @@ export interface MonthFigures {
 export class Ledger {
   constructor(private readonly ctx: StoreContext) {}
 
-  private model(key: string): EntityModel {
-    return this.ctx.catalog.entities[key];
+  /** The document type playing a role in the current schema set. */
+  model(role: LedgerRole): EntityModel {
+    return entityWithRole(this.ctx.catalog, role);
   }
 
   /** Serialises postings of one project's stock (a check and a report approved at once see each other). */
@@ -122,7 +126,7 @@ export class Ledger {
   async checkOpen(tx: Queryable, actor: Actor, projectId: string, warehouseId: string, month: string) {
     const closed = await this.closedFrom(tx, actor.tenantId, projectId, warehouseId, month);
     if (closed) {
-      throw new AppError(400, 'stockMonthClosed', { warehouse: await this.label(tx, actor, 'warehouse', warehouseId), month: closed.month, code: closed.code ?? '', period: month });
+      throw new AppError(400, 'stockMonthClosed', { warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId), month: closed.month, code: closed.code ?? '', period: month });
     }
   }
 
@@ -143,8 +147,8 @@ export class Ledger {
   /** The R-STOCK-4 refusal, naming goods, warehouse and quantities. */
   private async short(tx: Queryable, actor: Actor, goodsId: string, warehouseId: string, available: Dec, requested: Dec): Promise<AppError> {
     return new AppError(400, 'stockShort', {
-      goods: await this.label(tx, actor, 'goodsArchives', goodsId),
-      warehouse: await this.label(tx, actor, 'warehouse', warehouseId),
+      goods: await this.label(tx, actor, LEDGER_ROLES.masterGoods, goodsId),
+      warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId),
       available: available.toFixed(),
       requested: requested.toFixed(),
     });
@@ -228,7 +232,7 @@ export class Ledger {
 
   /** R-RENT-6 / R-TURN-INV: turnover items on site per goods = Σ approved entries − Σ approved exits up to a day. */
   async onSite(tx: Queryable, tenantId: string, projectId: string, date: string, contractCode?: string | null, excludeId?: string): Promise<Map<string, Dec>> {
-    const check = this.model('materialTurnoverCheck');
+    const check = this.model(LEDGER_ROLES.turnoverMovement);
     const detail = check.details[0];
     const col = (f: string) => `h.${q(check.fieldMap[f].column)}`;
     const params: unknown[] = [tenantId, projectId, date];
@@ -247,9 +251,9 @@ export class Ledger {
   }
 
   /** A record's title for a message (goods: name and spec). */
-  async label(tx: Queryable, actor: Actor, entity: string, id: string): Promise<string> {
+  async label(tx: Queryable, actor: Actor, role: LedgerRole, id: string): Promise<string> {
     try {
-      const row = await new EntityStore(this.ctx, this.model(entity), actor).detail(id, 'id', tx);
+      const row = await new EntityStore(this.ctx, this.model(role), actor).detail(id, 'id', tx);
       return [row.name, row.spec].filter(Boolean).join(' ');
     } catch {
       return id;
@@ -260,7 +264,7 @@ export class Ledger {
   async goodsSnapshots(tx: Queryable, actor: Actor, ids: readonly string[]): Promise<Map<string, Row>> {
     const out = new Map<string, Row>(ids.map((id) => [id, { goodsId: id }]));
     if (!ids.length) return out;
-    const goods = this.model('goodsArchives');
+    const goods = this.model(LEDGER_ROLES.masterGoods);
     const col = (f: string) => q(goods.fieldMap[f].column);
     const rows = await tx.query<Row>(
       `SELECT id::text AS "goodsId", ${col('code')} AS "goodsCode", ${col('name')} AS "goodsName", ${col('spec')} AS spec, ${col('unit')} AS unit
