@@ -1,4 +1,4 @@
-// Early-warning rules (domain.md §4.3, §4.5, §4.6, §4.15) as pure functions: given a document's lines
+// Early-warning rules (domain.md §4.3, §4.5, §4.6, §4.7, §4.14, §4.15) as pure functions: given a document's lines
 // and the project's figures the server read for it, which warnTip records it raises. Isomorphic: the
 // server runs them inside the save/submit transaction, a form may run them on the live numbers.
 // Every figure is decimal-exact; ratios are percentages rounded half-up to 2 places.
@@ -33,6 +33,16 @@ export interface WarnSettings {
   nearContractPercent: number;
   /** late_settlement (a): a settlement period longer than this many months */
   settlementSpanMonths: number;
+  /** R-INV-1: a stocktake loss above this % of the line's book value → inventory_loss */
+  inventoryLossPercent: number;
+  /** R-VAR: consumption over the theoretical quantity by more than this % of the design quantity → material_overuse */
+  overusePercent: number;
+  /** zero_settlement (§4.15): this many consecutive settlements of a contract ... */
+  smallSettlementCount: number;
+  /** ... each below this % of the current contract amount */
+  smallSettlementPercent: number;
+  /** R-BUD-1: from this % of the project's budget for a contract type on, a warning; over 100 % critical */
+  nearBudgetPercent: number;
 }
 
 export const DEFAULT_WARN_SETTINGS: WarnSettings = {
@@ -42,6 +52,11 @@ export const DEFAULT_WARN_SETTINGS: WarnSettings = {
   supplementaryPercent: 15,
   nearContractPercent: 90,
   settlementSpanMonths: 3,
+  inventoryLossPercent: 1,
+  overusePercent: 0,
+  smallSettlementCount: 3,
+  smallSettlementPercent: 1,
+  nearBudgetPercent: 90,
 };
 
 /** The warn_type dictionary's names (schemas/dictionaries/biz.json), for messages that name the rule. */
@@ -50,14 +65,18 @@ export const WARN_TYPES = {
   unplanned_goods: { zh: '计划外物资', en: 'Unplanned goods' },
   exceed_monthly_demand: { zh: '超月度需用计划', en: 'Over monthly demand' },
   exceed_procure: { zh: '供应超采购计划', en: 'Supply over procurement' },
+  exceed_supply: { zh: '验收超批次供应', en: 'Receipt over supply' },
   exceed_contract_qty: { zh: '超合同数量', en: 'Over contract quantity' },
   exceed_contract_amount: { zh: '超合同金额(累计结算)', en: 'Over contract amount' },
   near_contract_amount: { zh: '接近合同金额', en: 'Near contract amount' },
   exceed_supplementary: { zh: '补充协议超比例', en: 'Supplementary agreements over limit' },
+  exceed_budget: { zh: '超成本预算', en: 'Over budget' },
   negative_settlement: { zh: '负结算', en: 'Negative settlement' },
   zero_settlement: { zh: '零结算/类零结算', en: 'Zero settlement' },
   late_settlement: { zh: '结算不及时', en: 'Late settlement' },
   stock_shortage: { zh: '库存不足', en: 'Stock shortage' },
+  inventory_loss: { zh: '盘亏', en: 'Stocktake loss' },
+  material_overuse: { zh: '材料超耗', en: 'Material overuse' },
   lease_overdue: { zh: '租赁超期', en: 'Lease overdue' },
   price_over_reference: { zh: '单价超参考价', en: 'Price over reference' },
 } as const satisfies Record<string, Label>;
@@ -68,11 +87,21 @@ const TEXT = {
   procureOverMonthly: { zh: '{goods}:累计采购 {actual} 超过月度需用计划 {threshold}', en: '{goods}: cumulative procurement {actual} exceeds the monthly demand {threshold}' },
   procureOverTotal: { zh: '{goods}:累计采购 {actual} 超过总需用计划 {threshold}({ratio}%)', en: '{goods}: cumulative procurement {actual} exceeds the total demand plan {threshold} ({ratio} %)' },
   supplyOverProcure: { zh: '{goods}:累计供应 {actual} 超过采购计划 {threshold}', en: '{goods}: cumulative supply {actual} exceeds the procurement plan {threshold}' },
+  receiptOverSupply: { zh: '{goods}:累计验收合格 {actual} 超过批次供应量 {threshold}', en: '{goods}: cumulative accepted quantity {actual} exceeds the delivery batch\'s supply {threshold}' },
+  receiptOverContract: { zh: '{goods}:累计验收合格 {actual} 超过合同数量 {threshold}', en: '{goods}: cumulative accepted quantity {actual} exceeds the contract quantity {threshold}' },
   qtyOverContract: { zh: '{goods}:累计结算数量 {actual} 超过合同数量 {threshold}', en: '{goods}: cumulative settled quantity {actual} exceeds the contract quantity {threshold}' },
   amountOverContract: { zh: '累计结算金额 {actual} 元超过合同金额 {threshold} 元({ratio}%)', en: 'Cumulative settled amount {actual} exceeds the contract amount {threshold} ({ratio} %)' },
   amountNearContract: { zh: '累计结算金额 {actual} 元已达合同金额 {threshold} 元的 {ratio}%(预警线 {limit}%)', en: 'Cumulative settled amount {actual} has reached {ratio} % of the contract amount {threshold} (warning from {limit} %)' },
   supplementary: { zh: '补充协议累计金额 {actual} 元超过原合同金额 {base} 元的 {limit}%({ratio}%)', en: 'Supplementary agreements total {actual}, over {limit} % of the original contract amount {base} ({ratio} %)' },
   negative: { zh: '本期结算金额 {actual} 元为负数', en: 'This period\'s settled amount {actual} is negative' },
+  negativePayable: { zh: '本期应付金额 {actual} 元为负数', en: 'This period\'s payable amount {actual} is negative' },
+  smallSettlements: { zh: '连续 {count} 期结算金额均低于当前合同金额 {base} 元的 {limit}%(本期 {actual} 元)', en: '{count} consecutive settlements each below {limit} % of the current contract amount {base} (this period {actual})' },
+  inventoryLoss: { zh: '{goods}:盘亏 {qty},金额 {actual} 元,超过账面金额 {book} 元的 {limit}%', en: '{goods}: stocktake loss of {qty} worth {actual}, over {limit} % of the book value {book}' },
+  inventoryLossQty: { zh: '{goods}:盘亏 {actual},超过账面数量 {book} 的 {limit}%', en: '{goods}: stocktake loss of {actual}, over {limit} % of the book quantity {book}' },
+  overuse: { zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},超耗率 {rate}%', en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over}, an overuse rate of {rate} %' },
+  overuseAmount: { zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},金额 {amount} 元,超耗率 {rate}%', en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over} worth {amount}, an overuse rate of {rate} %' },
+  budgetOver: { zh: '{type}类合同累计 {actual} 元超过项目成本预算 {threshold} 元({ratio}%)', en: 'Contracts of type {type} total {actual}, over the project\'s budget {threshold} ({ratio} %)' },
+  budgetNear: { zh: '{type}类合同累计 {actual} 元已达项目成本预算 {threshold} 元的 {ratio}%(预警线 {limit}%)', en: 'Contracts of type {type} total {actual}, {ratio} % of the project\'s budget {threshold} (warning from {limit} %)' },
   zero: { zh: '本期结算金额为零', en: 'This period\'s settled amount is zero' },
   spanTooLong: { zh: '结算期间 {start} 至 {end} 超过 {limit} 个月', en: 'The settlement period {start} to {end} is longer than {limit} month(s)' },
   periodNotCreated: { zh: '结算期次 {period} 与编制月份 {month} 不一致', en: 'Settlement period {period} differs from the month it was prepared, {month}' },
@@ -159,7 +188,7 @@ export interface LinkedLine extends Line {
   upstreamId: string;
 }
 
-function overUpstream(lines: readonly LinkedLine[], warnType: 'exceed_monthly_demand' | 'exceed_procure', message: 'procureOverMonthly' | 'supplyOverProcure'): Warning[] {
+function overUpstream(lines: readonly LinkedLine[], warnType: 'exceed_monthly_demand' | 'exceed_procure' | 'exceed_supply' | 'exceed_contract_qty', message: 'procureOverMonthly' | 'supplyOverProcure' | 'receiptOverSupply' | 'receiptOverContract'): Warning[] {
   const running = new Map<string, Dec>();
   const warnings: Warning[] = [];
   for (const line of lines) {
@@ -182,6 +211,16 @@ export function procureWarnings(lines: readonly LinkedLine[]): Warning[] {
 /** R-SUP-1: Σ supplyQty of the batches on a procurement line > its procureQty → exceed_procure. */
 export function supplyWarnings(lines: readonly LinkedLine[]): Warning[] {
   return overUpstream(lines, 'exceed_procure', 'supplyOverProcure');
+}
+
+/** R-REC (receiving against supply): Σ acceptedQty of the checks on a delivery batch line > its supplyQty → exceed_supply. */
+export function receiptOverSupplyWarnings(lines: readonly LinkedLine[]): Warning[] {
+  return overUpstream(lines, 'exceed_supply', 'receiptOverSupply');
+}
+
+/** R-REC-2: Σ acceptedQty of the checks on a contract line > its (changed) quantity → exceed_contract_qty (warning). */
+export function receiptOverContractWarnings(lines: readonly LinkedLine[]): Warning[] {
+  return overUpstream(lines, 'exceed_contract_qty', 'receiptOverContract');
 }
 
 /** A settlement line: its cumulative quantity (previous + this) and the contract's (changed) quantity. */
@@ -222,13 +261,41 @@ export function amountCapWarnings(cumulativeAmount: Num, currentContractAmount: 
   return [];
 }
 
-/** §4.15: this period's amount negative → negative_settlement, exactly zero → zero_settlement. */
-export function settlementAmountWarnings(thisAmount: Num | null | undefined): Warning[] {
-  if (thisAmount === null || thisAmount === undefined || thisAmount === '') return [];
+const isBlank = (v: Num | null | undefined): v is null | undefined | '' => v === null || v === undefined || v === '';
+const negative = (v: Dec) => v.isNeg() && !v.isZero();
+
+/**
+ * §4.15: this period's amount negative, or (the amount not) its payable amount negative →
+ * negative_settlement; the amount exactly zero → zero_settlement.
+ */
+export function settlementAmountWarnings(thisAmount: Num | null | undefined, thisPayable?: Num | null): Warning[] {
+  if (isBlank(thisAmount)) return [];
   const amount = dec(thisAmount);
-  if (amount.isNeg() && !amount.isZero()) return [{ warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(amount), message: text('negative', { actual: out(amount) }) }];
-  if (amount.isZero()) return [{ warnType: 'zero_settlement', warnLevel: 'info', actualValue: 0, message: text('zero', {}) }];
-  return [];
+  if (negative(amount)) return [{ warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(amount), message: text('negative', { actual: out(amount) }) }];
+  const zero: Warning[] = amount.isZero() ? [{ warnType: 'zero_settlement', warnLevel: 'info', actualValue: 0, message: text('zero', {}) }] : [];
+  if (!isBlank(thisPayable) && negative(dec(thisPayable))) {
+    return [...zero, { warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(dec(thisPayable)), message: text('negativePayable', { actual: out(dec(thisPayable)) }) }];
+  }
+  return zero;
+}
+
+/**
+ * zero_settlement (§4.15, "类零结算"): this settlement and the ones before it — `amounts`, this period
+ * first, then the earlier approved periods newest first — are the configured count of consecutive
+ * settlements each below the % of the current contract amount. An exactly zero amount is already a
+ * zero settlement of its own, so this one is about small positive amounts.
+ */
+export function smallSettlementWarnings(amounts: readonly Num[], currentContractAmount: Num | null | undefined, settings: WarnSettings): Warning[] {
+  const count = settings.smallSettlementCount;
+  if (isBlank(currentContractAmount) || dec(currentContractAmount).lte(0) || count < 1 || amounts.length < count) return [];
+  const current = dec(amounts[0]);
+  if (current.lte(0)) return [];
+  const limit = roundHalfUp(dec(currentContractAmount).mul(settings.smallSettlementPercent).div(100), 2);
+  if (!amounts.slice(0, count).every((a) => dec(a).lt(limit))) return [];
+  return [{
+    warnType: 'zero_settlement', warnLevel: 'warning', thresholdValue: out(limit), actualValue: out(current),
+    message: text('smallSettlements', { count, base: out(dec(currentContractAmount)), limit: settings.smallSettlementPercent, actual: out(current) }),
+  }];
 }
 
 /** Whole months from one date to another, counted as the calendar does (01-01 → 04-01 is 3). */
@@ -273,6 +340,92 @@ export function stockWarnings(lines: readonly StockLine[]): Warning[] {
       warnType: 'stock_shortage' as const, warnLevel: 'info' as const, sourceDetailId: l.id, goodsId: l.goodsId, thresholdValue: out(dec(l.qty)), actualValue: out(dec(l.stock)),
       message: text('stockShort', { goods: l.name, actual: out(dec(l.stock)), threshold: out(dec(l.qty)) }),
     }));
+}
+
+/** A stocktake line for R-INV-1: book and counted quantities, and the book price (absent: no book stock). */
+export interface CountedLine extends Line {
+  bookQty: Num;
+  countQty: Num;
+  price?: Num | null;
+}
+
+/**
+ * R-INV-1: `diffQty = countQty − bookQty`; a loss (diffQty < 0) worth more than the % of the line's book
+ * value `r2(bookQty × price)` → inventory_loss (warning). Without a book price the quantities compare.
+ */
+export function inventoryLossWarnings(lines: readonly CountedLine[], settings: WarnSettings): Warning[] {
+  const warnings: Warning[] = [];
+  for (const line of lines) {
+    const book = dec(line.bookQty);
+    const loss = book.sub(dec(line.countQty));
+    if (loss.lte(0)) continue;
+    const base = { warnType: 'inventory_loss' as const, warnLevel: 'warning' as const, sourceDetailId: line.id, goodsId: line.goodsId };
+    const priced = !isBlank(line.price) && dec(line.price).gt(0);
+    if (priced) {
+      const bookValue = roundHalfUp(book.mul(dec(line.price)), 2);
+      const lossValue = roundHalfUp(loss.mul(dec(line.price)), 2);
+      const limit = roundHalfUp(bookValue.mul(settings.inventoryLossPercent).div(100), 2);
+      if (lossValue.lte(limit)) continue;
+      warnings.push({ ...base, thresholdValue: out(limit), actualValue: out(lossValue), message: text('inventoryLoss', { goods: line.name, qty: out(loss), actual: out(lossValue), book: out(bookValue), limit: settings.inventoryLossPercent }) });
+    } else {
+      const limit = roundHalfUp(book.mul(settings.inventoryLossPercent).div(100), 4);
+      if (loss.lte(limit)) continue;
+      warnings.push({ ...base, thresholdValue: out(limit), actualValue: out(loss), message: text('inventoryLossQty', { goods: line.name, actual: out(loss), book: out(book), limit: settings.inventoryLossPercent }) });
+    }
+  }
+  return warnings;
+}
+
+/** A monthly report line for R-VAR: `qty` is the actual consumption A; design quantity D, loss rate L %, price P. */
+export interface ConsumedLine extends Line {
+  designQty?: Num | null;
+  lossRate?: Num | null;
+  price?: Num | null;
+}
+
+/**
+ * R-VAR (§4.7): theoretical quantity `Th = r4(D × (1 + L/100))`; saving against theory `Th − A`, its
+ * rate `(Th − A) × P / (D × P)` (= (Th − A) / D) in %, r2. A rate below −(the %) → material_overuse
+ * (warning), with the amount `r2((Th − A) × P)` when the price is known. Lines without a design
+ * quantity are not measured.
+ */
+export function overuseWarnings(lines: readonly ConsumedLine[], settings: WarnSettings): Warning[] {
+  const warnings: Warning[] = [];
+  for (const line of lines) {
+    if (isBlank(line.designQty) || dec(line.designQty).lte(0)) continue;
+    const design = dec(line.designQty);
+    const lossRate = dec(isBlank(line.lossRate) ? 0 : line.lossRate);
+    const theoretical = roundHalfUp(design.mul(dec(100).add(lossRate)).div(100), 4);
+    const saving = theoretical.sub(dec(line.qty));
+    const rate = roundHalfUp(saving.div(design).mul(100), 2);
+    if (!rate.lt(-settings.overusePercent)) continue;
+    const params = { goods: line.name, actual: out(dec(line.qty)), threshold: out(theoretical), design: out(design), lossRate: out(lossRate), over: out(saving.neg()), rate: out(rate.neg()) };
+    const priced = !isBlank(line.price) && dec(line.price).gt(0);
+    warnings.push({
+      warnType: 'material_overuse', warnLevel: 'warning', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(theoretical), actualValue: out(dec(line.qty)),
+      message: priced ? text('overuseAmount', { ...params, amount: out(roundHalfUp(saving.neg().mul(dec(line.price)), 2)) }) : text('overuse', params),
+    });
+  }
+  return warnings;
+}
+
+/**
+ * R-BUD-1: Σ current amounts of the project's other approved and approving expense contracts of a
+ * type + this contract's > the project's budget for the type → exceed_budget (critical); from the
+ * near % on, a warning. No budget line for the type: nothing to check.
+ */
+export function budgetWarnings(contracted: Num, budget: Num | null | undefined, typeName: Label, settings: WarnSettings): Warning[] {
+  if (isBlank(budget)) return [];
+  const limit = dec(budget);
+  const actual = dec(contracted);
+  const ratio = percent(out(actual), out(limit));
+  const values = { thresholdValue: out(limit), actualValue: out(actual) };
+  const params = { actual: out(actual), threshold: out(limit), ratio: ratio ?? '∞', limit: settings.nearBudgetPercent };
+  // the type's name differs by language
+  const message = (key: 'budgetOver' | 'budgetNear'): Label => ({ zh: render(TEXT, key, 'zh', { ...params, type: typeName.zh }), en: render(TEXT, key, 'en', { ...params, type: typeName.en }) });
+  if (actual.gt(limit)) return [{ warnType: 'exceed_budget', warnLevel: 'critical', ...values, message: message('budgetOver') }];
+  if (limit.gt(0) && actual.gte(limit.mul(settings.nearBudgetPercent).div(100))) return [{ warnType: 'exceed_budget', warnLevel: 'warning', ...values, message: message('budgetNear') }];
+  return [];
 }
 
 /** A priced line for R-PRICE: its price and the goods' reference price (absent: no check). */

@@ -11,7 +11,8 @@ import { useEffect, useState } from 'react';
 import { hasRole, optionalEntityWithRole } from '../../../engine/model/roles.ts';
 import type { EntityModel, Label } from '../../../engine/model/types.ts';
 import { auxiliaryKind, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
-import { amountCapWarnings, demandWarnings, WARN_TYPES, type GoodsFigures, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
+import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
+import { amountCapWarnings, demandWarnings, supplementaryWarnings, WARN_TYPES, type GoodsFigures, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { catalog } from '../catalog.ts';
@@ -85,12 +86,41 @@ function useSettlementWarnings(model: EntityModel, id: string | undefined, heade
   return amountCapWarnings(header.cumulativeAmount as number, answer.data.currentContractAmount, answer.data.thresholds);
 }
 
+interface ContractFigures {
+  contractAmount: number | string;
+  originalContractCode: string;
+  originalContractAmount: number | string;
+  supplementaryAmount: number | string;
+  thresholds: WarnSettings;
+}
+
+/**
+ * R-SUPP live on a saved supplementary agreement: the answer's total holds the agreement at its stored
+ * amount, which the amount being typed replaces. A new agreement is checked when saved.
+ */
+function useContractWarnings(model: EntityModel, id: string | undefined, header: Row, active: boolean): Warning[] {
+  const http = useHttp();
+  const query = active && id && filled(header.parentContractCode) ? { primaryId: id } : undefined;
+  const answer = useQuery({
+    queryKey: ['earlyWarning', model.key, query],
+    enabled: !!query,
+    staleTime: 30_000,
+    queryFn: () => http.get<ContractFigures>(`${model.api}/earlyWarningAuxiliaryData`, query, { silent: true }),
+  });
+  const figures = answer.data;
+  // the stored agreement must belong to the parent now chosen
+  if (!query || !figures || figures.originalContractCode !== header.parentContractCode || !filled(header.contractAmount)) return [];
+  const total = new Dec(String(figures.supplementaryAmount)).sub(new Dec(String(figures.contractAmount))).add(new Dec(String(header.contractAmount)));
+  return supplementaryWarnings(figures.originalContractAmount, decimalToJson(total), figures.thresholds);
+}
+
 /** The warnings the form's current numbers raise (empty for document types without live rules). */
 export function useLiveWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Warning[] {
   const kind = auxiliaryKind(model);
   const demand = useDemandWarnings(model, id, store, header, active && kind === 'demand');
   const settlement = useSettlementWarnings(model, id, header, active && kind === 'settlement');
-  return [...demand, ...settlement];
+  const contract = useContractWarnings(model, id, header, active && kind === 'contract');
+  return [...demand, ...settlement, ...contract];
 }
 
 /** An alert listing warnings, red when one is critical. */

@@ -1,17 +1,21 @@
-// Which rules each document type runs, on the figures of its project (domain.md §4.3, §4.5, §4.6,
-// §4.15). A stored document (header and lines, as detail() reads it) goes in, its warnings come out.
+// Which rules each document type runs, on the figures of its project (domain.md §4.3, §4.5-§4.7,
+// §4.14, §4.15). A stored document (header and lines, as detail() reads it) goes in, its warnings come
+// out. Document types are bound to their rules by role (x-entity.roles), never by entity key.
 import { Dec } from '../../../engine/compute/decimal.ts';
+import { hasRole } from '../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
 import { isSettlement } from '../../../engine/warnings/auxiliary.ts';
 import {
-  amountCapWarnings, demandWarnings, leaseOverdueWarnings, priceWarnings, procureOverTotalWarnings, procureWarnings, quantityCapWarnings,
-  settlementAmountWarnings, stockWarnings, supplementaryWarnings, supplyWarnings, timelinessWarnings,
+  amountCapWarnings, budgetWarnings, demandWarnings, inventoryLossWarnings, leaseOverdueWarnings, overuseWarnings, priceWarnings, procureOverTotalWarnings,
+  procureWarnings, quantityCapWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings, settlementAmountWarnings, smallSettlementWarnings,
+  stockWarnings, supplementaryWarnings, supplyWarnings, timelinessWarnings,
   type GoodsFigures, type LinkedLine, type PricedLine, type WarnSettings, type Warning,
 } from '../../../engine/warnings/rules.ts';
 import type { Row } from '../../db/db.ts';
-import { COMMITTED, Figures } from './figures.ts';
+import { COMMITTED, Figures, LEASE_ROLE, OPTIONAL_WARNING_ROLES, WARNING_ROLES } from './figures.ts';
 
 type Evaluator = (figures: Figures, doc: Row, settings: WarnSettings, model: EntityModel) => Promise<Warning[]>;
+type Num = number | string;
 
 const str = (v: unknown): string | undefined => (v === null || v === undefined || v === '' ? undefined : String(v));
 const rows = (doc: Row): Row[] => (doc.details as Row[] | undefined) ?? [];
@@ -29,12 +33,12 @@ async function pricedLines(figures: Figures, lines: Row[], priceField: string): 
 }
 
 /** R-DEM-1, R-STOCK-4 (next month's estimate against the stock), R-PRICE on a monthly demand. */
-const monthlyDemand: Evaluator = async (figures, doc, settings) => {
+const monthlyDemand: Evaluator = async (figures, doc, settings, model) => {
   const projectId = String(doc.projectId);
   const lines = rows(doc);
   const goods = goodsOf(lines);
   const plan = await figures.totalDemand(projectId, str(doc.materialTotalDemandId));
-  const taken = await figures.lineSums({ entity: 'materialMonthlyDemand', sum: 'demandQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
+  const taken = await figures.lineSums({ model, sum: 'demandQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.demandQty as number }));
   const { stock } = await figures.stock(projectId, goods);
   return [
@@ -45,16 +49,25 @@ const monthlyDemand: Evaluator = async (figures, doc, settings) => {
   ];
 };
 
+interface Link {
+  /** the document type drawing on the upstream lines, and its line field naming the upstream line */
+  model: EntityModel;
+  field: string;
+  qty: string;
+  upstream: EntityModel;
+  upstreamQty: string;
+}
+
 /**
  * Lines drawn against upstream lines (a procurement's on monthly-demand lines, a batch's on
- * procurement lines): each with its upstream line's quantity and what the other approved and
- * approving documents of its type already drew on it.
+ * procurement lines, a check's on batch or contract lines): each with its upstream line's quantity
+ * and what the other approved and approving documents of its type already drew on it.
  */
-async function linkedLines(figures: Figures, doc: Row, link: { entity: string; field: string; qty: string; upstream: string; upstreamQty: string }): Promise<LinkedLine[]> {
+async function linkedLines(figures: Figures, doc: Row, link: Link): Promise<LinkedLine[]> {
   const lines = rows(doc);
   const upstreamIds = [...new Set(lines.map((r) => str(r[link.field])).filter((d): d is string => !!d))];
   const limits = await figures.lines(link.upstream, upstreamIds, [link.upstreamQty]);
-  const taken = await figures.lineSums({ entity: link.entity, sum: link.qty, by: link.field, projectId: String(doc.projectId), statuses: COMMITTED, excludeId: String(doc.id), keys: upstreamIds });
+  const taken = await figures.lineSums({ model: link.model, sum: link.qty, by: link.field, projectId: String(doc.projectId), statuses: COMMITTED, excludeId: String(doc.id), keys: upstreamIds });
   return lines
     .filter((r) => limits.has(String(r[link.field])))
     .map((r) => {
@@ -64,13 +77,13 @@ async function linkedLines(figures: Figures, doc: Row, link: { entity: string; f
 }
 
 /** R-PRO-1 (both halves) and R-PRICE on a procurement. */
-const monthlyProcure: Evaluator = async (figures, doc, settings) => {
+const monthlyProcure: Evaluator = async (figures, doc, settings, model) => {
   const projectId = String(doc.projectId);
   const lines = rows(doc);
   const goods = goodsOf(lines);
-  const linked = await linkedLines(figures, doc, { entity: 'materialMonthlyProcure', field: 'monthlyDemandDetailId', qty: 'procureQty', upstream: 'materialMonthlyDemand', upstreamQty: 'demandQty' });
+  const linked = await linkedLines(figures, doc, { model, field: 'monthlyDemandDetailId', qty: 'procureQty', upstream: figures.documents.monthlyDemand, upstreamQty: 'demandQty' });
   const plan = await figures.totalDemand(projectId);
-  const taken = await figures.lineSums({ entity: 'materialMonthlyProcure', sum: 'procureQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
+  const taken = await figures.lineSums({ model, sum: 'procureQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.procureQty as number }));
   return [
     ...procureWarnings(linked),
@@ -80,50 +93,114 @@ const monthlyProcure: Evaluator = async (figures, doc, settings) => {
 };
 
 /** R-SUP-1 and R-PRICE on a delivery batch. */
-const batchSupply: Evaluator = async (figures, doc, settings) => {
-  const linked = await linkedLines(figures, doc, { entity: 'materialBatchSupply', field: 'procureDetailId', qty: 'supplyQty', upstream: 'materialMonthlyProcure', upstreamQty: 'procureQty' });
+const batchSupply: Evaluator = async (figures, doc, settings, model) => {
+  const linked = await linkedLines(figures, doc, { model, field: 'procureDetailId', qty: 'supplyQty', upstream: figures.documents.procurement, upstreamQty: 'procureQty' });
   return [...supplyWarnings(linked), ...priceWarnings(await pricedLines(figures, rows(doc), 'price'), settings)];
 };
 
-/** R-SUPP on a supplementary agreement (a contract with a parent contract), R-PRICE on its lines. */
-const expenditureContract: Evaluator = async (figures, doc, settings) => {
-  const warnings = priceWarnings(await pricedLines(figures, rows(doc), 'priceInclTax'), settings);
+/** R-SUPP on a supplementary agreement (a contract with a parent contract). */
+async function supplementary(figures: Figures, doc: Row, settings: WarnSettings): Promise<Warning[]> {
   const parentCode = str(doc.parentContractCode);
-  if (!parentCode) return warnings;
-  const parent = await figures.contract('code', parentCode);
-  if (!parent) return warnings;
+  const parent = parentCode ? await figures.contract('code', parentCode) : null;
+  if (!parentCode || !parent) return [];
   const others = await figures.supplementaryTotal(parentCode, String(doc.id));
   const total = new Dec(others).add(new Dec(String(doc.contractAmount ?? 0))).toString();
-  return [...warnings, ...supplementaryWarnings(parent.contractAmount as string, total, settings)];
+  return supplementaryWarnings(parent.contractAmount as string, total, settings);
+}
+
+/**
+ * R-BUD-1: the project's other approved and approving contracts of the type, and this one at its
+ * current amount, against the project's budget for the type (no budget line: nothing to check).
+ */
+async function budget(figures: Figures, doc: Row, settings: WarnSettings): Promise<Warning[]> {
+  const type = str(doc.expenditureContractType);
+  if (!type) return [];
+  const budgets = await figures.budgets(String(doc.projectId));
+  if (!budgets.has(type)) return [];
+  const others = await figures.contractsOfType(String(doc.projectId), type, String(doc.id));
+  const own = new Dec(String(doc.currentAmount ?? doc.contractAmount ?? 0));
+  return budgetWarnings(new Dec(others).add(own).toString(), budgets.get(type), await figures.typeName(type), settings);
+}
+
+/** R-BUD-1, R-SUPP and R-PRICE on an expense contract. */
+const expenseContract: Evaluator = async (figures, doc, settings) => [
+  ...await budget(figures, doc, settings),
+  ...await supplementary(figures, doc, settings),
+  ...priceWarnings(await pricedLines(figures, rows(doc), 'priceInclTax'), settings),
+];
+
+/**
+ * R-REC on a goods-received check: Σ accepted quantities on a delivery batch line against its supply
+ * quantity, and on a contract line against its quantity (the changed one when there is one).
+ */
+const receipt: Evaluator = async (figures, doc, _settings, model) => {
+  const contractModel = figures.documents.contract;
+  const batch = await linkedLines(figures, doc, { model, field: 'batchDetailId', qty: 'acceptedQty', upstream: figures.documents.batch, upstreamQty: 'supplyQty' });
+  const contract = await linkedLines(figures, doc, { model, field: 'contractDetailId', qty: 'acceptedQty', upstream: contractModel, upstreamQty: 'quantity' });
+  const changed = await figures.lines(contractModel, contract.map((l) => l.upstreamId), ['changedQuantity']);
+  const limited = contract.map((l) => ({ ...l, limit: String(changed.get(l.upstreamId)?.changedQuantity ?? l.limit) }));
+  return [...receiptOverSupplyWarnings(batch), ...receiptOverContractWarnings(limited)];
 };
 
-/** Settlements that bill rent: their period may not run past the lease contract. */
-const LEASES = new Set(['materialTurnoverMonthlySettlement', 'equipmentLeaseMonthlySettlement', 'materialAluminumAlloySettlement', 'equipmentScaffoldSettlement']);
+/** R-INV-1 on a stocktake: its lines' book quantity and price are the ledger's, written on save. */
+const stocktake: Evaluator = async (_figures, doc, settings) =>
+  inventoryLossWarnings(rows(doc).map((r) => ({
+    id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: 0, bookQty: r.bookQty as Num, countQty: r.countQty as Num, price: r.price as Num | null,
+  })), settings);
 
-/** R-CAP-1, R-CAP-3, negative/zero, late settlement, lease overdue, R-PRICE on a monthly settlement. */
+/** R-VAR on a monthly report: a line's consumption against its design quantity and loss rate, valued at its consumption's average price. */
+const monthlyReport: Evaluator = async (_figures, doc, settings) =>
+  overuseWarnings(rows(doc).map((r) => {
+    const consumed = new Dec(String(r.consumedQty ?? 0));
+    const price = consumed.gt(0) ? new Dec(String(r.consumedAmount ?? 0)).div(consumed).toDecimalPlaces(4).toString() : (r.closingPrice as Num | null);
+    return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: consumed.toString(), designQty: r.designQty as Num | null, lossRate: r.lossRate as Num | null, price };
+  }), settings);
+
+/** §4.15 near-zero: this interim settlement and its group's last approved periods before it, against the contract. */
+async function smallSettlements(figures: Figures, doc: Row, model: EntityModel, currentAmount: Num | null, settings: WarnSettings): Promise<Warning[]> {
+  const period = str(doc.period);
+  if ((doc.settlementType !== undefined && doc.settlementType !== 'interim') || !period || settings.smallSettlementCount < 1) return [];
+  const group: Record<string, string> = {};
+  for (const key of ['projectId', 'expenditureContractCode', 'subcontractorId']) if (key in model.fieldMap && str(doc[key])) group[key] = String(doc[key]);
+  const earlier = await figures.lastPeriods(model, group, settings.smallSettlementCount - 1, String(doc.id), period);
+  return smallSettlementWarnings([doc.thisAmountInclTax as Num, ...earlier.map((p) => p.amount)], currentAmount, settings);
+}
+
+/** R-CAP-1, R-CAP-3, negative, zero and near-zero, late settlement, lease overdue, R-PRICE on a monthly settlement. */
 const settlement: Evaluator = async (figures, doc, settings, model) => {
   const code = str(doc.expenditureContractCode);
   const contract = code ? await figures.contract('code', code) : null;
+  const currentAmount = (contract?.currentAmount as string | null) ?? (doc.currentContractAmount as number | null);
   const lines = rows(doc);
   const capped = lines
     .filter((r) => r.cumulativeQty !== undefined && r.cumulativeQty !== null)
     .map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.thisQty as number, cumulativeQty: r.cumulativeQty as number, contractQty: r.contractQty as number | null }));
   const warnings = [
     ...quantityCapWarnings(capped),
-    ...amountCapWarnings(doc.cumulativeAmount as number, (contract?.currentAmount as string | null) ?? (doc.currentContractAmount as number | null), settings),
-    ...settlementAmountWarnings(doc.thisAmountInclTax as number),
+    ...amountCapWarnings(doc.cumulativeAmount as number, currentAmount, settings),
+    ...settlementAmountWarnings(doc.thisAmountInclTax as number, doc.thisPayableAmount as Num | undefined),
+    ...await smallSettlements(figures, doc, model, currentAmount, settings),
     ...timelinessWarnings({ period: str(doc.period), startDate: str(doc.startDate), endDate: str(doc.endDate), preparedMonth: String(doc.createTime ?? '').slice(0, 7) }, settings),
   ];
-  if (LEASES.has(model.key)) warnings.push(...leaseOverdueWarnings(str(doc.endDate), str(contract?.endDate)));
+  if (hasRole(model, LEASE_ROLE)) warnings.push(...leaseOverdueWarnings(str(doc.endDate), str(contract?.endDate)));
   if (lines.some((r) => 'thisPrice' in r)) warnings.push(...priceWarnings(await pricedLines(figures, lines, 'thisPrice'), settings));
   return warnings;
 };
 
-const BY_ENTITY: Record<string, Evaluator> = { materialMonthlyDemand: monthlyDemand, materialMonthlyProcure: monthlyProcure, materialBatchSupply: batchSupply, expenditureContract };
+/** The rules of each role; a document type playing none of them (and no settlement) has no warnings. */
+const BY_ROLE: readonly [string, Evaluator][] = [
+  [WARNING_ROLES.monthlyDemand, monthlyDemand],
+  [WARNING_ROLES.procurement, monthlyProcure],
+  [WARNING_ROLES.batch, batchSupply],
+  [WARNING_ROLES.contract, expenseContract],
+  [OPTIONAL_WARNING_ROLES.receipt, receipt],
+  [OPTIONAL_WARNING_ROLES.stocktake, stocktake],
+  [OPTIONAL_WARNING_ROLES.monthlyReport, monthlyReport],
+];
 
 /** The evaluator of a document type, if it has early-warning rules. */
 export function evaluatorOf(model: EntityModel): Evaluator | undefined {
-  return BY_ENTITY[model.key] ?? (isSettlement(model) ? settlement : undefined);
+  return BY_ROLE.find(([role]) => hasRole(model, role))?.[1] ?? (isSettlement(model) ? settlement : undefined);
 }
 
 /** Every document type with early-warning rules. */

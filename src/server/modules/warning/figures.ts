@@ -1,9 +1,12 @@
 // The project's figures the warning rules and the early-warning queries read: sums over the live
 // documents of one tenant and project, by goods or by upstream line, straight from the tables.
+// Documents are found by their roles (x-entity.roles), never by entity key.
 import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
-import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
+import { entityWithRole, optionalEntityWithRole } from '../../../engine/model/roles.ts';
+import type { EntityCatalog, EntityModel, Label } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { Params, q } from '../../db/sql.ts';
+import type { StoreContext } from '../../db/store.ts';
 
 /** Documents that count as taken: approved, and in approval (domain §4.5 M(g), C(g)). */
 export const COMMITTED = ['approved', 'approving'];
@@ -16,8 +19,49 @@ function column(model: EntityModel, field: string): string {
   return q(model.fieldMap[field].column);
 }
 
+/** The roles the early warnings read; each must be played by exactly one document type. */
+export const WARNING_ROLES = {
+  project: 'master.project',
+  goods: 'master.goods',
+  contract: 'contract.expense',
+  totalDemand: 'demand.total',
+  monthlyDemand: 'demand.monthly',
+  procurement: 'procurement.monthly',
+  batch: 'supply.batch',
+  tip: 'warning.record',
+} as const;
+
+/** Roles with rules of their own that a schema set may leave out. */
+export const OPTIONAL_WARNING_ROLES = {
+  receipt: 'stock.receipt',
+  stocktake: 'stock.count',
+  monthlyReport: 'stock.monthlyReport',
+} as const;
+
+/** Settlements that bill rent: their period may not run past the lease contract. */
+export const LEASE_ROLE = 'settlement.lease';
+
+export type WarningDocuments = { [K in keyof typeof WARNING_ROLES]: EntityModel } & { [K in keyof typeof OPTIONAL_WARNING_ROLES]?: EntityModel };
+
+const resolved = new WeakMap<EntityCatalog, WarningDocuments>();
+
+/**
+ * The document types of each role the warnings read. Called when the module starts: a schema set
+ * without one of the required roles, or with one played twice, refuses to start naming the role.
+ */
+export function warningDocuments(catalog: EntityCatalog): WarningDocuments {
+  let found = resolved.get(catalog);
+  if (!found) {
+    const required = Object.entries(WARNING_ROLES).map(([name, role]) => [name, entityWithRole(catalog, role)]);
+    const optional = Object.entries(OPTIONAL_WARNING_ROLES).map(([name, role]) => [name, optionalEntityWithRole(catalog, role)]);
+    found = Object.fromEntries([...required, ...optional]) as WarningDocuments;
+    resolved.set(catalog, found);
+  }
+  return found;
+}
+
 export interface LineSum {
-  entity: string;
+  model: EntityModel;
   sum: string;
   by: string;
   projectId: string;
@@ -28,15 +72,15 @@ export interface LineSum {
 }
 
 export class Figures {
-  constructor(private readonly db: Queryable, private readonly catalog: EntityCatalog, private readonly tenantId: string) {}
+  readonly documents: WarningDocuments;
 
-  private model(key: string): EntityModel {
-    return this.catalog.entities[key];
+  constructor(private readonly db: Queryable, private readonly ctx: Pick<StoreContext, 'catalog' | 'dictionaryEntities'>, private readonly tenantId: string) {
+    this.documents = warningDocuments(ctx.catalog);
   }
 
   /** Σ of a detail field of an entity's live documents in a project, by a line field. */
   async lineSums(spec: LineSum): Promise<Sums> {
-    const model = this.model(spec.entity);
+    const model = spec.model;
     const detail = model.details[0];
     const params = new Params();
     const where = [
@@ -56,9 +100,8 @@ export class Figures {
   }
 
   /** Chosen fields of detail lines by id, for lines of this tenant's documents. */
-  async lines(entity: string, ids: readonly string[], fields: readonly string[]): Promise<Map<string, Row>> {
+  async lines(model: EntityModel, ids: readonly string[], fields: readonly string[]): Promise<Map<string, Row>> {
     if (!ids.length) return new Map();
-    const model = this.model(entity);
     const detail = model.details[0];
     const select = fields.map((f) => `l.${q(detail.fieldMap[f].column)}::text AS ${q(f)}`).join(', ');
     const rows = await this.db.query<Row>(
@@ -74,7 +117,7 @@ export class Figures {
    * one. Per goods: planned (demandQty), changeQty and effectiveQty.
    */
   async totalDemand(projectId: string, planId?: string | null): Promise<Map<string, { demandQty: string; changeQty: string; effectiveQty: string }>> {
-    const model = this.model('materialTotalDemand');
+    const model = this.documents.totalDemand;
     const detail = model.details[0];
     const params = new Params();
     const tenant = params.add(this.tenantId);
@@ -93,10 +136,10 @@ export class Figures {
     return new Map(rows.map((r) => [r.g, { demandQty: r.d, changeQty: r.c, effectiveQty: r.e }]));
   }
 
-  /** Goods' reference prices (goodsArchives.referencePrice) by id. */
+  /** Goods' reference prices (referencePrice of the master goods) by id. */
   async referencePrices(goodsIds: readonly string[]): Promise<Map<string, string | null>> {
     if (!goodsIds.length) return new Map();
-    const model = this.model('goodsArchives');
+    const model = this.documents.goods;
     const rows = await this.db.query<{ id: string; p: string | null }>(
       `SELECT id::text AS id, ${column(model, 'referencePrice')}::text AS p FROM ${q(model.table)} WHERE tenant_id = $1 AND id::text = ANY($2::text[])`,
       [this.tenantId, [...new Set(goodsIds)]],
@@ -127,7 +170,7 @@ export class Figures {
 
   /** An expense contract of this tenant by code or id, with the fields the rules read. */
   async contract(by: 'code' | 'id', value: string): Promise<Row | null> {
-    const model = this.model('expenditureContract');
+    const model = this.documents.contract;
     const fields = ['code', 'projectId', 'expenditureContractType', 'parentContractCode', 'contractAmount', 'changeAmount', 'currentAmount', 'endDate',
       'cumulativeSettledAmount', 'cumulativePayableAmount', 'remainingAmount', 'retentionRate', 'paymentRatio', 'approvalStatus'];
     const select = fields.map((f) => `${column(model, f)}${model.fieldMap[f].kind === 'decimal' ? '::text' : ''} AS ${q(f)}`).join(', ');
@@ -141,7 +184,7 @@ export class Figures {
 
   /** Σ contract amounts of the live supplementary agreements (approved or in approval) of a contract. */
   async supplementaryTotal(parentCode: string, excludeId?: string): Promise<string> {
-    const model = this.model('expenditureContract');
+    const model = this.documents.contract;
     const params = new Params();
     const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, 'parentContractCode')} = ${params.add(parentCode)}`,
       `${column(model, 'approvalStatus')} = ANY(${params.add(COMMITTED)}::text[])`];
@@ -153,7 +196,7 @@ export class Figures {
 
   /** Σ current amounts of the project's other live contracts of one type (approved or in approval). */
   async contractsOfType(projectId: string, type: string, excludeId: string): Promise<string> {
-    const model = this.model('expenditureContract');
+    const model = this.documents.contract;
     const [row] = await this.db.query<{ s: string }>(
       `SELECT coalesce(sum(${column(model, 'currentAmount')}), 0)::text AS s FROM ${q(model.table)}
         WHERE tenant_id = $1 AND ${column(model, 'projectId')} = $2 AND ${column(model, 'expenditureContractType')} = $3 AND id <> $4
@@ -181,17 +224,50 @@ export class Figures {
     return { amount: row.amount, last: row.last ?? null, approving: row.approving === true };
   }
 
-  /** The last approved periods' amounts of a settlement group, newest first. */
-  async lastPeriods(model: EntityModel, group: Record<string, string>, limit: number, excludeId?: string): Promise<{ period: string; amount: string }[]> {
+  /** The last approved periods' amounts of a settlement group (before a period, when given), newest first. */
+  async lastPeriods(model: EntityModel, group: Record<string, string>, limit: number, excludeId?: string, before?: string): Promise<{ period: string; amount: string }[]> {
+    if (limit < 1) return [];
     const params = new Params();
     const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, model.workflow!.statusField)} = 'approved'`];
     if (model.softDelete) where.push('is_deleted = 0');
     for (const [k, v] of Object.entries(group)) where.push(`${column(model, k)}::text = ${params.add(v)}`);
     if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
+    if (before) where.push(`${column(model, 'period')} < ${params.add(before)}`);
     return this.db.query(
       `SELECT ${column(model, 'period')} AS period, ${column(model, 'thisAmountInclTax')}::text AS amount FROM ${q(model.table)}
         WHERE ${where.join(' AND ')} ORDER BY ${column(model, 'period')} DESC, id DESC LIMIT ${Number(limit)}`,
       params.values,
     );
+  }
+
+  /**
+   * The project's cost budgets by expense-contract type (R-BUD): the project's detail of
+   * {expenditureContractType, budgetAmount} lines (domain §3.1.1 costBudgets); none when the schema
+   * has no such detail or the project no line.
+   */
+  async budgets(projectId: string): Promise<Sums> {
+    const project = this.documents.project;
+    const detail = project.details.find((d) => 'expenditureContractType' in d.fieldMap && 'budgetAmount' in d.fieldMap);
+    if (!detail) return new Map();
+    const c = (f: string) => q(detail.fieldMap[f].column);
+    const rows = await this.db.query<{ t: string; s: string }>(
+      `SELECT l.${c('expenditureContractType')} AS t, sum(l.${c('budgetAmount')})::text AS s FROM ${q(detail.table)} l JOIN ${q(project.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
+        WHERE h.tenant_id = $1 AND h.id::text = $2 AND l.${c('budgetAmount')} IS NOT NULL${project.softDelete ? ' AND h.is_deleted = 0' : ''} GROUP BY 1`,
+      [this.tenantId, projectId],
+    );
+    return new Map(rows.map((r) => [r.t, r.s]));
+  }
+
+  /** An expense-contract type's name in both languages, from its dictionary (the key when not found). */
+  async typeName(type: string): Promise<Label> {
+    const dict = this.documents.contract.fieldMap.expenditureContractType?.dict;
+    const model = dict && this.ctx.catalog.entities[this.ctx.dictionaryEntities[dict.source]];
+    if (!dict || !model) return { zh: type, en: type };
+    const tenant = model.scope === 'tenant' ? ' AND tenant_id = $3' : '';
+    const [row] = await this.db.query<{ zh: string; en: string | null }>(
+      `SELECT dict_value AS zh, dict_value_en AS en FROM ${q(model.table)} WHERE code = $1 AND dict_key = $2 AND parent_id <> 0 AND is_deleted = 0${tenant} LIMIT 1`,
+      model.scope === 'tenant' ? [dict.code, type, this.tenantId] : [dict.code, type],
+    );
+    return row ? { zh: row.zh, en: row.en || row.zh } : { zh: type, en: type };
   }
 }

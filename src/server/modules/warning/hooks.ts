@@ -1,5 +1,5 @@
 // The early-warning rules in the write pipeline of every document type that has them (EntityHooks):
-//  - after a save (create, update, updatePart): the document's warnTip records follow what it raises now;
+//  - after a save (create, update, updatePart): the document's warning records follow what it raises now;
 //  - on submit (status → approving): the same, and with the tenant's hard control on, a critical
 //    warning refuses the submission (the whole step rolls back: nothing is saved or started);
 //  - before a removal: the removed documents' open tips are closed.
@@ -7,9 +7,10 @@
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { blocking, describe } from '../../../engine/warnings/rules.ts';
 import type { Queryable } from '../../db/db.ts';
-import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
+import { EntityStore, readerFor, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError } from '../../errors.ts';
 import { warnedEntities } from './evaluate.ts';
+import { warningDocuments } from './figures.ts';
 import { readSettings, Warnings } from './service.ts';
 
 class WarningRules {
@@ -18,7 +19,8 @@ class WarningRules {
   /** Evaluates the stored document, refuses a submission hard control forbids, records and announces its tips. */
   async run(tx: Queryable, actor: Actor, id: string, submitting: boolean) {
     const doc = await new EntityStore(this.ctx, this.model, actor).detail(id, 'id', tx);
-    const settings = await readSettings(tx, this.ctx, actor.tenantId);
+    // parameters are platform data: on the main database when the tenant's documents are elsewhere
+    const settings = await readSettings(await readerFor(this.ctx, 'business', 'platform', actor.tenantId, tx), this.ctx, actor.tenantId);
     const warnings = await this.service.evaluate(tx, actor, this.model, doc, settings);
     const blocked = submitting ? blocking(warnings, settings) : [];
     if (blocked.length) {
@@ -50,6 +52,7 @@ class WarningRules {
 /** The hooks of every document type with early-warning rules, composed with the hooks it already has. */
 export function withWarnings(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
   const out = { ...hooks };
+  warningDocuments(ctx.catalog); // a schema set lacking a role the rules read refuses to start, naming it
   const service = new Warnings(ctx);
   for (const model of warnedEntities(ctx.catalog)) out[model.key] = new WarningRules(ctx, service, model).hooks(hooks[model.key] ?? {});
   return out;

@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
-import { COMMITTED, Figures, num } from './figures.ts';
+import { COMMITTED, Figures, num, warningDocuments } from './figures.ts';
 import { readSettings } from './service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -40,8 +40,9 @@ async function demandFigures(figures: Figures, query: Query) {
   const excludeId = optionalId(query, 'excludeId');
   const keys = [goodsId];
   const plan = (await figures.totalDemand(projectId, planId)).get(goodsId);
-  const sum = (entity: string, field: string, statuses: readonly string[]) => figures.lineSums({ entity, sum: field, by: 'goodsId', projectId, statuses, keys, excludeId }).then((m) => num(m.get(goodsId)));
-  const monthly = await sum('materialMonthlyDemand', 'demandQty', COMMITTED);
+  const sum = (model: EntityModel, field: string) => figures.lineSums({ model, sum: field, by: 'goodsId', projectId, statuses: COMMITTED, keys, excludeId }).then((m) => num(m.get(goodsId)));
+  const { monthlyDemand, procurement, batch } = figures.documents;
+  const monthly = await sum(monthlyDemand, 'demandQty');
   const { received, consumed, stock } = await figures.stock(projectId, keys);
   const effective = plan ? num(plan.effectiveQty) : null;
   return {
@@ -50,8 +51,8 @@ async function demandFigures(figures: Figures, query: Query) {
     changeQty: plan ? num(plan.changeQty) : null,
     effectiveQty: effective,
     cumulativeMonthlyDemandQty: monthly,
-    cumulativeProcureQty: await sum('materialMonthlyProcure', 'procureQty', COMMITTED),
-    cumulativeSupplyQty: await sum('materialBatchSupply', 'supplyQty', COMMITTED),
+    cumulativeProcureQty: await sum(procurement, 'procureQty'),
+    cumulativeSupplyQty: await sum(batch, 'supplyQty'),
     cumulativeReceivedQty: num(received.get(goodsId)),
     cumulativeConsumedQty: num(consumed.get(goodsId)),
     stockQty: num(stock.get(goodsId)),
@@ -60,7 +61,7 @@ async function demandFigures(figures: Figures, query: Query) {
   };
 }
 
-/** Expense contract figures (domain §6); the project keeps no budget per contract type, so those are null. */
+/** Expense contract figures (domain §6); without a budget line of the project for the contract's type, the budget figures are null. */
 async function contractFigures(figures: Figures, query: Query) {
   const id = parseId(required(query, 'primaryId'), 'primaryId');
   const contract = await figures.contract('id', id);
@@ -70,13 +71,17 @@ async function contractFigures(figures: Figures, query: Query) {
   // an original contract: its agreements; a supplementary one: all of its parent's, itself included
   const base = parent ?? contract;
   const supplementaryAmount = num(await figures.supplementaryTotal(String(base.code)));
-  const withSelf = parent && !['approved', 'approving'].includes(String(contract.approvalStatus)) ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.contractAmount ?? 0)))) : supplementaryAmount;
+  const withSelf = parent && !COMMITTED.includes(String(contract.approvalStatus)) ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.contractAmount ?? 0)))) : supplementaryAmount;
+  const type = contract.expenditureContractType ? String(contract.expenditureContractType) : undefined;
+  const others = type ? num(await figures.contractsOfType(String(contract.projectId), type, id)) : 0;
+  const budget = type ? (await figures.budgets(String(contract.projectId))).get(type) : undefined;
+  const withThis = decimalToJson(new Dec(String(others)).add(new Dec(String(contract.currentAmount ?? 0))));
   return {
     contractAmount: num(contract.contractAmount),
     currentAmount: num(contract.currentAmount),
-    projectBudgetForType: null,
-    otherContractsAmountForType: contract.expenditureContractType ? num(await figures.contractsOfType(String(contract.projectId), String(contract.expenditureContractType), id)) : 0,
-    budgetUsedRatio: null,
+    projectBudgetForType: budget === undefined ? null : num(budget),
+    otherContractsAmountForType: others,
+    budgetUsedRatio: budget === undefined ? null : percent(withThis, budget),
     originalContractCode: base.code,
     originalContractAmount: num(base.contractAmount),
     supplementaryAmount: withSelf,
@@ -115,6 +120,7 @@ async function settlementFigures(figures: Figures, model: EntityModel, query: Qu
 }
 
 export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
+  warningDocuments(ctx.catalog);
   for (const model of Object.values(ctx.catalog.entities)) {
     const kind = auxiliaryKind(model);
     if (!kind) continue;
@@ -122,7 +128,7 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
       const actor = actorOf(request);
       await ctx.access.check(actor, model, 'view');
       const query = request.query as Query;
-      const figures = new Figures(ctx.db, ctx.catalog, actor.tenantId);
+      const figures = new Figures(ctx.db, ctx, actor.tenantId);
       const settings = await readSettings(ctx.db, ctx, actor.tenantId);
       const data = kind === 'demand' ? await demandFigures(figures, query) : kind === 'contract' ? await contractFigures(figures, query) : await settlementFigures(figures, model, query);
       if (data === null) throw notFound(model.label);

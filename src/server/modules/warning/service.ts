@@ -1,4 +1,4 @@
-// Early warnings of a document: evaluate its rules, keep its warnTip records in step (one open tip per
+// Early warnings of a document: evaluate its rules, keep its warning records (role warning.record) in step (one open tip per
 // rule and line: re-saving updates it, a problem fixed closes it), and tell the project's responsible
 // users about new ones through the message module (type 3, as approval messages).
 import type { EntityModel, Label } from '../../../engine/model/types.ts';
@@ -12,7 +12,7 @@ import { inTransaction } from '../flow/tx.ts';
 import { sendSystemMessage } from '../message/service.ts';
 import { readParam } from '../system/params.ts';
 import { evaluatorOf } from './evaluate.ts';
-import { Figures } from './figures.ts';
+import { Figures, warningDocuments } from './figures.ts';
 
 /** The tenant parameters of the rules (seeded on the platform tenant; a tenant may set its own). */
 export const WARN_PARAMS = {
@@ -22,6 +22,11 @@ export const WARN_PARAMS = {
   supplementaryPercent: 'warn.supplementaryPercent',
   nearContractPercent: 'warn.nearContractPercent',
   settlementSpanMonths: 'warn.settlementSpanMonths',
+  inventoryLossPercent: 'warn.inventoryLossPercent',
+  overusePercent: 'warn.overusePercent',
+  smallSettlementCount: 'warn.smallSettlementCount',
+  smallSettlementPercent: 'warn.smallSettlementPercent',
+  nearBudgetPercent: 'warn.nearBudgetPercent',
 } as const satisfies Record<keyof WarnSettings, string>;
 
 const OPEN = ['unread', 'read'];
@@ -47,14 +52,14 @@ export class Warnings {
   constructor(private readonly ctx: StoreContext) {}
 
   private get tip(): EntityModel {
-    return this.ctx.catalog.entities.warnTip;
+    return warningDocuments(this.ctx.catalog).tip;
   }
 
   /** The warnings a stored document raises now. */
   async evaluate(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, settings: WarnSettings): Promise<Warning[]> {
     const evaluator = evaluatorOf(model);
     if (!evaluator || !doc.projectId) return [];
-    return evaluator(new Figures(tx, this.ctx.catalog, actor.tenantId), doc, settings, model);
+    return evaluator(new Figures(tx, this.ctx, actor.tenantId), doc, settings, model);
   }
 
   private async openTips(tx: Queryable, tenantId: string, entity: string, sourceId: string): Promise<Row[]> {
@@ -143,13 +148,13 @@ export class Warnings {
    * manager or cost manager; when none is found, the tenant's cost managers (role cost_manager).
    */
   async recipients(tx: Queryable, tenantId: string, projectId: string): Promise<string[]> {
-    const project = this.ctx.catalog.entities.project;
+    const projectModel = warningDocuments(this.ctx.catalog).project;
     const users = q(this.ctx.catalog.entities.user.table);
     const roles = q(this.ctx.catalog.entities.role.table);
     const named = await tx.query<{ id: string }>(
-      `SELECT u.id::text AS id FROM ${users} u, ${q(project.table)} p
+      `SELECT u.id::text AS id FROM ${users} u, ${q(projectModel.table)} p
         WHERE p.tenant_id = $1 AND p.id = $2 AND u.tenant_id = $1 AND u.is_deleted = 0 AND u.status = 1
-          AND u.real_name IN (p.${q(project.fieldMap.projectManagerName.column)}, p.${q(project.fieldMap.costManagerName.column)})`,
+          AND u.real_name IN (p.${q(projectModel.fieldMap.projectManagerName.column)}, p.${q(projectModel.fieldMap.costManagerName.column)})`,
       [tenantId, projectId],
     );
     if (named.length) return named.map((r) => r.id);
