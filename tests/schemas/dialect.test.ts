@@ -200,6 +200,17 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     ]);
   });
 
+  it('a fill button sending an unknown field, requiring one it does not send, or filling an unknown detail', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN]['x-layout'].fill = [{ route: 'generate', title: '生成', 'x-i18n': { title: 'Generate' }, params: { projectId: 'projectId', month: 'periodMonth' }, required: ['remark'], detail: 'lines' }];
+    });
+    expect(issues).toEqual([
+      { file: PLAN, pointer: '/x-layout/fill/0/params/month', message: 'fill parameter month reads "periodMonth", which is not a property' },
+      { file: PLAN, pointer: '/x-layout/fill/0/required/0', message: 'required fill field "remark" is not one of its params' },
+      { file: PLAN, pointer: '/x-layout/fill/0/detail', message: 'fill detail "lines" is not a detail of the entity' },
+    ]);
+  });
+
   it('an x-compute reading an unknown field', () => {
     const issues = issuesAfter((s) => {
       s.files[PLAN].properties.details.items.properties.amount['x-compute'].expr = { mul: ['effectiveQty', 'budgetPrise'] };

@@ -56,6 +56,11 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   });
   model.layout.sections.forEach((s, i) => s.fields.forEach((f, j) =>
     has(f) || detailNames.has(f) || report(pointer('x-layout', 'sections', i, 'fields', j), `layout field "${f}" is not a property`)));
+  model.layout.fill.forEach((a, i) => {
+    Object.entries(a.params).forEach(([name, f]) => has(f) || report(pointer('x-layout', 'fill', i, 'params', name), `fill parameter ${name} reads "${f}", which is not a property`));
+    a.required.forEach((f, j) => Object.values(a.params).includes(f) || report(pointer('x-layout', 'fill', i, 'required', j), `required fill field "${f}" is not one of its params`));
+    if (a.detail && !detailNames.has(a.detail)) report(pointer('x-layout', 'fill', i, 'detail'), `fill detail "${a.detail}" is not a detail of the entity`);
+  });
   const spec = model.schema['x-entity'];
   if (model.titleField && !has(model.titleField)) report('/x-entity/titleField', `titleField "${model.titleField}" is not a property`);
   model.optionFields.forEach((f, i) => { if (!has(f)) report(`/x-entity/optionFields/${i}`, `optionFields names "${f}", which is not a property`); });

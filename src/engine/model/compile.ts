@@ -360,6 +360,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       width: doc['x-layout']?.width,
       columns: doc['x-layout']?.columns ?? 2,
       sections: (doc['x-layout']?.sections ?? []).map((s: any) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
+      fill: (doc['x-layout']?.fill ?? []).map((a: any) => ({ route: a.route, title: labelOf(a, a.title), params: a.params, required: a.required ?? Object.values(a.params), detail: a.detail })),
     },
     workflow: workflowOf(doc['x-workflow']),
     cumulative: cumulativeOf(key, doc['x-cumulative']),

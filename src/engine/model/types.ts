@@ -151,6 +151,18 @@ export interface LayoutSection {
   modes?: readonly string[];
 }
 
+/** A button that fills the form from GET <api>/<route> (x-layout.fill). */
+export interface FillAction {
+  route: string;
+  title: Label;
+  /** query parameter → the header field whose value it sends (when filled) */
+  params: Readonly<Record<string, string>>;
+  /** header fields without which the button stays disabled */
+  required: readonly string[];
+  /** the answer is this detail's rows; without it, a record */
+  detail?: string;
+}
+
 export type EntityScope = 'tenant' | 'shared' | 'platform';
 
 /** The entity's place in the menu, and the button permission codes derived from it. */
@@ -281,6 +293,7 @@ export interface EntityModel {
     width?: number;
     columns: number;
     sections: readonly LayoutSection[];
+    fill: readonly FillAction[];
   };
   /** Set when the document passes through an approval workflow. */
   workflow?: WorkflowModel;

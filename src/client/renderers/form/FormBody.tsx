@@ -17,6 +17,7 @@ import { invalidateEntity } from '../data.ts';
 import { useHttp } from '../http-context.tsx';
 import type { FormContextValue } from './context.ts';
 import { CumulativeNote, useCumulatives } from './cumulative.tsx';
+import { FillButtons } from './fill.tsx';
 import { LiveWarnings, RecordedWarnings, useLiveWarnings } from './warnings.tsx';
 import { DetailGridField } from './DetailGrid.tsx';
 import { ModelField } from './ModelField.tsx';
@@ -139,6 +140,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
 
   return (
     <div className="zs-entity-form" onSubmitCapture={() => { live.current.attempted = true; store.checked(); }}>
+      {!readOnly && <FillButtons model={model} store={store} header={header} onHeader={setHeader} />}
       {!readOnly && <CumulativeNote answer={cumulatives} />}
       <RecordedWarnings model={model} id={id} />
       {!readOnly && <LiveWarnings warnings={warnings} />}

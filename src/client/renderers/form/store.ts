@@ -206,6 +206,38 @@ export class FormStore {
     this.changedRows(detail);
   }
 
+  /** Rows from the server (x-layout.fill) in place of all of a detail's rows. */
+  replaceRows(detail: string, rows: readonly Row[]): void {
+    const s = this.state(detail);
+    s.keys = [];
+    s.rows.clear();
+    s.auto.clear();
+    this.appendRows(detail, rows);
+  }
+
+  /**
+   * What a fill route answered: one detail's rows, or a record whose header values (system fields
+   * aside) and rows replace the form's. Answers how many rows the form now holds from it.
+   */
+  fill(answer: Row | readonly Row[], detail?: string): number {
+    if (detail) {
+      const rows = Array.isArray(answer) ? answer : [];
+      this.replaceRows(detail, rows);
+      return rows.length;
+    }
+    const record = answer as Row;
+    const values = Object.fromEntries(Object.entries(record).filter(([k]) => this.model.fieldMap[k] && !this.model.fieldMap[k].system));
+    this.setHeader({ ...this.header, ...values });
+    let count = 0;
+    for (const d of this.model.details) {
+      const rows = record[d.name];
+      if (!Array.isArray(rows)) continue;
+      this.replaceRows(d.name, rows);
+      count += rows.length;
+    }
+    return count;
+  }
+
   /** A copy of a row below it, as a new row (no id). */
   copyRow(detail: string, key: string): string {
     const s = this.state(detail);
