@@ -59,7 +59,6 @@ import { withWarnings } from './modules/warning/hooks.ts';
 import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
 import { datasourceHooks, DEVELOP_DDL, LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
-import { LateRoutes } from './modules/develop/late-routes.ts';
 import { registerDevelopRoutes } from './modules/develop/routes.ts';
 import { createSecretBox, loadKeyMaterial } from './security/secret-box.ts';
 import { registerReportRoutes, reportHooks } from './modules/report/routes.ts';
@@ -119,7 +118,8 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   // validators are generated on first use: `schemas:check` and the tests compile every one
-  const { catalog, ajv } = compile(readSchemaSource(config.schemaDir ?? PROJECT_ROOT), { validators: 'lazy' });
+  const source = readSchemaSource(config.schemaDir ?? PROJECT_ROOT);
+  const { catalog, ajv } = compile(source, { validators: 'lazy' });
   const db = options.db ?? (await openDatabase(config));
   let hub: SubscriptionHub | undefined;
   // schema sync, the signing key and the first start's seed: once, however many processes start
@@ -176,9 +176,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       publicPaths: new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
       authorize: (actor, path) => access.checkApi(actor, path),
     });
-    // about 1.5 MB: serialised once, not per request
-    const openapi = JSON.stringify(openApiDocument(catalog, { title: 'Zhusuan API', version: '1' }));
-    app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+    // about 1.5 MB: serialised once per schema set (code generation's install adds to it), not per request
+    const openApiText = (of: EntityCatalog) => ({ of, text: JSON.stringify(openApiDocument(of, { title: 'Zhusuan API', version: '1' })) });
+    let openapi = openApiText(catalog);
+    app.get('/api/openapi.json', async (_req, reply) => {
+      if (openapi.of !== ctx.catalog) openapi = openApiText(ctx.catalog);
+      return reply.type('application/json; charset=utf-8').send(openapi.text);
+    });
     // for load balancers and probes: says the process answers, nothing about any tenant
     app.get('/api/health', async () => envelope(200, { status: 'UP' }, 'ok'));
     registerTextGuard(app);
@@ -202,7 +206,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerStatisticsRoutes(app, ctx);
     registerDevelopRoutes(app, ctx, {
       box: secretBox, allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS, schemaRoot: config.schemaDir ?? PROJECT_ROOT,
-      migrationsDir: join(PROJECT_ROOT, 'migrations'), late: new LateRoutes(app),
+      migrationsDir: join(PROJECT_ROOT, 'migrations'), source, bus: caches,
     });
     registerReportRoutes(app, ctx);
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);

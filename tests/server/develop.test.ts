@@ -6,18 +6,26 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { createApp } from '../../src/server/app.ts';
 import { PROJECT_ROOT, readSchemaSource } from '../../src/server/schema-source.ts';
 import { testConfig } from './config.ts';
-import { client, databaseKinds, openTestDb, type TestServer } from './harness.ts';
+import type { SchemaSource } from '../../src/engine/model/source.ts';
+import { client, databaseKinds, openTestDb, type Api, type TestServer } from './harness.ts';
 
 const DEV = '/api/blade-develop';
 const PASSWORD = 'Pw-never-shown-7319';
 /** A non-routable address: a connection attempt there would hang until its timeout. */
 const BLACKHOLE = '10.255.255.1';
 const TABLE = 'biz_site_diary';
+
+/** GET /api/schemas as a browser reads it: the schema set, not enveloped. */
+async function schemaSet(api: Api) {
+  const answer = await api.get('/api/schemas');
+  return { ...answer, set: answer.status === 200 ? (JSON.parse(answer.raw.toString()) as SchemaSource & { version: string }) : undefined };
+}
 
 /** A copy of the schema set that install may write into. */
 function schemaCopy(): string {
@@ -181,9 +189,28 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       expect((await other.post(`${DEV}/code/gen-code`, undefined, { ids: codeId })).status).toBe(404);
     });
 
+    it('answers the schema set to signed-in users only, tagged with its version', async () => {
+      expect((await client(server).get('/api/schemas')).status).toBe(401);
+      const { status, headers, set } = await schemaSet(other);
+      expect(status).toBe(200);
+      expect(headers.etag).toBe(`"${set!.version}"`);
+      expect(set!.manifest.entities.project).toBe('schemas/construct/project.schema.json');
+      expect(Object.keys(set!.files)).toContain('schemas/construct/project.schema.json');
+      expect(set!.meta.length).toBeGreaterThan(0);
+      // what the browser compiles its catalog from compiles here too
+      expect(Object.keys(compile(set!).catalog.entities)).toEqual(Object.keys(server.catalog.entities));
+      const again = await server.app.inject({ method: 'GET', url: '/api/schemas', headers: { 'blade-auth': `bearer ${await server.token()}`, 'if-none-match': headers.etag as string } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      const zipped = await server.app.inject({ method: 'GET', url: '/api/schemas', headers: { 'blade-auth': `bearer ${await server.token()}`, 'accept-encoding': 'gzip, deflate' } });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(set);
+    });
+
     it('installs only for the platform administrator, then serves the new type without a restart', async () => {
       expect((await other.post(`${DEV}/code/install`, undefined, { id: codeId })).status).toBe(403);
       expect((await admin.get('/api/blade-custom/site-diary/list')).status).toBe(404);
+      const before = (await schemaSet(admin)).set!;
       const installed = await admin.post(`${DEV}/code/install`, undefined, { id: codeId });
       expect(installed.body).toMatchObject({ code: 200, data: { key: 'siteDiary', api: '/api/blade-custom/site-diary', table: TABLE } });
       expect(existsSync(join(schemaDir, 'schemas/custom/site-diary.schema.json'))).toBe(true);
@@ -199,10 +226,25 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       const missingTitle = await admin.post('/api/blade-custom/site-diary/save', { headcount: 1 });
       expect(missingTitle.status).toBe(400);
       expect(missingTitle.body.data.errors[0].path).toBe('/title');
-      // a new type's menu is granted to nobody yet: another tenant neither reads it nor finds the record
+      // another tenant is granted nothing: it neither reads the type nor finds the record
       expect((await other.get('/api/blade-custom/site-diary/detail', { id: saved.body.data.id })).status).toBe(403);
       const [menu] = await server.db.query(`SELECT name, path FROM blade_menu WHERE code = 'site_diary' AND is_deleted = 0`);
       expect(menu).toEqual({ name: '施工日志', path: '/custom/site-diary' });
+      // the platform's administrator role holds the menu and its buttons, as in its grant tree
+      const granted = await server.db.query(
+        `SELECT m.code FROM blade_role_menu rm JOIN blade_menu m ON m.id = rm.menu_id JOIN blade_role r ON r.id = rm.role_id
+          WHERE r.role_alias = 'administrator' AND rm.tenant_id = '000000' AND m.code LIKE 'site_diary%' ORDER BY m.code`,
+      );
+      expect(granted.map((g) => g.code)).toEqual(['site_diary', 'site_diary_add', 'site_diary_delete', 'site_diary_edit', 'site_diary_export', 'site_diary_view']);
+
+      // browsers load the new set (a new version), and the OpenAPI document describes the type
+      const after = (await schemaSet(admin)).set!;
+      expect(after.version).not.toBe(before.version);
+      expect(installed.body.data.version).toBe(after.version);
+      expect(after.manifest.entities.siteDiary).toBe('schemas/custom/site-diary.schema.json');
+      expect(compile(after).catalog.entities.siteDiary.menu?.path).toBe('/custom/site-diary');
+      const openapi = JSON.parse((await admin.get('/api/openapi.json')).raw.toString());
+      expect(Object.keys(openapi.paths)).toContain('/api/blade-custom/site-diary/list');
     });
 
     it('refuses to write a change to an existing document type, saying why', async () => {

@@ -7,7 +7,8 @@
 import type { Queryable } from '../db/db.ts';
 import { LIVE_CHANNEL, type Notifier } from './notifier.ts';
 
-export type CacheName = 'access' | 'params';
+/** `schemas`: the schema set, read again from the shared schema folder (code generation's install). */
+export type CacheName = 'access' | 'params' | 'schemas';
 
 const SIGNAL = 'zs.cache';
 

@@ -8,10 +8,13 @@
 //   POST code/copy?id=                  a copy of a generation setting (button code_copy)
 //   POST code/gen-code?ids=             the schema file and manifest entry of each (button code_gen)
 //   GET  code/download?id=              the generated schema file, as a download
-//   POST code/install?id=               writes it into the deployment and serves it at once
-//                                       (platform administrator; new document types only)
+//   POST code/install?id=               writes it into the deployment and serves it at once, on
+//                                       every process (platform administrator; new types only)
+//   GET  /api/schemas                   the schema set browsers compile their catalog from
+//                                       (signed-in users; ETag: its version)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
+import type { SchemaSource } from '../../../engine/model/source.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
 import type { Queryable, Row } from '../../db/db.ts';
@@ -19,7 +22,7 @@ import { parseId, parseIds, EntityStore, PLATFORM_TENANT, type Actor } from '../
 import { SchemaSyncError, syncSchema } from '../../db/sync.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
-import { registerEntityRoutes, type RouteContext } from '../../http/entity-routes.ts';
+import type { RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
 import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
@@ -28,7 +31,10 @@ import { inTransaction } from '../flow/tx.ts';
 import { readConnection, withConnection } from './datasource.ts';
 import { generateSchema, type GeneratedSchema, type PrototypeRow } from './generate.ts';
 import { listTables, proposeFields, type ReadQuery } from './introspect.ts';
-import type { LateRoutes } from './late-routes.ts';
+import type { CacheBus } from '../../realtime/cache-bus.ts';
+import { LateRoutes } from './late-routes.ts';
+import { LiveSchemas } from './live-schemas.ts';
+import { grantInstalledMenu } from './menu-grant.ts';
 import { checkGenerated, prepareInstall } from './schema-set.ts';
 
 type Query = Record<string, string | undefined>;
@@ -40,14 +46,36 @@ export interface DevelopOptions {
   /** The folder of entities.manifest.json and schemas/ that install writes to. */
   schemaRoot: string;
   migrationsDir: string;
-  late: LateRoutes;
+  /** The schema set the server started with. */
+  source: SchemaSource;
+  /** Tells the installation's other processes of an install. */
+  bus: CacheBus;
 }
 
-export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, options: DevelopOptions) {
+export const SCHEMAS_PATH = '/api/schemas';
+
+/** Registers the routes; answers the process's live schema set. */
+export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, options: DevelopOptions): LiveSchemas {
   const entity = (key: string): EntityModel => ctx.catalog.entities[key];
   const queryOf = (request: FastifyRequest) => request.query as Query;
   const ok = (request: FastifyRequest, data: unknown) => envelope(200, data, t('ok', request.lang));
   const storeOf = (key: string, actor: Actor, db = ctx) => new EntityStore(db, entity(key), actor);
+  const schemas = new LiveSchemas({
+    root: options.schemaRoot, source: options.source, ctx, late: new LateRoutes(app), bus: options.bus,
+    onError: (err) => app.log.error({ err }, 'the schema set changed on disk but could not be reloaded'),
+  });
+
+  // not secret from a signed-in user (the same files the OpenAPI document describes), never anonymous
+  app.get(SCHEMAS_PATH, async (request, reply) => {
+    const answer = schemas.answer();
+    const etag = `"${answer.version}"`;
+    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
+    const known = String(request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (known.includes(etag)) return reply.code(304).send();
+    reply.type('application/json; charset=utf-8');
+    if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(answer.json);
+    return reply.header('content-encoding', 'gzip').send(answer.gzip);
+  });
 
   /** Runs `work` with a reader of the data source's database, or of the application's own. */
   async function readDatabase<T>(actor: Actor, datasourceId: string | undefined, work: (read: ReadQuery) => Promise<T>): Promise<T> {
@@ -183,12 +211,14 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
       throw err;
     }
     next.write();
-    ctx.catalog = next.catalog;
-    ctx.ajv = next.ajv;
+    schemas.adopt(next.source, next);
     const model = next.catalog.entities[generated.key];
-    registerEntityRoutes(options.late.collector(), ctx, model);
     await createEntityMenu(storeOf('menu', actor), groups, model);
+    await grantInstalledMenu(ctx, actor, model);
     ctx.access.invalidate();
-    return ok(request, { key: generated.key, file: generated.file, api: model.api, table: model.table });
+    await schemas.announce(ctx.db);
+    return ok(request, { key: generated.key, file: generated.file, api: model.api, table: model.table, version: schemas.version });
   });
+
+  return schemas;
 }

@@ -59,11 +59,11 @@ function manifestText(manifest: SchemaSource['manifest']): string {
 }
 
 /**
- * Checks that adding this schema only adds and that the new set compiles; answers the compiled set
- * and `write()`, which puts the file and its manifest line under `root` (call it once the database
- * has taken the change).
+ * Checks that adding this schema only adds and that the new set compiles; answers the new set, its
+ * compiled form and `write()`, which puts the file and its manifest line under `root` (call it once
+ * the database has taken the change).
  */
-export function prepareInstall(root: string, generated: GeneratedSchema): CompileResult & { write(): void } {
+export function prepareInstall(root: string, generated: GeneratedSchema): CompileResult & { source: SchemaSource; write(): void } {
   const source = readSchemaSource(root);
   const reason = notAdditive(root, source, generated);
   if (reason) throw new AppError(400, 'developNotAdditive', { reason });
@@ -76,6 +76,7 @@ export function prepareInstall(root: string, generated: GeneratedSchema): Compil
   }
   return {
     ...result,
+    source: withFile(source, generated),
     write() {
       const manifest = JSON.parse(readFileSync(join(root, MANIFEST), 'utf8'));
       manifest.entities[generated.key] = generated.file;
