@@ -1,5 +1,5 @@
 // Early-warning rules (domain.md §4.3, §4.5, §4.6, §4.7, §4.14, §4.15) as pure functions: given a document's lines
-// and the project's figures the server read for it, which warnTip records it raises. Isomorphic: the
+// and the project's figures the server read for it, which warning records it raises. Isomorphic: the
 // server runs them inside the save/submit transaction, a form may run them on the live numbers.
 // Every figure is decimal-exact; ratios are percentages rounded half-up to 2 places.
 import { decimalToJson, Dec, roundHalfUp } from '../compute/decimal.ts';

@@ -21,7 +21,7 @@ function column(model: EntityModel, field: string): string {
 
 /** The roles the early warnings read; each must be played by exactly one document type. */
 export const WARNING_ROLES = {
-  project: 'master.project',
+  projectRecord: 'master.project',
   goods: 'master.goods',
   contract: 'contract.expense',
   totalDemand: 'demand.total',
@@ -246,13 +246,13 @@ export class Figures {
    * has no such detail or the project no line.
    */
   async budgets(projectId: string): Promise<Sums> {
-    const project = this.documents.project;
-    const detail = project.details.find((d) => 'expenditureContractType' in d.fieldMap && 'budgetAmount' in d.fieldMap);
+    const projectModel = this.documents.projectRecord;
+    const detail = projectModel.details.find((d) => 'expenditureContractType' in d.fieldMap && 'budgetAmount' in d.fieldMap);
     if (!detail) return new Map();
     const c = (f: string) => q(detail.fieldMap[f].column);
     const rows = await this.db.query<{ t: string; s: string }>(
-      `SELECT l.${c('expenditureContractType')} AS t, sum(l.${c('budgetAmount')})::text AS s FROM ${q(detail.table)} l JOIN ${q(project.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
-        WHERE h.tenant_id = $1 AND h.id::text = $2 AND l.${c('budgetAmount')} IS NOT NULL${project.softDelete ? ' AND h.is_deleted = 0' : ''} GROUP BY 1`,
+      `SELECT l.${c('expenditureContractType')} AS t, sum(l.${c('budgetAmount')})::text AS s FROM ${q(detail.table)} l JOIN ${q(projectModel.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
+        WHERE h.tenant_id = $1 AND h.id::text = $2 AND l.${c('budgetAmount')} IS NOT NULL${projectModel.softDelete ? ' AND h.is_deleted = 0' : ''} GROUP BY 1`,
       [this.tenantId, projectId],
     );
     return new Map(rows.map((r) => [r.t, r.s]));

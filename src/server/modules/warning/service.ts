@@ -148,7 +148,7 @@ export class Warnings {
    * manager or cost manager; when none is found, the tenant's cost managers (role cost_manager).
    */
   async recipients(tx: Queryable, tenantId: string, projectId: string): Promise<string[]> {
-    const projectModel = warningDocuments(this.ctx.catalog).project;
+    const projectModel = warningDocuments(this.ctx.catalog).projectRecord;
     const users = q(this.ctx.catalog.entities.user.table);
     const roles = q(this.ctx.catalog.entities.role.table);
     const named = await tx.query<{ id: string }>(
