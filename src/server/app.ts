@@ -21,6 +21,8 @@ import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteCon
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerTextGuard, serverLimitOptions } from './http/limits.ts';
 import { registerDrain } from './http/drain.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerQueryGuard } from './http/query-guard.ts';
 import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
 import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
@@ -157,6 +159,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), ...serverLimitOptions(limits), trustProxy: config.trustProxy ?? false });
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
+    registerSecurityHeaders(app);
     registerErrorHandler(app, {
       spaFallback: hasClient,
       limits,
@@ -186,6 +189,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // for load balancers and probes: says the process answers, nothing about any tenant
     app.get('/api/health', async () => envelope(200, { status: 'UP' }, 'ok'));
     registerTextGuard(app);
+    registerQueryGuard(app);
     registerDrain(app);
     registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, captchaPerAddress: limits.captchaPerAddress, logs });
     const routeBook = recordRoutes(app);
@@ -197,7 +201,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.addHook('preClose', async () => liveHub.close());
     registerMessageRoutes(app, ctx, { hub: liveHub, tokens });
     registerNoticeRoutes(app, ctx);
-    await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory });
+    await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory, allowedHosts: config.ossHosts ?? LOOPBACK_HOSTS });
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
     registerCumulativeRoutes(app, ctx);

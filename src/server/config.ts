@@ -30,6 +30,8 @@ export interface Config {
   apiLog?: boolean;
   /** Hosts a data source may connect to (ZS_DATASOURCE_HOSTS, comma-separated; default loopback only). */
   datasourceHosts?: string[];
+  /** Hosts an object storage (S3) endpoint may name (ZS_OSS_HOSTS, comma-separated; default loopback only). */
+  ossHosts?: string[];
   /** Key of the data sources' stored passwords (ZS_DATASOURCE_KEY); by default one is generated on first start. */
   datasourceKey?: string;
   /** The folder holding entities.manifest.json and schemas/ (ZS_SCHEMA_DIR; default: the installation's own). */
@@ -111,6 +113,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxMb: Number(env.ZS_UPLOAD_MAX_MB ?? 20),
     apiLog: env.ZS_API_LOG !== 'off',
     datasourceHosts: env.ZS_DATASOURCE_HOSTS ? env.ZS_DATASOURCE_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined,
+    ossHosts: env.ZS_OSS_HOSTS ? env.ZS_OSS_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined,
     datasourceKey: env.ZS_DATASOURCE_KEY || undefined,
     schemaDir: env.ZS_SCHEMA_DIR ? resolve(env.ZS_SCHEMA_DIR) : undefined,
     limits: limitsFromEnv(env),

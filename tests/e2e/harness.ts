@@ -119,6 +119,8 @@ export function expectProblem(text: string) {
 
 afterEach((ctx) => {
   if (problems.length) console.warn(`[${ctx.task.name}] browser reported:\n  ${problems.join('\n  ')}`);
+  // the server's Content-Security-Policy must not break the client: any refusal fails the test
+  expect(problems.filter((p) => /Refused to|Content Security Policy/i.test(p)), 'CSP violations').toEqual([]);
 });
 
 // ---- assertions: playwright-core has no expect of its own; these wait as Playwright's would ----

@@ -20,6 +20,12 @@ export const messages = {
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
   missingParam: { zh: '缺少必要的请求参数: {param}', en: 'Missing required parameter: {param}' },
   badId: { zh: '参数 {param} 不是有效的编号: {value}', en: 'Parameter {param} is not a valid id: {value}' },
+  repeatedParam: { zh: '参数 {param} 只能给出一次', en: 'Parameter {param} may be given only once' },
+  ossHostRefused: {
+    zh: '对象存储地址的主机 {host} 不在允许连接的主机列表中(ZS_OSS_HOSTS),未尝试连接',
+    en: 'Host {host} of the object storage endpoint is not in the allowed hosts (ZS_OSS_HOSTS); no connection was attempted',
+  },
+  numberOutOfRange: { zh: '请求中的数值超出允许范围', en: 'A number in the request is out of range' },
   unknownFilter: { zh: '不支持按 {param} 查询', en: 'Cannot filter by {param}' },
   unknownSort: { zh: '不支持按 {param} 排序', en: 'Cannot sort by {param}' },
   badFilterValue: { zh: '查询条件 {field} 的值无效: {value}', en: 'Invalid value for filter {field}: {value}' },

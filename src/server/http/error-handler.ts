@@ -18,6 +18,9 @@ export interface ErrorHandlerOptions {
   limits?: Limits;
 }
 
+/** PostgreSQL's SQLSTATE for numeric_value_out_of_range. */
+const NUMERIC_OUT_OF_RANGE = '22003';
+
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
   const limits = options.limits ?? LIMIT_DEFAULTS;
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -47,6 +50,10 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       request.log.warn({ err }, 'database unavailable');
       return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS))
         .send(envelope(503, { retryAfter: RETRY_AFTER_SECONDS }, t('databaseUnavailable', lang, { seconds: RETRY_AFTER_SECONDS })));
+    }
+    // a number no column can hold (an id past bigint) is the request's fault, whatever route passed it on
+    if ((err as { code?: string }).code === NUMERIC_OUT_OF_RANGE) {
+      return reply.status(400).send(envelope(400, null, t('numberOutOfRange', lang)));
     }
     if (isStatementTimeout(err)) {
       return reply.status(504).send(envelope(504, null, t('queryTimeout', lang, { seconds: Math.round(limits.statementTimeoutMs / 1000) })));

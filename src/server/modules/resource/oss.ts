@@ -23,6 +23,7 @@ import { envelope } from '../../http/envelope.ts';
 import { AVATAR_LIMITS, checkContent, checkExtension, checkFileName, checkSize, DEFAULT_MAX_MB, DEFAULT_TYPES, inline, mimeOf, OBJECT_NAME, objectName, sizeText, type UploadLimits } from './files.ts';
 import { readSecret, UPLOADED, type UploadedFile } from './hooks.ts';
 import { LocalDiskStorage, S3Storage, type ObjectStorage, type S3Factory } from './storage.ts';
+import { isAllowedHost } from '../develop/datasource.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -38,6 +39,8 @@ export interface StorageSettings {
   /** No upload is read beyond this, whatever a configuration says. */
   uploadMaxMb: number;
   s3Factory: S3Factory;
+  /** The hosts an S3 endpoint may name (ZS_OSS_HOSTS): the server sends uploads there and reads files back. */
+  allowedHosts: readonly string[];
 }
 
 interface OssRow {
@@ -84,6 +87,7 @@ export class Storages {
   /** The storage holding objects of a configuration (none, or local disk: the server's disk). */
   async storage(tenantId: string, row: OssRow | undefined): Promise<ObjectStorage> {
     if (!row || row.category === LOCAL_CATEGORY) return this.local;
+    this.checkEndpoint(row.endpoint ?? '');
     const key = `${row.id}|${row.updateTime}`;
     let storage = this.s3.get(key);
     if (!storage) {
@@ -98,6 +102,21 @@ export class Storages {
       this.s3.set(key, storage);
     }
     return storage;
+  }
+
+  /**
+   * A tenant administrator writes the endpoint: the server connects only to a host the operator
+   * allowed, never to an internal address of their choosing. Checked on every use, so that a
+   * record saved before the allow-list changed is refused too.
+   */
+  private checkEndpoint(endpoint: string) {
+    let host: string;
+    try {
+      host = new URL(endpoint).hostname;
+    } catch {
+      host = endpoint.slice(0, 100);
+    }
+    if (!host || !isAllowedHost(host, this.settings.allowedHosts)) throw new AppError(400, 'ossHostRefused', { host: host || '—' });
   }
 
   /** The storage an attachment's object lives in. */

@@ -1,0 +1,58 @@
+// The security headers are on every answer: the client's page and files (when built), the API's
+// answers, its refusals and its errors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src/server/http/security-headers.ts';
+import { databaseKinds, startServer, type TestServer } from './harness.ts';
+
+describe.each(databaseKinds())('security headers on %s', (kind) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+  });
+  afterAll(() => server?.dispose());
+
+  const get = async (url: string, headers: Record<string, string> = {}) => server.app.inject({ method: 'GET', url, headers });
+
+  it('are on pages, files, API answers, refusals and errors', async () => {
+    const token = await server.token();
+    const answers = {
+      page: await get('/'),
+      clientRoute: await get('/construct/project'),
+      file: await get('/assets/missing.js'),
+      health: await get('/api/health'),
+      list: await get('/api/construct/project/list', { 'blade-auth': `bearer ${token}` }),
+      unauthorised: await get('/api/construct/project/list'),
+      badRequest: await get('/api/construct/project/detail?id=abc', { 'blade-auth': `bearer ${token}` }),
+      unknownRoute: await get('/api/nothing-here'),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      expect(res.headers['content-security-policy'], what).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers['x-content-type-options'], what).toBe('nosniff');
+      expect(res.headers['referrer-policy'], what).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options'], what).toBe('SAMEORIGIN');
+    }
+    expect(answers.list.statusCode).toBe(200);
+    expect(answers.unauthorised.statusCode).toBe(401);
+    expect(answers.badRequest.statusCode).toBe(400);
+  });
+
+  it('let no other site frame the app and allow no inline or foreign script', () => {
+    const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    expect(directives['frame-ancestors']).toEqual(["'self'"]);
+    expect(directives['script-src']).not.toContain("'unsafe-inline'");
+    expect(directives['script-src'].every((s: string) => s.startsWith("'"))).toBe(true);
+    expect(directives['connect-src']).toEqual(["'self'"]);
+    expect(directives['object-src']).toEqual(["'none'"]);
+  });
+
+  it('a repeated query parameter is refused with the envelope, not a server error', async () => {
+    const token = await server.token();
+    const res = await get('/api/construct/project/list?name=a&name=b', { 'blade-auth': `bearer ${token}` });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 400, success: false, msg: '参数 name 只能给出一次' });
+    const huge = await get('/api/construct/project/detail?id=9223372036854775808', { 'blade-auth': `bearer ${token}`, 'accept-language': 'en' });
+    expect(huge.statusCode).toBe(400);
+    expect(JSON.parse(huge.body).msg).toBe('A number in the request is out of range');
+  });
+});
