@@ -17,6 +17,8 @@ const UPSTREAM_LINE = /^(\s*)server 127\.0\.0\.1:\d+( [^;]*)?;\n/gm;
 export interface Nginx {
   /** http://127.0.0.1:port */
   url: string;
+  /** The master process (its workers are its children). */
+  pid: number;
   /** Requests answered so far, oldest first. */
   answered(): AccessLine[];
   /** Everything nginx printed (errors, warnings). */
@@ -130,6 +132,7 @@ export async function startNginx(ports: number[]): Promise<Nginx> {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: proc.pid!,
     output: () => out,
     stop,
     answered() {
