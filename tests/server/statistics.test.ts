@@ -5,11 +5,13 @@
 // Approval states are set directly: the workflow that moves them is tested in workflow.test.ts.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project } from './fixtures.ts';
+import { demand, demandRow, goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
 const STATS = '/api/construct/project/statisticsData';
 const EXPORT = '/api/construct/project/statisticsDataExport';
+const TREND = '/api/construct/project/costTrend';
+const FUNNEL = '/api/construct/project/materialFunnel';
 
 function ok(res: { body: any }) {
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true });
@@ -125,11 +127,14 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
       // 90,000 / 420,000 = 21.4286 %; target cost 1,000,000 − 420,000 contracted; 82,568.81 / 1,000,000 = 8.2569 %
       remainingContractAmount: 330000, settleRate: 21.43, budgetAmount: 1000000, budgetBalance: 580000, budgetUsageRate: 8.26,
     });
-    expect(answer.income).toEqual({ contractCount: 1, contractAmount: 1200000, changeAmount: 50000, currentAmount: 1250000, measuredAmount: 300000, receivedAmount: 240000 });
+    // measured 300,000 at 9 % tax: 300,000 ÷ 1.09 = 275,229.357… → 275,229.36
+    expect(answer.income).toEqual({ contractCount: 1, contractAmount: 1200000, changeAmount: 50000, currentAmount: 1250000, measuredAmount: 300000, measuredAmountExclTax: 275229.36, receivedAmount: 240000 });
     expect(answer.projects).toEqual([{
       projectId: a.id, projectName: '江北人才公寓二期', targetCost: 1000000, incomeAmount: 1250000, contractAmount: 420000,
       settledAmountInclTax: 90000, settledAmountExclTax: 82568.81, payableAmount: 69300, paidAmount: 50000,
       costOverPlan: -917431.19, costUsageRate: 8.26,
+      // gross profit 275,229.36 − 82,568.81 = 192,660.55; margin 192,660.55 ÷ 275,229.36 = 69.99999… % → 70
+      measuredAmountExclTax: 275229.36, grossProfit: 192660.55, marginRate: 70,
     }]);
   });
 
@@ -149,6 +154,8 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
     expect(starHill).toEqual({
       projectId: b.id, projectName: '星湖街综合管廊', targetCost: 50000, incomeAmount: 0, contractAmount: 100000,
       settledAmountInclTax: 60000, settledAmountExclTax: 55045.87, payableAmount: 46200, paidAmount: null, costOverPlan: 5045.87, costUsageRate: 110.09,
+      // nothing measured yet: the cost is a loss, with no output to rate it against
+      measuredAmountExclTax: 0, grossProfit: -55045.87, marginRate: null,
     });
   });
 
@@ -159,6 +166,77 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
     // a type nothing was contracted for still answers its (empty) row
     const none = ok(await admin.get(STATS, { projectId: a.id, expenditureContractType: 'scaffold' }));
     expect(none.rows).toEqual([expect.objectContaining({ expenditureContractType: 'scaffold', expenditureContractTypeName: '脚手架', contractCount: 0, currentAmount: 0, settleRate: null })]);
+  });
+
+  it('the monthly cost trend: settled excl. tax by period and contract type, approved only, with the running total', async () => {
+    // A: May 55,045.87 and June 27,522.94 (July's is in approval); B: May 55,045.87
+    const one = ok(await admin.get(TREND, { projectId: a.id }));
+    expect(one).toEqual({
+      projectId: a.id, months: ['2026-05', '2026-06'],
+      series: [{ expenditureContractType: 'subcontract', expenditureContractTypeName: '专业分包', amounts: [55045.87, 27522.94] }],
+      totals: [55045.87, 27522.94], cumulative: [55045.87, 82568.81],
+    });
+    // every project: May 55,045.87 × 2 = 110,091.74; the running total ends at the statistics' settled excl. tax
+    const all = ok(await admin.get(TREND));
+    expect(all).toMatchObject({ projectId: null, months: ['2026-05', '2026-06'], totals: [110091.74, 27522.94], cumulative: [110091.74, 137614.68] });
+    expect(all.cumulative.at(-1)).toBe(ok(await admin.get(STATS)).total.settledAmountExclTax);
+  });
+
+  it('the material funnel per goods: the newest approved plan, then approved demand, procurement, supply, and the ledger', async () => {
+    const steel = await goods(admin, { name: '螺纹钢', unit: 't' });
+    const sand = await goods(admin, { name: '中砂', unit: 'm3' });
+    const approve = (entity: string, ...ids: string[]) => setStatus(entity, ids, 'approved');
+    // plan v1 (1,000 t) is replaced by v2 (1,200 t and 50 m³ of sand); a draft v3 of 9,999 t does not count
+    const v1 = await demand(admin, a.id, [demandRow(steel.id, 1000, 4000, { lossRate: 0 })]);
+    const v2 = await demand(admin, a.id, [demandRow(steel.id, 1200, 4000, { lossRate: 0 }), demandRow(sand.id, 50, 110, { lossRate: 0 })], { versionNo: 2 });
+    await approve('materialTotalDemand', v1.id, v2.id);
+    await demand(admin, a.id, [demandRow(steel.id, 9999, 4000, { lossRate: 0 })], { versionNo: 3 });
+    // monthly demand 700 t approved; 100 t in approval
+    const monthly = (qty: number) => admin.post('/api/construct/materialMonthlyDemand/save', {
+      projectId: a.id, materialTotalDemandId: v2.id, period: '2026-06', demandDate: '2026-05-25', compilerName: '张工',
+      details: [{ goodsId: steel.id, workPart: '1#楼主体', demandQty: qty, price: 4000, nextMonthEstimateQty: 0 }],
+    });
+    const june = ok(await monthly(700));
+    await approve('materialMonthlyDemand', june.id);
+    await setStatus('materialMonthlyDemand', [ok(await monthly(100)).id], 'approving');
+    // procured 650 t; delivered 400 + 200.5 = 600.5 t
+    const procured = ok(await admin.post('/api/construct/materialMonthlyProcure/save', {
+      projectId: a.id, materialMonthlyDemandId: june.id, period: '2026-06', procureMode: 'project', compilerName: '张工',
+      details: [{ goodsId: steel.id, monthlyDemandDetailId: june.details[0].id, demandQty: 700, procureQty: 650, estimatedPrice: 4000 }],
+    }));
+    await approve('materialMonthlyProcure', procured.id);
+    const supplier = ok(await admin.post('/api/construct/subcontractor/save', { name: '南京钢材贸易有限公司', subcontractorTypes: ['material_supplier'], blacklisted: false, status: 'enabled' }));
+    const batch = ok(await admin.post('/api/construct/materialBatchSupply/save', {
+      projectId: a.id, materialMonthlyProcureId: procured.id, subcontractorId: supplier.id, batchNo: 'PC-01', supplyDate: '2026-06-05', supplyStatus: 'pending',
+      details: [400, 200.5].map((supplyQty) => ({ goodsId: steel.id, procureDetailId: procured.details[0].id, supplyQty, price: 4000 })),
+    }));
+    await approve('materialBatchSupply', batch.id);
+    // the ledger as approved checks and monthly reports leave it (posting is tested in ledger.test.ts):
+    // received 400 + 198 = 598 t, consumed 350.25 t; B's receipt is not A's
+    const post = (projectId: string, movement: string, qty: number) => server.db.query(
+      `INSERT INTO material_ledger (tenant_id, project_id, warehouse_id, goods_id, month, entry_date, movement, source, qty, amount, doc_entity, doc_id)
+       VALUES ($1, $2, 1, $3, '2026-06', '2026-06-10', $4, 'self_purchased', $5::numeric, $5::numeric * 4000, 'test', 1)`,
+      [tenant.tenantId, projectId, steel.id, movement, qty],
+    );
+    await post(a.id, 'receipt', 400);
+    await post(a.id, 'receipt', 198);
+    await post(a.id, 'consumption', -350.25);
+    await post(b.id, 'receipt', 99);
+
+    const funnel = ok(await admin.get(FUNNEL, { projectId: a.id }));
+    expect(funnel).toEqual({
+      projectId: a.id,
+      rows: [
+        // by name in Chinese order (pinyin): luówéngāng before zhōngshā
+        { goodsId: steel.id, goodsName: '螺纹钢', spec: steel.spec, unit: 't', planned: 1200, monthlyDemand: 700, procured: 650, supplied: 600.5, received: 598, consumed: 350.25 },
+        { goodsId: sand.id, goodsName: '中砂', spec: sand.spec, unit: 'm3', planned: 50, monthlyDemand: 0, procured: 0, supplied: 0, received: 0, consumed: 0 },
+      ],
+    });
+    // every project: B's 99 t received adds to A's 598
+    const all = ok(await admin.get(FUNNEL));
+    expect(all.rows.find((r: any) => r.goodsId === steel.id)).toMatchObject({ planned: 1200, received: 697, consumed: 350.25 });
+    expect((await admin.get(FUNNEL, { projectId: '12ab' })).status).toBe(400);
+    expect((await client(server, await server.token()).get(FUNNEL, { projectId: a.id })).status).toBe(404);
   });
 
   it('exports the same numbers as .xlsx, headed in the caller\'s language', async () => {
@@ -211,11 +289,18 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
     const refused = await projectsOnly.get(STATS);
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toBe('没有查看支出合同的权限');
+    expect((await projectsOnly.get(TREND)).status).toBe(403);
+    // the funnel needs projects only; each stage needs its own documents' permission, else it is left out (null)
+    const funnel = ok(await projectsOnly.get(FUNNEL, { projectId: a.id }));
+    expect(funnel.rows).toEqual([]);
+    const plansOnly = ok(await (await userWith(['project', 'material_total_demand'])).get(FUNNEL, { projectId: a.id }));
+    expect(plansOnly.rows.map((r: any) => [r.goodsName, r.planned, r.monthlyDemand, r.received])).toEqual([['螺纹钢', 1200, null, null], ['中砂', 50, null, null]]);
+    expect((await (await userWith([])).get(FUNNEL)).status).toBe(403);
 
     // expense contracts but not income contracts: the income part is left out, not refused
     const costOnly = ok(await (await userWith(['project', 'expenditure_contract'])).get(STATS, { projectId: a.id }));
     expect(costOnly.income).toBeNull();
-    expect(costOnly.projects[0].incomeAmount).toBeNull();
+    expect(costOnly.projects[0]).toMatchObject({ incomeAmount: null, measuredAmountExclTax: null, grossProfit: null, marginRate: null });
     expect(costOnly.total.currentAmount).toBe(420000);
 
     // a data scope admitting project B only: A's contracts and settlements are not summed, and A is not found
@@ -227,13 +312,18 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
     const answer = ok(await scoped.get(STATS));
     expect(answer.projects.map((p: any) => p.projectId)).toEqual([b.id]);
     expect(answer.total).toMatchObject({ contractCount: 1, currentAmount: 100000, settledAmountInclTax: 60000, budgetAmount: 50000 });
-    expect(answer.income).toEqual({ contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, measuredAmount: 0, receivedAmount: 0 });
+    expect(answer.income).toEqual({ contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, measuredAmount: 0, measuredAmountExclTax: 0, receivedAmount: 0 });
     expect((await scoped.get(STATS, { projectId: a.id })).status).toBe(404);
+    // the trend of B alone: May 55,045.87
+    expect(ok(await scoped.get(TREND))).toMatchObject({ months: ['2026-05'], totals: [55045.87] });
+    expect((await scoped.get(TREND, { projectId: a.id })).status).toBe(404);
   });
 
   it('is described in the OpenAPI document', async () => {
     const doc = JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
     expect(doc.paths[STATS].get.parameters.map((p: any) => p.name)).toEqual(['projectId', 'expenditureContractType']);
+    expect(doc.paths[TREND].get.parameters.map((p: any) => p.name)).toEqual(['projectId']);
+    expect(Object.keys(doc.components.schemas.MaterialFunnelAnswer.properties.rows.items.properties)).toEqual(expect.arrayContaining(['planned', 'supplied', 'consumed']));
     expect(doc.paths[EXPORT].get.responses['200'].content).toHaveProperty(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
     expect(Object.keys(doc.components.schemas.StatisticsRow.properties)).toEqual(expect.arrayContaining(['settledAmountExclTax', 'paidAmount', 'budgetUsageRate']));
   });

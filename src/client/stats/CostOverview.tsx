@@ -10,7 +10,7 @@ import type { ProjectFigures, StatisticsAnswer } from '../../engine/statistics/s
 import { CardBox } from '../shell/Tile.tsx';
 import { flattenMenus } from '../state/menus.ts';
 import { menusAtom } from '../state/session.ts';
-import { isForbidden, rate, useStatistics, useUnreadWarnings, useWaitingApprovals, wan, wanNumber, WARN_LEVELS, yuan } from './api.ts';
+import { isForbidden, rate, useStatistics, useUnreadWarnings, useWaitingApprovals, wan, wanNumber, WARN_LEVELS, warningsMenuCode, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
 import type { ChartOption } from './echarts.ts';
@@ -50,7 +50,8 @@ function Figures({ data }: { data: StatisticsAnswer }) {
   const menus = useAtomValue(menusAtom);
   const warnings = useUnreadWarnings();
   const approvals = useWaitingApprovals();
-  const warnPath = flattenMenus(menus).find((m) => m.code === 'warn_tip')?.path;
+  const warnCode = warningsMenuCode();
+  const warnPath = flattenMenus(menus).find((m) => m.code === warnCode)?.path;
   const over = data.projects.filter(isOver).length;
   const unread = warnings.data ? WARN_LEVELS.reduce((n, l) => n + warnings.data[l], 0) : undefined;
   const toStatistics = () => navigate(STATISTICS_PATH);

@@ -6,7 +6,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageTestProviders } from '../shell/notifications/testing.tsx';
 import ProjectStatistics from './ProjectStatistics.tsx';
-import { STATISTICS_EXPORT_URL, STATISTICS_URL } from './api.ts';
+import { statisticsUrls } from './api.ts';
 import { createFakeStatistics, type FakeStatisticsOptions } from './testing.ts';
 
 afterEach(cleanup);
@@ -37,7 +37,7 @@ describe('the project statistics page', () => {
     window.history.replaceState(null, '', '/cost/statistics?projectId=102');
     const http = show();
     await screen.findByTestId('statistics-table');
-    expect(http.calls).toContainEqual({ url: STATISTICS_URL, params: { projectId: '102' } });
+    expect(http.calls).toContainEqual({ url: statisticsUrls().statistics, params: { projectId: '102' } });
     fireEvent.mouseDown(screen.getByTestId('statistics-project').querySelector('.ant-select-content, .ant-select-selector') ?? screen.getByTestId('statistics-project'));
     fireEvent.click(await screen.findByTitle('全部项目'));
     expect(window.location.pathname + window.location.search).toBe('/cost/statistics');
@@ -48,7 +48,7 @@ describe('the project statistics page', () => {
     const http = show();
     await screen.findByTestId('statistics-table');
     fireEvent.click(screen.getByRole('button', { name: /导\s?出/ }));
-    await waitFor(() => expect(http.calls).toContainEqual({ url: STATISTICS_EXPORT_URL, params: { projectId: '101' } }));
+    await waitFor(() => expect(http.calls).toContainEqual({ url: statisticsUrls().export, params: { projectId: '101' } }));
   });
 
   it('shows the server\'s message when the statistics fail, in English too', async () => {

@@ -1,7 +1,8 @@
 // The project statistics page (/cost/statistics): one project or all the user may see, by expense
 // contract type — contracted, settled, payable, paid, retention, remaining, settled share — with a
 // totals row against the target cost, the income side, a bar chart per type, and the .xlsx export
-// of the same numbers (statisticsDataExport). ?projectId= opens one project.
+// of the same numbers (statisticsDataExport); below, the dashboards (project ranking across projects,
+// monthly cost trend, material funnel). ?projectId= opens one project.
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Select, Skeleton, Space, Table, Typography } from 'antd';
@@ -13,8 +14,9 @@ import { useHttp } from '../renderers/http-context.tsx';
 import { saveFile } from '../renderers/list/useListActions.tsx';
 import { CardBox } from '../shell/Tile.tsx';
 import { langAtom } from '../state/session.ts';
-import { PROJECT_API, rate, STATISTICS_EXPORT_URL, useStatistics, wanNumber, yuan } from './api.ts';
+import { rate, statisticsUrls, useStatistics, wanNumber, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
+import { CostTrend, MaterialFunnel, ProjectRanking } from './Dashboards.tsx';
 import type { ChartOption } from './echarts.ts';
 import { STATISTICS_PATH } from './CostOverview.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
@@ -105,7 +107,7 @@ function IncomeAndCost({ data }: { data: StatisticsAnswer }) {
 
 function useProjects() {
   const http = useHttp();
-  return useQuery({ queryKey: ['statistics', 'projects'], queryFn: () => http.get<{ id: string; name: string }[]>(`${PROJECT_API}/all`, {}, { silent: true }), staleTime: 60_000 });
+  return useQuery({ queryKey: ['statistics', 'projects'], queryFn: () => http.get<{ id: string; name: string }[]>(statisticsUrls().projectList, {}, { silent: true }), staleTime: 60_000 });
 }
 
 export default function ProjectStatistics() {
@@ -121,7 +123,7 @@ export default function ProjectStatistics() {
   const exportNow = async () => {
     setExporting(true);
     try {
-      const { blob, filename } = await http.blob(STATISTICS_EXPORT_URL, projectId ? { projectId } : {});
+      const { blob, filename } = await http.blob(statisticsUrls().export, projectId ? { projectId } : {});
       saveFile(blob, filename && filename !== 'download' ? filename : t('stats.exportFile'));
     } finally {
       setExporting(false);
@@ -157,6 +159,9 @@ export default function ProjectStatistics() {
             <TypeTable data={data} />
           </>
         ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.empty')} />}
+        {!projectId && data.projects.length > 1 && <ProjectRanking projects={data.projects} />}
+        <CostTrend projectId={projectId} />
+        <MaterialFunnel projectId={projectId} />
       </Space>
     );
   }

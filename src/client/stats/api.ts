@@ -3,15 +3,30 @@
 // and the number formats: 元 with thousands separators in tables, 万元 on charts and tiles.
 import { useQuery } from '@tanstack/react-query';
 import { Dec } from '../../engine/compute/decimal.ts';
+import { entityWithRole } from '../../engine/model/roles.ts';
+import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
+import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../engine/statistics/dashboards.ts';
 import type { Amount, StatisticsAnswer } from '../../engine/statistics/statistics.ts';
 import { ApiError } from '../api/http.ts';
+import { catalog } from '../renderers/catalog.ts';
 import { useHttp } from '../renderers/http-context.tsx';
 import { formatDecimal } from '../renderers/format.ts';
 
-export const PROJECT_API = '/api/construct/project';
-export const STATISTICS_URL = `${PROJECT_API}/statisticsData`;
-export const STATISTICS_EXPORT_URL = `${PROJECT_API}/statisticsDataExport`;
-export const WARN_TIP_LIST_URL = '/api/construct/warnTip/list';
+/** The dashboards' addresses, under the APIs of the document types playing the statistics' roles. */
+export function statisticsUrls() {
+  const projects = entityWithRole(catalog(), STATISTICS_ROLES.projects).api;
+  return {
+    statistics: `${projects}/statisticsData`,
+    export: `${projects}/statisticsDataExport`,
+    costTrend: `${projects}/costTrend`,
+    materialFunnel: `${projects}/materialFunnel`,
+    projectList: `${projects}/all`,
+    warnings: `${entityWithRole(catalog(), STATISTICS_ROLES.warnings).api}/list`,
+  };
+}
+
+/** The menu entry of the warning list (where the unread-warnings tile leads). */
+export const warningsMenuCode = () => entityWithRole(catalog(), STATISTICS_ROLES.warnings).menu?.code;
 export const TODO_URL = '/api/blade-flow/work/todo-list';
 export const CLAIM_URL = '/api/blade-flow/work/claim-list';
 export const WARN_LEVELS = ['critical', 'warning', 'info'] as const;
@@ -36,7 +51,27 @@ export function useStatistics(projectId?: string) {
   const http = useHttp();
   return useQuery({
     queryKey: ['statistics', projectId ?? ''],
-    queryFn: () => http.get<StatisticsAnswer>(STATISTICS_URL, projectId ? { projectId } : {}, { silent: true }),
+    queryFn: () => http.get<StatisticsAnswer>(statisticsUrls().statistics, projectId ? { projectId } : {}, { silent: true }),
+    staleTime: 30_000,
+  });
+}
+
+/** The monthly settled cost by contract type (one project, or every one the caller sees). */
+export function useCostTrend(projectId?: string) {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', 'costTrend', projectId ?? ''],
+    queryFn: () => http.get<CostTrendAnswer>(statisticsUrls().costTrend, projectId ? { projectId } : {}, { silent: true }),
+    staleTime: 30_000,
+  });
+}
+
+/** The material funnel per goods. */
+export function useMaterialFunnel(projectId?: string) {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', 'materialFunnel', projectId ?? ''],
+    queryFn: () => http.get<MaterialFunnelAnswer>(statisticsUrls().materialFunnel, projectId ? { projectId } : {}, { silent: true }),
     staleTime: 30_000,
   });
 }
@@ -51,7 +86,7 @@ export function useUnreadWarnings() {
   return useQuery({
     queryKey: ['statistics', 'warnings'],
     queryFn: async () => {
-      const counts = await Promise.all(WARN_LEVELS.map((warnLevel) => countOf(http, WARN_TIP_LIST_URL, { warnStatus: 'unread', warnLevel })));
+      const counts = await Promise.all(WARN_LEVELS.map((warnLevel) => countOf(http, statisticsUrls().warnings, { warnStatus: 'unread', warnLevel })));
       return Object.fromEntries(WARN_LEVELS.map((level, i) => [level, counts[i]])) as Record<WarnLevel, number>;
     },
     staleTime: 30_000,

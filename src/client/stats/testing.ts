@@ -3,8 +3,9 @@
 // list and the export; any call can be made to fail with the server's message.
 import { ApiError } from '../api/http.ts';
 import type { RendererHttp } from '../renderers/http-context.tsx';
+import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../engine/statistics/dashboards.ts';
 import type { StatisticsAnswer, StatisticsRow } from '../../engine/statistics/statistics.ts';
-import { CLAIM_URL, PROJECT_API, STATISTICS_EXPORT_URL, STATISTICS_URL, TODO_URL, WARN_TIP_LIST_URL } from './api.ts';
+import { CLAIM_URL, statisticsUrls, TODO_URL } from './api.ts';
 
 type Params = Record<string, string | number | boolean | undefined | null> | undefined;
 
@@ -27,11 +28,34 @@ export function sampleStatistics(): StatisticsAnswer {
       contractCount: 3, contractAmount: 500000, changeAmount: 20000, currentAmount: 520000, settledAmountInclTax: 150000, settledAmountExclTax: 137614.68, payableAmount: 115500,
       paidAmount: 50000, retentionHeld: 4500, remainingContractAmount: 370000, settleRate: 28.85, budgetAmount: 1050000, budgetBalance: 530000, budgetUsageRate: 13.11,
     }),
-    income: { contractCount: 1, contractAmount: 1200000, changeAmount: 50000, currentAmount: 1250000, measuredAmount: 300000, receivedAmount: 240000 },
+    income: { contractCount: 1, contractAmount: 1200000, changeAmount: 50000, currentAmount: 1250000, measuredAmount: 300000, measuredAmountExclTax: 275229.36, receivedAmount: 240000 },
     targetCost: 1050000,
     projects: [
-      { projectId: '101', projectName: '江北人才公寓二期', targetCost: 1000000, incomeAmount: 1250000, contractAmount: 420000, settledAmountInclTax: 90000, settledAmountExclTax: 82568.81, payableAmount: 69300, paidAmount: 50000, costOverPlan: -917431.19, costUsageRate: 8.26 },
-      { projectId: '102', projectName: '星湖街综合管廊', targetCost: 50000, incomeAmount: 0, contractAmount: 100000, settledAmountInclTax: 60000, settledAmountExclTax: 55045.87, payableAmount: 46200, paidAmount: null, costOverPlan: 5045.87, costUsageRate: 110.09 },
+      { projectId: '101', projectName: '江北人才公寓二期', targetCost: 1000000, incomeAmount: 1250000, contractAmount: 420000, settledAmountInclTax: 90000, settledAmountExclTax: 82568.81, payableAmount: 69300, paidAmount: 50000, costOverPlan: -917431.19, costUsageRate: 8.26, measuredAmountExclTax: 275229.36, grossProfit: 192660.55, marginRate: 70 },
+      { projectId: '102', projectName: '星湖街综合管廊', targetCost: 50000, incomeAmount: 0, contractAmount: 100000, settledAmountInclTax: 60000, settledAmountExclTax: 55045.87, payableAmount: 46200, paidAmount: null, costOverPlan: 5045.87, costUsageRate: 110.09, measuredAmountExclTax: 0, grossProfit: -55045.87, marginRate: null },
+    ],
+  };
+}
+
+/** May and June: subcontract 110,091.74 then 27,522.94 excl. tax, material 0 then 8,849.56. */
+export function sampleCostTrend(): CostTrendAnswer {
+  return {
+    projectId: null, months: ['2026-05', '2026-06'],
+    series: [
+      { expenditureContractType: 'subcontract', expenditureContractTypeName: '专业分包', amounts: [110091.74, 27522.94] },
+      { expenditureContractType: 'material', expenditureContractTypeName: '材料采购', amounts: [0, 8849.56] },
+    ],
+    totals: [110091.74, 36372.5], cumulative: [110091.74, 146464.24],
+  };
+}
+
+/** Steel from a plan of 1,200 t to 350.25 t consumed; sand planned only; one stage unreadable. */
+export function sampleFunnel(): MaterialFunnelAnswer {
+  return {
+    projectId: null,
+    rows: [
+      { goodsId: '7', goodsName: '中砂', spec: null, unit: 'm3', planned: 50, monthlyDemand: 0, procured: 0, supplied: null, received: 0, consumed: 0 },
+      { goodsId: '8', goodsName: '螺纹钢', spec: 'HRB400E Φ25', unit: 't', planned: 1200, monthlyDemand: 700, procured: 650, supplied: null, received: 598, consumed: 350.25 },
     ],
   };
 }
@@ -58,17 +82,20 @@ export function createFakeStatistics(options: FakeStatisticsOptions = {}): FakeS
     calls: [],
     async get<T>(url: string, params?: Params): Promise<T> {
       server.calls.push({ url, params });
+      const urls = statisticsUrls();
       switch (url) {
-        case STATISTICS_URL: {
+        case urls.statistics: {
           if (options.pending) return new Promise<T>(() => undefined);
           if (options.fail) throw new ApiError(options.fail.status, options.fail.message, { code: options.fail.status, msg: options.fail.message });
           const id = params?.projectId ? String(params.projectId) : null;
           return { ...statistics, projectId: id, projects: id ? statistics.projects.filter((p) => p.projectId === id) : statistics.projects } as T;
         }
-        case WARN_TIP_LIST_URL: return { total: warnings[String(params?.warnLevel) as keyof typeof warnings] ?? 0 } as T;
+        case urls.costTrend: return { ...sampleCostTrend(), projectId: params?.projectId ?? null } as T;
+        case urls.materialFunnel: return { ...sampleFunnel(), projectId: params?.projectId ?? null } as T;
+        case urls.warnings: return { total: warnings[String(params?.warnLevel) as keyof typeof warnings] ?? 0 } as T;
         case TODO_URL: return { total: approvals.todo } as T;
         case CLAIM_URL: return { total: approvals.claim } as T;
-        case `${PROJECT_API}/all`: return statistics.projects.map((p) => ({ id: p.projectId, name: p.projectName })) as T;
+        case urls.projectList: return statistics.projects.map((p) => ({ id: p.projectId, name: p.projectName })) as T;
         default: throw new ApiError(404, `404 ${url}`, null);
       }
     },
@@ -77,7 +104,7 @@ export function createFakeStatistics(options: FakeStatisticsOptions = {}): FakeS
     },
     async blob(url: string, params?: Params) {
       server.calls.push({ url, params });
-      if (url !== STATISTICS_EXPORT_URL) throw new ApiError(404, `404 ${url}`, null);
+      if (url !== statisticsUrls().export) throw new ApiError(404, `404 ${url}`, null);
       return { blob: new Blob(['xlsx']), filename: '项目统计-全部项目.xlsx' };
     },
   };

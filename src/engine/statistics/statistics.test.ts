@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addSums, percent, projectFigures, statisticsRow, type ContractSums } from './statistics.ts';
+import { addSums, NO_INCOME, percent, projectFigures, statisticsRow, type ContractSums } from './statistics.ts';
 
 const sums = (over: Partial<ContractSums> = {}): ContractSums => ({
   contractCount: 1, contractAmount: 0, changeAmount: 0, currentAmount: 0, settledAmountInclTax: 0, settledAmountExclTax: 0, payableAmount: 0, retentionHeld: 0, paidAmount: null, ...over,
@@ -38,6 +38,15 @@ describe('project statistics figures', () => {
   it('a project over its target cost shows by how much', () => {
     const p = projectFigures({ id: '1', name: '管廊', targetCost: 50000 }, sums({ settledAmountExclTax: 55045.87 }), null);
     expect(p).toMatchObject({ costOverPlan: 5045.87, costUsageRate: 110.09, incomeAmount: null });
-    expect(projectFigures({ id: '2', name: '无目标成本', targetCost: null }, sums(), 0)).toMatchObject({ costOverPlan: null, costUsageRate: null, incomeAmount: 0 });
+    expect(projectFigures({ id: '2', name: '无目标成本', targetCost: null }, sums(), NO_INCOME)).toMatchObject({ costOverPlan: null, costUsageRate: null, incomeAmount: 0, grossProfit: 0, marginRate: null });
+  });
+
+  it('margin: measured output excl. tax less settled cost excl. tax, against the output', () => {
+    // 275,229.36 − 82,568.81 = 192,660.55; ÷ 275,229.36 = 69.99999… % → 70.00
+    const income = { ...NO_INCOME, currentAmount: 1250000, measuredAmount: 300000, measuredAmountExclTax: 275229.36 };
+    expect(projectFigures({ id: '1', name: '江北', targetCost: 1000000 }, sums({ settledAmountExclTax: 82568.81 }), income))
+      .toMatchObject({ incomeAmount: 1250000, measuredAmountExclTax: 275229.36, grossProfit: 192660.55, marginRate: 70 });
+    // no income readable: no margin at all
+    expect(projectFigures({ id: '2', name: '管廊', targetCost: null }, sums({ settledAmountExclTax: 10 }), null)).toMatchObject({ measuredAmountExclTax: null, grossProfit: null, marginRate: null });
   });
 });

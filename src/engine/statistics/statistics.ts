@@ -44,8 +44,12 @@ export interface IncomeSums {
   changeAmount: Amount;
   currentAmount: Amount;
   measuredAmount: Amount;
+  /** Σ per contract of measured ÷ (1 + its tax rate), to the fen: the output that margins compare with cost excl. tax. */
+  measuredAmountExclTax: Amount;
   receivedAmount: Amount;
 }
+
+export const NO_INCOME: IncomeSums = { contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, measuredAmount: 0, measuredAmountExclTax: 0, receivedAmount: 0 };
 
 /** One project of the answer: contracted, settled and paid against its target cost. */
 export interface ProjectFigures {
@@ -62,6 +66,12 @@ export interface ProjectFigures {
   costOverPlan: Amount | null;
   /** settled excl. tax ÷ target cost, in %. */
   costUsageRate: Amount | null;
+  /** Owner-measured output excl. tax (income contracts); null when the caller may not read them. */
+  measuredAmountExclTax: Amount | null;
+  /** measured output excl. tax − settled cost excl. tax (domain §7). */
+  grossProfit: Amount | null;
+  /** gross profit ÷ measured output excl. tax, in %; null without output. */
+  marginRate: Amount | null;
 }
 
 export interface StatisticsAnswer {
@@ -112,13 +122,15 @@ export function statisticsRow(type: string | null, typeName: string | null, sums
 }
 
 /** A project's figures from its contracts' sums, its target cost and its income. */
-export function projectFigures(project: { id: string; name: string; targetCost: Amount | null }, sums: ContractSums, income: Amount | null): ProjectFigures {
-  const target = project.targetCost;
+export function projectFigures(of: { id: string; name: string; targetCost: Amount | null }, sums: ContractSums, income: IncomeSums | null): ProjectFigures {
+  const target = of.targetCost;
+  const measured = income?.measuredAmountExclTax ?? null;
+  const profit = measured === null ? null : json(dec(measured).minus(dec(sums.settledAmountExclTax)));
   return {
-    projectId: project.id,
-    projectName: project.name,
+    projectId: of.id,
+    projectName: of.name,
     targetCost: target,
-    incomeAmount: income,
+    incomeAmount: income?.currentAmount ?? null,
     contractAmount: sums.currentAmount,
     settledAmountInclTax: sums.settledAmountInclTax,
     settledAmountExclTax: sums.settledAmountExclTax,
@@ -126,6 +138,9 @@ export function projectFigures(project: { id: string; name: string; targetCost: 
     paidAmount: sums.paidAmount,
     costOverPlan: target === null ? null : json(dec(sums.settledAmountExclTax).minus(dec(target))),
     costUsageRate: percent(sums.settledAmountExclTax, target),
+    measuredAmountExclTax: measured,
+    grossProfit: profit,
+    marginRate: profit === null ? null : percent(profit, measured),
   };
 }
 

@@ -1,35 +1,79 @@
 // GET <project api>/statisticsData and /statisticsDataExport (SPEC §7, domain.md §6): the project
-// statistics as JSON and as an .xlsx with the same numbers. Reading them needs the view permission
+// statistics as JSON and as an .xlsx with the same numbers; /costTrend and /materialFunnel: the
+// dashboards of domain.md §7 (monthly settled cost by contract type, the material funnel). Reading them needs the view permission
 // on projects and on expense contracts; the caller's data scopes on projects, expense contracts and
 // income contracts narrow what is summed, and another tenant's projects are never found.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
+import type { EntityModel } from '../../../engine/model/types.ts';
+import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../../engine/statistics/dashboards.ts';
 import type { StatisticsAnswer } from '../../../engine/statistics/statistics.ts';
-import { parseId } from '../../db/store.ts';
+import { parseId, type Actor, type DataFilter } from '../../db/store.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
 import { sendWorkbook } from '../../http/export.ts';
 import { statisticsWorkbook } from './export.ts';
+import { Dashboards } from './dashboards.ts';
+import { statisticsModels, type FunnelSource } from './models.ts';
 import { Statistics, type StatisticsScope } from './service.ts';
 
 type Query = Record<string, string | undefined>;
 
 export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext) {
-  const service = new Statistics(ctx);
-  const { project, expenditureContract, constructionContract } = ctx.catalog.entities;
+  const models = statisticsModels(ctx.catalog);
+  const service = new Statistics(ctx, models);
+  const dashboards = new Dashboards(ctx, models);
+  const { projectModel, expenseContract, incomeContract } = models;
 
   /** The caller's scope: refuses without the view permissions; income only when income contracts are readable. */
   async function scopeOf(request: FastifyRequest): Promise<StatisticsScope> {
     const actor = actorOf(request);
-    await ctx.access.check(actor, project, 'view');
-    await ctx.access.check(actor, expenditureContract, 'view');
-    const income = await ctx.access.check(actor, constructionContract, 'view').then(
-      () => ctx.access.dataFilters(actor, constructionContract),
+    await ctx.access.check(actor, projectModel, 'view');
+    await ctx.access.check(actor, expenseContract, 'view');
+    return { projects: await ctx.access.dataFilters(actor, projectModel), contracts: await ctx.access.dataFilters(actor, expenseContract), income: await readable(actor, incomeContract) };
+  }
+
+  /** The caller's data filters on a document type, or null without its view permission (left out, not refused). */
+  async function readable(actor: Actor, model: EntityModel): Promise<readonly DataFilter[] | null> {
+    return ctx.access.check(actor, model, 'view').then(
+      () => ctx.access.dataFilters(actor, model),
       (err) => { if (err instanceof AppError && err.status === 403) return null; throw err; },
     );
-    return { projects: await ctx.access.dataFilters(actor, project), contracts: await ctx.access.dataFilters(actor, expenditureContract), income };
+  }
+
+  /** The projects asked for (one, or every one the caller sees): 404 for one the caller does not see. */
+  async function projectsOf(request: FastifyRequest, filters: readonly DataFilter[]): Promise<{ projectId: string | null; ids: string[] }> {
+    const query = request.query as Query;
+    const projectId = query.projectId?.trim() ? parseId(query.projectId.trim(), 'projectId') : null;
+    const ids = (await service.visibleProjects(actorOf(request), filters, projectId ?? undefined)).map((p) => p.id);
+    if (projectId && !ids.length) throw notFound(projectModel.label);
+    return { projectId, ids };
+  }
+
+  async function costTrend(request: FastifyRequest): Promise<CostTrendAnswer> {
+    const actor = actorOf(request);
+    const scope = await scopeOf(request);
+    const { projectId, ids } = await projectsOf(request, scope.projects);
+    return dashboards.costTrend(actor, scope, ids, projectId, await service.contractTypes(actor));
+  }
+
+  async function materialFunnel(request: FastifyRequest): Promise<MaterialFunnelAnswer> {
+    const actor = actorOf(request);
+    await ctx.access.check(actor, projectModel, 'view');
+    const { projectId, ids } = await projectsOf(request, await ctx.access.dataFilters(actor, projectModel));
+    const scopedSources = (sources: readonly FunnelSource[]) => Promise.all(sources.map(async (s) => ({ ...s, filters: await readable(actor, s.model) })));
+    const readsAll = async (types: readonly EntityModel[]) => types.length > 0 && (await Promise.all(types.map((m) => readable(actor, m)))).every((f) => f !== null);
+    const { funnel } = models;
+    return dashboards.materialFunnel(actor, {
+      planned: await scopedSources(funnel.totalDemand),
+      monthlyDemand: await scopedSources(funnel.monthlyDemand),
+      procured: await scopedSources(funnel.procurement),
+      supplied: await scopedSources(funnel.supply),
+      received: await readsAll(models.stockReceipts),
+      consumed: await readsAll(models.stockReports),
+    }, ids, projectId);
   }
 
   async function answer(request: FastifyRequest): Promise<StatisticsAnswer> {
@@ -41,10 +85,12 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
     if (type !== undefined && !(await service.contractTypes(actor)).has(type)) throw badRequest('badFilterValue', { field: 'expenditureContractType', value: type });
     const result = await service.answer(actor, scope, { projectId, expenditureContractType: type });
     // a project of another tenant, removed, or outside the caller's data scope is not found
-    if (projectId && !result.projects.length) throw notFound(project.label);
+    if (projectId && !result.projects.length) throw notFound(projectModel.label);
     return result;
   }
 
-  app.get(`${project.api}/statisticsData`, async (request) => envelope(200, await answer(request), t('ok', request.lang)));
-  app.get(`${project.api}/statisticsDataExport`, async (request, reply) => sendWorkbook(reply, await statisticsWorkbook(await answer(request), actorOf(request).lang)));
+  app.get(`${projectModel.api}/statisticsData`, async (request) => envelope(200, await answer(request), t('ok', request.lang)));
+  app.get(`${projectModel.api}/statisticsDataExport`, async (request, reply) => sendWorkbook(reply, await statisticsWorkbook(await answer(request), actorOf(request).lang)));
+  app.get(`${projectModel.api}/costTrend`, async (request) => envelope(200, await costTrend(request), t('ok', request.lang)));
+  app.get(`${projectModel.api}/materialFunnel`, async (request) => envelope(200, await materialFunnel(request), t('ok', request.lang)));
 }

@@ -5,12 +5,13 @@
 import { Dec, decimalToJson } from '../../../engine/compute/decimal.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import {
-  addSums, projectFigures, statisticsRow, type Amount, type ContractSums, type IncomeSums, type StatisticsAnswer,
+  addSums, NO_INCOME, projectFigures, statisticsRow, type Amount, type ContractSums, type IncomeSums, type StatisticsAnswer,
 } from '../../../engine/statistics/statistics.ts';
 import type { Row } from '../../db/db.ts';
 import { resolveLabels } from '../../db/labels.ts';
 import { Params, q } from '../../db/sql.ts';
 import type { Actor, DataFilter, StoreContext } from '../../db/store.ts';
+import type { StatisticsModels } from './models.ts';
 
 /** What the caller may see: data-scope filters per entity, and whether income contracts are readable. */
 export interface StatisticsScope {
@@ -25,39 +26,22 @@ export interface StatisticsQuery {
   expenditureContractType?: string;
 }
 
-const col = (model: EntityModel, field: string) => q(model.fieldMap[field].column);
+export const col = (model: EntityModel, field: string) => q(model.fieldMap[field].column);
 
 /** WHERE terms of a model's live, approved rows of the caller's tenant (alias a). */
-function approvedLive(model: EntityModel, a: string, tenantId: string, params: Params): string[] {
+export function approvedLive(model: EntityModel, a: string, tenantId: string, params: Params): string[] {
   const terms = [`${a}.tenant_id = ${params.add(tenantId)}`, `${a}.${col(model, model.workflow!.statusField)} = 'approved'`];
   if (model.softDelete) terms.push(`${a}.is_deleted = 0`);
   return terms;
 }
 
-const scoped = (filters: readonly DataFilter[], params: Params, a: string) => (filters.length ? [`(${filters.map((f) => f(params, a)).join(' OR ')})`] : []);
-
-const has = (m: EntityModel, ...fields: string[]) => fields.every((f) => m.fieldMap[f]);
-const refersToContract = (m: EntityModel) => m.fieldMap.expenditureContractCode?.ref?.entity === 'expenditureContract';
-
-/** Settlements: documents with a workflow that settle an expense contract by period (the 8 kinds of domain §6). */
-export function settlementModels(entities: Record<string, EntityModel>): EntityModel[] {
-  return Object.values(entities).filter((m) => m.workflow && refersToContract(m) && has(m, 'thisAmountInclTax', 'thisAmountExclTax', 'thisPayableAmount', 'retentionAmount'));
-}
-
-/** Documents recording what was paid on a contract (labour finalization, subcontract filing). */
-export function paymentModels(entities: Record<string, EntityModel>): EntityModel[] {
-  return Object.values(entities).filter((m) => m.workflow && refersToContract(m) && has(m, 'cumulativePaidAmount'));
-}
+export const scoped = (filters: readonly DataFilter[], params: Params, a: string) => (filters.length ? [`(${filters.map((f) => f(params, a)).join(' OR ')})`] : []);
 
 export class Statistics {
-  constructor(private readonly ctx: StoreContext) {}
-
-  private model(key: string): EntityModel {
-    return this.ctx.catalog.entities[key];
-  }
+  constructor(private readonly ctx: StoreContext, private readonly models: StatisticsModels) {}
 
   async answer(actor: Actor, scope: StatisticsScope, query: StatisticsQuery): Promise<StatisticsAnswer> {
-    const projects = await this.projects(actor, scope, query.projectId);
+    const projects = await this.visibleProjects(actor, scope.projects, query.projectId);
     const ids = projects.map((p) => p.id);
     const [groups, income, names] = await Promise.all([
       ids.length ? this.contractGroups(actor, scope, ids, query.expenditureContractType) : [],
@@ -81,16 +65,16 @@ export class Statistics {
       projects: projects.map((p) => projectFigures(
         p,
         addSums((byProject.get(p.id) ?? []).map((g) => g.sums)),
-        scope.income ? (income.get(p.id)?.currentAmount ?? 0) : null,
+        scope.income ? (income.get(p.id) ?? NO_INCOME) : null,
       )),
     };
   }
 
   /** The live projects the caller's data scope admits (one when asked for one; none if it is not visible). */
-  private async projects(actor: Actor, scope: StatisticsScope, projectId?: string): Promise<{ id: string; name: string; targetCost: Amount | null }[]> {
-    const m = this.model('project');
+  async visibleProjects(actor: Actor, filters: readonly DataFilter[], projectId?: string): Promise<{ id: string; name: string; targetCost: Amount | null }[]> {
+    const m = this.models.projectModel;
     const params = new Params();
-    const where = [`p.tenant_id = ${params.add(actor.tenantId)}`, ...(m.softDelete ? ['p.is_deleted = 0'] : []), ...scoped(scope.projects, params, 'p')];
+    const where = [`p.tenant_id = ${params.add(actor.tenantId)}`, ...(m.softDelete ? ['p.is_deleted = 0'] : []), ...scoped(filters, params, 'p')];
     if (projectId) where.push(`p.id = ${params.add(projectId)}`);
     const rows = await this.ctx.db.query<{ id: string; name: string; target: string | null }>(
       `SELECT p.id::text AS id, p.${col(m, 'name')} AS name, p.${col(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
@@ -101,16 +85,16 @@ export class Statistics {
 
   /** Σ by project and contract type over the approved contracts, joined to their approved settlements' and payments' sums. */
   private async contractGroups(actor: Actor, scope: StatisticsScope, projectIds: string[], type?: string): Promise<{ projectId: string; type: string; sums: ContractSums }[]> {
-    const c = this.model('expenditureContract');
+    const c = this.models.expenseContract;
     const params = new Params();
     const ids = params.add(projectIds);
-    const union = (models: EntityModel[], select: (m: EntityModel) => string) => models.map((m) => {
+    const union = (models: readonly EntityModel[], select: (m: EntityModel) => string) => models.map((m) => {
       const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
       return `SELECT t.${col(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
     }).join(' UNION ALL ');
-    const settlements = union(settlementModels(this.ctx.catalog.entities), (m) =>
+    const settlements = union(this.models.settlements, (m) =>
       `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention`);
-    const payments = paymentModels(this.ctx.catalog.entities);
+    const payments = this.models.finalSettlements;
     const paid = payments.length ? union(payments, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`) : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
     const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
     if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
@@ -141,24 +125,26 @@ export class Statistics {
 
   /** Σ by project over the approved income (construction) contracts. */
   private async income(actor: Actor, filters: readonly DataFilter[], projectIds: string[]): Promise<Map<string, IncomeSums>> {
-    const m = this.model('constructionContract');
+    const m = this.models.incomeContract;
     const params = new Params();
     const where = [...approvedLive(m, 'i', actor.tenantId, params), `i.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`, ...scoped(filters, params, 'i')];
     const sum = (f: string) => `coalesce(sum(i.${col(m, f)}), 0)::text AS ${q(f)}`;
+    // each contract's measured output without its own tax, to the fen (round: half away from zero)
+    const measuredExcl = `coalesce(sum(round(i.${col(m, 'measuredAmount')} * 100 / (100 + coalesce(i.${col(m, 'taxRate')}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
     const rows = await this.ctx.db.query<Row>(
-      `SELECT i.${col(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}
+      `SELECT i.${col(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}, ${measuredExcl}
          FROM ${q(m.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
       params.values,
     );
     return new Map(rows.map((r) => [String(r.projectId), {
       contractCount: Number(r.n), contractAmount: amount(r.contractAmount), changeAmount: amount(r.changeAmount), currentAmount: amount(r.currentAmount),
-      measuredAmount: amount(r.measuredAmount), receivedAmount: amount(r.receivedAmount),
+      measuredAmount: amount(r.measuredAmount), measuredAmountExclTax: amount(r.measuredAmountExclTax), receivedAmount: amount(r.receivedAmount),
     }]));
   }
 
   /** The contract types (dictionary keys) and their names in the caller's language. */
   async contractTypes(actor: Actor): Promise<Map<string, string>> {
-    const field = this.model('expenditureContract').fieldMap.expenditureContractType;
+    const field = this.models.expenseContract.fieldMap.expenditureContractType;
     return (await resolveLabels(this.ctx, actor, [field], [], actor.lang)).get(field) ?? new Map();
   }
 }
@@ -174,7 +160,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out;
 }
 
-const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
+export const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
 
 /** Σ of the values given; null when every one is empty (no project has a target cost). */
 function sumOrNull(values: (Amount | null)[]): Amount | null {
@@ -183,10 +169,10 @@ function sumOrNull(values: (Amount | null)[]): Amount | null {
 }
 
 function addIncome(groups: IncomeSums[]): IncomeSums {
-  const out: IncomeSums = { contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, measuredAmount: 0, receivedAmount: 0 };
+  const out: IncomeSums = { ...NO_INCOME };
   for (const g of groups) {
     out.contractCount += g.contractCount;
-    for (const k of ['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'] as const) out[k] = decimalToJson(new Dec(String(out[k])).plus(String(g[k])));
+    for (const k of ['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'measuredAmountExclTax', 'receivedAmount'] as const) out[k] = decimalToJson(new Dec(String(out[k])).plus(String(g[k])));
   }
   return out;
 }
