@@ -2,7 +2,7 @@
 // them: a stocktake losing more than 1 % of its book value (R-INV-1), a monthly report consuming more
 // than the design quantity and its loss allow (R-VAR), checks accepting more than a delivery batch
 // brought or a contract bought (R-REC), a settlement with a negative payable amount or the third
-// near-zero one in a row (§4.15), and expense contracts of a type running past the project's budget
+// near-zero one in a row or one approved too slowly (§4.15), and expense contracts of a type running past the project's budget
 // for it (R-BUD-1). Each tip is recorded with its type, level, source and project and a message in
 // both languages; fixing the document closes it; a critical one refuses submission under hard control.
 // Every number is worked out by hand in the comments.
@@ -172,6 +172,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
 
   let keys: ContractKeys;
   let subcontract: any;
+  let march: any;
 
   it('§4.15: a negative payable amount, and the third settlement in a row below 1 % of the contract', async () => {
     // 1,000 m³ × 1,000 = 1,000,000 of the 1,200,000 budget (83.33 %): no budget warning
@@ -195,7 +196,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       await approve(SETTLEMENT, doc.id);
     }
     // March 9,999: the third in a row; payable r2(9,999 × 80 %) − 3 % retention 299.97 − penalty 8,000 = −300.77
-    const march = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-03', 9.999, { penaltyAmount: 8000 })));
+    march = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-03', 9.999, { penaltyAmount: 8000 })));
     expect(march).toMatchObject({ thisAmountInclTax: 9999, retentionAmount: 299.97, thisPayableAmount: -300.77 });
     const [negative] = await openTipsOf(march.id, 'negative_settlement');
     expect(negative).toMatchObject({ warnLevel: 'warning', projectId: site.id, sourceEntity: 'subcontractMonthlySettlement', sourceId: march.id, expenditureContractCode: keys.expenditureContractCode, actualValue: -300.77 });
@@ -207,6 +208,23 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     ok(await admin.post(`${SETTLEMENT}/update`, { ...settlement('2026-03', 10), id: march.id, details: [{ ...march.details[0], thisQty: 10 }] }));
     await expectClosed(march.id, 'negative_settlement');
     await expectClosed(march.id, 'zero_settlement');
+  });
+
+  it('late (d): an approval that took 8 days is named on the settlement\'s late tip once approved', async () => {
+    // prepared in another month than its period: late already, for that reason alone
+    const [before] = await openTipsOf(march.id, 'late_settlement');
+    expect(before.message).not.toContain('审批');
+    // submitted, then its submission and its first level's task dated 8 days back, as if the manager had taken that long
+    const submitted = ok(await admin.post(`${SETTLEMENT}/submit`, { id: march.id }));
+    await server.db.query(`UPDATE wf_instance SET start_time = start_time - interval '8 days' WHERE id::text = $1`, [submitted.processInstanceId]);
+    await server.db.query(`UPDATE wf_task SET create_time = create_time - interval '8 days' WHERE instance_id::text = $1`, [submitted.processInstanceId]);
+    await approve(SETTLEMENT, march.id);
+    const [late] = await openTipsOf(march.id, 'late_settlement');
+    expect(late.id).toBe(before.id);
+    expect(late.message).toContain('结算期次 2026-03 与编制月份');
+    expect(late.message).toContain('用时 8 天,超过 3 天');
+    expect(late.message).toContain('审批共用时 8 天,超过 7 天');
+    expect(late.message).toContain('The approval took 8 days in all, more than 7');
   });
 
   it('R-BUD-1: contracts of a type near and over the project\'s budget; hard control refuses the critical one', async () => {

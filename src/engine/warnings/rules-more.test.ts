@@ -3,7 +3,7 @@
 import { describe as group, expect, it } from 'vitest';
 import {
   blocking, budgetWarnings, DEFAULT_WARN_SETTINGS as S, inventoryLossWarnings, overuseWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings,
-  settlementAmountWarnings, smallSettlementWarnings,
+  settlementAmountWarnings, smallSettlementWarnings, timelinessWarnings,
 } from './rules.ts';
 
 group('R-INV-1 stocktake loss above 1 % of the book value', () => {
@@ -111,5 +111,22 @@ group('§4.15 settlement quality', () => {
     // an exactly zero period is a zero settlement of its own
     expect(smallSettlementWarnings([0, 1, 1], 1000000, S)).toEqual([]);
     expect(smallSettlementWarnings([1, 1], 1000000, { ...S, smallSettlementCount: 2 })).toHaveLength(1);
+  });
+
+  it('late (d): a level over 3 days, the whole approval over 7, or not finished in the month submitted', () => {
+    const doc = { period: '2026-06', preparedMonth: '2026-06' };
+    const fast = { submitted: '2026-06-02 09:00:00', finished: '2026-06-05 09:00:00', steps: [{ name: '项目经理审批', start: '2026-06-02 09:00:00', end: '2026-06-05 09:00:00' }] };
+    // exactly 3 days at one level and in all: in time
+    expect(timelinessWarnings(doc, S, fast)).toEqual([]);
+    // 3 days 2 h 24 min = 3.1 days at the first level, 4.9 at the second: 8 days in all, finished in July
+    const [w] = timelinessWarnings(doc, S, {
+      submitted: '2026-06-26 09:00:00', finished: '2026-07-04 09:00:00',
+      steps: [{ name: '项目经理审批', start: '2026-06-26 09:00:00', end: '2026-06-29 11:24:00' }, { name: '成本经理审批', start: '2026-06-29 11:24:00', end: '2026-07-04 09:00:00' }],
+    });
+    expect(w).toMatchObject({ warnType: 'late_settlement', warnLevel: 'warning' });
+    expect(w.message.zh).toBe('审批环节“项目经理审批”用时 3.1 天,超过 3 天;审批环节“成本经理审批”用时 4.9 天,超过 3 天;审批共用时 8 天,超过 7 天;2026-06-26 提交审批,2026-07-04 才审批完成,未在当月办结');
+    expect(w.message.en).toBe('Approval step "项目经理审批" took 3.1 days, more than 3; Approval step "成本经理审批" took 4.9 days, more than 3; The approval took 8 days in all, more than 7; Submitted for approval on 2026-06-26 and approved only on 2026-07-04, not within the month');
+    // an approval in time adds nothing to the other reasons
+    expect(timelinessWarnings({ period: '2026-05', preparedMonth: '2026-06' }, S, fast)[0].message.zh).toBe('结算期次 2026-05 与编制月份 2026-06 不一致');
   });
 });

@@ -43,6 +43,10 @@ export interface WarnSettings {
   smallSettlementPercent: number;
   /** R-BUD-1: from this % of the project's budget for a contract type on, a warning; over 100 % critical */
   nearBudgetPercent: number;
+  /** late_settlement (d): one approval level taking more than this many days */
+  approvalStepDays: number;
+  /** late_settlement (d): the whole approval taking more than this many days */
+  approvalTotalDays: number;
 }
 
 export const DEFAULT_WARN_SETTINGS: WarnSettings = {
@@ -57,6 +61,8 @@ export const DEFAULT_WARN_SETTINGS: WarnSettings = {
   smallSettlementCount: 3,
   smallSettlementPercent: 1,
   nearBudgetPercent: 90,
+  approvalStepDays: 3,
+  approvalTotalDays: 7,
 };
 
 /** The warn_type dictionary's names (schemas/dictionaries/biz.json), for messages that name the rule. */
@@ -105,6 +111,9 @@ const TEXT = {
   zero: { zh: '本期结算金额为零', en: 'This period\'s settled amount is zero' },
   spanTooLong: { zh: '结算期间 {start} 至 {end} 超过 {limit} 个月', en: 'The settlement period {start} to {end} is longer than {limit} month(s)' },
   periodNotCreated: { zh: '结算期次 {period} 与编制月份 {month} 不一致', en: 'Settlement period {period} differs from the month it was prepared, {month}' },
+  approvalStepSlow: { zh: '审批环节“{step}”用时 {days} 天,超过 {limit} 天', en: 'Approval step "{step}" took {days} days, more than {limit}' },
+  approvalSlow: { zh: '审批共用时 {days} 天,超过 {limit} 天', en: 'The approval took {days} days in all, more than {limit}' },
+  approvalAcrossMonth: { zh: '{start} 提交审批,{end} 才审批完成,未在当月办结', en: 'Submitted for approval on {start} and approved only on {end}, not within the month' },
   stockShort: { zh: '{goods}:现有库存 {actual} 不足下月需用 {threshold}', en: '{goods}: stock {actual} does not cover next month\'s demand {threshold}' },
   leaseOverdue: { zh: '结算截止日期 {end} 已超过租赁合同结束日期 {contractEnd}', en: 'The settlement runs to {end}, past the lease contract\'s end date {contractEnd}' },
   priceOverReference: { zh: '{goods}:单价 {actual} 超过参考价 {reference} 的 {limit}%(上限 {threshold})', en: '{goods}: price {actual} exceeds the reference price {reference} by more than {limit} % (limit {threshold})' },
@@ -306,17 +315,44 @@ function monthsBetween(start: string, end: string): Dec {
   return new Dec(ed > sd ? months + 0.5 : months);
 }
 
+/** An approval's timeline, in wall-clock 'YYYY-MM-DD HH:mm:ss': submitted, each level's task from creation to completion, finished. */
+export interface ApprovalTimeline {
+  submitted: string;
+  finished: string;
+  steps: readonly { name: string; start: string; end: string }[];
+}
+
+/** Days from one wall-clock time to another, to 1 place. */
+function daysBetween(from: string, to: string): Dec {
+  const ms = (t: string) => Date.parse(`${t.slice(0, 19).replace(' ', 'T')}Z`);
+  return roundHalfUp(new Dec(ms(to) - ms(from)).div(86_400_000), 1);
+}
+
+/** late_settlement (d): a level over its days, the whole approval over its days, or not finished in the month it was submitted. */
+function approvalReasons(approval: ApprovalTimeline, settings: WarnSettings): Label[] {
+  const reasons: Label[] = [];
+  for (const step of approval.steps) {
+    const days = daysBetween(step.start, step.end);
+    if (days.gt(settings.approvalStepDays)) reasons.push(text('approvalStepSlow', { step: step.name, days: out(days), limit: settings.approvalStepDays }));
+  }
+  const total = daysBetween(approval.submitted, approval.finished);
+  if (total.gt(settings.approvalTotalDays)) reasons.push(text('approvalSlow', { days: out(total), limit: settings.approvalTotalDays }));
+  if (approval.submitted.slice(0, 7) !== approval.finished.slice(0, 7)) reasons.push(text('approvalAcrossMonth', { start: approval.submitted.slice(0, 10), end: approval.finished.slice(0, 10) }));
+  return reasons;
+}
+
 /**
- * late_settlement (domain §4.15 (a) and (b)): the period from start to end date spans more than the
- * limit, or the document was prepared in another month than its settlement period. One warning with
- * every reason found.
+ * late_settlement (domain §4.15 (a), (b) and (d)): the period from start to end date spans more than
+ * the limit, the document was prepared in another month than its settlement period, or (once
+ * approved) its approval was slow. One warning with every reason found.
  */
-export function timelinessWarnings(doc: { period?: string | null; startDate?: string | null; endDate?: string | null; preparedMonth: string }, settings: WarnSettings): Warning[] {
+export function timelinessWarnings(doc: { period?: string | null; startDate?: string | null; endDate?: string | null; preparedMonth: string }, settings: WarnSettings, approval?: ApprovalTimeline | null): Warning[] {
   const reasons: Label[] = [];
   if (doc.startDate && doc.endDate && monthsBetween(doc.startDate, doc.endDate).gt(settings.settlementSpanMonths)) {
     reasons.push(text('spanTooLong', { start: doc.startDate, end: doc.endDate, limit: settings.settlementSpanMonths }));
   }
   if (doc.period && doc.period !== doc.preparedMonth) reasons.push(text('periodNotCreated', { period: doc.period, month: doc.preparedMonth }));
+  if (approval) reasons.push(...approvalReasons(approval, settings));
   if (!reasons.length) return [];
   return [{ warnType: 'late_settlement', warnLevel: 'warning', message: { zh: reasons.map((r) => r.zh).join(';'), en: reasons.map((r) => r.en).join('; ') } }];
 }

@@ -166,6 +166,12 @@ async function smallSettlements(figures: Figures, doc: Row, model: EntityModel, 
   return smallSettlementWarnings([doc.thisAmountInclTax as Num, ...earlier.map((p) => p.amount)], currentAmount, settings);
 }
 
+/** late settlement (d) looks at an approved settlement's approval. */
+async function approvalOf(figures: Figures, doc: Row, model: EntityModel) {
+  const instance = model.workflow?.instanceField ? str(doc[model.workflow.instanceField]) : undefined;
+  return doc[model.workflow!.statusField] === 'approved' && instance ? figures.approval(instance) : null;
+}
+
 /** R-CAP-1, R-CAP-3, negative, zero and near-zero, late settlement, lease overdue, R-PRICE on a monthly settlement. */
 const settlement: Evaluator = async (figures, doc, settings, model) => {
   const code = str(doc.expenditureContractCode);
@@ -180,7 +186,7 @@ const settlement: Evaluator = async (figures, doc, settings, model) => {
     ...amountCapWarnings(doc.cumulativeAmount as number, currentAmount, settings),
     ...settlementAmountWarnings(doc.thisAmountInclTax as number, doc.thisPayableAmount as Num | undefined),
     ...await smallSettlements(figures, doc, model, currentAmount, settings),
-    ...timelinessWarnings({ period: str(doc.period), startDate: str(doc.startDate), endDate: str(doc.endDate), preparedMonth: String(doc.createTime ?? '').slice(0, 7) }, settings),
+    ...timelinessWarnings({ period: str(doc.period), startDate: str(doc.startDate), endDate: str(doc.endDate), preparedMonth: String(doc.createTime ?? '').slice(0, 7) }, settings, await approvalOf(figures, doc, model)),
   ];
   if (hasRole(model, LEASE_ROLE)) warnings.push(...leaseOverdueWarnings(str(doc.endDate), str(contract?.endDate)));
   if (lines.some((r) => 'thisPrice' in r)) warnings.push(...priceWarnings(await pricedLines(figures, lines, 'thisPrice'), settings));
@@ -201,6 +207,11 @@ const BY_ROLE: readonly [string, Evaluator][] = [
 /** The evaluator of a document type, if it has early-warning rules. */
 export function evaluatorOf(model: EntityModel): Evaluator | undefined {
   return BY_ROLE.find(([role]) => hasRole(model, role))?.[1] ?? (isSettlement(model) ? settlement : undefined);
+}
+
+/** Whether a document's warnings are evaluated again when it is approved: a settlement's approval may be late (§4.15 (d)). */
+export function reevaluatedOnApproval(model: EntityModel): boolean {
+  return evaluatorOf(model) === settlement;
 }
 
 /** Every document type with early-warning rules. */

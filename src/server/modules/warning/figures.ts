@@ -4,6 +4,8 @@
 import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
 import { entityWithRole, optionalEntityWithRole } from '../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel, Label } from '../../../engine/model/types.ts';
+import type { ApprovalTimeline } from '../../../engine/warnings/rules.ts';
+import { nowText } from '../../clock.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { Params, q } from '../../db/sql.ts';
 import type { StoreContext } from '../../db/store.ts';
@@ -74,7 +76,7 @@ export interface LineSum {
 export class Figures {
   readonly documents: WarningDocuments;
 
-  constructor(private readonly db: Queryable, private readonly ctx: Pick<StoreContext, 'catalog' | 'dictionaryEntities'>, private readonly tenantId: string) {
+  constructor(private readonly db: Queryable, private readonly ctx: Pick<StoreContext, 'catalog' | 'dictionaryEntities' | 'timeZone'>, private readonly tenantId: string) {
     this.documents = warningDocuments(ctx.catalog);
   }
 
@@ -256,6 +258,23 @@ export class Figures {
       [this.tenantId, projectId],
     );
     return new Map(rows.map((r) => [r.t, r.s]));
+  }
+
+  /**
+   * A finished approval's timeline from the workflow tables: submitted (the instance's start), each
+   * level's task from creation to completion, finished now (this runs in the approving step, whose
+   * last task may not be closed yet).
+   */
+  async approval(instanceId: string): Promise<ApprovalTimeline | null> {
+    const time = (column: string) => `to_char(${column}, 'YYYY-MM-DD HH24:MI:SS')`;
+    const [instance] = await this.db.query<{ s: string }>(`SELECT ${time('start_time')} AS s FROM wf_instance WHERE tenant_id = $1 AND id::text = $2`, [this.tenantId, instanceId]);
+    if (!instance) return null;
+    const finished = nowText(this.ctx.timeZone);
+    const tasks = await this.db.query<{ name: string; s: string; e: string | null }>(
+      `SELECT name, ${time('create_time')} AS s, ${time('end_time')} AS e FROM wf_task WHERE tenant_id = $1 AND instance_id::text = $2 AND status <> 'cancelled' ORDER BY create_time, id`,
+      [this.tenantId, instanceId],
+    );
+    return { submitted: instance.s, finished, steps: tasks.map((t) => ({ name: t.name, start: t.s, end: t.e ?? finished })) };
   }
 
   /** An expense-contract type's name in both languages, from its dictionary (the key when not found). */

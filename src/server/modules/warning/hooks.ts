@@ -9,7 +9,7 @@ import { blocking, describe } from '../../../engine/warnings/rules.ts';
 import type { Queryable } from '../../db/db.ts';
 import { EntityStore, readerFor, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError } from '../../errors.ts';
-import { warnedEntities } from './evaluate.ts';
+import { reevaluatedOnApproval, warnedEntities } from './evaluate.ts';
 import { warningDocuments } from './figures.ts';
 import { readSettings, Warnings } from './service.ts';
 
@@ -40,6 +40,7 @@ class WarningRules {
       afterStatus: async (event) => {
         await own.afterStatus?.(event);
         if (event.status === 'approving') await this.run(event.tx, event.actor, event.id, true);
+        else if (event.status === 'approved' && reevaluatedOnApproval(this.model)) await this.run(event.tx, event.actor, event.id, false);
       },
       beforeRemove: async (event) => {
         await own.beforeRemove?.(event);

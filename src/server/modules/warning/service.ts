@@ -27,6 +27,8 @@ export const WARN_PARAMS = {
   smallSettlementCount: 'warn.smallSettlementCount',
   smallSettlementPercent: 'warn.smallSettlementPercent',
   nearBudgetPercent: 'warn.nearBudgetPercent',
+  approvalStepDays: 'warn.approvalStepDays',
+  approvalTotalDays: 'warn.approvalTotalDays',
 } as const satisfies Record<keyof WarnSettings, string>;
 
 const OPEN = ['unread', 'read'];
