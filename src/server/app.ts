@@ -15,6 +15,7 @@ import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { syncSchema, type SyncReport } from './db/sync.ts';
+import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
 import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
 import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
@@ -36,6 +37,7 @@ import { systemHooks } from './modules/system/hooks.ts';
 import { registerMenuRoutes } from './modules/system/menu.ts';
 import { ORGANIZATION_PUBLIC_PATHS, registerOrganizationRoutes } from './modules/system/organization.ts';
 import { registerUserRoutes, USER_PUBLIC_PATHS } from './modules/system/user.ts';
+import { followMoves, migrateTenantDatabase, platformConnection, registerTenantDatasourceRoutes } from './modules/system/tenant-datasource.ts';
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, type TokenService } from './security/tokens.ts';
@@ -83,6 +85,8 @@ export interface App {
   flow: Flow;
   /** API, error and audit logs (written in batches; flush() stores what is queued). */
   logs: LogService;
+  /** The database of each tenant's business data (the main one unless bound to a data source). */
+  tenantDatabases: TenantDatabases;
   close(): Promise<void>;
 }
 
@@ -98,7 +102,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, DEVELOP_DDL, LEDGER_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, DEVELOP_DDL, LEDGER_DDL, TENANT_DATABASE_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -124,6 +128,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const { catalog, ajv } = compile(source, { validators: 'lazy' });
   const db = options.db ?? (await openDatabase(config));
   let hub: SubscriptionHub | undefined;
+  let tenantDatabases: TenantDatabases | undefined;
   // schema sync, the signing key and the first start's seed: once, however many processes start
   let releaseStartup = await db.lockStartup?.();
   try {
@@ -134,11 +139,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // data sources' passwords: sealed with a key of this installation (no default key)
     const secretBox = createSecretBox(await loadKeyMaterial(db, 'datasource.key', config.datasourceKey, 'ZS_DATASOURCE_KEY'));
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);
-    const ctx: RouteContext = { db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access };
+    const allowedHosts = config.datasourceHosts ?? LOOPBACK_HOSTS;
+    const migrationsDir = join(PROJECT_ROOT, 'migrations');
+    tenantDatabases = new TenantDatabases(db, {
+      connectionOf: (datasourceId) => platformConnection(db, secretBox, catalog, allowedHosts, datasourceId),
+      prepare: (tenantDb) => migrateTenantDatabase(tenantDb, catalog, migrationsDir),
+      statementTimeoutMs: limitsOf(config).statementTimeoutMs,
+    });
+    const tenants = tenantDatabases;
+    const ctx: RouteContext = {
+      db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access,
+      dbFor: (tenantId) => tenants.dbFor(tenantId),
+      isBound: async (tenantId) => (await tenants.datasourceOf(tenantId)) !== null,
+    };
     const logs = new LogService(ctx);
     await adoptClientErrorTable(db, logs.models.error, config.timeZone);
     attachLogs(db, logs);
     hub = await startHub(db);
+    followMoves(hub.notifier, tenants);
     // grants and parameters cached here are emptied when any process changes them
     const caches = new CacheBus(hub.notifier);
     access.shareThrough(caches);
@@ -171,6 +189,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerDeleteAudit(app, ctx);
     logs.start();
     app.addHook('onClose', async () => logs.close());
+    // the tenants' own databases close after the requests and the logs
+    app.addHook('onClose', async () => tenants.close());
     // the embedded database serves requests in arrival order (see db/fairness.ts)
     app.addHook('onRequest', async () => takeTicket());
     // file links are also opened by <img> and <a>, which carry the session cookie but no header
@@ -197,6 +217,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerUserRoutes(app, ctx, identity);
     registerMenuRoutes(app, ctx);
     registerOrganizationRoutes(app, ctx);
+    registerTenantDatasourceRoutes(app, ctx, { main: db, tenants, catalog });
     const liveHub = hub;
     app.addHook('preClose', async () => liveHub.close());
     registerMessageRoutes(app, ctx, { hub: liveHub, tokens });
@@ -226,7 +247,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
 
     return {
-      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow, logs,
+      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow, logs, tenantDatabases: tenants,
       async close() {
         await app.close();
         if (!options.db) await db.close();
@@ -235,6 +256,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   } catch (err) {
     await releaseStartup?.();
     await hub?.close().catch(() => undefined);
+    await tenantDatabases?.close();
     if (!options.db) await db.close();
     throw err;
   }

@@ -143,6 +143,19 @@ export const messages = {
     zh: '只能新增单据类型,不能修改已有的:{reason}。修改已有单据请编辑其文件并重启服务',
     en: 'Only new document types can be written, not changes to existing ones: {reason}. Edit an existing one in its file and restart the server',
   },
+  // tenants on their own databases (tenant/datasource)
+  tenantDatabaseAdminOnly: { zh: '只有平台管理员可以为租户配置数据源', en: 'Only the platform administrator may set a tenant\'s data source' },
+  tenantDatabaseNeedsPostgres: {
+    zh: '租户独立数据库需要主数据库为 PostgreSQL(设置 DATABASE_URL),内嵌数据库不支持',
+    en: 'Tenants on their own databases need a PostgreSQL main database (DATABASE_URL); the embedded database does not support them',
+  },
+  tenantDatabasePlatform: { zh: '平台租户的数据只能保存在主数据库', en: 'The platform tenant\'s data stays on the main database' },
+  tenantDatabaseSame: { zh: '租户 {tenantId} 的数据已在该数据库中', en: 'Tenant {tenantId} already has its data on that database' },
+  tenantDatabaseMismatch: {
+    zh: '迁移校验未通过(表 {table}:源 {source},目标 {target}),租户仍使用原数据库',
+    en: 'The copy did not check out (table {table}: source {source}, target {target}); the tenant stays on its old database',
+  },
+  tenantMoving: { zh: '租户数据正在迁移到另一个数据库,请 {seconds} 秒后重试', en: 'The tenant\'s data is being moved to another database; retry in {seconds} seconds' },
   // cumulatives (x-cumulative)
   cumulativeApproving: {
     zh: '{entity} {code} 正在审批中:同一{group}同时只能有一张单据在审批,请等其审批结束后再提交',

@@ -4,7 +4,7 @@
 import type { EntityCatalog, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Queryable, Row } from './db.ts';
 import { Params, q } from './sql.ts';
-import type { Actor, StoreContext } from './store.ts';
+import { databaseOf, type Actor, type StoreContext } from './store.ts';
 
 export type LabelMaps = Map<FieldModel, Map<string, string>>;
 
@@ -13,7 +13,9 @@ async function dictionaryLabels(ctx: StoreContext, actor: Actor, f: FieldModel, 
   const params = new Params();
   const where = [`t.code = ${params.add(f.dict!.code)}`, 't.parent_id <> 0', 't.is_deleted = 0'];
   if (model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(actor.tenantId)}`);
-  const rows = await ctx.db.query<{ k: string; zh: string; en: string | null }>(
+  // inside a step's transaction on a tenant database, dictionaries are on the main one
+  const db = ctx.mainDb && (await ctx.isBound?.(actor.tenantId)) ? ctx.mainDb : ctx.db;
+  const rows = await db.query<{ k: string; zh: string; en: string | null }>(
     `SELECT t.dict_key AS k, t.dict_value AS zh, t.dict_value_en AS en FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`,
     params.values,
   );
@@ -43,7 +45,7 @@ export async function resolveLabels(ctx: StoreContext, actor: Actor, fields: rea
     else if (f.options) maps.set(f, new Map(f.options.map((o) => [String(o.value), o.label[lang]])));
     else if (f.ref) {
       const values = [...new Set(rows.map((r) => r[f.name]).filter((v) => v !== null && v !== undefined && v !== '').flatMap((v) => (f.ref!.separator ? String(v).split(f.ref!.separator) : [String(v)])))];
-      maps.set(f, await referenceLabels(ctx.db, ctx.catalog, actor, f, values));
+      maps.set(f, await referenceLabels(databaseOf(ctx, ctx.catalog.entities[f.ref.entity], actor.tenantId), ctx.catalog, actor, f, values));
     }
   }
   return maps;

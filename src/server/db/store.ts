@@ -18,6 +18,7 @@ import { pickErrors } from './picks.ts';
 import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
 import { indexName } from './sync.ts';
 import { predicateSql } from './predicate-sql.ts';
+import { isTenantData } from './tenant-data.ts';
 
 export const PLATFORM_TENANT = '000000';
 
@@ -53,7 +54,14 @@ export interface EntityHooks {
 export type DataFilter = (params: Params, alias: string) => string;
 
 export interface StoreContext {
+  /** The main database: platform data, and the business data of tenants not bound elsewhere. */
   db: Db;
+  /** The database of a tenant's business data (tenant-data.ts); the main one when absent. */
+  dbFor?(tenantId: string): Db;
+  /** The main database itself where `db` is a transaction (flow/tx.ts inTransaction). */
+  mainDb?: Db;
+  /** True when the tenant's business data is on a database of its own. */
+  isBound?(tenantId: string): Promise<boolean>;
   catalog: EntityCatalog;
   ajv: Ajv;
   timeZone: string;
@@ -118,6 +126,44 @@ function normalizeInput(fields: readonly FieldModel[], body: Row, keepId: boolea
   return out;
 }
 
+/** The database of `tenantId`'s business data. */
+export function tenantDb(ctx: StoreContext, tenantId: string): Db {
+  return ctx.dbFor?.(tenantId) ?? ctx.db;
+}
+
+/** The database `model`'s rows of `tenantId` live on. */
+export function databaseOf(ctx: StoreContext, model: EntityModel, tenantId: string): Db {
+  return isTenantData(model) ? tenantDb(ctx, tenantId) : platformDb(ctx, tenantId);
+}
+
+/**
+ * Platform rows of `tenantId` from inside a business transaction (ctx of flow/tx.ts inTransaction):
+ * in that transaction while the tenant is on the main database, else on the main database.
+ */
+function platformDb(ctx: StoreContext, tenantId: string): Db {
+  const { db: inside, mainDb: main, isBound } = ctx;
+  if (!main || !isBound) return inside;
+  const pick = async () => ((await isBound(tenantId)) ? main : inside);
+  return {
+    kind: inside.kind,
+    query: async (sql, params, options) => (await pick()).query(sql, params, options),
+    transaction: async (fn) => (await pick()).transaction(fn),
+    exec: async (sql) => (await pick()).exec(sql),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Where a transaction over `inside`'s rows reads `model`'s rows of `tenantId`: in the transaction
+ * when both are on one database (always so for tenants on the main database), else on `model`'s
+ * database, outside the transaction (reference data: a dictionary, an attachment, a user).
+ */
+export async function readerFor(ctx: StoreContext, inside: EntityModel | 'business' | 'platform', model: EntityModel | 'business' | 'platform', tenantId: string, tx: Queryable): Promise<Queryable> {
+  const business = (m: typeof inside) => (typeof m === 'string' ? m === 'business' : isTenantData(m));
+  if (business(inside) === business(model) || !(await ctx.isBound?.(tenantId))) return tx;
+  return business(model) ? tenantDb(ctx, tenantId) : (ctx.mainDb ?? ctx.db);
+}
+
 export class EntityStore {
   private readonly db: Db;
 
@@ -128,7 +174,16 @@ export class EntityStore {
     /** Row filters of the caller's data scopes on this entity (any one admits a row). */
     private readonly dataFilters: readonly DataFilter[] = [],
   ) {
-    this.db = ctx.db;
+    this.db = databaseOf(ctx, model, actor.tenantId);
+  }
+
+  /**
+   * Where to read `model`'s rows during a write of this store: inside the transaction when they
+   * live on the same database, else on theirs (a dictionary or an attachment of a tenant whose
+   * documents are on a database of its own).
+   */
+  private on(model: EntityModel, tx: Queryable): Promise<Queryable> {
+    return readerFor(this.ctx, this.model, model, this.actor.tenantId, tx);
   }
 
   private get hooks(): EntityHooks {
@@ -699,7 +754,7 @@ export class EntityStore {
     const model = this.ctx.catalog.entities[this.ctx.dictionaryEntities[source]];
     const params = new Params();
     const where = [`t.code = ${params.add(code)}`, `t.parent_id <> 0`, ...this.scope(params, model)];
-    const rows = await tx.query<{ k: string }>(`SELECT t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    const rows = await (await this.on(model, tx)).query<{ k: string }>(`SELECT t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`, params.values);
     return new Set(rows.map((r) => r.k));
   }
 
@@ -724,7 +779,7 @@ export class EntityStore {
       const sourceFields = copies.map(([, source]) => target.fieldMap[source]);
       const active = target.activeIf ? `, (${this.activeTerms(params, target)[0]}) AS "__active"` : '';
       const title = target.fieldMap[target.titleField ?? ref.valueField];
-      const rows = await tx.query(
+      const rows = await (await this.on(target, tx)).query(
         `SELECT t.${q(valueField.column)}::text AS "__value", t.${q(title.column)}::text AS "__title"${active}${sourceFields.length ? ', ' + selectList(sourceFields) : ''} FROM ${q(target.table)} t WHERE ${where.join(' AND ')}`,
         params.values,
       );
@@ -799,7 +854,7 @@ export class EntityStore {
           const live = header && other.softDelete ? ' AND t.is_deleted = 0' : !header && other.softDelete
             ? ` AND EXISTS (SELECT 1 FROM ${q(other.table)} h WHERE h.id = t.${q(other.details.find((d) => d.table === table)!.foreignKeyColumn)} AND h.is_deleted = 0)`
             : '';
-          const [hit] = await tx.query(`SELECT 1 FROM ${q(table)} t WHERE ${where.join(' AND ')}${live} LIMIT 1`, params.values);
+          const [hit] = await (await this.on(other, tx)).query(`SELECT 1 FROM ${q(table)} t WHERE ${where.join(' AND ')}${live} LIMIT 1`, params.values);
           // master data that can be disabled says so: that is what its user should do instead
           if (hit) throw new AppError(400, this.model.activeIf ? 'referencedDisable' : 'referenced', { entity: this.model.label, by: other.label });
         }

@@ -96,7 +96,7 @@ export class DefinitionStore {
   private readonly ensured = new Set<string>();
 
   /** `prefixes`: the schemas' workflow prefixes; a process deployed under one of them joins its category */
-  constructor(private readonly db: Db, private readonly timeZone: string, private readonly defaults: readonly DefaultProcess[], private readonly prefixes: readonly string[]) {}
+  constructor(private readonly db: (tenantId: string) => Db, private readonly timeZone: string, private readonly defaults: readonly DefaultProcess[], private readonly prefixes: readonly string[]) {}
 
   /** Compiles XML (refusals become 400 answers); the same text is compiled once per process. */
   compile(xml: string): Promise<ProcessGraph> {
@@ -177,7 +177,7 @@ export class DefinitionStore {
       this.graphs.set(id, Promise.resolve(graph));
       return (await this.byId(q, input.tenantId, id))!;
     };
-    return tx ? run(tx) : this.db.transaction(run);
+    return tx ? run(tx) : this.db(input.tenantId).transaction(run);
   }
 
   /**
@@ -187,7 +187,7 @@ export class DefinitionStore {
    */
   async ensureDefaults(tenantId: string): Promise<void> {
     if (this.ensured.has(tenantId) || !this.defaults.length) return;
-    await this.db.transaction(async (tx) => {
+    await this.db(tenantId).transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wf-defaults:${tenantId}`]);
       const seeded = new Map((await tx.query<{ key: string; hash: string }>(
         'SELECT def_key AS key, resource_hash AS hash FROM wf_default_seed WHERE tenant_id = $1', [tenantId],

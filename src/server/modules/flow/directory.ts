@@ -54,6 +54,14 @@ export class Directory {
     return rows.map((r) => r.id);
   }
 
+  /** Display names of users of the tenant by id (for statements on a tenant's own database, which has no users). */
+  async names(db: Queryable, tenantId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await db.query<{ id: string; name: string }>(
+      `SELECT u.id::text AS id, ${this.nameOf('u')} AS name FROM ${this.users} u WHERE u.tenant_id = $1 AND u.id = ANY($2::bigint[])`, [tenantId, ids]);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /** SQL for a user's display name, joined as alias `alias` on `idColumn`. */
   nameJoin(alias: string, idColumn: string): string {
     return `LEFT JOIN ${this.users} ${alias} ON ${alias}.id = ${idColumn}`;

@@ -10,7 +10,7 @@ import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts'
 import type { Json } from '../../../engine/workflow/expression.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import { EntityStore, parseId, PLATFORM_TENANT, type Actor, type DataFilter, type EntityHooks, type StoreContext } from '../../db/store.ts';
+import { EntityStore, parseId, tenantDb, PLATFORM_TENANT, type Actor, type DataFilter, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -113,9 +113,9 @@ export async function submitDocument(ctx: StoreContext, flow: DocumentFlow, mode
   const wf = model.workflow;
   if (!wf) throw new Error(`${model.key} has no workflow`);
   const existing = body.id === undefined || body.id === null || body.id === '' ? undefined : parseId(String(body.id));
-  const definition = await definitionFor(ctx.db, flow.definitions, model, actor, options.definitionId);
+  const definition = await definitionFor(tenantDb(ctx, actor.tenantId), flow.definitions, model, actor, options.definitionId);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await tenantDb(ctx, actor.tenantId).transaction(async (tx) => {
       const store = new EntityStore(inTransaction(ctx, tx), model, actor, options.filters);
       let id = existing;
       if (!id) id = (await store.create(body)).id as string;
@@ -164,7 +164,7 @@ function registerFor(app: FastifyInstance, ctx: RouteContext, flow: DocumentFlow
     const id = parseId(query.id ?? body.id);
     // the record must be visible to the caller (tenant and data scope)
     await new EntityStore(ctx, model, actor, await ctx.access.dataFilters(actor, model)).detail(id);
-    const instanceId = await flow.runtime.runningOf(ctx.db, actor.tenantId, model, id);
+    const instanceId = await flow.runtime.runningOf(tenantDb(ctx, actor.tenantId), actor.tenantId, model, id);
     if (!instanceId) throw flowError('notSubmitted', { entity: model.label });
     await flow.runtime.recall(actor, instanceId);
     return envelope(200, null, t('ok', request.lang));

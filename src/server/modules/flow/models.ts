@@ -37,7 +37,7 @@ export interface ModelInput {
 }
 
 export class FlowModels {
-  constructor(private readonly db: Db, private readonly timeZone: string, private readonly directory: Directory) {}
+  constructor(private readonly db: (tenantId: string) => Db, private readonly timeZone: string, private readonly directory: Directory) {}
 
   private select(): string {
     const u = this.directory;
@@ -57,15 +57,15 @@ export class FlowModels {
     const where = [`m.tenant_id = ${params.add(actor.tenantId)}`, 'm.is_deleted = 0'];
     if (query.name) where.push(`m.name LIKE ${params.add(`%${query.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     if (query.modelKey) where.push(`m.model_key = ${params.add(query.modelKey)}`);
-    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM wf_model m WHERE ${where.join(' AND ')}`, params.values);
+    const [{ total }] = await this.db(actor.tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM wf_model m WHERE ${where.join(' AND ')}`, params.values);
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await this.db.query(`${this.select()} WHERE ${where.join(' AND ')} ORDER BY m.update_time DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
+    const rows = await this.db(actor.tenantId).query(`${this.select()} WHERE ${where.join(' AND ')} ORDER BY m.update_time DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
     return { records: rows.map((r) => this.shape(r)), total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) };
   }
 
   async detail(actor: Actor, id: string): Promise<Row> {
-    const [row] = await this.db.query(`${this.select().replace('SELECT ', 'SELECT m.xml, ')} WHERE m.id = $1 AND m.tenant_id = $2 AND m.is_deleted = 0`, [id, actor.tenantId]);
+    const [row] = await this.db(actor.tenantId).query(`${this.select().replace('SELECT ', 'SELECT m.xml, ')} WHERE m.id = $1 AND m.tenant_id = $2 AND m.is_deleted = 0`, [id, actor.tenantId]);
     if (!row) throw flowError('modelNotFound', {}, 404);
     return { ...this.shape(row), modelEditorXml: row.xml };
   }
@@ -96,7 +96,7 @@ export class FlowModels {
     let id = input.id;
     try {
       if (id) {
-        const rows = await this.db.query(
+        const rows = await this.db(actor.tenantId).query(
           `UPDATE wf_model SET name = $3, model_key = $4, description = $5, category = $6, xml = $7, version = version + 1, update_user = $8, update_time = $9
             WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 RETURNING id`,
           [id, actor.tenantId, name, modelKey, description, category, xml, actor.userId, now],
@@ -104,7 +104,7 @@ export class FlowModels {
         if (!rows.length) throw flowError('modelNotFound', {}, 404);
       } else {
         id = nextId();
-        await this.db.query(
+        await this.db(actor.tenantId).query(
           `INSERT INTO wf_model (id, tenant_id, model_key, name, description, category, xml, create_user, create_time, update_user, update_time)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $9)`,
           [id, actor.tenantId, modelKey, name, description, category, xml, actor.userId, now],
@@ -120,7 +120,7 @@ export class FlowModels {
   }
 
   async xmlOf(actor: Actor, id: string): Promise<{ xml: string; name: string; category: string | null }> {
-    const [row] = await this.db.query<{ xml: string; name: string; category: string | null }>(
+    const [row] = await this.db(actor.tenantId).query<{ xml: string; name: string; category: string | null }>(
       'SELECT xml, name, category FROM wf_model WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0', [id, actor.tenantId],
     );
     if (!row) throw flowError('modelNotFound', {}, 404);
@@ -128,6 +128,6 @@ export class FlowModels {
   }
 
   async remove(actor: Actor, ids: string[]): Promise<void> {
-    await this.db.query('UPDATE wf_model SET is_deleted = 1, update_user = $3, update_time = $4 WHERE id = ANY($1::bigint[]) AND tenant_id = $2', [ids, actor.tenantId, actor.userId, nowText(this.timeZone)]);
+    await this.db(actor.tenantId).query('UPDATE wf_model SET is_deleted = 1, update_user = $3, update_time = $4 WHERE id = ANY($1::bigint[]) AND tenant_id = $2', [ids, actor.tenantId, actor.userId, nowText(this.timeZone)]);
   }
 }

@@ -52,8 +52,45 @@ function listFilters(query: Query, params: Params, timeColumn: string): string[]
   return where;
 }
 
+/** User names in SQL: none (filled in afterwards). */
+const UNNAMED = { nameOf: () => 'NULL::text', nameJoin: () => '' };
+type UserSql = Pick<Directory, 'nameOf' | 'nameJoin'>;
+
+/** Where the users are for a tenant whose workflow tables are on a database of its own. */
+export interface ApartUsers {
+  isBound(tenantId: string): Promise<boolean>;
+  main: Queryable;
+}
+
+const TASK_PEOPLE: [string, string][] = [['assignee', 'assigneeName'], ['startUser', 'startUserName']];
+const INSTANCE_PEOPLE: [string, string][] = [['startUserId', 'startUser']];
+
 export class FlowQueries {
-  constructor(private readonly db: Queryable, private readonly catalog: EntityCatalog, private readonly directory: Directory) {}
+  constructor(
+    private readonly db: (tenantId: string) => Queryable,
+    private readonly catalog: EntityCatalog,
+    private readonly directory: Directory,
+    private readonly apart?: ApartUsers,
+  ) {}
+
+  /**
+   * How a statement names users: joined where the tenant's workflow tables are on the main
+   * database with the users, else filled in afterwards from the main database (`fill`: pairs of
+   * the id column and the name column).
+   */
+  private async people(tenantId: string): Promise<{ sql: UserSql; fill: (rows: Row[], pairs: [string, string][]) => Promise<Row[]> }> {
+    const main = (await this.apart?.isBound(tenantId)) ? this.apart!.main : undefined;
+    if (!main) return { sql: this.directory, fill: async (rows) => rows };
+    return {
+      sql: UNNAMED,
+      fill: async (rows, pairs) => {
+        const ids = [...new Set(rows.flatMap((r) => pairs.map(([id]) => r[id]).filter((v) => v !== null && v !== undefined && v !== '').map(String)))];
+        const names = await this.directory.names(main, tenantId, ids);
+        for (const r of rows) for (const [id, name] of pairs) if (r[id]) r[name] = names.get(String(r[id])) ?? null;
+        return rows;
+      },
+    };
+  }
 
   private page(rows: Row[], total: number, p: Paging): Page {
     return { records: rows, total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) };
@@ -78,8 +115,7 @@ export class FlowQueries {
   }
 
   /** The BladeFlow columns of tasks; `head` is what the task rows come from (a page of ids, or the table). */
-  private taskSelect(head = 'wf_task t', extra = ''): string {
-    const u = this.directory;
+  private taskSelect(u: UserSql, head = 'wf_task t', extra = ''): string {
     return `SELECT ${extra}t.id::text AS "taskId", t.name AS "taskName", t.activity_id AS "taskDefinitionKey", t.ref, t.assignee_id::text AS assignee,
         ${u.nameOf('ua')} AS "assigneeName", ${time('t.create_time')} AS "createTime", ${time('t.claim_time')} AS "claimTime", ${time('t.end_time')} AS "endTime",
         t.status AS "taskStatus", t.outcome, t.comment, t.variables,
@@ -95,19 +131,20 @@ export class FlowQueries {
    * A page of tasks in one statement: the page's ids and the total from the list's index, then
    * the rows joined to their instance, definition and people (a page past the end counts apart).
    */
-  private async taskPage(where: string[], params: Params, order: string, p: Paging, lang: Lang, filterJoin = false): Promise<Page> {
+  private async taskPage(tenantId: string, where: string[], params: Params, order: string, p: Paging, lang: Lang, filterJoin = false): Promise<Page> {
     const whereSql = where.join(' AND ');
     const from = filterJoin ? 'wf_task t JOIN wf_definition d ON d.id = t.definition_id' : 'wf_task t';
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await queryPrepared(this.db,
+    const people = await this.people(tenantId);
+    const rows = await people.fill(await queryPrepared(this.db(tenantId),
       `WITH page AS (SELECT t.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
-       ${this.taskSelect('page JOIN wf_task t ON t.id = page.id', 'page.total::int AS "__total", ')}
+       ${this.taskSelect(people.sql, 'page JOIN wf_task t ON t.id = page.id', 'page.total::int AS "__total", ')}
        ORDER BY ${order}`,
       params.values,
-    );
+    ), TASK_PEOPLE);
     if (rows.length) return this.page(rows.map((r) => this.flowRow(r, lang)), rows[0].__total, p);
-    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
+    const [{ total }] = await this.db(tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
     return this.page([], total, p);
   }
 
@@ -116,7 +153,7 @@ export class FlowQueries {
     const params = new Params();
     const where = [`t.tenant_id = ${params.add(actor.tenantId)}`, `t.assignee_id = ${params.add(actor.userId)}`, `t.status = 'active'`];
     const filters = listFilters(query, params, 't.create_time');
-    return this.taskPage([...where, ...filters], params, 't.id DESC', paging(query), actor.lang, filters.length > 0);
+    return this.taskPage(actor.tenantId, [...where, ...filters], params, 't.id DESC', paging(query), actor.lang, filters.length > 0);
   }
 
   /** Unclaimed tasks the caller is a candidate for (as a user or through a role). */
@@ -129,7 +166,7 @@ export class FlowQueries {
       `t.tenant_id = ${params.add(actor.tenantId)}`,
     ];
     const filters = listFilters(query, params, 't.create_time');
-    return this.taskPage([...where, ...filters], params, 't.id DESC', paging(query), actor.lang, filters.length > 0);
+    return this.taskPage(actor.tenantId, [...where, ...filters], params, 't.id DESC', paging(query), actor.lang, filters.length > 0);
   }
 
   /** Tasks the caller completed (approved or rejected), most recent first. */
@@ -137,17 +174,17 @@ export class FlowQueries {
     const params = new Params();
     const where = [`t.tenant_id = ${params.add(actor.tenantId)}`, `t.completed_by = ${params.add(actor.userId)}`, `t.status = 'completed'`];
     const filters = listFilters(query, params, 't.end_time');
-    return this.taskPage([...where, ...filters], params, 't.end_time DESC, t.id DESC', paging(query), actor.lang, filters.length > 0);
+    return this.taskPage(actor.tenantId, [...where, ...filters], params, 't.end_time DESC, t.id DESC', paging(query), actor.lang, filters.length > 0);
   }
 
   /** One task as BladeFlow (the handle page), or undefined. */
   async task(actor: Actor, taskId: string): Promise<Row | undefined> {
-    const [row] = await this.db.query(`${this.taskSelect()} WHERE t.id = $1 AND t.tenant_id = $2`, [taskId, actor.tenantId]);
+    const people = await this.people(actor.tenantId);
+    const [row] = await people.fill(await this.db(actor.tenantId).query(`${this.taskSelect(people.sql)} WHERE t.id = $1 AND t.tenant_id = $2`, [taskId, actor.tenantId]), TASK_PEOPLE);
     return row && this.flowRow(row, actor.lang);
   }
 
-  private instanceSelect(head = 'wf_instance i', extra = ''): string {
-    const u = this.directory;
+  private instanceSelect(u: UserSql, head = 'wf_instance i', extra = ''): string {
     return `SELECT ${extra}i.id::text AS "processInstanceId", i.status, i.business_key AS "businessKey", i.business_table AS "businessTable",
         i.business_id::text AS "businessId", i.business_title AS "businessTitle", i.initiator_id::text AS "startUserId", ${u.nameOf('us')} AS "startUser",
         ${time('i.start_time')} AS "startTime", ${time('i.end_time')} AS "endTime", i.end_activity_id AS "endActivityId", i.delete_reason AS "deleteReason",
@@ -171,19 +208,20 @@ export class FlowQueries {
   }
 
   /** A page of instances in one statement, as taskPage. */
-  private async instancePage(where: string[], params: Params, p: Paging, lang: Lang, filterJoin: boolean): Promise<Page> {
+  private async instancePage(tenantId: string, where: string[], params: Params, p: Paging, lang: Lang, filterJoin: boolean): Promise<Page> {
     const whereSql = where.join(' AND ');
     const from = filterJoin ? 'wf_instance i JOIN wf_definition d ON d.id = i.definition_id' : 'wf_instance i';
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await queryPrepared(this.db,
+    const people = await this.people(tenantId);
+    const rows = await people.fill(await queryPrepared(this.db(tenantId),
       `WITH page AS (SELECT i.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY i.id DESC LIMIT ${limit} OFFSET ${offset})
-       ${this.instanceSelect('page JOIN wf_instance i ON i.id = page.id', 'page.total::int AS "__total", ')}
+       ${this.instanceSelect(people.sql, 'page JOIN wf_instance i ON i.id = page.id', 'page.total::int AS "__total", ')}
        ORDER BY i.id DESC`,
       params.values,
-    );
+    ), INSTANCE_PEOPLE);
     if (rows.length) return this.page(rows.map((r) => this.instanceRow(r, lang)), rows[0].__total, p);
-    const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
+    const [{ total }] = await this.db(tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
     return this.page([], total, p);
   }
 
@@ -192,7 +230,7 @@ export class FlowQueries {
     const params = new Params();
     const where = [`i.tenant_id = ${params.add(actor.tenantId)}`, `i.initiator_id = ${params.add(actor.userId)}`];
     const filters = listFilters(query, params, 'i.start_time');
-    return this.instancePage([...where, ...filters], params, paging(query), actor.lang, filters.length > 0);
+    return this.instancePage(actor.tenantId, [...where, ...filters], params, paging(query), actor.lang, filters.length > 0);
   }
 
   /** Running instances of the tenant (follow/list), optionally one instance or one process key. */
@@ -201,18 +239,20 @@ export class FlowQueries {
     const where = [`i.tenant_id = ${params.add(actor.tenantId)}`, `i.status = 'running'`];
     if (query.processInstanceId) where.push(`i.id = ${params.add(parseId(query.processInstanceId, 'processInstanceId'))}::bigint`);
     const filters = listFilters(query, params, 'i.start_time');
-    return this.instancePage([...where, ...filters], params, paging(query), actor.lang, filters.length > 0);
+    return this.instancePage(actor.tenantId, [...where, ...filters], params, paging(query), actor.lang, filters.length > 0);
   }
 
   async instance(actor: Actor, instanceId: string): Promise<Row | undefined> {
-    const [row] = await this.db.query(`${this.instanceSelect()} WHERE i.id = $1 AND i.tenant_id = $2`, [instanceId, actor.tenantId]);
+    const people = await this.people(actor.tenantId);
+    const [row] = await people.fill(await this.db(actor.tenantId).query(`${this.instanceSelect(people.sql)} WHERE i.id = $1 AND i.tenant_id = $2`, [instanceId, actor.tenantId]), INSTANCE_PEOPLE);
     return row && this.instanceRow(row, actor.lang);
   }
 
   /** The timeline of an instance: start, each task (with who, when, how long, the comment) and the end. */
   async history(actor: Actor, instanceId: string): Promise<Row[]> {
-    const u = this.directory;
-    const rows = await this.db.query(
+    const people = await this.people(actor.tenantId);
+    const u = people.sql;
+    const rows = await people.fill(await this.db(actor.tenantId).query(
       `SELECT h.id::text AS id, h.activity_id AS "historyActivityId", h.activity_name AS "historyActivityName", h.activity_type AS "historyActivityType",
           ${time('h.start_time')} AS "createTime", ${time('h.end_time')} AS "endTime",
           extract(epoch FROM (h.end_time - h.start_time))::int AS seconds,
@@ -225,7 +265,7 @@ export class FlowQueries {
        WHERE h.instance_id = $1 AND i.tenant_id = $2 AND h.activity_type IN ('startEvent', 'userTask', 'endEvent')
        ORDER BY h.id`,
       [instanceId, actor.tenantId],
-    );
+    ), [['assignee', 'assigneeName']]);
     return rows.map((r) => ({
       ...r, historyActivityDurationTime: durationText(r.seconds, actor.lang), seconds: undefined,
       taskId: r.taskId ?? '', assignee: r.assignee ?? '', assigneeName: r.assigneeName ?? '', endTime: r.endTime ?? '', comment: r.comment ?? '',
@@ -236,12 +276,12 @@ export class FlowQueries {
   /** Diagram data: the model's XML and the activities passed (no endTime = where it waits now). */
   async modelView(actor: Actor, query: Query): Promise<{ xml: string; flow: Row[] } | undefined> {
     if (query.processInstanceId) {
-      const [inst] = await this.db.query<{ xml: string }>(
+      const [inst] = await this.db(actor.tenantId).query<{ xml: string }>(
         'SELECT d.xml FROM wf_instance i JOIN wf_definition d ON d.id = i.definition_id WHERE i.id = $1::bigint AND i.tenant_id = $2',
         [parseId(query.processInstanceId, 'processInstanceId'), actor.tenantId],
       );
       if (!inst) return undefined;
-      const flow = await this.db.query(
+      const flow = await this.db(actor.tenantId).query(
         `SELECT h.activity_id AS "historyActivityId", h.activity_name AS "historyActivityName", h.activity_type AS "historyActivityType",
             ${time('h.start_time')} AS "startTime", ${time('h.end_time')} AS "endTime", h.assignee_id::text AS assignee
            FROM wf_history h WHERE h.instance_id = $1::bigint ORDER BY h.id`,
@@ -250,7 +290,7 @@ export class FlowQueries {
       return { xml: inst.xml, flow: flow.map((f) => ({ ...f, endTime: f.endTime ?? '', assignee: f.assignee ?? '' })) };
     }
     if (query.processDefinitionId) {
-      const [def] = await this.db.query<{ xml: string }>('SELECT xml FROM wf_definition WHERE id = $1 AND tenant_id = $2', [query.processDefinitionId, actor.tenantId]);
+      const [def] = await this.db(actor.tenantId).query<{ xml: string }>('SELECT xml FROM wf_definition WHERE id = $1 AND tenant_id = $2', [query.processDefinitionId, actor.tenantId]);
       return def && { xml: def.xml, flow: [] };
     }
     throw badRequest('missingParam', { param: 'processInstanceId' });
@@ -259,7 +299,7 @@ export class FlowQueries {
   /** Whether the caller may claim a task: it is open, unclaimed, and the caller one of its candidates. */
   async claimable(actor: Actor, taskId: string): Promise<boolean> {
     const groups = [...(actor.roleAliases ?? []), ...(actor.roleIds ?? [])];
-    const [row] = await this.db.query(
+    const [row] = await this.db(actor.tenantId).query(
       `SELECT 1 FROM wf_task t WHERE t.id = $1 AND t.tenant_id = $2 AND t.status = 'active' AND t.assignee_id IS NULL
           AND (t.candidate_users && ARRAY[$3::bigint] OR t.candidate_groups && $4::varchar[])`,
       [taskId, actor.tenantId, actor.userId, groups],
@@ -270,7 +310,7 @@ export class FlowQueries {
   /** Whether the caller took part in an instance: started it, or holds, held or could claim one of its tasks. */
   async participates(actor: Actor, instanceId: string): Promise<boolean> {
     const groups = [...(actor.roleAliases ?? []), ...(actor.roleIds ?? [])];
-    const [row] = await this.db.query(
+    const [row] = await this.db(actor.tenantId).query(
       `SELECT 1 FROM wf_instance i WHERE i.id = $1::bigint AND i.tenant_id = $2 AND (i.initiator_id = $3::bigint OR EXISTS (
          SELECT 1 FROM wf_task t WHERE t.instance_id = i.id AND (t.assignee_id = $3::bigint OR t.completed_by = $3::bigint
            OR (t.status = 'active' AND t.assignee_id IS NULL AND (t.candidate_users && ARRAY[$3::bigint] OR t.candidate_groups && $4::varchar[])))))`,

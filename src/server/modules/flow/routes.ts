@@ -15,7 +15,7 @@ import { t } from '../../../engine/i18n/messages.ts';
 import type { Json } from '../../../engine/workflow/expression.ts';
 import type { Row } from '../../db/db.ts';
 import { Params } from '../../db/sql.ts';
-import { parseId, parseIds, type Actor } from '../../db/store.ts';
+import { parseId, parseIds, tenantDb, type Actor } from '../../db/store.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -53,12 +53,13 @@ export interface FlowOptions {
 
 export function createFlow(ctx: RouteContext, options: FlowOptions): Flow {
   const directory = new Directory(ctx.catalog);
-  const definitions = new DefinitionStore(ctx.db, ctx.timeZone, readDefaultProcesses(options.defaultsDir), workflowPrefixes(ctx.catalog));
+  const dbFor = (tenantId: string) => tenantDb(ctx, tenantId);
+  const definitions = new DefinitionStore(dbFor, ctx.timeZone, readDefaultProcesses(options.defaultsDir), workflowPrefixes(ctx.catalog));
   return {
     definitions,
     runtime: new FlowRuntime({ ctx, definitions, directory, notify: options.notify }),
-    queries: new FlowQueries(ctx.db, ctx.catalog, directory),
-    models: new FlowModels(ctx.db, ctx.timeZone, directory),
+    queries: new FlowQueries(dbFor, ctx.catalog, directory, ctx.isBound && { isBound: ctx.isBound, main: ctx.db }),
+    models: new FlowModels(dbFor, ctx.timeZone, directory),
   };
 }
 
@@ -115,10 +116,10 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     if (query.category) where.push(`d.category = ${params.add(query.category)}`);
     if (query.name) where.push(`d.name LIKE ${params.add(`%${query.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     const latest = `SELECT DISTINCT ON (d.def_key) ${DEFINITION_COLUMNS} FROM wf_definition d WHERE ${where.join(' AND ')} ORDER BY d.def_key, d.version DESC`;
-    const [{ total }] = await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${latest}) x WHERE NOT x.suspended`, params.values);
+    const [{ total }] = await tenantDb(ctx, actor.tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM (${latest}) x WHERE NOT x.suspended`, params.values);
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await ctx.db.query<DefinitionRow>(`SELECT * FROM (${latest}) x WHERE NOT x.suspended ORDER BY x.category, x.key LIMIT ${limit} OFFSET ${offset}`, params.values);
+    const rows = await tenantDb(ctx, actor.tenantId).query<DefinitionRow>(`SELECT * FROM (${latest}) x WHERE NOT x.suspended ORDER BY x.category, x.key LIMIT ${limit} OFFSET ${offset}`, params.values);
     return ok(request, { records: rows.map((r) => flowProcess(r, ctx.catalog, actor.lang)), total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) });
   });
 
@@ -229,10 +230,10 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const where = [`d.tenant_id = ${params.add(actor.tenantId)}`, 'd.is_deleted = 0'];
     if (query.category) where.push(`d.category = ${params.add(query.category)}`);
     if (query.key) where.push(`d.def_key = ${params.add(query.key)}`);
-    const [{ total }] = await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM wf_definition d WHERE ${where.join(' AND ')}`, params.values);
+    const [{ total }] = await tenantDb(ctx, actor.tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM wf_definition d WHERE ${where.join(' AND ')}`, params.values);
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await ctx.db.query<DefinitionRow>(`SELECT ${DEFINITION_COLUMNS} FROM wf_definition d WHERE ${where.join(' AND ')} ORDER BY d.def_key, d.version DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
+    const rows = await tenantDb(ctx, actor.tenantId).query<DefinitionRow>(`SELECT ${DEFINITION_COLUMNS} FROM wf_definition d WHERE ${where.join(' AND ')} ORDER BY d.def_key, d.version DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
     return ok(request, { records: rows.map((r) => flowProcess(r, ctx.catalog, actor.lang)), total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) });
   });
 
@@ -242,7 +243,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
     if (query.state !== 'active' && query.state !== 'suspend') throw badRequest('badFilterValue', { field: 'state', value: query.state ?? '' });
     const id = String(query.processId ?? '');
-    const rows = await ctx.db.query('UPDATE wf_definition SET suspended = $3 WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 RETURNING id', [id, actor.tenantId, query.state === 'suspend']);
+    const rows = await tenantDb(ctx, actor.tenantId).query('UPDATE wf_definition SET suspended = $3 WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 RETURNING id', [id, actor.tenantId, query.state === 'suspend']);
     if (!rows.length) throw flowError('definitionNotFound', {}, 404);
     return ok(request);
   });
@@ -252,7 +253,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     await need(actor, 'flow_manager');
     const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
     const ids = parseIds(query.deploymentIds, 'deploymentIds');
-    await ctx.db.transaction(async (tx) => {
+    await tenantDb(ctx, actor.tenantId).transaction(async (tx) => {
       const [busy] = await tx.query<{ name: string; n: number }>(
         `SELECT d.name, count(*)::int AS n FROM wf_definition d JOIN wf_instance i ON i.definition_id = d.id AND i.status = 'running'
           WHERE d.deployment_id = ANY($1::bigint[]) AND d.tenant_id = $2 GROUP BY d.name LIMIT 1`,

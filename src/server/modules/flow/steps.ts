@@ -12,7 +12,7 @@ import { nowText } from '../../clock.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
 import { nextId } from '../../db/ids.ts';
 import { q } from '../../db/sql.ts';
-import { EntityStore, type Actor } from '../../db/store.ts';
+import { EntityStore, readerFor, tenantDb, type Actor } from '../../db/store.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
 import type { DefinitionRow, DefinitionStore } from './definitions.ts';
 import type { Directory } from './directory.ts';
@@ -116,8 +116,9 @@ export class FlowRuntime {
 
   constructor(private readonly deps: FlowDeps) {}
 
-  private get db() {
-    return this.deps.ctx.db;
+  /** The tenant's business database: its instances, tasks and documents, one transaction per step. */
+  private db(tenantId: string) {
+    return tenantDb(this.deps.ctx, tenantId);
   }
 
   private now() {
@@ -125,10 +126,10 @@ export class FlowRuntime {
   }
 
   /** Runs a step in a transaction, again from the start when another process changed the instance meanwhile. */
-  private async retrying<T>(fn: (tx: StepTx) => Promise<T>): Promise<T> {
+  private async retrying<T>(tenantId: string, fn: (tx: StepTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await stepTransaction(this.db, fn);
+        return await stepTransaction(this.db(tenantId), fn);
       } catch (err) {
         const conflict = err instanceof VersionConflict || sqlState(err) === '40P01' || sqlState(err) === '40001';
         if (!conflict) throw err;
@@ -178,7 +179,7 @@ export class FlowRuntime {
   /** A candidate takes a task into their to-do list: one conditional update, one winner. */
   async claim(actor: Actor, taskId: string): Promise<void> {
     const groups = [...(actor.roleAliases ?? []), ...(actor.roleIds ?? [])];
-    const [row] = await this.db.query<{ n: number }>(
+    const [row] = await this.db(actor.tenantId).query<{ n: number }>(
       `WITH claimed AS (
          UPDATE wf_task SET assignee_id = $3, claim_time = $5
           WHERE id = $1 AND tenant_id = $2 AND status = 'active' AND assignee_id IS NULL
@@ -193,7 +194,7 @@ export class FlowRuntime {
 
   /** Approves (or rejects) a task of the caller's to-do list. */
   async complete(actor: Actor, input: CompleteInput): Promise<{ status: InstanceStatus; ended: boolean }> {
-    return this.retrying(async (tx) => {
+    return this.retrying(actor.tenantId, async (tx) => {
       // the task and its instance in one read
       const [row] = await tx.prepared<InstanceRow & { ref: string; taskStatus: string; assigneeId: string | null; activityId: string }>(
         `SELECT t.ref, t.status AS "taskStatus", t.assignee_id::text AS "assigneeId", t.activity_id AS "activityId", ${INSTANCE_COLUMNS}
@@ -223,7 +224,7 @@ export class FlowRuntime {
 
   /** The submitter takes the document back, while nobody has acted on it yet. */
   async recall(actor: Actor, instanceId: string): Promise<void> {
-    await this.retrying(async (tx) => {
+    await this.retrying(actor.tenantId, async (tx) => {
       const inst = await this.instance(tx, actor.tenantId, instanceId);
       if (inst.initiatorId !== actor.userId) throw flowError('notInitiator');
       const graph = await this.deps.definitions.graph(tx, inst.definitionId);
@@ -235,7 +236,7 @@ export class FlowRuntime {
 
   /** An administrator ends a running instance (follow/delete-process-instance). */
   async terminate(actor: Actor, instanceId: string, reason: string): Promise<void> {
-    await this.retrying(async (tx) => {
+    await this.retrying(actor.tenantId, async (tx) => {
       const inst = await this.instance(tx, actor.tenantId, instanceId);
       const graph = await this.deps.definitions.graph(tx, inst.definitionId);
       const result = await engineCall(() => engine.terminate(graph, inst.state));
@@ -306,7 +307,7 @@ export class FlowRuntime {
   private async newRows(tx: Queryable, inst: InstanceRow, result: StepResult, now: string) {
     const cancelledNow = new Set(result.cancelled);
     const values = result.created.flatMap((t) => [...(t.assignee ? [t.assignee] : []), ...t.candidateUsers]);
-    const users = values.length ? await this.deps.directory.resolveUsers(tx, inst.tenantId, values) : new Map<string, { id: string; active: boolean }>();
+    const users = values.length ? await this.deps.directory.resolveUsers(await readerFor(this.deps.ctx, 'business', 'platform', inst.tenantId, tx), inst.tenantId, values) : new Map<string, { id: string; active: boolean }>();
     const tasks = [];
     for (const t of result.created) {
       const assignee = t.assignee ? users.get(t.assignee) : undefined;
@@ -314,7 +315,7 @@ export class FlowRuntime {
       const open = !cancelledNow.has(t.ref);
       const candidates = t.candidateUsers.map((u) => users.get(u)).filter((u) => u !== undefined);
       const activeUsers = (assignee ? [assignee] : candidates).filter((u) => u.active).map((u) => u.id);
-      if (open && !assignee) activeUsers.push(...(await this.deps.directory.groupMembers(tx, inst.tenantId, t.candidateGroups)));
+      if (open && !assignee) activeUsers.push(...(await this.deps.directory.groupMembers(await readerFor(this.deps.ctx, 'business', 'platform', inst.tenantId, tx), inst.tenantId, t.candidateGroups)));
       // a task nobody active could ever claim would sit in no one's list: refuse the step instead
       if (open && !activeUsers.length) {
         const handlers = [t.assignee, ...t.candidateUsers, ...t.candidateGroups].filter(Boolean).join(', ');

@@ -11,5 +11,6 @@ export function inTransaction<C extends StoreContext>(ctx: C, tx: Queryable): C 
     exec: () => Promise.reject(new Error('no DDL inside a workflow step')),
     close: () => Promise.resolve(),
   };
-  return { ...ctx, db };
+  // the transaction is on the tenant's business database; platform data is read from the main one
+  return { ...ctx, db, dbFor: () => db, mainDb: ctx.mainDb ?? ctx.db };
 }

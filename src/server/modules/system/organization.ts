@@ -139,9 +139,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
     return ok(request);
   });
 
-  app.post(`${tenant.api}/datasource`, async (request) => {
-    throw new AppError(400, 'notSupportedYet', { feature: request.lang === 'en' ? 'Per-tenant datasources' : '租户独立数据源' });
-  });
+  // tenant/datasource: tenant-datasource.ts
 
   app.get(`${tenant.api}/select`, async (request) => {
     const store = await storeFor(ctx, tenant, request, 'view');
