@@ -1,8 +1,14 @@
 // The security headers are on every answer: the client's page and files (when built), the API's
-// answers, its refusals and its errors.
+// answers, its refusals and its errors. And no API route but sign-in's answers without a token:
+// logs, reports and diagrams included (the platform's /log/** was open to anyone).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../src/server/http/security-headers.ts';
+import { AUTH_PUBLIC_PATHS } from '../../src/server/modules/auth/routes.ts';
+import { ORGANIZATION_PUBLIC_PATHS } from '../../src/server/modules/system/organization.ts';
+import { USER_PUBLIC_PATHS } from '../../src/server/modules/system/user.ts';
 import { databaseKinds, startServer, type TestServer } from './harness.ts';
+
+const PUBLIC = new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]);
 
 describe.each(databaseKinds())('security headers on %s', (kind) => {
   let server: TestServer;
@@ -54,5 +60,18 @@ describe.each(databaseKinds())('security headers on %s', (kind) => {
     const huge = await get('/api/construct/project/detail?id=9223372036854775808', { 'blade-auth': `bearer ${token}`, 'accept-language': 'en' });
     expect(huge.statusCode).toBe(400);
     expect(JSON.parse(huge.body).msg).toBe('A number in the request is out of range');
+  });
+
+  it('every API route but sign-in, registration, tenant info and health answers 401 without a token', async () => {
+    const listing = server.app.printRoutes({ commonPrefix: false, includeHooks: false });
+    const routes = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)].flatMap((m) => m[2].split(', ').filter((x) => x !== 'HEAD').map((method) => [method, m[1]] as const));
+    expect(routes.filter(([, url]) => url.startsWith('/api/blade-log/') || url.startsWith('/api/blade-report/')).length).toBeGreaterThan(10);
+    const open: string[] = [];
+    for (const [method, route] of routes) {
+      if (PUBLIC.has(route)) continue;
+      const res = await server.app.inject({ method: method as 'GET', url: route.replace(/\*$/, 'x.txt').replace(/:(\w+)/g, '1') });
+      if (res.statusCode !== 401) open.push(`${method} ${route}: ${res.statusCode}`);
+    }
+    expect(open).toEqual([]);
   });
 });
