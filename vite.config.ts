@@ -6,6 +6,9 @@ export default defineConfig({
   root: 'src/client',
   publicDir: false,
   plugins: [react()],
+  // the shell loads the schema set from the server (src/client/renderers/catalog.ts): the schema
+  // files are not bundled into it; Storybook sets this to false and bundles them
+  define: { 'import.meta.env.ZS_SCHEMAS_FROM_SERVER': 'true' },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

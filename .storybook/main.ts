@@ -7,8 +7,9 @@ const config: StorybookConfig = {
   // react-docgen (Babel) works with TypeScript 7; react-docgen-typescript needs the TS JS API
   typescript: { reactDocgen: 'react-docgen' },
   async viteFinal(config) {
-    // the app's vite.config sets root to src/client; stories live across src/
-    return { ...config, root: undefined };
+    // the app's vite.config sets root to src/client; stories live across src/. Stories compile
+    // the bundled schema files: there is no server to load them from
+    return { ...config, root: undefined, define: { ...config.define, 'import.meta.env.ZS_SCHEMAS_FROM_SERVER': 'false' } };
   },
 };
 

@@ -62,3 +62,9 @@ const CodePreviewDialog = lazyDialog(() => import('../develop/CodePreviewDialog.
 registerExtension('code', {
   rowActions: [{ key: 'generate', label: label('develop.generate'), permission: 'code_gen', dialog: CodePreviewDialog }],
 });
+
+// data sources: 测试连接 with the stored settings (the server checks the host against its allow-list first)
+const DatasourceTestDialog = lazyDialog(() => import('../develop/DatasourceTestDialog.tsx'));
+registerExtension('datasource', {
+  rowActions: [{ key: 'test', label: label('develop.testConnection'), permission: 'datasource_test', dialog: DatasourceTestDialog }],
+});

@@ -35,6 +35,7 @@ const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ 
 const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
 const Layout = lazy(lazyWithTimeout(() => import('../shell/Layout.tsx')));
 const AntdProviders = lazy(lazyWithTimeout(() => import('./AntdProviders.tsx')));
+const CatalogGate = lazy(lazyWithTimeout(() => import('./CatalogGate.tsx')));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
 const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
@@ -158,7 +159,7 @@ export function AppRouter() {
   if (resolved.route?.page === Login) return content;
   return (
     <Suspense fallback={<Loading />}>
-      <AntdProviders>{resolved.route && !resolved.route.inLayout ? content : <Layout>{content}</Layout>}</AntdProviders>
+      <AntdProviders>{resolved.route && !resolved.route.inLayout ? content : <CatalogGate><Layout>{content}</Layout></CatalogGate>}</AntdProviders>
     </Suspense>
   );
 }

@@ -1,6 +1,7 @@
-// What a session loads from the server: the sidebar menus (of the chosen top menu) and the
-// button permissions.
-import { authApi } from '../api/client.ts';
+// What a session loads from the server: the sidebar menus (of the chosen top menu), the button
+// permissions, and the schema set the document pages are compiled from.
+import { authApi, http } from '../api/client.ts';
+import type { SchemaSet } from '../renderers/catalog.ts';
 import { appStore, menusAtom, permissionAtom, permissionsFrom, topMenuIdAtom } from '../state/session.ts';
 
 export async function loadMenus(topMenuId: string | null = appStore.get(topMenuIdAtom)) {
@@ -15,3 +16,6 @@ export async function loadPermissions() {
 export async function loadSession() {
   await Promise.all([loadMenus(null), loadPermissions()]);
 }
+
+/** The schema set (GET /api/schemas, not enveloped), for renderers/catalog.ts loadCatalog(). */
+export const fetchSchemaSet = (url: string) => http.raw<SchemaSet>('get', url);

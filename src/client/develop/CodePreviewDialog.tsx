@@ -1,12 +1,14 @@
 // Code generation's review: the schema a code setting generates (POST gen-code), shown as JSON and
 // as the form and list the renderers make of it (on sample data, see preview-http.ts), downloadable,
-// and written into the deployment by the platform administrator (POST install).
+// and written into the deployment by the platform administrator (POST install), after which this
+// browser loads the new schema set, menus and buttons: the new type's page opens at once, no rebuild.
 import { App as AntApp, Alert, Button, Modal, Space, Spin, Tabs } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { JsonSchema } from '../../engine/model/types.ts';
 import { useT } from '../i18n/useT.ts';
-import { previewCatalog } from '../renderers/catalog.ts';
+import { fetchSchemaSet, loadMenus, loadPermissions } from '../app/bootstrap.ts';
+import { loadCatalog, previewCatalog } from '../renderers/catalog.ts';
 import { EntityForm } from '../renderers/form/EntityForm.tsx';
 import type { ActionDialogProps } from '../renderers/extensions.ts';
 import { HttpProvider, useHttp } from '../renderers/http-context.tsx';
@@ -58,7 +60,11 @@ export default function CodePreviewDialog({ model, rows, onClose }: ActionDialog
     queryFn: async () => (await http.post<Generated[]>(`${model.api}/gen-code`, undefined, { searchParams: { ids: String(code.id) } }))[0],
   });
   const install = useMutation({
-    mutationFn: () => http.post<{ file: string; api: string }>(`${model.api}/install`, undefined, { searchParams: { id: String(code.id) } }),
+    mutationFn: async () => {
+      const done = await http.post<{ file: string; api: string }>(`${model.api}/install`, undefined, { searchParams: { id: String(code.id) } });
+      await Promise.all([loadCatalog(fetchSchemaSet), loadMenus(), loadPermissions()]);
+      return done;
+    },
     onSuccess: (done) => void message.success(t('develop.installed', { file: done.file, api: done.api })),
   });
   const download = async () => {

@@ -48,4 +48,5 @@ function whenSignedIn(run: () => void) {
   });
 }
 
-whenSignedIn(() => void import('../renderers/catalog.ts').then(({ catalog }) => registerWorkflowActions(catalog())));
+// the shell loads the schema set after sign-in (app/CatalogGate.tsx): register once it has
+whenSignedIn(() => void import('../renderers/catalog.ts').then(({ whenCatalogReady }) => whenCatalogReady()).then(registerWorkflowActions));
