@@ -1,9 +1,9 @@
 // The early warnings added for issue #9's remainder, over HTTP as a site's clerk and its managers meet
-// them: a stocktake losing more than 1 % of its book value (R-INV-1), a monthly report consuming more
-// than the design quantity and its loss allow (R-VAR), checks accepting more than a delivery batch
-// brought or a contract bought (R-REC), a settlement with a negative payable amount or the third
-// near-zero one in a row or one approved too slowly (§4.15), and expense contracts of a type running past the project's budget
-// for it (R-BUD-1). Each tip is recorded with its type, level, source and project and a message in
+// them: checks accepting more than a delivery batch brought or a contract bought, a ticket or a check
+// line disagreeing with what was delivered (R-REC), a stocktake losing more than 1 % of its book value
+// (R-INV-1), a monthly report consuming more than the design quantity and its loss allow (R-VAR), a
+// settlement with a negative payable amount, the third near-zero one in a row or one approved too
+// slowly (§4.15), and expense contracts of a type running past the project's budget for it (R-BUD-1). Each tip is recorded with its type, level, source and project and a message in
 // both languages; fixing the document closes it; a critical one refuses submission under hard control.
 // Every number is worked out by hand in the comments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,27 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     await expectClosed(second.id, 'exceed_supply');
     await expectClosed(second.id, 'exceed_contract_qty');
     ok(await admin.post(`${CHECK}/remove`, undefined, { ids: second.id }));
+  });
+
+  it('R-REC-1: a ticket receiving more than was delivered, a check returning more than it rejected', async () => {
+    const ticket = {
+      projectId: site.id, warehouseId: store.id, subcontractorId: vendor.id, goodsId: steel.id, deliveryNoteNo: 'XP-0521-07', receiveTime: '2026-05-21 08:30:00',
+      deliveredQty: 31, receivedQty: 31.5, receiverName: '周小军', voucherStatus: 'draft',
+    };
+    const saved = ok(await admin.post('/api/construct/materialReceiveVoucher/save', ticket));
+    const [tip] = await openTipsOf(saved.id);
+    expect(tip).toMatchObject({ warnType: 'receipt_mismatch', warnLevel: 'warning', projectId: site.id, sourceEntity: 'materialReceiveVoucher', goodsId: steel.id, thresholdValue: 31, actualValue: 31.5 });
+    expect(tip.message).toBe('螺纹钢:实收数量 31.5 超过送货数量 31 / 螺纹钢: received quantity 31.5 exceeds the delivered quantity 31');
+    ok(await admin.post('/api/construct/materialReceiveVoucher/update', { ...saved, receivedQty: 30.8 }));
+    await expectClosed(saved.id, 'receipt_mismatch');
+    // delivered 20, accepted 18: rejected 2, returned 3
+    const returning = ok(await admin.post(`${CHECK}/save`, { ...check('2026-05-21', 18), details: [{ goodsId: steel.id, deliveredQty: 20, acceptedQty: 18, returnedQty: 3, priceInclTax: 4000, taxRate: 13 }] }));
+    const [line] = await openTipsOf(returning.id);
+    expect(line).toMatchObject({ warnType: 'receipt_mismatch', sourceDetailId: returning.details[0].id, thresholdValue: 2, actualValue: 3 });
+    expect(line.message).toBe('螺纹钢:退货数量 3 超过不合格数量 2 / 螺纹钢: returned quantity 3 exceeds the rejected quantity 2');
+    ok(await admin.post(`${CHECK}/update`, { ...returning, details: [{ ...returning.details[0], returnedQty: 2 }] }));
+    await expectClosed(returning.id, 'receipt_mismatch');
+    ok(await admin.post(`${CHECK}/remove`, undefined, { ids: returning.id }));
   });
 
   it('R-INV-1: a stocktake losing more than 1 % of its book value; a smaller loss closes the tip', async () => {

@@ -16,7 +16,7 @@ describe('the documents with early warnings, by role', () => {
   });
 
   it('shows recorded warnings on every document the rules check, not on the total plan they are checked against', () => {
-    for (const role of ['demand.monthly', 'contract.expense', 'procurement.monthly', 'supply.batch', 'stock.receipt', 'stock.count', 'stock.monthlyReport']) {
+    for (const role of ['demand.monthly', 'contract.expense', 'procurement.monthly', 'supply.batch', 'stock.receipt', 'stock.voucher', 'stock.count', 'stock.monthlyReport']) {
       expect(hasWarningRules(model([role])), role).toBe(true);
     }
     expect(hasWarningRules(model(['demand.total']))).toBe(false);

@@ -40,7 +40,7 @@ export const AUXILIARY_PARAMS: Record<AuxiliaryKind, { name: string; required: b
 };
 
 /** Roles with early-warning rules but no figures query of their own (the server's evaluators, warning/evaluate.ts). */
-const WARNED_WITHOUT_FIGURES = ['procurement.monthly', 'supply.batch', 'stock.receipt', 'stock.count', 'stock.monthlyReport'];
+const WARNED_WITHOUT_FIGURES = ['procurement.monthly', 'supply.batch', 'stock.receipt', 'stock.voucher', 'stock.count', 'stock.monthlyReport'];
 
 /** Whether saving a document of this type may record warnings (the total plan is what others are checked against). */
 export function hasWarningRules(model: EntityModel): boolean {

@@ -2,8 +2,8 @@
 // settlement checks — with worked examples whose expected numbers are computed by hand.
 import { describe as group, expect, it } from 'vitest';
 import {
-  blocking, budgetWarnings, DEFAULT_WARN_SETTINGS as S, inventoryLossWarnings, overuseWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings,
-  settlementAmountWarnings, smallSettlementWarnings, timelinessWarnings,
+  acceptanceWarnings, blocking, budgetWarnings, DEFAULT_WARN_SETTINGS as S, inventoryLossWarnings, overuseWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings,
+  settlementAmountWarnings, smallSettlementWarnings, ticketWarnings, timelinessWarnings,
 } from './rules.ts';
 
 group('R-INV-1 stocktake loss above 1 % of the book value', () => {
@@ -74,6 +74,28 @@ group('R-REC receiving against supply and the contract', () => {
     expect(c).toMatchObject({ warnType: 'exceed_contract_qty', warnLevel: 'warning', actualValue: 500.0001 });
     expect(c.message.en).toBe('螺纹钢: cumulative accepted quantity 500.0001 exceeds the contract quantity 500');
     expect(receiptOverContractWarnings([{ goodsId: 'g', name: 'x', qty: 30, limit: 500, taken: 470, upstreamId: 'k1' }])).toEqual([]);
+  });
+});
+
+group('R-REC-1 a ticket and a check line agree with what was delivered', () => {
+  it('a ticket receives at most what was delivered, or the net weight when weighed', () => {
+    expect(ticketWarnings([{ goodsId: 'g', name: '商品混凝土 C30', qty: 12, deliveredQty: 12 }])).toEqual([]);
+    const [w] = ticketWarnings([{ goodsId: 'g', name: '商品混凝土 C30', qty: 12.5, deliveredQty: 12 }]);
+    expect(w).toMatchObject({ warnType: 'receipt_mismatch', warnLevel: 'warning', thresholdValue: 12, actualValue: 12.5 });
+    expect(w.message.zh).toBe('商品混凝土 C30:实收数量 12.5 超过送货数量 12');
+    // weighed: gross 45.32 − tare 15.1 = net 30.22 t; 30.3 received is over it though under the 31 delivered
+    expect(ticketWarnings([{ goodsId: 'g', name: '螺纹钢', qty: 30.3, deliveredQty: 31, netWeight: 30.22 }])[0].message.en).toBe('螺纹钢: received quantity 30.3 exceeds the weighed net weight 30.22');
+  });
+
+  it('a check line accepts at most what arrived and returns at most what was rejected', () => {
+    expect(acceptanceWarnings([{ goodsId: 'g', name: '螺纹钢', qty: 58, deliveredQty: 60, returnedQty: 2 }])).toEqual([]);
+    // rejected 60 − 58 = 2; 2.5 returned
+    const [r] = acceptanceWarnings([{ id: 'l', goodsId: 'g', name: '螺纹钢', qty: 58, deliveredQty: 60, returnedQty: 2.5 }]);
+    expect(r).toMatchObject({ warnType: 'receipt_mismatch', sourceDetailId: 'l', thresholdValue: 2, actualValue: 2.5 });
+    expect(r.message.zh).toBe('螺纹钢:退货数量 2.5 超过不合格数量 2');
+    // accepting more than arrived is named alone
+    const over = acceptanceWarnings([{ goodsId: 'g', name: '螺纹钢', qty: 61, deliveredQty: 60, returnedQty: 1 }]);
+    expect(over.map((w) => w.message.en)).toEqual(['螺纹钢: accepted quantity 61 exceeds the delivered quantity 60']);
   });
 });
 

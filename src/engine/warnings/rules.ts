@@ -72,6 +72,7 @@ export const WARN_TYPES = {
   exceed_monthly_demand: { zh: '超月度需用计划', en: 'Over monthly demand' },
   exceed_procure: { zh: '供应超采购计划', en: 'Supply over procurement' },
   exceed_supply: { zh: '验收超批次供应', en: 'Receipt over supply' },
+  receipt_mismatch: { zh: '收料数量不符', en: 'Receipt quantities inconsistent' },
   exceed_contract_qty: { zh: '超合同数量', en: 'Over contract quantity' },
   exceed_contract_amount: { zh: '超合同金额(累计结算)', en: 'Over contract amount' },
   near_contract_amount: { zh: '接近合同金额', en: 'Near contract amount' },
@@ -94,6 +95,10 @@ const TEXT = {
   procureOverTotal: { zh: '{goods}:累计采购 {actual} 超过总需用计划 {threshold}({ratio}%)', en: '{goods}: cumulative procurement {actual} exceeds the total demand plan {threshold} ({ratio} %)' },
   supplyOverProcure: { zh: '{goods}:累计供应 {actual} 超过采购计划 {threshold}', en: '{goods}: cumulative supply {actual} exceeds the procurement plan {threshold}' },
   receiptOverSupply: { zh: '{goods}:累计验收合格 {actual} 超过批次供应量 {threshold}', en: '{goods}: cumulative accepted quantity {actual} exceeds the delivery batch\'s supply {threshold}' },
+  receivedOverDelivered: { zh: '{goods}:实收数量 {actual} 超过送货数量 {threshold}', en: '{goods}: received quantity {actual} exceeds the delivered quantity {threshold}' },
+  receivedOverNet: { zh: '{goods}:实收数量 {actual} 超过过磅净重 {threshold}', en: '{goods}: received quantity {actual} exceeds the weighed net weight {threshold}' },
+  acceptedOverDelivered: { zh: '{goods}:合格数量 {actual} 超过到货数量 {threshold}', en: '{goods}: accepted quantity {actual} exceeds the delivered quantity {threshold}' },
+  returnedOverRejected: { zh: '{goods}:退货数量 {actual} 超过不合格数量 {threshold}', en: '{goods}: returned quantity {actual} exceeds the rejected quantity {threshold}' },
   receiptOverContract: { zh: '{goods}:累计验收合格 {actual} 超过合同数量 {threshold}', en: '{goods}: cumulative accepted quantity {actual} exceeds the contract quantity {threshold}' },
   qtyOverContract: { zh: '{goods}:累计结算数量 {actual} 超过合同数量 {threshold}', en: '{goods}: cumulative settled quantity {actual} exceeds the contract quantity {threshold}' },
   amountOverContract: { zh: '累计结算金额 {actual} 元超过合同金额 {threshold} 元({ratio}%)', en: 'Cumulative settled amount {actual} exceeds the contract amount {threshold} ({ratio} %)' },
@@ -225,6 +230,55 @@ export function supplyWarnings(lines: readonly LinkedLine[]): Warning[] {
 /** R-REC (receiving against supply): Σ acceptedQty of the checks on a delivery batch line > its supplyQty → exceed_supply. */
 export function receiptOverSupplyWarnings(lines: readonly LinkedLine[]): Warning[] {
   return overUpstream(lines, 'exceed_supply', 'receiptOverSupply');
+}
+
+/** A delivery ticket for R-REC-1: delivered and received quantities, the net weight when weighed. */
+export interface TicketLine extends Line {
+  deliveredQty: Num;
+  netWeight?: Num | null;
+}
+
+/** R-REC-1 on a delivery ticket: `qty` (received) ≤ the net weight when weighed, else ≤ the delivered quantity → receipt_mismatch. */
+export function ticketWarnings(lines: readonly TicketLine[]): Warning[] {
+  const warnings: Warning[] = [];
+  for (const line of lines) {
+    const weighed = !isBlank(line.netWeight) && dec(line.netWeight).gt(0);
+    const limit = dec(weighed ? line.netWeight : line.deliveredQty);
+    const received = dec(line.qty);
+    if (received.lte(limit)) continue;
+    warnings.push({
+      warnType: 'receipt_mismatch', warnLevel: 'warning', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(limit), actualValue: out(received),
+      message: text(weighed ? 'receivedOverNet' : 'receivedOverDelivered', { goods: line.name, actual: out(received), threshold: out(limit) }),
+    });
+  }
+  return warnings;
+}
+
+/** A check line for R-REC-1: `qty` is the accepted quantity. */
+export interface AcceptedLine extends Line {
+  deliveredQty: Num;
+  returnedQty?: Num | null;
+}
+
+/**
+ * R-REC-1 on a check line: accepted ≤ delivered, and returned ≤ rejected (delivered − accepted) →
+ * receipt_mismatch (one per line: an accepted quantity over the delivered one is named alone).
+ */
+export function acceptanceWarnings(lines: readonly AcceptedLine[]): Warning[] {
+  const warnings: Warning[] = [];
+  for (const line of lines) {
+    const delivered = dec(line.deliveredQty);
+    const accepted = dec(line.qty);
+    const returned = dec(isBlank(line.returnedQty) ? 0 : line.returnedQty);
+    const base = { warnType: 'receipt_mismatch' as const, warnLevel: 'warning' as const, sourceDetailId: line.id, goodsId: line.goodsId };
+    if (accepted.gt(delivered)) {
+      warnings.push({ ...base, thresholdValue: out(delivered), actualValue: out(accepted), message: text('acceptedOverDelivered', { goods: line.name, actual: out(accepted), threshold: out(delivered) }) });
+    } else if (returned.gt(delivered.sub(accepted))) {
+      const rejected = delivered.sub(accepted);
+      warnings.push({ ...base, thresholdValue: out(rejected), actualValue: out(returned), message: text('returnedOverRejected', { goods: line.name, actual: out(returned), threshold: out(rejected) }) });
+    }
+  }
+  return warnings;
 }
 
 /** R-REC-2: Σ acceptedQty of the checks on a contract line > its (changed) quantity → exceed_contract_qty (warning). */

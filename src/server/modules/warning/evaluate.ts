@@ -6,9 +6,9 @@ import { hasRole } from '../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
 import { isSettlement } from '../../../engine/warnings/auxiliary.ts';
 import {
-  amountCapWarnings, budgetWarnings, demandWarnings, inventoryLossWarnings, leaseOverdueWarnings, overuseWarnings, priceWarnings, procureOverTotalWarnings,
+  acceptanceWarnings, amountCapWarnings, budgetWarnings, demandWarnings, inventoryLossWarnings, leaseOverdueWarnings, overuseWarnings, priceWarnings, procureOverTotalWarnings,
   procureWarnings, quantityCapWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings, settlementAmountWarnings, smallSettlementWarnings,
-  stockWarnings, supplementaryWarnings, supplyWarnings, timelinessWarnings,
+  stockWarnings, supplementaryWarnings, supplyWarnings, ticketWarnings, timelinessWarnings,
   type GoodsFigures, type LinkedLine, type PricedLine, type WarnSettings, type Warning,
 } from '../../../engine/warnings/rules.ts';
 import type { Row } from '../../db/db.ts';
@@ -130,17 +130,25 @@ const expenseContract: Evaluator = async (figures, doc, settings) => [
 ];
 
 /**
- * R-REC on a goods-received check: Σ accepted quantities on a delivery batch line against its supply
+ * R-REC on a goods-received check: each line's accepted and returned quantities against what was
+ * delivered and rejected (R-REC-1); Σ accepted quantities on a delivery batch line against its supply
  * quantity, and on a contract line against its quantity (the changed one when there is one).
  */
 const receipt: Evaluator = async (figures, doc, _settings, model) => {
+  const accepted = acceptanceWarnings(rows(doc).map((r) => ({
+    id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.acceptedQty as Num, deliveredQty: r.deliveredQty as Num, returnedQty: r.returnedQty as Num | null,
+  })));
   const contractModel = figures.documents.contract;
   const batch = await linkedLines(figures, doc, { model, field: 'batchDetailId', qty: 'acceptedQty', upstream: figures.documents.batch, upstreamQty: 'supplyQty' });
   const contract = await linkedLines(figures, doc, { model, field: 'contractDetailId', qty: 'acceptedQty', upstream: contractModel, upstreamQty: 'quantity' });
   const changed = await figures.lines(contractModel, contract.map((l) => l.upstreamId), ['changedQuantity']);
   const limited = contract.map((l) => ({ ...l, limit: String(changed.get(l.upstreamId)?.changedQuantity ?? l.limit) }));
-  return [...receiptOverSupplyWarnings(batch), ...receiptOverContractWarnings(limited)];
+  return [...accepted, ...receiptOverSupplyWarnings(batch), ...receiptOverContractWarnings(limited)];
 };
+
+/** R-REC-1 on a delivery ticket (a one-goods document): received against delivered, or the net weight when weighed. */
+const ticket: Evaluator = async (_figures, doc) =>
+  ticketWarnings([{ goodsId: str(doc.goodsId), name: nameOf(doc), qty: doc.receivedQty as Num, deliveredQty: doc.deliveredQty as Num, netWeight: doc.netWeight as Num | null }]);
 
 /** R-INV-1 on a stocktake: its lines' book quantity and price are the ledger's, written on save. */
 const stocktake: Evaluator = async (_figures, doc, settings) =>
@@ -200,6 +208,7 @@ const BY_ROLE: readonly [string, Evaluator][] = [
   [WARNING_ROLES.batch, batchSupply],
   [WARNING_ROLES.contract, expenseContract],
   [OPTIONAL_WARNING_ROLES.receipt, receipt],
+  [OPTIONAL_WARNING_ROLES.ticket, ticket],
   [OPTIONAL_WARNING_ROLES.stocktake, stocktake],
   [OPTIONAL_WARNING_ROLES.monthlyReport, monthlyReport],
 ];

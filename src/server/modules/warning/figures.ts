@@ -36,6 +36,7 @@ export const WARNING_ROLES = {
 /** Roles with rules of their own that a schema set may leave out. */
 export const OPTIONAL_WARNING_ROLES = {
   receipt: 'stock.receipt',
+  ticket: 'stock.voucher',
   stocktake: 'stock.count',
   monthlyReport: 'stock.monthlyReport',
 } as const;
