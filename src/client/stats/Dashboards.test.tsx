@@ -49,7 +49,7 @@ describe('the dashboards of the statistics page', () => {
       ['中砂', 'm3', '50', '0', '0', 'no permission', '0', '0'],
       ['螺纹钢 HRB400E Φ25', 't', '1,200', '700', '650', 'no permission', '598', '350.25'],
     ]);
-    // the goods with the largest plan is charted first; a row click charts another
+    // the goods that went furthest through the stages is charted first; a row click charts another
     expect(within(screen.getByTestId('funnel-goods')).getByText('螺纹钢 HRB400E Φ25')).toBeTruthy();
     fireEvent.click(within(table).getByText('中砂'));
     expect(await within(screen.getByTestId('funnel-goods')).findByText('中砂')).toBeTruthy();

@@ -136,8 +136,9 @@ export function MaterialFunnel({ projectId }: { projectId?: string }) {
   const funnel = useMaterialFunnel(projectId);
   const rows = funnel.data?.rows ?? [];
   const [chosen, setChosen] = useState<string>();
-  // the goods with the largest plan opens the chart
-  const shown = rows.find((r) => r.goodsId === chosen) ?? [...rows].sort((a, b) => Number(b.planned ?? 0) - Number(a.planned ?? 0))[0];
+  // the chart opens on the goods that went furthest through the stages (then the largest plan)
+  const reached = (r: FunnelRow) => FUNNEL_STAGES.filter((stage) => Number(r[stage] ?? 0) !== 0).length;
+  const shown = rows.find((r) => r.goodsId === chosen) ?? [...rows].sort((a, b) => reached(b) - reached(a) || Number(b.planned ?? 0) - Number(a.planned ?? 0))[0];
   const option = useMemo(() => (shown ? funnelChartOption(shown, t) : null), [shown, t]);
   const name = (r: FunnelRow) => [r.goodsName, r.spec].filter(Boolean).join(' ');
   let body: React.ReactNode;
