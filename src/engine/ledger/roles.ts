@@ -15,6 +15,8 @@ export const LEDGER_ROLES = {
   turnoverMovement: 'turnover.movement',
   /** a turnover stocktake: book quantity = what is on site */
   turnoverCount: 'turnover.count',
+  /** a turnover lease settlement: its lines can be worked out from the movements (R-RENT-2) */
+  rentSettlement: 'turnover.rentSettlement',
   masterGoods: 'master.goods',
   masterWarehouse: 'master.warehouse',
   masterProject: 'master.project',

@@ -36,6 +36,7 @@ export function ledgerPaths(catalog: EntityCatalog): Record<string, JsonSchema> 
   const report = optionalEntityWithRole(catalog, LEDGER_ROLES.report);
   const count = optionalEntityWithRole(catalog, LEDGER_ROLES.count);
   const turnover = optionalEntityWithRole(catalog, LEDGER_ROLES.turnoverMovement);
+  const rent = optionalEntityWithRole(catalog, LEDGER_ROLES.rentSettlement);
   const paths: Record<string, JsonSchema> = {};
   const projectParam = query('projectId', 'project id');
   if (report) {
@@ -58,6 +59,17 @@ export function ledgerPaths(catalog: EntityCatalog): Record<string, JsonSchema> 
       turnover.key, 'Turnover items on site per goods at the end of a day: approved entries − approved exits (R-TURN-INV)',
       [projectParam, query('date', 'YYYY-MM-DD', true, DATE), query('expenditureContractCode', 'only the items of one lease contract', false)],
       { type: 'array', items: { type: 'object', properties: { ...goods, onSiteQty: amount } } },
+    );
+  }
+  if (rent) {
+    paths[`${rent.api}/rentLines`] = get(
+      rent.key,
+      'The lines of a lease settlement from the lease\'s approved entry and exit checks: each contract line with the period\'s opening, entered and exited quantities, quantity × days by the day rule (R-RENT-2) and the lost and damaged quantities of the period\'s exits (R-RENT-4); then goods moved without a contract line',
+      [
+        projectParam, query('expenditureContractCode', 'the lease contract\'s code'), query('startDate', 'first day of the period, YYYY-MM-DD', true, DATE),
+        query('endDate', 'last day of the period, YYYY-MM-DD', true, DATE), query('rentDayRule', 'both, head, tail or neither; the contract\'s by default', false),
+      ],
+      { type: 'array', items: { type: 'object', properties: { ...goods, contractDetailId: text('the contract line (absent for goods without one)'), dailyRate: amount, taxRate: amount, openingQty: amount, enteredQty: amount, exitedQty: amount, qtyDays: amount, lostQty: amount, damagedQty: amount } } },
     );
   }
   return paths;

@@ -3,6 +3,7 @@
 //   GET <stock.monthlyReport>/generate?projectId&warehouseId&period   a month's 收发存 report
 //   GET <stock.count>/book?projectId&warehouseId&date                 book quantities and prices
 //   GET <turnover.movement>/onSite?projectId&date&expenditureContractCode   turnover items on site
+//   GET <turnover.rentSettlement>/rentLines?projectId&expenditureContractCode&startDate&endDate   (rent-lines.ts)
 import type { FastifyInstance } from 'fastify';
 import { applyComputed } from '../../../engine/compute/apply.ts';
 import { decimalToJson } from '../../../engine/compute/decimal.ts';
@@ -15,6 +16,7 @@ import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
+import { registerRentLinesRoute } from './rent-lines.ts';
 import { Ledger, situationLine, type MonthFigures } from './service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -96,4 +98,5 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
       return envelope(200, lines, t('ok', request.lang));
     });
   }
+  registerRentLinesRoute(app, ctx, (db, actor, ids) => ledger.goodsSnapshots(db, actor, ids));
 }
