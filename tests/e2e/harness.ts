@@ -13,6 +13,7 @@ import { createApp, type App } from '../../src/server/app.ts';
 import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
 import { openTestDb } from '../server/harness.ts';
 import { testConfig } from '../server/config.ts';
+import type { Config } from '../../src/server/config.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CLIENT_INDEX = join(PROJECT_ROOT, 'dist/client/index.html');
@@ -22,6 +23,12 @@ export const CAPTCHA_PATH = '/api/blade-auth/oauth/captcha';
 export const ACCESS_COOKIE = 'zhusuan-access-token';
 
 let server: App | undefined;
+
+/**
+ * Settings of this file's server beyond the harness's (a schema folder install may write to): set
+ * them at the test file's top level, which runs before the suite starts the server.
+ */
+export const serverSettings: Partial<Config> = {};
 let dropDb: (() => Promise<void>) | undefined;
 export let context: BrowserContext | undefined;
 let profileDir = '';
@@ -36,7 +43,7 @@ beforeAll(async () => {
   const { db, drop } = await openTestDb('pglite');
   dropDb = drop;
   // every test logs in as admin: the per-account limit (10 a minute) would refuse the later ones
-  server = await createApp(testConfig({ exposeCaptchaCode: true, loginLimits: { perAddress: 10_000, perAccount: 10_000 } }), { db, logger: false });
+  server = await createApp(testConfig({ exposeCaptchaCode: true, loginLimits: { perAddress: 10_000, perAccount: 10_000 }, ...serverSettings }), { db, logger: false });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server has no TCP address');
