@@ -92,7 +92,7 @@ export function registerRentLinesRoute(app: FastifyInstance, ctx: RouteContext, 
   const settlement = optionalEntityWithRole(ctx.catalog, LEDGER_ROLES.rentSettlement);
   if (!settlement) return;
   const check = entityWithRole(ctx.catalog, LEDGER_ROLES.turnoverMovement);
-  const project = entityWithRole(ctx.catalog, LEDGER_ROLES.masterProject);
+  const projectModel = entityWithRole(ctx.catalog, LEDGER_ROLES.masterProject);
   const detail = settlement.details[0];
   const pick = detail?.pickFrom[0];
   if (!pick) throw new Error(`${settlement.file}: a ${LEDGER_ROLES.rentSettlement} document needs lines picked from its contract (x-detail.pickFrom)`);
@@ -105,7 +105,7 @@ export function registerRentLinesRoute(app: FastifyInstance, ctx: RouteContext, 
     const query = request.query as Query;
     await ctx.access.check(actor, settlement, 'view');
     const projectId = parseId(query.projectId?.trim(), 'projectId');
-    await new EntityStore(ctx, project, actor).detail(projectId);
+    await new EntityStore(ctx, projectModel, actor).detail(projectId);
     const code = query[pick.header]?.trim();
     if (!code) throw badRequest('missingParam', { param: pick.header });
     const start = dateParam(query, 'startDate');
