@@ -11,7 +11,7 @@ import type { Db } from '../../src/server/db/db.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
 import { ok } from './approval.ts';
 import { testConfig } from './config.ts';
-import { expenseContract, project, supplier } from './fixtures.ts';
+import { demand, demandRow, expenseContract, goods, project, supplier } from './fixtures.ts';
 import { client, type Api, type TestServer } from './harness.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -39,9 +39,11 @@ const [MAIN, DB_A, DB_B] = names;
 
 describe('tenants on their own databases (PostgreSQL)', () => {
   let server: App;
+  /** A second process on the same main database: it learns of moves through NOTIFY. */
+  let second: App;
   let platform: Api;
-  let tenant: { tenantId: string; api: Api };
-  let neighbour: { tenantId: string; api: Api };
+  let tenant: { tenantId: string; token: string; api: Api };
+  let neighbour: { tenantId: string; token: string; api: Api };
   let databases: Record<string, Db>;
   let sourceA: string;
   let sourceB: string;
@@ -51,7 +53,7 @@ describe('tenants on their own databases (PostgreSQL)', () => {
     const created = ok(await platform.post('/api/blade-system/tenant/save', { tenantName: name, linkman: '测试', accountNumber: -1 }));
     const [u] = await server.db.query(`SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`, [created.tenantId]);
     const token = await server.tokens.sign({ tenant_id: created.tenantId, user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: 'admin' });
-    return { tenantId: created.tenantId as string, api: client(server as TestServer, token) };
+    return { tenantId: created.tenantId as string, token, api: client(server as TestServer, token) };
   }
 
   const contractsOn = async (db: Db, tenantId: string) => {
@@ -67,6 +69,7 @@ describe('tenants on their own databases (PostgreSQL)', () => {
     });
     const main = await openPostgres(urlOf(MAIN), { max: 8 });
     server = await createApp(testConfig(), { db: main, logger: false });
+    second = await createApp(testConfig(), { db: await openPostgres(urlOf(MAIN), { max: 4 }), logger: false });
     databases = { a: await openPostgres(urlOf(DB_A), { max: 2 }), b: await openPostgres(urlOf(DB_B), { max: 2 }) };
     platform = client(server as TestServer, await server.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' }));
     tenant = await newTenant('独立库公司');
@@ -83,8 +86,10 @@ describe('tenants on their own databases (PostgreSQL)', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await server?.close();
-    await server?.db.close();
+    for (const app of [second, server]) {
+      await app?.close();
+      await app?.db.close();
+    }
     for (const db of Object.values(databases ?? {})) await db.close();
     await admin(async (c) => {
       for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -131,8 +136,49 @@ describe('tenants on their own databases (PostgreSQL)', () => {
     expect(await databases.a.query('SELECT 1 FROM construct_project WHERE tenant_id = $1', [neighbour.tenantId])).toHaveLength(0);
   });
 
+  /** ok(), or the logged server error behind a 500. */
+  async function done(res: { body: any }) {
+    if (res.body?.code === 500) {
+      await server.logs.flush();
+      const [e] = await server.db.query('SELECT message, stack_trace AS stack FROM blade_log_error ORDER BY id DESC LIMIT 1');
+      throw new Error(`${e?.message}\n${e?.stack}`);
+    }
+    return ok(res);
+  }
+
+  it('runs an approval of the bound tenant on its database: submit, the task in the approver\'s list with names, approve', async () => {
+    const [pmRole] = await server.db.query(`SELECT id::text AS id FROM blade_role WHERE tenant_id = $1 AND role_alias = 'project_manager'`, [tenant.tenantId]);
+    await done(await tenant.api.post('/api/blade-system/user/save', { account: 'pm', password: 'pm2pm2', name: '项目经理', realName: '赵经理', roleId: pmRole.id, status: 1 }));
+    const [pmUser] = await server.db.query(`SELECT id::text AS id, dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'pm'`, [tenant.tenantId]);
+    const pm = client(server as TestServer, await server.tokens.sign({ tenant_id: tenant.tenantId, user_id: pmUser.id, dept_id: pmUser.deptId, role_id: pmRole.id, role_name: 'project_manager' }));
+
+    const steel = await goods(tenant.api);
+    const plan = await demand(tenant.api, firstContract.projectId, [demandRow(steel.id, 10, 100)], { title: '独立库审批' });
+    const { processInstanceId } = await done(await tenant.api.post('/api/construct/materialTotalDemand/submit', { id: plan.id }));
+    const [task] = (await done(await pm.get('/api/blade-flow/work/claim-list', { size: '50' }))).records.filter((r: any) => r.processInstanceId === processInstanceId);
+    expect(task).toMatchObject({ businessTitle: '独立库审批' });
+    expect(task.startUserName).toBeTruthy(); // the submitter's name, read from the main database
+    await done(await pm.post('/api/blade-flow/work/claim-task', undefined, { taskId: task.taskId }));
+    await done(await pm.post('/api/blade-flow/work/complete-task', { taskId: task.taskId, flag: 'ok', comment: '同意' }));
+    const history = await done(await pm.get('/api/blade-flow/process/history-flow-list', { processInstanceId }));
+    expect(history.map((h: any) => h.assigneeName)).toContain('赵经理');
+
+    // the instance, its tasks and the document's status are on the tenant's database, none on the main one
+    const [instance] = await databases.a.query('SELECT status FROM wf_instance WHERE id = $1', [processInstanceId]);
+    expect(instance).toBeDefined();
+    expect(await databases.a.query(`SELECT 1 FROM wf_task WHERE instance_id = $1 AND status = 'completed'`, [processInstanceId])).toHaveLength(1);
+    expect(await server.db.query('SELECT 1 FROM wf_instance WHERE id = $1', [processInstanceId])).toHaveLength(0);
+    const [doc] = await databases.a.query('SELECT approval_status AS s FROM construct_material_total_demand WHERE id = $1', [plan.id]);
+    expect(doc.s).toBe(instance.status === 'completed' ? 'approved' : 'approving');
+    // the approver's to-do message is platform data: on the main database
+    expect(await server.db.query(`SELECT 1 FROM blade_message_receiver WHERE tenant_id = $1 AND user_id = $2`, [tenant.tenantId, pmUser.id])).not.toHaveLength(0);
+  });
+
   it('moves the tenant to another database while saves keep coming: every acknowledged save is there, counts and sums match', async () => {
     const initial = ok(await tenant.api.get(`${CONTRACTS}/list`, { size: '1' })).total as number;
+    // the second process has served the tenant from database A before the move
+    const elsewhere = client(second as TestServer, tenant.token);
+    expect(ok(await elsewhere.get(`${CONTRACTS}/list`, { size: '1' })).total).toBe(initial);
     const acknowledged: string[] = [];
     let quantities = 0;
     const refused: { status: number; msg: string }[] = [];
@@ -148,7 +194,10 @@ describe('tenants on their own databases (PostgreSQL)', () => {
           acknowledged.push(res.body.data.id);
           quantities += i + 1;
         }
-        else refused.push({ status: res.status, msg: res.body?.msg });
+        else {
+          refused.push({ status: res.status, msg: res.body?.msg });
+          if (res.status === 503) expect(res.headers['retry-after']).toBe('2');
+        }
       }
     })();
     const until = async (count: number) => {
@@ -177,6 +226,13 @@ describe('tenants on their own databases (PostgreSQL)', () => {
       `SELECT count(*)::int AS n, sum(quantity)::text AS q FROM construct_expenditure_contract_material WHERE tenant_id = $1 AND expenditure_contract_id = ANY($2::bigint[])`,
       [tenant.tenantId, acknowledged]);
     expect({ n: sums.n, q: Number(sums.q) }).toEqual({ n: acknowledged.length, q: quantities });
+    // the second process heard of the switch: it reads and writes the tenant on database B
+    expect(ok(await elsewhere.get(`${CONTRACTS}/list`, { size: '1' })).total).toBe(ids.size);
+    const there = ok(await elsewhere.post(`${CONTRACTS}/save`, {
+      name: '另一进程的合同', projectId: firstContract.projectId, subcontractorId: firstContract.subcontractorId, expenditureContractType: 'material',
+      pricingMode: 'fixed_unit_price', signDate: '2026-03-12', startDate: '2026-04-01', contractAmount: 0, taxRate: 13, performanceStatus: 'not_started', settlementStatus: 'none', details: [],
+    }));
+    expect(await databases.b.query('SELECT 1 FROM construct_expenditure_contract WHERE id = $1', [there.id])).toHaveLength(1);
     // the old database remembers the tenant left it: a process that has not heard yet is refused there
     expect(await databases.a.query('SELECT 1 FROM zs_tenant_moved WHERE tenant_id = $1', [tenant.tenantId])).toHaveLength(1);
   }, 120_000);

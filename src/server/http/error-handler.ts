@@ -26,6 +26,11 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const lang = request.lang ?? 'zh';
     if (err instanceof AppError) {
+      // a refusal worth retrying (a tenant being moved to another database) says when
+      if (err.status === 503) {
+        const seconds = Number(err.params.seconds ?? RETRY_AFTER_SECONDS);
+        return reply.status(503).header('retry-after', String(seconds)).send(envelope(503, { retryAfter: seconds }, t(err.key, lang, err.params)));
+      }
       return reply.status(err.status).send(envelope(err.code, null, t(err.key, lang, err.params)));
     }
     if (err instanceof ValidationFailed) {

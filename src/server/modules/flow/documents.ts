@@ -10,7 +10,7 @@ import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts'
 import type { Json } from '../../../engine/workflow/expression.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import { EntityStore, parseId, tenantDb, PLATFORM_TENANT, type Actor, type DataFilter, type EntityHooks, type StoreContext } from '../../db/store.ts';
+import { EntityStore, parseId, readerFor, tenantDb, PLATFORM_TENANT, type Actor, type DataFilter, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -123,7 +123,9 @@ export async function submitDocument(ctx: StoreContext, flow: DocumentFlow, mode
       const current = await store.detail(id);
       const status = String(current[wf.statusField] ?? '');
       if (!SUBMITTABLE.has(status)) throw refusal(model, status);
-      const variables = { ...(await flowParameters(tx, ctx, actor.tenantId)), ...documentVariables(model, current) };
+      // parameters are platform data (on the main database when the tenant's documents are elsewhere)
+      const parameters = await flowParameters(await readerFor(ctx, 'business', 'platform', actor.tenantId, tx), ctx, actor.tenantId);
+      const variables = { ...parameters, ...documentVariables(model, current) };
       const title = model.titleField ? String(current[model.titleField] ?? '') : '';
       await flow.runtime.start(tx, actor, definition, variables, { model, id, title });
       return store.detail(id);

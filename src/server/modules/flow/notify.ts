@@ -3,7 +3,7 @@
 // module, so a rolled-back step sends nothing; a message no active user would receive is skipped.
 import type { Queryable } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import type { StoreContext } from '../../db/store.ts';
+import { readerFor, type StoreContext } from '../../db/store.ts';
 import { sendSystemMessage } from '../message/service.ts';
 import { inTransaction } from './tx.ts';
 
@@ -25,7 +25,8 @@ export function messageNotifier(ctx: StoreContext): ApprovalNotifier {
     if (!notice.receiverIds.length) return;
     const { active: known, ...message } = notice;
     if (known) return void (await sendSystemMessage(inTransaction(ctx, tx), message));
-    const [active] = await tx.query<{ n: number }>(
+    const users = await readerFor(ctx, 'business', 'platform', notice.tenantId, tx);
+    const [active] = await users.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ${q(ctx.catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0 AND status = 1 AND id = ANY($2::bigint[])`,
       [notice.tenantId, notice.receiverIds],
     );
