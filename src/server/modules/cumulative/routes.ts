@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
-import { parseId } from '../../db/store.ts';
+import { parseId, tenantDb } from '../../db/store.ts';
 import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -41,7 +41,7 @@ export function registerCumulativeRoutes(app: FastifyInstance, ctx: RouteContext
       const period = query.period?.trim() || undefined;
       if (period !== undefined && (!model.cumulative!.period || !MONTH.test(period))) throw badRequest('badFilterValue', { field: 'period', value: period });
       const excludeId = query.excludeId ? parseId(query.excludeId, 'excludeId') : undefined;
-      return envelope(200, await service.answer(ctx.db, actor, model, group, { period, excludeId }), t('ok', request.lang));
+      return envelope(200, await service.answer(tenantDb(ctx, actor.tenantId), actor, model, group, { period, excludeId }), t('ok', request.lang));
     });
   }
 }

@@ -11,7 +11,7 @@ import { t } from '../../../engine/i18n/messages.ts';
 import { ledgerEntities } from '../../../engine/ledger/roles.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Row } from '../../db/db.ts';
-import { EntityStore, parseId, type Actor } from '../../db/store.ts';
+import { EntityStore, parseId, tenantDb, type Actor } from '../../db/store.ts';
 import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -61,8 +61,8 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
     const query = request.query as Query;
     const { projectId, warehouseId } = await scope(actor, report, query, false);
     const period = param(query, 'period', MONTH);
-    const figures = await ledger.monthFigures(ctx.db, actor.tenantId, projectId, warehouseId, period);
-    const goods = await ledger.goodsSnapshots(ctx.db, actor, [...figures.keys()]);
+    const figures = await ledger.monthFigures(tenantDb(ctx, actor.tenantId), actor.tenantId, projectId, warehouseId, period);
+    const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...figures.keys()]);
     const details = [...figures.values()]
       .filter(hasStockOrMovement)
       .map((f) => situationLine({ ...goods.get(f.goodsId), consumedQty: 0, transferOutQty: 0 }, f))
@@ -77,8 +77,8 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
     const query = request.query as Query;
     const { projectId, warehouseId } = await scope(actor, count, query, true);
     const date = param(query, 'date', DATE);
-    const book = await ledger.balancesAt(ctx.db, actor.tenantId, projectId, warehouseId!, date);
-    const goods = await ledger.goodsSnapshots(ctx.db, actor, [...book.keys()]);
+    const book = await ledger.balancesAt(tenantDb(ctx, actor.tenantId), actor.tenantId, projectId, warehouseId!, date);
+    const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...book.keys()]);
     const lines = [...book.entries()]
       .filter(([, b]) => !b.qty.isZero())
       .map(([id, b]) => ({ ...goods.get(id), bookQty: decimalToJson(b.qty), price: b.price ? decimalToJson(b.price) : null, bookAmount: decimalToJson(b.amount) }));
@@ -92,8 +92,8 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
       const query = request.query as Query;
       const { projectId } = await scope(actor, turnover, query, false);
       const date = param(query, 'date', DATE);
-      const onSite = await ledger.onSite(ctx.db, actor.tenantId, projectId, date, query.expenditureContractCode?.trim() || null);
-      const goods = await ledger.goodsSnapshots(ctx.db, actor, [...onSite.keys()]);
+      const onSite = await ledger.onSite(tenantDb(ctx, actor.tenantId), actor.tenantId, projectId, date, query.expenditureContractCode?.trim() || null);
+      const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...onSite.keys()]);
       const lines = [...onSite.entries()].filter(([, qty]) => !qty.isZero()).map(([id, qty]) => ({ ...goods.get(id), onSiteQty: decimalToJson(qty) }));
       return envelope(200, lines, t('ok', request.lang));
     });

@@ -7,7 +7,7 @@ import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { auxiliaryKind } from '../../../engine/warnings/auxiliary.ts';
 import { percent } from '../../../engine/warnings/rules.ts';
-import { parseId } from '../../db/store.ts';
+import { parseId, tenantDb } from '../../db/store.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -128,7 +128,7 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
       const actor = actorOf(request);
       await ctx.access.check(actor, model, 'view');
       const query = request.query as Query;
-      const figures = new Figures(ctx.db, ctx, actor.tenantId);
+      const figures = new Figures(tenantDb(ctx, actor.tenantId), ctx, actor.tenantId);
       const settings = await readSettings(ctx.db, ctx, actor.tenantId);
       const data = kind === 'demand' ? await demandFigures(figures, query) : kind === 'contract' ? await contractFigures(figures, query) : await settlementFigures(figures, model, query);
       if (data === null) throw notFound(model.label);
