@@ -135,7 +135,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
     const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret));
-    const access = new AccessControl(db, catalog);
+    // the grants follow the schema set served now (code generation's install replaces ctx.catalog)
+    const access = new AccessControl(db, () => ctx.catalog);
     // data sources' passwords: sealed with a key of this installation (no default key)
     const secretBox = createSecretBox(await loadKeyMaterial(db, 'datasource.key', config.datasourceKey, 'ZS_DATASOURCE_KEY'));
     const identity = new IdentityService(db, catalog, tokens, config.timeZone);

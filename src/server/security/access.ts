@@ -55,22 +55,36 @@ export class AccessControl {
   private readonly cache = new Map<string, { at: number; grants: Promise<Grants> }>();
   private apiRules?: { at: number; rules: Promise<{ id: string; path: string }[]> };
   private bus?: CacheBus;
-  /** entity key -> entities whose records refer to it (header or rows) */
-  private readonly referencedBy = new Map<string, EntityModel[]>();
+  /** What the grants read of the schema set, derived again when the set changes (code generation's install). */
+  private derived?: {
+    catalog: EntityCatalog;
+    /** entity key -> entities whose records refer to it (header or rows) */
+    referencedBy: Map<string, EntityModel[]>;
+    /** API bases of rows of another document, with their document's */
+    rowsApis: { api: string; parentApi: string }[];
+  };
 
-  /** API bases of rows of another document, with their document's */
-  private readonly rowsApis: { api: string; parentApi: string }[];
+  /** `catalog`: the schema set, or how to find the one served now. */
+  constructor(private readonly db: Db, private readonly catalogNow: EntityCatalog | (() => EntityCatalog)) {}
 
-  constructor(private readonly db: Db, private readonly catalog: EntityCatalog) {
-    this.rowsApis = Object.values(catalog.entities).flatMap((m) => (m.rowsOf ? [{ api: m.api, parentApi: catalog.entities[m.rowsOf.entity].api }] : []));
+  private get catalog(): EntityCatalog {
+    return typeof this.catalogNow === 'function' ? this.catalogNow() : this.catalogNow;
+  }
+
+  private schemaFacts() {
+    const catalog = this.catalog;
+    if (this.derived?.catalog === catalog) return this.derived;
+    const referencedBy = new Map<string, EntityModel[]>();
     for (const model of Object.values(catalog.entities)) {
       for (const f of [...model.fields, ...model.details.flatMap((d) => d.fields)]) {
         if (!f.ref || f.ref.entity === model.key) continue;
-        const list = this.referencedBy.get(f.ref.entity) ?? [];
+        const list = referencedBy.get(f.ref.entity) ?? [];
         if (!list.includes(model)) list.push(model);
-        this.referencedBy.set(f.ref.entity, list);
+        referencedBy.set(f.ref.entity, list);
       }
     }
+    const rowsApis = Object.values(catalog.entities).flatMap((m) => (m.rowsOf ? [{ api: m.api, parentApi: catalog.entities[m.rowsOf.entity].api }] : []));
+    return (this.derived = { catalog, referencedBy, rowsApis });
   }
 
   private table(key: string): string {
@@ -150,7 +164,7 @@ export class AccessControl {
   private canRead(model: EntityModel, codes: ReadonlySet<string>): boolean {
     const code = model.menu!.code;
     if (codes.has(code) || codes.has(`${code}_view`)) return true;
-    return (this.referencedBy.get(model.key) ?? []).some((other) => {
+    return (this.schemaFacts().referencedBy.get(model.key) ?? []).some((other) => {
       const c = other.menu?.code;
       return c !== undefined && (codes.has(`${c}_add`) || codes.has(`${c}_edit`));
     });
@@ -232,7 +246,7 @@ export class AccessControl {
    */
   async checkApi(actor: Actor, path: string): Promise<void> {
     await this.checkApiPath(actor, path);
-    const rows = this.rowsApis.find((r) => path.startsWith(`${r.api}/`));
+    const rows = this.schemaFacts().rowsApis.find((r) => path.startsWith(`${r.api}/`));
     if (rows) await this.checkApiPath(actor, rows.parentApi + path.slice(rows.api.length));
   }
 
