@@ -1,8 +1,9 @@
 // Tenants on their own databases (tenant/datasource): a tenant bound to a data source has its
 // documents created, read and written there, the others stay on the main database and see none of
 // them; a move between databases under a stream of saves loses none of them; the refusals say why.
-// Needs a PostgreSQL server (the main database must be one): it runs on the test server always,
-// with throwaway databases created and dropped here.
+// Binding needs a PostgreSQL main database: that part runs on the test PostgreSQL server always
+// (TEST_DATABASE_URL, else 127.0.0.1:5432), on throwaway databases created and dropped here; on
+// the embedded database the refusal is checked.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { openPostgres } from '../../src/server/db/postgres.ts';
 import { ok } from './approval.ts';
 import { testConfig } from './config.ts';
 import { demand, demandRow, expenseContract, goods, project, supplier } from './fixtures.ts';
-import { client, type Api, type TestServer } from './harness.ts';
+import { client, startServer, type Api, type TestServer } from './harness.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONTRACTS = '/api/construct/expenditureContract';
@@ -243,5 +244,29 @@ describe('tenants on their own databases (PostgreSQL)', () => {
     expect(await contractsOn(server.db, tenant.tenantId)).toEqual(before);
     expect(await contractsOn(databases.b, tenant.tenantId)).toEqual({ n: 0, lines: 0 });
     expect(ok(await tenant.api.get(`${CONTRACTS}/list`)).total).toBe(before.n);
+  });
+});
+
+describe('tenants on their own databases with the embedded main database', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer('pglite');
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('refuses a binding in the caller\'s language, saying the main database must be PostgreSQL, and keeps serving the tenant', async () => {
+    const { tenantId, token } = await server.newTenant();
+    const admin = client(server, await server.token(), 'en');
+    const source = ok(await admin.post('/api/blade-develop/datasource/save', { name: 'tenant db', url: 'postgres://u:p@127.0.0.1:5432/tenant' })).id;
+    const refused = await admin.post(BIND, undefined, { tenantId, datasourceId: source });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('PostgreSQL main database');
+    expect((await client(server, await server.token()).post(BIND, undefined, { tenantId, datasourceId: source })).body.msg).toContain('内嵌数据库不支持');
+    const site = await project(client(server, token));
+    expect(await server.db.query('SELECT 1 FROM construct_project WHERE id = $1', [site.id])).toHaveLength(1);
   });
 });
