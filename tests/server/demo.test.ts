@@ -160,6 +160,20 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     expect(lines.map((l) => l.closingAmount)).toEqual([91920, 22980, 53620, 12868.8]);
   });
 
+  it('closes its two final settlements on approved interim settlements, and keeps one tip per warning', async () => {
+    // the foundation-pit filing: March 2,000 m³ × 1,150 + 30 × 2,600 = 2,378,000; April 2,400 × 1,150 + 40 × 2,600 = 2,864,000;
+    // May 1,400 × 1,150 + 49 × 2,600 = 1,737,400 → 6,979,400
+    const [filing] = (await list(admin, '/api/construct/subcontractSettlementFiling/list')).records;
+    expect(filing).toMatchObject({ expenditureContractCode: 'ZCHT-NJ-2026-006', approvalStatus: 'approved', interimCumulativeAmount: 6979400 });
+    // the site-works labour: 2,000 ㎡ × 95; 800 × 95 + 600 m × 210; 620 × 210 → 190,000 + 202,000 + 130,200 = 522,200
+    const [final] = (await list(admin, '/api/construct/laborSettlementFinalization/list')).records;
+    expect(final).toMatchObject({ expenditureContractCode: 'ZCHT-NJ-2026-011', approvalStatus: 'approved', interimCumulativeAmount: 522200 });
+    // no warning twice: the seed writes only what the rules do not raise
+    const tips = (await list(admin, '/api/construct/warnTip/list', { size: '1000' })).records.filter((t) => t.warnStatus !== 'handled');
+    const keys = tips.map((t) => [t.sourceEntity, t.sourceId, t.sourceDetailId ?? '', t.goodsId ?? '', t.warnType].join('|'));
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+  });
+
   it('adds nothing on a second start', async () => {
     const before = await tableCounts(app);
     await app.close();
