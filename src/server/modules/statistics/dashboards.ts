@@ -7,7 +7,7 @@ import { costTrend, type CostTrendAnswer, type FunnelRow, type FunnelStage, type
 import type { Amount } from '../../../engine/statistics/statistics.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { Params, q } from '../../db/sql.ts';
-import type { Actor, DataFilter, StoreContext } from '../../db/store.ts';
+import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../db/store.ts';
 import type { FunnelSource, StatisticsModels } from './models.ts';
 import { amount, approvedLive, col, scoped, type StatisticsScope } from './service.ts';
 
@@ -42,7 +42,7 @@ export class Dashboards {
       return `SELECT t.${col(m, 'expenditureContractCode')} AS code, t.${col(m, 'period')}::text AS month, t.${col(m, 'thisAmountExclTax')} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
     }).join(' UNION ALL ');
     const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
-    const rows = await this.ctx.db.query<{ month: string; type: string | null; amount: string }>(
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<{ month: string; type: string | null; amount: string }>(
       `SELECT s.month, c.${col(c, 'expenditureContractType')} AS type, sum(s.excl)::text AS amount
          FROM ${q(c.table)} c JOIN (${settlements}) s ON s.code = c.${col(c, 'code')}
         WHERE ${where.join(' AND ')} AND s.month IS NOT NULL
@@ -93,7 +93,7 @@ export class Dashboards {
       const admitted = (a: string) => [...approvedLive(model, a, actor.tenantId, params), `${a}.${col(model, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(filters!, params, a)];
       const where = admitted('h');
       if (newestOnly) where.push(`h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${col(model, 'projectId')})`);
-      const rows = await this.ctx.db.query<{ g: string; qty: string }>(
+      const rows = await tenantDb(this.ctx, actor.tenantId).query<{ g: string; qty: string }>(
         `SELECT l.${q(detail.fieldMap.goodsId.column)}::text AS g, sum(l.${q(detail.fieldMap[qtyField].column)})::text AS qty
            FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
           WHERE ${where.join(' AND ')} AND l.${q(detail.fieldMap.goodsId.column)} IS NOT NULL GROUP BY 1`,
@@ -106,7 +106,7 @@ export class Dashboards {
 
   /** Received and consumed by goods: the material ledger's approved postings (receipts in, consumption out). */
   private async ledger(actor: Actor, projectIds: string[]): Promise<{ received: StageSums; consumed: StageSums }> {
-    const rows = await this.ctx.db.query<{ g: string; received: string | null; consumed: string | null }>(
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<{ g: string; received: string | null; consumed: string | null }>(
       `SELECT goods_id::text AS g, sum(qty) FILTER (WHERE movement = 'receipt')::text AS received, (-sum(qty) FILTER (WHERE movement = 'consumption'))::text AS consumed
          FROM material_ledger WHERE tenant_id = $1 AND project_id = ANY($2::bigint[]) GROUP BY 1`,
       [actor.tenantId, projectIds],
@@ -119,7 +119,7 @@ export class Dashboards {
   private async goods(actor: Actor, ids: string[]): Promise<Map<string, { name: string; spec: string | null; unit: string | null }>> {
     const m: EntityModel | undefined = this.models.goods;
     if (!ids.length || !m) return new Map();
-    const rows = await this.ctx.db.query<{ id: string; name: string; spec: string | null; unit: string | null }>(
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; spec: string | null; unit: string | null }>(
       `SELECT id::text AS id, ${col(m, 'name')} AS name, ${col(m, 'spec')} AS spec, ${col(m, 'unit')} AS unit FROM ${q(m.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[])`,
       [actor.tenantId, ids],
     );

@@ -10,7 +10,7 @@ import {
 import type { Row } from '../../db/db.ts';
 import { resolveLabels } from '../../db/labels.ts';
 import { Params, q } from '../../db/sql.ts';
-import type { Actor, DataFilter, StoreContext } from '../../db/store.ts';
+import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../db/store.ts';
 import type { StatisticsModels } from './models.ts';
 
 /** What the caller may see: data-scope filters per entity, and whether income contracts are readable. */
@@ -76,7 +76,7 @@ export class Statistics {
     const params = new Params();
     const where = [`p.tenant_id = ${params.add(actor.tenantId)}`, ...(m.softDelete ? ['p.is_deleted = 0'] : []), ...scoped(filters, params, 'p')];
     if (projectId) where.push(`p.id = ${params.add(projectId)}`);
-    const rows = await this.ctx.db.query<{ id: string; name: string; target: string | null }>(
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; target: string | null }>(
       `SELECT p.id::text AS id, p.${col(m, 'name')} AS name, p.${col(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
       params.values,
     );
@@ -99,7 +99,7 @@ export class Statistics {
     const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
     if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
     const sum = (expr: string) => `coalesce(sum(${expr}), 0)::text`;
-    const rows = await this.ctx.db.query<Row>(
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
       `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention FROM (${settlements}) u GROUP BY code),
             -- paid so far is a running figure: the latest (largest) recorded one per contract
             pd AS (SELECT code, max(paid) AS paid FROM (${paid}) u GROUP BY code)
@@ -131,7 +131,7 @@ export class Statistics {
     const sum = (f: string) => `coalesce(sum(i.${col(m, f)}), 0)::text AS ${q(f)}`;
     // each contract's measured output without its own tax, to the fen (round: half away from zero)
     const measuredExcl = `coalesce(sum(round(i.${col(m, 'measuredAmount')} * 100 / (100 + coalesce(i.${col(m, 'taxRate')}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
-    const rows = await this.ctx.db.query<Row>(
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
       `SELECT i.${col(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}, ${measuredExcl}
          FROM ${q(m.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
       params.values,
