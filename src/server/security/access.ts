@@ -204,11 +204,24 @@ export class AccessControl {
     const grants = await this.grants(actor);
     const rules = grants.dataRules.filter((r) => r.menuCode === model.menu!.code);
     if (grants.administrator || !rules.length || rules.some((r) => r.scopeType === '1')) return [];
-    return rules.map((rule) => this.filterFor(actor, model, rule));
+    const deptIds = (actor.deptId ?? '').split(',').filter((d) => /^\d{1,19}$/.test(d));
+    // departments are platform data: the subtree is read here, not joined into the document's
+    // statement (which runs on the tenant's own database when it has one)
+    const subtree = rules.some((r) => r.scopeType === '4') ? await this.deptSubtree(actor.tenantId, deptIds) : [];
+    return rules.map((rule) => this.filterFor(actor, model, rule, deptIds, subtree));
   }
 
-  private filterFor(actor: Actor, model: EntityModel, rule: DataRule): DataFilter {
-    const deptIds = (actor.deptId ?? '').split(',').filter((d) => /^\d{1,19}$/.test(d));
+  /** The departments and every department below them. */
+  private async deptSubtree(tenantId: string, deptIds: string[]): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT d.id::text AS id FROM ${this.table('dept')} d WHERE d.tenant_id = $1 AND d.is_deleted = 0
+          AND (d.id = ANY($2::bigint[]) OR string_to_array(d.ancestors, ',') && $2::text[])`,
+      [tenantId, deptIds],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  private filterFor(actor: Actor, model: EntityModel, rule: DataRule, deptIds: string[], subtree: string[]): DataFilter {
     const column = (fallback: string) => q((model.fieldMap[rule.scopeColumn ?? ''] ?? model.fieldMap[fallback]).column);
     switch (rule.scopeType) {
       case '2':
@@ -216,8 +229,7 @@ export class AccessControl {
       case '3':
         return (p, a) => `${a}.${column('createDept')} = ANY(${p.add(deptIds)}::bigint[])`;
       case '4':
-        return (p, a) => `${a}.${column('createDept')} IN (SELECT d.id FROM ${this.table('dept')} d WHERE d.tenant_id = ${p.add(actor.tenantId)} AND d.is_deleted = 0
-          AND (d.id = ANY(${p.add(deptIds)}::bigint[]) OR string_to_array(d.ancestors, ',') && ${p.add(deptIds)}::text[]))`;
+        return (p, a) => `${a}.${column('createDept')} = ANY(${p.add(subtree)}::bigint[])`;
       default: {
         let condition: unknown;
         try {
