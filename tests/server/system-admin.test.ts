@@ -136,9 +136,9 @@ describe.each(databaseKinds())('system administration on %s', (kind) => {
     expect(JSON.parse(captchaRefused.body).error).toBe('unsupported_grant_type');
   });
 
-  it('answers tenant datasources with a clear "not supported yet"', async () => {
+  it('keeps the platform tenant\'s data on the main database (tenant/datasource refuses to move it)', async () => {
     const res = await platform.post('/api/blade-system/tenant/datasource', undefined, { tenantId: '000000', datasourceId: '1' });
     expect(res.status).toBe(400);
-    expect(res.body.msg).toBe('租户独立数据源暂不支持');
+    expect(res.body.msg).toBe('平台租户的数据只能保存在主数据库');
   });
 });

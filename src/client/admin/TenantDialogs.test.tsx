@@ -80,11 +80,34 @@ describe('tenant package', () => {
 });
 
 describe('tenant data source', () => {
-  it('says plainly that per-tenant data sources are not supported and sends nothing', () => {
+  const pick = async (name: string) => {
+    fireEvent.mouseDown(screen.getByLabelText('数据源'));
+    fireEvent.click(await screen.findByTitle(name));
+  };
+
+  it('moves a tenant on the system database to a data source, after saying what a move does', async () => {
     const fake = adminFake();
-    renderWith(<TenantDatasourceDialog model={tenant()} rows={tenants(fake, '401')} onClose={() => undefined} />, fake);
-    expect(screen.getByText('租户独立数据源暂不支持:所有租户共用系统数据库,按租户编号隔离数据。')).toBeTruthy();
-    expect(screen.getByRole('button', { name: /确\s*定/ }).hasAttribute('disabled')).toBe(true);
-    expect(fake.calls).toEqual([]);
+    const onClose = vi.fn();
+    renderWith(<TenantDatasourceDialog model={tenant()} rows={tenants(fake, '401')} onClose={onClose} />, fake);
+    expect(screen.getByText(/迁移时复制该租户的业务数据/)).toBeTruthy();
+    const move = () => screen.getByRole('button', { name: /迁\s*移/ });
+    // nothing to move until another database is chosen
+    await waitFor(() => expect(within(screen.getByRole('dialog')).getByTitle('系统数据库(与平台共用)')).toBeTruthy());
+    expect(move().hasAttribute('disabled')).toBe(true);
+    await pick('第一工程公司独立库');
+    fireEvent.click(move());
+    await screen.findByText('操作成功');
+    expect(lastPost(fake)).toEqual({ url: '/api/blade-system/tenant/datasource', params: { tenantId: '100001', datasourceId: '350' } });
+    await waitFor(() => expect(onClose).toHaveBeenCalledWith(true));
+  });
+
+  it('moves a tenant on its own database back to the system database', async () => {
+    const fake = adminFake();
+    renderWith(<TenantDatasourceDialog model={tenant()} rows={tenants(fake, '402')} onClose={() => undefined} />, fake);
+    await waitFor(() => expect(within(screen.getByRole('dialog')).getByTitle('第一工程公司独立库')).toBeTruthy());
+    await pick('系统数据库(与平台共用)');
+    fireEvent.click(screen.getByRole('button', { name: /迁\s*移/ }));
+    await screen.findByText('操作成功');
+    expect(lastPost(fake)!.params).toEqual({ tenantId: '100002', datasourceId: '' });
   });
 });

@@ -37,7 +37,6 @@ registerExtension('tenant', {
   toolbarActions: [{ key: 'setting', label: label('admin.tenant.setting'), permission: 'tenant_setting', selection: 'many', dialog: TenantSettingDialog }],
   rowActions: [
     { key: 'package', label: label('admin.tenant.package'), permission: 'tenant_package_setting', dialog: TenantPackageDialog },
-    // tenant_datasource is not seeded yet (see the report): the button stays hidden until it is
     { key: 'datasource', label: label('admin.tenant.datasource'), permission: 'tenant_datasource', dialog: TenantDatasourceDialog },
   ],
 });

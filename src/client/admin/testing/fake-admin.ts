@@ -101,7 +101,8 @@ export function createFakeAdminHttp(catalog: EntityCatalog, options: FakeHttpOpt
         for (const tenant of table('tenant').filter((t) => t.tenantId === q.tenantId)) tenant.packageId = q.packageId || null;
         return null;
       case `${SYSTEM}/tenant/datasource`:
-        throw new ApiError(400, '租户独立数据源暂不支持', null);
+        for (const tenant of table('tenant').filter((t) => t.tenantId === q.tenantId)) tenant.datasourceId = q.datasourceId || null;
+        return null;
       default:
         return undefined;
     }

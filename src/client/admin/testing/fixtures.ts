@@ -47,10 +47,11 @@ export function adminFake(options: { latencyMs?: number; hang?: boolean; failWit
     { id: '300', packageName: '基础版', menuId: '6,7' },
     { id: '301', packageName: '标准版', menuId: '1,2,5,6,7' },
   ]);
+  fake.tables.set('datasource', [{ id: '350', name: '第一工程公司独立库', url: 'postgres://127.0.0.1:5432/zs_first' }]);
   fake.tables.set('tenant', [
     { id: '400', tenantId: '000000', tenantName: '平台', accountNumber: -1, expireTime: null, packageId: null },
     { id: '401', tenantId: '100001', tenantName: '第一工程公司', accountNumber: 20, expireTime: '2027-12-31 23:59:59', packageId: '300' },
-    { id: '402', tenantId: '100002', tenantName: '市政工程公司', accountNumber: 20, expireTime: '2027-06-30 00:00:00', packageId: null },
+    { id: '402', tenantId: '100002', tenantName: '市政工程公司', accountNumber: 20, expireTime: '2027-06-30 00:00:00', packageId: null, datasourceId: '350' },
   ]);
   fake.tables.set('dict', DICTS.map((d) => ({ ...d })));
   fake.tables.set('topMenu', [{ id: '500', code: 'cost', name: '成本管控', sort: 1 }]);
