@@ -8,6 +8,7 @@ import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Filter, ListQuery } from '../../engine/query/list-params.ts';
+import { isRecordId } from '../../engine/query/ids.ts';
 import type { Predicate } from '../../engine/predicate/predicate.ts';
 import { describePath, validateRecord, type FieldError } from '../../engine/validate/record.ts';
 import { nowText } from '../clock.ts';
@@ -88,7 +89,6 @@ export interface TreeNode {
   children?: TreeNode[];
 }
 
-const ID = /^\d{1,19}$/;
 const DEFERRED_JOIN_OFFSET = 200;
 const TREE_LIMIT = 20000;
 /** At most this many records from `all` (an unpaged list for pickers and caches, not an export). */
@@ -97,14 +97,14 @@ export const ALL_LIMIT = 5000;
 export function parseIds(raw: string | undefined, param = 'ids'): string[] {
   if (raw === undefined || raw.trim() === '') throw badRequest('missingParam', { param });
   const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = ids.find((id) => !ID.test(id));
+  const bad = ids.find((id) => !isRecordId(id));
   if (bad !== undefined || ids.length === 0) throw badRequest('badId', { param, value: bad ?? raw });
   return [...new Set(ids)];
 }
 
 export function parseId(raw: string | undefined, param = 'id'): string {
   if (raw === undefined || raw === '') throw badRequest('missingParam', { param });
-  if (!ID.test(raw)) throw badRequest('badId', { param, value: raw });
+  if (!isRecordId(raw)) throw badRequest('badId', { param, value: raw });
   return raw;
 }
 
@@ -431,9 +431,11 @@ export class EntityStore {
 
   // ---- writes ----
 
-  /** Creates a record (with its rows) and returns it as `detail` would. */
-  /** Saves a new record; `numberedOn` (yyyy-MM…) dates its code instead of today (historic demo documents). */
-  async create(body: Row, { numberedOn }: { numberedOn?: string } = {}): Promise<Row> {
+  /**
+   * Creates a record (with its rows) and returns it as `detail` would. `createdAt` (yyyy-MM-dd
+   * HH:mm:ss) dates it, and its code, in the past instead of now: the demo's history.
+   */
+  async create(body: Row, { createdAt }: { createdAt?: string } = {}): Promise<Row> {
     this.assertWrite();
     const { input, record: checked } = this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
@@ -442,7 +444,7 @@ export class EntityStore {
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, creating: true });
       const newId = nextId();
-      await this.insertHeader(tx, newId, record, numberedOn);
+      await this.insertHeader(tx, newId, record, createdAt);
       for (const detail of this.model.details) await this.syncRows(tx, detail, newId, (record[detail.name] as Row[]) ?? [], []);
       await this.hooks.afterWrite?.({ tx, actor: this.actor, id: newId, body, record, creating: true });
       return newId;
@@ -645,12 +647,12 @@ export class EntityStore {
     return this.detail(id, 'id', tx);
   }
 
-  private async insertHeader(tx: Queryable, id: string, record: Row, numberedOn?: string) {
-    const now = nowText(this.ctx.timeZone);
+  private async insertHeader(tx: Queryable, id: string, record: Row, createdAt?: string) {
+    const now = createdAt ?? nowText(this.ctx.timeZone);
     const values: Row = { ...record, id, createUser: this.actor.userId, createDept: this.actor.deptId, createTime: now, updateUser: this.actor.userId, updateTime: now };
     if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
     if (this.model.softDelete) values.isDeleted = 0;
-    if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, numberedOn ?? now);
+    if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
     const fields = this.model.columns.filter((f) => f.name in values);
     const params = new Params();
     const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
@@ -769,7 +771,7 @@ export class EntityStore {
       const params = new Params();
       const valuesOf = (p: (typeof list)[number]) => (ref.separator ? String(p.row[field.name]).split(ref.separator).filter(Boolean) : [String(p.row[field.name])]);
       const values = [...new Set(list.flatMap(valuesOf))];
-      const malformed = valueField.kind === 'id' ? values.filter((v) => !ID.test(v)) : [];
+      const malformed = valueField.kind === 'id' ? values.filter((v) => !isRecordId(v)) : [];
       if (malformed.length) {
         for (const p of list) for (const v of valuesOf(p).filter((x) => malformed.includes(x))) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
         continue;

@@ -188,18 +188,33 @@ async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
   if (!model) throw new Error(`seed: unknown entity ${step.entity}`);
   const actor = step.as ? await run.actorOf(step.as) : platformActor;
   const data = resolvePlaceholders(step.data, run) as Row;
-  const created = await new EntityStore(ctx, model, actor).create(data, { numberedOn: documentMonth(model, data) });
+  const created = await new EntityStore(ctx, model, actor).create(data, { createdAt: documentDate(model, data, nowText(ctx.timeZone)) });
   if (step.name) run.remember(step.name, model.key, created);
 }
 
-/**
- * The month a seeded document is numbered in: that of its first date or month field (a settlement's
- * period, a contract's signing date, a plan's date), so that a history spread over months reads
- * like one; undefined (today) for a record without one.
- */
+/** A seeded record's first date or month field with a value (a settlement's period, a contract's signing date, a plan's date). */
+function firstDateField(model: EntityModel, data: Row) {
+  return model.fields.find((f) => !f.system && (f.kind === 'date' || f.kind === 'month') && typeof data[f.name] === 'string' && /^\d{4}-\d{2}/.test(data[f.name] as string));
+}
+
+/** The month a seeded document is numbered in: that of its first date or month field; undefined (today) without one. */
 export function documentMonth(model: EntityModel, data: Row): string | undefined {
-  const field = model.fields.find((f) => !f.system && (f.kind === 'date' || f.kind === 'month') && typeof data[f.name] === 'string' && /^\d{4}-\d{2}/.test(data[f.name] as string));
+  const field = firstDateField(model, data);
   return field && (data[field.name] as string).slice(0, 7);
+}
+
+/**
+ * When a seeded document was made, so that a history spread over months reads like one: its
+ * numbering, its creation time and the rules that compare a settlement's period with the month it
+ * was prepared in agree with its own date (a month's documents on the 25th). Undefined (now) for a
+ * record without a date, or one dated after `now`.
+ */
+export function documentDate(model: EntityModel, data: Row, now: string): string | undefined {
+  const field = firstDateField(model, data);
+  if (!field) return undefined;
+  const value = data[field.name] as string;
+  const at = `${field.kind === 'month' ? `${value.slice(0, 7)}-25` : value.slice(0, 10)} 09:00:00`;
+  return at < now ? at : undefined;
 }
 
 export function readSeedFiles(dir: string): { file: string; seed: SeedFile }[] {
