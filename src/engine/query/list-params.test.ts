@@ -112,6 +112,7 @@ describe('values', () => {
     ['id', project, 'partyAId', 'abc'],
     ['id with SQL', project, 'partyAId', "1 OR 1=1"],
     ['id too long', project, 'partyAId', '12345678901234567890'],
+    ['id past the largest bigint', project, 'partyAId', '9223372036854775808'],
     ['integer with decimals', plan, 'versionNo', '1.5'],
     ['integer as text', dict, 'sort_ge', 'ten'],
     ['decimal as text', project, 'targetCost_ge', '1,000'],

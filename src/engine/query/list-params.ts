@@ -4,6 +4,7 @@
 import { formats } from '../dialect/ajv.ts';
 import type { EntityModel, FieldModel } from '../model/types.ts';
 import type { MessageKey } from '../i18n/messages.ts';
+import { isRecordId } from './ids.ts';
 
 export type FilterOp =
   | 'equal' | 'notequal' | 'like' | 'likeleft' | 'likeright' | 'notlike'
@@ -66,7 +67,7 @@ function parseValue(field: FieldModel, op: FilterOp, raw: string, param: string)
   if (field.dict?.multiple && op === 'equal') return raw;
   switch (field.kind) {
     case 'id':
-      if (!/^\d{1,19}$/.test(text)) throw bad();
+      if (!isRecordId(text)) throw bad();
       return text;
     case 'integer':
       if (!/^-?\d{1,10}$/.test(text)) throw bad();
