@@ -20,7 +20,7 @@ import { maskedParams } from '../../src/server/modules/log/mask.ts';
 import { LogService } from '../../src/server/modules/log/service.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { runLoad, type LoadResult } from './load.ts';
-import { freePort, killAllNow, spawnServer, stopServer, type ServerProc } from './procs.ts';
+import { freePort, runBench, spawnServer, stopServer, type ServerProc } from './procs.ts';
 import { num } from './env.ts';
 import { int, median, ms, table } from './report.ts';
 
@@ -218,15 +218,4 @@ async function main() {
   console.log(report);
 }
 
-const watchdog = setTimeout(() => {
-  console.error('api-log bench: watchdog fired');
-  killAllNow();
-  process.exit(1);
-}, 30 * 60_000);
-watchdog.unref();
-
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  killAllNow();
-  process.exit(1);
-});
+runBench('api-log', main);

@@ -21,11 +21,11 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
-import pg from 'pg';
+import { withClient } from './pg-client.ts';
 import { startNginx, type Nginx } from '../server/nginx-proxy.ts';
 import { num } from './env.ts';
 import { runLoad, type LoadResult } from './load.ts';
-import { freePort, killAllNow, processTree, spawnServer, stopServer, type ServerProc } from './procs.ts';
+import { freePort, runBench, processTree, spawnServer, stopServer, type ServerProc } from './procs.ts';
 import { int, median, table } from './report.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -81,16 +81,6 @@ function databaseUrl(): string {
   const url = new URL(CFG.pgAdminUrl);
   url.pathname = `/${DB_NAME}`;
   return url.toString();
-}
-
-async function onDatabase<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
 }
 
 async function token(): Promise<string> {
@@ -162,7 +152,7 @@ function cpuMs(pids: number[]): Map<number, number> {
 
 /** The CPU the servers, nginx and this database's backends spend over `run`, per request. */
 async function cpuPerRequest<T extends { total: number }>(procs: ServerProc[], nginx: Nginx | undefined, run: () => Promise<T>): Promise<T & { cpu: CpuPerRequest }> {
-  const backends = async () => onDatabase(CFG.pgAdminUrl, async (c) => (await c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [DB_NAME])).rows.map((r) => Number(r.pid)));
+  const backends = async () => withClient(CFG.pgAdminUrl, async (c) => (await c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [DB_NAME])).rows.map((r) => Number(r.pid)));
   const app = procs.flatMap((p) => processTree(p.pid));
   const proxy = nginx ? processTree(nginx.pid) : [];
   const before = { app: cpuMs(app), proxy: cpuMs(proxy), db: cpuMs(await backends()) };
@@ -199,7 +189,7 @@ async function measure(setup: Setup, headers: Record<string, string>, partyAId: 
     await measureSave(base, headers, partyAId, CFG.warmupS);
     const save = await cpuPerRequest(procs, nginx, () => measureSave(base, headers, partyAId, CFG.durationS));
     // the saved rows go, so that the next list run sees the same table
-    const saved = await onDatabase(databaseUrl(), async (c) => (await c.query(`DELETE FROM construct_project WHERE name LIKE $1`, [`${BENCH_NAME} %`])).rowCount ?? 0);
+    const saved = await withClient(databaseUrl(), async (c) => (await c.query(`DELETE FROM construct_project WHERE name LIKE $1`, [`${BENCH_NAME} %`])).rowCount ?? 0);
     return { setup, list, save, saved };
   } finally {
     await nginx?.stop();
@@ -213,7 +203,7 @@ function machine(): string {
 }
 
 async function freshDatabase(): Promise<void> {
-  await onDatabase(CFG.pgAdminUrl, async (c) => {
+  await withClient(CFG.pgAdminUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${DB_NAME}`);
   });
@@ -226,7 +216,7 @@ async function main() {
   try {
     // the first start builds and seeds the database; the setups then start on it as a restart would
     await Promise.all((await startProcesses(1)).map((p) => stopServer(p)));
-    const [{ id: partyAId }] = await onDatabase(databaseUrl(), async (c) => (await c.query(`SELECT id::text AS id FROM construct_party_a WHERE tenant_id = '000000' AND is_deleted = 0 LIMIT 1`)).rows);
+    const [{ id: partyAId }] = await withClient(databaseUrl(), async (c) => (await c.query(`SELECT id::text AS id FROM construct_party_a WHERE tenant_id = '000000' AND is_deleted = 0 LIMIT 1`)).rows);
     const headers = { 'blade-auth': `bearer ${await token()}` };
     const runs: Row[] = [];
     for (let round = 0; round < CFG.rounds; round++) {
@@ -238,7 +228,7 @@ async function main() {
     }
     writeReport(runs, loadAtStart, started);
   } finally {
-    await onDatabase(CFG.pgAdminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch(() => undefined);
+    await withClient(CFG.pgAdminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch(() => undefined);
   }
 }
 
@@ -293,15 +283,4 @@ function writeReport(runs: Row[], loadAtStart: number[], started: Date) {
   console.log(report);
 }
 
-const watchdog = setTimeout(() => {
-  console.error('nginx bench: watchdog fired');
-  killAllNow();
-  process.exit(1);
-}, 30 * 60_000);
-watchdog.unref();
-
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  killAllNow();
-  process.exit(1);
-});
+runBench('nginx', main);

@@ -228,6 +228,24 @@ export function killAllNow(): void {
   live.clear();
 }
 
+/**
+ * Runs a benchmark's main: exits 0 when it ends, 1 (after killing every child) when it throws or
+ * when it is still running after `limitMs`, so that a hung run never keeps the machine.
+ */
+export function runBench(name: string, main: () => Promise<void>, limitMs = 30 * 60_000): void {
+  const watchdog = setTimeout(() => {
+    console.error(`${name} bench: watchdog fired`);
+    killAllNow();
+    process.exit(1);
+  }, limitMs);
+  watchdog.unref();
+  main().then(() => process.exit(0), (err) => {
+    console.error(err);
+    killAllNow();
+    process.exit(1);
+  });
+}
+
 /** Polls `probe` every `intervalMs` until it returns a value or `timeoutMs` passes. */
 export async function pollUntil<T>(probe: () => Promise<T | undefined>, intervalMs: number, timeoutMs: number, stopIf?: () => boolean): Promise<T | undefined> {
   const end = performance.now() + timeoutMs;

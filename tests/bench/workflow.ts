@@ -16,7 +16,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
-import pg from 'pg';
+import { withClient } from './pg-client.ts';
 import { createTokenService } from '../../src/server/security/tokens.ts';
 import { endEvent, flow, parallel, processXml, startEvent, userTask } from '../../src/engine/workflow/testing.ts';
 import { cpuShare, cpuSnapshot } from './cpu.ts';
@@ -55,16 +55,6 @@ function benchUrl(): string {
   const url = new URL(CFG.pgAdminUrl);
   url.pathname = `/${CFG.dbName}`;
   return url.toString();
-}
-
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
 }
 
 // ---- HTTP ----
