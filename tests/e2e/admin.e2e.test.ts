@@ -102,7 +102,7 @@ describe('admin screens in the browser', () => {
     await see(toast('操作成功')).toBeVisible();
   }, TEST_TIMEOUT);
 
-  test('tenants: 授权配置 and 产品包配置 save; the data source action stays hidden until its button is seeded', async () => {
+  test('tenants: 授权配置 and 产品包配置 save; 数据源配置 shows where the tenant\'s data lives', async () => {
     await login();
     await openFromSidebar('租户管理');
     await content().locator('tbody tr').first().getByLabel('选择此行').check();
@@ -118,7 +118,16 @@ describe('admin screens in the browser', () => {
     await shot('admin-tenant-package-setting.png');
     await button(dialog(), '确定').click();
     await see(toast('操作成功')).toBeVisible();
-    await see(content().getByRole('button', { name: /数据源配置/ })).toHaveCount(0);
+    await see(page.locator('.ant-modal:visible')).toHaveCount(0);
+
+    await button(content().locator('tbody tr').first(), '数据源配置').click();
+    await see(dialog().getByText('系统数据库(与平台共用)')).toBeVisible();
+    // the first row is the platform's own tenant, whose data stays on the system database
+    await see(dialog().getByText('平台租户的数据只能保存在系统数据库,不能迁移。')).toBeVisible();
+    await see(dialog().getByRole('button', { name: /迁\s*移/ })).toHaveAttribute('disabled', '');
+    await shot('admin-tenant-datasource.png');
+    await button(dialog(), '取消').click();
+    await see(page.locator('.ant-modal:visible')).toHaveCount(0);
   }, TEST_TIMEOUT);
 
   test('dictionaries: an entry added under the chosen dictionary, with SPEC §5 messages', async () => {

@@ -16,12 +16,15 @@ import { SelectedRows } from './SelectedRows.tsx';
 import { useSubmit } from './useSubmit.ts';
 
 const MAIN = '';
+/** The platform's own tenant: the server keeps its data on the main database. */
+const PLATFORM_TENANT = '000000';
 
 export default function TenantDatasourceDialog({ model, rows, onClose }: ActionDialogProps) {
   const t = useT();
   const http = useHttp();
   const lang = useAtomValue(langAtom);
   const tenant = rows[0];
+  const platform = String(tenant.tenantId) === PLATFORM_TENANT;
   const source = model.fieldMap.datasourceId;
   const sources = useQuery({ queryKey: ['options', source.ref!.entity, 'all'], queryFn: () => fetchOptions(http, source.ref!.entity, { size: 500 }) });
   const current = tenant.datasourceId ? String(tenant.datasourceId) : MAIN;
@@ -34,16 +37,16 @@ export default function TenantDatasourceDialog({ model, rows, onClose }: ActionD
   return (
     <Modal
       open width={520} title={t('admin.tenant.datasource')} onCancel={() => onClose(false)} onOk={() => void save()}
-      confirmLoading={busy} okText={t('admin.tenant.move')} okButtonProps={{ disabled: picked === current || !sources.isSuccess }}
+      confirmLoading={busy} okText={t('admin.tenant.move')} okButtonProps={{ disabled: platform || picked === current || !sources.isSuccess }}
     >
       <SelectedRows model={model} rows={rows} />
       <GrantBody loading={sources.isLoading} error={sources.error}>
         <Form layout="vertical">
           <Form.Item label={label}>
-            <Select aria-label={label} showSearch={{ optionFilterProp: 'label' }} value={picked} onChange={setPicked} options={options} />
+            <Select aria-label={label} disabled={platform} showSearch={{ optionFilterProp: 'label' }} value={picked} onChange={setPicked} options={options} />
           </Form.Item>
         </Form>
-        <Alert type="info" showIcon title={t('admin.tenant.moveExplained')} />
+        <Alert type={platform ? 'warning' : 'info'} showIcon title={t(platform ? 'admin.tenant.platformStays' : 'admin.tenant.moveExplained')} />
       </GrantBody>
     </Modal>
   );

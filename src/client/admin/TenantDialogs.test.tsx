@@ -101,6 +101,14 @@ describe('tenant data source', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalledWith(true));
   });
 
+  it('offers no move of the platform tenant, whose data stays on the system database', async () => {
+    const fake = adminFake();
+    renderWith(<TenantDatasourceDialog model={tenant()} rows={tenants(fake, '400')} onClose={() => undefined} />, fake);
+    expect(screen.getByText('平台租户的数据只能保存在系统数据库,不能迁移。')).toBeTruthy();
+    await waitFor(() => expect(within(screen.getByRole('dialog')).getByTitle('系统数据库(与平台共用)')).toBeTruthy());
+    expect(screen.getByRole('button', { name: /迁\s*移/ }).hasAttribute('disabled')).toBe(true);
+  });
+
   it('moves a tenant on its own database back to the system database', async () => {
     const fake = adminFake();
     renderWith(<TenantDatasourceDialog model={tenant()} rows={tenants(fake, '402')} onClose={() => undefined} />, fake);
