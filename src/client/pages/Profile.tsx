@@ -28,7 +28,10 @@ function InfoForm() {
       await authApi.updateInfo(values);
       message.success(t('common.saved'));
     }}>
-      <Form.Item name="avatar" label={t('info.avatar')}>
+      {/* the link lives in a field of its own: a Form.Item name on the Space would also take the file
+          input's change event and show its C:\fakepath\… name as the picture */}
+      <Form.Item name="avatar" hidden><Input /></Form.Item>
+      <Form.Item label={t('info.avatar')}>
         <Space>
           <Avatar size={64} src={avatar || undefined}>{data?.realName?.slice(0, 1)}</Avatar>
           <Upload
