@@ -5,7 +5,7 @@
 // posts; June's report derives its consumption from the count. Turnover items: exits cannot return
 // more than is on site. Another tenant sees none of it. Every number is worked out by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, tokenOf } from './approval.ts';
+import { approveByTurns, ok, tokenOf } from './approval.ts';
 import { goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
@@ -14,7 +14,6 @@ const INVENTORY = '/api/construct/materialInventory';
 const SITUATION = '/api/construct/materialSituation';
 const TURNOVER = '/api/construct/materialTurnoverCheck';
 const TURNOVER_INVENTORY = '/api/construct/materialTurnoverInventory';
-const FLOW = '/api/blade-flow';
 
 function refused(res: { body: any }) {
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 400, success: false });
@@ -32,24 +31,7 @@ describe.each(databaseKinds())('the material ledger on %s', (kind) => {
   let supplierId: string;
 
   /** Submits (unless in approval already) and lets the project manager, then the cost manager when the amount asks for it, approve. */
-  async function approve(base: string, id: string) {
-    const current = ok(await admin.get(`${base}/detail`, { id }));
-    const submitted = current.approvalStatus === 'approving' ? current : ok(await admin.post(`${base}/submit`, { id }));
-    for (let step = 0; step < 4; step++) {
-      const status = ok(await admin.get(`${base}/detail`, { id })).approvalStatus;
-      if (status !== 'approving') break;
-      for (const api of approvers) {
-        const [task] = ok(await api.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
-        if (!task) continue;
-        ok(await api.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
-        ok(await api.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
-        break;
-      }
-    }
-    const done = ok(await admin.get(`${base}/detail`, { id }));
-    expect(done.approvalStatus).toBe('approved');
-    return done;
-  }
+  const approve = (base: string, id: string) => approveByTurns(admin, approvers, base, id);
 
   const check = (checkDate: string, qty: number, priceInclTax: number, extra: Record<string, unknown> = {}) => ({
     projectId: site.id, warehouseId: store.id, checkDate, subcontractorId: supplierId, materialSource: 'self_purchase', inspectorName: '周小军',

@@ -7,7 +7,7 @@
 // both languages; fixing the document closes it; a critical one refuses submission under hard control.
 // Every number is worked out by hand in the comments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, tokenOf, type ContractKeys } from './approval.ts';
+import { approveByTurns, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { expenseContract, goods, project, supplier } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
@@ -19,7 +19,6 @@ const SITUATION = '/api/construct/materialSituation';
 const CONTRACT = '/api/construct/expenditureContract';
 const SETTLEMENT = '/api/construct/subcontractMonthlySettlement';
 const PARAM = '/api/blade-system/param';
-const FLOW = '/api/blade-flow';
 
 describe.each(databaseKinds())('early warnings of stock, receipts, settlements and budgets on %s', (kind) => {
   let server: TestServer;
@@ -33,21 +32,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
   let purchase: any;
 
   /** Submits and approves a document: the project manager, then the cost manager when the amount needs them. */
-  async function approve(base: string, id: string) {
-    const current = ok(await admin.get(`${base}/detail`, { id }));
-    const submitted = current.approvalStatus === 'approving' ? current : ok(await admin.post(`${base}/submit`, { id }));
-    for (let step = 0; step < 4; step++) {
-      if (ok(await admin.get(`${base}/detail`, { id })).approvalStatus !== 'approving') break;
-      for (const api of approvers) {
-        const [task] = ok(await api.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
-        if (!task) continue;
-        ok(await api.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
-        ok(await api.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
-        break;
-      }
-    }
-    expect(ok(await admin.get(`${base}/detail`, { id })).approvalStatus).toBe('approved');
-  }
+  const approve = (base: string, id: string) => approveByTurns(admin, approvers, base, id);
 
   const tipsOf = async (sourceId: string) => ok(await admin.get(`${TIPS}/list`, { sourceId, size: '100', ascs: 'warn_type' })).records as any[];
   const openTipsOf = async (sourceId: string, type?: string) =>
