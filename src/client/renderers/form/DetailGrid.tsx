@@ -121,8 +121,14 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
   const columns = useMemo(() => gridColumns(store.model, store.detail(detail)), [store, detail]);
   const keys = useSyncExternalStore((notify) => store.subscribe(`rows:${detail}`, notify), () => store.keys(detail));
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  // errors belong to row positions: once rows are added, copied or removed they are hidden until the next check
+  // errors belong to row positions: once the rows change (added, copied, removed here, or replaced
+  // by a fill or a pick) they are hidden until the next check
   const [movedSince, setMovedSince] = useState<ErrorSchema | undefined | null>(null);
+  const shownKeys = useRef(keys);
+  if (shownKeys.current !== keys) {
+    shownKeys.current = keys;
+    if (movedSince !== errorSchema) setMovedSince(errorSchema);
+  }
   const errors = movedSince === errorSchema ? undefined : errorSchema;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -136,24 +142,21 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
     observeElementRect: (instance, report) => observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : VIEW)),
   });
 
-  const moved = useCallback(() => setMovedSince(errorSchema), [errorSchema]);
   const onSelect = useCallback((key: string, on: boolean) => setSelected((s) => {
     const next = new Set(s);
     if (on) next.add(key);
     else next.delete(key);
     return next;
   }), []);
-  const onCopy = useCallback((key: string) => { store.copyRow(detail, key); moved(); }, [store, detail, moved]);
-  const onDelete = useCallback((key: string) => { store.removeRows(detail, [key]); onSelect(key, false); moved(); }, [store, detail, moved, onSelect]);
+  const onCopy = useCallback((key: string) => store.copyRow(detail, key), [store, detail]);
+  const onDelete = useCallback((key: string) => { store.removeRows(detail, [key]); onSelect(key, false); }, [store, detail, onSelect]);
   const add = () => {
     store.addRow(detail);
-    moved();
     requestAnimationFrame(() => virtualizer.scrollToIndex(store.keys(detail).length - 1));
   };
   const removeSelected = () => {
     store.removeRows(detail, [...selected]);
     setSelected(new Set());
-    moved();
   };
 
   // after a failed check, bring the first row with an error into view

@@ -73,4 +73,14 @@ describe('a form filled from a server route', () => {
     expect(document.body.textContent).toContain('螺纹钢');
     expect(document.body.textContent).not.toContain('盘圆');
   });
+
+  it('drops the grid\'s "no rows" message once a fill brings rows (it came back stale until the next save)', async () => {
+    const book = [{ goodsId: '31', goodsCode: 'G31', goodsName: '螺纹钢', spec: 'Φ25', unit: 't', bookQty: 80, price: 4000, bookAmount: 320000 }];
+    open(stocktake, { projectId: '11', warehouseId: '21', inventoryDate: '2026-06-30' }, 'book', book);
+    fireEvent.click(await screen.findByRole('button', { name: /保\s*存/ }));
+    const noRows = await screen.findByText(/至少需要1行/);
+    fireEvent.click(screen.getByRole('button', { name: '带出账面库存' }));
+    await waitFor(() => expect(rows()).toBe(1));
+    expect(noRows.isConnected && document.body.textContent?.includes('至少需要1行')).toBe(false);
+  });
 });
