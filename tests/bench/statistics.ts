@@ -4,30 +4,41 @@
 // (~170,000 detail rows; the scaffold settlement has none), plus drafts that must not count. Rows
 // are inserted by SQL, then statisticsData is asked sequentially in-process (app.inject: routing,
 // token check, permission and data-scope look-ups, the SQL and the envelope; no socket) for every
-// project at once and for one project, on PostgreSQL and on the embedded database.
-// Run: npx tsx tests/bench/statistics.ts   Knobs: BENCH_PG_URL, BENCH_STATS_REQUESTS (default 200).
+// project at once and for one project, on PostgreSQL and on the embedded database; then a
+// settlement's `cumulative` (24 approved periods before it) the same way; then, on PostgreSQL, the
+// dashboard's first render in headless Chromium (navigation to /cost/statistics until the
+// statistics table, its chart and the dashboards' charts are drawn), signed in as the administrator.
+// Run: npx tsx tests/bench/statistics.ts   Knobs: BENCH_PG_URL, BENCH_STATS_REQUESTS (default 200),
+// BENCH_RENDER_RUNS (default 5), BENCH_TRACE=1 (print each API call of the page with its time).
 // Writes tests/bench/statistics-results.md.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { chromium, type Page } from 'playwright-core';
 import { createApp, type App } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
 import { testConfig } from '../server/config.ts';
 import { num } from './env.ts';
-import { ms, table } from './report.ts';
+import { median, ms, table } from './report.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = num('BENCH_STATS_REQUESTS', 200);
+const RENDER_RUNS = num('BENCH_RENDER_RUNS', 5);
+const CHROMIUM = '/usr/bin/chromium';
+/** The charts a first render must have drawn (the other panels' charts too, when they are there). */
+const DRAWN_CHARTS = ['statistics-chart', 'trend-chart'];
 const PROJECTS = 50;
 const CONTRACTS_PER_KIND = 2;
 const MONTHS = 24;
 const LINES = 10;
+/** Every settlement's counterparty (a cumulative is asked per project, contract and counterparty). */
+const SUBCONTRACTOR = 9300001;
 /** The settlement kind of each contract type (domain §6). */
 const KIND_OF: Record<string, string> = {
   labor: 'laborMonthlySettlement', subcontract: 'subcontractMonthlySettlement', material: 'materialMonthlySettlement',
@@ -57,9 +68,9 @@ async function fill(app: App): Promise<{ headers: number; lines: number }> {
     const e = KIND_OF[type];
     const model = app.catalog.entities[e];
     const ids = `9200000000 + ${ti} * 100000000 + p * 100000 + n * 1000 + m`;
-    const inserted = await db.query(`INSERT INTO ${t(e)} (id, tenant_id, ${c(e, 'projectId')}, ${c(e, 'expenditureContractCode')}, ${c(e, 'period')},
+    const inserted = await db.query(`INSERT INTO ${t(e)} (id, tenant_id, ${c(e, 'projectId')}, ${c(e, 'subcontractorId')}, ${c(e, 'expenditureContractCode')}, ${c(e, 'period')},
         ${c(e, 'thisAmountInclTax')}, ${c(e, 'thisAmountExclTax')}, ${c(e, 'thisPayableAmount')}, ${c(e, 'retentionAmount')}, ${c(e, 'approvalStatus')})
-      SELECT ${ids}, '000000', 9000000 + p, 'ZCHT-B-' || p || '-' || ${ti} || '-' || n, to_char(date '2024-01-01' + (m - 1) * interval '1 month', 'YYYY-MM'),
+      SELECT ${ids}, '000000', 9000000 + p, ${SUBCONTRACTOR}, 'ZCHT-B-' || p || '-' || ${ti} || '-' || n, to_char(date '2024-01-01' + (m - 1) * interval '1 month', 'YYYY-MM'),
         10900, 10000, 8400, 327, CASE WHEN m = ${MONTHS + 1} THEN 'approving' ELSE 'approved' END
       FROM generate_series(1, ${PROJECTS}) p, generate_series(1, ${CONTRACTS_PER_KIND}) n, generate_series(1, ${MONTHS + 1}) m RETURNING id`);
     headers += inserted.length;
@@ -75,9 +86,17 @@ async function fill(app: App): Promise<{ headers: number; lines: number }> {
   return { headers, lines };
 }
 
-async function measure(app: App, query: Record<string, string>): Promise<{ p50: number; p99: number; max: number; check: unknown }> {
+interface Timing { p50: number; p99: number; max: number }
+
+const timing = (times: number[]): Timing => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length / 2)], p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))], max: sorted[sorted.length - 1] };
+};
+
+/** `REQUESTS` sequential GETs of `url` after 20 warm-up ones; answers the timing and the last answer's data. */
+async function measure(app: App, url: string, query: Record<string, string>): Promise<Timing & { data: any }> {
   const token = await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' });
-  const ask = () => app.app.inject({ method: 'GET', url: '/api/construct/project/statisticsData', query, headers: { 'blade-auth': `bearer ${token}` } });
+  const ask = () => app.app.inject({ method: 'GET', url, query, headers: { 'blade-auth': `bearer ${token}` } });
   for (let i = 0; i < 20; i++) await ask(); // warm-up
   const times: number[] = [];
   let last: any;
@@ -85,24 +104,96 @@ async function measure(app: App, query: Record<string, string>): Promise<{ p50: 
     const start = performance.now();
     const res = await ask();
     times.push(performance.now() - start);
-    if (res.statusCode !== 200) throw new Error(`statisticsData answered ${res.statusCode}: ${res.body}`);
+    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
     last = JSON.parse(res.body).data;
   }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)], p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))], max: times[times.length - 1], check: last.total };
+  return { ...timing(times), data: last };
+}
+
+const STATISTICS = '/api/construct/project/statisticsData';
+
+/** A subcontract settlement's cumulative for one contract: 24 approved periods summed by header and line. */
+async function measureCumulative(app: App) {
+  const kind = app.catalog.entities[KIND_OF.subcontract];
+  const result = await measure(app, `${kind.api}/cumulative`, { projectId: '9000001', expenditureContractCode: 'ZCHT-B-1-1-1', subcontractorId: String(SUBCONTRACTOR) });
+  const previous = JSON.stringify(result.data);
+  if (!previous.includes(String(MONTHS * 10900))) throw new Error(`wrong cumulative: ${previous.slice(0, 400)}`);
+  return result;
+}
+
+/** Signs in through the login page (the captcha answer is exposed to this benchmark's server). */
+async function signIn(page: Page, base: string) {
+  const captcha = page.waitForResponse((r) => r.url().includes('/oauth/captcha') && r.status() === 200);
+  await page.goto(`${base}/login`);
+  const code = (await captcha).headers()['x-test-captcha-code'];
+  await page.locator('input[autocomplete="username"]').fill('admin');
+  await page.locator('input[autocomplete="current-password"]').fill('admin');
+  await page.locator('input[maxlength="5"]').fill(code);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL('**/wel/index');
+}
+
+/**
+ * Milliseconds from navigating to /cost/statistics until the statistics table has its rows and
+ * every chart on the page is drawn (at least the statistics by type and the cost trend), per run; the
+ * first run is the cold one (chunks and ECharts fetched), the rest reuse the browser's cache.
+ */
+async function measureRender(base: string, query: string): Promise<number[] | string> {
+  if (!existsSync(CHROMIUM)) return 'Chromium is not installed (/usr/bin/chromium)';
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    page.setDefaultTimeout(60_000);
+    await signIn(page, base);
+    const runs: number[] = [];
+    if (process.env.BENCH_TRACE) {
+      page.on('requestfinished', (r) => {
+        const t = r.timing();
+        if (r.url().includes('/api/')) console.log(`${(t.responseEnd).toFixed(0).padStart(6)} ms  ${r.url().replace(base, '')}`);
+      });
+    }
+    for (let i = 0; i < RENDER_RUNS; i++) {
+      await page.goto(`${base}/wel/index`);
+      await page.locator('.zs-header').waitFor({ state: 'visible' });
+      const start = Date.now();
+      await page.goto(`${base}/cost/statistics${query}`);
+      await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ state: 'visible' });
+      // ECharts draws SVG: a chart is drawn once its box holds paths
+      await page.waitForFunction((needed) => {
+        const charts = [...document.querySelectorAll<HTMLElement>('.zs-chart')];
+        const ids = charts.map((c) => c.dataset.testid);
+        return needed.every((id) => ids.includes(id)) && charts.every((c) => c.querySelector('svg path'));
+      }, DRAWN_CHARTS);
+      runs.push(Date.now() - start);
+    }
+    return runs;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The dashboard's first render for every project and for one, through the app listening on loopback. */
+async function measureRenders(app: App) {
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  const base = `http://127.0.0.1:${address.port}`;
+  return { all: await measureRender(base, ''), one: await measureRender(base, '?projectId=9000001') };
 }
 
 async function run(kind: 'postgres' | 'pglite', db: Db) {
-  const app = await createApp(testConfig({ demo: 'off' }), { db, logger: false });
+  const app = await createApp(testConfig({ demo: 'off', exposeCaptchaCode: true }), { db, logger: false });
   try {
     const filled = await fill(app);
-    const all = await measure(app, {});
-    const one = await measure(app, { projectId: String(9000001) });
+    const all = await measure(app, STATISTICS, {});
+    const one = await measure(app, STATISTICS, { projectId: String(9000001) });
+    const cumulative = await measureCumulative(app);
     // every approved settlement: 50 projects × 8 kinds × 2 contracts × 24 months × 10,900
     const expected = PROJECTS * 8 * CONTRACTS_PER_KIND * MONTHS * 10900;
-    const total = all.check as { settledAmountInclTax: number; contractCount: number };
+    const total = all.data.total as { settledAmountInclTax: number; contractCount: number };
     if (Number(total.settledAmountInclTax) !== expected || total.contractCount !== PROJECTS * 8 * CONTRACTS_PER_KIND) throw new Error(`wrong totals: ${JSON.stringify(total)}`);
-    return { kind, ...filled, all, one };
+    const render = kind === 'postgres' ? await measureRenders(app) : undefined;
+    return { kind, ...filled, all, one, cumulative, render };
   } finally {
     await app.close();
   }
@@ -127,10 +218,16 @@ async function main() {
   }
   if (!process.env.BENCH_PG_ONLY) results.push(await run('pglite', await openPglite(undefined)));
   const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
-  const text = `# statisticsData under volume\n\n${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${load} at the end.\n` +
+  const t3 = (x: Timing) => `${ms(x.p50)} / ${ms(x.p99)} / ${ms(x.max)}`;
+  const renders = results.flatMap((r) => (r.render ? [['all projects', r.render.all], ['one project', r.render.one]] as const : []));
+  const renderRow = ([what, runs]: readonly [string, number[] | string]) =>
+    typeof runs === 'string' ? [what, runs, '', ''] : [what, runs.join(' / '), runs[0], ms(median(runs.slice(1)), 0)];
+  const text = `# statisticsData, cumulative and the dashboard under volume\n\n${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${load} at the end.\n` +
     `${REQUESTS} sequential requests after 20 warm-up, in-process (app.inject).\n\n` +
-    table(['database', 'settlements', 'lines', 'all projects p50 / p99 / max ms', 'one project p50 / p99 / max ms'],
-      results.map((r) => [r.kind, r.headers, r.lines, `${ms(r.all.p50)} / ${ms(r.all.p99)} / ${ms(r.all.max)}`, `${ms(r.one.p50)} / ${ms(r.one.p99)} / ${ms(r.one.max)}`]), ['l', 'r', 'r', 'r', 'r']) + '\n';
+    table(['database', 'settlements', 'lines', 'statisticsData all projects p50 / p99 / max ms', 'one project p50 / p99 / max ms', 'cumulative p50 / p99 / max ms'],
+      results.map((r) => [r.kind, r.headers, r.lines, t3(r.all), t3(r.one), t3(r.cumulative)]), ['l', 'r', 'r', 'r', 'r', 'r']) + '\n\n' +
+    `Dashboard first render on PostgreSQL (headless Chromium, /cost/statistics until the table's rows and every chart are drawn), ${RENDER_RUNS} runs:\n\n` +
+    table(['page', 'ms per run', 'cold (first) ms', 'warm median ms'], renders.map(renderRow), ['l', 'r', 'r', 'r']) + '\n';
   writeFileSync(join(HERE, 'statistics-results.md'), text);
   console.log(text);
 }
