@@ -20,6 +20,7 @@ export const messages = {
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
   missingParam: { zh: '缺少必要的请求参数: {param}', en: 'Missing required parameter: {param}' },
   badId: { zh: '参数 {param} 不是有效的编号: {value}', en: 'Parameter {param} is not a valid id: {value}' },
+  badMonth: { zh: '参数 {param} 不是有效的月份(yyyy-MM): {value}', en: 'Parameter {param} is not a valid month (yyyy-MM): {value}' },
   repeatedParam: { zh: '参数 {param} 只能给出一次', en: 'Parameter {param} may be given only once' },
   ossHostRefused: {
     zh: '对象存储地址的主机 {host} 不在允许连接的主机列表中(ZS_OSS_HOSTS),未尝试连接',

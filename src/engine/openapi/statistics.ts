@@ -1,9 +1,10 @@
 // The OpenAPI description of the project statistics (domain.md §6): statisticsData and its export,
-// and the dashboards' costTrend and materialFunnel (domain.md §7).
+// and the dashboards' costTrend, materialFunnel, warningStatistics and settlementTimeliness (domain.md §7).
 import type { EntityCatalog, JsonSchema } from '../model/types.ts';
 import { optionalEntityWithRole } from '../model/roles.ts';
 import { STATISTICS_ROLES } from '../statistics/roles.ts';
 import { FUNNEL_STAGES } from '../statistics/dashboards.ts';
+import { WARN_AGES } from '../statistics/panels.ts';
 import { STATISTICS_COLUMNS } from '../statistics/statistics.ts';
 
 const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
@@ -47,6 +48,56 @@ const dashboardSchemas: Record<string, JsonSchema> = {
   },
 };
 
+const count: JsonSchema = { type: 'integer' };
+const warningRow: JsonSchema = {
+  type: 'object',
+  properties: {
+    warnType: { type: ['string', 'null'], description: 'dictionary warn_type; null on the totals row' },
+    warnTypeName: { type: ['string', 'null'] },
+    total: count,
+    levels: { type: 'object', additionalProperties: count, description: 'count by level (dictionary warn_level)' },
+    open: { ...count, description: 'unread or read (not handled, not ignored)' },
+    unread: count,
+    ages: { type: 'object', properties: Object.fromEntries(WARN_AGES.map((a) => [a, count])), description: 'open ones by days since raised: ≤ 7, 8–30, > 30' },
+  },
+};
+const flaggedSettlement: JsonSchema = {
+  type: 'object',
+  properties: Object.fromEntries([
+    ...['entity', 'entityName', 'id', 'code', 'expenditureContractCode', 'contractName', 'approvalStatus'].map((k) => [k, { type: 'string' }]),
+    ['thisAmountInclTax', amount], ['thisPayableAmount', nullableAmount],
+  ]),
+};
+const panelSchemas: Record<string, JsonSchema> = {
+  WarningsAnswer: {
+    type: 'object',
+    description: 'Warning records of the projects by type and level, with the open ones\' ageing, within the caller\'s data scope on warnings',
+    properties: { projectId: { type: ['string', 'null'] }, today: { type: 'string', description: 'yyyy-MM-dd the ages count to' }, levels: { type: 'array', items: { type: 'string' } }, rows: { type: 'array', items: warningRow }, total: warningRow },
+  },
+  TimelinessAnswer: {
+    type: 'object',
+    description: 'A month\'s settlement timeliness: APPROVED, performing main expense contracts signed and on site by the month end and not finally settled (expected) vs those with a settlement of the month approved or in approval (settled)',
+    properties: {
+      projectId: { type: ['string', 'null'] }, month: { type: 'string' }, monthEnd: { type: 'string' },
+      expected: count, settled: count, settleRate: { ...nullableAmount, description: 'settled ÷ expected, % to 2 places' },
+      byType: { type: 'array', items: { type: 'object', properties: { expenditureContractType: { type: 'string' }, expenditureContractTypeName: { type: 'string' }, expected: count, settled: count } } },
+      missing: {
+        type: 'array', description: 'the expected contracts without a settlement of the month',
+        items: { type: 'object', properties: Object.fromEntries([
+          ...['contractId', 'code', 'name', 'projectId', 'projectName', 'expenditureContractType', 'expenditureContractTypeName'].map((k) => [k, { type: 'string' }]),
+          ...['subcontractorName', 'signDate', 'lastSettledPeriod'].map((k) => [k, { type: ['string', 'null'] }]), ['settled', { type: 'boolean' }],
+        ]) },
+      },
+      zero: { type: 'array', items: flaggedSettlement, description: 'settlements of the month of 0' },
+      negative: { type: 'array', items: flaggedSettlement, description: 'settlements of the month below 0, or with a payable below 0' },
+      durations: {
+        type: 'array', description: 'per settlement kind: days from submission to approval of the month\'s approved settlements, to 1 place',
+        items: { type: 'object', properties: { entity: { type: 'string' }, entityName: { type: 'string' }, count, averageDays: amount, maxDays: amount } },
+      },
+    },
+  },
+};
+
 export const statisticsSchemas: Record<string, JsonSchema> = {
   StatisticsRow: {
     type: 'object',
@@ -82,6 +133,7 @@ export const statisticsSchemas: Record<string, JsonSchema> = {
     },
   },
   ...dashboardSchemas,
+  ...panelSchemas,
 };
 
 
@@ -102,6 +154,14 @@ export function statisticsPaths(catalog: EntityCatalog): Record<string, JsonSche
     [`${api}/statisticsData`]: { get: { tags, summary: 'Project statistics by expense-contract type with a totals row, income contracts and a line per project (approved documents only)', parameters, responses: { '200': { description: 'OK', content: { 'application/json': { schema: envelope } } }, ...refusals } } },
     [`${api}/costTrend`]: { get: { tags, summary: 'Monthly settled cost (excl. tax) by expense-contract type, with totals and the running total (approved documents only)', parameters: oneProject, responses: { '200': { description: 'OK', content: { 'application/json': { schema: envelopeOf('CostTrendAnswer') } } }, ...refusals } } },
     [`${api}/materialFunnel`]: { get: { tags, summary: 'Material funnel per goods: total plan, monthly demand, procured, supplied, received, consumed (approved documents and the material ledger)', parameters: oneProject, responses: { '200': { description: 'OK', content: { 'application/json': { schema: envelopeOf('MaterialFunnelAnswer') } } }, ...refusals } } },
+    [`${api}/warningStatistics`]: { get: { tags, summary: 'Warnings by type and level, open (unread or read) ones and their ageing (≤ 7, 8–30, > 30 days)', parameters: oneProject, responses: { '200': { description: 'OK', content: { 'application/json': { schema: envelopeOf('WarningsAnswer') } } }, ...refusals, '403': { description: 'No view permission on projects or warnings' } } } },
+    [`${api}/settlementTimeliness`]: {
+      get: {
+        tags, summary: 'A month\'s settlement timeliness: contracts that should have settled vs did, the ones that did not, zero / negative settlements, approval durations',
+        parameters: [...oneProject, { name: 'month', in: 'query', schema: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }, description: 'yyyy-MM; without it the last complete month' }],
+        responses: { '200': { description: 'OK', content: { 'application/json': { schema: envelopeOf('TimelinessAnswer') } } }, ...refusals, '400': { description: 'A malformed project id or month' } },
+      },
+    },
     [`${api}/statisticsDataExport`]: { get: { tags, summary: 'The same statistics as an .xlsx (sheets by contract type and by project)', parameters, responses: { '200': { description: 'The workbook', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } } } }, ...refusals } } },
   };
 }

@@ -1,12 +1,18 @@
 // GET <project api>/statisticsData and /statisticsDataExport (SPEC §7, domain.md §6): the project
-// statistics as JSON and as an .xlsx with the same numbers; /costTrend and /materialFunnel: the
-// dashboards of domain.md §7 (monthly settled cost by contract type, the material funnel). Reading them needs the view permission
-// on projects and on expense contracts; the caller's data scopes on projects, expense contracts and
-// income contracts narrow what is summed, and another tenant's projects are never found.
+// statistics as JSON and as an .xlsx with the same numbers; /costTrend, /materialFunnel,
+// /warningStatistics and /settlementTimeliness: the dashboards of domain.md §7 (monthly settled cost
+// by contract type, the material funnel, warnings by type and age, the month's settlement
+// timeliness). Reading them needs the view permission on projects and on expense contracts (on
+// warnings for the warnings panel); the caller's data scopes narrow what is summed, and another
+// tenant's projects are never found.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
+import { entityWithRole } from '../../../engine/model/roles.ts';
 import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../../engine/statistics/dashboards.ts';
+import { isMonth, lastCompleteMonth, type TimelinessAnswer, type WarningsAnswer } from '../../../engine/statistics/panels.ts';
+import { STATISTICS_ROLES } from '../../../engine/statistics/roles.ts';
+import { nowText } from '../../clock.ts';
 import type { StatisticsAnswer } from '../../../engine/statistics/statistics.ts';
 import { parseId, type Actor, type DataFilter } from '../../db/store.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
@@ -17,6 +23,7 @@ import { sendWorkbook } from '../../http/export.ts';
 import { statisticsWorkbook } from './export.ts';
 import { Dashboards } from './dashboards.ts';
 import { statisticsModels, type FunnelSource } from './models.ts';
+import { checkPanelModels, Panels } from './panels.ts';
 import { Statistics, type StatisticsScope } from './service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -26,6 +33,10 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
   const service = new Statistics(ctx, models);
   const dashboards = new Dashboards(ctx, models);
   const { projectModel, expenseContract, incomeContract } = models;
+  const warningModel = entityWithRole(ctx.catalog, STATISTICS_ROLES.warnings);
+  checkPanelModels(models, warningModel);
+  const panels = new Panels(ctx, models, warningModel);
+  const today = () => nowText(ctx.timeZone).slice(0, 10);
 
   /** The caller's scope: refuses without the view permissions; income only when income contracts are readable. */
   async function scopeOf(request: FastifyRequest): Promise<StatisticsScope> {
@@ -76,6 +87,25 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
     }, ids, projectId);
   }
 
+  async function warningStatistics(request: FastifyRequest): Promise<WarningsAnswer> {
+    const actor = actorOf(request);
+    await ctx.access.check(actor, projectModel, 'view');
+    await ctx.access.check(actor, warningModel, 'view');
+    const { projectId, ids } = await projectsOf(request, await ctx.access.dataFilters(actor, projectModel));
+    return panels.warningCounts(actor, await ctx.access.dataFilters(actor, warningModel), ids, projectId, today());
+  }
+
+  async function settlementTimeliness(request: FastifyRequest): Promise<TimelinessAnswer> {
+    const actor = actorOf(request);
+    const query = request.query as Query;
+    const asked = query.month?.trim();
+    if (asked !== undefined && asked !== '' && !isMonth(asked)) throw badRequest('badMonth', { param: 'month', value: asked });
+    const scope = await scopeOf(request);
+    const { projectId } = await projectsOf(request, scope.projects);
+    const projects = await service.visibleProjects(actor, scope.projects, projectId ?? undefined);
+    return panels.timeliness(actor, scope.contracts, projects, projectId, asked || lastCompleteMonth(today()));
+  }
+
   async function answer(request: FastifyRequest): Promise<StatisticsAnswer> {
     const actor = actorOf(request);
     const scope = await scopeOf(request);
@@ -93,4 +123,6 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
   app.get(`${projectModel.api}/statisticsDataExport`, async (request, reply) => sendWorkbook(reply, await statisticsWorkbook(await answer(request), actorOf(request).lang)));
   app.get(`${projectModel.api}/costTrend`, async (request) => envelope(200, await costTrend(request), t('ok', request.lang)));
   app.get(`${projectModel.api}/materialFunnel`, async (request) => envelope(200, await materialFunnel(request), t('ok', request.lang)));
+  app.get(`${projectModel.api}/warningStatistics`, async (request) => envelope(200, await warningStatistics(request), t('ok', request.lang)));
+  app.get(`${projectModel.api}/settlementTimeliness`, async (request) => envelope(200, await settlementTimeliness(request), t('ok', request.lang)));
 }
