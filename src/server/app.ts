@@ -60,6 +60,7 @@ import { LEDGER_DDL } from './modules/ledger/ddl.ts';
 import { withLedger } from './modules/ledger/hooks.ts';
 import { registerLedgerRoutes } from './modules/ledger/routes.ts';
 import { withWarnings } from './modules/warning/hooks.ts';
+import { LateSettlementCheck } from './modules/warning/late-job.ts';
 import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
 import { datasourceHooks, DEVELOP_DDL, LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
@@ -87,6 +88,8 @@ export interface App {
   logs: LogService;
   /** The database of each tenant's business data (the main one unless bound to a data source). */
   tenantDatabases: TenantDatabases;
+  /** The periodic late-settlement check (late_settlement (c)); run(today) runs a round now. */
+  lateSettlements: LateSettlementCheck;
   close(): Promise<void>;
 }
 
@@ -235,6 +238,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       migrationsDir: join(PROJECT_ROOT, 'migrations'), source, bus: caches,
     });
     registerReportRoutes(app, ctx);
+    // late settlement (c): at start and then every ZS_LATE_SETTLEMENT_MINUTES, stopped before the databases close
+    const lateSettlements = new LateSettlementCheck(ctx);
+    lateSettlements.start((config.lateSettlementMinutes ?? 60) * 60_000);
+    app.addHook('preClose', async () => lateSettlements.stop());
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
     for (const model of Object.values(catalog.entities)) registerRouteAliases(app, ctx, model, routeBook);
@@ -248,7 +255,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
 
     return {
-      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow, logs, tenantDatabases: tenants,
+      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow, logs, tenantDatabases: tenants, lateSettlements,
       async close() {
         await app.close();
         if (!options.db) await db.close();

@@ -44,6 +44,8 @@ export interface Config {
    * per-address limits count them all together.
    */
   trustProxy?: string;
+  /** Minutes between two rounds of the late-settlement check (ZS_LATE_SETTLEMENT_MINUTES; default 60, 0 = never, not even at start). */
+  lateSettlementMinutes?: number;
 }
 
 /** What one request may cost the server (README "Limits and faults"). */
@@ -95,6 +97,13 @@ function demoLevel(value: string | undefined): DemoLevel {
   return value === 'off' || value === 'basic' ? value : 'full';
 }
 
+function minutes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  if (!env[name]) return fallback;
+  const value = Number(env[name]);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0, not ${env[name]}`);
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 8080),
@@ -118,5 +127,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     schemaDir: env.ZS_SCHEMA_DIR ? resolve(env.ZS_SCHEMA_DIR) : undefined,
     limits: limitsFromEnv(env),
     trustProxy: env.ZS_TRUST_PROXY || undefined,
+    lateSettlementMinutes: minutes(env, 'ZS_LATE_SETTLEMENT_MINUTES', 60),
   };
 }

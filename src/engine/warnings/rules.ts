@@ -15,6 +15,8 @@ export interface Warning {
   warnLevel: WarnLevel;
   sourceDetailId?: string;
   goodsId?: string;
+  /** the month a periodic check's warning is about (late settlement (c)); absent on a document's own warnings */
+  period?: string;
   thresholdValue?: Num;
   actualValue?: Num;
   message: Label;

@@ -64,12 +64,17 @@ export class Warnings {
     return evaluator(new Figures(tx, this.ctx, actor.tenantId), doc, settings, model);
   }
 
-  private async openTips(tx: Queryable, tenantId: string, entity: string, sourceId: string): Promise<Row[]> {
+  /**
+   * A document's open tips; `ownOnly`: only those its saves raise, not the ones of a periodic check
+   * (late settlement (c) on a contract, which carry the month they are about).
+   */
+  private async openTips(tx: Queryable, tenantId: string, entity: string, sourceId: string, ownOnly = false): Promise<Row[]> {
     const tip = this.tip;
     const col = (f: string) => q(tip.fieldMap[f].column);
+    const periodic = ownOnly && tip.fieldMap.period ? ` AND ${col('period')} IS NULL` : '';
     return tx.query<Row>(
       `SELECT id::text AS id, ${col('warnType')} AS "warnType", ${col('sourceDetailId')}::text AS "sourceDetailId", ${col('goodsId')}::text AS "goodsId"
-         FROM ${q(tip.table)} WHERE tenant_id = $1 AND ${col('sourceEntity')} = $2 AND ${col('sourceId')} = $3 AND ${col('warnStatus')} = ANY($4::text[])${tip.softDelete ? ' AND is_deleted = 0' : ''}`,
+         FROM ${q(tip.table)} WHERE tenant_id = $1 AND ${col('sourceEntity')} = $2 AND ${col('sourceId')} = $3 AND ${col('warnStatus')} = ANY($4::text[])${tip.softDelete ? ' AND is_deleted = 0' : ''}${periodic}`,
       [tenantId, entity, sourceId, OPEN],
     );
   }
@@ -80,7 +85,7 @@ export class Warnings {
    */
   async record(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, warnings: readonly Warning[]): Promise<Warning[]> {
     const store = new EntityStore(inTransaction(this.ctx, tx), this.tip, actor);
-    const open = new Map((await this.openTips(tx, actor.tenantId, model.key, String(doc.id))).map((r) => [identity(r.warnType, r.sourceDetailId, r.goodsId), String(r.id)]));
+    const open = new Map((await this.openTips(tx, actor.tenantId, model.key, String(doc.id), true)).map((r) => [identity(r.warnType, r.sourceDetailId, r.goodsId), String(r.id)]));
     const added: Warning[] = [];
     const seen = new Set<string>();
     for (const w of warnings) {
@@ -99,6 +104,12 @@ export class Warnings {
     }
     await this.close(tx, actor, [...open.values()], RESOLVED);
     return added;
+  }
+
+  /** Adds tips of a periodic check about a document (late settlement (c)), leaving its other tips alone. */
+  async add(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, warnings: readonly Warning[]) {
+    const store = new EntityStore(inTransaction(this.ctx, tx), this.tip, actor);
+    for (const w of warnings) await this.create(store, { ...this.fields(model, doc, w), warnStatus: 'unread' });
   }
 
   /**
@@ -121,7 +132,7 @@ export class Warnings {
     return {
       projectId: String(doc.projectId), warnType: w.warnType, warnLevel: w.warnLevel, sourceEntity: model.key, sourceId: String(doc.id),
       sourceCode: String(doc[model.code?.field ?? 'code'] ?? doc.id).slice(0, 32), message,
-      ...(w.sourceDetailId ? { sourceDetailId: w.sourceDetailId } : {}), ...(w.goodsId ? { goodsId: w.goodsId } : {}),
+      ...(w.sourceDetailId ? { sourceDetailId: w.sourceDetailId } : {}), ...(w.goodsId ? { goodsId: w.goodsId } : {}), ...(w.period ? { period: w.period } : {}),
       ...(typeof doc.expenditureContractCode === 'string' && doc.expenditureContractCode ? { expenditureContractCode: doc.expenditureContractCode } : {}),
       ...(doc.subcontractorId ? { subcontractorId: String(doc.subcontractorId) } : {}),
       ...(w.thresholdValue !== undefined ? { thresholdValue: w.thresholdValue } : {}), ...(w.actualValue !== undefined ? { actualValue: w.actualValue } : {}),
