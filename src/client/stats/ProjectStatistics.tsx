@@ -2,7 +2,7 @@
 // contract type — contracted, settled, payable, paid, retention, remaining, settled share — with a
 // totals row against the target cost, the income side, a bar chart per type, and the .xlsx export
 // of the same numbers (statisticsDataExport); below, the dashboards (project ranking across projects,
-// monthly cost trend, material funnel). ?projectId= opens one project.
+// monthly cost trend, material funnel, warnings, settlement timeliness). ?projectId= opens one project.
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Select, Skeleton, Space, Table, Typography } from 'antd';
@@ -17,6 +17,7 @@ import { langAtom } from '../state/session.ts';
 import { rate, statisticsUrls, useStatistics, wanNumber, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
 import { CostTrend, MaterialFunnel, ProjectRanking } from './Dashboards.tsx';
+import { TimelinessPanel, WarningPanel } from './Panels.tsx';
 import type { ChartOption } from './echarts.ts';
 import { STATISTICS_PATH } from './CostOverview.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
@@ -162,6 +163,8 @@ export default function ProjectStatistics() {
         {!projectId && data.projects.length > 1 && <ProjectRanking projects={data.projects} />}
         <CostTrend projectId={projectId} />
         <MaterialFunnel projectId={projectId} />
+        <WarningPanel projectId={projectId} />
+        <TimelinessPanel projectId={projectId} />
       </Space>
     );
   }

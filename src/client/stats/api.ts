@@ -6,6 +6,7 @@ import { Dec } from '../../engine/compute/decimal.ts';
 import { entityWithRole } from '../../engine/model/roles.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../engine/statistics/dashboards.ts';
+import type { TimelinessAnswer, WarningsAnswer } from '../../engine/statistics/panels.ts';
 import type { Amount, StatisticsAnswer } from '../../engine/statistics/statistics.ts';
 import { ApiError } from '../api/http.ts';
 import { catalog } from '../renderers/catalog.ts';
@@ -20,6 +21,8 @@ export function statisticsUrls() {
     export: `${projects}/statisticsDataExport`,
     costTrend: `${projects}/costTrend`,
     materialFunnel: `${projects}/materialFunnel`,
+    warningStatistics: `${projects}/warningStatistics`,
+    settlementTimeliness: `${projects}/settlementTimeliness`,
     projectList: `${projects}/all`,
     warnings: `${entityWithRole(catalog(), STATISTICS_ROLES.warnings).api}/list`,
   };
@@ -72,6 +75,26 @@ export function useMaterialFunnel(projectId?: string) {
   return useQuery({
     queryKey: ['statistics', 'materialFunnel', projectId ?? ''],
     queryFn: () => http.get<MaterialFunnelAnswer>(statisticsUrls().materialFunnel, projectId ? { projectId } : {}, { silent: true }),
+    staleTime: 30_000,
+  });
+}
+
+/** Warnings by type and level with the open ones' ageing. */
+export function useWarningStatistics(projectId?: string) {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', 'warningStatistics', projectId ?? ''],
+    queryFn: () => http.get<WarningsAnswer>(statisticsUrls().warningStatistics, projectId ? { projectId } : {}, { silent: true }),
+    staleTime: 30_000,
+  });
+}
+
+/** A month's settlement timeliness (the server's default: the last complete month). */
+export function useSettlementTimeliness(projectId?: string, month?: string) {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['statistics', 'settlementTimeliness', projectId ?? '', month ?? ''],
+    queryFn: () => http.get<TimelinessAnswer>(statisticsUrls().settlementTimeliness, { ...(projectId ? { projectId } : {}), ...(month ? { month } : {}) }, { silent: true }),
     staleTime: 30_000,
   });
 }

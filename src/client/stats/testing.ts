@@ -4,6 +4,10 @@
 import { ApiError } from '../api/http.ts';
 import type { RendererHttp } from '../renderers/http-context.tsx';
 import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../engine/statistics/dashboards.ts';
+import type { TimelinessAnswer, WarningsAnswer } from '../../engine/statistics/panels.ts';
+import { entitiesWithRole } from '../../engine/model/roles.ts';
+import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
+import { catalog } from '../renderers/catalog.ts';
 import type { StatisticsAnswer, StatisticsRow } from '../../engine/statistics/statistics.ts';
 import { CLAIM_URL, statisticsUrls, TODO_URL } from './api.ts';
 
@@ -60,6 +64,39 @@ export function sampleFunnel(): MaterialFunnelAnswer {
   };
 }
 
+/** Late settlements (3, two open: 2 days and 40 days old) and one open budget overrun, counted on 2026-11-24. */
+export function sampleWarningStatistics(): WarningsAnswer {
+  return {
+    projectId: null, today: '2026-11-24', levels: ['critical', 'warning', 'info'],
+    rows: [
+      { warnType: 'late_settlement', warnTypeName: '结算不及时', total: 3, levels: { critical: 0, warning: 3, info: 0 }, open: 2, unread: 1, ages: { upTo7: 1, upTo30: 0, over30: 1 } },
+      { warnType: 'exceed_budget', warnTypeName: '超成本预算', total: 1, levels: { critical: 1, warning: 0, info: 0 }, open: 1, unread: 1, ages: { upTo7: 0, upTo30: 1, over30: 0 } },
+    ],
+    total: { warnType: null, warnTypeName: null, total: 4, levels: { critical: 1, warning: 3, info: 0 }, open: 3, unread: 2, ages: { upTo7: 1, upTo30: 1, over30: 1 } },
+  };
+}
+
+/** October: 3 contracts should settle, 1 did; one zero settlement; settlements approved in 2.4 days on average. */
+export function sampleTimeliness(month = '2026-10'): TimelinessAnswer {
+  const contract = (code: string, name: string, type: string, typeName: string, lastSettledPeriod: string | null, settled: boolean) => ({
+    contractId: code, code, name, projectId: '101', projectName: '江北人才公寓二期', expenditureContractType: type, expenditureContractTypeName: typeName,
+    subcontractorName: '南京恒通建筑劳务有限公司', signDate: '2026-03-01', lastSettledPeriod, settled,
+  });
+  // the first settlement kind of the schema set, whichever it is
+  const kind = entitiesWithRole(catalog(), STATISTICS_ROLES.settlement)[0];
+  return {
+    projectId: null, month, monthEnd: `${month}-31`, expected: 3, settled: 1, settleRate: 33.33,
+    byType: [
+      { expenditureContractType: 'labor', expenditureContractTypeName: '劳务分包', expected: 2, settled: 1 },
+      { expenditureContractType: 'subcontract', expenditureContractTypeName: '专业分包', expected: 1, settled: 0 },
+    ],
+    missing: [contract('ZCHT-0003', '基坑支护分包', 'subcontract', '专业分包', null, false), contract('ZCHT-0002', '主体劳务分包', 'labor', '劳务分包', '2026-08', false)],
+    zero: [{ entity: kind.key, entityName: kind.label.zh, id: '9', code: 'LWJS-0009', expenditureContractCode: 'ZCHT-0001', contractName: '装饰劳务分包', approvalStatus: 'approving', thisAmountInclTax: 0, thisPayableAmount: 0 }],
+    negative: [],
+    durations: [{ entity: kind.key, entityName: kind.label.zh, count: 2, averageDays: 2.4, maxDays: 3.3 }],
+  };
+}
+
 export interface FakeStatisticsOptions {
   statistics?: StatisticsAnswer;
   warnings?: { critical: number; warning: number; info: number };
@@ -92,6 +129,8 @@ export function createFakeStatistics(options: FakeStatisticsOptions = {}): FakeS
         }
         case urls.costTrend: return { ...sampleCostTrend(), projectId: params?.projectId ?? null } as T;
         case urls.materialFunnel: return { ...sampleFunnel(), projectId: params?.projectId ?? null } as T;
+        case urls.warningStatistics: return { ...sampleWarningStatistics(), projectId: params?.projectId ?? null } as T;
+        case urls.settlementTimeliness: return { ...sampleTimeliness(params?.month ? String(params.month) : undefined), projectId: params?.projectId ?? null } as T;
         case urls.warnings: return { total: warnings[String(params?.warnLevel) as keyof typeof warnings] ?? 0 } as T;
         case TODO_URL: return { total: approvals.todo } as T;
         case CLAIM_URL: return { total: approvals.claim } as T;
