@@ -1,9 +1,11 @@
 // The screen of any document type, from its schema alone: the list, and over it the form (a dialog,
 // or a page for x-layout container "page") and the read-only detail (a drawer). The route gives the
-// entity by its menu path; the gallery and tests mount EntityScreen with a model directly.
+// entity by its menu path, and its query (`?projectId=…&expenditureContractType=…`) the search the
+// list opens with (list/urlFilters.ts); the gallery and tests mount EntityScreen with a model directly.
 import { Drawer, Result } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useSearch } from 'wouter';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { useT } from '../i18n/useT.ts';
 import { langAtom } from '../state/session.ts';
@@ -14,13 +16,15 @@ import type { Row } from './extensions.ts';
 import { FormDialog } from './form/FormDialog.tsx';
 import { FormPage } from './form/FormPage.tsx';
 import { EntityList } from './list/index.ts';
+import { searchValuesFromUrl } from './list/urlFilters.ts';
 
 type Opened = { mode: 'create' | 'edit' | 'view'; id?: string } | null;
 
 /** A detail drawer wide enough for the schema: documents with rows get most of the screen. */
 const drawerWidth = (model: EntityModel) => (model.details.length ? '80%' : Math.max(640, (model.layout.width ?? 0)));
 
-export function EntityScreen({ model }: { model: EntityModel }) {
+export function EntityScreen({ model, search = '' }: { model: EntityModel; search?: string }) {
+  const initialSearch = useMemo(() => searchValuesFromUrl(model, search), [model, search]);
   const lang = useAtomValue(langAtom);
   const [opened, setOpened] = useState<Opened>(null);
   const open = (mode: 'create' | 'edit' | 'view', row?: Row) => setOpened({ mode, id: row?.id === undefined ? undefined : String(row.id) });
@@ -33,7 +37,7 @@ export function EntityScreen({ model }: { model: EntityModel }) {
       {/* the list stays mounted under a page form, so its filters and page survive the edit */}
       <div hidden={formOnPage}>
         <CardBox>
-          <EntityList model={model} onOpen={open} />
+          <EntityList model={model} onOpen={open} initialSearch={initialSearch} />
         </CardBox>
       </div>
       {formOnPage && <FormPage model={model} mode={editing.mode} id={editing.id} onClose={close} />}
@@ -47,7 +51,9 @@ export function EntityScreen({ model }: { model: EntityModel }) {
 
 export default function EntityPage({ params }: { params: Record<string, string> }) {
   const t = useT();
+  const search = useSearch();
   const model = entityForPath(params.path ?? '');
   if (!model) return <Result status="info" title={t('entity.notConfigured')} />;
-  return <EntityScreen key={model.key} model={model} />;
+  // a new address (a dashboard's link to other filters) opens the list afresh with its filters
+  return <EntityScreen key={`${model.key}?${search}`} model={model} search={search} />;
 }

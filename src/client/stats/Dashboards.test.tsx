@@ -22,11 +22,13 @@ function show(lang: 'zh' | 'en' = 'zh') {
 const cells = (tr: Element) => [...tr.querySelectorAll('td')].map((td) => td.textContent);
 const rows = (table: HTMLElement) => [...table.querySelectorAll('tr.ant-table-row')].map(cells);
 const t = (key: string) => key;
+/** The page draws its panels one after another: a loaded machine takes seconds. */
+const SLOW = { timeout: 10_000 };
 
 describe('the dashboards of the statistics page', () => {
   it('ranks the projects by cost used, the one over its target cost first, with its loss and margin', async () => {
     show();
-    const table = await screen.findByTestId('ranking-table');
+    const table = await screen.findByTestId('ranking-table', {}, SLOW);
     expect(rows(table)).toEqual([
       ['1', '星湖街综合管廊', '110.09%', '5,045.87', '0.00', '-55,045.87', '—'],
       ['2', '江北人才公寓二期', '8.26%', '-917,431.19', '275,229.36', '192,660.55', '70.00%'],
@@ -35,7 +37,7 @@ describe('the dashboards of the statistics page', () => {
 
   it('shows the monthly trend by contract type in 万元 with totals and the running total', async () => {
     show();
-    const table = await screen.findByTestId('trend-table');
+    const table = await screen.findByTestId('trend-table', {}, SLOW);
     expect(rows(table)).toEqual([
       ['2026-05', '11.01', '0.00', '11.01', '11.01'],
       ['2026-06', '2.75', '0.88', '3.64', '14.65'],
@@ -44,7 +46,7 @@ describe('the dashboards of the statistics page', () => {
 
   it('shows the material funnel per goods, a stage without permission marked, and switches goods', async () => {
     const http = show('en');
-    const table = await screen.findByTestId('funnel-table');
+    const table = await screen.findByTestId('funnel-table', {}, SLOW);
     expect(rows(table)).toEqual([
       ['中砂', 'm3', '50', '0', '0', 'no permission', '0', '0'],
       ['螺纹钢 HRB400E Φ25', 't', '1,200', '700', '650', 'no permission', '598', '350.25'],
@@ -59,7 +61,7 @@ describe('the dashboards of the statistics page', () => {
   it('one project: no ranking, and the dashboards ask for that project', async () => {
     window.history.replaceState(null, '', '/cost/statistics?projectId=101');
     const http = show();
-    await screen.findByTestId('trend-table');
+    await screen.findByTestId('trend-table', {}, SLOW);
     expect(screen.queryByTestId('dashboard-ranking')).toBeNull();
     expect(http.calls).toContainEqual({ url: statisticsUrls().materialFunnel, params: { projectId: '101' } });
   });

@@ -10,6 +10,7 @@ import { formatDecimal } from '../renderers/format.ts';
 import { rate, useCostTrend, useMaterialFunnel, wan, wanNumber, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
+import { DocLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
 
 type T = (key: TextKey, values?: Record<string, string | number>) => string;
@@ -85,6 +86,9 @@ type TrendRow = { month: string; total: Amount; cumulative: Amount } & Record<st
 export function CostTrend({ projectId }: { projectId?: string }) {
   const t = useStatsTexts();
   const trend = useCostTrend(projectId);
+  const links = useStatisticsLinks(projectId);
+  // a month's figures open that period's approved settlements
+  const month = (r: TrendRow, text: React.ReactNode, key: string) => <DocLinks links={links.settlements(r.month)} testId={`trend-link-${key}`}>{text}</DocLinks>;
   const option = useMemo(() => (trend.data ? trendChartOption(trend.data, t) : null), [trend.data, t]);
   let body: React.ReactNode;
   if (trend.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
@@ -102,9 +106,9 @@ export function CostTrend({ projectId }: { projectId?: string }) {
         <Table<TrendRow>
           size="small" rowKey="month" pagination={false} dataSource={rows} scroll={{ x: 'max-content' }} data-testid="trend-table"
           columns={[
-            { key: 'month', title: t('dash.month'), dataIndex: 'month' },
-            ...data.series.map((s) => ({ key: s.expenditureContractType, title: s.expenditureContractTypeName, align: 'right' as const, render: (_: unknown, r: TrendRow) => wan(r[s.expenditureContractType]) })),
-            { key: 'total', title: t('stats.total'), align: 'right', render: (_, r) => <Typography.Text strong>{wan(r.total)}</Typography.Text> },
+            { key: 'month', title: t('dash.month'), render: (_, r) => month(r, r.month, 'month') },
+            ...data.series.map((s) => ({ key: s.expenditureContractType, title: s.expenditureContractTypeName, align: 'right' as const, render: (_: unknown, r: TrendRow) => month(r, wan(r[s.expenditureContractType]), s.expenditureContractType) })),
+            { key: 'total', title: t('stats.total'), align: 'right', render: (_, r) => month(r, <Typography.Text strong>{wan(r.total)}</Typography.Text>, 'total') },
             { key: 'cumulative', title: t('dash.cumulative'), align: 'right', render: (_, r) => wan(r.cumulative) },
           ]}
         />
@@ -134,6 +138,7 @@ export function funnelChartOption(row: FunnelRow, t: T): ChartOption {
 export function MaterialFunnel({ projectId }: { projectId?: string }) {
   const t = useStatsTexts();
   const funnel = useMaterialFunnel(projectId);
+  const links = useStatisticsLinks(projectId);
   const rows = funnel.data?.rows ?? [];
   const [chosen, setChosen] = useState<string>();
   // the chart opens on the goods that went furthest through the stages (then the largest plan)
@@ -164,7 +169,7 @@ export function MaterialFunnel({ projectId }: { projectId?: string }) {
             { key: 'goods', title: t('dash.goods'), render: (_, r) => name(r) },
             { key: 'unit', title: t('dash.unit'), dataIndex: 'unit' },
             ...FUNNEL_STAGES.map((s) => ({
-              key: s, title: t(STAGE_TEXT[s]), align: 'right' as const,
+              key: s, title: <DocLinks links={links.stage(s)} testId={`funnel-link-${s}`}>{t(STAGE_TEXT[s])}</DocLinks>, align: 'right' as const,
               render: (_: unknown, r: FunnelRow) => (r[s] === null ? <Typography.Text type="secondary">{t('dash.noAccess')}</Typography.Text> : quantity(r[s])),
             })),
           ]}

@@ -20,6 +20,7 @@ import { CostTrend, MaterialFunnel, ProjectRanking } from './Dashboards.tsx';
 import { TimelinessPanel, WarningPanel } from './Panels.tsx';
 import type { ChartOption } from './echarts.ts';
 import { STATISTICS_PATH } from './CostOverview.tsx';
+import { DocLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
 
 type Column = (typeof STATISTICS_COLUMNS)[number];
@@ -50,10 +51,25 @@ export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => stri
   };
 }
 
+/** Which documents a column's figure adds up: the contracts, their settlements or their final settlements. */
+const CONTRACT_FIGURES = new Set<Column['key']>(['contractCount', 'contractAmount', 'changeAmount', 'currentAmount', 'remainingContractAmount', 'budgetBalance']);
+const SETTLED_FIGURES = new Set<Column['key']>(['settledAmountInclTax', 'settledAmountExclTax', 'payableAmount', 'retentionHeld']);
+
 function TypeTable({ data }: { data: StatisticsAnswer }) {
   const lang = useAtomValue(langAtom);
   const t = useStatsTexts();
+  const links = useStatisticsLinks(data.projectId ?? undefined);
   const total: StatisticsRow = { ...data.total, expenditureContractTypeName: t('stats.total') };
+  const linksOf = (r: StatisticsRow, c: Column) => {
+    if (c.key === 'expenditureContractTypeName' || CONTRACT_FIGURES.has(c.key)) return links.contracts(r.expenditureContractType);
+    if (SETTLED_FIGURES.has(c.key)) return links.settlements();
+    if (c.key === 'paidAmount') return links.finals();
+    return [];
+  };
+  const cell = (r: StatisticsRow, c: Column, strong = false) => {
+    const text = <Typography.Text strong={strong} type={overrun(r) && c.kind !== 'text' ? 'danger' : undefined}>{cellText(r, c)}</Typography.Text>;
+    return r[c.key] === null ? text : <DocLinks links={linksOf(r, c)} testId={`statistics-link-${c.key}`}>{text}</DocLinks>;
+  };
   return (
     <Table<StatisticsRow>
       size="small" bordered pagination={false} scroll={{ x: 'max-content' }} data-testid="statistics-table"
@@ -62,13 +78,13 @@ function TypeTable({ data }: { data: StatisticsAnswer }) {
       rowClassName={(r) => (overrun(r) ? 'zs-stat-overrun' : '')}
       columns={STATISTICS_COLUMNS.map((c) => ({
         key: c.key, title: c.label[lang], align: c.kind === 'text' ? 'left' : 'right',
-        render: (_: unknown, r: StatisticsRow) => <Typography.Text type={overrun(r) && c.kind !== 'text' ? 'danger' : undefined}>{cellText(r, c)}</Typography.Text>,
+        render: (_: unknown, r: StatisticsRow) => cell(r, c),
       }))}
       summary={() => (
         <Table.Summary.Row data-testid="statistics-total">
           {STATISTICS_COLUMNS.map((c, i) => (
             <Table.Summary.Cell key={c.key} index={i} align={c.kind === 'text' ? 'left' : 'right'}>
-              <Typography.Text strong type={overrun(total) && c.kind !== 'text' ? 'danger' : undefined}>{cellText(total, c)}</Typography.Text>
+              {cell(total, c, true)}
             </Table.Summary.Cell>
           ))}
         </Table.Summary.Row>
@@ -80,15 +96,17 @@ function TypeTable({ data }: { data: StatisticsAnswer }) {
 function IncomeAndCost({ data }: { data: StatisticsAnswer }) {
   const t = useStatsTexts();
   const income = data.income;
+  const incomeLinks = useStatisticsLinks(data.projectId ?? undefined).income();
+  const linked = (key: string, v: Parameters<typeof yuan>[0]) => <DocLinks links={incomeLinks} testId={`statistics-income-${key}`}>{yuan(v)}</DocLinks>;
   return (
     <Row gutter={[12, 12]}>
       <Col xs={24} lg={12}>
         <Card size="small" title={t('stats.incomeTitle')} data-testid="statistics-income">
           {income ? (
             <Descriptions size="small" column={1} items={[
-              { key: 'contract', label: t('stats.incomeContract'), children: yuan(income.currentAmount) },
-              { key: 'measured', label: t('stats.measured'), children: yuan(income.measuredAmount) },
-              { key: 'received', label: t('stats.received'), children: yuan(income.receivedAmount) },
+              { key: 'contract', label: t('stats.incomeContract'), children: linked('contract', income.currentAmount) },
+              { key: 'measured', label: t('stats.measured'), children: linked('measured', income.measuredAmount) },
+              { key: 'received', label: t('stats.received'), children: linked('received', income.receivedAmount) },
             ]} />
           ) : <Typography.Text type="secondary">{t('stats.noIncome')}</Typography.Text>}
         </Card>

@@ -14,6 +14,7 @@ import { useHttp } from '../http-context.tsx';
 import { RecordedWarnings } from '../form/warnings.tsx';
 import { AuditInfo } from './AuditInfo.tsx';
 import { DetailRowsTable } from './DetailRowsTable.tsx';
+import { RelatedDocuments } from './RelatedDocuments.tsx';
 import { viewSections, type ViewSection } from './sections.ts';
 
 export interface EntityDetailProps {
@@ -87,6 +88,7 @@ export function EntityDetail({ model, id }: EntityDetailProps) {
         />
       )}
       {record && <RecordedWarnings model={model} id={id} />}
+      {record && <RelatedDocuments model={model} record={record} />}
       {record && viewSections(model, record).map((section, i) => <Section key={i} model={model} section={section} record={record} />)}
       {record && <AuditInfo model={model} record={record} columns={model.layout.columns} />}
     </div>

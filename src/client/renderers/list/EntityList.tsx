@@ -16,6 +16,7 @@ import { useColumnPrefs, type ColumnPrefs } from './columnPrefs.ts';
 import { ACTIONS_COLUMN, ListCells, listColumns, listFeatures, SELECT_COLUMN, type ListCellContext } from './columns.tsx';
 import { GridTable } from './GridTable.tsx';
 import { actionsWidth, RowActions } from './RowActions.tsx';
+import { filtersOf, type SearchValues } from './filters.ts';
 import { SearchBar } from './SearchBar.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useLazyTree, type TreeRow } from './useLazyTree.ts';
@@ -28,6 +29,8 @@ export interface EntityListProps {
   model: EntityModel;
   /** Add (no row), edit or view a row: the page opens the form or the detail. */
   onOpen: (mode: 'create' | 'edit' | 'view', row?: Row) => void;
+  /** Search values to start with (the page's address, `urlFilters.ts`): in the search bar and the first request. */
+  initialSearch?: SearchValues;
 }
 
 const NO_ROWS: Row[] = [];
@@ -61,10 +64,10 @@ function flatten(rows: readonly TreeRow[]): Row[] {
   return rows.flatMap((r) => [r, ...flatten(r.children ?? [])]);
 }
 
-export function EntityList({ model, onOpen }: EntityListProps) {
+export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   const t = useT();
   const lang = useAtomValue(langAtom);
-  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [filters, setFilters] = useState<Record<string, string>>(() => (initialSearch ? filtersOf(model, initialSearch) : {}));
   const [page, setPage] = useState({ current: 1, size: model.list.pageSize });
   const [sorting, setSorting] = useState<SortingState>(() => defaultSorting(model));
   const [selection, setSelection] = useState<RowSelectionState>({});
@@ -145,7 +148,7 @@ export function EntityList({ model, onOpen }: EntityListProps) {
 
   return (
     <div className="zs-list" data-testid="entity-list" aria-busy={busy} style={useThemeVariables()}>
-      <SearchBar model={model} onSearch={search} />
+      <SearchBar model={model} onSearch={search} initialValues={initialSearch} />
       <Toolbar
         model={model}
         actions={actions}

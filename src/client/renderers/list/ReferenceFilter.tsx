@@ -31,17 +31,19 @@ function useDebounced<T>(value: T, ms: number): T {
 function PagedReferenceSelect({ field, value, onChange, placeholder, style }: FilterInputProps) {
   const http = useHttp();
   const entity = field.ref!.entity;
+  // a reference kept by another field (a settlement's contract by its code) is searched and labelled by it
+  const valueField = field.ref!.valueField;
   const [typed, setTyped] = useState('');
   const keyword = useDebounced(typed, 300);
   const [open, setOpen] = useState(false);
   const pages = useInfiniteQuery({
-    queryKey: ['options', entity, keyword],
+    queryKey: ['options', entity, keyword, valueField],
     enabled: open,
     initialPageParam: 1,
-    queryFn: ({ pageParam }) => fetchOptions(http, entity, { keyword, current: pageParam, size: PAGE }),
+    queryFn: ({ pageParam }) => fetchOptions(http, entity, { keyword, current: pageParam, size: PAGE, valueField }),
     getNextPageParam: (last, all) => (all.length * PAGE < last.total ? all.length + 1 : undefined),
   });
-  const { data: chosen } = useReferenceLabels(entity, value ? [value] : []);
+  const { data: chosen } = useReferenceLabels(entity, value ? [value] : [], valueField);
   const options = useMemo(() => {
     const found = (pages.data?.pages ?? []).flatMap((p) => p.records);
     if (value && !found.some((o) => o.value === value)) found.unshift({ value, label: chosen?.[value] ?? value });

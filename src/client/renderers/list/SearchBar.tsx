@@ -36,16 +36,18 @@ function FilterInput({ search, field, lang, placeholder, ...control }: { search:
 export interface SearchBarProps {
   model: EntityModel;
   onSearch: (filters: Record<string, string>) => void;
+  /** Values the bar opens with (from the page's address); 重置 clears them like any other. */
+  initialValues?: SearchValues;
 }
 
-export function SearchBar({ model, onSearch }: SearchBarProps) {
+export function SearchBar({ model, onSearch, initialValues }: SearchBarProps) {
   const t = useT();
   const [form] = Form.useForm<SearchValues>();
   const lang = useAtomValue(langAtom);
   if (!model.search.length) return null;
   const labelOf = (s: SearchFieldModel, field: FieldModel) => (s.operator === 'dateRange' && s.field === 'createTime' ? t('common.createTimeRange') : field.label[lang]);
   return (
-    <Form form={form} layout="inline" className="zs-list-search" onFinish={(values) => onSearch(filtersOf(model, values))} role="search">
+    <Form form={form} initialValues={initialValues} layout="inline" className="zs-list-search" onFinish={(values) => onSearch(filtersOf(model, values))} role="search">
       {model.search.map((s) => {
         const field = model.fieldMap[s.field];
         const label = labelOf(s, field);
@@ -58,7 +60,7 @@ export function SearchBar({ model, onSearch }: SearchBarProps) {
       <Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('common.search')}</Button>
-          <Button onClick={() => { form.resetFields(); onSearch({}); }}>{t('common.reset')}</Button>
+          <Button onClick={() => { form.setFieldsValue(Object.fromEntries(model.search.map((s) => [s.field, undefined]))); onSearch({}); }}>{t('common.reset')}</Button>
         </Space>
       </Form.Item>
     </Form>

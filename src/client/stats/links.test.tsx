@@ -1,0 +1,76 @@
+// @vitest-environment happy-dom
+// Each figure of the statistics opens its documents (issue #9): a contract type's contract figures the
+// contract ledger filtered to the project, the type and approved contracts; settled figures a menu of
+// the settlement types; income the income contracts; a trend month that period's settlements; a funnel
+// stage its documents. Without the list's menu the figure is plain text.
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { entitiesWithRole, entityWithRole } from '../../engine/model/roles.ts';
+import { STATISTICS_ROLES as R } from '../../engine/statistics/roles.ts';
+import { catalog } from '../renderers/catalog.ts';
+import { MessageTestProviders } from '../shell/notifications/testing.tsx';
+import { appStore, menusAtom, type MenuNode } from '../state/session.ts';
+import ProjectStatistics from './ProjectStatistics.tsx';
+import { createFakeStatistics } from './testing.ts';
+
+const SLOW = { timeout: 10_000 };
+const menuOf = (key: string): MenuNode => {
+  const m = catalog().entities[key].menu!;
+  return { id: key, parentId: '0', code: m.code, name: key, path: m.path, sort: 0, category: 1 };
+};
+const every = () => Object.values(catalog().entities).filter((m) => m.menu).map((m) => menuOf(m.key));
+const pathOf = (role: string) => entityWithRole(catalog(), role).menu!.path;
+
+afterEach(() => {
+  cleanup();
+  appStore.set(menusAtom, []);
+});
+beforeEach(() => window.history.replaceState(null, '', '/cost/statistics?projectId=102'));
+
+function show(menus: MenuNode[]) {
+  appStore.set(menusAtom, menus);
+  render(<MessageTestProviders http={createFakeStatistics()} lang="zh"><ProjectStatistics /></MessageTestProviders>);
+}
+
+const href = (el: Element | null) => el?.closest('a')?.getAttribute('href');
+
+describe('figures open their documents', () => {
+  it('a type\'s contract figures open the contract ledger of the project and type; the totals row every type', async () => {
+    show(every());
+    const table = await screen.findByTestId('statistics-table', {}, SLOW);
+    const subcontract = within(table).getByText('专业分包').closest('tr')!;
+    const ledger = `${pathOf(R.expenseContract)}?projectId=102&approvalStatus=approved&expenditureContractType=subcontract`;
+    expect(href(within(subcontract).getByText('420,000.00'))).toBe(ledger);
+    expect(href(within(subcontract).getByText('专业分包'))).toBe(ledger);
+    expect(href(within(screen.getByTestId('statistics-total')).getByText('520,000.00'))).toBe(`${pathOf(R.expenseContract)}?projectId=102&approvalStatus=approved`);
+    expect(href(within(screen.getByTestId('statistics-income')).getByText('1,250,000.00'))).toBe(`${pathOf(R.incomeContract)}?projectId=102&approvalStatus=approved`);
+  });
+
+  it('settled figures offer the settlement types; a trend month its period; a funnel stage its documents', async () => {
+    show(every());
+    const table = await screen.findByTestId('statistics-table', {}, SLOW);
+    const subcontract = within(table).getByText('专业分包').closest('tr')!;
+    fireEvent.click(within(subcontract).getByText('150,000.00'));
+    const settlements = entitiesWithRole(catalog(), R.settlement);
+    const menu = await screen.findByRole('menu', {}, SLOW);
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(settlements.map((m) => m.label.zh));
+    fireEvent.click(within(menu).getAllByRole('menuitem')[0]);
+    expect(window.location.pathname + window.location.search).toBe(`${settlements[0].menu!.path}?projectId=102&approvalStatus=approved`);
+
+    window.history.replaceState(null, '', '/cost/statistics?projectId=102');
+    const trend = await screen.findByTestId('trend-table', {}, SLOW);
+    fireEvent.click(within(trend).getAllByTestId('trend-link-month')[0]);
+    const months = await screen.findAllByRole('menu', {}, SLOW);
+    fireEvent.click(within(months.at(-1)!).getAllByRole('menuitem')[0]);
+    expect(window.location.search).toBe('?projectId=102&approvalStatus=approved&period=2026-05');
+    const funnel = await screen.findByTestId('funnel-table', {}, SLOW);
+    expect(within(funnel).getAllByTestId('funnel-link-planned')[0].getAttribute('href')).toBe(`${pathOf(R.totalDemand)}?projectId=102&approvalStatus=approved`);
+  });
+
+  it('without the list\'s menu a figure is plain text', async () => {
+    show([menuOf(entityWithRole(catalog(), R.incomeContract).key)]);
+    const table = await screen.findByTestId('statistics-table', {}, SLOW);
+    expect(href(within(table).getByText('420,000.00'))).toBeUndefined();
+    expect(href(within(screen.getByTestId('statistics-income')).getByText('1,250,000.00'))).toBe(`${pathOf(R.incomeContract)}?projectId=102&approvalStatus=approved`);
+  });
+});

@@ -1,0 +1,102 @@
+// @vitest-environment node
+// Issue #9's scenario, clicked as a cost manager would: the home page's cost overview opens the
+// project's statistics, where the subcontract type is red (settled 120,000 on a 100,000 contract); its
+// contract figure opens the contract ledger filtered to the project and the type (the search bar says
+// so), the contract's detail lists its settlements under 相关单据, and the settlement that crossed the
+// contract amount shows its open warning (超合同金额, critical).
+import { describe, expect, test } from 'vitest';
+import { client, type TestServer } from '../server/harness.ts';
+import { project } from '../server/fixtures.ts';
+import { entityList, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, testApp, waitForList } from './harness.ts';
+
+const STAMP = Date.now().toString(36);
+const SITE = `点击测试滨江路三标段 ${STAMP}`;
+const CONTRACT = `综合管廊分包合同 ${STAMP}`;
+
+/** What the clerk and the approvers would have produced: an approved subcontract and an approved settlement past it. */
+async function overContract() {
+  const app = testApp();
+  const admin = client(app as TestServer, await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' }));
+  const ok = (res: { body: any }) => {
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
+    return res.body.data;
+  };
+  const site = await project(admin, { name: SITE, targetCost: 1_000_000 });
+  const team = ok(await admin.post('/api/construct/subcontractor/save', { name: `南京联建市政工程有限公司 ${STAMP}`, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
+  const contract = ok(await admin.post('/api/construct/expenditureContract/save', {
+    name: CONTRACT, projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
+    signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
+    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', quantity: 100, priceInclTax: 1000, taxRate: 9 }],
+  }));
+  const approve = (table: string, id: string) => app.db.query(`UPDATE ${table} SET approval_status = 'approved' WHERE id = $1`, [id]);
+  await approve(app.catalog.entities.expenditureContract.table, contract.id);
+  // 120 m3 at 1,000 on a 100 m3 contract: 120,000 settled on 100,000 (R-CAP-3 critical, R-CAP-1 on the line)
+  const settlement = ok(await admin.post('/api/construct/subcontractMonthlySettlement/save', {
+    projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id, period: '2026-05', settlementType: 'interim',
+    startDate: '2026-05-01', endDate: '2026-05-31', taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
+    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', contractQty: 100, thisQty: 120, thisPrice: 1000, taxRate: 9 }],
+  }));
+  await approve(app.catalog.entities.subcontractMonthlySettlement.table, settlement.id);
+  return { site: site as { id: string }, contract: contract as { code: string }, settlement: settlement as { code: string } };
+}
+
+describe('a cost manager follows an over-contract figure to its warning', () => {
+  test('dashboard → red contract type → contract ledger → contract → settlement → its warning', async () => {
+    const { site, contract, settlement } = await overContract();
+    await signInAs('costmgr');
+
+    // the home page's overview: the project's row opens its statistics
+    const row = page.getByTestId('cost-project-table').locator('tr', { hasText: SITE });
+    await see(row).toBeVisible();
+    await row.getByText(SITE).click();
+    await poll(async () => page.url()).toContain(`/cost/statistics?projectId=${site.id}`);
+
+    // the subcontract type is red: 120,000 settled on a 100,000 contract leaves −20,000
+    const type = page.getByTestId('statistics-table').locator('tr', { hasText: '专业分包' });
+    await see(type).toBeVisible();
+    expect(squash(await type.innerText())).toContain('100,000.00 120,000.00');
+    expect(squash(await type.innerText())).toContain('-20,000.00');
+    await see(type.locator('.ant-typography-danger', { hasText: '-20,000.00' })).toBeVisible();
+    await shot('cost-scenario-1-statistics.png');
+
+    // its contract figure opens the contract ledger of this project and type
+    await type.getByTestId('statistics-link-currentAmount').click();
+    await poll(async () => page.url()).toContain('expenditureContractType=subcontract');
+    expect(page.url()).toContain(`projectId=${site.id}`);
+    await waitForList();
+    const search = entityList().getByRole('search');
+    await see(search).toContainText(SITE);
+    await see(search).toContainText('专业分包');
+    const ledgerRow = listRow(contract.code);
+    await see(ledgerRow).toHaveCount(1);
+    // as many contracts as the statistics counted (1), and its amount is the figure clicked
+    await poll(async () => entityList().locator('.zs-grid-row').count()).toBe(1);
+    await see(ledgerRow).toContainText('100,000.00');
+    await shot('cost-scenario-2-ledger.png');
+
+    // the contract's detail lists its settlements
+    await ledgerRow.getByRole('button', { name: '查看' }).click();
+    const related = page.getByTestId('related-documents');
+    await see(related).toBeVisible();
+    await see(related).toContainText('分包月度结算 1');
+    await shot('cost-scenario-3-contract.png');
+    await related.getByText(/分包月度结算/).click();
+    await poll(async () => page.url()).toContain(`expenditureContractCode=${contract.code}`);
+    const ledgerPath = pathname();
+    await waitForList();
+    const settlementRow = listRow(settlement.code);
+    await see(settlementRow).toHaveCount(1);
+    // the search bar names the contract (a reference kept by its code is labelled by it)
+    await see(entityList().getByRole('search')).toContainText(CONTRACT);
+    await shot('cost-scenario-4-settlements.png');
+
+    // the settlement that crossed the contract amount shows its warning
+    await settlementRow.getByRole('button', { name: '查看' }).click();
+    const warnings = page.locator('.zs-recorded-warnings');
+    await see(warnings).toBeVisible();
+    await see(warnings).toContainText('超合同金额');
+    await see(warnings).toContainText('超过合同金额');
+    await shot('cost-scenario-5-warning.png');
+    expect(ledgerPath).not.toBe('/cost/statistics');
+  }, TEST_TIMEOUT * 4);
+});
