@@ -16,6 +16,7 @@ import type { Row } from './extensions.ts';
 import { FormDialog } from './form/FormDialog.tsx';
 import { FormPage } from './form/FormPage.tsx';
 import { EntityList } from './list/index.ts';
+import { isPrintable, PrintButton, PrintDocument } from './print/index.ts';
 import { searchValuesFromUrl } from './list/urlFilters.ts';
 
 type Opened = { mode: 'create' | 'edit' | 'view'; id?: string } | null;
@@ -31,6 +32,8 @@ export function EntityScreen({ model, search = '' }: { model: EntityModel; searc
   const close = () => setOpened(null);
   const editing = opened && opened.mode !== 'view' ? { mode: opened.mode as 'create' | 'edit', id: opened.id } : null;
   const formOnPage = model.layout.container === 'page' && editing !== null;
+  // contracts and settlements print: 打印 in the drawer, their printed form kept beside it (renderers/print)
+  const printable = isPrintable(model);
 
   return (
     <>
@@ -42,8 +45,17 @@ export function EntityScreen({ model, search = '' }: { model: EntityModel; searc
       </div>
       {formOnPage && <FormPage model={model} mode={editing.mode} id={editing.id} onClose={close} />}
       {editing && !formOnPage && <FormDialog model={model} mode={editing.mode} id={editing.id} onClose={close} />}
-      <Drawer open={opened?.mode === 'view'} onClose={close} size={drawerWidth(model)} title={model.label[lang]} destroyOnHidden>
+      <Drawer
+        open={opened?.mode === 'view'}
+        onClose={close}
+        size={drawerWidth(model)}
+        title={model.label[lang]}
+        extra={printable && opened?.mode === 'view' ? <PrintButton /> : undefined}
+        destroyOnHidden
+      >
         {opened?.mode === 'view' && opened.id && <EntityDetail model={model} id={opened.id} />}
+        {/* a contract's or settlement's printed form, shown alone when the page is printed */}
+        {printable && opened?.mode === 'view' && opened.id && <PrintDocument model={model} id={opened.id} />}
       </Drawer>
     </>
   );

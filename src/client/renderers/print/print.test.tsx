@@ -1,0 +1,123 @@
+// @vitest-environment happy-dom
+// Printing (issue #9): contracts and settlements, found by their roles, get 打印 in their detail
+// drawer, which opens the browser's print dialog over a printed form kept under <body>; master data
+// gets neither. The form's this-period / cumulative pairs come from x-cumulative.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { catalog } from '../catalog.ts';
+import { EntityScreen } from '../EntityPage.tsx';
+import { buttonsOf } from '../gallery/permissions.ts';
+import { renderWithApi } from '../testing/providers.tsx';
+import { createFakeHttp } from '../testing/fake-http.ts';
+import { cumulativePairs, isPrintable } from './printable.ts';
+
+const entities = catalog().entities;
+const permissions = buttonsOf('administrator');
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** window.print stubbed (happy-dom has none; a browser would open its dialog). */
+function stubPrint() {
+  const print = vi.fn();
+  vi.stubGlobal('print', print);
+  return print;
+}
+
+/** Opens the first record of the model's list in the detail drawer. */
+async function openFirst(key: string, values: Record<string, unknown> = {}) {
+  const http = createFakeHttp(catalog(), { rows: 3 });
+  const record = Object.assign(http.tables.get(key)![0], values);
+  renderWithApi(<EntityScreen model={entities[key]} />, { http, permissions });
+  const list = await screen.findByTestId('entity-list');
+  await waitFor(() => expect(list.getAttribute('aria-busy')).toBe('false'), { timeout: 10_000 });
+  const row = (await within(list).findAllByText('查看', {}, { timeout: 10_000 }))[0];
+  fireEvent.click(row);
+  await screen.findByTestId('entity-detail', {}, { timeout: 10_000 });
+  return { http, record };
+}
+
+describe('which documents print', () => {
+  it('every type with a contract or settlement role (not settlement.activity), nothing else', () => {
+    const printable = Object.values(entities).filter(isPrintable).map((m) => m.key).sort();
+    const expected = Object.values(entities)
+      .filter((m) => m.roles.some((r) => r.startsWith('contract.') || (r.startsWith('settlement.') && r !== 'settlement.activity')))
+      .map((m) => m.key)
+      .sort();
+    expect(printable).toEqual(expected);
+    expect(printable).toContain('expenditureContract');
+    expect(printable).toContain('constructionContract');
+    expect(printable).toContain('laborMonthlySettlement');
+    expect(printable).toContain('subcontractSettlementFiling');
+    expect(printable).not.toContain('goodsArchives');
+    expect(printable).not.toContain('materialTotalDemand');
+    // a receiving check calls for a settlement (settlement.activity) but is none
+    expect(printable).not.toContain('materialCheck');
+  });
+
+  it('a monthly settlement pairs this period with the previous and the cumulative figure', () => {
+    const pairs = cumulativePairs(entities.laborMonthlySettlement).map((p) => [p.current.name, p.previous.name, p.cumulative?.name]);
+    expect(pairs).toEqual([
+      ['thisAmountInclTax', 'previousCumulativeAmount', 'cumulativeAmount'],
+      ['thisPayableAmount', 'previousCumulativePayable', 'cumulativePayable'],
+    ]);
+    // a final settlement sums other documents: no pairs of its own; a contract has none
+    expect(cumulativePairs(entities.subcontractSettlementFiling)).toEqual([]);
+    expect(cumulativePairs(entities.expenditureContract)).toEqual([]);
+  });
+});
+
+describe('the print button', () => {
+  it('a settlement: 打印 in the drawer calls window.print, the printed form holds the code, the pairs, capitals and signatures', async () => {
+    const print = stubPrint();
+    const { record } = await openFirst('laborMonthlySettlement', {
+      thisAmountInclTax: '1234567.80', previousCumulativeAmount: '1000000.00', cumulativeAmount: '2234567.80',
+      thisPayableAmount: '1000000.00', previousCumulativePayable: '800000.00', cumulativePayable: '1800000.00',
+    });
+    const button = await screen.findByTestId('print-button', {}, { timeout: 10_000 });
+    expect(button.textContent?.replace(/\s/g, '')).toBe('打印');
+    fireEvent.click(button);
+    expect(print).toHaveBeenCalledTimes(1);
+
+    const form = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
+    // kept beside the app, under <body>: print.css shows it alone
+    expect(form.parentElement).toBe(document.body);
+    expect(within(form).getByTestId('print-code').textContent).toBe(String(record.code));
+    expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe('劳务月度结算');
+    const pairs = within(form).getByTestId('print-pairs');
+    expect(within(pairs).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['项目', '本期', '至上期末累计', '开累']);
+    const line = within(pairs).getByText('本期结算金额(含税)').closest('tr')!;
+    expect([...line.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1,234,567.80', '1,000,000.00', '2,234,567.80']);
+    const capitals = within(form).getByTestId('print-capitals').textContent;
+    expect(capitals).toContain('大写:壹佰贰拾叁万肆仟伍佰陆拾柒元捌角整');
+    expect(capitals).toContain('大写:壹佰万元整');
+    const signatures = within(form).getByTestId('print-signatures').textContent ?? '';
+    for (const label of ['编制', '审核', '审批']) expect(signatures).toContain(label);
+    expect(within(form).getByTestId('print-rows-details').querySelector('thead')).toBeTruthy();
+    // every line of a header grid is filled: the last field of a section stretches over what is left
+    for (const grid of form.querySelectorAll('.zs-print-grid')) {
+      const columns = (grid as HTMLElement).style.gridTemplateColumns.match(/repeat\((\d+)/)![1];
+      const cells = [...grid.children].map((c) => Number((c as HTMLElement).style.gridColumn.replace('span ', '') || 1));
+      expect(cells.reduce((a, b) => a + b, 0) % Number(columns), grid.textContent ?? '').toBe(0);
+    }
+  }, 30_000);
+
+  it('a contract prints too', async () => {
+    const print = stubPrint();
+    await openFirst('expenditureContract');
+    fireEvent.click(await screen.findByTestId('print-button', {}, { timeout: 10_000 }));
+    expect(print).toHaveBeenCalledTimes(1);
+    const form = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
+    expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe('支出合同');
+    expect(within(form).queryByTestId('print-pairs')).toBeNull();
+  }, 30_000);
+
+  it('master data has no print button and no printed form', async () => {
+    await openFirst('goodsArchives');
+    await waitFor(() => expect(screen.getByTestId('entity-detail').getAttribute('aria-busy')).toBe('false'));
+    expect(screen.queryByTestId('print-button')).toBeNull();
+    expect(screen.queryByTestId('print-document')).toBeNull();
+  }, 30_000);
+});
