@@ -27,13 +27,13 @@ function stubPrint() {
 }
 
 /** Opens the first record of the model's list in the detail drawer. */
-async function openFirst(key: string, values: Record<string, unknown> = {}) {
+async function openFirst(key: string, values: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'zh') {
   const http = createFakeHttp(catalog(), { rows: 3 });
   const record = Object.assign(http.tables.get(key)![0], values);
-  renderWithApi(<EntityScreen model={entities[key]} />, { http, permissions });
+  renderWithApi(<EntityScreen model={entities[key]} />, { http, permissions, lang });
   const list = await screen.findByTestId('entity-list');
   await waitFor(() => expect(list.getAttribute('aria-busy')).toBe('false'), { timeout: 10_000 });
-  const row = (await within(list).findAllByText('查看', {}, { timeout: 10_000 }))[0];
+  const row = (await within(list).findAllByText(lang === 'zh' ? '查看' : 'View', {}, { timeout: 10_000 }))[0];
   fireEvent.click(row);
   await screen.findByTestId('entity-detail', {}, { timeout: 10_000 });
   return { http, record };
@@ -112,6 +112,17 @@ describe('the print button', () => {
     const form = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
     expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe('支出合同');
     expect(within(form).queryByTestId('print-pairs')).toBeNull();
+  }, 30_000);
+
+  it('in English: Print, and the form in English', async () => {
+    stubPrint();
+    await openFirst('laborMonthlySettlement', { thisAmountInclTax: '100.00', previousCumulativeAmount: '50.00', cumulativeAmount: '150.00' }, 'en');
+    expect((await screen.findByTestId('print-button', {}, { timeout: 10_000 })).textContent?.trim()).toBe('Print');
+    const form = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
+    expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe(entities.laborMonthlySettlement.label.en);
+    expect(within(within(form).getByTestId('print-pairs')).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Item', 'This period', 'Up to last period', 'Cumulative']);
+    const signatures = within(form).getByTestId('print-signatures').textContent ?? '';
+    for (const label of ['Prepared by', 'Reviewed by', 'Approved by']) expect(signatures).toContain(label);
   }, 30_000);
 
   it('master data has no print button and no printed form', async () => {
