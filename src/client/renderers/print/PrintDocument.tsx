@@ -3,8 +3,8 @@
 // alone in print: a title line (the preparing company, the document type, its number), the header
 // fields in a compact grid, the this-period / cumulative table, the detail rows as full-width tables
 // whose header repeats on every page (columns empty in every row left out; more than 12 columns turn
-// the page to landscape), the amounts in Chinese capitals and a signature line with the
-// approval status. Reads the record from the detail view's query (['detail', entity, id]).
+// the page to landscape), the amounts in Chinese capitals and a signature line: the creator, who
+// passed the approval steps (from the approval timeline) and the approval status. Reads the record from the detail view's query (['detail', entity, id]).
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Fragment } from 'react';
@@ -165,17 +165,51 @@ function Capitals({ fields, record }: { fields: FieldModel[]; record: Row }) {
   );
 }
 
+/** A step of the document's approval timeline (process/history-flow-list), as far as the signature line needs it. */
+interface FlowStep {
+  historyActivityType: string;
+  endTime?: string;
+  assigneeName?: string;
+  isPass?: boolean;
+}
+
+const FLOW_HISTORY = '/api/blade-flow/process/history-flow-list';
+
+/**
+ * Who signs the approval lines: the people who passed the document's approval steps, the last of
+ * them under 审批 once the document is approved, the others (all of them before) under 审核.
+ */
+function useSigners(model: EntityModel, record: Row): { reviewers: string; approver: string } {
+  const http = useHttp();
+  const lang = useAtomValue(langAtom);
+  const instanceField = model.workflow?.instanceField;
+  const instance = instanceField ? record[instanceField] : undefined;
+  // the timeline's query, shared with the approval history view
+  const history = useQuery({
+    queryKey: ['flow', 'history', String(instance ?? '')],
+    enabled: Boolean(instance),
+    retry: false,
+    queryFn: () => http.get<FlowStep[]>(FLOW_HISTORY, { processInstanceId: String(instance) }),
+  });
+  const names = (history.data ?? []).filter((h) => h.historyActivityType === 'userTask' && h.endTime && h.isPass && h.assigneeName).map((h) => h.assigneeName!);
+  const approved = model.workflow ? record[model.workflow.statusField] === 'approved' : false;
+  const approver = approved ? names.at(-1) ?? '' : '';
+  const reviewers = [...new Set(approved ? names.slice(0, -1) : names)].join(lang === 'zh' ? '、' : ', ');
+  return { reviewers, approver };
+}
+
 function Signatures({ model, record }: { model: EntityModel; record: Row }) {
   const t = useT();
   const lang = useAtomValue(langAtom);
   const { data: users } = useReferenceLabels('user', [record.createUser as string | undefined]);
+  const { reviewers, approver } = useSigners(model, record);
   const status = model.workflow ? model.fieldMap[model.workflow.statusField] : undefined;
   const preparer = record.createUser ? users?.[String(record.createUser)] ?? '' : '';
   return (
     <footer className="zs-print-sign" data-testid="print-signatures">
-      <div><span>{t('print.preparedBy')}:</span><span className="zs-print-line">{preparer}</span></div>
-      <div><span>{t('print.reviewedBy')}:</span><span className="zs-print-line" /></div>
-      <div><span>{t('print.approvedBy')}:</span><span className="zs-print-line" /></div>
+      <div><span>{t('print.preparedBy')}:</span><span className="zs-print-line" data-testid="print-prepared">{preparer}</span></div>
+      <div><span>{t('print.reviewedBy')}:</span><span className="zs-print-line" data-testid="print-reviewed">{reviewers}</span></div>
+      <div><span>{t('print.approvedBy')}:</span><span className="zs-print-line" data-testid="print-approved">{approver}</span></div>
       {status && (
         <div><span>{status.label[lang]}:</span><span className="zs-print-status"><FieldDisplay field={status} value={record[status.name]} compact /></span></div>
       )}

@@ -27,8 +27,14 @@ function stubPrint() {
 }
 
 /** Opens the first record of the model's list in the detail drawer. */
-async function openFirst(key: string, values: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'zh') {
+async function openFirst(key: string, values: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'zh', flowSteps?: unknown[]) {
   const http = createFakeHttp(catalog(), { rows: 3 });
+  if (flowSteps) {
+    // the approval timeline of the document's process instance
+    const get = http.get.bind(http);
+    http.get = (async (url: string, params?: Record<string, unknown>) =>
+      url === '/api/blade-flow/process/history-flow-list' ? structuredClone(flowSteps) : get(url, params as never)) as typeof http.get;
+  }
   const record = Object.assign(http.tables.get(key)![0], values);
   renderWithApi(<EntityScreen model={entities[key]} />, { http, permissions, lang });
   const list = await screen.findByTestId('entity-list');
@@ -113,6 +119,24 @@ describe('the print button', () => {
     expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe('支出合同');
     expect(within(form).queryByTestId('print-pairs')).toBeNull();
   }, 30_000);
+
+  it('the signature line names who passed the approval steps: the last under 审批 once approved, the others under 审核', async () => {
+    const step = (name: string, isPass = true, endTime: string | null = '2026-06-03 10:00:00') => ({ historyActivityType: 'userTask', assigneeName: name, isPass, endTime });
+    await openFirst('laborMonthlySettlement', { approvalStatus: 'approved', processInstanceId: '880001' }, 'zh', [
+      { historyActivityType: 'startEvent', assigneeName: '王晓明', endTime: '2026-06-01 09:00:00' },
+      step('李建国'),
+      step('赵敏'),
+    ]);
+    const form = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(form).getByTestId('print-approved').textContent).toBe('赵敏'));
+    expect(within(form).getByTestId('print-reviewed').textContent).toBe('李建国');
+    cleanup();
+    // still in approval: who passed so far has reviewed it, nobody has approved it yet
+    await openFirst('laborMonthlySettlement', { approvalStatus: 'approving', processInstanceId: '880002' }, 'zh', [step('李建国'), step('赵敏', true, null)]);
+    const waiting = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(waiting).getByTestId('print-reviewed').textContent).toBe('李建国'));
+    expect(within(waiting).getByTestId('print-approved').textContent).toBe('');
+  }, 40_000);
 
   it('in English: Print, and the form in English', async () => {
     stubPrint();
