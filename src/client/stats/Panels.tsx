@@ -12,7 +12,9 @@ import { entityWithRole } from '../../engine/model/roles.ts';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { WARN_AGES, type ExpectedContract, type FlaggedSettlement, type ApprovalDuration, type TimelinessAnswer, type WarnAge, type WarningsAnswer, type WarningTypeRow } from '../../engine/statistics/panels.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
+import type { Amount } from '../../engine/statistics/statistics.ts';
 import { catalog } from '../renderers/catalog.ts';
+import { formatDecimal } from '../renderers/format.ts';
 import { pageMenus } from '../state/menus.ts';
 import { menusAtom } from '../state/session.ts';
 import { isForbidden, rate, useSettlementTimeliness, useWarningStatistics, yuan } from './api.ts';
@@ -20,6 +22,9 @@ import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
 import { usePanelTexts, type PanelTextKey } from './panelTexts.ts';
 import { useStatsTexts, type TextKey } from './texts.ts';
+
+/** Days to 1 place: 0 → "0.0". */
+const days = (v: Amount) => formatDecimal(String(v), 1);
 
 type PT = (key: PanelTextKey, values?: Record<string, string | number>) => string;
 type Search = Record<string, string | number | null | undefined>;
@@ -242,8 +247,8 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
             columns={[
               { key: 'kind', title: pt('time.kind'), dataIndex: 'entityName' },
               { key: 'count', title: pt('time.count'), align: 'right', dataIndex: 'count' },
-              { key: 'average', title: pt('time.average'), align: 'right', render: (_, d) => String(d.averageDays) },
-              { key: 'max', title: pt('time.max'), align: 'right', render: (_, d) => <Typography.Text type={Number(d.maxDays) > 7 ? 'danger' : undefined}>{String(d.maxDays)}</Typography.Text> },
+              { key: 'average', title: pt('time.average'), align: 'right', render: (_, d) => days(d.averageDays) },
+              { key: 'max', title: pt('time.max'), align: 'right', render: (_, d) => <Typography.Text type={Number(d.maxDays) > 7 ? 'danger' : undefined}>{days(d.maxDays)}</Typography.Text> },
             ]}
           />
         ) : <Typography.Text type="secondary">{pt('time.noDurations')}</Typography.Text>}
