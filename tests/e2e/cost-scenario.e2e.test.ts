@@ -7,22 +7,23 @@
 import { describe, expect, test } from 'vitest';
 import { client, type TestServer } from '../server/harness.ts';
 import { project } from '../server/fixtures.ts';
-import { entityList, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, testApp, waitForList } from './harness.ts';
+import { base, entityList, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, testApp, waitForList } from './harness.ts';
 
 const STAMP = Date.now().toString(36);
 const SITE = `点击测试滨江路三标段 ${STAMP}`;
 const CONTRACT = `综合管廊分包合同 ${STAMP}`;
+const SITE2 = `点击测试滨江路四标段 ${STAMP}`;
 
 /** What the clerk and the approvers would have produced: an approved subcontract and an approved settlement past it. */
-async function overContract() {
+async function overContract(siteName = SITE) {
   const app = testApp();
   const admin = client(app as TestServer, await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' }));
   const ok = (res: { body: any }) => {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
     return res.body.data;
   };
-  const site = await project(admin, { name: SITE, targetCost: 1_000_000 });
-  const team = ok(await admin.post('/api/construct/subcontractor/save', { name: `南京联建市政工程有限公司 ${STAMP}`, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
+  const site = await project(admin, { name: siteName, targetCost: 1_000_000 });
+  const team = ok(await admin.post('/api/construct/subcontractor/save', { name: `南京联建市政工程有限公司 ${siteName.slice(-14)}`, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
   const contract = ok(await admin.post('/api/construct/expenditureContract/save', {
     name: CONTRACT, projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
     signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
@@ -99,4 +100,25 @@ describe('a cost manager follows an over-contract figure to its warning', () => 
     await shot('cost-scenario-5-warning.png');
     expect(ledgerPath).not.toBe('/cost/statistics');
   }, TEST_TIMEOUT * 4);
+
+  test('the type\'s settled figure opens the settlements on its contracts', async () => {
+    const { site, contract, settlement } = await overContract(SITE2);
+    await signInAs('costmgr');
+    await page.goto(`${base}/cost/statistics?projectId=${site.id}`);
+    const type = page.getByTestId('statistics-table').locator('tr', { hasText: '专业分包' });
+    await see(type).toBeVisible();
+    await type.getByTestId('statistics-link-settledAmountInclTax').click();
+    // the menu names the settlement type holding settlements on this type's contracts, with their number
+    const item = page.locator('.ant-dropdown-menu-item', { hasText: '分包月度结算 1' });
+    await see(item).toBeVisible();
+    await shot('cost-scenario-6-settled-menu.png');
+    await item.click();
+    await poll(async () => page.url()).toContain(`expenditureContractCode=${contract.code}`);
+    expect(page.url()).toContain(`projectId=${site.id}`);
+    await waitForList();
+    await see(listRow(settlement.code)).toHaveCount(1);
+    await poll(async () => entityList().locator('.zs-grid-row').count()).toBe(1);
+    // the list's settlement is the 120,000 the statistics summed
+    await see(listRow(settlement.code)).toContainText('120,000.00');
+  }, TEST_TIMEOUT * 3);
 });

@@ -20,7 +20,7 @@ import { CostTrend, MaterialFunnel, ProjectRanking } from './Dashboards.tsx';
 import { TimelinessPanel, WarningPanel } from './Panels.tsx';
 import type { ChartOption } from './echarts.ts';
 import { STATISTICS_PATH } from './CostOverview.tsx';
-import { DocLinks, useStatisticsLinks } from './links.tsx';
+import { DocLinks, TypeSettlementLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
 
 type Column = (typeof STATISTICS_COLUMNS)[number];
@@ -68,7 +68,12 @@ function TypeTable({ data }: { data: StatisticsAnswer }) {
   };
   const cell = (r: StatisticsRow, c: Column, strong = false) => {
     const text = <Typography.Text strong={strong} type={overrun(r) && c.kind !== 'text' ? 'danger' : undefined}>{cellText(r, c)}</Typography.Text>;
-    return r[c.key] === null ? text : <DocLinks links={linksOf(r, c)} testId={`statistics-link-${c.key}`}>{text}</DocLinks>;
+    if (r[c.key] === null) return text;
+    // a type's settled figures: the settlement types that hold settlements on that type's contracts
+    if (SETTLED_FIGURES.has(c.key) && r.expenditureContractType) {
+      return <TypeSettlementLinks projectId={data.projectId ?? undefined} type={r.expenditureContractType} testId={`statistics-link-${c.key}`}>{text}</TypeSettlementLinks>;
+    }
+    return <DocLinks links={linksOf(r, c)} testId={`statistics-link-${c.key}`}>{text}</DocLinks>;
   };
   return (
     <Table<StatisticsRow>

@@ -3,7 +3,7 @@
 // contract ledger filtered to the project, the type and approved contracts; settled figures a menu of
 // the settlement types; income the income contracts; a trend month that period's settlements; a funnel
 // stage its documents. Without the list's menu the figure is plain text.
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entitiesWithRole, entityWithRole } from '../../engine/model/roles.ts';
 import { STATISTICS_ROLES as R } from '../../engine/statistics/roles.ts';
@@ -48,9 +48,8 @@ describe('figures open their documents', () => {
 
   it('settled figures offer the settlement types; a trend month its period; a funnel stage its documents', async () => {
     show(every());
-    const table = await screen.findByTestId('statistics-table', {}, SLOW);
-    const subcontract = within(table).getByText('专业分包').closest('tr')!;
-    fireEvent.click(within(subcontract).getByText('150,000.00'));
+    await screen.findByTestId('statistics-table', {}, SLOW);
+    fireEvent.click(within(screen.getByTestId('statistics-total')).getByText('150,000.00'));
     const settlements = entitiesWithRole(catalog(), R.settlement);
     const menu = await screen.findByRole('menu', {}, SLOW);
     expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(settlements.map((m) => m.label.zh));
@@ -65,6 +64,35 @@ describe('figures open their documents', () => {
     expect(window.location.search).toBe('?projectId=102&approvalStatus=approved&period=2026-05');
     const funnel = await screen.findByTestId('funnel-table', {}, SLOW);
     expect(within(funnel).getAllByTestId('funnel-link-planned')[0].getAttribute('href')).toBe(`${pathOf(R.totalDemand)}?projectId=102&approvalStatus=approved`);
+  });
+
+  it('a type\'s settled figure finds the settlement types holding settlements on that type\'s contracts', async () => {
+    const { subcontractMonthlySettlement: subcontracts, laborMonthlySettlement: labour } = catalog().entities;
+    const lists: Record<string, Record<string, unknown>[]> = {
+      [entityWithRole(catalog(), R.expenseContract).api]: [{ code: 'ZCHT-1' }],
+      // two settlements on the subcontract, one on another type's contract; labour settlements only on other contracts
+      [subcontracts.api]: [{ expenditureContractCode: 'ZCHT-1' }, { expenditureContractCode: 'ZCHT-1' }, { expenditureContractCode: 'ZCHT-9' }],
+      [labour.api]: [{ expenditureContractCode: 'ZCHT-8' }],
+    };
+    const fake = createFakeStatistics();
+    const asked: Record<string, unknown>[] = [];
+    const http = { ...fake, get: async <T,>(url: string, params?: Record<string, unknown>): Promise<T> => {
+      const api = url.replace(/\/list$/, '');
+      if (url.endsWith('/list')) {
+        asked.push({ url, ...params });
+        return { records: lists[api] ?? [], total: (lists[api] ?? []).length } as T;
+      }
+      return fake.get<T>(url, params as never);
+    } };
+    appStore.set(menusAtom, every());
+    render(<MessageTestProviders http={http} lang="zh"><ProjectStatistics /></MessageTestProviders>);
+    const table = await screen.findByTestId('statistics-table', {}, SLOW);
+    fireEvent.click(within(within(table).getByText('专业分包').closest('tr')!).getByText('150,000.00'));
+    const menu = await screen.findByRole('menu', {}, SLOW);
+    await waitFor(() => expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([`${subcontracts.label.zh} 2`]), SLOW);
+    expect(asked[0]).toMatchObject({ projectId_equal: '102', expenditureContractType_equal: 'subcontract', approvalStatus_equal: 'approved' });
+    fireEvent.click(within(menu).getByRole('menuitem'));
+    expect(window.location.pathname + window.location.search).toBe(`${subcontracts.menu!.path}?projectId=102&approvalStatus=approved&expenditureContractCode=ZCHT-1`);
   });
 
   it('without the list\'s menu a figure is plain text', async () => {

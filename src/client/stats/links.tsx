@@ -3,18 +3,24 @@
 // settled figures the settlements, paid the final settlements, income the income contracts, a month of
 // the trend that month's settlements, a funnel stage its documents. Document types are found by role;
 // the list opens filtered through its address (renderers/list/urlFilters.ts). Where several document
-// types play a role (the monthly settlements of every kind), the figure opens a menu of them.
+// types play a role (the monthly settlements of every kind), the figure opens a menu of them; a contract
+// type's settled figures find, when the menu opens, which settlement types hold settlements on that
+// type's contracts (and how many), and link to those only (to the one contract when there is one).
+import { useQuery } from '@tanstack/react-query';
 import { Dropdown, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { entitiesWithRole } from '../../engine/model/roles.ts';
+import { entitiesWithRole, entityWithRole } from '../../engine/model/roles.ts';
 import type { EntityModel } from '../../engine/model/types.ts';
 import type { FunnelStage } from '../../engine/statistics/dashboards.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 import { catalog } from '../renderers/catalog.ts';
+import type { Row } from '../renderers/extensions.ts';
+import { useHttp } from '../renderers/http-context.tsx';
 import { useListLink, type ListSearch } from '../renderers/links.ts';
 import { langAtom } from '../state/session.ts';
+import { useStatsTexts } from './texts.ts';
 
 export interface DocLink {
   key: string;
@@ -56,6 +62,56 @@ export function DocLinks({ links, children, testId }: { links: DocLink[]; childr
   if (links.length === 1) return <Link href={links[0].href} data-testid={testId}>{children}</Link>;
   return (
     <Dropdown trigger={['click']} menu={{ items: links.map((l) => ({ key: l.key, label: l.label })), onClick: ({ key }) => navigate(links.find((l) => l.key === key)!.href) }}>
+      <Typography.Link data-testid={testId}>{children}</Typography.Link>
+    </Dropdown>
+  );
+}
+
+/** The largest page the list API answers: the documents of one project and type fit in it. */
+const PAGE = 500;
+
+/**
+ * A contract type's settled figure: on opening, the approved contracts of the type (and project), then
+ * each settlement type's approved settlements of the project on those contracts, counted; the menu
+ * lists the settlement types that have some, each filtered to the contract when only one is settled.
+ */
+export function TypeSettlementLinks({ projectId, type, children, testId }: { projectId?: string; type: string; children: React.ReactNode; testId?: string }) {
+  const t = useStatsTexts();
+  const http = useHttp();
+  const lang = useAtomValue(langAtom);
+  const linkOf = useListLink();
+  const [, navigate] = useLocation();
+  const [open, setOpen] = useState(false);
+  const settlementTypes = entitiesWithRole(catalog(), R.settlement).filter((m) => linkOf(m));
+  const found = useQuery({
+    queryKey: ['statistics', 'typeSettlements', projectId ?? '', type],
+    enabled: open && settlementTypes.length > 0,
+    staleTime: 30_000,
+    queryFn: async (): Promise<DocLink[]> => {
+      const project = projectId ? { projectId_equal: projectId } : {};
+      const approved = { ...project, approvalStatus_equal: 'approved', size: PAGE };
+      const contracts = await http.get<{ records: Row[] }>(`${entityWithRole(catalog(), R.expenseContract).api}/list`, { ...approved, expenditureContractType_equal: type }, { silent: true });
+      const codes = new Set(contracts.records.map((c) => String(c.code)));
+      const pages = await Promise.all(settlementTypes.map((m) => http.get<{ records: Row[] }>(`${m.api}/list`, approved, { silent: true })));
+      return settlementTypes.flatMap((m, i) => {
+        const mine = pages[i].records.filter((r) => codes.has(String(r.expenditureContractCode)));
+        if (!mine.length) return [];
+        const onContracts = [...new Set(mine.map((r) => String(r.expenditureContractCode)))];
+        const href = linkOf(m, { projectId, approvalStatus: 'approved', expenditureContractCode: onContracts.length === 1 ? onContracts[0] : undefined })!;
+        return [{ key: m.key, label: `${m.label[lang]} ${mine.length}`, href }];
+      });
+    },
+  });
+  if (!settlementTypes.length) return <>{children}</>;
+  const notice = (key: string, label: string) => [{ key, label, disabled: true }];
+  let items = notice('finding', t('links.finding'));
+  if (found.error) items = notice('failed', t('dash.failed', { message: found.error.message }));
+  else if (found.data) items = found.data.length ? found.data.map((l) => ({ key: l.key, label: l.label, disabled: false })) : notice('none', t('links.none'));
+  return (
+    <Dropdown
+      trigger={['click']} open={open} onOpenChange={setOpen}
+      menu={{ items, onClick: ({ key }) => { const l = found.data?.find((x) => x.key === key); if (l) navigate(l.href); } }}
+    >
       <Typography.Link data-testid={testId}>{children}</Typography.Link>
     </Dropdown>
   );

@@ -70,6 +70,8 @@ export const zh = {
   'dash.noAccess': '无权查看',
   'dash.funnelEmpty': '尚无已审批的材料计划或收发记录',
   'dash.failed': '加载失败:{message}',
+  'links.finding': '正在查找该类别的结算单…',
+  'links.none': '该类别尚无已审批的结算单',
 };
 
 export type TextKey = keyof typeof zh;
@@ -141,6 +143,8 @@ export const en: Record<TextKey, string> = {
   'dash.noAccess': 'no permission',
   'dash.funnelEmpty': 'No approved material plan or movement yet',
   'dash.failed': 'Could not be loaded: {message}',
+  'links.finding': 'Finding the settlements of this type…',
+  'links.none': 'No approved settlement of this type yet',
 };
 
 export const texts = { zh, en };
