@@ -1,6 +1,7 @@
 // The home page's cost overview for a cost manager: the projects they may see with contracted,
 // settled and paid amounts against target cost (a bar chart and a table), projects over target
-// cost, unread warnings by level and approvals waiting. Each figure opens where its documents are.
+// cost, unread warnings by level and approvals waiting. Each figure opens where its documents are: the
+// contracted and income tiles and a project's contracted amount their contract ledgers.
 // A user without the statistics permission sees nothing of it.
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
@@ -12,6 +13,7 @@ import { flattenMenus } from '../state/menus.ts';
 import { menusAtom } from '../state/session.ts';
 import { isForbidden, rate, useStatistics, useUnreadWarnings, useWaitingApprovals, wan, wanNumber, WARN_LEVELS, warningsMenuCode, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
+import { DocLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
 import type { ChartOption } from './echarts.ts';
 
@@ -55,10 +57,14 @@ function Figures({ data }: { data: StatisticsAnswer }) {
   const over = data.projects.filter(isOver).length;
   const unread = warnings.data ? WARN_LEVELS.reduce((n, l) => n + warnings.data[l], 0) : undefined;
   const toStatistics = () => navigate(STATISTICS_PATH);
+  // the contract figures open their ledgers (approved contracts, as summed); the rest the statistics
+  const links = useStatisticsLinks();
+  const [ledger] = links.contracts(null);
+  const [incomeLedger] = links.income();
   const cards = [
     <Figure key="projects" testId="cost-projects" title={t('cost.projects')} value={data.projects.length} onClick={toStatistics} />,
-    <Figure key="income" testId="cost-income" title={t('cost.income')} value={data.income ? wan(data.income.currentAmount) : '—'} suffix={t('cost.wan')} onClick={toStatistics} />,
-    <Figure key="contracted" testId="cost-contracted" title={t('cost.contracted')} value={wan(data.total.currentAmount)} suffix={t('cost.wan')} onClick={toStatistics} />,
+    <Figure key="income" testId="cost-income" title={t('cost.income')} value={data.income ? wan(data.income.currentAmount) : '—'} suffix={t('cost.wan')} onClick={incomeLedger ? () => navigate(incomeLedger.href) : toStatistics} />,
+    <Figure key="contracted" testId="cost-contracted" title={t('cost.contracted')} value={wan(data.total.currentAmount)} suffix={t('cost.wan')} onClick={ledger ? () => navigate(ledger.href) : toStatistics} />,
     <Figure key="settled" testId="cost-settled" title={t('cost.settled')} value={wan(data.total.settledAmountExclTax)} suffix={t('cost.wan')} onClick={toStatistics} />,
     <Figure key="over" testId="cost-over-plan" title={t('cost.overPlan')} value={over} danger={over > 0} onClick={toStatistics} />,
     <Figure
@@ -75,6 +81,16 @@ function Figures({ data }: { data: StatisticsAnswer }) {
   return <Row gutter={[12, 12]}>{cards.map((c) => <Col key={c.key} xs={12} md={8} xl={6} xxl={3}>{c}</Col>)}</Row>;
 }
 
+/** A project's contracted figure: its contract ledger (the row itself opens the statistics). */
+function ProjectContracts({ project }: { project: ProjectFigures }) {
+  const links = useStatisticsLinks(project.projectId);
+  return (
+    <span onClick={(e) => e.stopPropagation()}>
+      <DocLinks links={links.contracts(null)} testId="cost-project-contracts">{yuan(project.contractAmount)}</DocLinks>
+    </span>
+  );
+}
+
 function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
   const t = useStatsTexts();
   const [, navigate] = useLocation();
@@ -86,7 +102,7 @@ function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
       columns={[
         { key: 'name', title: t('cost.project'), dataIndex: 'projectName', render: (name: string) => <Typography.Link>{name}</Typography.Link> },
         { key: 'target', title: t('cost.targetCost'), align: 'right', render: (_, p) => yuan(p.targetCost) },
-        { key: 'contract', title: t('cost.contractSeries'), align: 'right', render: (_, p) => yuan(p.contractAmount) },
+        { key: 'contract', title: t('cost.contractSeries'), align: 'right', render: (_, p) => <ProjectContracts project={p} /> },
         { key: 'settled', title: t('cost.settled'), align: 'right', render: (_, p) => yuan(p.settledAmountExclTax) },
         { key: 'paid', title: t('cost.paidSeries'), align: 'right', render: (_, p) => (p.paidAmount === null ? <Typography.Text type="secondary">{t('cost.notRecorded')}</Typography.Text> : yuan(p.paidAmount)) },
         { key: 'over', title: t('cost.overPlanColumn'), align: 'right', render: (_, p) => <Typography.Text type={isOver(p) ? 'danger' : undefined}>{yuan(p.costOverPlan)}</Typography.Text> },

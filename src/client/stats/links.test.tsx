@@ -10,6 +10,7 @@ import { STATISTICS_ROLES as R } from '../../engine/statistics/roles.ts';
 import { catalog } from '../renderers/catalog.ts';
 import { MessageTestProviders } from '../shell/notifications/testing.tsx';
 import { appStore, menusAtom, type MenuNode } from '../state/session.ts';
+import { CostOverview } from './CostOverview.tsx';
 import ProjectStatistics from './ProjectStatistics.tsx';
 import { createFakeStatistics } from './testing.ts';
 
@@ -100,5 +101,22 @@ describe('figures open their documents', () => {
     const table = await screen.findByTestId('statistics-table', {}, SLOW);
     expect(href(within(table).getByText('420,000.00'))).toBeUndefined();
     expect(href(within(screen.getByTestId('statistics-income')).getByText('1,250,000.00'))).toBe(`${pathOf(R.incomeContract)}?projectId=102&approvalStatus=approved`);
+  });
+
+  it('on the home overview the contracted and income tiles open their ledgers, a project\'s contracted amount its own', async () => {
+    window.history.replaceState(null, '', '/wel/index');
+    appStore.set(menusAtom, every());
+    render(<MessageTestProviders http={createFakeStatistics()} lang="zh"><CostOverview /></MessageTestProviders>);
+    await screen.findByTestId('cost-overview', {}, SLOW);
+    fireEvent.click(screen.getByTestId('cost-contracted'));
+    expect(window.location.pathname + window.location.search).toBe(`${pathOf(R.expenseContract)}?approvalStatus=approved`);
+    fireEvent.click(screen.getByTestId('cost-income'));
+    expect(window.location.pathname + window.location.search).toBe(`${pathOf(R.incomeContract)}?approvalStatus=approved`);
+    const row = within(screen.getByTestId('cost-project-table')).getByText('星湖街综合管廊').closest('tr')!;
+    const contracts = within(row).getByTestId('cost-project-contracts');
+    expect(contracts.getAttribute('href')).toBe(`${pathOf(R.expenseContract)}?projectId=102&approvalStatus=approved`);
+    // the link, not the row's way to the statistics
+    fireEvent.click(contracts);
+    expect(window.location.pathname).toBe(pathOf(R.expenseContract));
   });
 });
