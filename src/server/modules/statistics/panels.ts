@@ -78,29 +78,34 @@ export class Panels {
     // every settlement of the projects' contracts (live), with its kind, for the month and before it
     const params = new Params();
     const pids = params.add(ids);
+    const monthParam = params.add(month);
     const settlements = settlementKinds.map((m, i) => {
       const instance = m.workflow?.instanceField && m.fieldMap[m.workflow.instanceField] ? `t.${col(m, m.workflow.instanceField)}::text` : 'NULL::text';
       return `SELECT ${i} AS kind, t.id::text AS id, t.${col(m, 'code')}::text AS code, t.${col(m, 'expenditureContractCode')} AS contract, t.${col(m, 'period')}::text AS period,
                      t.${col(m, m.workflow!.statusField)} AS status, t.${col(m, 'thisAmountInclTax')}::text AS amount, t.${col(m, 'thisPayableAmount')}::text AS payable, ${instance} AS instance
-                FROM ${q(m.table)} t WHERE t.tenant_id = ${params.add(actor.tenantId)}${live(m, 't').map((x) => ` AND ${x}`).join('')} AND t.${col(m, 'projectId')} = ANY(${pids}::bigint[])`;
+                FROM ${q(m.table)} t WHERE t.tenant_id = ${params.add(actor.tenantId)}${live(m, 't').map((x) => ` AND ${x}`).join('')} AND t.${col(m, 'projectId')} = ANY(${pids}::bigint[])
+                 AND t.${col(m, 'period')} <= ${monthParam}`;
     }).join(' UNION ALL ');
     const contractWhere = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${pids}::bigint[])`, ...scoped(contractFilters, params, 'c')];
-    const monthParam = params.add(month);
     const party = c.fieldMap.subcontractorId.ref && this.ctx.catalog.entities[c.fieldMap.subcontractorId.ref.entity];
     const partyName = party && party.fieldMap[c.fieldMap.subcontractorId.ref!.labelField ?? 'name']
       ? `(SELECT p.${col(party, c.fieldMap.subcontractorId.ref!.labelField ?? 'name')} FROM ${q(party.table)} p WHERE p.id = c.${col(c, 'subcontractorId')})` : 'NULL';
     const rows = await db.query<{
       contractId: string; code: string; name: string; projectId: string; type: string | null; party: string | null; signDate: string | null; startDate: string | null;
       performanceStatus: string | null; settlementStatus: string | null; parentContractCode: string | null;
-      kind: number | null; id: string | null; sCode: string | null; period: string | null; status: string | null; amount: string | null; payable: string | null; instance: string | null;
+      lastSettled: string | null; kind: number | null; id: string | null; sCode: string | null; period: string | null; status: string | null; amount: string | null; payable: string | null; instance: string | null;
     }>(
-      `WITH s AS (${settlements})
+      // a contract's row with each of its settlements of the month, and its last approved period before
+      // it summed in SQL (24 months of history would otherwise come back as 24 rows per contract)
+      `WITH s AS (${settlements}),
+            last AS (SELECT contract, max(period) AS period FROM s WHERE status = 'approved' AND period < ${monthParam} GROUP BY contract)
        SELECT c.id::text AS "contractId", c.${col(c, 'code')} AS code, c.${col(c, 'name')} AS name, c.${col(c, 'projectId')}::text AS "projectId",
               c.${col(c, 'expenditureContractType')} AS type, ${partyName} AS party,
               c.${col(c, 'signDate')}::text AS "signDate", c.${col(c, 'startDate')}::text AS "startDate",
               c.${col(c, 'performanceStatus')} AS "performanceStatus", c.${col(c, 'settlementStatus')} AS "settlementStatus", c.${col(c, 'parentContractCode')} AS "parentContractCode",
-              s.kind, s.id, s.code AS "sCode", s.period, s.status, s.amount, s.payable, s.instance
-         FROM ${q(c.table)} c LEFT JOIN s ON s.contract = c.${col(c, 'code')} AND (s.period = ${monthParam} OR (s.period < ${monthParam} AND s.status = 'approved'))
+              last.period AS "lastSettled", s.kind, s.id, s.code AS "sCode", s.period, s.status, s.amount, s.payable, s.instance
+         FROM ${q(c.table)} c LEFT JOIN last ON last.contract = c.${col(c, 'code')}
+              LEFT JOIN s ON s.contract = c.${col(c, 'code')} AND s.period = ${monthParam}
         WHERE ${contractWhere.join(' AND ')}
         ORDER BY c.id`,
       params.values,
@@ -126,11 +131,10 @@ export class Panels {
         expected.set(r.contractId, e = {
           contractId: r.contractId, code: r.code, name: r.name, projectId: r.projectId, projectName: projectNames.get(r.projectId) ?? r.projectId,
           expenditureContractType: r.type ?? '', expenditureContractTypeName: typeNames.get(r.type ?? '') ?? r.type ?? '',
-          subcontractorName: r.party ?? null, signDate: r.signDate, lastSettledPeriod: null, settled: false,
+          subcontractorName: r.party ?? null, signDate: r.signDate, lastSettledPeriod: r.lastSettled, settled: false,
         });
       }
       if (thisMonth) e.settled = true;
-      else if (r.period && r.period < month && r.status === 'approved' && (e.lastSettledPeriod === null || r.period > e.lastSettledPeriod)) e.lastSettledPeriod = r.period;
     }
     const spans = await this.approvalSpans(actor, approvedInstances);
     return settlementTimeliness(projectId, month, [...expected.values()], flagged, spans);
