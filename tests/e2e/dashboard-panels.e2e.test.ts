@@ -50,11 +50,11 @@ describe('warnings and settlement timeliness in the browser', () => {
     await shot('statistics-timeliness.png');
 
     await page.getByTestId('timeliness-contract-' + contract.code).click();
-    await poll(() => page.url()).toContain(`code=${contract.code}`);
+    await poll(async () => page.url()).toContain(`code=${contract.code}`);
     expect(pathname()).not.toBe('/cost/statistics');
     await page.goBack();
     await page.getByTestId('warn-exceed_budget-unread').click();
-    await poll(() => page.url()).toContain('warnType=exceed_budget');
+    await poll(async () => page.url()).toContain('warnType=exceed_budget');
     expect(page.url()).toContain('warnStatus=unread');
     expect(page.url()).toContain(`projectId=${site.id}`);
   }, TEST_TIMEOUT * 3);
