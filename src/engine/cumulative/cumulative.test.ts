@@ -21,7 +21,13 @@ describe('x-cumulative in the dialect', () => {
       header: { previousCumulativeAmount: 'thisAmountInclTax', previousCumulativePayable: 'thisPayableAmount' },
       lines: { detail: 'details', match: ['itemCode'], quantity: 'thisQty' },
       contract: {
-        entity: 'expenditureContract', field: 'expenditureContractCode', writeBack: { cumulativeSettledAmount: 'thisAmountInclTax' },
+        entity: 'expenditureContract', field: 'expenditureContractCode',
+        writeBack: {
+          cumulativeSettledAmount: { field: 'thisAmountInclTax', aggregate: 'sum' },
+          retentionHeldAmount: { field: 'retentionAmount', aggregate: 'sum' },
+          cumulativePaidAmount: { field: 'cumulativePaidAmount', aggregate: 'max' },
+          lastSettledPeriod: { field: 'period', aggregate: 'max' },
+        },
         status: { field: 'settlementStatus', settled: 'partial', unsettled: 'none', keep: ['final'] },
       },
     });
@@ -60,7 +66,7 @@ describe('x-cumulative in the dialect', () => {
   });
 
   it('compiles the final settlements and refuses a final that writes what the contract cannot hold', () => {
-    const final = { writeBack: { cumulativeSettledAmount: 'finalAmount' }, set: { settlementStatus: 'final', performanceStatus: 'completed' }, reopen: { performanceStatus: 'performing' } };
+    const final = { writeBack: { cumulativeSettledAmount: 'finalAmount', cumulativePaidAmount: 'cumulativePaidAmount' }, set: { settlementStatus: 'final', performanceStatus: 'completed' }, reopen: { performanceStatus: 'performing' } };
     expect(catalog.entities.subcontractSettlementFiling.cumulative?.contract?.final).toEqual(final);
     expect(catalog.entities.laborSettlementFinalization.cumulative).toMatchObject({ source: 'laborMonthlySettlement', header: { interimCumulativeAmount: 'thisAmountInclTax' }, contract: { final } });
     expect(model.cumulative?.contract?.final).toBeUndefined();
@@ -77,6 +83,31 @@ describe('x-cumulative in the dialect', () => {
       [FILING, '/x-cumulative/contract/final/set/settlementStatus', '"closed" is not a value of expenditureContract.settlementStatus'],
       [FILING, '/x-cumulative/contract/final/reopen/performanceStatuz', '"performanceStatuz" is not a property of expenditureContract'],
     ]);
+  });
+
+  it('writes a contract field back as a sum (a field name or { sum }) or as the largest value ({ max })', () => {
+    const issues = issuesAfter(({ files }) => {
+      const spec = files[SETTLEMENT]['x-cumulative'].contract;
+      spec.writeBack.cumulativeSettledAmount = { sum: 'thisAmountInclTax' };
+      spec.writeBack.lastSettledPeriod = { max: 'startDate' }; // a date into a month
+      spec.writeBack.cumulativePaidAmount = { max: 'reporterName' }; // text has no order worth taking
+      spec.writeBack.retentionHeldAmount = { max: 'retentionAmount' }; // the other writers sum it
+      spec.writeBack.remark = { max: 'period' }; // a month into text
+      spec.writeBack.settledRatio = { max: 'period' }; // a month into a number
+      spec.writeBack.changeAmount = 'period'; // a sum of months
+    });
+    expect(issues.filter((i) => i.file === SETTLEMENT).map((i) => [i.pointer, i.message])).toEqual([
+      ['/x-cumulative/contract/writeBack/retentionHeldAmount', 'materialMonthlySettlement writes "retentionHeldAmount" as a sum, this one as a max'],
+      ['/x-cumulative/contract/writeBack/cumulativePaidAmount', '"reporterName" is not a number, month or date property of subcontractMonthlySettlement'],
+      ['/x-cumulative/contract/writeBack/lastSettledPeriod', '"lastSettledPeriod" of expenditureContract cannot hold the date "startDate"'],
+      ['/x-cumulative/contract/writeBack/remark', '"remark" of expenditureContract cannot hold the month "period"'],
+      ['/x-cumulative/contract/writeBack/settledRatio', '"settledRatio" of expenditureContract cannot hold the month "period"'],
+      ['/x-cumulative/contract/writeBack/changeAmount', '"period" is not a number property of subcontractMonthlySettlement'],
+    ]);
+    const bad = issuesAfter(({ files }) => {
+      files[SETTLEMENT]['x-cumulative'].contract.writeBack.lastSettledPeriod = { latest: 'period' };
+    });
+    expect(bad.map((i) => `${i.file}#${i.pointer}`)).toContain(`${SETTLEMENT}#/x-cumulative/contract/writeBack/lastSettledPeriod`);
   });
 
   it('refuses unknown sub-keywords and a document without a workflow', () => {

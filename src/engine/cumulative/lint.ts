@@ -6,6 +6,8 @@ import type { DetailModel, DictionaryDef, EntityModel } from '../model/types.ts'
 type Report = (at: string, message: string) => void;
 
 const NUMERIC = new Set(['decimal', 'integer']);
+/** What a `max` write-back can take: numbers, months and dates (text of a fixed width compares in order). */
+const MAX_KINDS = new Set([...NUMERIC, 'month', 'date']);
 
 export function lintCumulative(model: EntityModel, entities: Record<string, EntityModel>, report: Report, dictionaries: readonly DictionaryDef[] = []) {
   const spec = model.cumulative;
@@ -57,9 +59,19 @@ export function lintCumulative(model: EntityModel, entities: Record<string, Enti
   if (!spec.keys.includes(contract.field)) report(at('contract', 'field'), `contract field "${contract.field}" is not one of keys`);
   else if (ref?.entity !== contract.entity) report(at('contract', 'field'), `contract field "${contract.field}" is not an x-ref to ${contract.entity}`);
   contract.snapshot.forEach((f, i) => header(target, f) || report(at('contract', 'snapshot', i), `"${f}" is not a property of ${contract.entity}`));
-  for (const [field, from] of Object.entries(contract.writeBack)) {
-    if (!NUMERIC.has(target.fieldMap[field]?.kind ?? '')) report(at('contract', 'writeBack', field), `"${field}" is not a number property of ${contract.entity}`);
-    if (!NUMERIC.has(source.fieldMap[from]?.kind ?? '')) report(at('contract', 'writeBack', field), `"${from}" is not a number property of ${spec.source}`);
+  for (const [field, { field: from, aggregate }] of Object.entries(contract.writeBack)) {
+    const where = at('contract', 'writeBack', field);
+    const targetKind = target.fieldMap[field]?.kind ?? '';
+    const sourceKind = source.fieldMap[from]?.kind ?? '';
+    if (aggregate === 'sum') {
+      if (!NUMERIC.has(targetKind)) report(where, `"${field}" is not a number property of ${contract.entity}`);
+      if (!NUMERIC.has(sourceKind)) report(where, `"${from}" is not a number property of ${spec.source}`);
+    } else if (!target.fieldMap[field]) report(where, `"${field}" is not a property of ${contract.entity}`);
+    else if (!MAX_KINDS.has(sourceKind)) report(where, `"${from}" is not a number, month or date property of ${spec.source}`);
+    else if (NUMERIC.has(sourceKind) ? !NUMERIC.has(targetKind) : targetKind !== sourceKind) report(where, `"${field}" of ${contract.entity} cannot hold the ${sourceKind} "${from}"`);
+    // every writer of a field aggregates it the same way (the totals are one figure)
+    const other = Object.values(entities).find((m) => m !== model && m.cumulative?.contract?.entity === contract.entity && m.cumulative.contract.writeBack[field] && m.cumulative.contract.writeBack[field].aggregate !== aggregate);
+    if (other) report(where, `${other.key} writes "${field}" as a ${other.cumulative!.contract!.writeBack[field].aggregate}, this one as a ${aggregate}`);
   }
   const status = contract.status;
   if (status) {

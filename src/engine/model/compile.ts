@@ -8,7 +8,7 @@ import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import type {
-  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel,
+  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel, WriteBackModel,
 } from './types.ts';
 
 export interface CompileResult {
@@ -392,6 +392,15 @@ function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
   };
 }
 
+/** x-cumulative contract.writeBack: a plain field name is summed, `{ "max": field }` takes the largest value. */
+function writeBackOf(spec: Record<string, string | { sum?: string; max?: string }> | undefined): Record<string, WriteBackModel> {
+  const out: Record<string, WriteBackModel> = {};
+  for (const [target, from] of Object.entries(spec ?? {})) {
+    out[target] = typeof from === 'string' ? { field: from, aggregate: 'sum' } : from.max !== undefined ? { field: from.max, aggregate: 'max' } : { field: from.sum!, aggregate: 'sum' };
+  }
+  return out;
+}
+
 function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeModel | undefined {
   if (!spec) return undefined;
   const contract = spec.contract;
@@ -407,7 +416,7 @@ function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeMode
       entity: contract.entity,
       field: contract.field,
       snapshot: contract.snapshot ?? [],
-      writeBack: contract.writeBack ?? {},
+      writeBack: writeBackOf(contract.writeBack),
       status: contract.status && { ...contract.status, keep: contract.status.keep ?? [] },
       final: contract.final && { writeBack: contract.final.writeBack, set: contract.final.set, reopen: contract.final.reopen ?? {} },
       lines: contract.lines && {

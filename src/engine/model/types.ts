@@ -193,6 +193,16 @@ export interface WorkflowModel {
   editable: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * A contract header field recomputed on approval from a field of the approved documents that
+ * reference the contract: their sum (settled, payable, retention) or their largest value (the last
+ * settled period, a running paid-so-far figure).
+ */
+export interface WriteBackModel {
+  field: string;
+  aggregate: 'sum' | 'max';
+}
+
 /** Running totals over the approved documents of a group (x-cumulative); see schemas/meta/x-cumulative.schema.json. */
 export interface CumulativeModel {
   keys: readonly string[];
@@ -214,7 +224,8 @@ export interface CumulativeModel {
     entity: string;
     field: string;
     snapshot: readonly string[];
-    writeBack: Readonly<Record<string, string>>;
+    /** contract header field → what it is recomputed from */
+    writeBack: Readonly<Record<string, WriteBackModel>>;
     /** the contract's status: settled once an approved document references it, values in keep left alone */
     status?: { field: string; settled: string; unsettled: string; keep: readonly string[] };
     /** this document is the contract's final settlement: what an approved one writes into the contract */

@@ -17,7 +17,7 @@ export interface ContractSums {
   settledAmountExclTax: Amount;
   payableAmount: Amount;
   retentionHeld: Amount;
-  /** Paid so far as recorded on approved finalizations / filings; null when none records it. */
+  /** Paid so far as recorded on approved settlements, finalizations and filings (the latest per contract); null when none records it. */
   paidAmount: Amount | null;
 }
 

@@ -40,8 +40,9 @@ export class Cumulatives {
     const params = new Params();
     const where = groupWhere(source, actor.tenantId, group, ['approved'], params, options.excludeId);
     const periodField = spec.period ? source.fieldMap[spec.period] : undefined;
-    const before = options.period && periodField ? `t.${q(periodField.column)} < ${params.add(options.period)}` : 'true';
     const sums = [...new Set([...Object.values(spec.header), ...spec.totals])];
+    // the period bound is a parameter only when a sum uses it (a write-back-only spec sums nothing)
+    const before = options.period && periodField && sums.length ? `t.${q(periodField.column)} < ${params.add(options.period)}` : 'true';
     const select = [
       ...sums.map((f) => `coalesce(sum(t.${q(source.fieldMap[f].column)}) FILTER (WHERE ${before}), 0)::text AS ${q(f)}`),
       periodField ? `max(t.${q(periodField.column)}) AS "__last"` : 'NULL AS "__last"',
@@ -198,7 +199,7 @@ export class Cumulatives {
     const next: Row = { ...contract };
     const headerFields = new Set<string>();
     for (const field of new Set(writers.flatMap((m) => Object.keys(m.cumulative!.contract!.writeBack)))) {
-      next[field] = await this.sumOver(tx, actor.tenantId, writers, String(value), field);
+      next[field] = await this.aggregateOver(tx, actor.tenantId, writers, String(value), field);
       headerFields.add(field);
     }
     if (c.status && !c.status.keep.includes(String(contract[c.status.field] ?? ''))) {
@@ -227,22 +228,38 @@ export class Cumulatives {
     return false;
   }
 
-  /** Σ over the approved documents of every writer of `field` that reference the contract. */
-  private async sumOver(tx: Queryable, tenantId: string, writers: EntityModel[], value: string, field: string): Promise<Amount> {
+  /**
+   * Σ (or the largest value, for a `max` write-back) over the approved documents of every writer of
+   * `field` that reference the contract; a `max` without any is empty.
+   */
+  private async aggregateOver(tx: Queryable, tenantId: string, writers: EntityModel[], value: string, field: string): Promise<Amount | string | null> {
     let total = new Dec(0);
+    let largest: string | null = null;
+    let numeric = true;
     const seen = new Set<string>();
     for (const m of writers) {
       const c = m.cumulative!.contract!;
-      const from = c.writeBack[field];
+      const spec = c.writeBack[field];
       const source = this.catalog.entities[m.cumulative!.source];
-      if (!from || seen.has(`${source.key}.${from}.${c.field}`)) continue;
-      seen.add(`${source.key}.${from}.${c.field}`);
+      if (!spec || seen.has(`${source.key}.${spec.field}.${c.field}`)) continue;
+      seen.add(`${source.key}.${spec.field}.${c.field}`);
+      const from = source.fieldMap[spec.field];
       const params = new Params();
       const where = groupWhere(source, tenantId, { [c.field]: value }, ['approved'], params);
-      const [row] = await tx.query<{ s: string }>(`SELECT coalesce(sum(t.${q(source.fieldMap[from].column)}), 0)::text AS s FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
-      total = total.plus(row.s);
+      if (spec.aggregate === 'sum') {
+        const [row] = await tx.query<{ s: string }>(`SELECT coalesce(sum(t.${q(from.column)}), 0)::text AS s FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
+        total = total.plus(row.s);
+        continue;
+      }
+      numeric = from.kind === 'decimal' || from.kind === 'integer';
+      const [row] = await tx.query<{ m: string | null }>(`SELECT max(t.${q(from.column)})::text AS m FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
+      if (row.m === null) continue;
+      // numbers compare as decimals, months and dates as their fixed-width text
+      if (largest === null || (numeric ? new Dec(row.m).greaterThan(largest) : row.m > largest)) largest = row.m;
     }
-    return decimalToJson(total);
+    const max = writers.some((m) => m.cumulative!.contract!.writeBack[field]?.aggregate === 'max');
+    if (!max) return decimalToJson(total);
+    return largest === null ? null : numeric ? amount(largest) : largest;
   }
 
   /** Sets the contract rows' write-back fields in `contract`; answers which fields of which detail it set. */

@@ -94,7 +94,9 @@ export class Statistics {
     }).join(' UNION ALL ');
     const settlements = union(this.models.settlements, (m) =>
       `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention`);
-    const payments = this.models.finalSettlements;
+    // paid so far as the contract ledger takes it: the figure on approved final settlements and on the
+    // approved interim settlements that record one (x-cumulative writes its largest into the contract)
+    const payments = [...this.models.finalSettlements, ...this.models.settlements.filter((m) => m.fieldMap.cumulativePaidAmount)];
     const paid = payments.length ? union(payments, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`) : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
     const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
     if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
