@@ -82,11 +82,11 @@ function Figures({ data }: { data: StatisticsAnswer }) {
 }
 
 /** A project's contracted figure: its contract ledger (the row itself opens the statistics). */
-function ProjectContracts({ project }: { project: ProjectFigures }) {
-  const links = useStatisticsLinks(project.projectId);
+function ProjectContracts({ figures }: { figures: ProjectFigures }) {
+  const links = useStatisticsLinks(figures.projectId);
   return (
     <span onClick={(e) => e.stopPropagation()}>
-      <DocLinks links={links.contracts(null)} testId="cost-project-contracts">{yuan(project.contractAmount)}</DocLinks>
+      <DocLinks links={links.contracts(null)} testId="cost-project-contracts">{yuan(figures.contractAmount)}</DocLinks>
     </span>
   );
 }
@@ -102,7 +102,7 @@ function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
       columns={[
         { key: 'name', title: t('cost.project'), dataIndex: 'projectName', render: (name: string) => <Typography.Link>{name}</Typography.Link> },
         { key: 'target', title: t('cost.targetCost'), align: 'right', render: (_, p) => yuan(p.targetCost) },
-        { key: 'contract', title: t('cost.contractSeries'), align: 'right', render: (_, p) => <ProjectContracts project={p} /> },
+        { key: 'contract', title: t('cost.contractSeries'), align: 'right', render: (_, p) => <ProjectContracts figures={p} /> },
         { key: 'settled', title: t('cost.settled'), align: 'right', render: (_, p) => yuan(p.settledAmountExclTax) },
         { key: 'paid', title: t('cost.paidSeries'), align: 'right', render: (_, p) => (p.paidAmount === null ? <Typography.Text type="secondary">{t('cost.notRecorded')}</Typography.Text> : yuan(p.paidAmount)) },
         { key: 'over', title: t('cost.overPlanColumn'), align: 'right', render: (_, p) => <Typography.Text type={isOver(p) ? 'danger' : undefined}>{yuan(p.costOverPlan)}</Typography.Text> },

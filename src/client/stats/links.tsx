@@ -88,8 +88,8 @@ export function TypeSettlementLinks({ projectId, type, children, testId }: { pro
     enabled: open && settlementTypes.length > 0,
     staleTime: 30_000,
     queryFn: async (): Promise<DocLink[]> => {
-      const project = projectId ? { projectId_equal: projectId } : {};
-      const approved = { ...project, approvalStatus_equal: 'approved', size: PAGE };
+      const ofProject = projectId ? { projectId_equal: projectId } : {};
+      const approved = { ...ofProject, approvalStatus_equal: 'approved', size: PAGE };
       const contracts = await http.get<{ records: Row[] }>(`${entityWithRole(catalog(), R.expenseContract).api}/list`, { ...approved, expenditureContractType_equal: type }, { silent: true });
       const codes = new Set(contracts.records.map((c) => String(c.code)));
       const pages = await Promise.all(settlementTypes.map((m) => http.get<{ records: Row[] }>(`${m.api}/list`, approved, { silent: true })));
