@@ -144,7 +144,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       warnType: 'inventory_loss', warnLevel: 'warning', projectId: site.id, sourceEntity: 'materialInventory', sourceId: count.id, sourceCode: count.code,
       sourceDetailId: count.details[0].id, goodsId: steel.id, thresholdValue: 4000, actualValue: 6000,
     });
-    expect(tip.message).toBe('螺纹钢:盘亏 1.5,金额 6000 元,超过账面金额 400000 元的 1% / 螺纹钢: stocktake loss of 1.5 worth 6000, over 1 % of the book value 400000');
+    expect(tip.message).toBe('螺纹钢:盘亏 1.5,金额 6,000.00 元,超过账面金额 400,000.00 元的 1% / 螺纹钢: stocktake loss of 1.5 worth 6,000.00, over 1 % of the book value 400,000.00');
     // a warning, not critical: hard control lets it be submitted
     await setParam('warn.hardControl', 'true');
     try {
@@ -169,8 +169,8 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     expect(report.details[0]).toMatchObject({ consumedQty: 60, consumedAmount: 240000, theoreticalQty: 51, savingQty: -9 });
     const [tip] = await openTipsOf(report.id);
     expect(tip).toMatchObject({ warnType: 'material_overuse', warnLevel: 'warning', projectId: site.id, sourceEntity: 'materialSituation', goodsId: steel.id, thresholdValue: 51, actualValue: 60 });
-    expect(tip.message).toBe('螺纹钢:本月耗用 60 超过理论消耗量 51(设计用量 50,损耗率 2%),超耗 9,金额 36000 元,超耗率 18% / '
-      + '螺纹钢: consumed 60 this month, over the theoretical quantity 51 (design 50, loss rate 2 %) by 9 worth 36000, an overuse rate of 18 %');
+    expect(tip.message).toBe('螺纹钢:本月耗用 60 超过理论消耗量 51(设计用量 50,损耗率 2%),超耗 9,金额 36,000.00 元,超耗率 18% / '
+      + '螺纹钢: consumed 60 this month, over the theoretical quantity 51 (design 50, loss rate 2 %) by 9 worth 36,000.00, an overuse rate of 18 %');
     // consuming exactly the theoretical quantity
     ok(await admin.post(`${SITUATION}/update`, { ...report, details: [{ ...report.details[0], consumedQty: 51 }] }));
     await expectClosed(report.id, 'material_overuse');
@@ -209,7 +209,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     expect(negative.message).toBe('本期应付金额 -300.77 元为负数 / This period\'s payable amount -300.77 is negative');
     const [small] = await openTipsOf(march.id, 'zero_settlement');
     expect(small).toMatchObject({ warnLevel: 'warning', thresholdValue: 10000, actualValue: 9999 });
-    expect(small.message).toBe('连续 3 期结算金额均低于当前合同金额 1000000 元的 1%(本期 9999 元) / 3 consecutive settlements each below 1 % of the current contract amount 1000000 (this period 9999)');
+    expect(small.message).toBe('连续 3 期结算金额均低于当前合同金额 1,000,000.00 元的 1%(本期 9,999.00 元) / 3 consecutive settlements each below 1 % of the current contract amount 1,000,000.00 (this period 9,999.00)');
     // without the penalty, and 10 m³ (10,000: not below 1 %)
     ok(await admin.post(`${SETTLEMENT}/update`, { ...settlement('2026-03', 10), id: march.id, details: [{ ...march.details[0], thisQty: 10 }] }));
     await expectClosed(march.id, 'negative_settlement');
@@ -243,7 +243,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     const curtain = ok(await admin.post(`${CONTRACT}/save`, agreement(150000)));
     let [tip] = await openTipsOf(curtain.id);
     expect(tip).toMatchObject({ warnType: 'exceed_budget', warnLevel: 'warning', projectId: site.id, sourceEntity: 'expenditureContract', sourceId: curtain.id, thresholdValue: 1200000, actualValue: 1150000 });
-    expect(tip.message).toBe('专业分包类合同累计 1150000 元已达项目成本预算 1200000 元的 95.83%(预警线 90%) / Contracts of type Specialist subcontract total 1150000, 95.83 % of the project\'s budget 1200000 (warning from 90 %)');
+    expect(tip.message).toBe('专业分包类合同累计 1,150,000.00 元已达项目成本预算 1,200,000.00 元的 95.83%(预警线 90%) / Contracts of type Specialist subcontract total 1,150,000.00, 95.83 % of the project\'s budget 1,200,000.00 (warning from 90 %)');
     // 250,000: 1,250,000, 104.17 %: critical, the same tip
     const over = ok(await admin.post(`${CONTRACT}/update`, { ...agreement(250000), id: curtain.id, details: [{ ...curtain.details[0], priceInclTax: 250000 }] }));
     [tip] = await openTipsOf(curtain.id);
@@ -257,9 +257,9 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       // a draft contract has no number yet: the refusal names its id
       const zh = await admin.post(`${CONTRACT}/submit`, { id: over.id });
       expect(zh.body).toMatchObject({ code: 400, success: false });
-      expect(zh.body.msg).toBe(`预警硬控制已开启,支出合同 ${over.code ?? over.id} 不能提交:[超成本预算] 专业分包类合同累计 1250000 元超过项目成本预算 1200000 元(104.17%)`);
+      expect(zh.body.msg).toBe(`预警硬控制已开启,支出合同 ${over.code ?? over.id} 不能提交:[超成本预算] 专业分包类合同累计 1,250,000.00 元超过项目成本预算 1,200,000.00 元(104.17%)`);
       const en = await adminEn.post(`${CONTRACT}/submit`, { id: over.id });
-      expect(en.body.msg).toBe(`Hard control of warnings is on: Expense contract ${over.code ?? over.id} cannot be submitted: [Over budget] Contracts of type Specialist subcontract total 1250000, over the project's budget 1200000 (104.17 %)`);
+      expect(en.body.msg).toBe(`Hard control of warnings is on: Expense contract ${over.code ?? over.id} cannot be submitted: [Over budget] Contracts of type Specialist subcontract total 1,250,000.00, over the project's budget 1,200,000.00 (104.17 %)`);
       expect(ok(await admin.get(`${CONTRACT}/detail`, { id: over.id })).approvalStatus).toBe('draft');
       // 100,000: 1,100,000 (91.67 %) is a warning, which does not block
       const fixed = ok(await admin.post(`${CONTRACT}/submit`, { ...agreement(100000), id: over.id, details: [{ ...over.details[0], priceInclTax: 100000 }] }));

@@ -221,7 +221,7 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
     expect(second.contractAmount).toBe(50000.01);
     const [tip] = await openTipsOf(second.id);
     expect(tip).toMatchObject({ warnType: 'exceed_supplementary', warnLevel: 'warning', thresholdValue: 1000000, actualValue: 150000.01 });
-    expect(tip.message).toContain('补充协议累计金额 150000.01 元超过原合同金额 1000000 元的 15%(15%)');
+    expect(tip.message).toContain('补充协议累计金额 150,000.01 元超过原合同金额 1,000,000.00 元的 15%(15%)');
     const figures = ok(await admin.get(`${CONTRACT}/earlyWarningAuxiliaryData`, { primaryId: second.id }));
     expect(figures).toMatchObject({ contractAmount: 50000.01, originalContractCode: original.code, originalContractAmount: 1000000, supplementaryAmount: 150000.01, supplementaryRatio: 15, otherContractsAmountForType: 1100000 });
     expect(ok(await admin.get(`${CONTRACT}/earlyWarningAuxiliaryData`, { primaryId: original.id }))).toMatchObject({ currentAmount: 1000000, supplementaryAmount: 100000, supplementaryRatio: 10, cumulativeSettledAmount: 0 });
@@ -251,7 +251,7 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
     expect(june3.map((t) => [t.warnType, t.warnLevel, t.actualValue])).toEqual([
       ['exceed_contract_amount', 'critical', 1050000], ['exceed_contract_qty', 'warning', 1050], ['late_settlement', 'warning', null],
     ]);
-    expect(june3[0].message).toContain('累计结算金额 1050000 元超过合同金额 1000000 元(105%)');
+    expect(june3[0].message).toContain('累计结算金额 1,050,000.00 元超过合同金额 1,000,000.00 元(105%)');
   });
 
   it('another tenant sees no tip and no figure of this one', async () => {

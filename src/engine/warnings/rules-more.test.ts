@@ -11,8 +11,8 @@ group('R-INV-1 stocktake loss above 1 % of the book value', () => {
     // book 100 t × 4,000 = 400,000; 1 % = 4,000. Counted 98.5: loss 1.5 t = 6,000 > 4,000
     const [w] = inventoryLossWarnings([{ id: 'l1', goodsId: 'g', name: '螺纹钢', qty: 0, bookQty: 100, countQty: 98.5, price: 4000 }], S);
     expect(w).toMatchObject({ warnType: 'inventory_loss', warnLevel: 'warning', sourceDetailId: 'l1', goodsId: 'g', thresholdValue: 4000, actualValue: 6000 });
-    expect(w.message.zh).toBe('螺纹钢:盘亏 1.5,金额 6000 元,超过账面金额 400000 元的 1%');
-    expect(w.message.en).toBe('螺纹钢: stocktake loss of 1.5 worth 6000, over 1 % of the book value 400000');
+    expect(w.message.zh).toBe('螺纹钢:盘亏 1.5,金额 6,000.00 元,超过账面金额 400,000.00 元的 1%');
+    expect(w.message.en).toBe('螺纹钢: stocktake loss of 1.5 worth 6,000.00, over 1 % of the book value 400,000.00');
     // 0.8 t = 3,200 and exactly 1 t = 4,000 are within 1 %; a gain is no loss
     for (const countQty of [99.2, 99, 101]) expect(inventoryLossWarnings([{ goodsId: 'g', name: 'x', qty: 0, bookQty: 100, countQty, price: 4000 }], S)).toEqual([]);
   });
@@ -38,8 +38,8 @@ group('R-VAR material overuse against the theoretical quantity', () => {
     // D 100, L 2 %: Th 102. A 103: saving −1 t, rate −1 %; amount 1 × 4,000
     const [w] = overuseWarnings([{ id: 'r1', goodsId: 'g', name: '螺纹钢', qty: 103, designQty: 100, lossRate: 2, price: 4000 }], S);
     expect(w).toMatchObject({ warnType: 'material_overuse', warnLevel: 'warning', sourceDetailId: 'r1', thresholdValue: 102, actualValue: 103 });
-    expect(w.message.zh).toBe('螺纹钢:本月耗用 103 超过理论消耗量 102(设计用量 100,损耗率 2%),超耗 1,金额 4000 元,超耗率 1%');
-    expect(w.message.en).toBe('螺纹钢: consumed 103 this month, over the theoretical quantity 102 (design 100, loss rate 2 %) by 1 worth 4000, an overuse rate of 1 %');
+    expect(w.message.zh).toBe('螺纹钢:本月耗用 103 超过理论消耗量 102(设计用量 100,损耗率 2%),超耗 1,金额 4,000.00 元,超耗率 1%');
+    expect(w.message.en).toBe('螺纹钢: consumed 103 this month, over the theoretical quantity 102 (design 100, loss rate 2 %) by 1 worth 4,000.00, an overuse rate of 1 %');
     // consumption at the theoretical quantity, or without a design quantity: nothing
     expect(overuseWarnings([{ goodsId: 'g', name: 'x', qty: 102, designQty: 100, lossRate: 2, price: 4000 }], S)).toEqual([]);
     expect(overuseWarnings([{ goodsId: 'g', name: 'x', qty: 500, designQty: null, price: 4000 }], S)).toEqual([]);
@@ -104,20 +104,20 @@ group('R-BUD-1 contracts of a type against the project\'s budget', () => {
     expect(budgetWarnings(899999.99, 1000000, { zh: '分包', en: 'Subcontract' }, S)).toEqual([]);
     const [near] = budgetWarnings(950000, 1000000, { zh: '分包', en: 'Subcontract' }, S);
     expect(near).toMatchObject({ warnType: 'exceed_budget', warnLevel: 'warning', thresholdValue: 1000000, actualValue: 950000 });
-    expect(near.message.zh).toBe('分包类合同累计 950000 元已达项目成本预算 1000000 元的 95%(预警线 90%)');
+    expect(near.message.zh).toBe('分包类合同累计 950,000.00 元已达项目成本预算 1,000,000.00 元的 95%(预警线 90%)');
     const [over] = budgetWarnings(1000000.01, 1000000, { zh: '分包', en: 'Subcontract' }, S);
     expect(over).toMatchObject({ warnLevel: 'critical', actualValue: 1000000.01 });
-    expect(over.message.en).toBe('Contracts of type Subcontract total 1000000.01, over the project\'s budget 1000000 (100 %)');
+    expect(over.message.en).toBe('Contracts of type Subcontract total 1,000,000.01, over the project\'s budget 1,000,000.00 (100 %)');
     expect(blocking([over], { ...S, hardControl: true })).toEqual([over]);
     expect(budgetWarnings(5, null, { zh: '分包', en: 'Subcontract' }, S)).toEqual([]);
-    expect(budgetWarnings(1, 0, { zh: '分包', en: 'Subcontract' }, S)[0].message.zh).toBe('分包类合同累计 1 元超过项目成本预算 0 元(∞%)');
+    expect(budgetWarnings(1, 0, { zh: '分包', en: 'Subcontract' }, S)[0].message.zh).toBe('分包类合同累计 1.00 元超过项目成本预算 0.00 元(∞%)');
   });
 });
 
 group('§4.15 settlement quality', () => {
   it('a negative payable amount is a negative settlement, beside a zero amount', () => {
     expect(settlementAmountWarnings(100, -5)[0]).toMatchObject({ warnType: 'negative_settlement', actualValue: -5 });
-    expect(settlementAmountWarnings(100, -5)[0].message.zh).toBe('本期应付金额 -5 元为负数');
+    expect(settlementAmountWarnings(100, -5)[0].message.zh).toBe('本期应付金额 -5.00 元为负数');
     expect(settlementAmountWarnings(0, -5).map((w) => w.warnType)).toEqual(['zero_settlement', 'negative_settlement']);
     expect(settlementAmountWarnings(100, 0)).toEqual([]);
   });
@@ -126,7 +126,7 @@ group('§4.15 settlement quality', () => {
     // 1 % of 1,000,000 = 10,000
     const [w] = smallSettlementWarnings([9999.99, 5000, 0], 1000000, S);
     expect(w).toMatchObject({ warnType: 'zero_settlement', warnLevel: 'warning', thresholdValue: 10000, actualValue: 9999.99 });
-    expect(w.message.zh).toBe('连续 3 期结算金额均低于当前合同金额 1000000 元的 1%(本期 9999.99 元)');
+    expect(w.message.zh).toBe('连续 3 期结算金额均低于当前合同金额 1,000,000.00 元的 1%(本期 9,999.99 元)');
     expect(smallSettlementWarnings([10000, 5000, 0], 1000000, S)).toEqual([]);
     expect(smallSettlementWarnings([9999.99, 5000, 12000], 1000000, S)).toEqual([]);
     expect(smallSettlementWarnings([9999.99, 5000], 1000000, S)).toEqual([]);

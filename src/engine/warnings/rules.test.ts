@@ -71,11 +71,11 @@ group('R-CAP settlement caps', () => {
     expect(amountCapWarnings(899999.99, 1000000, S)).toEqual([]);
     const [near] = amountCapWarnings(900000, 1000000, S);
     expect(near).toMatchObject({ warnType: 'near_contract_amount', warnLevel: 'warning' });
-    expect(near.message.zh).toBe('累计结算金额 900000 元已达合同金额 1000000 元的 90%(预警线 90%)');
+    expect(near.message.zh).toBe('累计结算金额 900,000.00 元已达合同金额 1,000,000.00 元的 90%(预警线 90%)');
     expect(amountCapWarnings(1000000, 1000000, S)[0].warnType).toBe('near_contract_amount');
     const [over] = amountCapWarnings(1000000.01, 1000000, S);
     expect(over).toMatchObject({ warnType: 'exceed_contract_amount', warnLevel: 'critical', actualValue: 1000000.01 });
-    expect(over.message.en).toBe('Cumulative settled amount 1000000.01 exceeds the contract amount 1000000 (100 %)');
+    expect(over.message.en).toBe('Cumulative settled amount 1,000,000.01 exceeds the contract amount 1,000,000.00 (100 %)');
     expect(amountCapWarnings(5, null, S)).toEqual([]);
   });
 
@@ -83,7 +83,7 @@ group('R-CAP settlement caps', () => {
     expect(supplementaryWarnings(1000000, 150000, S)).toEqual([]);
     const [w] = supplementaryWarnings(1000000, 150000.01, S);
     expect(w).toMatchObject({ warnType: 'exceed_supplementary', thresholdValue: 1000000, actualValue: 150000.01 });
-    expect(w.message.zh).toBe('补充协议累计金额 150000.01 元超过原合同金额 1000000 元的 15%(15%)');
+    expect(w.message.zh).toBe('补充协议累计金额 150,000.01 元超过原合同金额 1,000,000.00 元的 15%(15%)');
     expect(supplementaryWarnings(1000000, 200000, { ...S, supplementaryPercent: 25 })).toEqual([]);
   });
 });
@@ -130,5 +130,5 @@ it('hard control blocks on critical warnings only, and names them', () => {
   expect(blocking(warnings, S)).toEqual([]);
   const blocked = blocking(warnings, { ...S, hardControl: true });
   expect(blocked.map((w) => w.warnType)).toEqual(['exceed_contract_amount']);
-  expect(describe(blocked).zh).toBe('[超合同金额(累计结算)] 累计结算金额 1100 元超过合同金额 1000 元(110%)');
+  expect(describe(blocked).zh).toBe('[超合同金额(累计结算)] 累计结算金额 1,100.00 元超过合同金额 1,000.00 元(110%)');
 });

@@ -132,6 +132,11 @@ function text(key: keyof typeof TEXT, params: Record<string, unknown>): Label {
 
 const dec = (v: Num | null | undefined): Dec => new Dec(v === null || v === undefined || v === '' ? 0 : v);
 const out = (v: Dec): Num => decimalToJson(v);
+/** An amount as a message shows it: 元 to the fen with thousands separators (1234567.5 → "1,234,567.50"). */
+const yuan = (v: Dec): string => {
+  const [whole, fen] = roundHalfUp(v, 2).toFixed(2).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fen}`;
+};
 /** actual / threshold in %, 2 places; null when the threshold is zero. */
 export function percent(actual: Num, threshold: Num): Num | null {
   const base = dec(threshold);
@@ -320,7 +325,7 @@ export function amountCapWarnings(cumulativeAmount: Num, currentContractAmount: 
   const limit = dec(currentContractAmount);
   const ratio = percent(out(actual), out(limit));
   const values = { thresholdValue: out(limit), actualValue: out(actual) };
-  const params = { actual: out(actual), threshold: out(limit), ratio, limit: settings.nearContractPercent };
+  const params = { actual: yuan(actual), threshold: yuan(limit), ratio, limit: settings.nearContractPercent };
   if (actual.gt(limit)) return [{ warnType: 'exceed_contract_amount', warnLevel: 'critical', ...values, message: text('amountOverContract', params) }];
   if (actual.gte(limit.mul(settings.nearContractPercent).div(100))) return [{ warnType: 'near_contract_amount', warnLevel: 'warning', ...values, message: text('amountNearContract', params) }];
   return [];
@@ -336,10 +341,10 @@ const negative = (v: Dec) => v.isNeg() && !v.isZero();
 export function settlementAmountWarnings(thisAmount: Num | null | undefined, thisPayable?: Num | null): Warning[] {
   if (isBlank(thisAmount)) return [];
   const amount = dec(thisAmount);
-  if (negative(amount)) return [{ warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(amount), message: text('negative', { actual: out(amount) }) }];
+  if (negative(amount)) return [{ warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(amount), message: text('negative', { actual: yuan(amount) }) }];
   const zero: Warning[] = amount.isZero() ? [{ warnType: 'zero_settlement', warnLevel: 'info', actualValue: 0, message: text('zero', {}) }] : [];
   if (!isBlank(thisPayable) && negative(dec(thisPayable))) {
-    return [...zero, { warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(dec(thisPayable)), message: text('negativePayable', { actual: out(dec(thisPayable)) }) }];
+    return [...zero, { warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(dec(thisPayable)), message: text('negativePayable', { actual: yuan(dec(thisPayable)) }) }];
   }
   return zero;
 }
@@ -359,7 +364,7 @@ export function smallSettlementWarnings(amounts: readonly Num[], currentContract
   if (!amounts.slice(0, count).every((a) => dec(a).lt(limit))) return [];
   return [{
     warnType: 'zero_settlement', warnLevel: 'warning', thresholdValue: out(limit), actualValue: out(current),
-    message: text('smallSettlements', { count, base: out(dec(currentContractAmount)), limit: settings.smallSettlementPercent, actual: out(current) }),
+    message: text('smallSettlements', { count, base: yuan(dec(currentContractAmount)), limit: settings.smallSettlementPercent, actual: yuan(current) }),
   }];
 }
 
@@ -458,7 +463,7 @@ export function inventoryLossWarnings(lines: readonly CountedLine[], settings: W
       const lossValue = roundHalfUp(loss.mul(dec(line.price)), 2);
       const limit = roundHalfUp(bookValue.mul(settings.inventoryLossPercent).div(100), 2);
       if (lossValue.lte(limit)) continue;
-      warnings.push({ ...base, thresholdValue: out(limit), actualValue: out(lossValue), message: text('inventoryLoss', { goods: line.name, qty: out(loss), actual: out(lossValue), book: out(bookValue), limit: settings.inventoryLossPercent }) });
+      warnings.push({ ...base, thresholdValue: out(limit), actualValue: out(lossValue), message: text('inventoryLoss', { goods: line.name, qty: out(loss), actual: yuan(lossValue), book: yuan(bookValue), limit: settings.inventoryLossPercent }) });
     } else {
       const limit = roundHalfUp(book.mul(settings.inventoryLossPercent).div(100), 4);
       if (loss.lte(limit)) continue;
@@ -495,7 +500,7 @@ export function overuseWarnings(lines: readonly ConsumedLine[], settings: WarnSe
     const priced = !isBlank(line.price) && dec(line.price).gt(0);
     warnings.push({
       warnType: 'material_overuse', warnLevel: 'warning', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(theoretical), actualValue: out(dec(line.qty)),
-      message: priced ? text('overuseAmount', { ...params, amount: out(roundHalfUp(saving.neg().mul(dec(line.price)), 2)) }) : text('overuse', params),
+      message: priced ? text('overuseAmount', { ...params, amount: yuan(saving.neg().mul(dec(line.price))) }) : text('overuse', params),
     });
   }
   return warnings;
@@ -512,7 +517,7 @@ export function budgetWarnings(contracted: Num, budget: Num | null | undefined, 
   const actual = dec(contracted);
   const ratio = percent(out(actual), out(limit));
   const values = { thresholdValue: out(limit), actualValue: out(actual) };
-  const params = { actual: out(actual), threshold: out(limit), ratio: ratio ?? '∞', limit: settings.nearBudgetPercent };
+  const params = { actual: yuan(actual), threshold: yuan(limit), ratio: ratio ?? '∞', limit: settings.nearBudgetPercent };
   // the type's name differs by language
   const message = (key: 'budgetOver' | 'budgetNear'): Label => ({ zh: render(TEXT, key, 'zh', { ...params, type: typeName.zh }), en: render(TEXT, key, 'en', { ...params, type: typeName.en }) });
   if (actual.gt(limit)) return [{ warnType: 'exceed_budget', warnLevel: 'critical', ...values, message: message('budgetOver') }];
@@ -549,7 +554,7 @@ export function supplementaryWarnings(originalAmount: Num | null | undefined, su
   if (total.lte(base.mul(settings.supplementaryPercent).div(100))) return [];
   return [{
     warnType: 'exceed_supplementary', warnLevel: 'warning', thresholdValue: out(base), actualValue: out(total),
-    message: text('supplementary', { actual: out(total), base: out(base), limit: settings.supplementaryPercent, ratio: percent(out(total), out(base)) }),
+    message: text('supplementary', { actual: yuan(total), base: yuan(base), limit: settings.supplementaryPercent, ratio: percent(out(total), out(base)) }),
   }];
 }
 
