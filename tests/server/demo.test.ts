@@ -5,6 +5,8 @@ import { createApp, type App } from '../../src/server/app.ts';
 import type { DemoLevel } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
+import { q } from '../../src/server/db/sql.ts';
+import type { EntityModel } from '../../src/engine/model/types.ts';
 import { testConfig } from './config.ts';
 import { client, databaseKinds, openTestDb, startServer, type DbKind, type TestServer } from './harness.ts';
 
@@ -172,6 +174,43 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     const tips = (await list(admin, '/api/construct/warnTip/list', { size: '1000' })).records.filter((t) => t.warnStatus !== 'handled');
     const keys = tips.map((t) => [t.sourceEntity, t.sourceId, t.sourceDetailId ?? '', t.goodsId ?? '', t.warnType].join('|'));
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+  });
+
+  it("keeps each contract's ledger figures (合同台账) equal to what its approved settlements add up to", async () => {
+    // independent of the write-back: straight sums over the settlement tables, found by role
+    const models = Object.values(app.catalog.entities);
+    const contract = models.find((m) => m.roles.includes('contract.expense'))!;
+    const col = (m: EntityModel, f: string) => q(m.fieldMap[f].column);
+    const approved = (m: EntityModel, a = 't') => `${a}.tenant_id = '000000' AND ${a}.${col(m, 'approvalStatus')} = 'approved'${m.softDelete ? ` AND ${a}.is_deleted = 0` : ''}`;
+    const interim = models.filter((m) => m.roles.includes('settlement.cost')).map((m) => `SELECT ${col(m, 'expenditureContractCode')} AS code, ${col(m, 'thisAmountInclTax')} AS incl,
+      ${col(m, 'thisPayableAmount')} AS payable, ${col(m, 'retentionAmount')} AS retention, ${col(m, 'period')} AS period, ${col(m, 'cumulativePaidAmount')} AS paid FROM ${q(m.table)} t WHERE ${approved(m)}`);
+    const finals = models.filter((m) => m.roles.includes('settlement.final')).map((m) => `SELECT ${col(m, 'expenditureContractCode')} AS code, ${col(m, 'finalAmount')} AS final,
+      ${col(m, 'cumulativePaidAmount')} AS paid FROM ${q(m.table)} t WHERE ${approved(m)}`);
+    expect(interim.length).toBe(8);
+    const rows = await app.db.query(
+      `WITH s AS (SELECT code, count(*)::int AS n, sum(incl)::text AS incl, sum(payable)::text AS payable, sum(retention)::text AS retention, max(period) AS period, max(paid)::text AS paid
+                    FROM (${interim.join(' UNION ALL ')}) u GROUP BY code),
+            f AS (SELECT code, max(final)::text AS final, max(paid)::text AS paid FROM (${finals.join(' UNION ALL ')}) u GROUP BY code)
+       SELECT c.${col(contract, 'code')} AS code, s.n, s.incl, s.payable, s.retention, s.period, s.paid, f.final, f.paid AS "finalPaid",
+              c.${col(contract, 'cumulativeSettledAmount')}::text AS settled, c.${col(contract, 'cumulativePayableAmount')}::text AS "cPayable",
+              c.${col(contract, 'retentionHeldAmount')}::text AS "cRetention", c.${col(contract, 'lastSettledPeriod')} AS "cPeriod",
+              c.${col(contract, 'cumulativePaidAmount')}::text AS "cPaid", c.${col(contract, 'settlementStatus')} AS status
+         FROM ${q(contract.table)} c LEFT JOIN s ON s.code = c.${col(contract, 'code')} LEFT JOIN f ON f.code = c.${col(contract, 'code')}
+        WHERE ${approved(contract, 'c')} ORDER BY 1`,
+    );
+    const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+    const settledOnes = rows.filter((r) => r.n);
+    // the demo settles contracts of every kind: steel, concrete, labour, subcontract, leases …
+    expect(settledOnes.length).toBeGreaterThanOrEqual(8);
+    for (const r of rows) {
+      const at = String(r.code);
+      expect(num(r.settled), at).toBe(num(r.final ?? r.incl));
+      expect(num(r.cPayable), at).toBe(num(r.payable));
+      expect(num(r.cRetention), at).toBe(num(r.retention));
+      expect(r.cPeriod ?? null, at).toBe(r.period ?? null);
+      expect(r.cPaid === null ? null : num(r.cPaid), at).toBe(r.finalPaid !== null && r.finalPaid !== undefined ? num(r.finalPaid) : r.paid === null || r.paid === undefined ? null : num(r.paid));
+      expect(r.status, at).toBe(r.final !== null && r.final !== undefined ? 'final' : r.n ? 'partial' : 'none');
+    }
   });
 
   it('adds nothing on a second start', async () => {
