@@ -327,4 +327,31 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
     expect(doc.paths[EXPORT].get.responses['200'].content).toHaveProperty(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
     expect(Object.keys(doc.components.schemas.StatisticsRow.properties)).toEqual(expect.arrayContaining(['settledAmountExclTax', 'paidAmount', 'budgetUsageRate']));
   });
+  it('a type with a cost budget compares its contracts with it: over budget shows a negative balance, an untouched budget still has its row', async () => {
+    // C: budgets subcontract 200,000, labour 100,000, material 150,000 (target cost 500,000)
+    const c = await project(admin, { name: '预算对比项目', targetCost: 500_000, costBudgets: [
+      { expenditureContractType: 'subcontract', budgetAmount: 200000 }, { expenditureContractType: 'labor', budgetAmount: 100000 }, { expenditureContractType: 'material', budgetAmount: 150000 },
+    ] });
+    const team = ok(await admin.post('/api/construct/subcontractor/save', { name: '南京预算专业分包有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
+    // 1,000 × 250 = 250,000 contracted against 200,000; May 100 × 250 = 25,000 settled, excl. tax 25,000 ÷ 1.09 = 22,935.779… → 22,935.78
+    const sub = await contract(c.id, team.id, 'subcontract', 1000, 250);
+    await setStatus('expenditureContract', [sub.id], 'approved');
+    const may = await settlement(sub, '2026-05', 100, 250);
+    await setStatus('subcontractMonthlySettlement', [may.id], 'approved');
+
+    const answer = ok(await admin.get(STATS, { projectId: c.id }));
+    expect(answer.rows.map((r: any) => [r.expenditureContractType, r.contractCount, r.currentAmount, r.budgetAmount, r.budgetBalance, r.budgetUsageRate])).toEqual([
+      // 200,000 − 250,000 = −50,000; 22,935.78 ÷ 200,000 = 11.4679 % → 11.47
+      ['subcontract', 1, 250000, 200000, -50000, 11.47],
+      ['labor', 0, 0, 100000, 100000, 0],
+      ['material', 0, 0, 150000, 150000, 0],
+    ]);
+    // the totals row keeps the project's target cost: 500,000 − 250,000
+    expect(answer.total).toMatchObject({ currentAmount: 250000, budgetAmount: 500000, budgetBalance: 250000 });
+    // asked for one type, the totals compare with that type's budget
+    const one = ok(await admin.get(STATS, { projectId: c.id, expenditureContractType: 'subcontract' }));
+    expect(one.total).toMatchObject({ currentAmount: 250000, budgetAmount: 200000, budgetBalance: -50000, budgetUsageRate: 11.47 });
+    const untouched = ok(await admin.get(STATS, { projectId: c.id, expenditureContractType: 'labor' }));
+    expect(untouched.rows).toEqual([expect.objectContaining({ expenditureContractType: 'labor', contractCount: 0, budgetAmount: 100000, budgetBalance: 100000 })]);
+  });
 });

@@ -44,6 +44,8 @@ export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => stri
     xAxis: { type: 'category', data: rows.map((r) => r.expenditureContractTypeName ?? '') },
     yAxis: { type: 'value', name: t('cost.wan') },
     series: [
+      // the budget bar only where some type has one (R-BUD-1's costBudgets)
+      ...(rows.some((r) => r.budgetAmount !== null) ? [{ name: t('cost.budgetSeries'), type: 'bar' as const, barMaxWidth: 48, data: rows.map((r) => wanNumber(r.budgetAmount)) }] : []),
       { name: t('cost.contractSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.currentAmount)) },
       { name: t('cost.settledSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.settledAmountInclTax)) },
       { name: t('cost.paidSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.paidAmount)) },

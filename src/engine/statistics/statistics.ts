@@ -29,7 +29,7 @@ export interface StatisticsRow extends ContractSums {
   remainingContractAmount: Amount;
   /** settled ÷ current, in % (2 places); null without a contract amount. */
   settleRate: Amount | null;
-  /** The plan: the projects' target cost on the totals row; null by type (no budget per type is kept). */
+  /** The plan: by type the projects' cost budgets of the type (null without one), on the totals row their target cost. */
   budgetAmount: Amount | null;
   /** budget − current (contracted): what the plan leaves to contract. */
   budgetBalance: Amount | null;

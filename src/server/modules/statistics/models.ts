@@ -16,6 +16,8 @@ export interface FunnelSource {
 
 export interface StatisticsModels {
   projectModel: EntityModel;
+  /** The project's cost budgets by expense-contract type (a detail of type and budget lines), when the schema has one. */
+  projectBudgets?: DetailModel;
   expenseContract: EntityModel;
   incomeContract: EntityModel;
   settlements: readonly EntityModel[];
@@ -63,6 +65,7 @@ export function statisticsModels(catalog: EntityCatalog): StatisticsModels {
   requireFields(incomeContract, R.incomeContract, ['projectId', 'contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'taxRate', 'receivedAmount']);
   return {
     projectModel,
+    projectBudgets: projectModel.details.find((d) => d.fieldMap.expenditureContractType && d.fieldMap.budgetAmount),
     expenseContract,
     incomeContract,
     settlements: contractDocuments(catalog, R.settlement, expenseContract, ['period', 'thisAmountInclTax', 'thisAmountExclTax', 'thisPayableAmount', 'retentionAmount']),

@@ -43,14 +43,17 @@ export class Statistics {
   async answer(actor: Actor, scope: StatisticsScope, query: StatisticsQuery): Promise<StatisticsAnswer> {
     const projects = await this.visibleProjects(actor, scope.projects, query.projectId);
     const ids = projects.map((p) => p.id);
-    const [groups, income, names] = await Promise.all([
+    const [groups, income, names, budgets] = await Promise.all([
       ids.length ? this.contractGroups(actor, scope, ids, query.expenditureContractType) : [],
       ids.length && scope.income ? this.income(actor, scope.income, ids) : new Map<string, IncomeSums>(),
       this.contractTypes(actor),
+      ids.length ? this.budgetsByType(actor, ids) : new Map<string, Amount>(),
     ]);
     const byType = groupBy(groups, (g) => g.type);
+    // a type with a budget and nothing contracted yet still has its row: the whole budget is left
+    for (const type of budgets.keys()) if (!byType.has(type) && (!query.expenditureContractType || type === query.expenditureContractType)) byType.set(type, []);
     if (query.expenditureContractType && !byType.has(query.expenditureContractType)) byType.set(query.expenditureContractType, []);
-    const rows = [...byType].map(([type, of]) => statisticsRow(type, names.get(type) ?? type, addSums(of.map((g) => g.sums)), null))
+    const rows = [...byType].map(([type, of]) => statisticsRow(type, names.get(type) ?? type, addSums(of.map((g) => g.sums)), budgets.get(type) ?? null))
       .sort((a, b) => Number(b.currentAmount) - Number(a.currentAmount) || String(a.expenditureContractType).localeCompare(String(b.expenditureContractType)));
     const byProject = groupBy(groups, (g) => g.projectId);
     const targetCost = sumOrNull(projects.map((p) => p.targetCost));
@@ -58,8 +61,8 @@ export class Statistics {
       projectId: query.projectId ?? null,
       expenditureContractType: query.expenditureContractType ?? null,
       rows,
-      // the target cost is the plan of every type together: one type's sums are not compared with it
-      total: statisticsRow(null, null, addSums(groups.map((g) => g.sums)), query.expenditureContractType ? null : targetCost),
+      // the target cost is the plan of every type together; asked for one type, its budget is the plan
+      total: statisticsRow(null, null, addSums(groups.map((g) => g.sums)), query.expenditureContractType ? (budgets.get(query.expenditureContractType) ?? null) : targetCost),
       income: scope.income ? addIncome([...income.values()]) : null,
       targetCost,
       projects: projects.map((p) => projectFigures(
@@ -68,6 +71,22 @@ export class Statistics {
         scope.income ? (income.get(p.id) ?? NO_INCOME) : null,
       )),
     };
+  }
+
+  /** Σ of the projects' cost budget lines by expense-contract type (R-BUD); types without a line are absent. */
+  private async budgetsByType(actor: Actor, projectIds: string[]): Promise<Map<string, Amount>> {
+    const detail = this.models.projectBudgets;
+    if (!detail) return new Map();
+    const p = this.models.projectModel;
+    const c = (f: string) => q(detail.fieldMap[f].column);
+    const rows = await tenantDb(this.ctx, actor.tenantId).query<{ type: string; budget: string }>(
+      `SELECT l.${c('expenditureContractType')} AS type, sum(l.${c('budgetAmount')})::text AS budget
+         FROM ${q(detail.table)} l JOIN ${q(p.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
+        WHERE h.tenant_id = $1 AND h.id = ANY($2::bigint[]) AND l.${c('budgetAmount')} IS NOT NULL${p.softDelete ? ' AND h.is_deleted = 0' : ''}
+        GROUP BY 1`,
+      [actor.tenantId, projectIds],
+    );
+    return new Map(rows.map((r) => [r.type, amount(r.budget)]));
   }
 
   /** The live projects the caller's data scope admits (one when asked for one; none if it is not visible). */
