@@ -12,6 +12,9 @@ export interface ChartProps {
   onCategoryClick?: (index: number) => void;
 }
 
+/** Starts fetching ECharts' chunk (a page about to draw charts calls it on mount). */
+export const preloadCharts = () => import('./echarts.ts').then(() => undefined, () => undefined);
+
 export function Chart({ option, height = 280, testId, onCategoryClick }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<ChartInstance | null>(null);

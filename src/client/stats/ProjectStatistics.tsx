@@ -7,7 +7,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Select, Skeleton, Space, Table, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { STATISTICS_COLUMNS, type StatisticsAnswer, type StatisticsRow } from '../../engine/statistics/statistics.ts';
 import { useHttp } from '../renderers/http-context.tsx';
@@ -15,7 +15,7 @@ import { saveFile } from '../renderers/list/useListActions.tsx';
 import { CardBox } from '../shell/Tile.tsx';
 import { langAtom } from '../state/session.ts';
 import { rate, statisticsUrls, useStatistics, wanNumber, yuan } from './api.ts';
-import { Chart } from './Chart.tsx';
+import { Chart, preloadCharts } from './Chart.tsx';
 import { CostTrend, MaterialFunnel, ProjectRanking } from './Dashboards.tsx';
 import { TimelinessPanel, WarningPanel } from './Panels.tsx';
 import type { ChartOption } from './echarts.ts';
@@ -65,14 +65,15 @@ function TypeTable({ data }: { data: StatisticsAnswer }) {
   const linksOf = (r: StatisticsRow, c: Column) => {
     if (c.key === 'expenditureContractTypeName' || CONTRACT_FIGURES.has(c.key)) return links.contracts(r.expenditureContractType);
     if (SETTLED_FIGURES.has(c.key)) return links.settlements();
-    if (c.key === 'paidAmount') return links.finals();
+    // paid so far is recorded on the monthly settlements and on the final ones
+    if (c.key === 'paidAmount') return [...links.finals(), ...links.settlements()];
     return [];
   };
   const cell = (r: StatisticsRow, c: Column, strong = false) => {
     const text = <Typography.Text strong={strong} type={overrun(r) && c.kind !== 'text' ? 'danger' : undefined}>{cellText(r, c)}</Typography.Text>;
     if (r[c.key] === null) return text;
     // a type's settled figures: the settlement types that hold settlements on that type's contracts
-    if (SETTLED_FIGURES.has(c.key) && r.expenditureContractType) {
+    if ((SETTLED_FIGURES.has(c.key) || c.key === 'paidAmount') && r.expenditureContractType) {
       return <TypeSettlementLinks projectId={data.projectId ?? undefined} type={r.expenditureContractType} testId={`statistics-link-${c.key}`}>{text}</TypeSettlementLinks>;
     }
     return <DocLinks links={linksOf(r, c)} testId={`statistics-link-${c.key}`}>{text}</DocLinks>;
@@ -144,6 +145,8 @@ export default function ProjectStatistics() {
   const projects = useProjects();
   const statistics = useStatistics(projectId);
   const [exporting, setExporting] = useState(false);
+  // ECharts is fetched while the figures are on their way, not after they arrive
+  useEffect(() => void preloadCharts(), []);
   const option = useMemo(() => typeChartOption(statistics.data?.rows ?? [], t), [statistics.data, t]);
 
   const exportNow = async () => {
@@ -186,12 +189,19 @@ export default function ProjectStatistics() {
           </>
         ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.empty')} />}
         {!projectId && data.projects.length > 1 && <ProjectRanking projects={data.projects} />}
+      </Space>
+    );
+  }
+  return (
+    <CardBox title={<Space style={{ width: '100%', justifyContent: 'space-between' }} wrap><span>{t('stats.title')}</span>{toolbar}</Space>}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        {body}
+        {/* the dashboards ask for their own figures at once, not after the statistics arrive */}
         <CostTrend projectId={projectId} />
         <MaterialFunnel projectId={projectId} />
         <WarningPanel projectId={projectId} />
         <TimelinessPanel projectId={projectId} />
       </Space>
-    );
-  }
-  return <CardBox title={<Space style={{ width: '100%', justifyContent: 'space-between' }} wrap><span>{t('stats.title')}</span>{toolbar}</Space>}>{body}</CardBox>;
+    </CardBox>
+  );
 }
