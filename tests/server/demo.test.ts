@@ -213,6 +213,51 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     }
   });
 
+  it("answers each project's statistics by contract type as its approved documents add up, summed here from the raw rows", async () => {
+    const models = Object.values(app.catalog.entities);
+    const col = (m: EntityModel, f: string) => q(m.fieldMap[f].column);
+    const live = (m: EntityModel, a: string) => `${a}.tenant_id = '000000'${m.softDelete ? ` AND ${a}.is_deleted = 0` : ''}`;
+    const contract = models.find((m) => m.roles.includes('contract.expense'))!;
+    const project = models.find((m) => m.roles.includes('master.project'))!;
+    const budgets = project.details.find((d) => d.fieldMap.budgetAmount)!;
+    const settlements = models.filter((m) => m.roles.includes('settlement.cost')).map((m) => `SELECT ${col(m, 'expenditureContractCode')} AS code,
+      ${col(m, 'thisAmountInclTax')} AS incl, ${col(m, 'thisAmountExclTax')} AS excl, ${col(m, 'thisPayableAmount')} AS payable, ${col(m, 'retentionAmount')} AS retention
+      FROM ${q(m.table)} t WHERE ${live(m, 't')} AND t.${col(m, 'approvalStatus')} = 'approved'`);
+    const projects = await app.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(project.table)} p WHERE ${live(project, 'p')} ORDER BY id`);
+    expect(projects.length).toBe(2);
+    const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+    for (const { id } of projects) {
+      const byContracts = await app.db.query<Record<string, string>>(
+        `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention FROM (${settlements.join(' UNION ALL ')}) u GROUP BY code)
+         SELECT c.${col(contract, 'expenditureContractType')} AS type, count(*)::text AS count, sum(c.${col(contract, 'contractAmount')})::text AS "contractAmount",
+                sum(coalesce(c.${col(contract, 'changeAmount')}, 0))::text AS "changeAmount", sum(c.${col(contract, 'currentAmount')})::text AS "currentAmount",
+                sum(coalesce(s.incl, 0))::text AS incl, sum(coalesce(s.excl, 0))::text AS excl, sum(coalesce(s.payable, 0))::text AS payable, sum(coalesce(s.retention, 0))::text AS retention
+           FROM ${q(contract.table)} c LEFT JOIN s ON s.code = c.${col(contract, 'code')}
+          WHERE ${live(contract, 'c')} AND c.${col(contract, 'approvalStatus')} = 'approved' AND c.${col(contract, 'projectId')}::text = $1
+          GROUP BY 1 ORDER BY 1`,
+        [id],
+      );
+      const budgetLines = await app.db.query<{ type: string; budget: string }>(
+        `SELECT l.${q(budgets.fieldMap.expenditureContractType.column)} AS type, sum(l.${q(budgets.fieldMap.budgetAmount.column)})::text AS budget
+           FROM ${q(budgets.table)} l WHERE l.${q(budgets.foreignKeyColumn)}::text = $1 GROUP BY 1`,
+        [id],
+      );
+      const budgetOf = new Map(budgetLines.map((b) => [b.type, n(b.budget)]));
+      const answer = (await admin.get('/api/construct/project/statisticsData', { projectId: id })).body.data;
+      const rows = new Map<string, any>(answer.rows.map((r: any) => [r.expenditureContractType, r]));
+      // every type with a contract or a budget, nothing else
+      expect([...rows.keys()].sort()).toEqual([...new Set([...byContracts.map((c) => c.type), ...budgetOf.keys()])].sort());
+      for (const c of byContracts) {
+        const row = rows.get(c.type);
+        expect([row.contractCount, row.contractAmount, row.changeAmount, row.currentAmount, row.settledAmountInclTax, row.settledAmountExclTax, row.payableAmount, row.retentionHeld, row.budgetAmount], `${id} ${c.type}`)
+          .toEqual([n(c.count), n(c.contractAmount), n(c.changeAmount), n(c.currentAmount), n(c.incl), n(c.excl), n(c.payable), n(c.retention), budgetOf.get(c.type) ?? null]);
+      }
+      const sum = (f: string) => byContracts.reduce((acc, c) => acc + Math.round(n(c[f]) * 100), 0) / 100;
+      expect([answer.total.contractCount, answer.total.currentAmount, answer.total.settledAmountInclTax, answer.total.settledAmountExclTax, answer.total.payableAmount], id)
+        .toEqual([sum('count'), sum('currentAmount'), sum('incl'), sum('excl'), sum('payable')]);
+    }
+  });
+
   it('adds nothing on a second start', async () => {
     const before = await tableCounts(app);
     await app.close();
