@@ -44,6 +44,16 @@ describe('the dashboards of the statistics page', () => {
     ]);
   });
 
+  it('groups the trend by cost category, or by contract type on request', async () => {
+    show();
+    const card = await screen.findByTestId('dashboard-trend', {}, SLOW);
+    await within(card).findByTestId('trend-table', {}, SLOW);
+    const heads = () => [...card.querySelectorAll('th')].map((th) => th.textContent);
+    expect(heads()).toEqual(['月份', '分包费', '材料费', '合计', '累计(开累)']);
+    fireEvent.click(within(card).getByText('按合同类别'));
+    expect(heads()).toEqual(['月份', '专业分包', '材料采购', '合计', '累计(开累)']);
+  });
+
   it('shows the material funnel per goods, a stage without permission marked, and switches goods', async () => {
     const http = show('en');
     const table = await screen.findByTestId('funnel-table', {}, SLOW);

@@ -1,12 +1,14 @@
 // The dashboards of the project statistics page (domain.md §7): the ranking of projects by cost used
 // and margin, the monthly cost trend by contract type with its running total, and the material
 // funnel per goods. Charts in 万元 or the goods' unit; every number is also in a table beside them.
-import { Alert, Card, Empty, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { Alert, Card, Empty, Segmented, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
-import { FUNNEL_STAGES, type CostTrendAnswer, type FunnelRow, type FunnelStage } from '../../engine/statistics/dashboards.ts';
+import { FUNNEL_STAGES, trendByCostCategory, type CostTrendAnswer, type FunnelRow, type FunnelStage } from '../../engine/statistics/dashboards.ts';
 import type { Amount, ProjectFigures } from '../../engine/statistics/statistics.ts';
 import { formatDecimal } from '../renderers/format.ts';
+import { langAtom } from '../state/session.ts';
 import { rate, useCostTrend, useMaterialFunnel, wan, wanNumber, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
@@ -66,7 +68,7 @@ export function ProjectRanking({ projects }: { projects: ProjectFigures[] }) {
   );
 }
 
-/** Stacked bars per contract type by month, and the running total as a line on its own axis (万元). */
+/** Stacked bars per cost category (or contract type) by month, and the running total as a line on its own axis (万元). */
 export function trendChartOption(trend: CostTrendAnswer, t: T): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
@@ -83,19 +85,25 @@ export function trendChartOption(trend: CostTrendAnswer, t: T): ChartOption {
 
 type TrendRow = { month: string; total: Amount; cumulative: Amount } & Record<string, Amount>;
 
+type TrendGrouping = 'category' | 'type';
+
 export function CostTrend({ projectId }: { projectId?: string }) {
   const t = useStatsTexts();
-  const trend = useCostTrend(projectId);
+  const lang = useAtomValue(langAtom);
+  const answer = useCostTrend(projectId);
+  // by cost category (人工费, 材料费 …) as the company reads its cost, or by expense-contract type
+  const [grouping, setGrouping] = useState<TrendGrouping>('category');
+  const shown = useMemo(() => (answer.data && grouping === 'category' ? trendByCostCategory(answer.data, lang) : answer.data), [answer.data, grouping, lang]);
   const links = useStatisticsLinks(projectId);
   // a month's figures open that period's approved settlements
   const month = (r: TrendRow, text: React.ReactNode, key: string) => <DocLinks links={links.settlements(r.month)} testId={`trend-link-${key}`}>{text}</DocLinks>;
-  const option = useMemo(() => (trend.data ? trendChartOption(trend.data, t) : null), [trend.data, t]);
+  const option = useMemo(() => (shown ? trendChartOption(shown, t) : null), [shown, t]);
   let body: React.ReactNode;
-  if (trend.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
-  else if (trend.error) body = <Alert type="error" showIcon title={t('dash.failed', { message: trend.error.message })} />;
-  else if (!trend.data?.months.length) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dash.trendEmpty')} />;
+  if (answer.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
+  else if (answer.error) body = <Alert type="error" showIcon title={t('dash.failed', { message: answer.error.message })} />;
+  else if (!shown?.months.length) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dash.trendEmpty')} />;
   else {
-    const data = trend.data;
+    const data = shown;
     const rows: TrendRow[] = data.months.map((month, i) => ({
       month, total: data.totals[i], cumulative: data.cumulative[i],
       ...Object.fromEntries(data.series.map((s) => [s.expenditureContractType, s.amounts[i]])),
@@ -115,7 +123,11 @@ export function CostTrend({ projectId }: { projectId?: string }) {
       </>
     );
   }
-  return <Card size="small" title={t('dash.trend')} data-testid="dashboard-trend">{body}</Card>;
+  const switcher = (
+    <Segmented<TrendGrouping> size="small" value={grouping} onChange={setGrouping} data-testid="trend-grouping"
+      options={[{ value: 'category', label: t('dash.byCategory') }, { value: 'type', label: t('dash.byType') }]} />
+  );
+  return <Card size="small" title={t('dash.trend')} extra={switcher} data-testid="dashboard-trend">{body}</Card>;
 }
 
 const STAGE_TEXT: Record<FunnelStage, TextKey> = {

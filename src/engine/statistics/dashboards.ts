@@ -2,6 +2,7 @@
 // expense-contract type and the material funnel per goods. Shared by the server (answers, OpenAPI)
 // and the browser (charts and tables), so both read the same shapes.
 import { Dec, decimalToJson } from '../compute/decimal.ts';
+import type { Label, Lang } from '../model/types.ts';
 import type { Amount } from './statistics.ts';
 
 /** Settled cost excl. tax per settlement period, one series per expense-contract type. */
@@ -46,4 +47,37 @@ export function costTrend(projectId: string | null, sums: readonly { month: stri
   const whole = (amounts: Amount[]) => amounts.reduce<Dec>((s, v) => s.plus(dec(v)), new Dec(0));
   series.sort((a, b) => whole(b.amounts).comparedTo(whole(a.amounts)) || a.expenditureContractType.localeCompare(b.expenditureContractType));
   return { projectId, months, series, totals: totals.map(decimalToJson), cumulative: cumulative.map(decimalToJson) };
+}
+
+/** The cost categories of the company's statistics (domain.md §2.6 cost_category). */
+export const COST_CATEGORIES = {
+  labor: { zh: '人工费', en: 'Labour' },
+  material: { zh: '材料费', en: 'Materials' },
+  equipment: { zh: '机械费', en: 'Machinery' },
+  subcontract: { zh: '分包费', en: 'Subcontracting' },
+  measure: { zh: '措施费', en: 'Measures' },
+  other: { zh: '其他', en: 'Other' },
+} as const satisfies Record<string, Label>;
+export type CostCategory = keyof typeof COST_CATEGORIES;
+
+/** domain.md §2.6: which cost category each expense-contract type's cost falls in. */
+const CATEGORY_OF_TYPE: Readonly<Record<string, CostCategory>> = {
+  labor: 'labor', subcontract: 'subcontract', material: 'material', concrete: 'material', turnover_lease: 'material',
+  aluminum_formwork: 'material', equipment_lease: 'equipment', scaffold: 'measure', other: 'other',
+};
+
+/** A type's cost category; a type the mapping does not know counts as other. */
+export const costCategoryOf = (type: string): CostCategory => CATEGORY_OF_TYPE[type] ?? 'other';
+
+/**
+ * The same trend with its series summed by cost category (months, totals and running total
+ * unchanged); in this answer a series' expenditureContractType holds the category's key.
+ */
+export function trendByCostCategory(trend: CostTrendAnswer, lang: Lang): CostTrendAnswer {
+  const sums = trend.series.flatMap((s) => s.amounts.map((amount, i) => ({ month: trend.months[i], type: costCategoryOf(s.expenditureContractType), amount })));
+  const added = new Map<string, Amount>();
+  for (const { month, type, amount } of sums) added.set(`${month}|${type}`, decimalToJson(dec(added.get(`${month}|${type}`)).plus(dec(amount))));
+  const regrouped = [...added].map(([key, amount]) => ({ month: key.split('|')[0], type: key.split('|')[1], amount }));
+  const names = new Map(Object.entries(COST_CATEGORIES).map(([key, label]) => [key, label[lang]]));
+  return costTrend(trend.projectId, regrouped, names);
 }
