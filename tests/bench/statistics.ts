@@ -160,7 +160,8 @@ async function measureRender(base: string, query: string, arrival: Arrival): Pro
     for (let i = 0; i < RENDER_RUNS; i++) {
       await page.goto(`${base}/wel/index`);
       await page.locator('.zs-header').waitFor({ state: 'visible' });
-      await page.waitForLoadState('networkidle').catch(() => undefined);
+      // let the home page's own requests finish (its live message stream stays open: no "network idle")
+      await page.waitForTimeout(1000);
       const start = Date.now();
       if (arrival === 'load') await page.goto(`${base}/cost/statistics${query}`);
       else await page.evaluate((to) => { history.pushState(null, '', to); dispatchEvent(new PopStateEvent('popstate')); }, `/cost/statistics${query}`);

@@ -1,6 +1,7 @@
 // @vitest-environment node
 // Issue #9's scenario, clicked as a cost manager would: the home page's cost overview opens the
-// project's statistics, where the subcontract type is red (settled 120,000 on a 100,000 contract); its
+// project's statistics, where the subcontract type is red (100,000 contracted on a 90,000 budget for the
+// type, and settled 120,000 on the 100,000 contract); its
 // contract figure opens the contract ledger filtered to the project and the type (the search bar says
 // so), the contract's detail lists its settlements under 相关单据, and the settlement that crossed the
 // contract amount shows its open warning (超合同金额, critical).
@@ -22,7 +23,8 @@ async function overContract(siteName = SITE) {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
     return res.body.data;
   };
-  const site = await project(admin, { name: siteName, targetCost: 1_000_000 });
+  // the project's cost budget for subcontracts: 90,000, which the 100,000 contract goes past (R-BUD-1)
+  const site = await project(admin, { name: siteName, targetCost: 1_000_000, costBudgets: [{ expenditureContractType: 'subcontract', budgetAmount: 90000 }] });
   const team = ok(await admin.post('/api/construct/subcontractor/save', { name: `南京联建市政工程有限公司 ${siteName.slice(-14)}`, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
   const contract = ok(await admin.post('/api/construct/expenditureContract/save', {
     name: CONTRACT, projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
@@ -52,11 +54,14 @@ describe('a cost manager follows an over-contract figure to its warning', () => 
     await row.getByText(SITE).click();
     await poll(async () => page.url()).toContain(`/cost/statistics?projectId=${site.id}`);
 
-    // the subcontract type is red: 120,000 settled on a 100,000 contract leaves −20,000
+    // the subcontract type is red: over its budget (90,000 − 100,000 = −10,000 left), and 120,000 settled
+    // on a 100,000 contract leaves −20,000
     const type = page.getByTestId('statistics-table').locator('tr', { hasText: '专业分包' });
     await see(type).toBeVisible();
     expect(squash(await type.innerText())).toContain('100,000.00 120,000.00');
     expect(squash(await type.innerText())).toContain('-20,000.00');
+    expect(squash(await type.innerText())).toContain('90,000.00 -10,000.00');
+    await see(type.locator('.ant-typography-danger', { hasText: '-10,000.00' })).toBeVisible();
     await see(type.locator('.ant-typography-danger', { hasText: '-20,000.00' })).toBeVisible();
     await shot('cost-scenario-1-statistics.png');
 
@@ -75,10 +80,11 @@ describe('a cost manager follows an over-contract figure to its warning', () => 
     await see(ledgerRow).toContainText('100,000.00');
     await shot('cost-scenario-2-ledger.png');
 
-    // the contract's detail lists its settlements
+    // the contract's detail shows its own warning (over the type's budget) and lists its settlements
     await ledgerRow.getByRole('button', { name: '查看' }).click();
     const related = page.getByTestId('related-documents');
     await see(related).toBeVisible();
+    await see(page.locator('.zs-recorded-warnings')).toContainText('超成本预算');
     await see(related).toContainText('分包月度结算 1');
     await shot('cost-scenario-3-contract.png');
     await related.getByText(/分包月度结算/).click();
