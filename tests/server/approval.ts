@@ -71,3 +71,15 @@ export async function approveByTurns(clerk: Api, approvers: Api[], base: string,
   expect(done.approvalStatus).toBe('approved');
   return done;
 }
+
+/** The suites' earthwork line of a subcontract: 1,000 m³ at 30 (9 % VAT). */
+export const EARTHWORK_LINE = { itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 };
+
+/** A month's interim settlement of that earthwork: 9 % VAT, 80 % payable, 3 % retention; `extra` adds header values. */
+export function earthworkSettlement(keys: ContractKeys, period: string, qty: number, extra: Record<string, unknown> = {}) {
+  return {
+    ...keys, period, settlementType: 'interim', startDate: `${period}-01`, endDate: `${period}-28`, taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
+    ...extra,
+    details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', contractQty: 1000, thisQty: qty, thisPrice: 30, taxRate: 9 }],
+  };
+}

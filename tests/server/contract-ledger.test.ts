@@ -6,7 +6,7 @@
 // number is worked out by hand in the comments.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvedSubcontract, approveByTurns, ok, tokenOf, type ContractKeys } from './approval.ts';
+import { approvedSubcontract, approveByTurns, EARTHWORK_LINE, earthworkSettlement, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
@@ -26,13 +26,7 @@ describe.each(databaseKinds())('the contract ledger on %s', (kind) => {
   const contract = async () => ok(await admin.get(`${CONTRACT}/detail`, { id: contractId }));
 
   /** A month of earthwork at 30 per m³ (9 % VAT, 80 % payable, 3 % retention) and what was paid on the contract by then. */
-  function settlement(period: string, qty: number, paid: number) {
-    return {
-      ...keys, period, settlementType: 'interim', startDate: `${period}-01`, endDate: `${period}-28`, taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
-      cumulativePaidAmount: paid,
-      details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', contractQty: 1000, thisQty: qty, thisPrice: 30, taxRate: 9 }],
-    };
-  }
+  const settlement = (period: string, qty: number, paid: number) => earthworkSettlement(keys, period, qty, { cumulativePaidAmount: paid });
 
   beforeAll(async () => {
     server = await startServer(kind);
@@ -43,7 +37,7 @@ describe.each(databaseKinds())('the contract ledger on %s', (kind) => {
     costmgr = client(server, await tokenOf(server, 'costmgr'));
     const site = await project(admin);
     // 1,000 m³ × 30 = 30,000
-    const subcontract = await approvedSubcontract(admin, manager, site.id, '3#楼土方分包合同', [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 }]);
+    const subcontract = await approvedSubcontract(admin, manager, site.id, '3#楼土方分包合同', [EARTHWORK_LINE]);
     contractId = subcontract.contract.id;
     keys = subcontract.keys;
   }, 180_000);

@@ -3,7 +3,7 @@
 // final amount and is finally settled and completed; after it no settlement of the contract is saved
 // or submitted; another tenant cannot reach the contract.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvedSubcontract, approveAs, ok, tokenOf, type ContractKeys } from './approval.ts';
+import { approvedSubcontract, approveAs, EARTHWORK_LINE, earthworkSettlement, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
@@ -24,12 +24,7 @@ describe.each(databaseKinds())('final settlement of a subcontract on %s', (kind)
   const approve = (base: string, id: string) => approveAs(admin, manager, base, id);
   const contract = async () => ok(await admin.get(`${CONTRACT}/detail`, { id: contractId }));
 
-  function settlement(period: string, qty: number) {
-    return {
-      ...keys, period, settlementType: 'interim', startDate: `${period}-01`, endDate: `${period}-28`, taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
-      details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', contractQty: 1000, thisQty: qty, thisPrice: 30, taxRate: 9 }],
-    };
-  }
+  const settlement = (period: string, qty: number) => earthworkSettlement(keys, period, qty);
 
   beforeAll(async () => {
     server = await startServer(kind);
@@ -38,7 +33,7 @@ describe.each(databaseKinds())('final settlement of a subcontract on %s', (kind)
     adminEn = client(server, token, 'en');
     manager = client(server, await tokenOf(server, 'manager'));
     const site = await project(admin);
-    const subcontract = await approvedSubcontract(admin, manager, site.id, '2#楼土方分包合同', [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 }]);
+    const subcontract = await approvedSubcontract(admin, manager, site.id, '2#楼土方分包合同', [EARTHWORK_LINE]);
     contractId = subcontract.contract.id;
     keys = subcontract.keys;
     // May approved: 600 m³ × 30 = 18,000
