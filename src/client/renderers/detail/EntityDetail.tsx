@@ -15,39 +15,17 @@ import { RecordedWarnings } from '../form/warnings.tsx';
 import { AuditInfo } from './AuditInfo.tsx';
 import { DetailRowsTable } from './DetailRowsTable.tsx';
 import { RelatedDocuments } from './RelatedDocuments.tsx';
-import { viewSections, type ViewSection } from './sections.ts';
+import { lineSpans, viewSections, type ViewSection } from './sections.ts';
 
 export interface EntityDetailProps {
   model: EntityModel;
   id: string;
 }
 
-/** Fields a schema gives a whole line (x-ui span 24: remarks, long texts). */
-const isWide = (span: unknown) => typeof span === 'number' && span >= 24;
-
-/** Spans that fill every line: a wide field starts a line of its own, the item before it (and the last) stretches. */
-function lineSpans(wide: boolean[], columns: number): number[] {
-  const spans: number[] = [];
-  let used = 0;
-  const closeLine = () => {
-    if (used > 0 && used < columns) spans[spans.length - 1] += columns - used;
-    used = 0;
-  };
-  for (const isWideField of wide) {
-    if (isWideField) closeLine();
-    const span = isWideField ? columns : 1;
-    spans.push(span);
-    used += span;
-    if (used >= columns) used = 0;
-  }
-  closeLine();
-  return spans;
-}
-
 function Section({ model, section, record }: { model: EntityModel; section: ViewSection; record: Row }) {
   const lang = useAtomValue(langAtom);
   const columns = model.layout.columns;
-  const spans = lineSpans(section.fields.map((f) => isWide(f.ui?.span)), columns);
+  const spans = lineSpans(section.fields, columns);
   const items = section.fields.map((field, i) => ({
     key: field.name,
     label: field.label[lang],

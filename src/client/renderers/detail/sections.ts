@@ -37,3 +37,30 @@ export function detailColumns(detail: DetailModel): FieldModel[] {
   const links = new Set(detail.pickFrom.map((p) => p.rowId));
   return detail.fields.filter((f) => !f.system && !f.writeOnly && !links.has(f.name) && !((f.ui?.hidden as string[] | undefined) ?? []).includes('view'));
 }
+
+/** Fields a schema gives a whole line (x-ui span 24: remarks, long texts). */
+const isWide = (field: FieldModel) => typeof field.ui?.span === 'number' && field.ui.span >= 24;
+
+/**
+ * Grid spans of header fields in `columns` columns that fill every line: a wide field starts a line
+ * of its own, the item before it (and the last) stretches. The detail view and the printed form
+ * lay out their fields alike.
+ */
+export function lineSpans(fields: readonly FieldModel[], columns: number): number[] {
+  const spans: number[] = [];
+  let used = 0;
+  const closeLine = () => {
+    if (used > 0 && used < columns) spans[spans.length - 1] += columns - used;
+    used = 0;
+  };
+  for (const field of fields) {
+    const wide = isWide(field);
+    if (wide) closeLine();
+    const span = wide ? columns : 1;
+    spans.push(span);
+    used += span;
+    if (used >= columns) used = 0;
+  }
+  closeLine();
+  return spans;
+}

@@ -19,7 +19,7 @@ import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/registry.tsx';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
 import { usePageLabels } from '../list/usePageLabels.ts';
-import { detailColumns, viewSections } from '../detail/sections.ts';
+import { detailColumns, lineSpans, viewSections } from '../detail/sections.ts';
 import { columnTotal, isTotalled } from '../detail/totals.ts';
 import { cumulativePairs, type PeriodPair } from './printable.ts';
 import './print.css';
@@ -28,31 +28,11 @@ import './print.css';
 const LANDSCAPE_FROM = 12;
 
 const FILE_DISPLAYS = new Set(['file', 'image']);
-const isWide = (field: FieldModel) => typeof field.ui?.span === 'number' && (field.ui.span as number) >= 24;
 const isNumeric = (field: FieldModel) => NUMERIC_DISPLAYS.has(displayTypeOf(field));
-
-/** Grid spans that fill every line: a wide field takes a line of its own, the item before it and the last one stretch. */
-function gridSpans(fields: readonly FieldModel[], columns: number): number[] {
-  const spans: number[] = [];
-  let used = 0;
-  const closeLine = () => {
-    if (used > 0 && used < columns) spans[spans.length - 1] += columns - used;
-    used = 0;
-  };
-  for (const field of fields) {
-    if (isWide(field)) closeLine();
-    const span = isWide(field) ? columns : 1;
-    spans.push(span);
-    used += span;
-    if (used >= columns) used = 0;
-  }
-  closeLine();
-  return spans;
-}
 
 function HeaderGrid({ fields, record, columns }: { fields: FieldModel[]; record: Row; columns: number }) {
   const lang = useAtomValue(langAtom);
-  const spans = gridSpans(fields, columns);
+  const spans = lineSpans(fields, columns);
   return (
     <dl className="zs-print-grid" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
       {fields.map((field, i) => (
