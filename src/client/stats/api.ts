@@ -50,54 +50,32 @@ export const rate = (v: Amount | null | undefined) => (v === null || v === undef
 /** A refusal for lack of permission: the panel is not for this user, it is not an error to show. */
 export const isForbidden = (err: unknown) => err instanceof ApiError && err.code === 403;
 
-export function useStatistics(projectId?: string) {
+/** One of the statistics page's answers, asked with the given (non-empty) parameters and kept 30 s. */
+function useStatisticsAnswer<T>(key: readonly string[], url: string, params: Record<string, string | undefined>) {
   const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', projectId ?? ''],
-    queryFn: () => http.get<StatisticsAnswer>(statisticsUrls().statistics, projectId ? { projectId } : {}, { silent: true }),
-    staleTime: 30_000,
-  });
+  const query = Object.fromEntries(Object.entries(params).filter(([, v]) => v)) as Record<string, string>;
+  return useQuery({ queryKey: ['statistics', ...key], queryFn: () => http.get<T>(url, query, { silent: true }), staleTime: 30_000 });
 }
+
+/** statisticsData of one project, or of every one the caller sees. */
+export const useStatistics = (projectId?: string) =>
+  useStatisticsAnswer<StatisticsAnswer>([projectId ?? ''], statisticsUrls().statistics, { projectId });
 
 /** The monthly settled cost by contract type (one project, or every one the caller sees). */
-export function useCostTrend(projectId?: string) {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', 'costTrend', projectId ?? ''],
-    queryFn: () => http.get<CostTrendAnswer>(statisticsUrls().costTrend, projectId ? { projectId } : {}, { silent: true }),
-    staleTime: 30_000,
-  });
-}
+export const useCostTrend = (projectId?: string) =>
+  useStatisticsAnswer<CostTrendAnswer>(['costTrend', projectId ?? ''], statisticsUrls().costTrend, { projectId });
 
 /** The material funnel per goods. */
-export function useMaterialFunnel(projectId?: string) {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', 'materialFunnel', projectId ?? ''],
-    queryFn: () => http.get<MaterialFunnelAnswer>(statisticsUrls().materialFunnel, projectId ? { projectId } : {}, { silent: true }),
-    staleTime: 30_000,
-  });
-}
+export const useMaterialFunnel = (projectId?: string) =>
+  useStatisticsAnswer<MaterialFunnelAnswer>(['materialFunnel', projectId ?? ''], statisticsUrls().materialFunnel, { projectId });
 
 /** Warnings by type and level with the open ones' ageing. */
-export function useWarningStatistics(projectId?: string) {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', 'warningStatistics', projectId ?? ''],
-    queryFn: () => http.get<WarningsAnswer>(statisticsUrls().warningStatistics, projectId ? { projectId } : {}, { silent: true }),
-    staleTime: 30_000,
-  });
-}
+export const useWarningStatistics = (projectId?: string) =>
+  useStatisticsAnswer<WarningsAnswer>(['warningStatistics', projectId ?? ''], statisticsUrls().warningStatistics, { projectId });
 
 /** A month's settlement timeliness (the server's default: the last complete month). */
-export function useSettlementTimeliness(projectId?: string, month?: string) {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', 'settlementTimeliness', projectId ?? '', month ?? ''],
-    queryFn: () => http.get<TimelinessAnswer>(statisticsUrls().settlementTimeliness, { ...(projectId ? { projectId } : {}), ...(month ? { month } : {}) }, { silent: true }),
-    staleTime: 30_000,
-  });
-}
+export const useSettlementTimeliness = (projectId?: string, month?: string) =>
+  useStatisticsAnswer<TimelinessAnswer>(['settlementTimeliness', projectId ?? '', month ?? ''], statisticsUrls().settlementTimeliness, { projectId, month });
 
 /** How many records a paged list answers (its total, one record asked for). */
 const countOf = (http: ReturnType<typeof useHttp>, url: string, params: Record<string, string> = {}) =>
