@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { md5 } from 'js-md5';
 import { freePort, spawnServer, stopAll } from './procs.ts';
+import { signInAsAdmin } from './sign-in.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -48,17 +49,6 @@ async function seed(base: string) {
     const { id: _id, createTime: _c, updateTime: _u, createUser: _cu, updateUser: _uu, createDept: _cd, tenantId: _t, isDeleted: _d, code: _code, ...rest } = template;
     await api(base, token, 'POST', '/api/construct/project/save', { ...rest, name: `基准项目 ${String(i).padStart(3, '0')}` });
   }
-}
-
-async function login(page: Page, base: string) {
-  const captcha = page.waitForResponse((r) => r.url().includes('/oauth/captcha'));
-  await page.goto(`${base}/login`);
-  const code = (await captcha).headers()['x-test-captcha-code'];
-  await page.locator('input[autocomplete="username"]').fill('admin');
-  await page.locator('input[autocomplete="current-password"]').fill('admin');
-  await page.locator('input[maxlength="5"]').fill(code);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL('**/wel/index');
 }
 
 // Run in the page as text: tsx would wrap named functions in a helper the page does not have.
@@ -140,7 +130,7 @@ async function main() {
     await seed(base);
     const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
     const page = context.pages()[0] ?? (await context.newPage());
-    await login(page, base);
+    await signInAsAdmin(page, base);
     const forms = [];
     const lists = [];
     try {

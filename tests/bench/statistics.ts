@@ -17,7 +17,8 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { signInAsAdmin } from './sign-in.ts';
 import { createApp, type App } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
@@ -121,18 +122,6 @@ async function measureCumulative(app: App) {
   return result;
 }
 
-/** Signs in through the login page (the captcha answer is exposed to this benchmark's server). */
-async function signIn(page: Page, base: string) {
-  const captcha = page.waitForResponse((r) => r.url().includes('/oauth/captcha') && r.status() === 200);
-  await page.goto(`${base}/login`);
-  const code = (await captcha).headers()['x-test-captcha-code'];
-  await page.locator('input[autocomplete="username"]').fill('admin');
-  await page.locator('input[autocomplete="current-password"]').fill('admin');
-  await page.locator('input[maxlength="5"]').fill(code);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL('**/wel/index');
-}
-
 /** How the page is reached: a fresh page load (address bar, the whole app boots) or the app's own navigation (a menu click). */
 type Arrival = 'load' | 'inApp';
 
@@ -149,7 +138,7 @@ async function measureRender(base: string, query: string, arrival: Arrival): Pro
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
     page.setDefaultTimeout(60_000);
-    await signIn(page, base);
+    await signInAsAdmin(page, base);
     const runs: number[] = [];
     if (process.env.BENCH_TRACE) {
       page.on('requestfinished', (r) => {
