@@ -6,42 +6,19 @@
 // so), the contract's detail lists its settlements under 相关单据, and the settlement that crossed the
 // contract amount shows its open warning (超合同金额, critical).
 import { describe, expect, test } from 'vitest';
-import { client, type TestServer } from '../server/harness.ts';
-import { project } from '../server/fixtures.ts';
-import { base, entityList, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, testApp, waitForList } from './harness.ts';
+import { base, entityList, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, waitForList } from './harness.ts';
+import { settledSubcontract } from './settled-subcontract.ts';
 
 const STAMP = Date.now().toString(36);
 const SITE = `点击测试滨江路三标段 ${STAMP}`;
 const CONTRACT = `综合管廊分包合同 ${STAMP}`;
 const SITE2 = `点击测试滨江路四标段 ${STAMP}`;
 
-/** What the clerk and the approvers would have produced: an approved subcontract and an approved settlement past it. */
-async function overContract(siteName = SITE) {
-  const app = testApp();
-  const admin = client(app as TestServer, await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' }));
-  const ok = (res: { body: any }) => {
-    expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
-    return res.body.data;
-  };
-  // the project's cost budget for subcontracts: 90,000, which the 100,000 contract goes past (R-BUD-1)
-  const site = await project(admin, { name: siteName, targetCost: 1_000_000, costBudgets: [{ expenditureContractType: 'subcontract', budgetAmount: 90000 }] });
-  const team = ok(await admin.post('/api/construct/subcontractor/save', { name: `南京联建市政工程有限公司 ${siteName.slice(-14)}`, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-  const contract = ok(await admin.post('/api/construct/expenditureContract/save', {
-    name: CONTRACT, projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-    signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', quantity: 100, priceInclTax: 1000, taxRate: 9 }],
-  }));
-  const approve = (table: string, id: string) => app.db.query(`UPDATE ${table} SET approval_status = 'approved' WHERE id = $1`, [id]);
-  await approve(app.catalog.entities.expenditureContract.table, contract.id);
-  // 120 m3 at 1,000 on a 100 m3 contract: 120,000 settled on 100,000 (R-CAP-3 critical, R-CAP-1 on the line)
-  const settlement = ok(await admin.post('/api/construct/subcontractMonthlySettlement/save', {
-    projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id, period: '2026-05', settlementType: 'interim',
-    startDate: '2026-05-01', endDate: '2026-05-31', taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
-    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', contractQty: 100, thisQty: 120, thisPrice: 1000, taxRate: 9 }],
-  }));
-  await approve(app.catalog.entities.subcontractMonthlySettlement.table, settlement.id);
-  return { site: site as { id: string }, contract: contract as { code: string }, settlement: settlement as { code: string } };
-}
+/** An approved subcontract of 100,000 on a project budgeting 90,000 for subcontracts (R-BUD-1), and an approved settlement past it: 120 m³ at 1,000 (R-CAP-3 critical, R-CAP-1 on the line). */
+const overContract = (siteName = SITE) => settledSubcontract({
+  project: { name: siteName, targetCost: 1_000_000, costBudgets: [{ expenditureContractType: 'subcontract', budgetAmount: 90000 }] },
+  team: `南京联建市政工程有限公司 ${siteName.slice(-14)}`, contract: CONTRACT, settledQty: 120,
+});
 
 describe('a cost manager follows an over-contract figure to its warning', () => {
   test('dashboard → red contract type → contract ledger → contract → settlement → its warning', async () => {

@@ -4,34 +4,13 @@
 // overview, with the numbers of its documents; a click on it opens its statistics by contract type
 // with the totals row, and the export downloads the same scope as .xlsx.
 import { describe, expect, test } from 'vitest';
-import { client, type TestServer } from '../server/harness.ts';
-import { project } from '../server/fixtures.ts';
-import { TEST_TIMEOUT, page, pathname, poll, see, shot, signInAs, squash, testApp } from './harness.ts';
+import { TEST_TIMEOUT, page, pathname, poll, see, shot, signInAs, squash } from './harness.ts';
+import { settledSubcontract } from './settled-subcontract.ts';
 
-/** What the clerk and the approvers would have produced: an approved contract and an approved settlement. */
+/** A project whose approved settlement (60 m³ at 1,000) runs past its 50,000 target cost. */
 async function overrunProject() {
-  const app = testApp();
-  const admin = client(app as TestServer, await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' }));
-  const ok = (res: { body: any }) => {
-    expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
-    return res.body.data;
-  };
-  const site = await project(admin, { name: '看板测试星湖街二标段', targetCost: 50_000 });
-  const team = ok(await admin.post('/api/construct/subcontractor/save', { name: '苏州恒远市政劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-  const contract = ok(await admin.post('/api/construct/expenditureContract/save', {
-    name: '管廊主体分包合同', projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-    signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', quantity: 100, priceInclTax: 1000, taxRate: 9 }],
-  }));
-  const approve = (table: string, id: string) => app.db.query(`UPDATE ${table} SET approval_status = 'approved' WHERE id = $1`, [id]);
-  await approve(app.catalog.entities.expenditureContract.table, contract.id);
-  const settlement = ok(await admin.post('/api/construct/subcontractMonthlySettlement/save', {
-    projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id, period: '2026-05', settlementType: 'interim',
-    startDate: '2026-05-01', endDate: '2026-05-31', taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
-    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', contractQty: 100, thisQty: 60, thisPrice: 1000, taxRate: 9 }],
-  }));
-  await approve(app.catalog.entities.subcontractMonthlySettlement.table, settlement.id);
-  return site as { id: string; name: string };
+  const { site } = await settledSubcontract({ project: { name: '看板测试星湖街二标段', targetCost: 50_000 }, team: '苏州恒远市政劳务有限公司', contract: '管廊主体分包合同', settledQty: 60 });
+  return site;
 }
 
 describe('cost dashboards in the browser', () => {
