@@ -57,9 +57,9 @@ export function renderSite(ports: number[], listenPort: number): string {
 }
 
 /** What Debian's /etc/nginx/nginx.conf provides around the site, inside `prefix`. */
-function mainConfig(prefix: string): string {
+function mainConfig(prefix: string, workers: number | 'auto'): string {
   return `daemon off;
-worker_processes auto;
+worker_processes ${workers};
 pid ${prefix}/nginx.pid;
 error_log stderr warn;
 events { worker_connections 1024; }
@@ -105,13 +105,16 @@ function nginxBinary(): string {
   return found;
 }
 
-/** Starts nginx on a free loopback port in front of the processes listening on `ports`. */
-export async function startNginx(ports: number[]): Promise<Nginx> {
+/**
+ * Starts nginx on a free loopback port in front of the processes listening on `ports`. `workers`:
+ * nginx's worker processes, one per core by default as in Debian's configuration.
+ */
+export async function startNginx(ports: number[], workers: number | 'auto' = 'auto'): Promise<Nginx> {
   const prefix = mkdtempSync(join(tmpdir(), 'zs-nginx-'));
   chmodSync(prefix, 0o755); // nginx's workers (not root) create their temporary files inside
   const port = await freePort();
   writeFileSync(join(prefix, 'zhusuan.conf'), renderSite(ports, port));
-  writeFileSync(join(prefix, 'nginx.conf'), mainConfig(prefix));
+  writeFileSync(join(prefix, 'nginx.conf'), mainConfig(prefix, workers));
   const proc: ChildProcess = spawn(nginxBinary(), ['-e', 'stderr', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
