@@ -64,8 +64,10 @@ export function loadCatalog(fetchSet: (url: string) => Promise<SchemaSet>): Prom
 }
 
 export function catalog(): EntityCatalog {
-  // validators on first use: generating all of them cost a second of CPU before the first screen
-  compiled ??= compile(source(), { validators: 'lazy' });
+  // validators on first use: generating all of them cost a second of CPU before the first screen;
+  // the server's set was checked by the server, so its checks are not run again here (most of the
+  // rest of that second); bundled files are checked, as in tests and Storybook
+  compiled ??= compile(source(), { validators: 'lazy', checks: loaded ? 'skip' : 'all' });
   return compiled.catalog;
 }
 

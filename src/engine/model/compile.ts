@@ -24,19 +24,26 @@ export interface CompileOptions {
    * set `schemas:check` has passed (the server, the browser) compile lazily.
    */
   validators?: 'eager' | 'lazy';
+  /**
+   * 'all' (default): the dialect meta-schema and the linter check every file. 'skip': the set is
+   * one the server compiled with every check before serving it (the browser's copy), so only the
+   * models are built; the checks were most of the browser's start-up CPU.
+   */
+  checks?: 'all' | 'skip';
 }
 
 /** Compiles the whole schema set, or throws SchemaSetError listing every problem found. */
 export function compile(source: SchemaSource, options: CompileOptions = {}): CompileResult {
   const issues: SchemaIssue[] = [];
-  const ajv = createAjv(source.meta);
-  const dialect = ajv.getSchema(DIALECT_ID)!;
+  const checking = options.checks !== 'skip';
+  const ajv = createAjv(source.meta, { checkSchemas: checking });
+  const dialect = checking ? ajv.getSchema(DIALECT_ID)! : undefined;
   const documents: Record<string, JsonSchema> = {};
 
   const schemaFiles = Object.keys(source.files).filter((f) => f.endsWith('.schema.json'));
   for (const file of schemaFiles) {
     const doc = source.files[file];
-    if (!dialect(doc)) issues.push(...(dialect.errors ?? []).map((e) => dialectIssue(file, e)));
+    if (dialect && !dialect(doc)) issues.push(...(dialect.errors ?? []).map((e) => dialectIssue(file, e)));
     documents[idOf(file)] = { ...doc, $id: idOf(file) };
   }
   for (const [key, file] of Object.entries(source.manifest.entities)) {
@@ -57,7 +64,7 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
   if (issues.length) throw new SchemaSetError(issues);
   for (const model of Object.values(entities)) if (model.rowsOf) attachRowSystemFields(model, entities);
 
-  issues.push(...lintCatalog(entities, dictionaries, source));
+  if (checking) issues.push(...lintCatalog(entities, dictionaries, source));
   for (const doc of Object.values(documents)) ajv.addSchema(doc);
   for (const model of options.validators === 'lazy' ? [] : Object.values(entities)) {
     try {
