@@ -9,12 +9,16 @@ import { appStore, endSession, langAtom, lockPasswordAtom, menusAtom, tabsAtom, 
 import { pageMenus } from '../state/menus.ts';
 import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
+import { fetchSchemaSet } from './bootstrap.ts';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
 import '../admin/register.ts';
 import '../workflow/register.ts';
 
-type Page = ComponentType<{ params: Record<string, string> }>;
+type Page = ComponentType<{ params: Record<string, string> }> & {
+  /** Starts loading the page's chunk (lazy pages). */
+  preload?: () => Promise<unknown>;
+};
 
 interface StaticRoute {
   path: string;
@@ -24,7 +28,7 @@ interface StaticRoute {
   inLayout: boolean;
 }
 
-const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page => lazy(lazyWithTimeout(loader));
+const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page => Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader });
 
 // the login page is part of the first bundle: most visitors start there, and a lazy chunk would
 // add a round trip before the form shows
@@ -33,9 +37,12 @@ const Lock = page(() => import('../pages/Lock.tsx'));
 const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={403} /> })));
 const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
 const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
-const Layout = lazy(lazyWithTimeout(() => import('../shell/Layout.tsx')));
-const AntdProviders = lazy(lazyWithTimeout(() => import('./AntdProviders.tsx')));
-const CatalogGate = lazy(lazyWithTimeout(() => import('./CatalogGate.tsx')));
+const loadLayout = () => import('../shell/Layout.tsx');
+const loadAntdProviders = () => import('./AntdProviders.tsx');
+const loadCatalogGate = () => import('./CatalogGate.tsx');
+const Layout = lazy(lazyWithTimeout(loadLayout));
+const AntdProviders = lazy(lazyWithTimeout(loadAntdProviders));
+const CatalogGate = lazy(lazyWithTimeout(loadCatalogGate));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
 const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
@@ -110,6 +117,24 @@ function tabFor(path: string, r: Resolved): Tab {
   return { label: key ?? path, value: path, meta: { titleKey: key }, close: path !== website.firstPage.path };
 }
 
+let shellPreloaded = false;
+
+/**
+ * Starts at once what a page inside the layout waits for: nested lazy components load one after
+ * the other (providers, catalog gate, layout, page), each chunk requested only once the one around
+ * it has rendered, and the schema set was asked for only after that. Loading them side by side
+ * takes a few hundred milliseconds off a page load. A module is loaded once, whoever asks first.
+ */
+function preloadShell(page: Page) {
+  void page.preload?.().catch(() => undefined);
+  if (shellPreloaded) return;
+  shellPreloaded = true;
+  for (const load of [loadAntdProviders, loadCatalogGate, loadLayout]) void load().catch(() => undefined);
+  void import('../renderers/catalog.ts')
+    .then(({ catalogReady, loadCatalog }) => (catalogReady() ? undefined : loadCatalog(fetchSchemaSet)))
+    .catch(() => undefined); // the catalog gate asks again, and shows what went wrong
+}
+
 function Loading() {
   return <div className="zs-loading" aria-busy="true" />;
 }
@@ -142,6 +167,12 @@ export function AppRouter() {
     return undefined;
   }, [decision.kind, location, resolved]);
 
+  const inLayout = decision.kind !== 'redirect' && (resolved.menu !== undefined || resolved.route?.inLayout === true);
+  const Page = resolved.route?.page ?? EntityPage;
+  useEffect(() => {
+    if (inLayout) preloadShell(Page);
+  }, [inLayout, Page]);
+
   useEffect(() => {
     const title = resolved.menu ? menuName(resolved.menu, lang) : resolved.route?.meta.title ? translate(lang, resolved.route.meta.title) : website.title;
     document.title = title;
@@ -150,7 +181,6 @@ export function AppRouter() {
   if (location === '/' || location === '/wel') return <Redirect to={website.firstPage.path} replace />;
   if (decision.kind === 'redirect') return <Loading />;
   if (!resolved.route && !resolved.menu) return <Redirect to="/404" replace />;
-  const Page = resolved.route?.page ?? EntityPage;
   const content = (
     <Suspense fallback={<Loading />}>
       <Page params={resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params} />

@@ -7,7 +7,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Select, Skeleton, Space, Table, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { STATISTICS_COLUMNS, type StatisticsAnswer, type StatisticsRow } from '../../engine/statistics/statistics.ts';
 import { useHttp } from '../renderers/http-context.tsx';
@@ -137,6 +137,10 @@ function useProjects() {
   return useQuery({ queryKey: ['statistics', 'projects'], queryFn: () => http.get<{ id: string; name: string }[]>(statisticsUrls().projectList, {}, { silent: true }), staleTime: 60_000 });
 }
 
+// ECharts is fetched as soon as this page's chunk runs (the router loads it beside the shell), while
+// the shell renders and the figures are on their way, not after they arrive
+void preloadCharts();
+
 export default function ProjectStatistics() {
   const t = useStatsTexts();
   const http = useHttp();
@@ -145,8 +149,6 @@ export default function ProjectStatistics() {
   const projects = useProjects();
   const statistics = useStatistics(projectId);
   const [exporting, setExporting] = useState(false);
-  // ECharts is fetched while the figures are on their way, not after they arrive
-  useEffect(() => void preloadCharts(), []);
   const option = useMemo(() => typeChartOption(statistics.data?.rows ?? [], t), [statistics.data, t]);
 
   const exportNow = async () => {
