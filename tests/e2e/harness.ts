@@ -165,12 +165,24 @@ export const sideItem = (name: string) => sidebar().locator('.ant-menu-title-con
 export const tabs = () => page.getByTestId('tabs');
 export const tab = (name: string) => tabs().getByRole('tab', { name, exact: true });
 export const tabBox = (name: string) => tabs().locator('.ant-tabs-tab').filter({ has: page.getByRole('tab', { name, exact: true }) });
+/** Waits until `popup` is visible and has finished its opening animation (a click during it can miss). */
+async function settled(popup: Locator) {
+  await see(popup).toBeVisible();
+  await poll(() => popup.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length)).toBe(0);
+}
+
 /** An item of the open dropdown menu, once the menu has finished its opening animation. */
 export async function dropdownItem(name: string) {
   const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').filter({ has: page.getByRole('menuitem', { name, exact: true }) });
-  await see(menu).toBeVisible();
-  await poll(() => menu.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length)).toBe(0);
+  await settled(menu);
   return menu.getByRole('menuitem', { name, exact: true });
+}
+
+/** The choice `text` (`choice`: its CSS selector) of the open select or tree select, once the dropdown has finished opening. */
+export async function selectChoice(choice: string, text: string) {
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(choice).filter({ hasText: text }) });
+  await settled(dropdown);
+  return dropdown.locator(choice).filter({ hasText: text });
 }
 export const toast = (text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
 

@@ -5,7 +5,7 @@
 // failure message; sending from the drawer; a failed subscription only logged; notices on home.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { TEST_TIMEOUT, base, expectProblem, login, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
+import { TEST_TIMEOUT, base, expectProblem, login, openFromSidebar, page, poll, see, selectChoice, shot, toast } from './harness.ts';
 
 const MESSAGE = '/api/blade-message/message';
 
@@ -155,9 +155,10 @@ describe('messages in the browser', () => {
     const dialog = page.locator('.ant-modal').filter({ hasText: '发送消息' });
     await see(dialog).toBeVisible();
     await dialog.getByLabel('消息类型').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '部门广播' }).click();
+    await (await selectChoice('.ant-select-item-option', '部门广播')).click();
     await dialog.getByLabel('接收部门').click();
-    await page.locator('.ant-select-tree-node-content-wrapper').filter({ hasText: '第一工程公司' }).click();
+    await (await selectChoice('.ant-select-tree-node-content-wrapper', '第一工程公司')).click();
+    await see(dialog.locator('.ant-select-selection-item').filter({ hasText: '第一工程公司' })).toBeVisible();
     await page.keyboard.press('Escape');
     await dialog.getByLabel('消息标题').fill('安全检查通知');
     await dialog.getByLabel('消息内容').fill('本周四进行季度安全检查,请各项目做好准备。');
