@@ -24,6 +24,8 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
   let admin: Api;
   let a: { id: string; name: string };
   let b: { id: string; name: string };
+  /** Approved interim settlements: C1's June one (project A, beside the filing) and C4's May one (project B). */
+  let interim: { aJune: string; bMay: string };
 
   const table = (entity: string) => server.catalog.entities[entity].table;
   /** Moves documents to an approval state (as the workflow would after its steps). */
@@ -81,6 +83,7 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
     // C4: May 60 × 1,000 = 60,000 approved
     const bMay = await settlement(c4, '2026-05', 60, 1000);
     await setStatus('subcontractMonthlySettlement', [bMay.id], 'approved');
+    interim = { aJune: june.id, bMay: bMay.id };
     expect([may, june, bMay].map((s) => [s.thisAmountInclTax, s.thisAmountExclTax, s.retentionAmount, s.thisPayableAmount])).toEqual([
       [60000, 55045.87, 1800, 46200], [30000, 27522.94, 900, 23100], [60000, 55045.87, 1800, 46200],
     ]);
@@ -157,6 +160,27 @@ describe.each(databaseKinds())('project statistics on %s', (kind) => {
       // nothing measured yet: the cost is a loss, with no output to rate it against
       measuredAmountExclTax: 0, grossProfit: -55045.87, marginRate: null,
     });
+  });
+
+  it('paid so far: the largest figure an approved interim settlement or filing records, per contract', async () => {
+    const column = server.catalog.entities.subcontractMonthlySettlement.fieldMap.cumulativePaidAmount.column;
+    const recordPaid = (id: string, paid: number | null) => server.db.query(`UPDATE ${table('subcontractMonthlySettlement')} SET ${column} = $1 WHERE id = $2`, [paid, id]);
+    const paidOf = async (projectId: string) => ok(await admin.get(STATS, { projectId })).total.paidAmount;
+    try {
+      // C4 has no filing: its May settlement's 30,000 is what B has paid
+      await recordPaid(interim.bMay, 30000);
+      expect(await paidOf(b.id)).toBe(30000);
+      // C1: June's 40,000 is below the approved filing's 50,000, then 65,000 is above it
+      await recordPaid(interim.aJune, 40000);
+      expect(await paidOf(a.id)).toBe(50000);
+      await recordPaid(interim.aJune, 65000);
+      expect(await paidOf(a.id)).toBe(65000);
+      // every project: 65,000 + 30,000
+      expect(ok(await admin.get(STATS)).total.paidAmount).toBe(95000);
+    } finally {
+      await recordPaid(interim.bMay, null);
+      await recordPaid(interim.aJune, null);
+    }
   });
 
   it('one contract type: its row alone, the totals without a target cost to compare', async () => {

@@ -111,27 +111,31 @@ export class Statistics {
       const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
       return `SELECT t.${col(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
     }).join(' UNION ALL ');
-    const settlements = union(this.models.settlements, (m) =>
-      `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention`);
     // paid so far as the contract ledger takes it: the figure on approved final settlements and on the
-    // approved interim settlements that record one (x-cumulative writes its largest into the contract)
-    const payments = [...this.models.finalSettlements, ...this.models.settlements.filter((m) => m.fieldMap.cumulativePaidAmount)];
-    const paid = payments.length ? union(payments, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`) : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
+    // approved interim settlements that record one (x-cumulative writes its largest into the contract);
+    // the interim ones are read in the same pass as their amounts
+    const paidOf = (m: EntityModel) => (m.fieldMap.cumulativePaidAmount ? `t.${col(m, 'cumulativePaidAmount')}` : 'NULL::numeric');
+    const settlements = union(this.models.settlements, (m) =>
+      `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention, ${paidOf(m)} AS paid`);
+    const finals = this.models.finalSettlements;
+    const paid = finals.length ? union(finals, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`) : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
     const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
     if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
     const sum = (expr: string) => `coalesce(sum(${expr}), 0)::text`;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
-      `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention FROM (${settlements}) u GROUP BY code),
+      `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention, max(paid) AS paid FROM (${settlements}) u GROUP BY code),
             -- paid so far is a running figure: the latest (largest) recorded one per contract
             pd AS (SELECT code, max(paid) AS paid FROM (${paid}) u GROUP BY code)
        SELECT c.${col(c, 'projectId')}::text AS "projectId", c.${col(c, 'expenditureContractType')} AS type, count(*)::int AS n,
               ${sum(`c.${col(c, 'contractAmount')}`)} AS contract, ${sum(`c.${col(c, 'changeAmount')}`)} AS change, ${sum(`c.${col(c, 'currentAmount')}`)} AS current,
               ${sum('s.incl')} AS incl, ${sum('s.excl')} AS excl, ${sum('s.payable')} AS payable, ${sum('s.retention')} AS retention,
-              sum(pd.paid)::text AS paid
+              sum(greatest(s.paid, pd.paid))::text AS paid
          FROM ${q(c.table)} c LEFT JOIN s ON s.code = c.${col(c, 'code')} LEFT JOIN pd ON pd.code = c.${col(c, 'code')}
         WHERE ${where.join(' AND ')}
         GROUP BY 1, 2`,
       params.values,
+      // planning this union over every settlement table cost about as much as running it
+      { prepare: true },
     );
     return rows.map((r) => ({
       projectId: String(r.projectId),
