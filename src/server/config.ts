@@ -1,4 +1,4 @@
-// Server settings, from the environment (see README "Configuration").
+// Server settings, from the environment (see docs/operations.md#configuration).
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -48,7 +48,7 @@ export interface Config {
   lateSettlementMinutes?: number;
 }
 
-/** What one request may cost the server (README "Limits and faults"). */
+/** What one request may cost the server (docs/operations.md#limits-and-faults). */
 export interface Limits {
   /** Largest JSON or form body, refused with 413 from its Content-Length before it is read (ZS_BODY_LIMIT_MB). */
   bodyLimitMb: number;

@@ -1,5 +1,5 @@
 // A step of `npm run bench`: the list and save endpoints with 1, 2 and 3 server processes behind
-// Debian's nginx (the README's site file, deploy/nginx/zhusuan.conf), and 1 process without nginx,
+// Debian's nginx (the site file deploy/nginx/zhusuan.conf), and 1 process without nginx,
 // on one PostgreSQL database (a fresh zs_bench_nginx seeded with the basic demo). Everything — the
 // load generator, nginx, the processes and PostgreSQL — shares this machine's cores, so the rows
 // show the cost of the extra hop and of more processes on the same cores, not scaling.

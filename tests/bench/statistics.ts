@@ -40,7 +40,7 @@ const MONTHS = 24;
 const LINES = 10;
 /** Every settlement's counterparty (a cumulative is asked per project, contract and counterparty). */
 const SUBCONTRACTOR = 9300001;
-/** The settlement kind of each contract type (domain §6). */
+/** The settlement kind of each contract type (the settlement.cost role's documents). */
 const KIND_OF: Record<string, string> = {
   labor: 'laborMonthlySettlement', subcontract: 'subcontractMonthlySettlement', material: 'materialMonthlySettlement',
   concrete: 'materialConcreteMonthlySettlement', turnover_lease: 'materialTurnoverMonthlySettlement',

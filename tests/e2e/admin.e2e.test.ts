@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Browser tests of the admin screens that SPEC §2 and §5 describe exactly: the parameter page and
+// Browser tests of the admin screens with their exact texts: the parameter page and
 // the tenant package page (messages, add, search, batch delete, the disabled view button), the
 // dictionary page, and the user, tenant and role actions on the real server (tests/e2e/harness.ts
 // starts the app and Chromium).
@@ -29,7 +29,7 @@ async function search(label: string, text: string) {
 }
 
 describe('admin screens in the browser', () => {
-  test('parameters: SPEC §5 messages, add, search by name, batch delete', async () => {
+  test('parameters: prompts, add, search by name, batch delete', async () => {
     await login();
     await openFromSidebar('参数管理');
     await button(toolbar(), '新增').click();
@@ -57,7 +57,7 @@ describe('admin screens in the browser', () => {
     await see(rowWith('e2e.browser.key')).toHaveCount(0);
   }, TEST_TIMEOUT);
 
-  test('tenant packages: SPEC §5 messages, menus picked in a tree, the view button disabled', async () => {
+  test('tenant packages: prompts, menus picked in a tree, the view button disabled', async () => {
     await login();
     await openFromSidebar('租户产品包');
     await button(toolbar(), '新增').click();
@@ -130,7 +130,7 @@ describe('admin screens in the browser', () => {
     await see(page.locator('.ant-modal:visible')).toHaveCount(0);
   }, TEST_TIMEOUT);
 
-  test('dictionaries: an entry added under the chosen dictionary, with SPEC §5 messages', async () => {
+  test('dictionaries: an entry added under the chosen dictionary, with its prompts', async () => {
     await login();
     await page.goto(`${base}/dict-horizontal/index`);
     await content().locator('tbody tr').filter({ hasText: '性别' }).first().click();

@@ -1,4 +1,4 @@
-// Imports go one way (DESIGN §2): engine <- server, engine <- client. The engine is isomorphic: no React,
+// Imports go one way (docs/architecture.md): engine <- server, engine <- client. The engine is isomorphic: no React,
 // no Node built-ins; server and client never import each other. Checked by scanning import statements.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';

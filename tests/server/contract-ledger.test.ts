@@ -1,4 +1,4 @@
-// The expense contract list as the project's contract ledger (合同台账, domain.md §7 item 3): approving a
+// The expense contract list as the project's contract ledger (合同台账, docs/business-rules.md#cumulatives): approving a
 // settlement writes back what the ledger shows — settled, payable, retention held (sums), paid so far
 // and the last settled period (the largest value) — and the contract derives % settled and what is
 // owed; a settlement in approval or rejected counts for nothing; the list is searched by settlement

@@ -1,4 +1,4 @@
-// The warnings and settlement-timeliness panels of the cost dashboard (domain.md §7 items 9, 10) as
+// The warnings and settlement-timeliness panels of the cost dashboard (docs/business-rules.md#dashboards) as
 // a cost manager reads them, in a tenant of their own: warnings of several types, levels, statuses
 // and ages; expense contracts that should settle October 2026 beside ones that should not (completed,
 // signed later, a supplementary agreement, a draft, finally settled), October settlements approved,

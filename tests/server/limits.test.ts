@@ -99,7 +99,7 @@ describe.each(databaseKinds())('limits on %s', (kind) => {
 });
 
 // PGlite runs one statement at a time inside this process and has no statement timeout: a long
-// query there holds the embedded database until it ends (README "Limits and faults").
+// query there holds the embedded database until it ends (docs/operations.md#limits-and-faults).
 describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('the statement timeout on %s', (kind) => {
   let server: Awaited<ReturnType<typeof listening>>;
   beforeAll(async () => {

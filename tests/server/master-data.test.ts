@@ -1,4 +1,4 @@
-// Master data and the platform's extra calls (SPEC §7): a referenced record can be disabled but not
+// Master data and the platform's extra calls (docs/api.md): a referenced record can be disabled but not
 // removed; a disabled one is not offered by pickers or `all`, yet old documents still show and keep
 // it; the aliases declared by x-entity.routes (partyA/all, project/allList, constructionContract/
 // submitApply) answer like their targets, under the same permissions; export of every record and list.

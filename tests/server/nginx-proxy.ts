@@ -1,5 +1,5 @@
 // Debian's nginx in front of server processes, for the multi-process test and the benchmark: the
-// site file of the README (deploy/nginx/zhusuan.conf) with its upstream ports and listen address
+// site file deploy/nginx/zhusuan.conf with its upstream ports and listen address
 // replaced, inside a main configuration of a temporary prefix (daemon off, a child of this
 // process). The access log names the process (upstream address) that answered each request and the
 // request's X-Probe header, so that a test can tell which process served what.

@@ -3,7 +3,7 @@
 // line disagreeing with what was delivered (R-REC), a stocktake losing more than 1 % of its book value
 // (R-INV-1), a monthly report consuming more than the design quantity and its loss allow (R-VAR), a
 // settlement with a negative payable amount, the third near-zero one in a row or one approved too
-// slowly (§4.15), and expense contracts of a type running past the project's budget for it (R-BUD-1). Each tip is recorded with its type, level, source and project and a message in
+// slowly (docs/rules.md#settlement-quality), and expense contracts of a type running past the project's budget for it (R-BUD-1). Each tip is recorded with its type, level, source and project and a message in
 // both languages; fixing the document closes it; a critical one refuses submission under hard control.
 // Every number is worked out by hand in the comments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // 数据源配置 of a tenant: the PostgreSQL database its business data lives on — one of the platform's
 // data sources, or none for the main database. Saving moves the data there (POST
 // tenant/datasource?tenantId=&datasourceId=): the server copies it, checks row counts and sums, then
-// switches; the tenant's writes wait meanwhile. README "Tenants on their own databases".
+// switches; the tenant's writes wait meanwhile. docs/operations.md#tenants-on-their-own-databases.
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Modal, Select } from 'antd';
 import { useAtomValue } from 'jotai';

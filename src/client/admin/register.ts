@@ -1,4 +1,4 @@
-// The administration actions of the system screens that are not documents (SPEC §2, §6): user role
+// The administration actions of the system screens that are not documents: user role
 // grant / password reset / unlock, role grant, top-menu grant, tenant licence / package / data
 // source, and the tenant package page's disabled view button. Permission codes are the buttons the
 // schemas declare (x-entity.menu.buttons). Dialogs load on first use (lazy-dialog.ts).
@@ -41,7 +41,7 @@ registerExtension('tenant', {
   ],
 });
 
-// SPEC §2: the tenant package page grants add, edit and delete; its view button is disabled
+// The tenant package page grants add, edit and delete; its view button is disabled
 registerExtension('tenantPackage', { disabledActions: ['view'] });
 
 // reports: built and run in their own dialogs (src/client/report); the generic form cannot edit a definition

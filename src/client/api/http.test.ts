@@ -17,7 +17,7 @@ function fakeServer(status: number, body: unknown, contentType = 'application/js
   return { seen, base: ky.create({ fetch: fetch as unknown as typeof globalThis.fetch, prefixUrl: '' }) };
 }
 
-describe('the HTTP client (SPEC §7, §8)', () => {
+describe('the HTTP client', () => {
   const hooks = { token: vi.fn(() => 'tok'), lang: () => 'zh' as const, onUnauthorized: vi.fn(), notify: vi.fn(), unknownError: () => '未知错误' };
   beforeEach(() => {
     hooks.onUnauthorized.mockClear();

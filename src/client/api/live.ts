@@ -2,7 +2,7 @@
 // EventSource cannot send the Blade-Auth header. The stream reconnects by itself, with a growing
 // randomised delay (1 s, 2 s, 4 s … at most 30 s) that starts again once the server says `ready`;
 // when the server ends the stream because the token expired, it reconnects at once with the
-// current token. Failures are only logged to the console (SPEC §8), never shown or logged out.
+// current token. Failures are only logged to the console, never shown or logged out.
 import { website } from '../app/website.ts';
 
 export const LIVE_URL = '/api/blade-message/message/subscribe';

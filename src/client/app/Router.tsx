@@ -1,4 +1,4 @@
-// Routes (SPEC §2) and the guard applied on every navigation. Static pages are listed here; every
+// Routes and the guard applied on every navigation. Static pages are listed here; every
 // other page comes from the user's server menu (each menu path, and its /index child, opens the
 // list of the document type the menu names). Unknown paths go to /404.
 import { useAtomValue, useSetAtom } from 'jotai';
@@ -69,7 +69,7 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/dict-horizontal/index', meta: { title: 'title.dictHorizontal' }, page: DictHorizontal, inLayout: true },
   { path: '/dict-vertical/index', meta: { title: 'title.dictVertical' }, page: DictVertical, inLayout: true },
   { path: '/myiframe/:routerPath', meta: { title: 'title.iframe' }, page: Iframe, inLayout: true },
-  // my work and the approval pages of every document type (SPEC §2, §4)
+  // my work and the approval pages of every document type (docs/workflows.md)
   { path: '/work/start', meta: { title: 'workflow.title.start' }, page: workList('StartList'), inLayout: true },
   { path: '/work/claim', meta: { title: 'workflow.title.claim' }, page: workList('ClaimList'), inLayout: true },
   { path: '/work/todo', meta: { title: 'workflow.title.todo' }, page: workList('TodoList'), inLayout: true },

@@ -3,7 +3,7 @@ import { guard } from './guard.ts';
 
 const base = { path: '/wel/index', meta: {}, loggedIn: true, token: 't', locked: false };
 
-describe('navigation guard (SPEC §2)', () => {
+describe('navigation guard', () => {
   it('sends a locked session to the lock page after 100 ms', () => {
     expect(guard({ ...base, locked: true })).toEqual({ kind: 'redirect', to: '/lock', delayMs: 100 });
     expect(guard({ ...base, locked: true, path: '/lock', meta: { isTab: false } })).toEqual({ kind: 'allow', addTab: false });

@@ -1,4 +1,4 @@
-// The navigation guard of SPEC §2, as a pure function the router applies on every navigation.
+// The navigation guard (docs/client.md#the-shell), as a pure function the router applies on every navigation.
 import type { MessageKey } from '../i18n/messages.ts';
 
 export interface RouteMeta {

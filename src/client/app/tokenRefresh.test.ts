@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTokenRefresh } from './tokenRefresh.ts';
 
-describe('token refresh timing (SPEC §4)', () => {
+describe('token refresh timing', () => {
   afterEach(() => vi.useRealTimers());
 
   it('checks every 10 s and refreshes once the token reaches the token time', async () => {

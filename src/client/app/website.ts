@@ -1,4 +1,4 @@
-// The client's settings (SPEC §9). Their values are requirements; change them here only.
+// The client's settings. Their values are requirements; change them here only.
 export const website = {
   title: '筑算',
   keyPrefix: 'zhusuan',

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-// The dictionary pages with the dictionary form (SPEC §2, §5): a new entry opens under the chosen
-// dictionary with its code, the form asks for what is missing in SPEC §5's words, and a save says
+// The dictionary pages with the dictionary form: a new entry opens under the chosen
+// dictionary with its code, the form asks for what is missing in the prompts' words (请输入…), and a save says
 // 新增成功 and shows the entry.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ function open(page = <DictHorizontal />) {
 }
 
 describe('dictionary pages', () => {
-  it('a new dictionary: SPEC §5 messages for what is missing', async () => {
+  it('a new dictionary: prompts for what is missing', async () => {
     open();
     press(document.body, '新增字典');
     await waitFor(() => expect(dialog()).toBeTruthy());

@@ -1,4 +1,4 @@
-// Dictionary management in two arrangements (SPEC §2): the dictionaries beside their entries
+// Dictionary management in two arrangements: the dictionaries beside their entries
 // (/dict-horizontal/index) or above them (/dict-vertical/index). Both add, edit and delete
 // dictionaries and entries through the system dictionary's form (dialog width 880); a new entry
 // starts under the chosen dictionary, with its code.

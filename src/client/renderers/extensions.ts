@@ -33,7 +33,7 @@ export interface EntityExtension {
   rowActions?: EntityAction[];
   /** Buttons above the table, beside add / delete / export. */
   toolbarActions?: EntityAction[];
-  /** Standard actions shown but disabled (SPEC §2: the tenant package view button). */
+  /** Standard actions shown but disabled (the tenant package view button). */
   disabledActions?: ('add' | 'edit' | 'view' | 'delete' | 'export')[];
 }
 

@@ -1,4 +1,4 @@
-// Tab rules (SPEC §2): closing a tab opens its neighbour, the only tab cannot close, the home tab
+// Tab rules: closing a tab opens its neighbour, the only tab cannot close, the home tab
 // never closes; "close others" keeps home and the current one; "close all" keeps home.
 import type { Tab } from '../state/session.ts';
 

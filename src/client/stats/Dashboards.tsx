@@ -1,4 +1,4 @@
-// The dashboards of the project statistics page (domain.md §7): the ranking of projects by cost used
+// The dashboards of the project statistics page (docs/business-rules.md#dashboards): the ranking of projects by cost used
 // and margin, the monthly cost trend by contract type with its running total, and the material
 // funnel per goods. Charts in 万元 or the goods' unit; every number is also in a table beside them.
 import { Alert, Card, Empty, Segmented, Select, Skeleton, Space, Table, Typography } from 'antd';

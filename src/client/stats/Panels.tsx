@@ -1,4 +1,4 @@
-// Two panels of the project statistics page (domain.md §7 items 9, 10): the warnings by type and
+// Two panels of the project statistics page (docs/business-rules.md#dashboards): the warnings by type and
 // level with how long the open ones have waited, every count opening the warning list filtered to
 // it; and the settlement timeliness of a month — contracts that should have settled vs did, the ones
 // that did not (each opening its contract), zero and negative settlements, approval times. Document

@@ -1,4 +1,4 @@
-// The approval pages of every document type (SPEC §2), from its schema alone:
+// The approval pages of every document type, from its schema alone:
 //   /work/process/<prefix>/form/:processDefinitionId   the start form (the create form, sent to submit)
 //   /work/process/<prefix>/handle/:taskId/:processInstanceId/:businessId
 //                                                      the document read-only, the fields this task may

@@ -1,4 +1,4 @@
-// My work (SPEC §4): 发起事务 (the processes I may start), 待签事务 (tasks I may claim), 待办事务
+// My work: 发起事务 (the processes I may start), 待签事务 (tasks I may claim), 待办事务
 // (my tasks), 已发事务 (what I submitted) and 办结事务 (what I handled), each a paged table of the
 // flow API's rows with the actions that lead on: start, claim then handle, handle, detail, diagram,
 // above them a search by process name, category and (task and instance lists) creation date.

@@ -1,5 +1,5 @@
-// The flow API as the workflow pages call it (server: src/server/modules/flow/routes.ts, shapes of
-// reference/bladex-api.md §4.10): the work lists, one task, claim / complete, an instance, its
+// The flow API as the workflow pages call it (server: src/server/modules/flow/routes.ts, shapes in
+// docs/workflows.md#flow-api): the work lists, one task, claim / complete, an instance, its
 // timeline and its diagram data. Every call goes through the renderers' useHttp().
 import type { EntityModel } from '../../engine/model/types.ts';
 import { catalog } from '../renderers/catalog.ts';

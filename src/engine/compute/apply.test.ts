@@ -157,7 +157,7 @@ describe('applyComputed', () => {
   });
 });
 
-describe('business formulas of domain.md built from if, coalesce and date differences', () => {
+describe('business formulas (docs/rules.md) built from if, coalesce and date differences', () => {
   const compute = (key: string, record: Row): Row => applyComputed(catalog.entities[key], record);
 
   it('R-EXAM: the grade follows the weighted total score (≥ 90 A, ≥ 80 B, ≥ 70 C, else D)', () => {

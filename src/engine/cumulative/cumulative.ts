@@ -22,7 +22,7 @@ export interface CumulativeLine {
   remainingQty?: Amount;
 }
 
-/** GET <api>/cumulative: R-CUM-4 of the domain reference. */
+/** GET <api>/cumulative: R-CUM-4 (docs/rules.md#r-cum-4). */
 export interface CumulativeAnswer {
   /** the group asked for: key field → value */
   keys: Record<string, string>;

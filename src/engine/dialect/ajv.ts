@@ -8,7 +8,7 @@ export const META_BASE = 'https://zhusuan.dev/schemas/meta/';
 export const DIALECT_ID = `${META_BASE}dialect.schema.json`;
 export const SCHEMA_BASE = 'https://zhusuan.dev/';
 
-/** The x- keyword families of DESIGN §3. */
+/** The x- keyword families of the dialect (docs/dialect-reference.md). */
 export const FAMILIES = [
   'x-entity', 'x-list', 'x-search', 'x-layout', 'x-ui', 'x-display', 'x-ref',
   'x-dict', 'x-detail', 'x-rules', 'x-compute', 'x-db', 'x-i18n', 'x-workflow', 'x-cumulative',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { amountInCapitals, isUrl, phoneProblem } from './checks.ts';
 
-describe('phone check (SPEC §5)', () => {
+describe('phone check', () => {
   it('names what is wrong', () => {
     expect(phoneProblem('')).toBe('phone.empty');
     expect(phoneProblem('1381234567')).toBe('phone.length');

@@ -1,4 +1,4 @@
-// Small helpers of the specification (§5), shared by the client's forms and the server.
+// Small format checks (phone numbers, …), shared by the client's forms and the server.
 
 /** The phone check: the message key for what is wrong, or null. */
 export function phoneProblem(value: string | null | undefined): 'phone.empty' | 'phone.length' | 'phone.format' | null {

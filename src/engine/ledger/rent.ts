@@ -1,4 +1,4 @@
-// Rent of turnover materials by the day (domain.md §4.8, R-RENT-1/2): how many quantity × days a
+// Rent of turnover materials by the day (docs/rules.md#r-rent-1, #r-rent-2): how many quantity × days a
 // settlement period charges for one goods on one lease, from the approved entry and exit checks.
 // Exits take back the earliest entered quantities first (FIFO), so every quantity has one on-site
 // interval; each day of an interval is charged to the period it falls in, the entry and exit days

@@ -1,4 +1,4 @@
-// The roles documents play in the material ledger (x-entity.roles, README "Material ledger"): the
+// The roles documents play in the material ledger (x-entity.roles, docs/business-rules.md#material-ledger): the
 // ledger's rules, routes and OpenAPI paths know document types only by these, so that a schema set
 // binds its own documents to the ledger.
 import { entityWithRole, optionalEntityWithRole } from '../model/roles.ts';

@@ -1,4 +1,4 @@
-// The stock arithmetic with numbers worked out by hand (domain.md R-STOCK-1..4).
+// The stock arithmetic with numbers worked out by hand (R-STOCK-1..4, docs/rules.md#r-stock).
 import { describe, expect, it } from 'vitest';
 import { availableFrom, bookPrice, lastDayOf, stockMonth } from './stock.ts';
 

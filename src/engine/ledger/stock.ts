@@ -1,4 +1,4 @@
-// The stock arithmetic of the material ledger (domain.md §4.6): one goods in one warehouse in one
+// The stock arithmetic of the material ledger (docs/rules.md#r-stock): one goods in one warehouse in one
 // month, from its opening balance and the month's movements to the closing balance, with the
 // monthly weighted moving-average price (R-STOCK-1..3). Decimal-exact; isomorphic, so the server
 // posts with it and a form could show the same numbers.

@@ -1,4 +1,4 @@
-// The OpenAPI description of GET <api>/cumulative on every document with x-cumulative (domain R-CUM-4):
+// The OpenAPI description of GET <api>/cumulative on every document with x-cumulative (R-CUM-4):
 // its parameters follow the document's keys, its answer the CumulativeAnswer of the engine.
 import type { EntityCatalog, EntityModel, JsonSchema } from '../model/types.ts';
 

@@ -1,4 +1,4 @@
-// The OpenAPI description of what the material ledger pre-fills (README "Material ledger"): the
+// The OpenAPI description of what the material ledger pre-fills (docs/business-rules.md#material-ledger): the
 // monthly 收发存 report, a stocktake's book and the turnover items on site, at the API of the
 // document type playing each role.
 import { LEDGER_ROLES } from '../ledger/roles.ts';

@@ -1,5 +1,6 @@
-// The OpenAPI description of the project statistics (domain.md §6): statisticsData and its export,
-// and the dashboards' costTrend, materialFunnel, warningStatistics and settlementTimeliness (domain.md §7).
+// The OpenAPI description of the project statistics: statisticsData and its export, and the
+// dashboards' costTrend, materialFunnel, warningStatistics and settlementTimeliness
+// (docs/business-rules.md#project-statistics, #dashboards).
 import type { EntityCatalog, JsonSchema } from '../model/types.ts';
 import { optionalEntityWithRole } from '../model/roles.ts';
 import { STATISTICS_ROLES } from '../statistics/roles.ts';

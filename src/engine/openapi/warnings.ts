@@ -1,4 +1,4 @@
-// The OpenAPI description of GET <api>/earlyWarningAuxiliaryData (domain.md §6).
+// The OpenAPI description of GET <api>/earlyWarningAuxiliaryData (docs/business-rules.md#early-warnings).
 import type { EntityCatalog, JsonSchema } from '../model/types.ts';
 import { AUXILIARY_PARAMS, auxiliaryKind, type AuxiliaryKind } from '../warnings/auxiliary.ts';
 
@@ -54,7 +54,7 @@ export function warningPaths(catalog: EntityCatalog): Record<string, JsonSchema>
     paths[`${model.api}/earlyWarningAuxiliaryData`] = {
       get: {
         tags: [model.key],
-        summary: `${model.label.en}: the figures its early warnings are computed from (domain.md §6), in the caller's tenant`,
+        summary: `${model.label.en}: the figures its early warnings are computed from, in the caller's tenant`,
         parameters,
         responses: {
           '200': { description: 'OK', content: { 'application/json': { schema: envelope } } },

@@ -1,4 +1,4 @@
-// The monthly cost trend regrouped by cost category (domain.md §2.6): concrete, lease and formwork
+// The monthly cost trend regrouped by cost category (docs/rules.md#cost-categories): concrete, lease and formwork
 // contracts are material cost, scaffold a measure, equipment leases machinery. Sums by hand below.
 import { describe, expect, it } from 'vitest';
 import { costCategoryOf, costTrend, trendByCostCategory } from './dashboards.ts';

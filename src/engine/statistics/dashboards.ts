@@ -1,4 +1,4 @@
-// The company dashboards' answers beside statisticsData (domain.md §7): the monthly cost trend by
+// The company dashboards' answers beside statisticsData (docs/business-rules.md#dashboards): the monthly cost trend by
 // expense-contract type and the material funnel per goods. Shared by the server (answers, OpenAPI)
 // and the browser (charts and tables), so both read the same shapes.
 import { Dec, decimalToJson } from '../compute/decimal.ts';
@@ -49,7 +49,7 @@ export function costTrend(projectId: string | null, sums: readonly { month: stri
   return { projectId, months, series, totals: totals.map(decimalToJson), cumulative: cumulative.map(decimalToJson) };
 }
 
-/** The cost categories of the company's statistics (domain.md §2.6 cost_category). */
+/** The cost categories of the company's statistics (docs/rules.md#cost-categories). */
 export const COST_CATEGORIES = {
   labor: { zh: '人工费', en: 'Labour' },
   material: { zh: '材料费', en: 'Materials' },
@@ -60,7 +60,7 @@ export const COST_CATEGORIES = {
 } as const satisfies Record<string, Label>;
 export type CostCategory = keyof typeof COST_CATEGORIES;
 
-/** domain.md §2.6: which cost category each expense-contract type's cost falls in. */
+/** Which cost category each expense-contract type's cost falls in (docs/rules.md#cost-categories). */
 const CATEGORY_OF_TYPE: Readonly<Record<string, CostCategory>> = {
   labor: 'labor', subcontract: 'subcontract', material: 'material', concrete: 'material', turnover_lease: 'material',
   aluminum_formwork: 'material', equipment_lease: 'equipment', scaffold: 'measure', other: 'other',

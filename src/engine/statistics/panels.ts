@@ -1,4 +1,4 @@
-// Two more panels of the project cost dashboard (domain.md §7 items 9 and 10): the warnings by type
+// Two more panels of the project cost dashboard (docs/business-rules.md#dashboards): the warnings by type
 // and level with how long the open ones have waited, and the settlement timeliness of a month —
 // which performing expense contracts should have settled it, which did, zero and negative
 // settlements and how long approvals took. Pure arithmetic on what the server read, shared by the
@@ -207,7 +207,7 @@ export function approvalDurations(spans: readonly ApprovalSpan[]): ApprovalDurat
   }));
 }
 
-/** Zero: an amount of exactly 0; negative: the amount or the payable below 0 (domain.md §4.15). */
+/** Zero: an amount of exactly 0; negative: the amount or the payable below 0 (docs/rules.md#negative_settlement). */
 export function flagSettlements(settlements: readonly FlaggedSettlement[]): { zero: FlaggedSettlement[]; negative: FlaggedSettlement[] } {
   const d = (v: Amount | null) => new Dec(String(v ?? 0));
   return {

@@ -1,4 +1,4 @@
-// Project statistics (statisticsData, domain.md §6/§7): what the server sums from approved documents
+// Project statistics (statisticsData, docs/business-rules.md#project-statistics): what the server sums from approved documents
 // and how the derived figures follow from those sums — shared by the server (the answer and its
 // .xlsx export) and the browser (dashboards), so both show the same numbers.
 import { Dec, decimalToJson, roundHalfUp } from '../compute/decimal.ts';
@@ -68,7 +68,7 @@ export interface ProjectFigures {
   costUsageRate: Amount | null;
   /** Owner-measured output excl. tax (income contracts); null when the caller may not read them. */
   measuredAmountExclTax: Amount | null;
-  /** measured output excl. tax − settled cost excl. tax (domain §7). */
+  /** measured output excl. tax − settled cost excl. tax. */
   grossProfit: Amount | null;
   /** gross profit ÷ measured output excl. tax, in %; null without output. */
   marginRate: Amount | null;

@@ -29,7 +29,7 @@ describe('valid records', () => {
   });
 });
 
-describe('required, as forms prompt for it (SPEC §5)', () => {
+describe('required, as forms prompt for it', () => {
   const param = catalog.entities.param;
   const tenantPackage = catalog.entities.tenantPackage;
   const prompt = (model: typeof project, record: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>

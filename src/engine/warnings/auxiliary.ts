@@ -1,5 +1,5 @@
-// Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures (domain.md
-// §6), by the roles the documents play (x-entity.roles): the server registers the routes from it,
+// Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures
+// (docs/business-rules.md#early-warnings), by the roles the documents play (x-entity.roles): the server registers the routes from it,
 // the OpenAPI document describes them, a form asks them.
 import { hasRole } from '../model/roles.ts';
 import type { EntityModel } from '../model/types.ts';

@@ -1,4 +1,4 @@
-// late_settlement (c) (domain §4.15): a contract with activity in a month — goods received, turnover
+// late_settlement (c) (docs/rules.md#late_settlement): a contract with activity in a month — goods received, turnover
 // materials moved, machines working, a subcontractor examined — and no settlement for that month by
 // the end of the following month. Not a rule of one document's save: it depends on the day it is
 // asked, so the server runs it periodically (src/server/modules/warning/late-job.ts). Pure: months are

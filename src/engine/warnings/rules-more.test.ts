@@ -1,5 +1,5 @@
-// The warning rules added for issue #9's remainder — R-INV-1, R-VAR, R-REC, R-BUD-1 and the §4.15
-// settlement checks — with worked examples whose expected numbers are computed by hand.
+// The warning rules added for issue #9's remainder — R-INV-1, R-VAR, R-REC, R-BUD-1 and the settlement
+// quality checks (docs/rules.md#settlement-quality) — with worked examples whose expected numbers are computed by hand.
 import { describe as group, expect, it } from 'vitest';
 import {
   acceptanceWarnings, blocking, budgetWarnings, DEFAULT_WARN_SETTINGS as S, inventoryLossWarnings, overuseWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings,
@@ -114,7 +114,7 @@ group('R-BUD-1 contracts of a type against the project\'s budget', () => {
   });
 });
 
-group('§4.15 settlement quality', () => {
+group('settlement quality', () => {
   it('a negative payable amount is a negative settlement, beside a zero amount', () => {
     expect(settlementAmountWarnings(100, -5)[0]).toMatchObject({ warnType: 'negative_settlement', actualValue: -5 });
     expect(settlementAmountWarnings(100, -5)[0].message.zh).toBe('本期应付金额 -5.00 元为负数');

@@ -1,4 +1,4 @@
-// Early-warning rules (domain.md §4.3, §4.5, §4.6, §4.7, §4.14, §4.15) as pure functions: given a document's lines
+// Early-warning rules (docs/rules.md) as pure functions: given a document's lines
 // and the project's figures the server read for it, which warning records it raises. Isomorphic: the
 // server runs them inside the save/submit transaction, a form may run them on the live numbers.
 // Every figure is decimal-exact; ratios are percentages rounded half-up to 2 places.
@@ -39,7 +39,7 @@ export interface WarnSettings {
   inventoryLossPercent: number;
   /** R-VAR: consumption over the theoretical quantity by more than this % of the design quantity → material_overuse */
   overusePercent: number;
-  /** zero_settlement (§4.15): this many consecutive settlements of a contract ... */
+  /** zero_settlement: this many consecutive settlements of a contract ... */
   smallSettlementCount: number;
   /** ... each below this % of the current contract amount */
   smallSettlementPercent: number;
@@ -335,7 +335,7 @@ const isBlank = (v: Num | null | undefined): v is null | undefined | '' => v ===
 const negative = (v: Dec) => v.isNeg() && !v.isZero();
 
 /**
- * §4.15: this period's amount negative, or (the amount not) its payable amount negative →
+ * negative_settlement / zero_settlement: this period's amount negative, or (the amount not) its payable amount negative →
  * negative_settlement; the amount exactly zero → zero_settlement.
  */
 export function settlementAmountWarnings(thisAmount: Num | null | undefined, thisPayable?: Num | null): Warning[] {
@@ -350,7 +350,7 @@ export function settlementAmountWarnings(thisAmount: Num | null | undefined, thi
 }
 
 /**
- * zero_settlement (§4.15, "类零结算"): this settlement and the ones before it — `amounts`, this period
+ * zero_settlement ("类零结算"): this settlement and the ones before it — `amounts`, this period
  * first, then the earlier approved periods newest first — are the configured count of consecutive
  * settlements each below the % of the current contract amount. An exactly zero amount is already a
  * zero settlement of its own, so this one is about small positive amounts.
@@ -403,7 +403,7 @@ function approvalReasons(approval: ApprovalTimeline, settings: WarnSettings): La
 }
 
 /**
- * late_settlement (domain §4.15 (a), (b) and (d)): the period from start to end date spans more than
+ * late_settlement ((a), (b) and (d) of docs/rules.md#late_settlement): the period from start to end date spans more than
  * the limit, the document was prepared in another month than its settlement period, or (once
  * approved) its approval was slow. One warning with every reason found.
  */
@@ -481,7 +481,7 @@ export interface ConsumedLine extends Line {
 }
 
 /**
- * R-VAR (§4.7): theoretical quantity `Th = r4(D × (1 + L/100))`; saving against theory `Th − A`, its
+ * R-VAR: theoretical quantity `Th = r4(D × (1 + L/100))`; saving against theory `Th − A`, its
  * rate `(Th − A) × P / (D × P)` (= (Th − A) / D) in %, r2. A rate below −(the %) → material_overuse
  * (warning), with the amount `r2((Th − A) × P)` when the price is known. Lines without a design
  * quantity are not measured.

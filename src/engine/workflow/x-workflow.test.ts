@@ -50,7 +50,7 @@ describe('the default processes in schemas/workflows', () => {
   const dir = join(PROJECT_ROOT, 'schemas/workflows');
   const files = readdirSync(dir).filter((f) => f.endsWith('.bpmn'));
 
-  it('one per workflow prefix of SPEC §2, each compiling, keyed by its file name', async () => {
+  it('one per workflow prefix, each compiling, keyed by its file name', async () => {
     expect(files).toHaveLength(28);
     for (const file of files) {
       const graph = await compileDefinition(readFileSync(join(dir, file), 'utf8'));

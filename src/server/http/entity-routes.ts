@@ -1,4 +1,4 @@
-// The generic routes every manifest entity gets at its API base (SPEC §7):
+// The generic routes every manifest entity gets at its API base (docs/api.md):
 // list, detail, save, update, submit, updatePart, remove, export, and tree / lazy-list / lazy-tree
 // for tree entities. Each is a thin shell around the entity's store. The platform's extra paths
 // (a master list's `all`, an income contract's `submitApply`, …) are aliases the schema declares (x-entity.routes).

@@ -1,4 +1,4 @@
-// Guards against floods and bad traffic (README "Limits and faults"): body size and slow-client
+// Guards against floods and bad traffic (docs/operations.md#limits-and-faults): body size and slow-client
 // timeouts as Fastify and Node options, an envelope for errors Node answers on the raw socket, and
 // a check that no text carries characters the database cannot keep.
 import { STATUS_CODES } from 'node:http';

@@ -1,6 +1,6 @@
 // Security headers on every answer of the app: the client's pages, its static files, the API and
-// the error answers. Each CSP directive is as narrow as the client allows; the README's security
-// section says why each one reads as it does.
+// the error answers. Each CSP directive is as narrow as the client allows; docs/security.md
+// says why each one reads as it does.
 import type { FastifyInstance } from 'fastify';
 
 /** The Content-Security-Policy of the built client, one directive per entry. */

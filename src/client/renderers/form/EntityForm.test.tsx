@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The schema form as a user meets it: the SPEC §5 prompts (zh and en), x-rules as one types,
+// The schema form as a user meets it: the prompts (请输入…, zh and en), x-rules as one types,
 // cascades, the detail grid's computed lines and totals, saving, and the server's refusals landing
 // on their fields and cells without losing what was typed.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -49,7 +49,7 @@ const appear = (id: string) => waitFor(() => {
 });
 const type = (id: string, text: string) => fireEvent.change(input(id), { target: { value: text } });
 
-describe('validation messages (SPEC §5)', () => {
+describe('validation messages', () => {
   it('the parameter form prompts for name, key and value, and sends nothing', async () => {
     const { http } = open(entities.param);
     await save();

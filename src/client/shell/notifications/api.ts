@@ -1,4 +1,4 @@
-// The calls of the bell, the drawer, the send form and the notices (SPEC §7 Desk and messages),
+// The calls of the bell, the drawer, the send form and the notices (docs/messages-and-files.md),
 // through the renderers' HTTP context so that tests and stories can hand in a fake server.
 import type { RendererHttp } from '../../renderers/http-context.tsx';
 
@@ -60,7 +60,7 @@ export function messageApi(http: RendererHttp) {
     sent: (query: ListQuery) => http.get<Page<MessageRecord>>(`${MESSAGE_BASE}/my/sendList`, query),
     /** Opening a received message marks it read. */
     open: (id: string) => http.get<MessageRecord>(`${MESSAGE_BASE}/detail`, { id }),
-    // a failure of these is shown by the HTTP client: the server's message (SPEC §8)
+    // a failure of these is shown by the HTTP client: the server's message
     remove: (ids: readonly string[]) => http.post(`${MESSAGE_BASE}/remove`, undefined, { searchParams: { ids: ids.join(',') } }),
     readAll: () => http.post<{ count: number }>(`${MESSAGE_BASE}/readAll`),
     send: (record: Record<string, unknown>) => http.post<MessageRecord>(`${MESSAGE_BASE}/save`, record),

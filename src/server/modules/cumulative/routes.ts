@@ -1,5 +1,5 @@
-// GET <api>/cumulative of every document type with x-cumulative (SPEC §7): the group's approved
-// totals before a period, by header and by line, with the contract's snapshot (domain R-CUM-4).
+// GET <api>/cumulative of every document type with x-cumulative (R-CUM-4): the group's approved
+// totals before a period, by header and by line, with the contract's snapshot.
 import type { FastifyInstance } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';

@@ -10,7 +10,7 @@ export interface TableSummary {
   comment: string;
 }
 
-/** Columns every generated record has already (DESIGN: system fields): not proposed as fields. */
+/** Columns every generated record has already (docs/dialect.md#system-fields): not proposed as fields. */
 const SYSTEM_COLUMNS = new Set(['id', 'tenant_id', 'create_user', 'create_dept', 'create_time', 'update_user', 'update_time', 'is_deleted']);
 
 export async function listTables(read: ReadQuery): Promise<TableSummary[]> {

@@ -1,4 +1,4 @@
-// The workflow tables (not documents, so not schemas), as measured in reference/workflow.md:
+// The workflow tables (not documents, so not schemas; docs/workflows.md#storage-and-concurrency):
 // model drafts, deployments and immutable versioned definitions, instances holding the
 // interpreter's JSON state with a version column (optimistic concurrency), tasks as an indexed
 // table (todo by assignee, claim by candidate user or group, done by who completed), and the

@@ -1,4 +1,4 @@
-// The workflow prefixes of SPEC §2, declared by the schemas (x-workflow.prefix): each names a
+// The workflow prefixes, declared by the schemas (x-workflow.prefix): each names a
 // document type's approval pages (/work/process/<prefix>/form|handle|detail) and its flow category
 // flow_<prefix>, named in the `flow` dictionary (key <prefix>, zh/en). Each has a default process in
 // schemas/workflows/<prefix>.bpmn, deployed for every tenant that has none of that key.

@@ -1,6 +1,6 @@
 // The read side of workflows in the platform's shapes: task lists (BladeFlow rows: claim, todo,
 // done), instance lists (send, follow), an instance's timeline (history-flow-list) and diagram data
-// (model-view). Every list is one indexed query per page (reference/workflow.md §11) plus its count.
+// (model-view). Every list is one indexed query per page plus its count.
 import type { EntityCatalog, Lang } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { Params } from '../../db/sql.ts';

@@ -1,4 +1,4 @@
-// /api/blade-flow: the platform's workflow API (reference/bladex-api.md §4.10, SPEC §7 Flow).
+// /api/blade-flow: the platform's workflow API (docs/workflows.md#flow-api).
 //   work     start-list, claim-list, todo-list, send-list, done-list (the caller's own), task-detail,
 //            claim-task, complete-task {taskId, flag:"ok" approves (else rejects), comment, variables,
 //            record: changes to the fields this task may edit}, recall-process (the submitter)

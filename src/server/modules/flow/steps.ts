@@ -2,7 +2,7 @@
 // written back only if its version is unchanged — else the whole step is retried), its tasks and
 // history, the business document's approval status and the approval messages. Lock order is always
 // instance row first, then task rows, so two processes completing tasks of one instance never
-// deadlock and never lose a step (reference/workflow.md §4).
+// deadlock and never lose a step (docs/workflows.md#storage-and-concurrency).
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Json, Vars } from '../../../engine/workflow/expression.ts';
 import * as engine from '../../../engine/workflow/runtime.ts';

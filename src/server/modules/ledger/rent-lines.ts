@@ -1,6 +1,6 @@
 // GET <turnover.rentSettlement>/rentLines?projectId&expenditureContractCode&startDate&endDate[&rentDayRule]
 // The lines of a turnover lease settlement worked out from the approved entry and exit checks of
-// its lease contract (domain.md §4.8): each contract line as the settlement picks it (x-detail
+// its lease contract (docs/rules.md#r-rent-2): each contract line as the settlement picks it (x-detail
 // pickFrom), with the period's opening, entered, exited quantities and quantity × days (R-RENT-2,
 // engine/ledger/rent.ts), and the lost and damaged quantities the period's exits reported (billed
 // once: periods move forward). Goods that moved without a contract line follow, at their checks'

@@ -1,5 +1,5 @@
 // What the stock forms pre-fill from the ledger, tenant-scoped, under the view permission of the
-// document they fill (README "Material ledger"), at the API of the document type of each role:
+// document they fill (docs/business-rules.md#material-ledger), at the API of the document type of each role:
 //   GET <stock.monthlyReport>/generate?projectId&warehouseId&period   a month's 收发存 report
 //   GET <stock.count>/book?projectId&warehouseId&date                 book quantities and prices
 //   GET <turnover.movement>/onSite?projectId&date&expenditureContractCode   turnover items on site

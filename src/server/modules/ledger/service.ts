@@ -1,4 +1,4 @@
-// The material ledger (README "Material ledger"): what the approved stock documents posted, read
+// The material ledger (docs/business-rules.md#material-ledger): what the approved stock documents posted, read
 // back as balances, monthly movements and the figures of the 收发存 report; the refusals of
 // R-STOCK-4 (no stock below zero) and of closed months. Every statement is scoped to the caller's
 // tenant; the numbers come from the journal of ddl.ts, the arithmetic from engine/ledger.

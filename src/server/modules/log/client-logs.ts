@@ -1,4 +1,4 @@
-// The browser's local error log (SPEC §2: url, time, type, message, stack, info), uploaded on
+// The browser's local error log (url, time, type, message, stack, info), uploaded on
 // logout and from the error log dialog, kept as error-log rows of source "client".
 import type { FastifyRequest } from 'fastify';
 import type { EntityModel } from '../../../engine/model/types.ts';

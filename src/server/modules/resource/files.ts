@@ -11,7 +11,7 @@ export interface UploadLimits {
   types: readonly string[];
 }
 
-/** SPEC §5 / §9: avatars are jpg or png, at most 500 kb. */
+/** Avatars are jpg or png, at most 500 kb. */
 export const AVATAR_LIMITS: UploadLimits = { maxBytes: 500 * 1024, types: ['jpg', 'jpeg', 'png'] };
 
 export const DEFAULT_TYPES = 'jpg,jpeg,png,gif,pdf,doc,docx,xls,xlsx,ppt,pptx,txt,csv,zip,rar,7z,dwg';

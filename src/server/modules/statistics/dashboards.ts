@@ -1,4 +1,4 @@
-// The dashboards beside statisticsData (domain.md §7): the monthly cost trend by expense-contract
+// The dashboards beside statisticsData (docs/business-rules.md#dashboards): the monthly cost trend by expense-contract
 // type and the material funnel (planned → monthly demand → procured → supplied → received →
 // consumed) per goods. Approved documents only, of the projects the caller sees; the caller's grants
 // and data scopes decide what is summed, as for statisticsData. Documents are found by role.

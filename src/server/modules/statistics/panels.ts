@@ -1,8 +1,8 @@
-// The warnings and settlement-timeliness panels of the cost dashboard (domain.md §7 items 9, 10):
+// The warnings and settlement-timeliness panels of the cost dashboard (docs/business-rules.md#dashboards):
 // what the database holds, read for the projects and data scopes the caller sees; the arithmetic is
 // engine/statistics/panels.ts. Document types are found by role (warning.record, contract.expense,
 // settlement.cost); a month's settlements count when approved or in approval, as the early warnings
-// count them (README "Dashboards").
+// count them (docs/business-rules.md#dashboards).
 import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import {
   monthEnd, settlementTimeliness, shouldSettle, warningSummary,
@@ -62,8 +62,8 @@ export class Panels {
   }
 
   /**
-   * The month's timeliness over the approved, performing main contracts the caller sees (README
-   * "Dashboards": signed and on site by the month's end, not finally settled), their settlements of
+   * The month's timeliness over the approved, performing main contracts the caller sees
+   * (docs/business-rules.md#dashboards: signed and on site by the month's end, not finally settled), their settlements of
    * the month, and the approval times of the month's approved settlements.
    */
   async timeliness(actor: Actor, contractFilters: readonly DataFilter[], projects: { id: string; name: string }[], projectId: string | null, month: string): Promise<TimelinessAnswer> {

@@ -1,6 +1,6 @@
-// GET <project api>/statisticsData and /statisticsDataExport (SPEC §7, domain.md §6): the project
+// GET <project api>/statisticsData and /statisticsDataExport (docs/business-rules.md#project-statistics): the project
 // statistics as JSON and as an .xlsx with the same numbers; /costTrend, /materialFunnel,
-// /warningStatistics and /settlementTimeliness: the dashboards of domain.md §7 (monthly settled cost
+// /warningStatistics and /settlementTimeliness: the dashboards (monthly settled cost
 // by contract type, the material funnel, warnings by type and age, the month's settlement
 // timeliness). Reading them needs the view permission on projects and on expense contracts (on
 // warnings for the warnings panel); the caller's data scopes narrow what is summed, and another

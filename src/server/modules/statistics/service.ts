@@ -1,4 +1,4 @@
-// Project statistics (domain.md §6 statisticsData): per expense-contract type, the approved contracts
+// Project statistics (statisticsData, docs/business-rules.md#project-statistics): per expense-contract type, the approved contracts
 // of the projects the caller may see, with what their approved settlements of every kind add up to,
 // plus the income contracts and a line per project. Only APPROVED documents count; sums are done in
 // SQL numeric (exact) and the derived figures in decimal (engine/statistics).

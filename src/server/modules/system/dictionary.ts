@@ -1,4 +1,4 @@
-// The dictionary calls beyond the generic ones (SPEC §7, bladex-api §4.2), for both the system
+// The dictionary calls beyond the generic ones (docs/api.md), for both the system
 // dictionary (dict) and the tenant's business dictionary (dictBiz):
 //   dictionary?code=  the items of one dictionary, in the caller's language (sealed items left out)
 //   parent-list       the dictionaries themselves (roots), paged

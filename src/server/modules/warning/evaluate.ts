@@ -1,5 +1,5 @@
-// Which rules each document type runs, on the figures of its project (domain.md §4.3, §4.5-§4.7,
-// §4.14, §4.15). A stored document (header and lines, as detail() reads it) goes in, its warnings come
+// Which rules each document type runs, on the figures of its project (docs/rules.md).
+// A stored document (header and lines, as detail() reads it) goes in, its warnings come
 // out. Document types are bound to their rules by role (x-entity.roles), never by entity key.
 import { Dec } from '../../../engine/compute/decimal.ts';
 import { hasRole } from '../../../engine/model/roles.ts';
@@ -164,7 +164,7 @@ const monthlyReport: Evaluator = async (_figures, doc, settings) =>
     return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: consumed.toString(), designQty: r.designQty as Num | null, lossRate: r.lossRate as Num | null, price };
   }), settings);
 
-/** §4.15 near-zero: this interim settlement and its group's last approved periods before it, against the contract. */
+/** Near-zero settlements (docs/rules.md#zero_settlement): this interim settlement and its group's last approved periods before it, against the contract. */
 async function smallSettlements(figures: Figures, doc: Row, model: EntityModel, currentAmount: Num | null, settings: WarnSettings): Promise<Warning[]> {
   const period = str(doc.period);
   if ((doc.settlementType !== undefined && doc.settlementType !== 'interim') || !period || settings.smallSettlementCount < 1) return [];
@@ -218,7 +218,7 @@ export function evaluatorOf(model: EntityModel): Evaluator | undefined {
   return BY_ROLE.find(([role]) => hasRole(model, role))?.[1] ?? (isSettlement(model) ? settlement : undefined);
 }
 
-/** Whether a document's warnings are evaluated again when it is approved: a settlement's approval may be late (§4.15 (d)). */
+/** Whether a document's warnings are evaluated again when it is approved: a settlement's approval may be late (late_settlement (d)). */
 export function reevaluatedOnApproval(model: EntityModel): boolean {
   return evaluatorOf(model) === settlement;
 }

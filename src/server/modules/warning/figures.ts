@@ -10,7 +10,7 @@ import type { Queryable, Row } from '../../db/db.ts';
 import { Params, q } from '../../db/sql.ts';
 import type { StoreContext } from '../../db/store.ts';
 
-/** Documents that count as taken: approved, and in approval (domain §4.5 M(g), C(g)). */
+/** Documents that count as taken: approved, and in approval (M and C of docs/rules.md#material-plans-supply-and-receiving). */
 export const COMMITTED = ['approved', 'approving'];
 
 export type Sums = Map<string, string>;
@@ -151,7 +151,7 @@ export class Figures {
   }
 
   /**
-   * Stock of goods in a project from the material ledger (README "Material ledger": what approved
+   * Stock of goods in a project from the material ledger (docs/business-rules.md#material-ledger: what approved
    * checks, stocktakes and monthly reports posted), over every warehouse: received, consumed, on hand.
    */
   async stock(projectId: string, goodsIds?: readonly string[]): Promise<{ received: Sums; consumed: Sums; stock: Sums }> {
@@ -245,7 +245,7 @@ export class Figures {
 
   /**
    * The project's cost budgets by expense-contract type (R-BUD): the project's detail of
-   * {expenditureContractType, budgetAmount} lines (domain §3.1.1 costBudgets); none when the schema
+   * {expenditureContractType, budgetAmount} lines (costBudgets); none when the schema
    * has no such detail or the project no line.
    */
   async budgets(projectId: string): Promise<Sums> {

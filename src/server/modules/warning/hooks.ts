@@ -2,7 +2,7 @@
 //  - after a save (create, update, updatePart): the document's warning records follow what it raises now;
 //  - on submit (status → approving): the same, and with the tenant's hard control on, a critical
 //    warning refuses the submission (the whole step rolls back: nothing is saved or started);
-//  - on a settlement's approval: the same again, since its approval itself may have been late (§4.15 (d));
+//  - on a settlement's approval: the same again, since its approval itself may have been late (late_settlement (d));
 //  - before a removal: the removed documents' open tips are closed.
 // Composed after the cumulative hooks, so a settlement's previous values are written before its caps are read.
 import type { EntityModel } from '../../../engine/model/types.ts';

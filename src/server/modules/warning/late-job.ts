@@ -1,4 +1,4 @@
-// late_settlement (c), the periodic check (domain §4.15): per tenant, the approved expense contracts
+// late_settlement (c), the periodic check (docs/rules.md#late_settlement): per tenant, the approved expense contracts
 // still running, the months their activity documents (role settlement.activity: goods received,
 // turnover materials moved, machines working, subcontractors examined) fall in, and the months their
 // settlements cover; the engine says which months are late on the day (src/engine/warnings/late-settlement.ts).

@@ -1,4 +1,4 @@
-// GET <api>/earlyWarningAuxiliaryData (SPEC §7, domain.md §6): the figures a form needs to show its
+// GET <api>/earlyWarningAuxiliaryData (docs/business-rules.md#early-warnings): the figures a form needs to show its
 // early warnings live, for a material plan line, an expense contract, or a monthly settlement's group.
 // Tenant-scoped (another tenant's ids answer zeros and nulls) and behind the document's view permission.
 import type { FastifyInstance } from 'fastify';
@@ -32,7 +32,7 @@ function optionalId(query: Query, name: string): string | undefined {
 
 const sub = (a: unknown, b: unknown) => decimalToJson(new Dec(String(a ?? 0)).sub(new Dec(String(b ?? 0))));
 
-/** Material total demand figures of one goods in a project (domain §6). */
+/** Material total demand figures of one goods in a project. */
 async function demandFigures(figures: Figures, query: Query) {
   const projectId = parseId(required(query, 'projectId'), 'projectId');
   const goodsId = parseId(required(query, 'goodsId'), 'goodsId');
@@ -61,7 +61,7 @@ async function demandFigures(figures: Figures, query: Query) {
   };
 }
 
-/** Expense contract figures (domain §6); without a budget line of the project for the contract's type, the budget figures are null. */
+/** Expense contract figures; without a budget line of the project for the contract's type, the budget figures are null. */
 async function contractFigures(figures: Figures, query: Query) {
   const id = parseId(required(query, 'primaryId'), 'primaryId');
   const contract = await figures.contract('id', id);
@@ -92,7 +92,7 @@ async function contractFigures(figures: Figures, query: Query) {
   };
 }
 
-/** A monthly settlement group's figures (domain §6), for R-CAP and the §4.15 checks in the form. */
+/** A monthly settlement group's figures, for R-CAP and the settlement quality checks in the form. */
 async function settlementFigures(figures: Figures, model: EntityModel, query: Query) {
   const projectId = parseId(required(query, 'projectId'), 'projectId');
   const code = required(query, 'expenditureContractCode');

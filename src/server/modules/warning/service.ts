@@ -114,7 +114,7 @@ export class Warnings {
 
   /**
    * Adds a tip. A document may keep goods, a contract or a counterparty that were disabled since
-   * (README: master data); a new tip may not name them, so it is kept without those links rather
+   * (docs/api.md: master data is disabled, not removed); a new tip may not name them, so it is kept without those links rather
    * than refusing the document's save.
    */
   private async create(store: EntityStore, fields: Row) {
