@@ -1,20 +1,19 @@
 // Three server processes on one PostgreSQL database behind Debian's nginx, configured with the
-// README's site file (deploy/nginx/zhusuan.conf): a client going through nginx does not notice
-// that different processes answer it. nginx's access log says which process answered each request.
+// site file deploy/nginx/zhusuan.conf (its only copy; docs/deployment.md describes it): a client
+// going through nginx does not notice that different processes answer it. nginx's access log says
+// which process answered each request.
 // Then the caches each process keeps: a change made through one process is what another serves
 // as soon as PostgreSQL has delivered the writer's signal to it (asynchronously, after the commit:
 // milliseconds, more on a loaded machine), long before the caches would expire on their own.
 import pg from 'pg';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
-import { PROJECT_ROOT, readSchemaSource } from '../../src/server/schema-source.ts';
+import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { httpApi, loginAs, spawnServer, type ChildServer } from './child-server.ts';
 import { createTestDatabase, databaseKinds } from './harness.ts';
-import { SITE_FILE, startNginx, type Nginx } from './nginx-proxy.ts';
+import { startNginx, type Nginx } from './nginx-proxy.ts';
 import { subscribeLive, type LiveSubscription } from './sse-client.ts';
 
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
@@ -76,12 +75,6 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
   }
 
   const auth = (token: string) => ({ 'blade-auth': `bearer ${token}` });
-
-  it('runs with the site file the README shows', () => {
-    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-    const shown = /## Deployment[\s\S]*?```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(shown).toBe(readFileSync(SITE_FILE, 'utf8'));
-  });
 
   it('a token issued by the process that answered the login lists through the others', async () => {
     const token = await tokenThrough('login', 'admin');
