@@ -17,6 +17,7 @@ export const messages = {
   serverError: { zh: '服务器异常', en: 'Internal server error' },
   serverErrorLogged: { zh: '服务器异常,请将错误编号 {id} 告知管理员', en: 'Internal server error; please quote error number {id} to your administrator' },
   badRequest: { zh: '请求参数错误', en: 'Bad request' },
+  pathEncoded: { zh: '请求路径中的 {code} 是无需编码的字符的百分号编码,请求被拒绝', en: 'The request path percent-encodes a character that needs no encoding ({code}); request refused' },
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
   missingParam: { zh: '缺少必要的请求参数: {param}', en: 'Missing required parameter: {param}' },
   badId: { zh: '参数 {param} 不是有效的编号: {value}', en: 'Parameter {param} is not a valid id: {value}' },

@@ -32,6 +32,28 @@ export function actorFromClaims(claims: Claims, lang: 'zh' | 'en'): Actor {
   };
 }
 
+/**
+ * A percent-encoded character that never needs encoding (RFC 3986 unreserved: letters, digits,
+ * `-._~`): no browser or client library writes one, and a check that read the path as sent while
+ * the router decodes it would take `/%61pi/...` for something other than `/api/...`.
+ */
+const ENCODED_UNRESERVED = /%(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2[de]|5f|7e)/i;
+
+/**
+ * The path as the router (find-my-way) matches it: up to `?` or `#`, percent-decoded except the
+ * reserved characters (`%2F` stays `%2F`, `%25` stays `%25`). Undefined for a malformed encoding.
+ */
+export function routedPath(url: string): string | undefined {
+  const end = url.search(/[?#]/);
+  const path = end < 0 ? url : url.slice(0, end);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURI(path.replace(/%25/g, '%2525'));
+  } catch {
+    return undefined;
+  }
+}
+
 export interface AuthOptions {
   /** Paths answered without a token. */
   publicPaths: ReadonlySet<string>;
@@ -44,8 +66,17 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, options
   app.decorateRequest('lang', 'zh');
   app.addHook('onRequest', async (request) => {
     request.lang = pickLang(request.headers['accept-language']);
-    const path = request.url.split('?')[0];
-    if (!path.startsWith('/api/') || options.publicPaths.has(path)) return;
+    // every decision below (token needed, public, API scopes) is taken on the path the router
+    // matched; another spelling of it is refused before any of them
+    const sent = request.url.split('?')[0];
+    const encoded = ENCODED_UNRESERVED.exec(sent);
+    if (encoded) throw new AppError(400, 'pathEncoded', { code: encoded[0] });
+    const path = routedPath(request.url);
+    if (path === undefined) throw new AppError(400, 'badRequest');
+    // the route's own pattern when one matched (a public route is public however it was reached)
+    const route = request.routeOptions.url;
+    if (!path.startsWith('/api/') && !route?.startsWith('/api/')) return;
+    if (options.publicPaths.has(route ?? path)) return;
     const token = bearerToken(request.headers['blade-auth']);
     if (!token) throw new AppError(401, 'tokenMissing');
     try {
