@@ -142,7 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const access = new AccessControl(db, () => ctx.catalog);
     // data sources' passwords: sealed with a key of this installation (no default key)
     const secretBox = createSecretBox(await loadKeyMaterial(db, 'datasource.key', config.datasourceKey, 'ZS_DATASOURCE_KEY'));
-    const identity = new IdentityService(db, catalog, tokens, config.timeZone);
+    const identity = new IdentityService(db, catalog, tokens, config.timeZone, config.loginLimits);
     const allowedHosts = config.datasourceHosts ?? LOOPBACK_HOSTS;
     const migrationsDir = join(PROJECT_ROOT, 'migrations');
     tenantDatabases = new TenantDatabases(db, {

@@ -20,7 +20,11 @@ export interface Config {
   poolSize: number;
   /** Tests only (ZS_TEST_CAPTCHA=expose): the captcha answer travels in a response header. */
   exposeCaptchaCode: boolean;
-  /** Login attempts per minute: per client address and per account. */
+  /**
+   * perAddress: login attempts per minute per client address (ZS_LOGIN_LIMIT_ADDRESS). perAccount:
+   * failed logins of one account from all addresses in 30 minutes after which an address that has
+   * not signed in to it needs the captcha (ZS_LOGIN_LIMIT_ACCOUNT).
+   */
   loginLimits: { perAddress: number; perAccount: number };
   /** Where uploaded files live on the server's own disk (default: DATA_DIR/files). */
   storageDir?: string;

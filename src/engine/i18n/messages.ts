@@ -96,7 +96,7 @@ export const messages = {
   tenantNotFound: { zh: '租户ID未找到', en: 'Tenant not found' },
   tenantExpired: { zh: '租户授权已过期,请联系管理员', en: 'The tenant licence has expired; contact the administrator' },
   badCredentials: { zh: '用户名或密码错误', en: 'Wrong user name or password' },
-  accountLocked: { zh: '登录错误次数过多,请稍后再试', en: 'Too many failed logins; try again later or ask an administrator to unlock the account' },
+  captchaRequired: { zh: '登录失败次数较多,请输入验证码后再登录', en: 'Several failed logins: enter the captcha to log in (Captcha-Key and Captcha-Code)' },
   accountPending: { zh: '账号正在等待管理员审核', en: 'The account is awaiting administrator approval' },
   accountDisabled: { zh: '账号已被停用', en: 'The account is disabled' },
   noRoles: { zh: '未获得用户的角色信息', en: 'The user has no role' },

@@ -1,6 +1,15 @@
 // Who may log in, and the tokens they get: the password, captcha and refresh_token grants of the
-// platform's /oauth/token endpoint, failure counting and locking, refresh token rotation and
-// revocation. Passwords and client secrets are kept as scrypt hashes in zs_credential.
+// platform's /oauth/token endpoint, failed logins, refresh token rotation and revocation. Passwords
+// and client secrets are kept as scrypt hashes in zs_credential.
+//
+// Failed logins tell nothing and lock no one out. A wrong password costs one scrypt verification
+// and answers the same whether the account exists or not (a missing one is checked against a dummy
+// hash). Failures are counted per tenant, account name and client address in zs_login_failure (in
+// the database: every process shares them), never per user row, so a missing account counts like an
+// existing one. After account.failCount (5) failures in 30 minutes from one address, or after
+// ZS_LOGIN_LIMIT_ACCOUNT failures from all addresses for an address that has not signed in to the
+// account in the last 30 days, the password grant needs a valid captcha too (`captcha_required`);
+// the right password still signs in, with the captcha there and without it everywhere else.
 import { randomUUID } from 'node:crypto';
 import type { MessageKey } from '../../../engine/i18n/messages.ts';
 import type { EntityCatalog } from '../../../engine/model/types.ts';
@@ -21,13 +30,22 @@ CREATE TABLE IF NOT EXISTS zs_refresh_token (
   token_hash varchar(64) PRIMARY KEY, user_id bigint NOT NULL, tenant_id varchar(12) NOT NULL, client_id varchar(48) NOT NULL,
   dept_id varchar(1000), role_id varchar(1000), expires_at timestamptz NOT NULL, revoked boolean NOT NULL DEFAULT false);
 CREATE INDEX IF NOT EXISTS zs_refresh_token_user_idx ON zs_refresh_token (user_id);
+CREATE TABLE IF NOT EXISTS zs_login_failure (
+  tenant_id varchar(12) NOT NULL, account varchar(100) NOT NULL, address varchar(64) NOT NULL,
+  failures integer NOT NULL DEFAULT 0, last_failure timestamptz, last_success timestamptz,
+  PRIMARY KEY (tenant_id, account, address));
 `;
 
-const LOCK_MINUTES = 30;
+/** Failures older than this are forgotten. */
+const FAILURE_MINUTES = 30;
+/** An address that signed in to an account within this many days is known to it. */
+const KNOWN_DAYS = 30;
+/** Forgotten failures and old successes are swept once every this many failed logins of a process. */
+const SWEEP_EVERY = 200;
 
 /** A refused login, answered in the OAuth2 shape {error, error_description}. */
 export class LoginError extends Error {
-  /** `lockedNow`: this failure locked the account (the audit log records it). */
+  /** `lockedNow`: after this failure the account needs the captcha from this address (the audit log records it as a lock). */
   constructor(readonly status: number, readonly error: string, readonly key: MessageKey, readonly lockedNow = false) {
     super(key);
   }
@@ -41,6 +59,8 @@ export interface TokenRequest {
   refreshToken?: string;
   captchaKey?: string;
   captchaCode?: string;
+  /** The client's address (clientAddress()): failures are counted per account and address. */
+  address?: string;
   deptId?: string;
   roleId?: string;
   client: ClientRecord;
@@ -56,13 +76,35 @@ export interface ClientRecord {
 
 export type TokenResponse = Record<string, unknown>;
 
+/** What failed logins are counted by: the tenant, the account name as typed (existing or not) and the client's address. */
+interface FailureKey {
+  tenantId: string;
+  account: string;
+  address: string;
+}
+
+export interface LoginLimits {
+  /** Failures of one account from all addresses (30 minutes) after which an address that never signed in to it needs the captcha. */
+  perAccount: number;
+}
+
 export class IdentityService {
+  /** Checks a secret against a stored hash. A seam: tests count the verifications a login makes. */
+  verify: (secret: string, stored: string) => Promise<boolean> = verifyPassword;
+  /** Checked instead of a stored hash when there is none (a missing account): the same work. */
+  private readonly dummyHash: Promise<string>;
+  private failedLogins = 0;
+
   constructor(
     readonly db: Db,
     private readonly catalog: EntityCatalog,
     private readonly tokens: TokenService,
     private readonly timeZone: string,
-  ) {}
+    private readonly limits: LoginLimits = { perAccount: 10 },
+  ) {
+    // made now, so that the first missing account costs no more than the next ones
+    this.dummyHash = hashPassword(randomToken());
+  }
 
   private table(key: string) {
     return q(this.catalog.entities[key].table);
@@ -81,11 +123,17 @@ export class IdentityService {
 
   async checkCredential(subject: 'user' | 'client', id: string, secret: string): Promise<boolean> {
     const [row] = await this.db.query<{ hash: string }>(`SELECT hash FROM zs_credential WHERE subject = $1 AND subject_id = $2`, [subject, id]);
-    return row !== undefined && (await verifyPassword(secret, row.hash));
+    return row !== undefined && (await this.verify(secret, row.hash));
   }
 
+  /** Forgets the failed logins of these users' accounts, from every address: no captcha is needed any more. */
   async unlock(tx: Queryable, userIds: string[]) {
     await tx.query(`UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = ANY($1::bigint[])`, [userIds]);
+    await tx.query(
+      `UPDATE zs_login_failure f SET failures = 0 FROM ${this.table('user')} u
+        WHERE u.id = ANY($1::bigint[]) AND f.tenant_id = u.tenant_id AND f.account = u.account AND f.failures > 0`,
+      [userIds],
+    );
   }
 
   /** Ends every session of these users: their refresh tokens stop working. */
@@ -120,9 +168,13 @@ export class IdentityService {
       throw new LoginError(400, 'access_denied', 'captchaWrong');
     }
     await this.checkTenant(req.tenantId);
-    const user = await this.userByAccount(req.tenantId, req.username ?? '');
-    if (!user) throw new LoginError(400, 'invalid_grant', 'badCredentials');
-    await this.checkPassword(req.tenantId, user, req.password ?? '');
+    const key: FailureKey = { tenantId: req.tenantId, account: (req.username ?? '').slice(0, 100), address: (req.address ?? '').slice(0, 64) };
+    if (req.grantType === 'password' && (await this.captchaRequired(key))) {
+      // the password grant after failures: a captcha like the web's, never a refusal of the right password
+      if (!req.captchaKey && !req.captchaCode) throw new LoginError(400, 'captcha_required', 'captchaRequired');
+      if (!(await checkCaptcha(this.db, req.captchaKey, req.captchaCode))) throw new LoginError(400, 'access_denied', 'captchaWrong');
+    }
+    const user = await this.checkPassword(key, req.password ?? '');
     return this.issue(req, user, req.deptId, req.roleId);
   }
 
@@ -135,10 +187,16 @@ export class IdentityService {
     if (tenantId !== PLATFORM_TENANT && tenant.expire && tenant.expire < nowText(this.timeZone)) throw new LoginError(400, 'access_denied', 'tenantExpired');
   }
 
-  private async userByAccount(tenantId: string, account: string): Promise<Row | undefined> {
+  /** The user of an account and its password hash, in one statement whether the account exists or not. */
+  private async userByAccount(tenantId: string, account: string): Promise<{ user?: Row; hash?: string }> {
     const model = this.catalog.entities.user;
-    const [row] = await this.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.tenant_id = $1 AND t.account = $2 AND t.is_deleted = 0`, [tenantId, account]);
-    return row && toRecord(row, model.columns);
+    const [row] = await this.db.query(
+      `SELECT ${selectList(model.columns)}, c.hash AS zs_hash FROM ${q(model.table)} t
+         LEFT JOIN zs_credential c ON c.subject = 'user' AND c.subject_id = t.id
+        WHERE t.tenant_id = $1 AND t.account = $2 AND t.is_deleted = 0`,
+      [tenantId, account],
+    );
+    return row ? { user: toRecord(row, model.columns), hash: (row.zs_hash as string | null) ?? undefined } : {};
   }
 
   private async userById(tenantId: string, id: string): Promise<Row | undefined> {
@@ -147,26 +205,59 @@ export class IdentityService {
     return row && toRecord(row, model.columns);
   }
 
-  /** Checks the password, counting failures: after account.failCount of them the account locks. */
-  private async checkPassword(tenantId: string, user: Row, password: string) {
-    const [cred] = await this.db.query<{ hash: string; fail_count: number; locked: boolean }>(
-      `SELECT hash, fail_count, (locked_until IS NOT NULL AND locked_until > now()) AS locked FROM zs_credential WHERE subject = 'user' AND subject_id = $1`,
-      [user.id],
+  /** Failures from one address after which the password grant needs the captcha there (the tenant's account.failCount). */
+  private async failureLimit(tenantId: string): Promise<number> {
+    return Number(await readParam(this.db, this.catalog, tenantId, PARAMS.failCount, '5')) || 5;
+  }
+
+  /** Whether the password grant needs a captcha for this account from this address. */
+  private async captchaRequired(key: FailureKey): Promise<boolean> {
+    const [row] = await this.db.query<{ here: number; everywhere: number; known: boolean }>(
+      `SELECT coalesce(sum(failures) FILTER (WHERE address = $3 AND last_failure > now() - make_interval(mins => $4)), 0)::int AS here,
+              coalesce(sum(failures) FILTER (WHERE last_failure > now() - make_interval(mins => $4)), 0)::int AS everywhere,
+              coalesce(bool_or(address = $3 AND last_success > now() - make_interval(days => $5)), false) AS known
+         FROM zs_login_failure WHERE tenant_id = $1 AND account = $2`,
+      [key.tenantId, key.account, key.address, FAILURE_MINUTES, KNOWN_DAYS],
     );
-    if (cred?.locked) throw new LoginError(400, 'access_denied', 'accountLocked');
-    if (!cred || !(await verifyPassword(password, cred.hash))) {
-      const limit = Number(await readParam(this.db, this.catalog, tenantId, PARAMS.failCount, '5')) || 5;
-      const [after] = await this.db.query<{ locked: boolean }>(
-        `UPDATE zs_credential SET fail_count = fail_count + 1,
-           locked_until = CASE WHEN fail_count + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
-         WHERE subject = 'user' AND subject_id = $1
-         RETURNING (locked_until IS NOT NULL AND locked_until > now()) AS locked`,
-        [user.id, limit, LOCK_MINUTES],
+    if (!row) return false;
+    return row.here >= (await this.failureLimit(key.tenantId)) || (row.everywhere >= this.limits.perAccount && !row.known);
+  }
+
+  /**
+   * Checks the password: one verification, against the account's hash or, when there is none, a
+   * dummy of the same cost; a failure is counted for the account name and address either way.
+   */
+  private async checkPassword(key: FailureKey, password: string): Promise<Row> {
+    const { user, hash } = await this.userByAccount(key.tenantId, key.account);
+    const right = await this.verify(password, hash ?? (await this.dummyHash));
+    if (!user || !hash || !right) {
+      const limit = await this.failureLimit(key.tenantId);
+      const [after] = await this.db.query<{ failures: number }>(
+        `INSERT INTO zs_login_failure AS f (tenant_id, account, address, failures, last_failure) VALUES ($1, $2, $3, 1, now())
+         ON CONFLICT (tenant_id, account, address) DO UPDATE
+           SET failures = CASE WHEN f.last_failure > now() - make_interval(mins => $4) THEN f.failures + 1 ELSE 1 END, last_failure = now()
+         RETURNING failures`,
+        [key.tenantId, key.account, key.address, FAILURE_MINUTES],
       );
-      throw new LoginError(400, 'invalid_grant', 'badCredentials', after?.locked === true);
+      if (++this.failedLogins % SWEEP_EVERY === 0) await this.sweepFailures();
+      throw new LoginError(400, 'invalid_grant', 'badCredentials', after?.failures === limit);
     }
-    if (cred.fail_count > 0) await this.db.query(`UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = $1`, [user.id]);
+    await this.db.query(
+      `INSERT INTO zs_login_failure AS f (tenant_id, account, address, failures, last_success) VALUES ($1, $2, $3, 0, now())
+       ON CONFLICT (tenant_id, account, address) DO UPDATE SET failures = 0, last_success = now()`,
+      [key.tenantId, key.account, key.address],
+    );
     this.checkStatus(user);
+    return user;
+  }
+
+  private async sweepFailures() {
+    await this.db.query(
+      `DELETE FROM zs_login_failure
+        WHERE (last_failure IS NULL OR last_failure < now() - make_interval(mins => $1))
+          AND (last_success IS NULL OR last_success < now() - make_interval(days => $2))`,
+      [FAILURE_MINUTES, KNOWN_DAYS],
+    );
   }
 
   private checkStatus(user: Row) {

@@ -1,6 +1,7 @@
 // Attempts per key (an address, an account) in a sliding window, counted in the database so that
 // every server process on it shares the count. One statement per attempt: it counts the key's
 // recent hits and records this one only while under the limit.
+import { isIPv6 } from 'node:net';
 import type { Queryable } from '../../db/db.ts';
 
 export const RATE_LIMIT_DDL = `
@@ -41,4 +42,19 @@ export class RateLimiter {
     );
     return Math.max(1, row?.seconds ?? 1);
   }
+}
+
+/**
+ * The address attempts are counted by: an IPv4 address as it is (also when it arrives IPv4-mapped,
+ * ::ffff:a.b.c.d), an IPv6 address by its /64 network, which one subscriber usually holds whole.
+ */
+export function clientAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!isIPv6(ip) || ip === '::1') return ip;
+  const [head, tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
