@@ -1,5 +1,7 @@
 // The login page: tenant number (hidden when the domain names a tenant), user name, password
-// (hashed before it leaves the browser), captcha with refresh; and the registration dialog.
+// (hashed before it leaves the browser), captcha with refresh; and the registration dialog. Without
+// captcha mode the captcha appears when the server asks for it (captcha_required, after failed
+// logins from this address) and is sent with every try from then on.
 // Plain elements and CSS, no antd: it is the first page most visitors load.
 import { useAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
@@ -36,6 +38,7 @@ export default function Login() {
   const [lang] = useAtom(langAtom);
   const [, navigate] = useLocation();
   const [captcha, setCaptcha] = useState<{ key: string; image: string } | null>(null);
+  const [captchaShown, setCaptchaShown] = useState<boolean>(website.captchaMode);
   const [tenantKnown, setTenantKnown] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
@@ -44,14 +47,14 @@ export default function Login() {
     defaultValues: { tenantId: getStore<string>('tenantId') ?? website.tenantId, username: '', password: '', code: '' },
   });
 
-  const refreshCaptcha = useCallback(async () => {
-    if (!website.captchaMode) return;
+  const refreshCaptcha = useCallback(async (shown: boolean = website.captchaMode) => {
+    if (!shown) return;
     setCaptcha(await authApi.captcha());
     setValue('code', '');
   }, [setValue]);
 
   useEffect(() => {
-    void refreshCaptcha();
+    void refreshCaptcha(website.captchaMode);
     authApi.tenantInfo(window.location.origin).then((info) => {
       if (info?.tenantId) {
         setValue('tenantId', info.tenantId);
@@ -71,7 +74,9 @@ export default function Login() {
     } catch (err) {
       // the server's error_description is shown, and the user stays here
       if (err instanceof ApiError) setFailure(err.message);
-      await refreshCaptcha();
+      const asked = err instanceof ApiError && (err.body as { error?: string } | null)?.error === 'captcha_required';
+      if (asked) setCaptchaShown(true);
+      await refreshCaptcha(captchaShown || asked);
     } finally {
       setBusy(false);
     }
@@ -96,11 +101,11 @@ export default function Login() {
           {website.tenantMode && !tenantKnown && <div className="zs-field">{field('tenantId', t('login.tenant'))}{error('tenantId')}</div>}
           <div className="zs-field">{field('username', t('login.username'), 'text', { autoComplete: 'username' })}{error('username')}</div>
           <div className="zs-field">{field('password', t('login.password'), 'password', { autoComplete: 'current-password' })}{error('password')}</div>
-          {website.captchaMode && (
+          {captchaShown && (
             <div className="zs-field">
               <div className="zs-captcha-row">
                 {field('code', t('login.captcha'), 'text', { maxLength: 5, autoComplete: 'off' })}
-                {captcha && <img src={captcha.image} alt={t('login.captcha')} title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha()} className="zs-captcha" data-captcha-key={captcha.key} />}
+                {captcha && <img src={captcha.image} alt={t('login.captcha')} title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha(true)} className="zs-captcha" data-captcha-key={captcha.key} />}
               </div>
               {error('code')}
             </div>
