@@ -829,7 +829,11 @@ export class EntityStore {
     }
   }
 
-  /** A record with live children, or referenced by a live record of any entity, stays. */
+  /**
+   * A record with live children, or referenced by a live record of any entity, stays. Records the
+   * server alone writes (x-entity.readOnly: the logs) are history, not a use: they name what was
+   * there and never hold it back (nobody could remove them first anyway).
+   */
   private async assertNotNeeded(tx: Queryable, ids: string[]) {
     const keys = await this.keyValues(tx, ids);
     if (this.model.tree) {
@@ -840,7 +844,7 @@ export class EntityStore {
       if (child) throw new AppError(400, 'hasChildren', { entity: this.model.label });
     }
     // rows of another document (x-entity.rowsOf) are checked as that document's detail, with its liveness
-    for (const other of Object.values(this.ctx.catalog.entities).filter((m) => !m.rowsOf)) {
+    for (const other of Object.values(this.ctx.catalog.entities).filter((m) => !m.rowsOf && !m.readOnly)) {
       for (const { table, fields, header } of [
         { table: other.table, fields: other.fields, header: true },
         ...other.details.map((d) => ({ table: d.table, fields: d.fields, header: false })),
@@ -866,7 +870,7 @@ export class EntityStore {
 
   private async keyValues(tx: Queryable, ids: string[]) {
     const wanted = new Set<string>([this.model.tree?.keyField ?? 'id']);
-    for (const other of Object.values(this.ctx.catalog.entities)) {
+    for (const other of Object.values(this.ctx.catalog.entities).filter((m) => !m.rowsOf && !m.readOnly)) {
       for (const f of [...other.fields, ...other.details.flatMap((d) => d.fields)]) if (f.ref?.entity === this.model.key) wanted.add(f.ref.valueField);
     }
     const fields = [...wanted].map((n) => this.model.fieldMap[n]);
