@@ -40,7 +40,7 @@ import { registerUserRoutes, USER_PUBLIC_PATHS } from './modules/system/user.ts'
 import { followMoves, migrateTenantDatabase, platformConnection, registerTenantDatasourceRoutes } from './modules/system/tenant-datasource.ts';
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
-import { createTokenService, loadSigningKey, type TokenService } from './security/tokens.ts';
+import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
 import { seedOnce } from './seed/seed.ts';
 import { registerNoticeRoutes } from './modules/desk/notice.ts';
 import { registerMessageRoutes } from './modules/message/routes.ts';
@@ -105,7 +105,7 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, DEVELOP_DDL, LEDGER_DDL, TENANT_DATABASE_DDL].join('\n');
+const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, TOKEN_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, DEVELOP_DDL, LEDGER_DDL, TENANT_DATABASE_DDL].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -137,7 +137,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
-    const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret));
+    const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret), { db });
     // the grants follow the schema set served now (code generation's install replaces ctx.catalog)
     const access = new AccessControl(db, () => ctx.catalog);
     // data sources' passwords: sealed with a key of this installation (no default key)
@@ -164,6 +164,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // grants and parameters cached here are emptied when any process changes them
     const caches = new CacheBus(hub.notifier);
     access.shareThrough(caches);
+    // so are the users' token generations, when any process revokes their tokens
+    tokens.shareThrough(caches);
     caches.on('params', () => logs.forgetParams());
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
     ctx.hooks = withWorkflowLocks(withLedger(withWarnings(withCumulatives({

@@ -136,9 +136,13 @@ export class IdentityService {
     );
   }
 
-  /** Ends every session of these users: their refresh tokens stop working. */
+  /**
+   * Ends every session of these users: their refresh tokens stop working, and so do the access
+   * tokens they hold, on every process (tokens.ts, revocation).
+   */
   async revokeUsers(tx: Queryable, userIds: string[]) {
     await tx.query(`UPDATE zs_refresh_token SET revoked = true WHERE user_id = ANY($1::bigint[]) AND NOT revoked`, [userIds]);
+    await this.tokens.revoke(tx, userIds);
   }
 
   // ---- clients ----

@@ -4,9 +4,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import { PLATFORM_TENANT } from '../../db/store.ts';
+import { AppError } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import { envelope } from '../../http/envelope.ts';
-import type { AccessControl } from '../../security/access.ts';
+import { isAdministrator, type AccessControl } from '../../security/access.ts';
 import { storeClientLogs } from '../log/client-logs.ts';
 import { auditEvent, type LogService } from '../log/service.ts';
 import { issueCaptcha } from './captcha.ts';
@@ -118,8 +119,9 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
     return envelope(200, { tenantId: actor.tenantId, userId: actor.userId, deptId: actor.deptId, roleId: (actor.roleIds ?? []).join(','), roleName: (actor.roleAliases ?? []).join(',') }, t('ok', request.lang));
   });
 
+  // empties every process's permission caches, for every tenant: the platform administrator's call
   app.get('/api/blade-auth/oauth/clear-cache', async (request) => {
-    actorOf(request);
+    if (!isAdministrator(actorOf(request))) throw new AppError(403, 'forbidden');
     await access.invalidate();
     return FLAT_OK;
   });

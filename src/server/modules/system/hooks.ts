@@ -62,11 +62,25 @@ async function generateTenantId(tx: Queryable, table: string): Promise<string> {
 
 export function systemHooks({ catalog, identity, access, storeContext, processRoles, caches }: HookDeps): Record<string, EntityHooks> {
   const label = (entity: string, field: string) => catalog.entities[entity].fieldMap[field].label;
+  const users = catalog.entities.user;
+  /** What a user's tokens carry or depend on: a change ends the sessions (disabled, other roles or departments). */
+  const sessionFields = ['status', 'roleId', 'deptId'].map((name) => users.fieldMap[name]);
+  const idSet = (v: unknown) => [...new Set(String(v ?? '').split(',').map((s) => s.trim()).filter(Boolean))].sort().join(',');
+  /** Whether the record being written changes what the user's tokens may do. */
+  const signsDifferently = async (tx: Queryable, id: string, record: Row) => {
+    const [stored] = await tx.query(`SELECT ${sessionFields.map((f) => `${q(f.column)} AS ${q(f.name)}`).join(', ')} FROM ${q(users.table)} WHERE id = $1`, [id]);
+    if (!stored) return false;
+    // a field absent from the record is written empty (update) or was cleared (updatePart)
+    return sessionFields.some((f) => (f.name === 'status' ? String(record.status ?? '') !== String(stored.status ?? '') : idSet(record[f.name]) !== idSet(stored[f.name])));
+  };
   return {
     user: {
       validate: requiredOnCreate('password', label('user', 'password')),
-      async beforeWrite({ tx, actor, creating }) {
-        if (!creating) return;
+      async beforeWrite({ tx, actor, creating, record, id }) {
+        if (!creating) {
+          if (id && (await signsDifferently(tx, id, record))) await identity.revokeUsers(tx, [id]);
+          return;
+        }
         const [tenant] = await tx.query<{ quota: number | null }>(`SELECT account_number AS quota FROM ${q(catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [actor.tenantId]);
         if (tenant?.quota !== null && tenant?.quota !== undefined && tenant.quota >= 0) {
           const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${q(catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [actor.tenantId]);
