@@ -32,7 +32,7 @@ export const messages = {
   unknownSort: { zh: '不支持按 {param} 排序', en: 'Cannot sort by {param}' },
   badFilterValue: { zh: '查询条件 {field} 的值无效: {value}', en: 'Invalid value for filter {field}: {value}' },
   badPaging: { zh: '分页参数 {param} 无效: {value}', en: 'Invalid paging parameter {param}: {value}' },
-  // saved reports (README "Reports")
+  // saved reports (docs/messages-and-files.md#reports)
   reportUnknownEntity: { zh: '报表的数据对象 {entity} 不存在', en: 'The report names an unknown entity {entity}' },
   reportUnknownField: { zh: '{entity}没有可用于报表的字段 {field}', en: '{entity} has no field {field} a report may use' },
   reportNotNumeric: { zh: '{field}不是数值字段,不能求和', en: '{field} is not numeric and cannot be summed' },
@@ -44,7 +44,7 @@ export const messages = {
   reportUnknownPart: { zh: '报表定义不支持 {part}', en: 'A report definition has no part {part}' },
   reportSubtotal: { zh: '小计', en: 'Subtotal' },
   reportTotal: { zh: '合计', en: 'Total' },
-  // floods, bad traffic and faults (README "Limits and faults")
+  // floods, bad traffic and faults (docs/operations.md#limits-and-faults)
   bodyTooLarge: { zh: '请求体超过 {limit} MB 的上限', en: 'The request body exceeds the limit of {limit} MB' },
   unsupportedMediaType: { zh: '不支持的请求体类型 {type},请使用 application/json', en: 'Unsupported request body type {type}; use application/json' },
   badTextCharacter: {
@@ -61,7 +61,7 @@ export const messages = {
   shuttingDown: { zh: '服务正在重启,请稍后重试', en: 'The server is restarting; retry shortly' },
   // field validation
   required: { zh: '{field}不能为空', en: '{field} is required' },
-  // the same, as forms prompt for a missing value (SPEC §5: 请输入参数名称, 请选择封存)
+  // the same, as forms prompt for a missing value (请输入参数名称, 请选择封存)
   enter: { zh: '请输入{field}', en: 'please enter {field}' },
   choose: { zh: '请选择{field}', en: 'please select {field}' },
   type: { zh: '{field}的类型不正确,应为{type}', en: '{field} must be {type}' },
@@ -180,7 +180,7 @@ export const messages = {
     zh: '预警硬控制已开启,{entity} {code} 不能提交:{details}',
     en: 'Hard control of warnings is on: {entity} {code} cannot be submitted: {details}',
   },
-  // the material ledger (README "Material ledger")
+  // the material ledger (docs/business-rules.md#material-ledger)
   stockShort: {
     zh: '库存不足:{goods} 在仓库 {warehouseName} 可用 {available},本单需要 {requested};库存不能为负',
     en: 'Not enough stock: {goods} in warehouse {warehouseName} has {available} available, this document needs {requested}; stock cannot go below zero',
