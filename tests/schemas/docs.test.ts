@@ -137,7 +137,8 @@ describe('documentation', () => {
 
   it('nothing points at files outside the repository', () => {
     const outside = new RegExp(
-      ['\\.\\./shared', 'shared/(?:reference|DESIGN|SPEC)', 'SPEC §', 'SPEC\\.md', 'DESIGN\\.md', 'DESIGN §', 'domain\\.md', 'domain §', 'bladex-api', 'anchors\\.md', 'stack\\.md', 'reference/workflow\\.md']
+      // (split so that a search of the project for these pointers does not find this file)
+      ['\\.\\./' + 'shared', 'shared' + '/(?:reference|DESIGN|SPEC)', 'SPEC' + ' §', 'SPEC\\.md', 'DESIGN\\.md', 'DESIGN' + ' §', 'domain\\.md', 'domain' + ' §', 'bladex' + '-api', 'anchors\\.md', 'stack\\.md', 'reference/workflow\\.md']
         .map((p) => p.replace(' ', '\\s')).join('|'),
     );
     const files = [...sources(), ...docs(), ...walk('deploy', ['.conf']), ...walk('.ci', ['run']), ...walk('.storybook', ['.ts', '.tsx']), 'package.json', 'vite.config.ts', 'vitest.config.ts'];
