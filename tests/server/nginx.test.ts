@@ -28,7 +28,8 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
   beforeAll(async () => {
     const { url, drop } = await createTestDatabase();
     dropDatabase = drop;
-    const env = { DATABASE_URL: url, ZS_TEST_CAPTCHA: 'expose', ZS_POOL_SIZE: '4', ZS_TRUST_PROXY: 'loopback' };
+    // every login of this file comes from 127.0.0.1: the per-address limit would count them all together
+    const env = { DATABASE_URL: url, ZS_TEST_CAPTCHA: 'expose', ZS_POOL_SIZE: '4', ZS_TRUST_PROXY: 'loopback', ZS_LOGIN_LIMIT_ADDRESS: '1000' };
     servers = await Promise.all([spawnServer(env), spawnServer(env), spawnServer(env)]);
     // several nginx workers whatever the machine's cores: what balances the streams must be shared by them
     nginx = await startNginx(servers.map((s) => Number(new URL(s.url).port)), 8);
@@ -192,6 +193,72 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
       await expect.poll(readLoggedOnB, untilDelivered).toBe(false);
       await a.ok('/api/blade-system/param/updatePart', { id: param.id, paramValue: 'true' });
       await expect.poll(readLoggedOnB, untilDelivered).toBe(true);
+    });
+  });
+
+  describe('sessions: ended through one process, refused by every process once the signal reached it', () => {
+    /** Well under the 30 s for which a process may keep a user's token generation on its own. */
+    const SIGNAL_DELIVERY = { timeout: 3_000, interval: 20 };
+    let admin: ReturnType<typeof httpApi>;
+    let clerkRole: string;
+    let administratorRole: string;
+    let seq = 0;
+
+    beforeAll(async () => {
+      admin = httpApi(servers[0].url, await loginAs(servers[0].url));
+      const role = async (alias: string) => (await sql<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = $1 AND is_deleted = 0`, [alias]))[0].id;
+      clerkRole = await role('project_clerk');
+      administratorRole = await role('administrator');
+    });
+
+    async function newUser(roleId = clerkRole) {
+      const account = `rev${++seq}${Date.now().toString(36)}`;
+      const user = await admin.ok('/api/blade-system/user/save', { account, password: account, name: account, realName: account, roleId, status: 1 });
+      return { id: user.id as string, account };
+    }
+
+    /** What each process answers the token on a call that needs nothing but a valid one. */
+    const statuses = (token: string) => Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/blade-auth/oauth/user-info`, { headers: auth(token) })).status));
+
+    /**
+     * Every process first accepts the token (so each holds the user's generation in its cache),
+     * then `end` runs through one of them, and every process refuses the token within the bound.
+     */
+    async function endedEverywhere(token: string, end: () => Promise<unknown>) {
+      expect(await statuses(token)).toEqual([200, 200, 200]);
+      await end();
+      await expect.poll(() => statuses(token), SIGNAL_DELIVERY).toEqual([401, 401, 401]);
+    }
+
+    it('logout through nginx; a login right after it works on every process', async () => {
+      const user = await newUser();
+      const token = await tokenThrough('rev-login', user.account);
+      await endedEverywhere(token, async () => {
+        const out = await through('/api/blade-auth/oauth/logout', 'rev-logout', { method: 'POST', headers: auth(token) });
+        expect(await out.json()).toEqual({ success: 'true', msg: 'success' });
+      });
+      expect(await statuses(await tokenThrough('rev-again', user.account))).toEqual([200, 200, 200]);
+    });
+
+    it('a disabled administrator can no longer create an administrator through any process', async () => {
+      const boss = await newUser(administratorRole);
+      const token = await loginAs(servers[1].url, boss.account, boss.account);
+      await endedEverywhere(token, () => admin.ok('/api/blade-system/user/updatePart', { id: boss.id, status: 0 }));
+      for (const server of servers) {
+        const attempt = await httpApi(server.url, token).post('/api/blade-system/user/save', { account: `evil${seq}`, password: 'evil123', name: 'evil', realName: 'evil', roleId: administratorRole, status: 1 });
+        expect(attempt.code).toBe(401);
+      }
+      expect(await sql(`SELECT 1 FROM blade_user WHERE account = $1`, [`evil${seq}`])).toHaveLength(0);
+    });
+
+    it('a role change, a password reset and a removal through process C', async () => {
+      const user = await newUser();
+      const c = httpApi(servers[2].url, await loginAs(servers[2].url));
+      await endedEverywhere(await loginAs(servers[0].url, user.account, user.account), () => c.post('/api/blade-system/user/grant', undefined, { userIds: user.id, roleIds: administratorRole }));
+      await endedEverywhere(await loginAs(servers[1].url, user.account, user.account), () => c.post('/api/blade-system/user/reset-password', undefined, { userIds: user.id }));
+      await endedEverywhere(await loginAs(servers[0].url, user.account, '123456'), async () => {
+        expect((await c.post('/api/blade-system/user/remove', undefined, { ids: user.id })).code).toBe(200);
+      });
     });
   });
 });
