@@ -64,6 +64,7 @@ import { LateSettlementCheck } from './modules/warning/late-job.ts';
 import { registerWarningRoutes } from './modules/warning/routes.ts';
 import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
 import { datasourceHooks, DEVELOP_DDL, LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
+import { PlatformAddresses } from './modules/develop/outgoing.ts';
 import { registerDevelopRoutes } from './modules/develop/routes.ts';
 import { createSecretBox, loadKeyMaterial } from './security/secret-box.ts';
 import { registerReportRoutes, reportHooks } from './modules/report/routes.ts';
@@ -144,6 +145,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const secretBox = createSecretBox(await loadKeyMaterial(db, 'datasource.key', config.datasourceKey, 'ZS_DATASOURCE_KEY'));
     const identity = new IdentityService(db, catalog, tokens, config.timeZone, config.loginLimits);
     const allowedHosts = config.datasourceHosts ?? LOOPBACK_HOSTS;
+    // this machine and the main database's server: no tenant's data source or storage may name them
+    const platformAddresses = new PlatformAddresses(db, config.databaseUrl);
     const migrationsDir = join(PROJECT_ROOT, 'migrations');
     tenantDatabases = new TenantDatabases(db, {
       connectionOf: (datasourceId) => platformConnection(db, secretBox, catalog, allowedHosts, datasourceId),
@@ -228,7 +231,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.addHook('preClose', async () => liveHub.close());
     registerMessageRoutes(app, ctx, { hub: liveHub, tokens });
     registerNoticeRoutes(app, ctx);
-    await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory, allowedHosts: config.ossHosts ?? LOOPBACK_HOSTS });
+    await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory, allowedHosts: config.ossHosts ?? LOOPBACK_HOSTS, addresses: platformAddresses });
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
     registerCumulativeRoutes(app, ctx);
@@ -236,7 +239,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
     registerDevelopRoutes(app, ctx, {
-      box: secretBox, allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS, schemaRoot: config.schemaDir ?? PROJECT_ROOT,
+      box: secretBox, allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS, addresses: platformAddresses, schemaRoot: config.schemaDir ?? PROJECT_ROOT,
       migrationsDir: join(PROJECT_ROOT, 'migrations'), source, bus: caches,
     });
     registerReportRoutes(app, ctx);

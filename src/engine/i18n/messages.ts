@@ -27,6 +27,10 @@ export const messages = {
     zh: '对象存储地址的主机 {host} 不在允许连接的主机列表中(ZS_OSS_HOSTS),未尝试连接',
     en: 'Host {host} of the object storage endpoint is not in the allowed hosts (ZS_OSS_HOSTS); no connection was attempted',
   },
+  ossHostReserved: {
+    zh: '对象存储地址的主机 {host} 是本机或本系统数据库所在的服务器,只有平台租户可以使用,未尝试连接',
+    en: 'Host {host} of the object storage endpoint is this machine or the application database\'s server: only the platform tenant may use it; no connection was attempted',
+  },
   numberOutOfRange: { zh: '请求中的数值超出允许范围', en: 'A number in the request is out of range' },
   unknownFilter: { zh: '不支持按 {param} 查询', en: 'Cannot filter by {param}' },
   unknownSort: { zh: '不支持按 {param} 排序', en: 'Cannot sort by {param}' },
@@ -134,7 +138,12 @@ export const messages = {
     zh: '主机 {host} 不在允许连接的主机列表中(ZS_DATASOURCE_HOSTS),未尝试连接',
     en: 'Host {host} is not in the allowed hosts (ZS_DATASOURCE_HOSTS); no connection was attempted',
   },
-  datasourceConnectFailed: { zh: '连接数据源 {name} 失败:{reason}', en: 'Could not connect to data source {name}: {reason}' },
+  datasourceHostReserved: {
+    zh: '主机 {host} 是本机或本系统数据库所在的服务器,只有平台管理员可以连接,未尝试连接',
+    en: 'Host {host} is this machine or the application database\'s server: only the platform administrator may connect to it; no connection was attempted',
+  },
+  // one message whatever the cause (closed port, another service, refused login, no answer): the cause is in the server's log
+  datasourceConnectFailed: { zh: '连接数据源 {name} 失败,请检查主机、端口、数据库、用户名和密码', en: 'Could not connect to data source {name}; check its host, port, database, user and password' },
   developMainDatabase: { zh: '只有平台租户可以读取本系统数据库的表结构,请选择数据源', en: 'Only the platform tenant may read the tables of the application database; choose a data source' },
   developTableNotFound: { zh: '数据表 {table} 不存在', en: 'Table {table} does not exist' },
   developMixedModels: { zh: '一次只能提交同一个数据模型的字段', en: 'The fields submitted together must belong to one data model' },

@@ -1,13 +1,15 @@
 // Data sources of code generation: PostgreSQL connections only. The password (typed, or inside a
 // postgres:// URL, which is input only) never becomes a column: it is sealed with the installation's
 // key (SecretBox) into a table of its own. Connecting (test, table-list,
-// table-info) is limited to an allow-list of hosts, checked before any socket is opened.
+// table-info) is limited to an allow-list of hosts, checked before any socket is opened; this
+// machine and the main database's server are the platform administrator's alone (outgoing.ts).
 import pg from 'pg';
 import type { Queryable } from '../../db/db.ts';
 import type { Row } from '../../db/db.ts';
 import type { Actor, EntityHooks } from '../../db/store.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
+import { failureFloor, ReservedTarget, type PlatformAddresses } from './outgoing.ts';
 
 export const DATASOURCE_SECRET_TABLE = 'blade_datasource_secret';
 
@@ -100,18 +102,48 @@ export async function readConnection(db: Queryable, box: SecretBox, table: strin
   };
 }
 
+/** What a connection to a data source is checked against, and where its failures are told. */
+export interface ConnectionGuard {
+  /** ZS_DATASOURCE_HOSTS. */
+  allowedHosts: readonly string[];
+  /** This machine and the main database's server. */
+  addresses: PlatformAddresses;
+  /** The platform administrator (or the platform's own tenant databases): this machine and the main server are theirs. */
+  platform: boolean;
+  /** Writes a failed connection's cause to the server's log: the caller is never told it. */
+  log: (detail: Record<string, unknown>, message: string) => void;
+}
+
 /**
  * Runs `work` on a fresh connection to `c`, closed afterwards. The host is checked against the
- * allow-list first: a refused host is answered at once, no socket opened.
+ * allow-list first, and for anyone but the platform against this machine and the main database's
+ * server: a refused host is answered at once, no socket opened. A tenant's host is resolved once
+ * and its address connected to. Every failure to connect is answered with one message, no sooner
+ * than FAILURE_FLOOR_MS after the attempt began; its cause goes to the server's log.
  */
-export async function withConnection<T>(c: PgConnection & { name: string }, allowed: readonly string[], work: (client: pg.Client) => Promise<T>): Promise<T> {
-  if (!isAllowedHost(c.host, allowed)) throw new AppError(400, 'datasourceHostRefused', { host: c.host });
-  const client = new pg.Client({ host: c.host, port: c.port, database: c.database, user: c.user, password: c.password, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, statement_timeout: 10_000 });
+export async function withConnection<T>(c: PgConnection & { name: string }, guard: ConnectionGuard, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  if (!isAllowedHost(c.host, guard.allowedHosts)) throw new AppError(400, 'datasourceHostRefused', { host: c.host });
+  const started = Date.now();
+  const failed = async (err: unknown) => {
+    guard.log({ err, datasource: c.name, host: c.host, port: c.port }, 'connecting to a data source failed');
+    await failureFloor(started);
+    return new AppError(400, 'datasourceConnectFailed', { name: c.name });
+  };
+  let host = c.host;
+  if (!guard.platform) {
+    try {
+      host = await guard.addresses.tenantAddress(c.host, c.port);
+    } catch (err) {
+      if (err instanceof ReservedTarget) throw new AppError(400, 'datasourceHostReserved', { host: c.host });
+      throw await failed(err);
+    }
+  }
+  const client = new pg.Client({ host, port: c.port, database: c.database, user: c.user, password: c.password, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, statement_timeout: 10_000 });
   try {
     await client.connect();
   } catch (err) {
     await client.end().catch(() => undefined);
-    throw new AppError(400, 'datasourceConnectFailed', { name: c.name, reason: (err as Error).message.slice(0, 200) });
+    throw await failed(err);
   }
   try {
     return await work(client);

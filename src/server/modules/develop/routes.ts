@@ -28,9 +28,10 @@ import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { createEntityMenu, menuRows } from '../../seed/seed.ts';
 import { inTransaction } from '../flow/tx.ts';
-import { readConnection, withConnection } from './datasource.ts';
+import { readConnection, withConnection, type ConnectionGuard } from './datasource.ts';
 import { generateSchema, type GeneratedSchema, type PrototypeRow } from './generate.ts';
 import { listTables, proposeFields, type ReadQuery } from './introspect.ts';
+import type { PlatformAddresses } from './outgoing.ts';
 import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { LateRoutes } from './late-routes.ts';
 import { LiveSchemas } from './live-schemas.ts';
@@ -43,6 +44,8 @@ export interface DevelopOptions {
   box: SecretBox;
   /** Hosts a data source may connect to. */
   allowedHosts: readonly string[];
+  /** This machine and the main database's server: the platform administrator's alone. */
+  addresses: PlatformAddresses;
   /** The folder of entities.manifest.json and schemas/ that install writes to. */
   schemaRoot: string;
   migrationsDir: string;
@@ -77,29 +80,35 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     return reply.header('content-encoding', 'gzip').send(answer.gzip);
   });
 
+  /** The checks of the caller's connections: this machine and the main database's server are the platform administrator's. */
+  const guardOf = (request: FastifyRequest, actor: Actor): ConnectionGuard => ({
+    allowedHosts: options.allowedHosts, addresses: options.addresses, platform: isAdministrator(actor),
+    log: (detail, message) => request.log.warn(detail, message),
+  });
+
   /** Runs `work` with a reader of the data source's database, or of the application's own. */
-  async function readDatabase<T>(actor: Actor, datasourceId: string | undefined, work: (read: ReadQuery) => Promise<T>): Promise<T> {
+  async function readDatabase<T>(request: FastifyRequest, actor: Actor, datasourceId: string | undefined, work: (read: ReadQuery) => Promise<T>): Promise<T> {
     if (!datasourceId) {
       // the application's own tables are every tenant's business: the platform tenant's alone
       if (actor.tenantId !== PLATFORM_TENANT) throw new AppError(400, 'developMainDatabase');
       return work((sql, params) => ctx.db.query(sql, params));
     }
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(datasourceId, 'datasourceId'));
-    return withConnection(connection, options.allowedHosts, (client) => work(async (sql, params) => (await client.query(sql, params)).rows));
+    return withConnection(connection, guardOf(request, actor), (client) => work(async (sql, params) => (await client.query(sql, params)).rows));
   }
 
   app.post(`${entity('datasource').api}/test`, async (request) => {
     const actor = actorOf(request);
     await ctx.access.checkButton(actor, 'datasource_test');
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(queryOf(request).id));
-    const version = await withConnection(connection, options.allowedHosts, async (client) => (await client.query('SHOW server_version')).rows[0].server_version);
+    const version = await withConnection(connection, guardOf(request, actor), async (client) => (await client.query('SHOW server_version')).rows[0].server_version);
     return ok(request, { name: connection.name, serverVersion: String(version) });
   });
 
   app.get(`${entity('model').api}/table-list`, async (request) => {
     const actor = actorOf(request);
     await ctx.access.check(actor, entity('model'), 'view');
-    return ok(request, await readDatabase(actor, queryOf(request).datasourceId || undefined, listTables));
+    return ok(request, await readDatabase(request, actor, queryOf(request).datasourceId || undefined, listTables));
   });
 
   app.get(`${entity('model').api}/table-info`, async (request) => {
@@ -113,7 +122,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
       datasourceId = model.datasourceId ? String(model.datasourceId) : undefined;
     }
     if (!tableName) throw new AppError(400, 'missingParam', { param: 'tableName' });
-    const fields = await readDatabase(actor, datasourceId || undefined, (read) => proposeFields(read, tableName!));
+    const fields = await readDatabase(request, actor, datasourceId || undefined, (read) => proposeFields(read, tableName!));
     if (!fields) throw new AppError(400, 'developTableNotFound', { table: tableName });
     return ok(request, { tableName, fields });
   });

@@ -7,15 +7,17 @@
 //   POST oss/enable?id=   makes one configuration the tenant's storage (button oss_enable)
 //   POST attach/remove?ids=  removes the records and then their stored objects
 // Files go to the storage of `?code=`, else the tenant's enabled configuration, else the server's
-// own disk under DATA_DIR ("local"); each configuration sets its size and type limits.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// own disk under DATA_DIR ("local"); each configuration sets its size and type limits. An S3
+// endpoint must name a host of ZS_OSS_HOSTS, and this machine or the main database's server only in
+// the platform tenant's configurations; a storage that fails answers one message (storageFailed).
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { nowText } from '../../clock.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { q, selectList } from '../../db/sql.ts';
-import { EntityStore, parseId, parseIds, type Actor } from '../../db/store.ts';
+import { EntityStore, parseId, parseIds, PLATFORM_TENANT, type Actor } from '../../db/store.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
@@ -24,6 +26,7 @@ import { AVATAR_LIMITS, checkContent, checkExtension, checkFileName, checkSize, 
 import { readSecret, UPLOADED, type UploadedFile } from './hooks.ts';
 import { LocalDiskStorage, S3Storage, type ObjectStorage, type S3Factory } from './storage.ts';
 import { isAllowedHost } from '../develop/datasource.ts';
+import { failureFloor, ReservedTarget, type PlatformAddresses } from '../develop/outgoing.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -41,6 +44,8 @@ export interface StorageSettings {
   s3Factory: S3Factory;
   /** The hosts an S3 endpoint may name (ZS_OSS_HOSTS): the server sends uploads there and reads files back. */
   allowedHosts: readonly string[];
+  /** This machine and the main database's server: the platform tenant's endpoints alone may name them. */
+  addresses: PlatformAddresses;
 }
 
 interface OssRow {
@@ -62,7 +67,8 @@ export class Storages {
   private readonly s3 = new Map<string, Promise<ObjectStorage>>();
   private readonly model: EntityModel;
 
-  constructor(private readonly ctx: RouteContext, private readonly settings: StorageSettings) {
+  /** `log`: the server's log, where a failing storage's cause goes (never the answer, nor a log a tenant reads). */
+  constructor(private readonly ctx: RouteContext, private readonly settings: StorageSettings, private readonly log: FastifyBaseLogger) {
     this.local = new LocalDiskStorage(settings.storageDir);
     this.model = ctx.catalog.entities.oss;
   }
@@ -87,11 +93,13 @@ export class Storages {
   /** The storage holding objects of a configuration (none, or local disk: the server's disk). */
   async storage(tenantId: string, row: OssRow | undefined): Promise<ObjectStorage> {
     if (!row || row.category === LOCAL_CATEGORY) return this.local;
-    this.checkEndpoint(row.endpoint ?? '');
+    const { host, port } = await this.checkEndpoint(tenantId, row.endpoint ?? '');
     const key = `${row.id}|${row.updateTime}`;
     let storage = this.s3.get(key);
     if (!storage) {
       storage = (async () => {
+        // a tenant's name must not lead to this machine or the main database's server either
+        if (tenantId !== PLATFORM_TENANT) await this.tenantAddress(host, port);
         const secretKey = await readSecret(this.ctx.db, 'oss', row.id, tenantId);
         const { client, commands } = await this.settings.s3Factory({
           category: row.category, endpoint: row.endpoint ?? '', region: row.region, bucketName: row.bucketName ?? '', accessKey: row.accessKey ?? '', secretKey,
@@ -106,17 +114,36 @@ export class Storages {
 
   /**
    * A tenant administrator writes the endpoint: the server connects only to a host the operator
-   * allowed, never to an internal address of their choosing. Checked on every use, so that a
-   * record saved before the allow-list changed is refused too.
+   * allowed, never to an internal address of their choosing, and to this machine or the main
+   * database's server for the platform tenant only. Checked on every use, so that a record saved
+   * before the allow-list changed is refused too.
    */
-  private checkEndpoint(endpoint: string) {
+  private async checkEndpoint(tenantId: string, endpoint: string): Promise<{ host: string; port: number }> {
     let host: string;
+    let port = 0;
     try {
-      host = new URL(endpoint).hostname;
+      const url = new URL(endpoint);
+      host = url.hostname;
+      port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     } catch {
       host = endpoint.slice(0, 100);
     }
     if (!host || !isAllowedHost(host, this.settings.allowedHosts)) throw new AppError(400, 'ossHostRefused', { host: host || '—' });
+    if (tenantId !== PLATFORM_TENANT && (await this.settings.addresses.reservedByName(host, port))) throw new AppError(400, 'ossHostReserved', { host });
+    return { host, port };
+  }
+
+  /** A tenant's endpoint resolved: refused when it leads to this machine or the main database's server. */
+  private async tenantAddress(host: string, port: number): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.settings.addresses.tenantAddress(host, port);
+    } catch (err) {
+      if (err instanceof ReservedTarget) throw new AppError(400, 'ossHostReserved', { host });
+      this.log.warn({ err, host }, 'resolving an object storage endpoint failed');
+      await failureFloor(started);
+      throw new AppError(502, 'storageFailed');
+    }
   }
 
   /** The storage an attachment's object lives in. */
@@ -153,7 +180,7 @@ async function readUpload(request: FastifyRequest, limits: UploadLimits): Promis
 export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext, settings: StorageSettings): Promise<Storages> {
   // preservePath: the name arrives as sent, so that a name with a path is refused, not silently cut
   await app.register(multipart, { preservePath: true, limits: { fileSize: settings.uploadMaxMb * MB, files: 1, fields: 10, parts: 12 } });
-  const storages = new Storages(ctx, settings);
+  const storages = new Storages(ctx, settings, app.log);
   const oss = ctx.catalog.entities.oss;
   const attach = ctx.catalog.entities.attach;
   const fileBase = `${oss.api}/file`;
@@ -173,10 +200,12 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
     const name = objectName(nowText(ctx.timeZone).slice(0, 10), ext);
     const key = `${actor.tenantId}/${name}`;
     const storage = await storages.storage(actor.tenantId, config);
+    const started = Date.now();
     try {
       await storage.put(key, body, mimeOf(ext));
     } catch (err) {
       request.log.error({ err }, 'storing an upload failed');
+      await failureFloor(started);
       throw new AppError(502, 'storageFailed');
     }
     const file: UploadedFile = { link: `${fileBase}/${name}`, domain: fileBase, name, extension: ext, attachSize: body.length, ossCode: config?.ossCode ?? LOCAL_CODE };
@@ -202,7 +231,17 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
       [actor.tenantId, name],
     );
     if (!row) throw notFound(attach.label);
-    const stored = await (await storages.storageByCode(actor.tenantId, row.ossCode)).get(`${actor.tenantId}/${name}`);
+    const storage = await storages.storageByCode(actor.tenantId, row.ossCode);
+    const started = Date.now();
+    let stored;
+    try {
+      stored = await storage.get(`${actor.tenantId}/${name}`);
+    } catch (err) {
+      // the storage's words (connection refused, a timeout …) would tell what listens where
+      request.log.error({ err }, 'reading a stored file failed');
+      await failureFloor(started);
+      throw new AppError(502, 'storageFailed');
+    }
     if (!stored) throw notFound(attach.label);
     const ext = row.extension || name.slice(name.lastIndexOf('.') + 1);
     reply
