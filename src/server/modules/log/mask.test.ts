@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, maskedParams, maskSecrets } from './mask.ts';
+import { isSpace, MASK, maskedParams, maskSecrets, maskUrlPasswords } from './mask.ts';
 
 describe('masking secrets before they are logged', () => {
   it('masks every secret-named value, at any depth, and keeps the rest', () => {
@@ -28,5 +28,123 @@ describe('masking secrets before they are logged', () => {
     const long = maskedParams({ text: 'x'.repeat(500) }, undefined, 50)!;
     expect(long).toHaveLength(50);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+// Issue #18, hole 1: the mask runs on whatever an anonymous caller sends, after the answer but on
+// the event loop. Its cost must be linear: the regular expression it replaces took 19 s for a
+// 100 KB run of letters (every letter a scheme that might end at a "://" further on).
+describe('masking costs time linear in the input', () => {
+  /** The expression the scan replaces: the reference for what is masked (quadratic: short inputs only). */
+  const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#@]+@/gi;
+
+  /** mulberry32 */
+  function prng(seed: number) {
+    let s = seed >>> 0;
+    return () => {
+      s = (s + 0x6d2b79f5) >>> 0;
+      let t = s;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('masks exactly what the regular expression masked (random texts of URL characters)', () => {
+    const random = prng(18);
+    const pieces = ['a', 'Z', '9', '+', '.', '-', ':', '/', '://', '?', '#', '@', ' ', '\t', '\u3000', '\u00a0', 'x', 'pg', 'postgres://', 'u:p@', '@h'];
+    for (let n = 0; n < 30_000; n++) {
+      let text = '';
+      const length = Math.floor(random() * 16);
+      for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
+      expect(maskUrlPasswords(text), JSON.stringify(text)).toBe(text.replace(URL_PASSWORD, `$1${MASK}@`));
+    }
+  });
+
+  it('with room, writes the start of the same answer, longer than room when the whole one is', () => {
+    const random = prng(81);
+    const pieces = ['a', ':', '/', '://', '@', ' ', 'x', 'postgres://', 'u:p@', 'u:pw@h ', 'b://c:d'];
+    for (let n = 0; n < 30_000; n++) {
+      let text = '';
+      const length = Math.floor(random() * 14);
+      for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
+      const whole = maskUrlPasswords(text);
+      const room = Math.floor(random() * 40);
+      const start = maskUrlPasswords(text, room);
+      expect({ text, room, start: start.slice(0, room), longer: start.length > room }).toEqual({ text, room, start: whole.slice(0, room), longer: whole.length > room });
+    }
+  });
+
+  it('knows white space as \\s does, for every UTF-16 code unit', () => {
+    const differ: number[] = [];
+    for (let c = 0; c < 0x10000; c++) if (isSpace(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+
+  const MB = 1024 * 1024;
+  /** The worst shapes for the former expression and for the scan, about 4 MB each. */
+  const SHAPES: Record<string, string> = {
+    letters: 'a'.repeat(4 * MB),
+    'letters then ://': `${'a'.repeat(4 * MB)}://u:p@h`,
+    'a scheme that never ends': `a://x:${'y'.repeat(4 * MB)}`,
+    'a user that never ends': `a://${'u'.repeat(4 * MB)}`,
+    'schemes without users': 'ab://'.repeat(800_000),
+    'users without passwords': 'a://:'.repeat(800_000),
+    'passwords without @': 'a://u:p'.repeat(600_000),
+    'passwords with colons': `a://u:${'p:'.repeat(2 * MB)}`,
+    'every one a match': 'a://u:p@'.repeat(500_000),
+    'colons and at signs': 'a:@/'.repeat(MB),
+  };
+
+  // bounds far above the time the scan takes on a loaded machine (tens of milliseconds), far below
+  // the former expression's (hours for 4 MB of letters)
+  it.each(Object.entries(SHAPES))('%s: 4 MB masked whole within seconds, logged within a fraction of one', (shape, text) => {
+    let started = performance.now();
+    const masked = maskUrlPasswords(text);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    started = performance.now();
+    const params = maskedParams({ q: text }, { name: text, rows: [text, { url: text }] }, 8000);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(params).toHaveLength(8000);
+    if (shape === 'every one a match') expect(masked === `a://u:${MASK}@`.repeat(500_000)).toBe(true);
+    if (shape === 'letters then ://') expect(masked.endsWith(`://u:${MASK}@h`)).toBe(true);
+  });
+
+  it('writes the same text as JSON.stringify of the masked copy, cut', () => {
+    const reference = (query: unknown, body: unknown, limit: number) => {
+      const parts: Record<string, unknown> = {};
+      if (query && typeof query === 'object' && Object.keys(query).length) parts.query = maskSecrets(query);
+      if (body !== undefined && body !== null) parts.body = typeof body === 'object' && !Buffer.isBuffer(body) ? maskSecrets(body) : `[${typeof body === 'string' ? body.length : Buffer.isBuffer(body) ? body.length : 0} bytes]`;
+      if (!Object.keys(parts).length) return null;
+      const text = JSON.stringify(parts);
+      return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+    };
+    const random = prng(8);
+    const leaves = ['x', '', 'postgres://u:pw@h/db', '引号"\\\n', '😀😀', 1, -2.5, 0, true, false, null, undefined];
+    const names = ['name', 'password', 'Blade-Auth', 'rows', 'url', '中文', 'a"b', '0', '1'];
+    const make = (depth: number): unknown => {
+      const r = random();
+      if (depth > 10 || r < 0.4) return leaves[Math.floor(random() * leaves.length)];
+      if (r < 0.7) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [names[Math.floor(random() * names.length)], make(depth + 1)]));
+    };
+    for (let n = 0; n < 3_000; n++) {
+      const query = random() < 0.5 ? { current: '1', token: 'x' } : {};
+      const body = make(0);
+      for (const limit of [5, 20, 37, 80, 8000]) expect(maskedParams(query, body, limit), JSON.stringify({ query, body, limit })).toBe(reference(query, body, limit));
+    }
+  });
+
+  it('visits no more of a large body than the limit needs', () => {
+    let reads = 0;
+    const rows = new Proxy(Array.from({ length: 1_000_000 }, () => ({ name: 'x' })), {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const text = maskedParams({}, { rows }, 8000)!;
+    expect(text).toHaveLength(8000);
+    expect(reads).toBeLessThan(1_000);
   });
 });
