@@ -22,9 +22,33 @@ const LABELS = {
   xml: { zh: '流程文件', en: 'BPMN XML' },
 };
 
-/** The id of the (first) process in a BPMN text, read without parsing it. */
+/**
+ * The id of the (first) process in a BPMN text, read without parsing it: what
+ * /<(?:[\w-]+:)?process\b[^>]*?\sid\s*=\s*"([^"]+)"/ finds, in time linear in the text. That
+ * expression looked, from every "<process", through all the text to the next ">" (the whole text
+ * when there is none): 72 KB of "<process " took 1.2 s, and the text is read before its size is
+ * checked. Here the attributes of each tag are searched once: tags that start inside a tag already
+ * searched (no ">" between them) have the same attributes after them, and are skipped.
+ */
 export function processIdOf(xml: string): string | undefined {
-  return /<(?:[\w-]+:)?process\b[^>]*?\sid\s*=\s*"([^"]+)"/.exec(xml)?.[1];
+  const tags = /<(?:[\w-]+:)?process\b/g;
+  for (;;) {
+    const tag = tags.exec(xml);
+    if (!tag) return undefined;
+    const start = tags.lastIndex;
+    const gt = xml.indexOf('>', start);
+    const attributes = xml.slice(start, gt === -1 ? xml.length : gt);
+    const ids = /\sid\s*=\s*"/g;
+    while (ids.exec(attributes)) {
+      // the value runs to the next quote, past the tag's ">" if need be (as the expression's [^"]+)
+      const open = start + ids.lastIndex;
+      const close = xml.indexOf('"', open);
+      if (close === -1) return undefined;
+      if (close > open) return xml.slice(open, close);
+    }
+    if (gt === -1) return undefined;
+    tags.lastIndex = gt + 1;
+  }
 }
 
 export interface ModelInput {
