@@ -123,7 +123,7 @@ class RefResolver {
     if (!schema || typeof schema !== 'object' || !('$ref' in schema)) return schema;
     if (depth > 10) throw new Error(`$ref chain too deep at ${schema.$ref}`);
     const url = new URL(schema.$ref, baseId);
-    const docId = url.href.replace(/#.*$/, '');
+    const docId = url.href.split('#', 1)[0];
     const doc = this.documents[docId];
     if (!doc) throw new Error(`$ref to unknown document: ${schema.$ref}`);
     let target: any = doc;

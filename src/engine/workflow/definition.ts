@@ -82,6 +82,22 @@ type Vendor = keyof typeof EXTENSION_URIS;
  * A moddle that knows the file's vendor namespace (the first one it declares): two packages that
  * declare the same attribute on the same BPMN type cannot share one moddle.
  */
+/**
+ * The element a parser warning names after `prefix` ("unrecognized element <bpmn:foo>"), up to the
+ * next ">": what /prefix([^>]+)>/ found, without its search from every position of a warning that
+ * quotes the caller's text.
+ */
+function elementNamed(message: string, prefix: string): string | undefined {
+  for (let at = message.indexOf(prefix); at !== -1; at = message.indexOf(prefix, at + 1)) {
+    const from = at + prefix.length;
+    const end = message.indexOf('>', from);
+    if (end === -1) return undefined;
+    // "<>" names nothing: the expression went on to the next occurrence
+    if (end > from) return message.slice(from, end);
+  }
+  return undefined;
+}
+
 function moddleFor(xml: string): BpmnModdle {
   let vendor: Vendor = 'flowable';
   let first = Infinity;
@@ -302,8 +318,8 @@ export async function compileDefinition(xml: string): Promise<ProcessGraph> {
     throw new DefinitionError([{ key: 'notBpmn', params: { detail: String((err as Error).message).split('\n')[0] } }]);
   }
   for (const w of parsed.warnings) {
-    const unknown = /unrecognized element <([^>]+)>/.exec(w.message) ?? /unparsable content <([^>]+)>/.exec(w.message);
-    if (unknown) issues.add('unknownElement', { element: `<${unknown[1]}>` });
+    const unknown = elementNamed(w.message, 'unrecognized element <') ?? elementNamed(w.message, 'unparsable content <');
+    if (unknown) issues.add('unknownElement', { element: `<${unknown}>` });
   }
   if (parsed.rootElement?.$type !== 'bpmn:Definitions') throw new DefinitionError([{ key: 'notBpmn', params: { detail: 'no bpmn:definitions' } }]);
   const process = theProcess(parsed.rootElement, issues);
