@@ -259,6 +259,15 @@ function computedBeforeRows(fields: readonly FieldModel[], order: readonly strin
   return order.filter((name) => !readsRows.has(name));
 }
 
+/**
+ * Fields by name, in a map with no prototype: request keys are looked up in it (list filters, sort
+ * columns), and `constructor`, `toString` or `__proto__` must find no field rather than a member of
+ * Object.prototype.
+ */
+function fieldMapOf(fields: readonly FieldModel[]): Record<string, FieldModel> {
+  return Object.assign(Object.create(null) as Record<string, FieldModel>, Object.fromEntries(fields.map((f) => [f.name, f])));
+}
+
 function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema, baseId: string, resolver: RefResolver, file: string): DetailModel {
   const schema = resolver.resolve(raw, baseId);
   const spec = schema['x-detail'];
@@ -283,7 +292,7 @@ function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema
     pickFrom: (spec.pickFrom ?? []).map((p: JsonSchema) => ({ header: p.header, entity: '', detail: p.detail, rowId: p.rowId, map: p.map, unique: p.unique })),
     fields,
     columns: fields.filter((f) => !f.writeOnly),
-    fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])),
+    fieldMap: fieldMapOf(fields),
     computeOrder: computeOrderOf(own, file, pointer('properties', name, 'items')),
     headerReads: [...new Set(own.flatMap((f) => (f.compute ? headerReads(f.compute.expr) : [])))],
     sumsSiblings: own.some((f) => f.compute && siblingSums(f.compute.expr).length > 0),
@@ -307,7 +316,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
   }
   // rows of another document get their system fields (id, tenant, foreign key, order) from its detail, after every entity is built
   const fields = spec.rowsOf ? own : [...headerSystemFields(scope, softDelete), ...own];
-  const fieldMap = Object.fromEntries(fields.map((f) => [f.name, f]));
+  const fieldMap = fieldMapOf(fields);
   const computeOrder = computeOrderOf(own, file, '');
   // a pick source's document type is the one its header reference names (the linter reports a header that is no reference)
   for (const d of details) for (const p of d.pickFrom) (p as { entity: string }).entity = fieldMap[p.header]?.ref?.entity ?? '';
@@ -384,7 +393,7 @@ function attachRowSystemFields(model: EntityModel, entities: Record<string, Enti
   const detail = entities[model.rowsOf!.entity]?.details.find((d) => d.name === model.rowsOf!.detail);
   if (!detail) return;
   const fields = [...detail.fields.filter((f) => f.system), ...model.fields];
-  Object.assign(model, { fields, columns: fields.filter((f) => !f.writeOnly), fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])) });
+  Object.assign(model, { fields, columns: fields.filter((f) => !f.writeOnly), fieldMap: fieldMapOf(fields) });
 }
 
 function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {

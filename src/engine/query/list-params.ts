@@ -50,9 +50,13 @@ function splitKey(key: string): { field: string; op?: FilterOp | 'ignore' } {
   return { field: key };
 }
 
-/** Finds a field by its JSON name or its column name (the platform's clients send either). */
+/**
+ * Finds a field by its JSON name or its column name (the platform's clients send either). Own
+ * members only: a key named after a member of Object.prototype (constructor, toString, __proto__)
+ * is no field, whatever map the model was given.
+ */
 export function findField(model: EntityModel, name: string): FieldModel | undefined {
-  return model.fieldMap[name] ?? model.fields.find((f) => f.column === name);
+  return (Object.hasOwn(model.fieldMap, name) ? model.fieldMap[name] : undefined) ?? model.fields.find((f) => f.column === name);
 }
 
 function parseValue(field: FieldModel, op: FilterOp, raw: string, param: string): Filter['value'] {
