@@ -1,12 +1,11 @@
 // Every manifest entity, through the real HTTP API: a valid record saves, reads back equal, is found
 // in the list, updates, and is removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compile } from '../../src/engine/model/compile.ts';
-import { readSchemaSource } from '../../src/server/schema-source.ts';
+import { compiledSchemaSet } from '../support/schema-set.ts';
 import { client, databaseKinds, startServer, type TestServer } from '../server/harness.ts';
 import { dependencyOrder, editableText, sampleRecord, type SampleContext } from '../../src/engine/sample/sample.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 const models = dependencyOrder(catalog).filter((m) => !m.readOnly);
 /** Entities the server alone writes (logs): listed and read, never written through the API. */
 const readOnly = Object.values(catalog.entities).filter((m) => m.readOnly);

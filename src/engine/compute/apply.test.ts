@@ -1,11 +1,10 @@
 // The material total demand formulas, run through the compiled model exactly as the server stores them.
 // (Tests run in Node and read the real schema files; the engine code itself does no I/O.)
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { applyComputed } from './apply.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 const model = catalog.entities.materialTotalDemand;
 type Row = Record<string, any>;
 

@@ -1,11 +1,10 @@
 // Line formulas that read their header and sum over their sibling rows, through the real settlement
 // schemas exactly as the server stores them. Expected numbers computed by hand.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { applyComputed } from './apply.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 type Row = Record<string, any>;
 const computed = (key: string, record: Row) => applyComputed(catalog.entities[key], record) as Row;
 

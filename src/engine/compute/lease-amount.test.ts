@@ -1,11 +1,10 @@
 // The expense contract's line amount (R-TAX-1, R-CAP-2), run through the compiled model as the server stores it:
 // a lease line (one with a lease duration) is worth quantity × duration × price, other lines quantity × price.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { applyComputed } from './apply.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 const model = catalog.entities.expenditureContract;
 type Row = Record<string, any>;
 

@@ -2,13 +2,12 @@
 // file and pointer, and how a settlement takes its previous values from the cumulative answer
 // (decimal-exact, this period + previous = cumulative on lines and header).
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { issuesAfter } from '../../../tests/schemas/issues-after.ts';
 import { applyPrevious, groupOf, lineKey, nextPeriod, previousFields } from './cumulative.ts';
 
 const SETTLEMENT = 'schemas/construct/subcontract-monthly-settlement.schema.json';
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 const model = catalog.entities.subcontractMonthlySettlement;
 
 describe('x-cumulative in the dialect', () => {

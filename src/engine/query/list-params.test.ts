@@ -1,10 +1,9 @@
 // List query parameters as the platform's clients send them, parsed against the real compiled models.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { MAX_PAGE_SIZE, parseListParams, QueryError, type ListQuery } from './list-params.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 const project = catalog.entities.project;
 const plan = catalog.entities.materialTotalDemand;
 const goods = catalog.entities.goodsArchives;

@@ -1,10 +1,9 @@
 // The report definition check: what it accepts, and each refusal with its path and message.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { checkReportDefinition, isSummable, reportFields } from './definition.ts';
 
-const { catalog } = compile(readSchemaSource(), { validators: 'lazy' });
+const { catalog } = compiledSchemaSet();
 const check = (definition: unknown, entity: unknown = 'project', lang: 'zh' | 'en' = 'zh') => checkReportDefinition(catalog, entity, definition, lang);
 
 describe('report definitions', () => {

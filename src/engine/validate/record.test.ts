@@ -1,11 +1,10 @@
 // Validation messages as an API client receives them: the field named by its label, in zh or en,
 // with a JSON pointer to the value.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { describePath, validateRecord } from './record.ts';
 
-const { catalog, ajv } = compile(readSchemaSource());
+const { catalog, ajv } = compiledSchemaSet();
 const project = catalog.entities.project;
 const plan = catalog.entities.materialTotalDemand;
 const dict = catalog.entities.dict;

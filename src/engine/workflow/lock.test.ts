@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { approvalLock } from './lock.ts';
 import { renderWorkflowMessage } from './messages.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 const withWorkflow = Object.values(catalog.entities).find((m) => m.workflow)!;
 const without = Object.values(catalog.entities).find((m) => !m.workflow)!;
 const status = (value: string) => ({ [withWorkflow.workflow!.statusField]: value });

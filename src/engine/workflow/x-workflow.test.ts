@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile } from '../model/compile.ts';
-import { PROJECT_ROOT, readSchemaSource } from '../../server/schema-source.ts';
+import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
+import { PROJECT_ROOT } from '../../server/schema-source.ts';
 import { issuesAfter } from '../../../tests/schemas/issues-after.ts';
 import { compileDefinition } from './definition.ts';
 
@@ -12,7 +12,7 @@ const PLAN = 'schemas/construct/material-total-demand.schema.json';
 
 describe('x-workflow in the dialect', () => {
   it('compiles into the model of the material total demand', () => {
-    const { catalog } = compile(readSchemaSource());
+    const { catalog } = compiledSchemaSet();
     expect(catalog.entities.materialTotalDemand.workflow).toEqual({
       prefix: 'materialTotalDemand', processKey: 'materialTotalDemand', statusField: 'approvalStatus', instanceField: 'processInstanceId',
       variables: { amount: 'totalAmount' }, editable: { costApprove: ['remark'] },
@@ -61,7 +61,7 @@ describe('the default processes in schemas/workflows', () => {
   });
 
   it('every document type with x-workflow has its default process', () => {
-    const { catalog } = compile(readSchemaSource());
+    const { catalog } = compiledSchemaSet();
     for (const model of Object.values(catalog.entities)) {
       if (model.workflow) expect(files).toContain(`${model.workflow.processKey}.bpmn`);
     }

@@ -1,15 +1,14 @@
 // The early warnings find their documents by role: the product's schemas bind every role they read,
 // and a schema set that lacks one, or gives it to two document types, refuses to start naming it.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../../engine/model/compile.ts';
 import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
-import { readSchemaSource } from '../../schema-source.ts';
+import { compiledSchemaSet } from '../../../../tests/support/schema-set.ts';
 import { evaluatorOf, warnedEntities } from './evaluate.ts';
 import { OPTIONAL_WARNING_ROLES, warningDocuments, WARNING_ROLES } from './figures.ts';
 import { withWarnings } from './hooks.ts';
 import type { StoreContext } from '../../db/store.ts';
 
-const { catalog } = compile(readSchemaSource());
+const { catalog } = compiledSchemaSet();
 
 /** The catalog with one role moved: taken from the types playing it and given to `to` (if any). */
 function moveRole(role: string, to?: string): EntityCatalog {
