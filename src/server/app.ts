@@ -20,7 +20,7 @@ import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
 import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
-import { registerTextGuard, serverLimitOptions } from './http/limits.ts';
+import { registerJsonLimits, registerTextGuard, serverLimitOptions } from './http/limits.ts';
 import { registerDrain } from './http/drain.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerQueryGuard } from './http/query-guard.ts';
@@ -187,6 +187,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
     registerSecurityHeaders(app);
+    registerJsonLimits(app);
     registerErrorHandler(app, {
       spaFallback: hasClient,
       limits,

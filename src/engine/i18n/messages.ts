@@ -51,6 +51,9 @@ export const messages = {
   // floods, bad traffic and faults (docs/operations.md#limits-and-faults)
   bodyTooLarge: { zh: '请求体超过 {limit} MB 的上限', en: 'The request body exceeds the limit of {limit} MB' },
   unsupportedMediaType: { zh: '不支持的请求体类型 {type},请使用 application/json', en: 'Unsupported request body type {type}; use application/json' },
+  bodyTooDeep: { zh: '请求体的嵌套超过 {limit} 层的上限', en: 'The request body is nested deeper than the limit of {limit} levels' },
+  bodyTooManyKeys: { zh: '请求体中一个对象的字段超过 {limit} 个的上限', en: 'An object in the request body has more than the limit of {limit} fields' },
+  bodyTooManyValues: { zh: '请求体的值超过 {limit} 个的上限', en: 'The request body holds more than the limit of {limit} values' },
   badTextCharacter: {
     zh: '{where} 含有不允许的字符(空字符或不成对的代理项)',
     en: '{where} contains a character that is not allowed (a NUL or an unpaired surrogate)',
