@@ -4,15 +4,17 @@ import type { FastifyRequest } from 'fastify';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Db } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import { maskSecrets } from './mask.ts';
+import { maskedJson } from './mask.ts';
 import { originOf, whoOf, type LogService } from './service.ts';
 
 /** At most this many entries are kept from one upload. */
 const MAX_ENTRIES = 200;
+/** The longest column an entry's text goes to (the stack): what is past it is never written. */
+const MAX_TEXT = 20_000;
 
 function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  return typeof value === 'object' ? JSON.stringify(maskSecrets(value)) : String(value);
+  return typeof value === 'object' ? maskedJson(value, MAX_TEXT) : String(value);
 }
 
 /** Queues the uploaded entries (the request's body, a list) and returns how many were taken. */

@@ -27,16 +27,13 @@ function isLetter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
-/** What a regular expression's \s matches: the ECMAScript white space and line terminators. */
-export function isSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-/** Ends a URL's password: white space, / ? # @ */
-function endsPassword(c: number): boolean {
-  return c === 47 || c === 63 || c === 35 || c === 64 || isSpace(c);
-}
+/**
+ * A URL's user part and password, each read from a given position (sticky) to the first white
+ * space, / ? # @ (and : for the user part). One character class repeated, anchored: linear, and
+ * several times quicker than a loop over the characters.
+ */
+const USER_RUN = /[^\s:/?#@]*/y;
+const PASSWORD_RUN = /[^\s/?#@]*/y;
 
 /**
  * `text` with the password of every `scheme://user:password@` replaced by the mask. The same
@@ -70,13 +67,15 @@ export function maskUrlPasswords(text: string, room = Infinity): string {
     }
     if (hasScheme) {
       // the user part runs to the first white space, : / ? # or @, and must end at ":"
-      let i = at + 3;
-      while (i < n && !endsPassword(text.charCodeAt(i)) && text.charCodeAt(i) !== 58) i++;
+      USER_RUN.lastIndex = at + 3;
+      USER_RUN.test(text);
+      const i = USER_RUN.lastIndex;
       if (i < n && text.charCodeAt(i) === 58) {
         // the password runs to the first white space, / ? # or @, and must be followed by "@"
         const start = i + 1;
-        let j = start;
-        while (j < n && !endsPassword(text.charCodeAt(j))) j++;
+        PASSWORD_RUN.lastIndex = start;
+        PASSWORD_RUN.test(text);
+        const j = PASSWORD_RUN.lastIndex;
         if (j > start && j < n && text.charCodeAt(j) === 64) {
           out.push(text.slice(from, start), MASK, '@');
           written += start - from + MASK.length + 1;
@@ -176,6 +175,18 @@ function writeMasked(out: BoundedText, value: unknown, depth: number) {
     else writeMasked(out, item, depth + 1);
   }
   out.write('}');
+}
+
+/**
+ * JSON.stringify(maskSecrets(value)) cut to `limit` characters (the last of them "…" when cut),
+ * written without masking or walking what lies past the cut: for the other logs' texts (a browser's
+ * uploaded log, an audit event's detail), which their columns cut anyway.
+ */
+export function maskedJson(value: unknown, limit: number): string {
+  const out = new BoundedText(limit);
+  writeMasked(out, value, 0);
+  const text = out.text();
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Db, Row } from '../../db/db.ts';
 import { nextId } from '../../db/ids.ts';
 import { PLATFORM_TENANT } from '../../db/store.ts';
 import { readParam } from '../system/params.ts';
-import { maskSecrets } from './mask.ts';
+import { maskedJson } from './mask.ts';
 import { purgeExpiredLogs } from './retention.ts';
 import { BatchWriter, type WriterOptions } from './writer.ts';
 
@@ -178,7 +178,8 @@ export function auditEvent(ctx: { db: Db }, request: FastifyRequest | undefined,
     event: event.event,
     account: event.account,
     subject: event.subject,
-    detail: event.detail && JSON.stringify(maskSecrets(event.detail)),
+    // the column keeps 8,000 characters
+    detail: event.detail && maskedJson(event.detail, 8000),
     ...(request && originOf(request)),
   });
 }
