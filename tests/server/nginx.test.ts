@@ -172,22 +172,27 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
       const valueOnB = async () => ((await b.get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).data as any[]).find((d) => d.dictKey === entry.key)?.dictValue;
       expect(await valueOnB()).toBeTruthy();
       await a.ok('/api/blade-system/dict-biz/updatePart', { id: entry.id, dictValue: '房屋建筑(改名)' });
-      expect(await valueOnB()).toBe('房屋建筑(改名)');
+      // B serves the new value once A's signal reached it, not necessarily by the next request
+      await expect.poll(valueOnB, SIGNAL_DELIVERY).toBe('房屋建筑(改名)');
     });
 
     it('a parameter (the API log of reads)', async () => {
       const path = '/api/blade-system/dict/dictionary';
       const [param] = await sql<{ id: string }>(`SELECT id::text AS id FROM blade_param WHERE tenant_id = '000000' AND param_key = 'log.apiReads' AND is_deleted = 0`);
       let reads = 0;
-      /** Whether B logs a read made now (each read is marked; the log is written in batches every second). */
+      /**
+       * Whether B logs a read made now (each read is marked). The log is written in batches every
+       * second: rather than wait for the next batch, B's client-log upload is asked to store what
+       * B has queued (it answers once stored, its batches in order) before the table is read.
+       */
       const readLoggedOnB = async () => {
         const marker = `read-${++reads}`;
         await b.get(path, { code: 'yes_no', marker });
-        await sleep(1500);
+        expect((await b.post('/api/blade-auth/oauth/client-logs', [])).code).toBe(200);
         const [{ n }] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM blade_log_api WHERE request_uri = $1 AND method = 'GET' AND params LIKE $2`, [path, `%${marker}%`]);
         return n > 0;
       };
-      const untilDelivered = { timeout: 10_000, interval: 0 };
+      const untilDelivered = { timeout: 10_000, interval: 50 };
 
       await a.ok('/api/blade-system/param/updatePart', { id: param.id, paramValue: 'false' });
       await expect.poll(readLoggedOnB, untilDelivered).toBe(false);
