@@ -311,6 +311,8 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
         // opening it tells the recipient's other tabs to refresh their count
         await clerk.api.get(`${BASE}/detail`, { id: m.id });
         await mine.next('changed', 1000);
+        // a bounded negative check (nothing to wait for can prove an absence): a misrouted event
+        // would have left this one process with the two that reached `mine`, which have arrived
         await new Promise((r) => setTimeout(r, 200));
         expect(theirs.events.map((e) => e.name)).toEqual(['ready']);
         expect(otherTenant.events.map((e) => e.name)).toEqual(['ready']);
