@@ -6,7 +6,11 @@ import { applyComputed } from './apply.ts';
 
 const { catalog } = compiledSchemaSet();
 const model = catalog.entities.materialTotalDemand;
-type Row = Record<string, any>;
+/** A record as applyComputed returns it: fields, and its detail rows under `details`. */
+interface Row {
+  details?: Row[];
+  [field: string]: unknown;
+}
 
 /** Computes a plan with the given lines and returns its rows and header. */
 function plan(details: Row[], header: Row = {}) {
@@ -157,7 +161,8 @@ describe('applyComputed', () => {
 });
 
 describe('business formulas (docs/rules.md) built from if, coalesce and date differences', () => {
-  const compute = (key: string, record: Row): Row => applyComputed(catalog.entities[key], record);
+  // the tests below read `details` only of types that have detail rows
+  const compute = (key: string, record: Row) => applyComputed(catalog.entities[key], record) as Row & { details: Row[] };
 
   it('R-EXAM: the grade follows the weighted total score (≥ 90 A, ≥ 80 B, ≥ 70 C, else D)', () => {
     const scores = (s: number) => ({ qualityScore: s, safetyScore: s, progressScore: s, civilizedScore: s, cooperationScore: s });

@@ -5,8 +5,12 @@ import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { applyComputed } from './apply.ts';
 
 const { catalog } = compiledSchemaSet();
-type Row = Record<string, any>;
-const computed = (key: string, record: Row) => applyComputed(catalog.entities[key], record) as Row;
+/** A record as applyComputed returns it: fields, and its detail rows under `details`. */
+interface Row {
+  details?: Row[];
+  [field: string]: unknown;
+}
+const computed = (key: string, record: Row) => applyComputed(catalog.entities[key], record) as Row & { details: Row[] };
 
 describe('turnover rent: qtyDays = openingQty × the header period days (R-RENT-2, no movement)', () => {
   const header = { startDate: '2026-06-01', endDate: '2026-06-30', rentDayRule: 'both', taxRate: 9 };

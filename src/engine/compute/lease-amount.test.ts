@@ -6,7 +6,11 @@ import { applyComputed } from './apply.ts';
 
 const { catalog } = compiledSchemaSet();
 const model = catalog.entities.expenditureContract;
-type Row = Record<string, any>;
+/** A record as applyComputed returns it: fields, and its detail rows under `details`. */
+interface Row {
+  details?: Row[];
+  [field: string]: unknown;
+}
 
 function contract(details: Row[]) {
   const out = applyComputed(model, { taxRate: 13, details });

@@ -155,7 +155,7 @@ describe('previous values of a settlement', () => {
   it('starts from zero when nothing was approved before', () => {
     const filled = applyPrevious(model, draft, { header: {}, lines: [] });
     expect(filled).toMatchObject({ previousCumulativeAmount: 0, previousCumulativePayable: 0, cumulativeAmount: 15213.08 });
-    expect((filled.details as any[]).map((r) => r.previousCumulativeQty)).toEqual([0, 0, 0]);
+    expect((filled.details as Record<string, unknown>[]).map((r) => r.previousCumulativeQty)).toEqual([0, 0, 0]);
   });
 
   it('knows a group only when every key is there, and the month after a period', () => {

@@ -46,7 +46,7 @@ export type Ajv = InstanceType<typeof Ajv2020>;
 export function createAjv(metaSchemas: readonly JsonSchema[], options: { allErrors?: boolean; checkSchemas?: boolean } = {}): Ajv {
   const checkSchemas = options.checkSchemas ?? true;
   const ajv = new Ajv2020({ strict: true, allErrors: options.allErrors ?? true, strictTuples: false, strictTypes: false, validateSchema: checkSchemas });
-  addFormats.default ? addFormats.default(ajv, ['email', 'uri']) : (addFormats as any)(ajv, ['email', 'uri']);
+  addFormats.default ? addFormats.default(ajv, ['email', 'uri']) : (addFormats as unknown as typeof addFormats.default)(ajv, ['email', 'uri']);
   for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate: check });
   for (const meta of metaSchemas) {
     if (meta.$id === DIALECT_ID) ajv.addMetaSchema(meta);

@@ -8,7 +8,7 @@ import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import type {
-  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel, WriteBackModel,
+  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel, SortModel, WriteBackModel,
 } from './types.ts';
 
 export interface CompileResult {
@@ -83,12 +83,26 @@ export function idOf(file: string): string {
   return SCHEMA_BASE + file;
 }
 
-function dialectIssue(file: string, e: { instancePath: string; keyword: string; message?: string; params: any }): SchemaIssue {
+function dialectIssue(file: string, e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): SchemaIssue {
   if (e.keyword === 'propertyNames' || (e.params && e.params.propertyName)) {
     return { file, pointer: e.instancePath, message: `unknown keyword "${e.params.propertyName}"` };
   }
   const extra = e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")` : e.params?.allowedValues ? ` (${JSON.stringify(e.params.allowedValues)})` : '';
   return { file, pointer: e.instancePath, message: `${e.message ?? e.keyword}${extra}` };
+}
+
+/** A dictionary as written in its file, before the check that it has what a DictionaryDef needs. */
+interface RawDictionary {
+  code?: unknown;
+  name?: string;
+  en?: string;
+  items?: RawDictionaryItem[];
+}
+
+interface RawDictionaryItem {
+  key?: unknown;
+  value?: string;
+  en?: string;
 }
 
 function loadDictionaries(source: SchemaSource, issues: SchemaIssue[]): DictionaryDef[] {
@@ -99,17 +113,17 @@ function loadDictionaries(source: SchemaSource, issues: SchemaIssue[]): Dictiona
       issues.push({ file, pointer: '', message: 'dictionary file missing or without a "dictionaries" array' });
       continue;
     }
-    doc.dictionaries.forEach((d: any, i: number) => {
+    doc.dictionaries.forEach((d: RawDictionary, i: number) => {
       if (typeof d.code !== 'string' || !d.name || !d.en || !Array.isArray(d.items)) {
         issues.push({ file, pointer: pointer('dictionaries', i), message: 'a dictionary needs code, name, en and items' });
         return;
       }
-      d.items.forEach((item: any, j: number) => {
+      d.items.forEach((item: RawDictionaryItem, j: number) => {
         if (typeof item.key !== 'string' || !item.value || !item.en) {
           issues.push({ file, pointer: pointer('dictionaries', i, 'items', j), message: 'a dictionary item needs a string key, value and en' });
         }
       });
-      out.push({ code: d.code, name: d.name, en: d.en, source: doc.source === 'system' ? 'system' : 'biz', items: d.items });
+      out.push({ code: d.code, name: d.name, en: d.en, source: doc.source === 'system' ? 'system' : 'biz', items: d.items as DictionaryDef['items'] });
     });
   }
   return out;
@@ -126,12 +140,12 @@ class RefResolver {
     const docId = url.href.split('#', 1)[0];
     const doc = this.documents[docId];
     if (!doc) throw new Error(`$ref to unknown document: ${schema.$ref}`);
-    let target: any = doc;
+    let target: unknown = doc;
     for (const seg of decodeURIComponent(url.hash.replace(/^#\/?/, '')).split('/').filter(Boolean)) {
-      target = target?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+      target = (target as Record<string, unknown> | undefined)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
     }
     if (target === undefined) throw new Error(`$ref target not found: ${schema.$ref}`);
-    const base = this.resolve(target, docId, depth + 1);
+    const base = this.resolve(target as JsonSchema, docId, depth + 1);
     const { $ref: _ignored, ...own } = schema;
     const merged: JsonSchema = { ...base, ...own };
     for (const k of Object.keys(own)) {
@@ -189,10 +203,18 @@ function sqlTypeOf(kind: FieldKind, schema: JsonSchema): { sqlType: string; scal
   }
 }
 
+/** The shapes the dialect admits for the x- keywords and oneOf branches compile.ts reads. */
+type Titled = { title?: string; 'x-i18n'?: { title?: string } };
+type ConstBranch = Titled & { const: OptionModel['value'] };
+type RawSort = { field: string; order?: SortModel['order'] };
+type RawSearchField = { field: string; operator?: string; widget?: string };
+type RawSection = Titled & { title: string; fields: string[]; modes?: string[] };
+type RawFill = Titled & { route: string; title: string; params: Record<string, string>; required?: string[]; detail?: string };
+
 function optionsOf(schema: JsonSchema): OptionModel[] | undefined {
   const branches = schema.oneOf ?? schema.anyOf;
-  if (!Array.isArray(branches) || !branches.every((b: any) => b && 'const' in b)) return undefined;
-  return branches.map((b: any) => ({ value: b.const, label: labelOf(b, String(b.const)) }));
+  if (!Array.isArray(branches) || !branches.every((b: ConstBranch | null) => b && 'const' in b)) return undefined;
+  return branches.map((b: ConstBranch) => ({ value: b.const, label: labelOf(b, String(b.const)) }));
 }
 
 function buildField(name: string, raw: JsonSchema, baseId: string, required: boolean, resolver: RefResolver): FieldModel {
@@ -363,20 +385,20 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     computeBeforeRows: computedBeforeRows(own, computeOrder),
     list: {
       columns: list.columns.map((c: string | Record<string, unknown>) => (typeof c === 'string' ? { field: c } : c)),
-      defaultSort: (list.defaultSort ?? [{ field: 'id', order: 'desc' }]).map((s: any) => ({ field: s.field, order: s.order ?? 'asc' })),
+      defaultSort: (list.defaultSort ?? [{ field: 'id', order: 'desc' }]).map((s: RawSort) => ({ field: s.field, order: s.order ?? 'asc' })),
       pageSize: list.pageSize ?? 10,
       pageSizes: list.pageSizes ?? [10, 30, 50, 100, 200],
       rowActions: list.rowActions ?? (spec.readOnly ? ['view'] : ['view', 'edit', 'delete']),
       batchActions: list.batchActions ?? (spec.readOnly ? [] : ['delete']),
       export: list.export ?? true,
     },
-    search: (doc['x-search']?.fields ?? []).map((s: any) => ({ field: s.field, operator: s.operator ?? 'like', widget: s.widget })),
+    search: (doc['x-search']?.fields ?? []).map((s: RawSearchField) => ({ field: s.field, operator: s.operator ?? 'like', widget: s.widget })),
     layout: {
       container: doc['x-layout']?.container ?? 'dialog',
       width: doc['x-layout']?.width,
       columns: doc['x-layout']?.columns ?? 2,
-      sections: (doc['x-layout']?.sections ?? []).map((s: any) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
-      fill: (doc['x-layout']?.fill ?? []).map((a: any) => ({ route: a.route, title: labelOf(a, a.title), params: a.params, required: a.required ?? Object.values(a.params), detail: a.detail })),
+      sections: (doc['x-layout']?.sections ?? []).map((s: RawSection) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
+      fill: (doc['x-layout']?.fill ?? []).map((a: RawFill) => ({ route: a.route, title: labelOf(a, a.title), params: a.params, required: a.required ?? Object.values(a.params), detail: a.detail })),
     },
     workflow: workflowOf(doc['x-workflow']),
     cumulative: cumulativeOf(key, doc['x-cumulative']),

@@ -57,8 +57,8 @@ class Checker {
 
   names(value: unknown, path: string, { required = false, summable = false } = {}): void {
     if (value === undefined && !required) return;
-    if (!Array.isArray(value) || value.length > MAX_LIST) return this.add(path, 'reportBadList');
-    if (required && !value.length) return this.add(path, 'reportNoColumns');
+    if (!Array.isArray(value) || value.length > MAX_LIST) { this.add(path, 'reportBadList'); return; }
+    if (required && !value.length) { this.add(path, 'reportNoColumns'); return; }
     if (new Set(value).size !== value.length) this.add(path, 'reportDuplicate');
     value.forEach((name, i) => {
       const field = this.field(name, `${path}/${i}`);
@@ -67,7 +67,7 @@ class Checker {
   }
 
   predicate(pred: unknown, path: string, depth = 0): void {
-    if (typeof pred !== 'object' || pred === null || Array.isArray(pred) || depth > MAX_DEPTH) return this.add(path, 'reportBadFilter');
+    if (typeof pred !== 'object' || pred === null || Array.isArray(pred) || depth > MAX_DEPTH) { this.add(path, 'reportBadFilter'); return; }
     for (const [key, body] of Object.entries(pred)) {
       const at = `${path}/${key}`;
       if (key === '_and' || key === '_or') {
@@ -79,7 +79,7 @@ class Checker {
   }
 
   private condition(name: string, body: unknown, path: string) {
-    if (++this.conditions > MAX_CONDITIONS) return this.add(path, 'reportBadFilter');
+    if (++this.conditions > MAX_CONDITIONS) { this.add(path, 'reportBadFilter'); return; }
     const field = this.field(name, path);
     if (!field) return;
     const entries = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.entries(body) : [];

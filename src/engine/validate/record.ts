@@ -16,7 +16,7 @@ export type ValidationMode = 'full' | 'partial';
 interface AjvError {
   instancePath: string;
   keyword: string;
-  params: Record<string, any>;
+  params: Record<string, unknown>;
   message?: string;
 }
 
@@ -83,7 +83,8 @@ function ajvMessage(model: EntityModel, e: AjvError, lang: Lang, prompts: boolea
     return { path, message: t('type', lang, { field: label, type: typeNames[type] ?? { zh: type, en: type } }) };
   }
   if (e.keyword === 'format') {
-    return { path, message: t('format', lang, { field: label, format: formatNames[e.params.format] ?? { zh: e.params.format, en: e.params.format } }) };
+    const format = String(e.params.format);
+    return { path, message: t('format', lang, { field: label, format: formatNames[format] ?? { zh: format, en: format } }) };
   }
   if (e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'oneOf') return { path, message: t('enum', lang, { field: label }) };
   return { path, message: t('invalid', lang, { field: label }) };

@@ -5,6 +5,7 @@ declare module 'bpmn-moddle' {
     $type: string;
     id?: string;
     name?: string;
+    // biome-ignore lint/suspicious/noExplicitAny: moddle elements are reflective objects whose properties come from the BPMN meta-model at run time; unknown costs a cast at each of definition.ts's ~25 reads
     [property: string]: any;
   }
 

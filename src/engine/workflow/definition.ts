@@ -2,7 +2,7 @@
 // interpreter runs. Parsed with bpmn-moddle; anything outside the supported subset is refused with
 // the element named, so an uploaded model can never reach the interpreter with behaviour it would
 // silently skip (scripts, service calls, timers, sub-processes, listeners).
-import { BpmnModdle, type ModdleElement } from 'bpmn-moddle';
+import { BpmnModdle, type ModdleElement, type ParseResult } from 'bpmn-moddle';
 import { ExpressionError, parseTemplate, type Template } from './expression.ts';
 import { DefinitionError, elementLabel, typeName, type WorkflowMessage, type WorkflowMessageKey } from './messages.ts';
 
@@ -311,7 +311,7 @@ export async function compileDefinition(xml: string): Promise<ProcessGraph> {
   const issues = new Collector();
   if (typeof xml !== 'string' || xml.trim() === '') throw new DefinitionError([{ key: 'notBpmn', params: { detail: 'empty' } }]);
   if (xml.length > DEFINITION_LIMITS.bytes) throw new DefinitionError([{ key: 'tooLarge', params: { limit: DEFINITION_LIMITS.bytes } }]);
-  let parsed;
+  let parsed: ParseResult;
   try {
     parsed = await moddleFor(xml).fromXML(xml);
   } catch (err) {
