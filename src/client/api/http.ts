@@ -50,7 +50,7 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
     retry: 0,
   });
 
-  async function call<T>(method: 'get' | 'post', url: string, options: CallOptions = {}): Promise<{ status: number; body: any; response: Response }> {
+  async function call(method: 'get' | 'post', url: string, options: CallOptions = {}): Promise<{ status: number; body: any; response: Response }> {
     const headers: Record<string, string> = { Authorization: basic(), 'Accept-Language': hooks.lang() === 'en' ? 'en' : 'zh-CN', ...options.headers };
     const token = hooks.token();
     if (options.token !== false && token) headers[website.tokenHeader] = `bearer ${token}`;
@@ -77,16 +77,16 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
   return {
     /** An enveloped call: resolves with `data`. */
     async get<T = any>(url: string, searchParams?: CallOptions['searchParams'], options: CallOptions = {}): Promise<T> {
-      const { status, body } = await call<T>('get', url, { ...options, searchParams });
+      const { status, body } = await call('get', url, { ...options, searchParams });
       return check(status, body, options.silent).data as T;
     },
     async post<T = any>(url: string, json?: unknown, options: CallOptions = {}): Promise<T> {
-      const { status, body } = await call<T>('post', url, { ...options, json });
+      const { status, body } = await call('post', url, { ...options, json });
       return check(status, body, options.silent).data as T;
     },
     /** A call whose answer is not enveloped (the token endpoint): the body as it is, after the same checks. */
     async raw<T = any>(method: 'get' | 'post', url: string, options: CallOptions = {}): Promise<T> {
-      const { status, body } = await call<T>(method, url, options);
+      const { status, body } = await call(method, url, options);
       if (status === 200 && body && !body.error) return body as T;
       return check(status === 200 ? 400 : status, body, options.silent) as T;
     },

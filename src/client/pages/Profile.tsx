@@ -26,7 +26,7 @@ function InfoForm() {
   return (
     <Form form={form} layout="vertical" style={{ maxWidth: 480 }} initialValues={data} key={data?.id ?? 'loading'} onFinish={async (values) => {
       await authApi.updateInfo(values);
-      message.success(t('common.saved'));
+      void message.success(t('common.saved'));
     }}>
       {/* the link lives in a field of its own: a Form.Item name on the Space would also take the file
           input's change event and show its C:\fakepath\… name as the picture */}
@@ -41,7 +41,7 @@ function InfoForm() {
             showUploadList={false}
             beforeUpload={(file) => {
               const problem = avatarProblem(file);
-              if (problem) message.error(t(problem));
+              if (problem) void message.error(t(problem));
               return problem ? Upload.LIST_IGNORE : true;
             }}
             // through the app's client: its credentials, and the server's refusal shown as a toast
@@ -74,7 +74,7 @@ function PasswordForm() {
   return (
     <Form form={form} layout="vertical" style={{ maxWidth: 480 }} onFinish={async (v) => {
       await authApi.updatePassword(v.oldPassword, v.newPassword, v.newPassword1);
-      message.success(t('common.saved'));
+      void message.success(t('common.saved'));
       form.resetFields();
     }}>
       <Form.Item name="oldPassword" label={t('info.oldPassword')} rules={[{ required: true }]}><Input.Password /></Form.Item>

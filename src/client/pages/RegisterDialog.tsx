@@ -24,7 +24,7 @@ export default function RegisterDialog({ open, onClose, tenantId, tenantKnown }:
       Modal.success({ content: t('register.awaiting'), onOk: () => navigate('/login') });
       onClose();
     } catch (err) {
-      if (!(err as Error).message) message.error(t('register.failed'));
+      if (!(err as Error).message) void message.error(t('register.failed'));
     } finally {
       setBusy(false);
     }

@@ -14,14 +14,14 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
     content: t('errorLog.uploadConfirm'),
     onOk: async () => {
       await authApi.uploadLogs(logs);
-      message.success(t('errorLog.sent'));
+      void message.success(t('errorLog.sent'));
     },
   });
   const clear = () => modal.confirm({
     content: t('errorLog.clearConfirm'),
     onOk: () => {
       setLogs([]);
-      message.success(t('errorLog.cleared'));
+      void message.success(t('errorLog.cleared'));
     },
   });
   return (

@@ -24,7 +24,7 @@ export function SwitchDialog({ open, onClose }: { open: boolean; onClose: () => 
     const { deptId, roleId } = await form.validateFields();
     renewSession(await authApi.refresh(tokenStore.refresh, user!.tenant_id, deptId, roleId));
     await loadSession();
-    message.success(t('common.success'));
+    void message.success(t('common.success'));
     onClose();
   };
   return (

@@ -3,7 +3,7 @@
 // the open ones' ageing, each count opening the warning list filtered to it (`?field=value`); the
 // month's contracts that should have settled vs did, the ones that did not opening their contract,
 // zero settlements opening the settlement, approval days; a panel the user may not read is left out.
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entitiesWithRole, entityWithRole } from '../../engine/model/roles.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';

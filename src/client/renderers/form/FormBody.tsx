@@ -124,7 +124,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
     try {
       const body = { ...store.record(formData), ...(mode === 'edit' ? { id } : {}) };
       const saved = await http.post<Record<string, any>>(submitTo?.url ?? `${model.api}/${mode === 'edit' ? 'update' : 'save'}`, body, submitTo?.searchParams ? { searchParams: submitTo.searchParams } : undefined);
-      message.success(t(submitTo ? 'workflow.submitted' : mode === 'edit' ? 'form.updated' : 'form.created'));
+      void message.success(t(submitTo ? 'workflow.submitted' : mode === 'edit' ? 'form.updated' : 'form.created'));
       await invalidateEntity(queryClient, http, model.key);
       onDone(saved ?? body);
     } catch (err) {

@@ -2,7 +2,7 @@
 // A new settlement pre-filled with what was settled before (x-cumulative): once project, contract,
 // counterparty and period are there, the form asks the cumulative query and shows the previous and
 // cumulative pairs of the header and of each matching line; rows added later follow.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CumulativeAnswer } from '../../../engine/cumulative/cumulative.ts';
 import { catalog } from '../catalog.ts';

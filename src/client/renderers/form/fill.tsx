@@ -42,7 +42,7 @@ export function FillButtons({ model, store, header, onHeader }: FillButtonsProps
       const answer = await http.get<Row | Row[]>(`${model.api}/${action.route}`, query);
       const count = store.fill(answer ?? [], action.detail);
       onHeader(store.header);
-      message.success(t('form.filled', { count }));
+      void message.success(t('form.filled', { count }));
     } catch {
       // the client has shown the server's message; the form is unchanged
     } finally {

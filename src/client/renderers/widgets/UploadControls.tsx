@@ -60,7 +60,7 @@ function UploadControl({ field, value, onChange, id, readOnly, image }: ControlP
       setUploaded((names) => ({ ...names, [link]: originalName || file.name }));
       onChange(rule.multiple ? [...links, link].join(',') : link);
     } catch (err) {
-      message.error(t('widget.uploadFailed', { message: (err as Error).message }));
+      void message.error(t('widget.uploadFailed', { message: (err as Error).message }));
     } finally {
       setPending((p) => p.filter((e) => e.uid !== entry.uid));
     }
@@ -77,7 +77,7 @@ function UploadControl({ field, value, onChange, id, readOnly, image }: ControlP
       beforeUpload={(file) => {
         const problem = fileProblem(file, rule);
         if (problem) {
-          message.error(t(problem.key, { field: field.label[lang], types: problem.types, size: problem.size }));
+          void message.error(t(problem.key, { field: field.label[lang], types: problem.types, size: problem.size }));
           return Upload.LIST_IGNORE;
         }
         void send(file);

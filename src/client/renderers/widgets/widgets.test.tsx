@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Each widget renders its field's value and hands back what the user changed, as the form and
 // the detail grid store it (exact decimals, "YYYY-MM" periods, 0/1 switches, comma-joined ids).
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FieldModel } from '../../../engine/model/types.ts';

@@ -48,7 +48,7 @@ export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: Mess
       onOk: async () => {
         try {
           await api.remove(selected);
-          message.success(t('toast.deleted'));
+          void message.success(t('toast.deleted'));
           setSelected([]);
         } catch {
           // the HTTP client has shown the server's message
@@ -64,7 +64,7 @@ export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: Mess
     onOk: async () => {
       try {
         await api.readAll();
-        message.success(t('toast.readAll'));
+        void message.success(t('toast.readAll'));
       } catch {
         // the HTTP client has shown the server's message
       } finally {

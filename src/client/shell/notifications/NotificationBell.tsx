@@ -58,7 +58,7 @@ export function NotificationBell({ color, subscribe = sessionSubscribe }: Notifi
   const readAll = async () => {
     try {
       await api.readAll();
-      message.success(t('toast.readAll'));
+      void message.success(t('toast.readAll'));
     } catch {
       // the HTTP client has shown the server's message
     } finally {

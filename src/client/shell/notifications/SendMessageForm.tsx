@@ -41,7 +41,7 @@ export function SendMessageForm({ api, open, onClose, onSent }: { api: MessageAp
     setSending(true);
     try {
       await api.send(record);
-      message.success(t('toast.sent'));
+      void message.success(t('toast.sent'));
       form.resetFields();
       onSent?.();
       onClose();

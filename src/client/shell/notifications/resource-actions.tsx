@@ -24,7 +24,7 @@ function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
     setBusy(true);
     try {
       await http.post(`${model.api}/enable`, undefined, { searchParams: { id: row.id } });
-      message.success(t('resource.enabled', { code }));
+      void message.success(t('resource.enabled', { code }));
       onClose(true);
     } catch {
       // the HTTP client has shown the server's message
@@ -50,7 +50,7 @@ function SendSmsDialog({ model, onClose }: ActionDialogProps) {
     try {
       const phones = values.phones.split(/[\s,,]+/).filter(Boolean).join(',');
       const answer = await http.post<{ recorded: boolean }>(`${model.api}/endpoint/send-message`, undefined, { searchParams: { code: values.code || undefined, phones, params: values.params || undefined } });
-      message.success(answer?.recorded ? t('resource.smsRecorded') : t('resource.smsSent'));
+      void message.success(answer?.recorded ? t('resource.smsRecorded') : t('resource.smsSent'));
       onClose(false);
     } catch {
       // the HTTP client has shown the server's message
@@ -83,10 +83,10 @@ function UploadDialog({ onClose }: ActionDialogProps) {
         onChange={({ file }) => {
           if (file.status === 'done' && file.response?.code === 200) {
             setUploaded((n) => n + 1);
-            message.success(t('resource.uploaded', { name: file.name }));
+            void message.success(t('resource.uploaded', { name: file.name }));
           } else if (file.status === 'done' || file.status === 'error') {
             // a refusal: the server's message (wrong type, too large, empty, bad name …)
-            message.error(file.response?.msg ?? file.error?.message ?? file.name);
+            void message.error(file.response?.msg ?? file.error?.message ?? file.name);
           }
         }}
       >
