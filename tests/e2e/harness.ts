@@ -168,7 +168,23 @@ export const tabBox = (name: string) => tabs().locator('.ant-tabs-tab').filter({
 /** Waits until `popup` is visible and has finished its opening animation (a click during it can miss). */
 async function settled(popup: Locator) {
   await see(popup).toBeVisible();
-  await poll(() => popup.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length)).toBe(0);
+  // finite ones only: a loading spinner or a pulsing dot inside never ends
+  await poll(() =>
+    popup.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length),
+  ).toBe(0);
+}
+
+/** The button `name` of the open confirmation (Modal.confirm), once it has finished its opening animation. */
+export async function confirmButton(name: RegExp = /确\s*定/) {
+  const box = page.locator('.ant-modal-confirm:visible');
+  await settled(box);
+  return box.getByRole('button', { name });
+}
+
+/** `popup` (a popover, drawer or modal), once it is visible and has finished its opening animation. */
+export async function opened(popup: Locator) {
+  await settled(popup);
+  return popup;
 }
 
 /** An item of the open dropdown menu, once the menu has finished its opening animation. */
@@ -183,6 +199,12 @@ export async function selectChoice(choice: string, text: string) {
   const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(choice).filter({ hasText: text }) });
   await settled(dropdown);
   return dropdown.locator(choice).filter({ hasText: text });
+}
+/** Waits until no finite animation or CSS transition of the page is running (antd's colour transitions, a popup's motion). */
+export async function animationsDone() {
+  await poll(() =>
+    page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length),
+  ).toBe(0);
 }
 export const toast = (text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
 
@@ -237,9 +259,8 @@ export async function pickOption(inputId: string, search: string, option: string
   const input = page.locator(`#${inputId}`);
   await input.click();
   await input.fill(search);
-  const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first();
-  await see(choice).toBeVisible();
-  await choice.click();
+  // once the dropdown has finished opening: a click during its animation can miss
+  await (await selectChoice('.ant-select-item-option', option)).first().click();
 }
 
 /** Types a value into a field as a person would, and leaves it (Tab). */

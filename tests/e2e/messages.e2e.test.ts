@@ -5,7 +5,7 @@
 // failure message; sending from the drawer; a failed subscription only logged; notices on home.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { TEST_TIMEOUT, base, expectProblem, login, openFromSidebar, page, poll, see, selectChoice, shot, toast } from './harness.ts';
+import { ACCESS_COOKIE, TEST_TIMEOUT, WAIT, base, confirmButton, opened, expectProblem, login, openFromSidebar, page, poll, see, selectChoice, shot, toast } from './harness.ts';
 
 const MESSAGE = '/api/blade-message/message';
 
@@ -41,25 +41,32 @@ const livePopup = (title: string) => page.locator('.ant-notification-notice').fi
 describe('messages in the browser', () => {
   test('a message from someone else appears without a reload; the popup stays; opening it drops the count', async () => {
     const admin = await apiLogin('admin');
+    // the server registers a subscription before its answer's headers leave (src/server/realtime/sse.ts):
+    // once the browser has them, a message sent is delivered to this page
+    const subscribed = page.waitForResponse((r) => r.url().includes(`${MESSAGE}/subscribe`) && r.status() === 200, { timeout: WAIT });
     await login('clerk');
+    await subscribed;
     const clerkId = await page.evaluate(() => JSON.parse(localStorage.getItem('zhusuan-userInfo')!).content.user_id as string);
     await see(bell()).toBeVisible();
-    // the subscription is open once the bell has asked for its list after `ready`
-    await page.waitForTimeout(500);
-    const before = await bellCount();
+    // the count before, from the server, and the bell showing it (its list may still be loading)
+    const clerkToken = await page.evaluate((name) => decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith(`${name}=`))!.slice(name.length + 1)), ACCESS_COOKIE);
+    const before = (await api<{ unReadCount: number }>(clerkToken, 'GET', `${MESSAGE}/my/topList`)).unReadCount;
+    await poll(bellCount).toBe(before);
     await page.evaluate(() => ((window as any).__sameDocument = true));
 
     const sentAt = Date.now();
     await api(admin.token, 'POST', `${MESSAGE}/save`, { type: '1', receiverIds: clerkId, title: '钢筋进场验收提醒', content: '请于周五前完成 1# 楼钢筋进场验收并上传照片。' });
     await see(livePopup('钢筋进场验收提醒')).toBeVisible();
-    const latency = Date.now() - sentAt;
+    const shownAt = Date.now();
+    const latency = shownAt - sentAt;
     console.info(`live message shown ${latency} ms after the send returned`);
     await poll(bellCount).toBe(before + 1);
     expect(await page.evaluate(() => (window as any).__sameDocument)).toBe(true);
     await shot('message-live-popup.png');
 
-    // antd closes ordinary notifications after 4.5 s: this one stays
-    await page.waitForTimeout(5500);
+    // antd closes ordinary notifications 4.5 s after they open: this one stays. A bounded negative
+    // check (nothing to wait for can show that a close did not happen): 5 s from when it was seen open
+    await page.waitForTimeout(Math.max(0, shownAt + 5000 - Date.now()));
     await see(livePopup('钢筋进场验收提醒')).toBeVisible();
 
     await livePopup('钢筋进场验收提醒').getByRole('button', { name: '查 看' }).or(livePopup('钢筋进场验收提醒').getByRole('button', { name: '查看' })).click();
@@ -80,14 +87,12 @@ describe('messages in the browser', () => {
     await poll(bellCount).toBeGreaterThanOrEqual(12);
 
     await bell().click();
-    const popover = page.getByTestId('message-popover');
-    await see(popover).toBeVisible();
+    const popover = await opened(page.getByTestId('message-popover'));
     await see(popover.getByText('周报提醒 12', { exact: true })).toBeVisible();
     await shot('message-popover.png');
     await popover.getByRole('button', { name: '查看全部消息' }).click();
 
-    const drawer = page.locator('.ant-drawer-content-wrapper');
-    await see(drawer).toBeVisible();
+    const drawer = await opened(page.locator('.ant-drawer-content-wrapper'));
     const width = await drawer.evaluate((el) => el.getBoundingClientRect().width);
     const viewport = page.viewportSize()!.width;
     expect(Math.abs(width - viewport * 0.8)).toBeLessThan(2);
@@ -95,21 +100,21 @@ describe('messages in the browser', () => {
     await see(rows).toHaveCount(10);
     await page.locator('.ant-drawer .ant-pagination .ant-select').click();
     await see(page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')).toHaveText(['10 条/页', '20 条/页', '30 条/页', '50 条/页']);
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '20 条/页' }).click();
+    await (await selectChoice('.ant-select-item-option', '20 条/页')).click();
     await see(rows).toHaveCount(held + 12);
     await shot('message-drawer.png');
 
     // delete one
     await rows.filter({ hasText: '周报提醒 3' }).locator('.ant-checkbox-input').check();
     await page.locator('.ant-drawer').getByRole('button', { name: /删\s*除/ }).click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await (await confirmButton()).click();
     await see(toast('删除成功')).toBeVisible();
     await see(rows).toHaveCount(held + 11);
     await see(rows.filter({ hasText: '周报提醒 3' })).toHaveCount(0);
 
     // read all
     await page.locator('.ant-drawer').getByRole('button', { name: '全部已读' }).click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await (await confirmButton()).click();
     await see(toast('操作成功')).toBeVisible();
     await poll(bellCount).toBe(0);
     await see(page.locator('.ant-drawer .ant-tag').filter({ hasText: '未读' })).toHaveCount(0);
@@ -124,17 +129,17 @@ describe('messages in the browser', () => {
       await page.route(`**${MESSAGE}/readAll`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 500, success: false, data: null, msg: '消息服务繁忙,请稍后再试' }) }));
       await page.route(`**${MESSAGE}/remove**`, (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, success: false, data: null, msg: '该消息已被发送人撤回' }) }));
       await bell().click();
-      await page.getByTestId('message-popover').getByRole('button', { name: '查看全部消息' }).click();
+      await (await opened(page.getByTestId('message-popover'))).getByRole('button', { name: '查看全部消息' }).click();
       const rows = page.locator('.ant-drawer .ant-table-tbody tr.ant-table-row');
       await see(rows.filter({ hasText: '合同交底会议' })).toBeVisible();
 
       await page.locator('.ant-drawer').getByRole('button', { name: '全部已读' }).click();
-      await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+      await (await confirmButton()).click();
       await see(toast('消息服务繁忙,请稍后再试')).toBeVisible();
 
       await rows.filter({ hasText: '合同交底会议' }).locator('.ant-checkbox-input').check();
       await page.locator('.ant-drawer').getByRole('button', { name: /删\s*除/ }).click();
-      await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+      await (await confirmButton()).click();
       await see(toast('该消息已被发送人撤回')).toBeVisible();
       await see(rows.filter({ hasText: '合同交底会议' })).toBeVisible();
       await shot('message-failure.png');
@@ -150,7 +155,7 @@ describe('messages in the browser', () => {
     const before = (await api<{ unReadCount: number }>(clerk.token, 'GET', `${MESSAGE}/my/topList`)).unReadCount;
     await login('admin');
     await bell().click();
-    await page.getByTestId('message-popover').getByRole('button', { name: '查看全部消息' }).click();
+    await (await opened(page.getByTestId('message-popover'))).getByRole('button', { name: '查看全部消息' }).click();
     await page.locator('.ant-drawer').getByRole('button', { name: '发送消息' }).click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '发送消息' });
     await see(dialog).toBeVisible();
