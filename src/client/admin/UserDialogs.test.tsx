@@ -77,7 +77,8 @@ describe('password reset and unlock', () => {
     renderWith(<ResetPasswordDialog model={user()} rows={fake.tables.get('user')!} onClose={onClose} />, fake);
     ok();
     await waitFor(() => expect(fake.calls.length).toBe(1));
-    await new Promise((r) => setTimeout(r, 20));
+    // the submit has ended (OK no longer loading): had it succeeded, onClose would have been called by now
+    await waitFor(() => expect(screen.getByRole('button', { name: /确\s*定/ }).classList.contains('ant-btn-loading')).toBe(false));
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.queryByText('操作成功')).toBeNull();
   });
