@@ -1,7 +1,7 @@
 // @vitest-environment node
 // Browser tests of the shell (tests/e2e/harness.ts starts the app and Chromium).
 import { describe, expect, test } from 'vitest';
-import { TEST_TIMEOUT, CAPTCHA_PATH, expectProblem, ACCESS_COOKIE, base, page, poll, titleIs, see, shot, pathname, sideItem, tabs, tab, tabBox, dropdownItem, toast, openLogin, captchaOf, fillLogin, login, openFromSidebar } from './harness.ts';
+import { TEST_TIMEOUT, animationsDone, CAPTCHA_PATH, expectProblem, ACCESS_COOKIE, base, page, poll, titleIs, see, shot, pathname, sideItem, tabs, tab, tabBox, dropdownItem, toast, openLogin, captchaOf, fillLogin, login, openFromSidebar } from './harness.ts';
 
 /** Header background of each theme (src/client/app/themes.ts), as computed style reports it. */
 const THEMES = [
@@ -172,7 +172,7 @@ describe('shell in the browser', () => {
     for (const theme of THEMES) {
       await pickTheme(theme.label, theme.header);
       await page.mouse.move(700, 600);
-      await page.waitForTimeout(400); // antd's colour transitions
+      await animationsDone(); // antd's colour transitions (and the hover the mouse left)
       await shot(`theme-${theme.name}.png`);
     }
   }, TEST_TIMEOUT * 2);
