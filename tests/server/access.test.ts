@@ -169,7 +169,7 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     const [menu] = await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'party_a'`);
     const scope = await platform.post('/api/blade-system/api-scope/save', { menuId: menu.id, resourceCode: 'party_a_api', scopeName: '甲方接口', scopePath: '/api/construct/partyA', scopeType: '2' });
     expect(scope.body.code, JSON.stringify(scope.body)).toBe(200);
-    server.access.invalidate();
+    await server.access.invalidate();
     const withoutScope = await userWith(['party_a']);
     expect((await withoutScope.api.get('/api/construct/partyA/list')).status).toBe(403);
     await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [withoutScope.roleId], menuIds: (await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'party_a'`)).map((m) => m.id), dataScopeIds: [], apiScopeIds: [scope.body.data.id] });

@@ -38,7 +38,8 @@ export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_00
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    exited.then((code) => {
+    // `exited` only ever resolves, so this handler needs no rejection branch
+    void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code}) before it was ready:\n${out}`));
     });

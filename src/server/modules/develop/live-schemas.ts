@@ -75,7 +75,8 @@ export class LiveSchemas {
     for (const model of Object.values(compiled.catalog.entities)) {
       if (!before.entities[model.key]) registerEntityRoutes(late.collector(), ctx, model);
     }
-    ctx.access.invalidate();
+    // adopt runs synchronously (reload is a bus callback); invalidate forgets at once and catches its own announce errors
+    void ctx.access.invalidate();
     this.source = source;
     this.current = { version: versionOf(source) };
   }

@@ -224,7 +224,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     const model = next.catalog.entities[generated.key];
     await createEntityMenu(storeOf('menu', actor), groups, model);
     await grantInstalledMenu(ctx, actor, model);
-    ctx.access.invalidate();
+    await ctx.access.invalidate();
     await schemas.announce(ctx.db);
     return ok(request, { key: generated.key, file: generated.file, api: model.api, table: model.table, version: schemas.version });
   });

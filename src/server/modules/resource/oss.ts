@@ -155,7 +155,7 @@ export class Storages {
 
 /** The multipart upload's one file, or the reason it cannot be read. */
 async function readUpload(request: FastifyRequest, limits: UploadLimits): Promise<{ filename: string; body: Buffer }> {
-  let part;
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
     // one byte past the limit is read, so that a file of exactly the limit passes
     part = await request.file({ limits: { fileSize: limits.maxBytes + 1, files: 1 } });
@@ -233,7 +233,7 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
     if (!row) throw notFound(attach.label);
     const storage = await storages.storageByCode(actor.tenantId, row.ossCode);
     const started = Date.now();
-    let stored;
+    let stored: Awaited<ReturnType<ObjectStorage['get']>>;
     try {
       stored = await storage.get(`${actor.tenantId}/${name}`);
     } catch (err) {

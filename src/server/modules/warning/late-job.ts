@@ -67,7 +67,7 @@ export class LateSettlementCheck {
   start(everyMs: number) {
     if (everyMs <= 0 || this.timer) return;
     const round = () => {
-      if (this.running) return;
+      if (this.running !== undefined) return;
       this.running = this.run().catch((err) => {
         console.error('late settlement check failed', err);
         return { ran: false, tenants: 0, raised: 0, closed: 0 };
