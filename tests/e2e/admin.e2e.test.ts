@@ -5,7 +5,7 @@
 // starts the app and Chromium).
 import type { Locator } from 'playwright-core';
 import { describe, test } from 'vitest';
-import { TEST_TIMEOUT, base, login, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
+import { TEST_TIMEOUT, base, login, opened, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
 
 const content = () => page.locator('.zs-content');
 const dialog = () => page.locator('.ant-modal:visible').last();
@@ -18,8 +18,7 @@ const fieldMessage = (text: string) => dialog().locator('.ant-form-item-explain'
 
 /** Presses 确定 in the confirmation that asks `question`. */
 async function confirm(question: string) {
-  const box = page.locator('.ant-modal-confirm').filter({ hasText: question });
-  await see(box).toBeVisible();
+  const box = await opened(page.locator('.ant-modal-confirm').filter({ hasText: question }));
   await button(box, '确定').click();
 }
 
@@ -67,7 +66,7 @@ describe('admin screens in the browser', () => {
 
     await dialog().getByLabel('产品包名称', { exact: true }).fill('浏览器测试包');
     await dialog().getByLabel('菜单', { exact: true }).click();
-    const tree = page.locator('.ant-select-dropdown:visible');
+    const tree = await opened(page.locator('.ant-select-dropdown:visible')); // a click during its opening animation can miss
     await tree.locator('.ant-select-tree-treenode').filter({ hasText: '基础资料' }).first().locator('.ant-select-tree-checkbox').click();
     await page.keyboard.press('Escape');
     await see(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);

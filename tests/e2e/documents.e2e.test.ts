@@ -3,7 +3,7 @@
 // demand plan created through the form with three rows, its totals seen while typing, saved, found
 // by search, opened read-only, one row edited, and deleted with the batch delete.
 import { describe, expect, test } from 'vitest';
-import { login, openFromSidebar, page, see, shot, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto, searchList } from './harness.ts';
+import { confirmButton, login, openFromSidebar, page, see, shot, squash, TEST_TIMEOUT, toast, waitForList, entityList, listRow, pickOption, typeInto, searchList } from './harness.ts';
 
 const TITLE = `浏览器测试计划 ${Date.now()}`;
 
@@ -83,7 +83,7 @@ describe('material total demand in the browser', () => {
     await entityList().getByRole('button', { name: /删\s*除/ }).first().click();
     const confirm = page.locator('.ant-modal-confirm');
     await see(confirm).toContainText('确定将选择数据删除?');
-    await confirm.getByRole('button', { name: /确\s*定/ }).click();
+    await (await confirmButton()).click();
     await see(toast('删除成功')).toBeVisible();
     await waitForList();
     expect(squash(await entityList().innerText())).not.toContain(TITLE);
