@@ -16,7 +16,7 @@ const SEEDING = 600_000;
 
 /** An empty database of `kind` (not the seeded template). */
 async function emptyDb(kind: DbKind): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === 'postgres') return openTestDb('postgres');
+  if (kind === 'postgres') return openTestDb('postgres', {}, { empty: true });
   const db = await openPglite();
   return { db, drop: () => db.close() };
 }

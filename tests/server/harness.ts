@@ -1,6 +1,6 @@
 // The server test harness: the same suites run on the embedded database (a copy of the seeded
 // template) and, when a PostgreSQL server is found (TEST_DATABASE_URL, or one on 127.0.0.1:5432), on a
-// fresh database of that server.
+// database of that server copied from the template seeded the same way (tests/setup/global.ts).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -28,13 +28,18 @@ export interface TestServer extends App {
   dispose(): Promise<void>;
 }
 
-/** A new empty database on the test PostgreSQL server: its URL, and how to drop it (closing its connections). */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database on the test PostgreSQL server, empty or (seeded: true) a copy of the seeded template:
+ * its URL, and how to drop it (closing its connections).
+ */
+export async function createTestDatabase(options: { seeded?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresUrl');
+  const template = options.seeded ? inject('postgresTemplate') : '';
+  if (options.seeded && !template) throw new Error('no seeded PostgreSQL template: the integration project\'s global setup makes it (tests/setup/global.ts)');
   const name = `zs_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -49,8 +54,8 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   };
 }
 
-async function freshPostgres(options: PostgresOptions = {}): Promise<{ db: Db; drop: () => Promise<void> }> {
-  const { url, drop } = await createTestDatabase();
+async function freshPostgres(options: PostgresOptions = {}, seeded = true): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const { url, drop } = await createTestDatabase({ seeded });
   const db = await openPostgres(url, { max: 5, ...options });
   return {
     db,
@@ -61,9 +66,17 @@ async function freshPostgres(options: PostgresOptions = {}): Promise<{ db: Db; d
   };
 }
 
-/** A database for one suite; `postgres` options (pool size, statement timeout) apply to PostgreSQL only. */
-export async function openTestDb(kind: DbKind, postgres: PostgresOptions = {}): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === 'postgres') return freshPostgres(postgres);
+/**
+ * A database for one suite, seeded as createApp seeds a new installation (testConfig()), on either
+ * kind; `{ empty: true }` for one that createApp has never seen. `postgres` options (pool size,
+ * statement timeout) apply to PostgreSQL only.
+ */
+export async function openTestDb(kind: DbKind, postgres: PostgresOptions = {}, options: { empty?: boolean } = {}): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'postgres') return freshPostgres(postgres, !options.empty);
+  if (options.empty) {
+    const db = await openPglite();
+    return { db, drop: () => db.close() };
+  }
   const dump = new Blob([readFileSync(inject('pgliteTemplate'))]);
   const db = await openPglite(undefined, { loadDataDir: dump });
   return { db, drop: () => db.close() };
