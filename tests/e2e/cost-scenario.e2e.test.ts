@@ -6,7 +6,7 @@
 // so), the contract's detail lists its settlements under 相关单据, and the settlement that crossed the
 // contract amount shows its open warning (超合同金额, critical).
 import { describe, expect, test } from 'vitest';
-import { base, entityList, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, waitForList } from './harness.ts';
+import { base, entityList, opened, listRow, page, pathname, poll, see, shot, signInAs, squash, TEST_TIMEOUT, waitForList } from './harness.ts';
 import { settledSubcontract } from './settled-subcontract.ts';
 
 const STAMP = Date.now().toString(36);
@@ -93,7 +93,7 @@ describe('a cost manager follows an over-contract figure to its warning', () => 
     await type.getByTestId('statistics-link-settledAmountInclTax').click();
     // the menu names the settlement type holding settlements on this type's contracts, with their number
     const item = page.locator('.ant-dropdown-menu-item', { hasText: '分包月度结算 1' });
-    await see(item).toBeVisible();
+    await opened(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').filter({ has: item })); // a click during its opening animation can miss
     await shot('cost-scenario-6-settled-menu.png');
     await item.click();
     await poll(async () => page.url()).toContain(`expenditureContractCode=${contract.code}`);

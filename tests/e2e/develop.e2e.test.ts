@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
-import { TEST_TIMEOUT, entityList, listRow, login, openFromSidebar, page, see, serverSettings, shot, sideItem, testApp, toast, typeInto, waitForList } from './harness.ts';
+import { TEST_TIMEOUT, confirmButton, entityList, opened, poll, listRow, login, openFromSidebar, page, see, serverSettings, shot, sideItem, testApp, toast, typeInto, waitForList } from './harness.ts';
 
 const DEV = '/api/blade-develop';
 
@@ -72,11 +72,12 @@ describe('code generation in the browser', () => {
     await openFromSidebar('代码生成');
     await listRow('浇筑记录生成').getByRole('button', { name: '生成预览' }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: '生成预览: 浇筑记录生成' });
-    await dialog.getByRole('button', { name: '写入部署' }).click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await (await opened(dialog)).getByRole('button', { name: '写入部署' }).click();
+    await (await confirmButton()).click();
     await see(toast('已写入 schemas/custom/concrete-pour.schema.json')).toBeVisible();
     // the catalog came again from the server, in this same page: no reload, no rebuilt client
-    expect(schemaLoads).toEqual([200]);
+    // (its answer is waited for: the toast does not promise that it has already arrived)
+    await poll(async () => schemaLoads).toEqual([200]);
     await dialog.locator('.ant-modal-close').click();
     await see(dialog).toBeHidden();
 

@@ -3,7 +3,7 @@
 // project type with the target cost summed, previewed, saved, found by its name, run (the group
 // subtotals and the total the database computes), exported.
 import { describe, expect, test } from 'vitest';
-import { ACCESS_COOKIE, TEST_TIMEOUT, base, context, entityList, listRow, login, openFromSidebar, page, see, shot, sideItem, toast } from './harness.ts';
+import { ACCESS_COOKIE, TEST_TIMEOUT, base, opened, context, entityList, listRow, login, openFromSidebar, page, see, shot, sideItem, toast } from './harness.ts';
 
 const builder = () => page.getByRole('dialog').filter({ hasText: '新建报表' });
 const runner = () => page.getByRole('dialog').filter({ hasText: '运行报表' });
@@ -19,6 +19,7 @@ async function choose(id: string, ...labels: string[]) {
     const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`#${id}_list`) });
     const option = dropdown.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${label}$`) }).first();
     await see(option).toBeVisible();
+    await opened(dropdown); // a click during its opening animation can miss
     await option.click();
   }
   await page.keyboard.press('Escape');
