@@ -120,7 +120,14 @@ describe.each(databaseKinds())('kill -9 during saves on %s', (kind) => {
       const writers = ['甲', '乙', '丙'].map((name) => writer(who, ids, acked, name, () => killed));
       const crashed = server;
       const killer = (async () => {
-        while (acked.saves.size < ACKED_BEFORE_KILL || acked.approved.size === 0) await new Promise((r) => setTimeout(r, 20));
+        const deadline = Date.now() + 180_000; // well inside the test's 600 s, generous for a loaded machine
+        while (acked.saves.size < ACKED_BEFORE_KILL || acked.approved.size === 0) {
+          if (Date.now() > deadline) {
+            killed = true; // the writers stop
+            throw new Error(`within 180 s: ${acked.saves.size} of ${ACKED_BEFORE_KILL} acknowledged saves, ${acked.approved.size} approvals`);
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
         killed = true;
         crashed.proc.kill('SIGKILL');
       })();
