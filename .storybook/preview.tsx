@@ -37,8 +37,28 @@ const withProviders: Decorator = (Story, context) => {
 const preview: Preview = {
   decorators: [withProviders],
   globalTypes: {
-    locale: { description: 'Language', toolbar: { icon: 'globe', items: [{ value: 'zh', title: '中文' }, { value: 'en', title: 'English' }] } },
-    role: { description: 'Role (button permissions)', toolbar: { icon: 'user', items: [{ value: 'story', title: 'As the story says' }, { value: 'administrator', title: '管理员 / administrator' }, { value: 'clerk', title: '资料员 / clerk (no delete, no export)' }, { value: 'viewer', title: '只读 / viewer' }] } },
+    locale: {
+      description: 'Language',
+      toolbar: {
+        icon: 'globe',
+        items: [
+          { value: 'zh', title: '中文' },
+          { value: 'en', title: 'English' },
+        ],
+      },
+    },
+    role: {
+      description: 'Role (button permissions)',
+      toolbar: {
+        icon: 'user',
+        items: [
+          { value: 'story', title: 'As the story says' },
+          { value: 'administrator', title: '管理员 / administrator' },
+          { value: 'clerk', title: '资料员 / clerk (no delete, no export)' },
+          { value: 'viewer', title: '只读 / viewer' },
+        ],
+      },
+    },
     theme: { description: 'Theme', toolbar: { icon: 'paintbrush', items: ['default', 'smart', 'black-gold', 'blue-white', 'white'] } },
   },
   initialGlobals: { locale: 'zh', theme: 'default', role: 'story' },

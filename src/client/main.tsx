@@ -11,7 +11,9 @@ import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
-window.addEventListener('error', (e) => logError({ type: 'error', message: e.message, stack: (e.error as Error | undefined)?.stack ?? '', info: `${e.filename}:${e.lineno}` }));
+window.addEventListener('error', (e) =>
+  logError({ type: 'error', message: e.message, stack: (e.error as Error | undefined)?.stack ?? '', info: `${e.filename}:${e.lineno}` }),
+);
 window.addEventListener('unhandledrejection', (e) => {
   const reason = e.reason as Error | undefined;
   if (reason?.name === 'ApiError') return; // already shown to the user as a toast

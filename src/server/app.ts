@@ -37,7 +37,12 @@ import { systemHooks } from './modules/system/hooks.ts';
 import { registerMenuRoutes } from './modules/system/menu.ts';
 import { ORGANIZATION_PUBLIC_PATHS, registerOrganizationRoutes } from './modules/system/organization.ts';
 import { registerUserRoutes, USER_PUBLIC_PATHS } from './modules/system/user.ts';
-import { followMoves, migrateTenantDatabase, platformConnection, registerTenantDatasourceRoutes } from './modules/system/tenant-datasource.ts';
+import {
+  followMoves,
+  migrateTenantDatabase,
+  platformConnection,
+  registerTenantDatasourceRoutes,
+} from './modules/system/tenant-datasource.ts';
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
@@ -106,7 +111,19 @@ export interface AppOptions {
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [ACCESS_DDL, IDENTITY_DDL, TOKEN_DDL, CAPTCHA_DDL, RATE_LIMIT_DDL, MESSAGE_DDL, RESOURCE_DDL, FLOW_DDL, DEVELOP_DDL, LEDGER_DDL, TENANT_DATABASE_DDL].join('\n');
+const MODULE_DDL = [
+  ACCESS_DDL,
+  IDENTITY_DDL,
+  TOKEN_DDL,
+  CAPTCHA_DDL,
+  RATE_LIMIT_DDL,
+  MESSAGE_DDL,
+  RESOURCE_DDL,
+  FLOW_DDL,
+  DEVELOP_DDL,
+  LEDGER_DDL,
+  TENANT_DATABASE_DDL,
+].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -121,7 +138,8 @@ function demoOption(demo: AppOptions['demo']): DemoLevel | undefined {
 }
 
 export async function openDatabase(config: Config): Promise<Db> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { max: config.poolSize, statementTimeoutMs: limitsOf(config).statementTimeoutMs });
+  if (config.databaseUrl)
+    return openPostgres(config.databaseUrl, { max: config.poolSize, statementTimeoutMs: limitsOf(config).statementTimeoutMs });
   mkdirSync(config.dataDir, { recursive: true });
   return openPglite(join(config.dataDir, 'pg'));
 }
@@ -155,7 +173,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const tenants = tenantDatabases;
     const ctx: RouteContext = {
-      db, catalog, ajv, timeZone: config.timeZone, dictionaryEntities: DICTIONARY_ENTITIES, access,
+      db,
+      catalog,
+      ajv,
+      timeZone: config.timeZone,
+      dictionaryEntities: DICTIONARY_ENTITIES,
+      access,
       dbFor: (tenantId) => tenants.dbFor(tenantId),
       isBound: async (tenantId) => (await tenants.datasourceOf(tenantId)) !== null,
     };
@@ -171,19 +194,47 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tokens.shareThrough(caches);
     caches.on('params', () => logs.forgetParams());
     const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
-    ctx.hooks = withWorkflowLocks(withLedger(withWarnings(withCumulatives({
-      ...systemHooks({ catalog, identity, access, caches, storeContext: () => ctx, processRoles: () => flow.definitions.defaultGroups() }),
-      ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
-      ...resourceHooks(catalog),
-      datasource: datasourceHooks(secretBox),
-      ...reportHooks(catalog, access),
-    }, ctx), ctx), ctx), catalog);
-    if (config.seed) await seedOnce(ctx, { dir: join(PROJECT_ROOT, 'schemas/seed'), demo: demoOption(options.demo) ?? config.demo ?? 'full', flow: seedFlow(ctx) });
+    ctx.hooks = withWorkflowLocks(
+      withLedger(
+        withWarnings(
+          withCumulatives(
+            {
+              ...systemHooks({
+                catalog,
+                identity,
+                access,
+                caches,
+                storeContext: () => ctx,
+                processRoles: () => flow.definitions.defaultGroups(),
+              }),
+              ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
+              ...resourceHooks(catalog),
+              datasource: datasourceHooks(secretBox),
+              ...reportHooks(catalog, access),
+            },
+            ctx,
+          ),
+          ctx,
+        ),
+        ctx,
+      ),
+      catalog,
+    );
+    if (config.seed)
+      await seedOnce(ctx, {
+        dir: join(PROJECT_ROOT, 'schemas/seed'),
+        demo: demoOption(options.demo) ?? config.demo ?? 'full',
+        flow: seedFlow(ctx),
+      });
     await releaseStartup?.();
     releaseStartup = undefined;
 
     const limits = limitsOf(config);
-    const app = Fastify({ logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false), ...serverLimitOptions(limits), trustProxy: config.trustProxy ?? false });
+    const app = Fastify({
+      logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false),
+      ...serverLimitOptions(limits),
+      trustProxy: config.trustProxy ?? false,
+    });
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
     registerSecurityHeaders(app);
@@ -191,9 +242,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerErrorHandler(app, {
       spaFallback: hasClient,
       limits,
-      recordError: (err, request) => logs.error(whoOf(request), {
-        source: 'server', exceptionName: err.name, message: err.message, stackTrace: err.stack, method: request.method, requestUri: request.url.split('?')[0], ...originOf(request),
-      }),
+      recordError: (err, request) =>
+        logs.error(whoOf(request), {
+          source: 'server',
+          exceptionName: err.name,
+          message: err.message,
+          stackTrace: err.stack,
+          method: request.method,
+          requestUri: request.url.split('?')[0],
+          ...originOf(request),
+        }),
     });
     if (config.apiLog !== false) registerApiLog(app, logs);
     registerDeleteAudit(app, ctx);
@@ -221,7 +279,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerTextGuard(app);
     registerQueryGuard(app);
     registerDrain(app);
-    registerAuthRoutes(app, identity, access, { exposeCaptchaCode: config.exposeCaptchaCode, loginLimits: config.loginLimits, captchaPerAddress: limits.captchaPerAddress, logs });
+    registerAuthRoutes(app, identity, access, {
+      exposeCaptchaCode: config.exposeCaptchaCode,
+      loginLimits: config.loginLimits,
+      captchaPerAddress: limits.captchaPerAddress,
+      logs,
+    });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one
     registerUserRoutes(app, ctx, identity);
@@ -232,7 +295,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.addHook('preClose', async () => liveHub.close());
     registerMessageRoutes(app, ctx, { hub: liveHub, tokens });
     registerNoticeRoutes(app, ctx);
-    await registerOssRoutes(app, ctx, { storageDir: config.storageDir ?? join(config.dataDir, 'files'), uploadMaxMb: config.uploadMaxMb ?? 20, s3Factory: options.s3Factory ?? sdkS3Factory, allowedHosts: config.ossHosts ?? LOOPBACK_HOSTS, addresses: platformAddresses });
+    await registerOssRoutes(app, ctx, {
+      storageDir: config.storageDir ?? join(config.dataDir, 'files'),
+      uploadMaxMb: config.uploadMaxMb ?? 20,
+      s3Factory: options.s3Factory ?? sdkS3Factory,
+      allowedHosts: config.ossHosts ?? LOOPBACK_HOSTS,
+      addresses: platformAddresses,
+    });
     registerSmsRoutes(app, ctx);
     registerFlowRoutes(app, ctx, flow);
     registerCumulativeRoutes(app, ctx);
@@ -240,8 +309,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
     registerDevelopRoutes(app, ctx, {
-      box: secretBox, allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS, addresses: platformAddresses, schemaRoot: config.schemaDir ?? PROJECT_ROOT,
-      migrationsDir: join(PROJECT_ROOT, 'migrations'), source, bus: caches,
+      box: secretBox,
+      allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS,
+      addresses: platformAddresses,
+      schemaRoot: config.schemaDir ?? PROJECT_ROOT,
+      migrationsDir: join(PROJECT_ROOT, 'migrations'),
+      source,
+      bus: caches,
     });
     registerReportRoutes(app, ctx);
     // late settlement (c): at start and then every ZS_LATE_SETTLEMENT_MINUTES, stopped before the databases close
@@ -256,12 +330,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         root: clientDir,
         // files are looked up per request, so a rebuilt client is served without a restart
         wildcard: true,
-        setHeaders: (res, path) => res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+        setHeaders: (res, path) =>
+          res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
       });
     }
 
     return {
-      app, db, catalog, tokens, ctx, sync, access, identity, hub, flow, logs, tenantDatabases: tenants, lateSettlements,
+      app,
+      db,
+      catalog,
+      tokens,
+      ctx,
+      sync,
+      access,
+      identity,
+      hub,
+      flow,
+      logs,
+      tenantDatabases: tenants,
+      lateSettlements,
       async close() {
         await app.close();
         if (!options.db) await db.close();

@@ -69,7 +69,12 @@ export interface Limits {
 }
 
 export const LIMIT_DEFAULTS: Limits = {
-  bodyLimitMb: 5, requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, statementTimeoutMs: 30_000, captchaPerAddress: 30, shutdownGraceMs: 20_000,
+  bodyLimitMb: 5,
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 15_000,
+  statementTimeoutMs: 30_000,
+  captchaPerAddress: 30,
+  shutdownGraceMs: 20_000,
 };
 
 export function limitsOf(config: Pick<Config, 'limits'>): Limits {
@@ -78,8 +83,12 @@ export function limitsOf(config: Pick<Config, 'limits'>): Limits {
 
 function limitsFromEnv(env: NodeJS.ProcessEnv): Partial<Limits> {
   const names: Record<keyof Limits, string> = {
-    bodyLimitMb: 'ZS_BODY_LIMIT_MB', requestTimeoutMs: 'ZS_REQUEST_TIMEOUT_MS', headersTimeoutMs: 'ZS_HEADERS_TIMEOUT_MS',
-    statementTimeoutMs: 'ZS_STATEMENT_TIMEOUT_MS', captchaPerAddress: 'ZS_CAPTCHA_LIMIT_ADDRESS', shutdownGraceMs: 'ZS_SHUTDOWN_GRACE_MS',
+    bodyLimitMb: 'ZS_BODY_LIMIT_MB',
+    requestTimeoutMs: 'ZS_REQUEST_TIMEOUT_MS',
+    headersTimeoutMs: 'ZS_HEADERS_TIMEOUT_MS',
+    statementTimeoutMs: 'ZS_STATEMENT_TIMEOUT_MS',
+    captchaPerAddress: 'ZS_CAPTCHA_LIMIT_ADDRESS',
+    shutdownGraceMs: 'ZS_SHUTDOWN_GRACE_MS',
   };
   const limits: Partial<Limits> = {};
   for (const [key, name] of Object.entries(names) as [keyof Limits, string][]) {
@@ -125,8 +134,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: env.ZS_STORAGE_DIR ? resolve(env.ZS_STORAGE_DIR) : undefined,
     uploadMaxMb: Number(env.ZS_UPLOAD_MAX_MB ?? 20),
     apiLog: env.ZS_API_LOG !== 'off',
-    datasourceHosts: env.ZS_DATASOURCE_HOSTS ? env.ZS_DATASOURCE_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined,
-    ossHosts: env.ZS_OSS_HOSTS ? env.ZS_OSS_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined,
+    datasourceHosts: env.ZS_DATASOURCE_HOSTS
+      ? env.ZS_DATASOURCE_HOSTS.split(',')
+          .map((h) => h.trim())
+          .filter(Boolean)
+      : undefined,
+    ossHosts: env.ZS_OSS_HOSTS
+      ? env.ZS_OSS_HOSTS.split(',')
+          .map((h) => h.trim())
+          .filter(Boolean)
+      : undefined,
     datasourceKey: env.ZS_DATASOURCE_KEY || undefined,
     schemaDir: env.ZS_SCHEMA_DIR ? resolve(env.ZS_SCHEMA_DIR) : undefined,
     limits: limitsFromEnv(env),

@@ -8,7 +8,9 @@ const config = configFromEnv();
 try {
   const { app, close } = await createApp(config);
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Zhusuan ready at ${address} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`}, ${Math.round(performance.now() - started)} ms)`);
+  app.log.info(
+    `Zhusuan ready at ${address} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`}, ${Math.round(performance.now() - started)} ms)`,
+  );
   console.log(`Zhusuan: ${address.replace('127.0.0.1', 'localhost')}`);
   // Graceful stop: the port closes at once, requests in flight finish, event streams end, the API log
   // is flushed and the database closed; past the grace period the process exits anyway.

@@ -31,12 +31,19 @@ export function readSchemaSource(root = PROJECT_ROOT, manifestFile = 'entities.m
   const manifest = read(manifestFile) as Manifest | undefined;
   if (!manifest) throw new SchemaSetError([{ file: manifestFile, pointer: '', message: 'manifest not found or not JSON' }, ...issues]);
   const files: Record<string, JsonSchema> = {};
-  const listDir = (dir: string) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.json')).map((f) => `${dir}/${f}`) : []);
+  const listDir = (dir: string) =>
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir))
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => `${dir}/${f}`)
+      : [];
   for (const file of [...listDir('schemas/common'), ...Object.values(manifest.entities ?? {}), ...(manifest.dictionaries ?? [])]) {
     const doc = read(file);
     if (doc) files[file] = doc;
   }
-  const meta = listDir('schemas/meta').map(read).filter((d): d is JsonSchema => d !== undefined);
+  const meta = listDir('schemas/meta')
+    .map(read)
+    .filter((d): d is JsonSchema => d !== undefined);
   if (issues.length) throw new SchemaSetError(issues);
   return { manifest: { dictionaries: manifest.dictionaries ?? [], entities: manifest.entities ?? {} }, files, meta };
 }

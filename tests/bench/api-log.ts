@@ -61,7 +61,16 @@ async function token(): Promise<string> {
 }
 
 function start(target: Target, mode: Mode, port: number): ServerProc {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...target.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ZS_JWT_SECRET: SECRET, ZS_DEMO: 'basic', ZS_API_LOG: mode };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...target.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ZS_JWT_SECRET: SECRET,
+    ZS_DEMO: 'basic',
+    ZS_API_LOG: mode,
+  };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   return spawnServer(`app-${target.kind}-log-${mode}`, process.execPath, ['--import', 'tsx', 'src/server/main.ts'], env, port, ROOT);
 }
@@ -87,7 +96,13 @@ async function postgresTarget(): Promise<Target> {
   return {
     kind: 'postgres',
     env: { DATABASE_URL: url.toString(), DATA_DIR: undefined },
-    setReads: (value) => run(async (c) => void (await c.query(`UPDATE blade_param SET param_value = $1 WHERE param_key = 'log.apiReads' AND tenant_id = '000000'`, [value]))),
+    setReads: (value) =>
+      run(
+        async (c) =>
+          void (await c.query(`UPDATE blade_param SET param_value = $1 WHERE param_key = 'log.apiReads' AND tenant_id = '000000'`, [
+            value,
+          ])),
+      ),
     countApiLog: () => run(async (c) => (await c.query(`SELECT count(*)::int AS n FROM blade_log_api`)).rows[0].n as number),
     drop: async () => {
       const c = new pg.Client({ connectionString: CFG.pgAdminUrl });
@@ -112,7 +127,13 @@ async function pgliteTarget(): Promise<Target> {
   return {
     kind: 'pglite',
     env: { DATA_DIR: dir, DATABASE_URL: undefined },
-    setReads: (value) => run(async (db) => void (await db.query(`UPDATE blade_param SET param_value = $1 WHERE param_key = 'log.apiReads' AND tenant_id = '000000'`, [value]))),
+    setReads: (value) =>
+      run(
+        async (db) =>
+          void (await db.query(`UPDATE blade_param SET param_value = $1 WHERE param_key = 'log.apiReads' AND tenant_id = '000000'`, [
+            value,
+          ])),
+      ),
     countApiLog: () => run(async (db) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM blade_log_api`))[0].n),
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
@@ -168,7 +189,15 @@ async function perRowCost(): Promise<{ pushUs: number; batchUs: number }> {
   const who = { tenantId: '000000', userId: ADMIN.userId, deptId: ADMIN.deptId };
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
-    logs.api(who, { method: 'GET', requestUri: '/api/construct/project/list', status: 200, duration: 3, params: maskedParams({ current: '1', size: '10' }, undefined, 8000), remoteIp: '127.0.0.1', userAgent: 'autocannon' });
+    logs.api(who, {
+      method: 'GET',
+      requestUri: '/api/construct/project/list',
+      status: 200,
+      duration: 3,
+      params: maskedParams({ current: '1', size: '10' }, undefined, 8000),
+      remoteIp: '127.0.0.1',
+      userAgent: 'autocannon',
+    });
   }
   const t1 = performance.now();
   await logs.flush();
@@ -199,20 +228,49 @@ async function main() {
       const off = median(runs.off.map((r) => r.rps))!;
       const on = median(runs.on.map((r) => r.rps))!;
       const bad = [...runs.off, ...runs.on].reduce((n, r) => n + r.errors + r.timeouts + r.non2xx + r.mismatches, 0);
-      rows.push([kind, int(off), int(on), `${(((on - off) / off) * 100).toFixed(1)} %`,
+      rows.push([
+        kind,
+        int(off),
+        int(on),
+        `${(((on - off) / off) * 100).toFixed(1)} %`,
         `${ms(median(runs.off.map((r) => r.p99)), 0)} / ${ms(median(runs.on.map((r) => r.p99)), 0)}`,
-        runs.off.map((r) => int(r.rps)).join(', '), runs.on.map((r) => int(r.rps)).join(', '),
-        `${int(logged.reduce((a, b) => a + b, 0))} of ${int(runs.on.reduce((a, r) => a + r.total, 0))}`, bad]);
+        runs.off.map((r) => int(r.rps)).join(', '),
+        runs.on.map((r) => int(r.rps)).join(', '),
+        `${int(logged.reduce((a, b) => a + b, 0))} of ${int(runs.on.reduce((a, r) => a + r.total, 0))}`,
+        bad,
+      ]);
     } catch (err) {
       lines.push(`${kind}: skipped (${(err as Error).message.split('\n')[0]})`, '');
     } finally {
       await target?.drop().catch(() => undefined);
     }
   }
-  lines.push(table(['database', 'req/s log off (median)', 'req/s log on (median)', 'change', 'p99 ms off / on', 'runs off', 'runs on', 'rows logged (of requests)', 'errors'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+  lines.push(
+    table(
+      [
+        'database',
+        'req/s log off (median)',
+        'req/s log on (median)',
+        'change',
+        'p99 ms off / on',
+        'runs off',
+        'runs on',
+        'rows logged (of requests)',
+        'errors',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
   const cost = await perRowCost();
-  lines.push('', `The log's own work, measured apart (100,000 rows, no database): ${cost.pushUs.toFixed(1)} µs per request to mask and queue its row after the answer, ${cost.batchUs.toFixed(1)} µs per row to build the batch INSERT.`);
-  lines.push('', 'Target: at most 5 % fewer requests per second with the log on. The rows logged count every request of the runs with the log on, warm-up included, written after the answers in batches.');
+  lines.push(
+    '',
+    `The log's own work, measured apart (100,000 rows, no database): ${cost.pushUs.toFixed(1)} µs per request to mask and queue its row after the answer, ${cost.batchUs.toFixed(1)} µs per row to build the batch INSERT.`,
+  );
+  lines.push(
+    '',
+    'Target: at most 5 % fewer requests per second with the log on. The rows logged count every request of the runs with the log on, warm-up included, written after the answers in batches.',
+  );
   const report = lines.join('\n');
   writeFileSync(RESULTS_FILE, `${report}\n`);
   console.log(report);

@@ -24,7 +24,9 @@ app.get('/list', async (request, reply) => {
     nameLike: query.name_like || undefined,
   });
   try {
-    const { rows: [{ total }] } = await pool.query(count.sql, count.params);
+    const {
+      rows: [{ total }],
+    } = await pool.query(count.sql, count.params);
     const records = offset < total ? (await pool.query(page.sql, page.params)).rows : [];
     return { records, total };
   } catch (err) {

@@ -64,7 +64,9 @@ export interface CpuSnapshot {
 export function cpuSnapshot(): CpuSnapshot | undefined {
   let line: string | undefined;
   try {
-    line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu '));
+    line = readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('cpu '));
   } catch {
     return undefined;
   }

@@ -21,15 +21,94 @@ const pick = (list: string[], expr: string) => `(ARRAY[${list.map(lit).join(',')
 const snowflake = (ts: string, worker: string, seq: string) =>
   `(((extract(epoch FROM ${ts})::bigint * 1000 - ${ID_EPOCH_MS}) << 22) | ((${worker}) << 12) | (${seq}))`;
 
-const CITIES = ['杭州', '宁波', '苏州', '南京', '合肥', '武汉', '长沙', '成都', '重庆', '西安', '郑州', '济南', '青岛', '厦门', '福州', '昆明'];
-const PROVINCES = ['浙江省', '浙江省', '江苏省', '江苏省', '安徽省', '湖北省', '湖南省', '四川省', '重庆市', '陕西省', '河南省', '山东省', '山东省', '福建省', '福建省', '云南省'];
-const FEATURES = ['锦绣花园', '滨江新城', '科创园', '中央公园', '翡翠湾', '学府里', '香樟花园', '星河湾', '云栖小镇', '未来社区', '高铁新城', '临港产业园', '湖畔花园', '金融中心', '体育中心', '人民医院'];
+const CITIES = [
+  '杭州',
+  '宁波',
+  '苏州',
+  '南京',
+  '合肥',
+  '武汉',
+  '长沙',
+  '成都',
+  '重庆',
+  '西安',
+  '郑州',
+  '济南',
+  '青岛',
+  '厦门',
+  '福州',
+  '昆明',
+];
+const PROVINCES = [
+  '浙江省',
+  '浙江省',
+  '江苏省',
+  '江苏省',
+  '安徽省',
+  '湖北省',
+  '湖南省',
+  '四川省',
+  '重庆市',
+  '陕西省',
+  '河南省',
+  '山东省',
+  '山东省',
+  '福建省',
+  '福建省',
+  '云南省',
+];
+const FEATURES = [
+  '锦绣花园',
+  '滨江新城',
+  '科创园',
+  '中央公园',
+  '翡翠湾',
+  '学府里',
+  '香樟花园',
+  '星河湾',
+  '云栖小镇',
+  '未来社区',
+  '高铁新城',
+  '临港产业园',
+  '湖畔花园',
+  '金融中心',
+  '体育中心',
+  '人民医院',
+];
 const PHASES = ['', '一期', '二期', '三期', 'A区', 'B区'];
-const KINDS = ['住宅工程', '安置房工程', '综合楼工程', '道路改造工程', '桥梁工程', '雨污管网工程', '厂房工程', '学校工程', '精装修工程', '机电安装工程'];
-const KIND_TYPES = ['building', 'building', 'building', 'municipal', 'highway', 'municipal', 'building', 'building', 'decoration', 'installation'];
+const KINDS = [
+  '住宅工程',
+  '安置房工程',
+  '综合楼工程',
+  '道路改造工程',
+  '桥梁工程',
+  '雨污管网工程',
+  '厂房工程',
+  '学校工程',
+  '精装修工程',
+  '机电安装工程',
+];
+const KIND_TYPES = [
+  'building',
+  'building',
+  'building',
+  'municipal',
+  'highway',
+  'municipal',
+  'building',
+  'building',
+  'decoration',
+  'installation',
+];
 const STATUSES = ['preparing', 'constructing', 'constructing', 'constructing', 'suspended', 'completed', 'final_settled', 'closed'];
 const DISTRICTS = ['高新区', '经开区', '新城区', '老城区', '滨江区', '开发区'];
-const ORGS = ['筑算建设集团第一工程有限公司', '筑算建设集团第二工程有限公司', '筑算建设集团第三工程有限公司', '筑算市政工程有限公司', '筑算机电安装有限公司'];
+const ORGS = [
+  '筑算建设集团第一工程有限公司',
+  '筑算建设集团第二工程有限公司',
+  '筑算建设集团第三工程有限公司',
+  '筑算市政工程有限公司',
+  '筑算机电安装有限公司',
+];
 const STRUCTURES = ['框架结构', '剪力墙结构', '框架-剪力墙结构', '钢结构', '砖混结构', '装配式混凝土结构'];
 const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '赵', '黄', '周', '吴', '徐', '孙'];
 const GIVEN = ['伟', '芳', '娜', '敏', '静', '强', '磊', '军', '洋', '勇', '杰', '涛', '明', '超', '霞', '平'];
@@ -37,7 +116,8 @@ const PARTY_SUFFIXES = ['城市建设投资集团有限公司', '城投置业有
 const PARTY_TYPES = ['government', 'soe', 'soe', 'private', 'foreign', 'other'];
 const BANKS = ['中国工商银行', '中国建设银行', '中国农业银行', '中国银行', '交通银行'];
 
-const person = (h: string) => `${pick(SURNAMES, `${h} >> 5`)} || ${pick(GIVEN, `${h} >> 9`)} || CASE WHEN (${h} >> 13) % 2 = 0 THEN ${pick(GIVEN, `${h} >> 14`)} ELSE '' END`;
+const person = (h: string) =>
+  `${pick(SURNAMES, `${h} >> 5`)} || ${pick(GIVEN, `${h} >> 9`)} || CASE WHEN (${h} >> 13) % 2 = 0 THEN ${pick(GIVEN, `${h} >> 14`)} ELSE '' END`;
 
 /** Statements that fill the tables (one transaction's worth; run VACUUM ANALYZE afterwards, separately). */
 export function seedSql(tenants: number, perTenant: number): string[] {

@@ -96,7 +96,16 @@ async function startProcesses(n: number): Promise<ServerProc[]> {
   const procs: ServerProc[] = [];
   for (let i = 0; i < n; i++) {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ZS_JWT_SECRET: SECRET, ZS_DEMO: 'basic', ZS_TRUST_PROXY: 'loopback' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ZS_JWT_SECRET: SECRET,
+      ZS_DEMO: 'basic',
+      ZS_TRUST_PROXY: 'loopback',
+    };
     delete env.DATA_DIR;
     procs.push(spawnServer(`app-${i + 1}-of-${n}`, process.execPath, ['--import', 'tsx', 'src/server/main.ts'], env, port, ROOT));
   }
@@ -116,8 +125,14 @@ async function measureList(base: string, headers: Record<string, string>, durati
 /** A project to save: names are unique among a tenant's projects, so each request has its own. */
 function projectBody(partyAId: string, n: number): string {
   return JSON.stringify({
-    name: `${BENCH_NAME} ${process.pid}-${n}`, projectType: 'building', partyAId, targetCost: 128_000_000.5, plannedStartDate: '2026-03-01', plannedEndDate: '2027-12-31',
-    projectManagerName: '李建国', projectStatus: 'constructing',
+    name: `${BENCH_NAME} ${process.pid}-${n}`,
+    projectType: 'building',
+    partyAId,
+    targetCost: 128_000_000.5,
+    plannedStartDate: '2026-03-01',
+    plannedEndDate: '2027-12-31',
+    projectManagerName: '李建国',
+    projectStatus: 'constructing',
   });
 }
 
@@ -129,10 +144,26 @@ async function measureSave(base: string, headers: Record<string, string>, partyA
   const answer = await probe.json();
   if (answer.code !== 200) throw new Error(`save: ${JSON.stringify(answer).slice(0, 300)}`);
   const r = await autocannon({
-    url: base, connections: CFG.connections, duration: durationS, timeout: 10,
-    requests: [{ method: 'POST', path: SAVE, headers: jsonHeaders, setupRequest: (req: object) => ({ ...req, body: projectBody(partyAId, saves++) }) }],
+    url: base,
+    connections: CFG.connections,
+    duration: durationS,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        path: SAVE,
+        headers: jsonHeaders,
+        setupRequest: (req: object) => ({ ...req, body: projectBody(partyAId, saves++) }),
+      },
+    ],
   });
-  return { rps: r.requests.total / r.duration, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
+  return {
+    rps: r.requests.total / r.duration,
+    total: r.requests.total,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.errors + r.timeouts + r.non2xx,
+  };
 }
 
 /** CPU time (ms) of each process, with its threads, from /proc (Linux; 0 where unreadable). */
@@ -151,8 +182,15 @@ function cpuMs(pids: number[]): Map<number, number> {
 }
 
 /** The CPU the servers, nginx and this database's backends spend over `run`, per request. */
-async function cpuPerRequest<T extends { total: number }>(procs: ServerProc[], nginx: Nginx | undefined, run: () => Promise<T>): Promise<T & { cpu: CpuPerRequest }> {
-  const backends = async () => withClient(CFG.pgAdminUrl, async (c) => (await c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [DB_NAME])).rows.map((r) => Number(r.pid)));
+async function cpuPerRequest<T extends { total: number }>(
+  procs: ServerProc[],
+  nginx: Nginx | undefined,
+  run: () => Promise<T>,
+): Promise<T & { cpu: CpuPerRequest }> {
+  const backends = async () =>
+    withClient(CFG.pgAdminUrl, async (c) =>
+      (await c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [DB_NAME])).rows.map((r) => Number(r.pid)),
+    );
   const app = procs.flatMap((p) => processTree(p.pid));
   const proxy = nginx ? processTree(nginx.pid) : [];
   const before = { app: cpuMs(app), proxy: cpuMs(proxy), db: cpuMs(await backends()) };
@@ -160,7 +198,10 @@ async function cpuPerRequest<T extends { total: number }>(procs: ServerProc[], n
   const after = { app: cpuMs(app), proxy: cpuMs(proxy), db: cpuMs(await backends()) };
   const spent = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((sum, [pid, ms]) => sum + ms - (a.get(pid) ?? 0), 0);
   const n = Math.max(1, result.total);
-  return { ...result, cpu: { app: spent(before.app, after.app) / n, nginx: spent(before.proxy, after.proxy) / n, postgres: spent(before.db, after.db) / n } };
+  return {
+    ...result,
+    cpu: { app: spent(before.app, after.app) / n, nginx: spent(before.proxy, after.proxy) / n, postgres: spent(before.db, after.db) / n },
+  };
 }
 
 interface CpuPerRequest {
@@ -189,7 +230,10 @@ async function measure(setup: Setup, headers: Record<string, string>, partyAId: 
     await measureSave(base, headers, partyAId, CFG.warmupS);
     const save = await cpuPerRequest(procs, nginx, () => measureSave(base, headers, partyAId, CFG.durationS));
     // the saved rows go, so that the next list run sees the same table
-    const saved = await withClient(databaseUrl(), async (c) => (await c.query(`DELETE FROM construct_project WHERE name LIKE $1`, [`${BENCH_NAME} %`])).rowCount ?? 0);
+    const saved = await withClient(
+      databaseUrl(),
+      async (c) => (await c.query(`DELETE FROM construct_project WHERE name LIKE $1`, [`${BENCH_NAME} %`])).rowCount ?? 0,
+    );
     return { setup, list, save, saved };
   } finally {
     await nginx?.stop();
@@ -216,7 +260,11 @@ async function main() {
   try {
     // the first start builds and seeds the database; the setups then start on it as a restart would
     await Promise.all((await startProcesses(1)).map((p) => stopServer(p)));
-    const [{ id: partyAId }] = await withClient(databaseUrl(), async (c) => (await c.query(`SELECT id::text AS id FROM construct_party_a WHERE tenant_id = '000000' AND is_deleted = 0 LIMIT 1`)).rows);
+    const [{ id: partyAId }] = await withClient(
+      databaseUrl(),
+      async (c) =>
+        (await c.query(`SELECT id::text AS id FROM construct_party_a WHERE tenant_id = '000000' AND is_deleted = 0 LIMIT 1`)).rows,
+    );
     const headers = { 'blade-auth': `bearer ${await token()}` };
     const runs: Row[] = [];
     for (let round = 0; round < CFG.rounds; round++) {
@@ -245,18 +293,36 @@ function writeReport(runs: Row[], loadAtStart: number[], started: Date) {
   const lines = [
     '# Processes behind nginx',
     '',
-    `Machine: ${machine()}; load average at the start ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min; other engineers' work shares the cores), at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}. ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    `Machine: ${machine()}; load average at the start ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min; other engineers' work shares the cores), at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}. ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     `PostgreSQL on loopback, each process \`node --import tsx src/server/main.ts\` with the default pool (ZS_POOL_SIZE 10), nginx with deploy/nginx/zhusuan.conf (worker_processes auto). Load: autocannon, ${CFG.connections} connections, ${CFG.durationS} s after a warm-up run of ${CFG.warmupS} s, as the platform administrator. List: \`${LIST}\` (first page with its total; every answer compared byte for byte). Save: \`${SAVE}\`, one new project per request. ${CFG.rounds} rounds (setups in turn forwards and backwards); medians, each round's figure in the runs columns.`,
     '',
     table(
-      ['setup', 'list req/s', 'list p50 / p99 ms', 'save req/s', 'save p50 / p99 ms', 'list vs direct', 'save vs direct', 'runs list / save req/s', 'failed'],
+      [
+        'setup',
+        'list req/s',
+        'list p50 / p99 ms',
+        'save req/s',
+        'save p50 / p99 ms',
+        'list vs direct',
+        'save vs direct',
+        'runs list / save req/s',
+        'failed',
+      ],
       SETUPS.map((setup) => {
         const rows = of(setup);
         const list = med(rows, (r) => r.list.rps);
         const save = med(rows, (r) => r.save.rps);
         return [
-          label(setup), int(list), `${med(rows, (r) => r.list.p50)} / ${med(rows, (r) => r.list.p99)}`, int(save), `${med(rows, (r) => r.save.p50)} / ${med(rows, (r) => r.save.p99)}`,
-          `${((list / directList) * 100).toFixed(0)} %`, `${((save / directSave) * 100).toFixed(0)} %`,
+          label(setup),
+          int(list),
+          `${med(rows, (r) => r.list.p50)} / ${med(rows, (r) => r.list.p99)}`,
+          int(save),
+          `${med(rows, (r) => r.save.p50)} / ${med(rows, (r) => r.save.p99)}`,
+          `${((list / directList) * 100).toFixed(0)} %`,
+          `${((save / directSave) * 100).toFixed(0)} %`,
           `${rows.map((r) => int(r.list.rps)).join(', ')} / ${rows.map((r) => int(r.save.rps)).join(', ')}`,
           rows.reduce((n, r) => n + r.list.errors + r.list.timeouts + r.list.non2xx + r.list.mismatches + r.save.failed, 0),
         ];
@@ -264,13 +330,14 @@ function writeReport(runs: Row[], loadAtStart: number[], started: Date) {
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
-    'CPU time per request (ms, medians; the server processes, nginx\'s master and workers, and PostgreSQL\'s backends of this database):',
+    "CPU time per request (ms, medians; the server processes, nginx's master and workers, and PostgreSQL's backends of this database):",
     '',
     table(
       ['setup', 'list: app / nginx / PostgreSQL', 'save: app / nginx / PostgreSQL'],
       SETUPS.map((setup) => {
         const rows = of(setup);
-        const cpu = (pick: (r: Row) => CpuPerRequest) => `${ms1(med(rows, (r) => pick(r).app))} / ${ms1(med(rows, (r) => pick(r).nginx))} / ${ms1(med(rows, (r) => pick(r).postgres))}`;
+        const cpu = (pick: (r: Row) => CpuPerRequest) =>
+          `${ms1(med(rows, (r) => pick(r).app))} / ${ms1(med(rows, (r) => pick(r).nginx))} / ${ms1(med(rows, (r) => pick(r).postgres))}`;
         return [label(setup), cpu((r) => r.list.cpu), cpu((r) => r.save.cpu)];
       }),
       ['l', 'r', 'r'],

@@ -71,7 +71,11 @@ export function spawnServer(name: string, command: string, args: string[], env: 
     });
   });
   const proc: ServerProc = {
-    name, pid: child.pid, port, child, exited,
+    name,
+    pid: child.pid,
+    port,
+    child,
+    exited,
     hasExited: () => done,
     output: () => out,
     waitForLine(pattern, timeoutMs) {
@@ -239,15 +243,23 @@ export function runBench(name: string, main: () => Promise<void>, limitMs = 30 *
     process.exit(1);
   }, limitMs);
   watchdog.unref();
-  main().then(() => process.exit(0), (err) => {
-    console.error(err);
-    killAllNow();
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      killAllNow();
+      process.exit(1);
+    },
+  );
 }
 
 /** Polls `probe` every `intervalMs` until it returns a value or `timeoutMs` passes. */
-export async function pollUntil<T>(probe: () => Promise<T | undefined>, intervalMs: number, timeoutMs: number, stopIf?: () => boolean): Promise<T | undefined> {
+export async function pollUntil<T>(
+  probe: () => Promise<T | undefined>,
+  intervalMs: number,
+  timeoutMs: number,
+  stopIf?: () => boolean,
+): Promise<T | undefined> {
   const end = performance.now() + timeoutMs;
   while (performance.now() < end) {
     if (stopIf?.()) return undefined;

@@ -141,7 +141,10 @@ export function summarizeProfile(file: string, root: string, top = 15, window?: 
   }
   const busy = total - idle;
   const rows = (m: Map<string, number>, n: number) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ms]) => ({ name, ms, share: busy ? ms / busy : 0 }));
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, ms]) => ({ name, ms, share: busy ? ms / busy : 0 }));
   // Our files as one category each, the rest as they come.
   return {
     windowed: useWindow,

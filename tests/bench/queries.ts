@@ -6,15 +6,34 @@
 // the app, so a drift in the app's SQL shows up as a failed check.
 
 export const SELECT_LIST = [
-  `t."id"::text AS "id"`, `t."tenant_id" AS "tenantId"`, `t."create_user"::text AS "createUser"`, `t."create_dept"::text AS "createDept"`,
-  `to_char(t."create_time", 'YYYY-MM-DD HH24:MI:SS') AS "createTime"`, `t."update_user"::text AS "updateUser"`,
-  `to_char(t."update_time", 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"`, `t."is_deleted" AS "isDeleted"`, `t."code" AS "code"`,
-  `t."name" AS "name"`, `t."short_name" AS "shortName"`, `t."project_type" AS "projectType"`, `t."party_a_id"::text AS "partyAId"`,
-  `t."org_name" AS "orgName"`, `t."province" AS "province"`, `t."city" AS "city"`, `t."district" AS "district"`, `t."address" AS "address"`,
-  `t."building_area"::text AS "buildingArea"`, `t."structure_type" AS "structureType"`, `t."target_cost"::text AS "targetCost"`,
-  `to_char(t."planned_start_date", 'YYYY-MM-DD') AS "plannedStartDate"`, `to_char(t."planned_end_date", 'YYYY-MM-DD') AS "plannedEndDate"`,
-  `to_char(t."actual_start_date", 'YYYY-MM-DD') AS "actualStartDate"`, `to_char(t."actual_end_date", 'YYYY-MM-DD') AS "actualEndDate"`,
-  `t."project_manager_name" AS "projectManagerName"`, `t."cost_manager_name" AS "costManagerName"`, `t."project_status" AS "projectStatus"`,
+  `t."id"::text AS "id"`,
+  `t."tenant_id" AS "tenantId"`,
+  `t."create_user"::text AS "createUser"`,
+  `t."create_dept"::text AS "createDept"`,
+  `to_char(t."create_time", 'YYYY-MM-DD HH24:MI:SS') AS "createTime"`,
+  `t."update_user"::text AS "updateUser"`,
+  `to_char(t."update_time", 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"`,
+  `t."is_deleted" AS "isDeleted"`,
+  `t."code" AS "code"`,
+  `t."name" AS "name"`,
+  `t."short_name" AS "shortName"`,
+  `t."project_type" AS "projectType"`,
+  `t."party_a_id"::text AS "partyAId"`,
+  `t."org_name" AS "orgName"`,
+  `t."province" AS "province"`,
+  `t."city" AS "city"`,
+  `t."district" AS "district"`,
+  `t."address" AS "address"`,
+  `t."building_area"::text AS "buildingArea"`,
+  `t."structure_type" AS "structureType"`,
+  `t."target_cost"::text AS "targetCost"`,
+  `to_char(t."planned_start_date", 'YYYY-MM-DD') AS "plannedStartDate"`,
+  `to_char(t."planned_end_date", 'YYYY-MM-DD') AS "plannedEndDate"`,
+  `to_char(t."actual_start_date", 'YYYY-MM-DD') AS "actualStartDate"`,
+  `to_char(t."actual_end_date", 'YYYY-MM-DD') AS "actualEndDate"`,
+  `t."project_manager_name" AS "projectManagerName"`,
+  `t."cost_manager_name" AS "costManagerName"`,
+  `t."project_status" AS "projectStatus"`,
   `t."remark" AS "remark"`,
 ].join(', ');
 
@@ -43,9 +62,10 @@ export function listStatements(a: ListArgs) {
   const offset = (a.current - 1) * a.size;
   const order = 't."create_time" DESC, t.id DESC';
   const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  const page = offset >= DEFERRED_JOIN_OFFSET
-    ? `SELECT ${SELECT_LIST} FROM "construct_project" t JOIN (SELECT t.id ${from} ORDER BY ${order} ${limit}) page ON page.id = t.id ORDER BY ${order}`
-    : `SELECT ${SELECT_LIST} ${from} ORDER BY ${order} ${limit}`;
+  const page =
+    offset >= DEFERRED_JOIN_OFFSET
+      ? `SELECT ${SELECT_LIST} FROM "construct_project" t JOIN (SELECT t.id ${from} ORDER BY ${order} ${limit}) page ON page.id = t.id ORDER BY ${order}`
+      : `SELECT ${SELECT_LIST} ${from} ORDER BY ${order} ${limit}`;
   return {
     count: { sql: `SELECT count(*)::int AS total ${from}`, params },
     page: { sql: page, params: [...params, a.size, offset] },

@@ -14,7 +14,15 @@ import { signInAsAdmin } from './sign-in.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ROWS = 500;
 const LIST_ROWS = 210;
 const RUNS = 5;
@@ -22,7 +30,11 @@ const RUNS = 5;
 const basic = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 
 async function api(base: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: { Authorization: basic, 'Blade-Auth': `bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: basic, 'Blade-Auth': `bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json()) as { code: number; data: any; msg: string };
   if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
   return json.data;
@@ -32,8 +44,18 @@ async function adminToken(base: string): Promise<string> {
   const captcha = await fetch(`${base}/api/blade-auth/oauth/captcha`, { headers: { Authorization: basic } });
   const { key } = (await captcha.json()) as { key: string };
   const code = captcha.headers.get('x-test-captcha-code') ?? '';
-  const params = new URLSearchParams({ tenantId: '000000', username: 'admin', password: md5('admin'), grant_type: 'captcha', scope: 'all', type: 'account' });
-  const res = await fetch(`${base}/api/blade-auth/oauth/token?${params}`, { method: 'POST', headers: { Authorization: basic, 'Tenant-Id': '000000', 'Captcha-Key': key, 'Captcha-Code': code } });
+  const params = new URLSearchParams({
+    tenantId: '000000',
+    username: 'admin',
+    password: md5('admin'),
+    grant_type: 'captcha',
+    scope: 'all',
+    type: 'account',
+  });
+  const res = await fetch(`${base}/api/blade-auth/oauth/token?${params}`, {
+    method: 'POST',
+    headers: { Authorization: basic, 'Tenant-Id': '000000', 'Captcha-Key': key, 'Captcha-Code': code },
+  });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
@@ -42,11 +64,34 @@ async function seed(base: string) {
   const token = await adminToken(base);
   const goods = (await api(base, token, 'GET', '/api/construct/goodsArchives/list?size=50')).records as { id: string }[];
   const projects = (await api(base, token, 'GET', '/api/construct/project/list?size=1')).records as { id: string; partyAId: string }[];
-  const details = Array.from({ length: ROWS }, (_, i) => ({ goodsId: goods[i % goods.length].id, workPart: `${1 + (i % 6)}#楼 第${1 + (i % 30)}层`, designQty: 100 + i, lossRate: 2, budgetPrice: 3.5 + (i % 7) }));
-  await api(base, token, 'POST', '/api/construct/materialTotalDemand/save', { projectId: projects[0].id, title: `基准计划 ${ROWS} 行`, planDate: '2026-05-01', compilerName: '基准', details });
+  const details = Array.from({ length: ROWS }, (_, i) => ({
+    goodsId: goods[i % goods.length].id,
+    workPart: `${1 + (i % 6)}#楼 第${1 + (i % 30)}层`,
+    designQty: 100 + i,
+    lossRate: 2,
+    budgetPrice: 3.5 + (i % 7),
+  }));
+  await api(base, token, 'POST', '/api/construct/materialTotalDemand/save', {
+    projectId: projects[0].id,
+    title: `基准计划 ${ROWS} 行`,
+    planDate: '2026-05-01',
+    compilerName: '基准',
+    details,
+  });
   const template = await api(base, token, 'GET', `/api/construct/project/detail?id=${projects[0].id}`);
   for (let i = 0; i < LIST_ROWS; i++) {
-    const { id: _id, createTime: _c, updateTime: _u, createUser: _cu, updateUser: _uu, createDept: _cd, tenantId: _t, isDeleted: _d, code: _code, ...rest } = template;
+    const {
+      id: _id,
+      createTime: _c,
+      updateTime: _u,
+      createUser: _cu,
+      updateUser: _uu,
+      createDept: _cd,
+      tenantId: _t,
+      isDeleted: _d,
+      code: _code,
+      ...rest
+    } = template;
     await api(base, token, 'POST', '/api/construct/project/save', { ...rest, name: `基准项目 ${String(i).padStart(3, '0')}` });
   }
 }
@@ -106,7 +151,12 @@ async function measureList(page: Page, base: string) {
   await page.locator('.zs-list-footer .ant-select').last().click();
   const t0 = await page.evaluate(() => performance.now());
   await page.getByTitle('200 条/页').click();
-  await page.waitForFunction(() => document.querySelector('.ant-pagination-total-text') && document.querySelectorAll('.zs-grid-row').length > 10 && document.querySelector('[data-testid="entity-list"]')?.getAttribute('aria-busy') === 'false');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.ant-pagination-total-text') &&
+      document.querySelectorAll('.zs-grid-row').length > 10 &&
+      document.querySelector('[data-testid="entity-list"]')?.getAttribute('aria-busy') === 'false',
+  );
   const renderMs = (await page.evaluate(() => performance.now())) - t0;
   const scroll = (await page.evaluate(SCROLL_FOR_TWO_SECONDS)) as { fps: number; worstFrameMs: number; domRows: number };
   return { renderMs, ...scroll };
@@ -121,14 +171,28 @@ async function main() {
   }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'zs-bench-renderers-'));
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ZS_TEST_CAPTCHA: 'expose', ZS_LOGIN_LIMIT_ACCOUNT: '1000', ZS_LOGIN_LIMIT_ADDRESS: '1000', LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ZS_TEST_CAPTCHA: 'expose',
+    ZS_LOGIN_LIMIT_ACCOUNT: '1000',
+    ZS_LOGIN_LIMIT_ADDRESS: '1000',
+    LOG_LEVEL: 'warn',
+  };
   const server = spawnServer('app-renderers', process.execPath, ['dist/server/server/main.js'], env, port, ROOT);
   const base = `http://127.0.0.1:${port}`;
   const profile = mkdtempSync(join(tmpdir(), 'zs-bench-chromium-'));
   try {
     if (!(await server.waitForLine(/http:\/\//, 60_000))) throw new Error(`the app did not start:\n${server.output()}`);
     await seed(base);
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: ARGS,
+      headless: true,
+      viewport: { width: 1440, height: 900 },
+      locale: 'zh-CN',
+    });
     const page = context.pages()[0] ?? (await context.newPage());
     await signInAsAdmin(page, base);
     const forms = [];

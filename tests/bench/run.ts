@@ -128,7 +128,13 @@ const BARE_READY = /bare-server: http/;
 // ---- tokens and answers ----
 
 async function signToken(): Promise<string> {
-  return new SignJWT({ tenant_id: TENANT, user_id: '1900000000000000100', dept_id: '1800000000000000010', role_id: roleId(0), role_name: ROLE_ALIAS })
+  return new SignJWT({
+    tenant_id: TENANT,
+    user_id: '1900000000000000100',
+    dept_id: '1800000000000000010',
+    role_id: roleId(0),
+    role_name: ROLE_ALIAS,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer('zhusuan')
     .setIssuedAt()
@@ -149,7 +155,7 @@ interface Answer {
 }
 
 function expectedTotal(db: DbTarget, c: Case): number {
-  return c.nameLike ? db.fragmentRows ?? -1 : CFG.perTenant;
+  return c.nameLike ? (db.fragmentRows ?? -1) : CFG.perTenant;
 }
 
 /** Checks one answer (app envelope or bare shape) and returns its record ids. */
@@ -160,7 +166,8 @@ function checkAnswer(kind: 'app' | 'bare', status: number, text: string, c: Case
   if (kind === 'app') {
     if (body.code !== 200 || body.success !== true) throw new Error(`envelope code ${body.code}: ${text.slice(0, 300)}`);
     page = body.data;
-    if (page.current !== c.current || page.size !== c.size) throw new Error(`paging echoed wrong: ${JSON.stringify({ current: body.data.current, size: body.data.size })}`);
+    if (page.current !== c.current || page.size !== c.size)
+      throw new Error(`paging echoed wrong: ${JSON.stringify({ current: body.data.current, size: body.data.size })}`);
   } else {
     page = body;
   }
@@ -217,7 +224,8 @@ function checkFacts(f: DataFacts) {
   if (f.rows !== total || f.ids !== total || f.tenants !== CFG.tenants || f.tenant_rows !== CFG.perTenant || f.incomplete !== 0) {
     throw new Error(`inserted data is not as planned: ${JSON.stringify(f)}`);
   }
-  if (!(f.fragment_rows > 0 && f.fragment_rows < f.tenant_rows)) throw new Error(`name fragment matches ${f.fragment_rows} of ${f.tenant_rows} rows`);
+  if (!(f.fragment_rows > 0 && f.fragment_rows < f.tenant_rows))
+    throw new Error(`name fragment matches ${f.fragment_rows} of ${f.tenant_rows} rows`);
 }
 
 /** Starts the app once on the empty database (schema sync and seed), then stops it. */
@@ -353,14 +361,25 @@ interface LoadTarget {
  * affects both sides of a comparison alike. Idle servers cost nothing while the other is loaded.
  */
 async function loadGroup(db: DbTarget, token: string, targets: LoadTarget[]): Promise<TargetRun[]> {
-  const live = await Promise.all(targets.map(async (t) => {
-    const port = await freePort();
-    const run: TargetRun = { name: t.name, kind: t.kind, db, command: t.kind === 'app' ? COMMANDS[t.command].label : 'node --import tsx tests/bench/bare-server.ts', cases: [] };
-    const proc = t.kind === 'app' ? startApp(db, port, t.command) : startBare(db, port);
-    const headers: Record<string, string> = t.kind === 'app' ? { 'blade-auth': `bearer ${token}` } : {};
-    const url = (c: Case) => (t.kind === 'app' ? `http://127.0.0.1:${port}/api/construct/project/list?${query(c)}` : `http://127.0.0.1:${port}/list?tenant=${TENANT}&${query(c)}`);
-    return { t, run, proc, headers, url };
-  }));
+  const live = await Promise.all(
+    targets.map(async (t) => {
+      const port = await freePort();
+      const run: TargetRun = {
+        name: t.name,
+        kind: t.kind,
+        db,
+        command: t.kind === 'app' ? COMMANDS[t.command].label : 'node --import tsx tests/bench/bare-server.ts',
+        cases: [],
+      };
+      const proc = t.kind === 'app' ? startApp(db, port, t.command) : startBare(db, port);
+      const headers: Record<string, string> = t.kind === 'app' ? { 'blade-auth': `bearer ${token}` } : {};
+      const url = (c: Case) =>
+        t.kind === 'app'
+          ? `http://127.0.0.1:${port}/api/construct/project/list?${query(c)}`
+          : `http://127.0.0.1:${port}/list?tenant=${TENANT}&${query(c)}`;
+      return { t, run, proc, headers, url };
+    }),
+  );
   try {
     for (const l of live) {
       try {
@@ -384,7 +403,14 @@ async function loadGroup(db: DbTarget, token: string, targets: LoadTarget[]): Pr
           caseRun.ids = answer.ids;
           caseRun.keys = answer.keys;
           const before = cpuSnapshot();
-          caseRun.load = await runLoad({ url: l.url(c), headers: l.headers, connections: CFG.connections, durationS: CFG.durationS, warmupS: CFG.warmupS, expectBody: first.text });
+          caseRun.load = await runLoad({
+            url: l.url(c),
+            headers: l.headers,
+            connections: CFG.connections,
+            durationS: CFG.durationS,
+            warmupS: CFG.warmupS,
+            expectBody: first.text,
+          });
           caseRun.cpu = cpuShare(before, cpuSnapshot());
           const again = await fetchText(l.url(c), l.headers);
           checkAnswer(l.t.kind, again.status, again.text, c, db);
@@ -395,7 +421,10 @@ async function loadGroup(db: DbTarget, token: string, targets: LoadTarget[]): Pr
         }
         caseRun.memAfter = memSample(l.proc);
         const r = caseRun.load;
-        if (r) log(`    ${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, max ${ms(r.max)} ms, errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}, mismatches ${r.mismatches}; CPU ${cpuText(caseRun.cpu)}`);
+        if (r)
+          log(
+            `    ${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, max ${ms(r.max)} ms, errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}, mismatches ${r.mismatches}; CPU ${cpuText(caseRun.cpu)}`,
+          );
         if (l.proc.hasExited()) {
           l.run.error = `exited during the run:\n${l.proc.output().slice(-2000)}`;
           log(`  ${l.t.name}: ${l.run.error}`);
@@ -423,17 +452,22 @@ async function coldStart(db: DbTarget, command: CommandKey, token: string): Prom
   const t0 = performance.now();
   const proc = startApp(db, port, command, [], `cold-${db.kind}-${command}`);
   try {
-    const answer = await pollUntil(async () => {
-      const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
-      const text = await res.text();
-      const elapsed = performance.now() - t0;
-      try {
-        checkAnswer('app', res.status, text, CASES[0], db);
-        return { ms: elapsed };
-      } catch (err) {
-        return { error: `answered but wrong: ${(err as Error).message}` };
-      }
-    }, 20, READY_TIMEOUT, () => proc.hasExited());
+    const answer = await pollUntil(
+      async () => {
+        const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+        const text = await res.text();
+        const elapsed = performance.now() - t0;
+        try {
+          checkAnswer('app', res.status, text, CASES[0], db);
+          return { ms: elapsed };
+        } catch (err) {
+          return { error: `answered but wrong: ${(err as Error).message}` };
+        }
+      },
+      20,
+      READY_TIMEOUT,
+      () => proc.hasExited(),
+    );
     if (!answer) return { error: proc.hasExited() ? `exited: ${proc.output().slice(-500)}` : 'no answer in time' };
     return { ...answer, mem: memSample(proc) };
   } finally {
@@ -443,7 +477,12 @@ async function coldStart(db: DbTarget, command: CommandKey, token: string): Prom
 
 // ---- profile ----
 
-async function profileApp(db: DbTarget, c: Case, token: string, dir: string): Promise<{ summary?: ProfileSummary; load?: LoadResult; error?: string }> {
+async function profileApp(
+  db: DbTarget,
+  c: Case,
+  token: string,
+  dir: string,
+): Promise<{ summary?: ProfileSummary; load?: LoadResult; error?: string }> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const proc = startApp(db, port, 'node', ['--cpu-prof', `--cpu-prof-dir=${dir}`], 'app-profile');
@@ -457,14 +496,23 @@ async function profileApp(db: DbTarget, c: Case, token: string, dir: string): Pr
     const first = await fetchText(url, headers);
     checkAnswer('app', first.status, first.text, c, db);
     const fromUs = nowUs() + CFG.warmupS * 1e6;
-    load = await runLoad({ url, headers, connections: CFG.connections, durationS: PROFILE_S, warmupS: CFG.warmupS, expectBody: first.text });
+    load = await runLoad({
+      url,
+      headers,
+      connections: CFG.connections,
+      durationS: PROFILE_S,
+      warmupS: CFG.warmupS,
+      expectBody: first.text,
+    });
     window = { fromUs, toUs: nowUs() };
   } catch (err) {
     await stopServer(proc);
     return { error: (err as Error).message };
   }
   await stopServer(proc, 20_000);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f));
   if (!files.length) return { load, error: 'no .cpuprofile written' };
   const biggest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
   return { summary: summarizeProfile(biggest, ROOT, 15, window), load };
@@ -576,13 +624,20 @@ let tmpDir: string | undefined;
 
 async function main(results: Results) {
   // the built server (what npm start runs) is measured too
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.server.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.server.json')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   const token = await signToken();
   const tmp = mkdtempSync(join(os.tmpdir(), 'zs-bench-'));
   tmpDir = tmp;
   try {
     results.pg = await probePostgres();
-    log(results.pg.version ? `PostgreSQL ${results.pg.version} at ${CFG.pgAdminUrl}` : `PostgreSQL not reachable (${results.pg.error}): PostgreSQL parts skipped`);
+    log(
+      results.pg.version
+        ? `PostgreSQL ${results.pg.version} at ${CFG.pgAdminUrl}`
+        : `PostgreSQL not reachable (${results.pg.error}): PostgreSQL parts skipped`,
+    );
     const pgDb: DbTarget | undefined = results.pg.version ? { kind: 'postgres', label: 'PostgreSQL', url: benchDbUrl() } : undefined;
     const liteDb: DbTarget = { kind: 'pglite', label: 'PGlite', dataDir: join(tmp, 'data') };
 
@@ -621,7 +676,12 @@ async function main(results: Results) {
     // 2 + 3. load
     if (pgDb && ready(pgDb)) {
       log('Load on PostgreSQL: the app and the bare server, case by case');
-      results.loads.push(...(await loadGroup(pgDb, token, [{ name: 'Zhusuan app', kind: 'app', command: 'node' }, { name: 'bare Fastify+pg', kind: 'bare', command: 'node' }])));
+      results.loads.push(
+        ...(await loadGroup(pgDb, token, [
+          { name: 'Zhusuan app', kind: 'app', command: 'node' },
+          { name: 'bare Fastify+pg', kind: 'bare', command: 'node' },
+        ])),
+      );
     }
     if (ready(liteDb)) {
       log('Load on PGlite: the app');
@@ -637,7 +697,9 @@ async function main(results: Results) {
         for (let i = 0; i < CFG.coldRuns; i++) {
           const r = await coldStart(db, command, token);
           entry.runs.push(r);
-          log(`Cold start ${db.label}, ${COMMANDS[command].label}, run ${i + 1}: ${r.ms !== undefined ? `${r.ms.toFixed(0)} ms` : r.error}`);
+          log(
+            `Cold start ${db.label}, ${COMMANDS[command].label}, run ${i + 1}: ${r.ms !== undefined ? `${r.ms.toFixed(0)} ms` : r.error}`,
+          );
           if (r.error && i === 0) break;
         }
       }
@@ -651,7 +713,9 @@ async function main(results: Results) {
       if (CFG.profile === '1' || missed) {
         const c = CASES.find((x) => x.key === worst?.[0]) ?? CASES[0];
         log(`Profile: app on PostgreSQL, ${c.label}, node --cpu-prof`);
-        const reason = missed ? `the ${pct(TARGETS.ratio)} target was missed; profiled the case furthest from the bare server` : 'BENCH_PROFILE=1';
+        const reason = missed
+          ? `the ${pct(TARGETS.ratio)} target was missed; profiled the case furthest from the bare server`
+          : 'BENCH_PROFILE=1';
         results.profile = { c, reason, ...(await profileApp(pgDb, c, token, join(tmp, 'prof'))) };
       }
     }
@@ -695,40 +759,83 @@ function render(results: Results): { text: string; failed: boolean } {
   const r = new Report();
   let failed = results.errors.length > 0;
   r.h(1, 'Zhusuan benchmark: project list');
-  r.p(`Generated by \`npm run bench\` (tests/bench/run.ts) in ${((performance.now() - results.started) / 1000).toFixed(0)} s. ` +
-    'Load generator (autocannon, in the bench process), servers and PostgreSQL all share the machine below, so absolute numbers are lower than on separate machines; the ratios are what to watch.');
+  r.p(
+    `Generated by \`npm run bench\` (tests/bench/run.ts) in ${((performance.now() - results.started) / 1000).toFixed(0)} s. ` +
+      'Load generator (autocannon, in the bench process), servers and PostgreSQL all share the machine below, so absolute numbers are lower than on separate machines; the ratios are what to watch.',
+  );
 
   r.h(2, 'Machine');
   const overall = cpuShare(results.cpuStart, cpuSnapshot());
   const busyNote: [string, string][] = [
-    ['Load average (1/5/15 min) at start / end', `${results.loadStart.map((x) => x.toFixed(2)).join(' ')} / ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`],
+    [
+      'Load average (1/5/15 min) at start / end',
+      `${results.loadStart.map((x) => x.toFixed(2)).join(' ')} / ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    ],
     ['Machine CPU over the whole run', cpuText(overall)],
   ];
   r.p(table(['', ''], [...machineFacts(results.pg.version, results.pgliteVersion), ...busyNote]));
-  if (overall && overall.other > 0.1) r.p(`**Note:** other processes used ${pct(overall.other)} of the machine during this run; the numbers below are disturbed by them (see the per-run CPU column).`);
+  if (overall && overall.other > 0.1)
+    r.p(
+      `**Note:** other processes used ${pct(overall.other)} of the machine during this run; the numbers below are disturbed by them (see the per-run CPU column).`,
+    );
 
   r.h(2, 'Data');
-  r.p(`${CFG.tenants} tenants × ${CFG.perTenant.toLocaleString('en-US')} projects (tenant ids ${tenantId(0)}…${tenantId(CFG.tenants - 1)}), 50 clients (construct_party_a) per tenant, ` +
-    'inserted with INSERT … SELECT generate_series after the app created the tables (and seeded its own data), then VACUUM ANALYZE. ' +
-    `Each tenant also gets a tenant row and a role \`${ROLE_ALIAS}\` granted the project menu and its buttons (no data scope: every row of the tenant). ` +
-    `Load uses tenant ${TENANT} with a token as login would issue it to a user of that role (HS256, claims tenant_id, user_id, dept_id, role_id, role_name).`);
+  r.p(
+    `${CFG.tenants} tenants × ${CFG.perTenant.toLocaleString('en-US')} projects (tenant ids ${tenantId(0)}…${tenantId(CFG.tenants - 1)}), 50 clients (construct_party_a) per tenant, ` +
+      'inserted with INSERT … SELECT generate_series after the app created the tables (and seeded its own data), then VACUUM ANALYZE. ' +
+      `Each tenant also gets a tenant row and a role \`${ROLE_ALIAS}\` granted the project menu and its buttons (no data scope: every row of the tenant). ` +
+      `Load uses tenant ${TENANT} with a token as login would issue it to a user of that role (HS256, claims tenant_id, user_id, dept_id, role_id, role_name).`,
+  );
   const skipped = results.data.flatMap((d) => (d.facts?.accessSkipped ?? []).map((x) => `${d.db.label}: ${x}`));
-  if (skipped.length) r.p(`Access setup statements skipped (this version of the app lacks their tables):\n${skipped.map((x) => `- ${x}`).join('\n')}`);
-  r.p(table(
-    ['Database', 'rows', 'other rows (app seed)', 'tenant rows', `name contains "${NAME_FRAGMENT}"`, 'create_time range', 'table+indexes', 'app schema run', 'insert', 'vacuum analyze'],
-    results.data.map(({ db, facts: f, error }) => f
-      ? [db.label, int(f.rows), int(f.other_rows), int(f.tenant_rows), `${int(f.fragment_rows)} (${pct(f.fragment_rows / f.tenant_rows)})`, `${f.first_created.slice(0, 10)} … ${f.last_created.slice(0, 10)}`, f.size, `${ms(f.schemaMs / 1000)} s`, `${ms(f.insertMs / 1000)} s`, `${ms(f.analyzeMs / 1000)} s`]
-      : [db.label, `failed: ${error}`, '', '', '', '', '', '', '', '']),
-    ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
-  ));
+  if (skipped.length)
+    r.p(`Access setup statements skipped (this version of the app lacks their tables):\n${skipped.map((x) => `- ${x}`).join('\n')}`);
+  r.p(
+    table(
+      [
+        'Database',
+        'rows',
+        'other rows (app seed)',
+        'tenant rows',
+        `name contains "${NAME_FRAGMENT}"`,
+        'create_time range',
+        'table+indexes',
+        'app schema run',
+        'insert',
+        'vacuum analyze',
+      ],
+      results.data.map(({ db, facts: f, error }) =>
+        f
+          ? [
+              db.label,
+              int(f.rows),
+              int(f.other_rows),
+              int(f.tenant_rows),
+              `${int(f.fragment_rows)} (${pct(f.fragment_rows / f.tenant_rows)})`,
+              `${f.first_created.slice(0, 10)} … ${f.last_created.slice(0, 10)}`,
+              f.size,
+              `${ms(f.schemaMs / 1000)} s`,
+              `${ms(f.insertMs / 1000)} s`,
+              `${ms(f.analyzeMs / 1000)} s`,
+            ]
+          : [db.label, `failed: ${error}`, '', '', '', '', '', '', '', ''],
+      ),
+      ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
+    ),
+  );
 
   r.h(2, `Load: ${CFG.connections} connections, ${CFG.durationS} s after ${CFG.warmupS} s warm-up`);
-  r.p('Every answer of the measured run is compared byte for byte with an answer fetched and checked before the run (code 200, success, total, 10 records of the tenant in createTime DESC order, names containing the fragment for (b)); a different body counts as a mismatch. ' +
-    '"vs bare" is the app\'s req/s as a share of the bare Fastify + pg server\'s on the same data and SQL.');
+  r.p(
+    'Every answer of the measured run is compared byte for byte with an answer fetched and checked before the run (code 200, success, total, 10 records of the tenant in createTime DESC order, names containing the fragment for (b)); a different body counts as a mismatch. ' +
+      '"vs bare" is the app\'s req/s as a share of the bare Fastify + pg server\'s on the same data and SQL.',
+  );
   const ratios = ratioByCase(results.loads);
   const loadRows: (string | number)[][] = [];
   for (const t of results.loads) {
-    if (t.error && !t.cases.length) loadRows.push([t.name, t.db.label, 'all', `failed: ${t.error.split('\n')[0]}`, '', '', '', '', '', '', '']);
+    if (t.error && !t.cases.length)
+      loadRows.push([t.name, t.db.label, 'all', `failed: ${t.error.split('\n')[0]}`, '', '', '', '', '', '', '']);
     for (const cr of t.cases) {
       const l = cr.load;
       const ratio = t.kind === 'app' && t.db.kind === 'postgres' ? pct(ratios.get(cr.c.key)) : '';
@@ -738,11 +845,43 @@ function render(results: Results): { text: string; failed: boolean } {
         continue;
       }
       if (bad(l) || cr.error) failed = true;
-      loadRows.push([t.name, t.db.label, cr.c.label, int(l.rps), ms(l.p50), ms(l.p99), ms(l.max), `${l.errors} (${l.timeouts})`, `${l.non2xx} / ${l.mismatches}${cr.error ? ` (${cr.error})` : ''}`, ratio, cpuText(cr.cpu)]);
+      loadRows.push([
+        t.name,
+        t.db.label,
+        cr.c.label,
+        int(l.rps),
+        ms(l.p50),
+        ms(l.p99),
+        ms(l.max),
+        `${l.errors} (${l.timeouts})`,
+        `${l.non2xx} / ${l.mismatches}${cr.error ? ` (${cr.error})` : ''}`,
+        ratio,
+        cpuText(cr.cpu),
+      ]);
     }
   }
-  r.p(table(['Server', 'DB', 'Case', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors (timeouts)', 'non-2xx / mismatches', 'vs bare', 'machine CPU during run'], loadRows, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']));
-  r.p('Machine CPU: share of all cores over the run (warm-up included) used by the bench process tree (autocannon + the server), by PostgreSQL, and by anything else on the machine; a large "other" share means the numbers were disturbed.');
+  r.p(
+    table(
+      [
+        'Server',
+        'DB',
+        'Case',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'errors (timeouts)',
+        'non-2xx / mismatches',
+        'vs bare',
+        'machine CPU during run',
+      ],
+      loadRows,
+      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ),
+  );
+  r.p(
+    'Machine CPU: share of all cores over the run (warm-up included) used by the bench process tree (autocannon + the server), by PostgreSQL, and by anything else on the machine; a large "other" share means the numbers were disturbed.',
+  );
 
   // targets
   const checks: string[] = [];
@@ -753,7 +892,9 @@ function render(results: Results): { text: string; failed: boolean } {
     for (const c of CASES) {
       const ratio = ratios.get(c.key);
       const l = appPg.cases.find((x) => x.c.key === c.key)?.load;
-      checks.push(`- ${mark(ratio === undefined ? undefined : ratio >= TARGETS.ratio)} PostgreSQL ${c.label}: app at ${pct(ratio)} of bare (target ≥ ${pct(TARGETS.ratio)}), p99 ${ms(l?.p99)} ms → ${mark(l ? l.p99 <= TARGETS.pgP99 : undefined)} (target ≤ ${TARGETS.pgP99} ms)`);
+      checks.push(
+        `- ${mark(ratio === undefined ? undefined : ratio >= TARGETS.ratio)} PostgreSQL ${c.label}: app at ${pct(ratio)} of bare (target ≥ ${pct(TARGETS.ratio)}), p99 ${ms(l?.p99)} ms → ${mark(l ? l.p99 <= TARGETS.pgP99 : undefined)} (target ≤ ${TARGETS.pgP99} ms)`,
+      );
     }
   } else {
     checks.push('- PostgreSQL: skipped' + (results.pg.error ? ` (not reachable: ${results.pg.error})` : ''));
@@ -761,7 +902,9 @@ function render(results: Results): { text: string; failed: boolean } {
   if (appLite) {
     for (const c of CASES) {
       const l = appLite.cases.find((x) => x.c.key === c.key)?.load;
-      checks.push(`- ${mark(l ? l.p99 <= TARGETS.pgliteP99 : undefined)} PGlite ${c.label}: p99 ${ms(l?.p99)} ms (target ≤ ${TARGETS.pgliteP99} ms), max ${ms(l?.max)} ms`);
+      checks.push(
+        `- ${mark(l ? l.p99 <= TARGETS.pgliteP99 : undefined)} PGlite ${c.label}: p99 ${ms(l?.p99)} ms (target ≤ ${TARGETS.pgliteP99} ms), max ${ms(l?.max)} ms`,
+      );
     }
   }
   const bare = results.loads.find((l) => l.kind === 'bare');
@@ -771,12 +914,16 @@ function render(results: Results): { text: string; failed: boolean } {
       const b = bare.cases.find((x) => x.c.key === c.key);
       return !a?.ids || !b?.ids || a.ids.join() !== b.ids.join() || a.keys !== b.keys;
     });
-    checks.push(`- ${mark(differ.length === 0)} the bare server answers the same rows with the same fields as the app in every case${differ.length ? ` (differs in ${differ.map((c) => c.key).join(', ')}: tests/bench/queries.ts no longer matches the app's SQL)` : ''}`);
+    checks.push(
+      `- ${mark(differ.length === 0)} the bare server answers the same rows with the same fields as the app in every case${differ.length ? ` (differs in ${differ.map((c) => c.key).join(', ')}: tests/bench/queries.ts no longer matches the app's SQL)` : ''}`,
+    );
     if (differ.length) failed = true;
   }
   const allLoads = results.loads.flatMap((t) => t.cases);
   const wrong = allLoads.reduce((s, c) => s + bad(c.load), 0);
-  checks.push(`- ${mark(wrong === 0 && allLoads.every((c) => c.load && !c.error))} every answer correct: ${wrong} errors (timeouts included), non-2xx answers and mismatches in total`);
+  checks.push(
+    `- ${mark(wrong === 0 && allLoads.every((c) => c.load && !c.error))} every answer correct: ${wrong} errors (timeouts included), non-2xx answers and mismatches in total`,
+  );
   r.h(3, 'Targets');
   r.p(checks.join('\n'));
 
@@ -785,52 +932,104 @@ function render(results: Results): { text: string; failed: boolean } {
   for (const d of results.data) for (const s of d.sql ?? []) sqlRows.push([d.db.label, s.c.label, ms(s.median, 2), ms(s.p95, 2)]);
   if (sqlRows.length) {
     r.h(3, 'The same SQL alone');
-    r.p('count + page statements of each case, one after the other on a single connection from the bench process (PGlite: in-process), 30 times after 5 warm-ups. This is the floor per request before any concurrency.');
+    r.p(
+      'count + page statements of each case, one after the other on a single connection from the bench process (PGlite: in-process), 30 times after 5 warm-ups. This is the floor per request before any concurrency.',
+    );
     r.p(table(['DB', 'Case', 'median ms', 'p95 ms'], sqlRows, ['l', 'l', 'r', 'r']));
   }
 
   // cold start
   r.h(2, `Cold start (${CFG.coldRuns} runs each)`);
-  r.p('Milliseconds from spawn until the first answered GET /api/construct/project/list (polled every 20 ms, answer checked), on the data above. RSS at that moment: the server process / the whole process tree (npx and tsx wrappers included).');
-  r.p(table(
-    ['DB', 'Command', ...Array.from({ length: CFG.coldRuns }, (_, i) => `run ${i + 1}`), 'median', 'RSS at first answer'],
-    results.cold.map(({ db, command, runs }) => {
-      const times = runs.map((x) => x.ms).filter((x): x is number => x !== undefined);
-      const cells = Array.from({ length: CFG.coldRuns }, (_, i) => (runs[i] ? (runs[i].ms !== undefined ? ms(runs[i].ms, 0) : `failed: ${runs[i].error?.split('\n')[0]}`) : '—'));
-      const mem = runs.find((x) => x.mem)?.mem;
-      return [db.label, `\`${COMMANDS[command].label}\``, ...cells, ms(median(times), 0), mem ? `${mib(mem.server)} / ${mib(mem.tree)}` : '—'];
-    }),
-    ['l', 'l', ...Array.from({ length: CFG.coldRuns }, () => 'r' as const), 'r', 'r'],
-  ));
+  r.p(
+    'Milliseconds from spawn until the first answered GET /api/construct/project/list (polled every 20 ms, answer checked), on the data above. RSS at that moment: the server process / the whole process tree (npx and tsx wrappers included).',
+  );
+  r.p(
+    table(
+      ['DB', 'Command', ...Array.from({ length: CFG.coldRuns }, (_, i) => `run ${i + 1}`), 'median', 'RSS at first answer'],
+      results.cold.map(({ db, command, runs }) => {
+        const times = runs.map((x) => x.ms).filter((x): x is number => x !== undefined);
+        const cells = Array.from({ length: CFG.coldRuns }, (_, i) =>
+          runs[i] ? (runs[i].ms !== undefined ? ms(runs[i].ms, 0) : `failed: ${runs[i].error?.split('\n')[0]}`) : '—',
+        );
+        const mem = runs.find((x) => x.mem)?.mem;
+        return [
+          db.label,
+          `\`${COMMANDS[command].label}\``,
+          ...cells,
+          ms(median(times), 0),
+          mem ? `${mib(mem.server)} / ${mib(mem.tree)}` : '—',
+        ];
+      }),
+      ['l', 'l', ...Array.from({ length: CFG.coldRuns }, () => 'r' as const), 'r', 'r'],
+    ),
+  );
 
   // memory
   r.h(2, 'Resident memory (VmRSS)');
-  r.p('Of the server process (the one holding the listening socket). Idle: 0.5 s after the ready line, before any request. After load: after each case\'s run; the last column is the peak over the three.');
-  r.p(table(
-    ['Server', 'DB', 'Command', 'idle after start', ...CASES.map((c) => `after ${c.key}`), 'peak'],
-    results.loads.map((t) => {
-      const after = CASES.map((c) => t.cases.find((x) => x.c.key === c.key)?.memAfter.server);
-      const peak = Math.max(...after.filter((x): x is number => x !== undefined), t.idle?.server ?? 0);
-      return [t.name, t.db.label, `\`${t.command}\``, mib(t.idle?.server), ...after.map(mib), mib(peak || undefined)];
-    }),
-    ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r'],
-  ));
+  r.p(
+    "Of the server process (the one holding the listening socket). Idle: 0.5 s after the ready line, before any request. After load: after each case's run; the last column is the peak over the three.",
+  );
+  r.p(
+    table(
+      ['Server', 'DB', 'Command', 'idle after start', ...CASES.map((c) => `after ${c.key}`), 'peak'],
+      results.loads.map((t) => {
+        const after = CASES.map((c) => t.cases.find((x) => x.c.key === c.key)?.memAfter.server);
+        const peak = Math.max(...after.filter((x): x is number => x !== undefined), t.idle?.server ?? 0);
+        return [t.name, t.db.label, `\`${t.command}\``, mib(t.idle?.server), ...after.map(mib), mib(peak || undefined)];
+      }),
+      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
 
   // profile
   if (results.profile) {
     const p = results.profile;
     r.h(2, `Where the app's time goes (PostgreSQL, ${p.c.label})`);
-    r.p(`\`node --cpu-prof --import tsx src/server/main.ts\`, ${PROFILE_S} s of the same load after ${CFG.warmupS} s warm-up (${p.reason}).` +
-      (p.load ? ` Under the profiler: ${int(p.load.rps)} req/s, p99 ${ms(p.load.p99)} ms.` : ''));
+    r.p(
+      `\`node --cpu-prof --import tsx src/server/main.ts\`, ${PROFILE_S} s of the same load after ${CFG.warmupS} s warm-up (${p.reason}).` +
+        (p.load ? ` Under the profiler: ${int(p.load.rps)} req/s, p99 ${ms(p.load.p99)} ms.` : ''),
+    );
     if (p.summary) {
       const s = p.summary;
-      r.p(`Main thread, ${s.windowed ? 'samples of the measured run only (start-up and warm-up left out)' : 'whole process life (the run window could not be matched to the profile clock)'}: ` +
-        `${ms(s.totalMs / 1000, 1)} s sampled, ${pct(s.idleMs / s.totalMs)} idle; shares below are of the busy ${ms(s.busyMs / 1000, 1)} s.`);
-      r.p(table(['Charged to the nearest package or file of ours on the stack', 'ms', 'share'], s.responsible.slice(0, 14).map((x) => [x.name, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
-      r.p(table(['Self time by category', 'ms', 'share'], s.categories.slice(0, 12).map((x) => [x.name, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
-      r.p(table(['Hottest functions (self)', 'ms', 'share'], s.selfTop.map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
-      r.p(table(['Our code (src/), inclusive', 'ms', 'share'], s.ourInclusiveTop.slice(0, 12).map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
-      r.p(table(['Our code (src/), self', 'ms', 'share'], s.ourSelfTop.slice(0, 10).map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]), ['l', 'r', 'r']));
+      r.p(
+        `Main thread, ${s.windowed ? 'samples of the measured run only (start-up and warm-up left out)' : 'whole process life (the run window could not be matched to the profile clock)'}: ` +
+          `${ms(s.totalMs / 1000, 1)} s sampled, ${pct(s.idleMs / s.totalMs)} idle; shares below are of the busy ${ms(s.busyMs / 1000, 1)} s.`,
+      );
+      r.p(
+        table(
+          ['Charged to the nearest package or file of ours on the stack', 'ms', 'share'],
+          s.responsible.slice(0, 14).map((x) => [x.name, int(x.ms), pct(x.share)]),
+          ['l', 'r', 'r'],
+        ),
+      );
+      r.p(
+        table(
+          ['Self time by category', 'ms', 'share'],
+          s.categories.slice(0, 12).map((x) => [x.name, int(x.ms), pct(x.share)]),
+          ['l', 'r', 'r'],
+        ),
+      );
+      r.p(
+        table(
+          ['Hottest functions (self)', 'ms', 'share'],
+          s.selfTop.map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]),
+          ['l', 'r', 'r'],
+        ),
+      );
+      r.p(
+        table(
+          ['Our code (src/), inclusive', 'ms', 'share'],
+          s.ourInclusiveTop.slice(0, 12).map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]),
+          ['l', 'r', 'r'],
+        ),
+      );
+      r.p(
+        table(
+          ['Our code (src/), self', 'ms', 'share'],
+          s.ourSelfTop.slice(0, 10).map((x) => [`\`${x.name}\``, int(x.ms), pct(x.share)]),
+          ['l', 'r', 'r'],
+        ),
+      );
     } else {
       r.p(`Profile failed: ${p.error}`);
     }
@@ -845,7 +1044,11 @@ function render(results: Results): { text: string; failed: boolean } {
 
   if (results.errors.length || results.loads.some((t) => t.error)) {
     r.h(2, 'Errors');
-    r.p(['```', ...results.errors, ...results.loads.filter((t) => t.error).map((t) => `${t.name} on ${t.db.label}: ${t.error}`), '```'].join('\n'));
+    r.p(
+      ['```', ...results.errors, ...results.loads.filter((t) => t.error).map((t) => `${t.name} on ${t.db.label}: ${t.error}`), '```'].join(
+        '\n',
+      ),
+    );
     failed = true;
   }
   return { text: r.toString(), failed };
@@ -853,7 +1056,16 @@ function render(results: Results): { text: string; failed: boolean } {
 
 // ---- entry ----
 
-const results: Results = { pg: {}, data: [], loads: [], cold: [], errors: [], started: performance.now(), cpuStart: cpuSnapshot(), loadStart: os.loadavg() };
+const results: Results = {
+  pg: {},
+  data: [],
+  loads: [],
+  cold: [],
+  errors: [],
+  started: performance.now(),
+  cpuStart: cpuSnapshot(),
+  loadStart: os.loadavg(),
+};
 let finished = false;
 
 function finish(extraError?: string): number {

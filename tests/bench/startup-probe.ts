@@ -58,7 +58,20 @@ const syncCpuMs = cpu();
 await db.close();
 
 const details = Object.values(catalog.entities).reduce((n, m) => n + m.details.length, 0);
-console.log(JSON.stringify({
-  entities: Object.keys(catalog.entities).length, details, readMs, compileMs, compileCpuMs, validatorsMs, validatorsCpuMs, lintMs, openMs, syncMs, syncCpuMs,
-  created: report.created.length, altered: report.altered.length,
-}));
+console.log(
+  JSON.stringify({
+    entities: Object.keys(catalog.entities).length,
+    details,
+    readMs,
+    compileMs,
+    compileCpuMs,
+    validatorsMs,
+    validatorsCpuMs,
+    lintMs,
+    openMs,
+    syncMs,
+    syncCpuMs,
+    created: report.created.length,
+    altered: report.altered.length,
+  }),
+);

@@ -25,12 +25,34 @@ const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432
 const PG_DB = 'zs_bench_startup';
 const TARGET_MS = 1000;
 
-interface Probe { entities: number; details: number; readMs: number; compileMs: number; compileCpuMs: number; validatorsMs: number; validatorsCpuMs: number; lintMs: number; openMs: number; syncMs: number; syncCpuMs: number; created: number; altered: number }
-interface ServerRun { firstAnswerMs?: number; idleRssMib?: number; error?: string }
+interface Probe {
+  entities: number;
+  details: number;
+  readMs: number;
+  compileMs: number;
+  compileCpuMs: number;
+  validatorsMs: number;
+  validatorsCpuMs: number;
+  lintMs: number;
+  openMs: number;
+  syncMs: number;
+  syncCpuMs: number;
+  created: number;
+  altered: number;
+}
+interface ServerRun {
+  firstAnswerMs?: number;
+  idleRssMib?: number;
+  error?: string;
+}
 type Kind = 'pglite' | 'postgres';
 
 function probe(target: string, mode: 'empty' | 'existing' | 'inspect'): Probe {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'tests/bench/startup-probe.ts', target, mode], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'tests/bench/startup-probe.ts', target, mode], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
@@ -72,18 +94,29 @@ async function dropTarget(kind: Kind, target: string) {
 /** Starts the compiled server, times its first answer, waits idle, samples its resident memory. */
 async function serverRun(kind: Kind, target: string): Promise<ServerRun> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ZS_JWT_SECRET: randomBytes(32).toString('hex') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ZS_JWT_SECRET: randomBytes(32).toString('hex'),
+  };
   for (const k of ['DATABASE_URL', 'DATA_DIR', 'ZS_SEED']) delete env[k];
   if (kind === 'postgres') env.DATABASE_URL = target;
   else env.DATA_DIR = target;
   const t0 = performance.now();
   const proc = spawnServer(`startup-${kind}`, process.execPath, ['dist/server/server/main.js'], env, port, ROOT);
   try {
-    const firstAnswerMs = await pollUntil(async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { signal: AbortSignal.timeout(5000) });
-      await res.arrayBuffer();
-      return res.ok ? performance.now() - t0 : undefined;
-    }, 20, 300_000, () => proc.hasExited());
+    const firstAnswerMs = await pollUntil(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { signal: AbortSignal.timeout(5000) });
+        await res.arrayBuffer();
+        return res.ok ? performance.now() - t0 : undefined;
+      },
+      20,
+      300_000,
+      () => proc.hasExited(),
+    );
     if (firstAnswerMs === undefined) return { error: proc.hasExited() ? `exited: ${proc.output().slice(-500)}` : 'no answer in time' };
     await sleep(IDLE_MS);
     return { firstAnswerMs, idleRssMib: memSample(proc).server };
@@ -105,7 +138,10 @@ function machine(): string[] {
   return [
     `nproc ${os.availableParallelism()}, ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Linux ${os.release()}`,
     `Node ${process.version}, PostgreSQL ${pgVersion}, PGlite ${pglite}`,
-    `load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`,
+    `load average at start ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}`,
   ];
 }
 
@@ -151,8 +187,12 @@ async function main() {
   const r = new Report();
   const { entities, details } = results[0].empty[0];
   r.h(1, 'Start-up with every entity schema');
-  r.p(`${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${entities} entities, ${details} detail tables. ${about.join('; ')}.`);
-  r.p(`Each figure is a fresh process (median of ${RUNS}, range in brackets): \`tests/bench/startup-probe.ts\` reads and compiles the schema set, lints it once more alone, opens the database and syncs its tables. "existing" is a restart on a database synced with the same schemas (the fingerprint matches); "inspect" forgets the fingerprint, so every table, column and index is read from the catalog and planned (what a start after a schema change costs, without the DDL).`);
+  r.p(
+    `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${entities} entities, ${details} detail tables. ${about.join('; ')}.`,
+  );
+  r.p(
+    `Each figure is a fresh process (median of ${RUNS}, range in brackets): \`tests/bench/startup-probe.ts\` reads and compiles the schema set, lints it once more alone, opens the database and syncs its tables. "existing" is a restart on a database synced with the same schemas (the fingerprint matches); "inspect" forgets the fingerprint, so every table, column and index is read from the catalog and planned (what a start after a schema change costs, without the DDL).`,
+  );
   const rows: (string | number)[][] = [];
   const cell = (runs: Probe[], key: keyof Probe, bold = false) => {
     const m = ms(medianOf(runs, key), 0);
@@ -164,8 +204,18 @@ async function main() {
     if (first) {
       const all = results.flatMap((x) => [...x.empty, ...x.existing, ...x.inspect]);
       rows.push(['schemas', 'read files', cell(all, 'readMs'), '']);
-      rows.push(['schemas', 'compile as the server does (meta-schemas, models, lint)', cell(all, 'compileMs'), cpuCell(all, 'compileCpuMs')]);
-      rows.push(['schemas', 'generate every validator (what `schemas:check` adds; the server does it on first use)', cell(all, 'validatorsMs'), cpuCell(all, 'validatorsCpuMs')]);
+      rows.push([
+        'schemas',
+        'compile as the server does (meta-schemas, models, lint)',
+        cell(all, 'compileMs'),
+        cpuCell(all, 'compileCpuMs'),
+      ]);
+      rows.push([
+        'schemas',
+        'generate every validator (what `schemas:check` adds; the server does it on first use)',
+        cell(all, 'validatorsMs'),
+        cpuCell(all, 'validatorsCpuMs'),
+      ]);
       rows.push(['schemas', 'lint alone (second pass)', cell(all, 'lintMs'), '']);
     }
     rows.push([kind, 'open (existing database)', cell(existing, 'openMs'), '']);
@@ -174,19 +224,47 @@ async function main() {
     rows.push([kind, 'sync, existing database, full inspection', cell(inspect, 'syncMs', true), cpuCell(inspect, 'syncCpuMs')]);
   }
   r.p(table(['database', 'step', 'wall ms, median (range)', 'CPU ms of the process'], rows, ['l', 'l', 'r', 'r']));
-  r.p('CPU is the probe process\'s own (user + system); on PostgreSQL the server\'s work is not in it, on PGlite it is (the database runs in the process).');
-  const worst = Math.max(...results.flatMap((x) => [medianOf(x.existing, 'syncMs') ?? Infinity, medianOf(x.inspect, 'syncMs') ?? Infinity]));
-  r.p(`Target ≤ ${TARGET_MS} ms for sync on an existing database: ${worst <= TARGET_MS ? 'met' : 'missed'} (slowest median ${ms(worst, 0)} ms, full inspection included). Load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`);
+  r.p(
+    "CPU is the probe process's own (user + system); on PostgreSQL the server's work is not in it, on PGlite it is (the database runs in the process).",
+  );
+  const worst = Math.max(
+    ...results.flatMap((x) => [medianOf(x.existing, 'syncMs') ?? Infinity, medianOf(x.inspect, 'syncMs') ?? Infinity]),
+  );
+  r.p(
+    `Target ≤ ${TARGET_MS} ms for sync on an existing database: ${worst <= TARGET_MS ? 'met' : 'missed'} (slowest median ${ms(worst, 0)} ms, full inspection included). Load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}.`,
+  );
   r.h(2, 'The server (`node dist/server/server/main.js`)');
-  r.p(`Time from spawning the process to its first answer (GET /api/openapi.json), and its resident memory after ${IDLE_MS / 1000} s idle. The first start creates and seeds the database (platform data, menus, demo company); restarts are median of ${SERVER_RUNS}.`);
-  r.p(table(['database', 'start', 'first answer ms', 'idle RSS'], results.flatMap(({ kind, first, restarts }) => {
-    const ok = restarts.filter((x) => x.firstAnswerMs !== undefined);
-    return [
-      [kind, 'first (empty database, seeding)', first.error ?? ms(first.firstAnswerMs, 0), first.idleRssMib ? `${ms(first.idleRssMib, 0)} MiB` : '—'],
-      [kind, `restart (median of ${ok.length})`, ok.length ? `${ms(median(ok.map((x) => x.firstAnswerMs!)), 0)} (${range(ok.map((x) => x.firstAnswerMs!))})` : restarts[0]?.error ?? '—',
-        ok.length ? `${ms(median(ok.map((x) => x.idleRssMib ?? NaN)), 0)} MiB` : '—'],
-    ];
-  }), ['l', 'l', 'r', 'r']));
+  r.p(
+    `Time from spawning the process to its first answer (GET /api/openapi.json), and its resident memory after ${IDLE_MS / 1000} s idle. The first start creates and seeds the database (platform data, menus, demo company); restarts are median of ${SERVER_RUNS}.`,
+  );
+  r.p(
+    table(
+      ['database', 'start', 'first answer ms', 'idle RSS'],
+      results.flatMap(({ kind, first, restarts }) => {
+        const ok = restarts.filter((x) => x.firstAnswerMs !== undefined);
+        return [
+          [
+            kind,
+            'first (empty database, seeding)',
+            first.error ?? ms(first.firstAnswerMs, 0),
+            first.idleRssMib ? `${ms(first.idleRssMib, 0)} MiB` : '—',
+          ],
+          [
+            kind,
+            `restart (median of ${ok.length})`,
+            ok.length
+              ? `${ms(median(ok.map((x) => x.firstAnswerMs!)), 0)} (${range(ok.map((x) => x.firstAnswerMs!))})`
+              : (restarts[0]?.error ?? '—'),
+            ok.length ? `${ms(median(ok.map((x) => x.idleRssMib ?? NaN)), 0)} MiB` : '—',
+          ],
+        ];
+      }),
+      ['l', 'l', 'r', 'r'],
+    ),
+  );
   const text = r.toString();
   writeFileSync(RESULTS_FILE, text);
   console.log(text);

@@ -42,9 +42,14 @@ const LINES = 10;
 const SUBCONTRACTOR = 9300001;
 /** The settlement kind of each contract type (the settlement.cost role's documents). */
 const KIND_OF: Record<string, string> = {
-  labor: 'laborMonthlySettlement', subcontract: 'subcontractMonthlySettlement', material: 'materialMonthlySettlement',
-  concrete: 'materialConcreteMonthlySettlement', turnover_lease: 'materialTurnoverMonthlySettlement',
-  aluminum_formwork: 'materialAluminumAlloySettlement', scaffold: 'equipmentScaffoldSettlement', equipment_lease: 'equipmentLeaseMonthlySettlement',
+  labor: 'laborMonthlySettlement',
+  subcontract: 'subcontractMonthlySettlement',
+  material: 'materialMonthlySettlement',
+  concrete: 'materialConcreteMonthlySettlement',
+  turnover_lease: 'materialTurnoverMonthlySettlement',
+  aluminum_formwork: 'materialAluminumAlloySettlement',
+  scaffold: 'equipmentScaffoldSettlement',
+  equipment_lease: 'equipmentLeaseMonthlySettlement',
 };
 
 const col = (app: App, entity: string, field: string) => `"${app.catalog.entities[entity].fieldMap[field].column}"`;
@@ -58,18 +63,22 @@ async function fill(app: App): Promise<{ headers: number; lines: number }> {
     SELECT 9000000 + p, '000000', 'XM-B-' || p, '基准项目 ' || p, 'building', 50000000 FROM generate_series(1, ${PROJECTS}) p`);
   const types = Object.keys(KIND_OF);
   // contract id = 9100000 + project × 100 + type index × 10 + n; every fifth one of the extra drafts stays draft
-  await db.query(`INSERT INTO ${t('expenditureContract')} (id, tenant_id, ${c('expenditureContract', 'code')}, ${c('expenditureContract', 'name')}, ${c('expenditureContract', 'projectId')},
+  await db.query(
+    `INSERT INTO ${t('expenditureContract')} (id, tenant_id, ${c('expenditureContract', 'code')}, ${c('expenditureContract', 'name')}, ${c('expenditureContract', 'projectId')},
       ${c('expenditureContract', 'expenditureContractType')}, ${c('expenditureContract', 'contractAmount')}, ${c('expenditureContract', 'changeAmount')}, ${c('expenditureContract', 'currentAmount')}, ${c('expenditureContract', 'approvalStatus')})
     SELECT 9100000 + p * 100 + ti * 10 + n, '000000', 'ZCHT-B-' || p || '-' || ti || '-' || n, '基准合同', 9000000 + p, ($1::text[])[ti + 1],
       3000000, 100000, 3100000, CASE WHEN n > ${CONTRACTS_PER_KIND} THEN 'draft' ELSE 'approved' END
-    FROM generate_series(1, ${PROJECTS}) p, generate_series(0, ${types.length - 1}) ti, generate_series(1, ${CONTRACTS_PER_KIND + 1}) n`, [types]);
+    FROM generate_series(1, ${PROJECTS}) p, generate_series(0, ${types.length - 1}) ti, generate_series(1, ${CONTRACTS_PER_KIND + 1}) n`,
+    [types],
+  );
   let headers = 0;
   let lines = 0;
   for (const [ti, type] of types.entries()) {
     const e = KIND_OF[type];
     const model = app.catalog.entities[e];
     const ids = `9200000000 + ${ti} * 100000000 + p * 100000 + n * 1000 + m`;
-    const inserted = await db.query(`INSERT INTO ${t(e)} (id, tenant_id, ${c(e, 'projectId')}, ${c(e, 'subcontractorId')}, ${c(e, 'expenditureContractCode')}, ${c(e, 'period')},
+    const inserted =
+      await db.query(`INSERT INTO ${t(e)} (id, tenant_id, ${c(e, 'projectId')}, ${c(e, 'subcontractorId')}, ${c(e, 'expenditureContractCode')}, ${c(e, 'period')},
         ${c(e, 'thisAmountInclTax')}, ${c(e, 'thisAmountExclTax')}, ${c(e, 'thisPayableAmount')}, ${c(e, 'retentionAmount')}, ${c(e, 'approvalStatus')})
       SELECT ${ids}, '000000', 9000000 + p, ${SUBCONTRACTOR}, 'ZCHT-B-' || p || '-' || ${ti} || '-' || n, to_char(date '2024-01-01' + (m - 1) * interval '1 month', 'YYYY-MM'),
         10900, 10000, 8400, 327, CASE WHEN m = ${MONTHS + 1} THEN 'approving' ELSE 'approved' END
@@ -87,16 +96,29 @@ async function fill(app: App): Promise<{ headers: number; lines: number }> {
   return { headers, lines };
 }
 
-interface Timing { p50: number; p99: number; max: number }
+interface Timing {
+  p50: number;
+  p99: number;
+  max: number;
+}
 
 const timing = (times: number[]): Timing => {
   const sorted = [...times].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length / 2)], p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))], max: sorted[sorted.length - 1] };
+  return {
+    p50: sorted[Math.floor(sorted.length / 2)],
+    p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))],
+    max: sorted[sorted.length - 1],
+  };
 };
 
 /** `REQUESTS` sequential GETs of `url` after 20 warm-up ones; answers the timing and the last answer's data. */
 async function measure(app: App, url: string, query: Record<string, string>): Promise<Timing & { data: any }> {
-  const token = await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' });
+  const token = await app.tokens.sign({
+    tenant_id: '000000',
+    user_id: '1123598821738675201',
+    dept_id: '1123598813738675201',
+    role_name: 'administrator',
+  });
   const ask = () => app.app.inject({ method: 'GET', url, query, headers: { 'blade-auth': `bearer ${token}` } });
   for (let i = 0; i < 20; i++) await ask(); // warm-up
   const times: number[] = [];
@@ -116,7 +138,11 @@ const STATISTICS = '/api/construct/project/statisticsData';
 /** A subcontract settlement's cumulative for one contract: 24 approved periods summed by header and line. */
 async function measureCumulative(app: App) {
   const kind = app.catalog.entities[KIND_OF.subcontract];
-  const result = await measure(app, `${kind.api}/cumulative`, { projectId: '9000001', expenditureContractCode: 'ZCHT-B-1-1-1', subcontractorId: String(SUBCONTRACTOR) });
+  const result = await measure(app, `${kind.api}/cumulative`, {
+    projectId: '9000001',
+    expenditureContractCode: 'ZCHT-B-1-1-1',
+    subcontractorId: String(SUBCONTRACTOR),
+  });
   const previous = JSON.stringify(result.data);
   if (!previous.includes(String(MONTHS * 10900))) throw new Error(`wrong cumulative: ${previous.slice(0, 400)}`);
   return result;
@@ -134,7 +160,11 @@ type Arrival = 'load' | 'inApp';
  */
 async function measureRender(base: string, query: string, arrival: Arrival): Promise<number[] | string> {
   if (!existsSync(CHROMIUM)) return 'Chromium is not installed (/usr/bin/chromium)';
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
     page.setDefaultTimeout(60_000);
@@ -143,7 +173,7 @@ async function measureRender(base: string, query: string, arrival: Arrival): Pro
     if (process.env.BENCH_TRACE) {
       page.on('requestfinished', (r) => {
         const t = r.timing();
-        if (r.url().includes('/api/')) console.log(`${(t.responseEnd).toFixed(0).padStart(6)} ms  ${r.url().replace(base, '')}`);
+        if (r.url().includes('/api/')) console.log(`${t.responseEnd.toFixed(0).padStart(6)} ms  ${r.url().replace(base, '')}`);
       });
     }
     for (let i = 0; i < RENDER_RUNS; i++) {
@@ -153,7 +183,11 @@ async function measureRender(base: string, query: string, arrival: Arrival): Pro
       await page.waitForTimeout(1000);
       const start = Date.now();
       if (arrival === 'load') await page.goto(`${base}/cost/statistics${query}`);
-      else await page.evaluate((to) => { history.pushState(null, '', to); dispatchEvent(new PopStateEvent('popstate')); }, `/cost/statistics${query}`);
+      else
+        await page.evaluate((to) => {
+          history.pushState(null, '', to);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }, `/cost/statistics${query}`);
       await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ state: 'visible' });
       // ECharts draws SVG: a chart is drawn once its box holds paths
       await page.waitForFunction((needed) => {
@@ -176,8 +210,10 @@ async function measureRenders(app: App) {
   if (!address || typeof address === 'string') throw new Error('no TCP address');
   const base = `http://127.0.0.1:${address.port}`;
   return {
-    all: await measureRender(base, '', 'load'), one: await measureRender(base, '?projectId=9000001', 'load'),
-    allInApp: await measureRender(base, '', 'inApp'), oneInApp: await measureRender(base, '?projectId=9000001', 'inApp'),
+    all: await measureRender(base, '', 'load'),
+    one: await measureRender(base, '?projectId=9000001', 'load'),
+    allInApp: await measureRender(base, '', 'inApp'),
+    oneInApp: await measureRender(base, '?projectId=9000001', 'inApp'),
   };
 }
 
@@ -191,7 +227,8 @@ async function run(kind: 'postgres' | 'pglite', db: Db) {
     // every approved settlement: 50 projects × 8 kinds × 2 contracts × 24 months × 10,900
     const expected = PROJECTS * 8 * CONTRACTS_PER_KIND * MONTHS * 10900;
     const total = all.data.total as { settledAmountInclTax: number; contractCount: number };
-    if (Number(total.settledAmountInclTax) !== expected || total.contractCount !== PROJECTS * 8 * CONTRACTS_PER_KIND) throw new Error(`wrong totals: ${JSON.stringify(total)}`);
+    if (Number(total.settledAmountInclTax) !== expected || total.contractCount !== PROJECTS * 8 * CONTRACTS_PER_KIND)
+      throw new Error(`wrong totals: ${JSON.stringify(total)}`);
     const render = kind === 'postgres' ? await measureRenders(app) : undefined;
     return { kind, ...filled, all, one, cumulative, render };
   } finally {
@@ -217,20 +254,42 @@ async function main() {
     await admin.end();
   }
   if (!process.env.BENCH_PG_ONLY) results.push(await run('pglite', await openPglite(undefined)));
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
   const t3 = (x: Timing) => `${ms(x.p50)} / ${ms(x.p99)} / ${ms(x.max)}`;
-  const renders = results.flatMap((r) => (r.render ? [
-    ['all projects, page load', r.render.all], ['one project, page load', r.render.one],
-    ['all projects, in-app navigation', r.render.allInApp], ['one project, in-app navigation', r.render.oneInApp],
-  ] as const : []));
+  const renders = results.flatMap((r) =>
+    r.render
+      ? ([
+          ['all projects, page load', r.render.all],
+          ['one project, page load', r.render.one],
+          ['all projects, in-app navigation', r.render.allInApp],
+          ['one project, in-app navigation', r.render.oneInApp],
+        ] as const)
+      : [],
+  );
   const renderRow = ([what, runs]: readonly [string, number[] | string]) =>
     typeof runs === 'string' ? [what, runs, '', ''] : [what, runs.join(' / '), runs[0], ms(median(runs.slice(1)), 0)];
-  const text = `# statisticsData, cumulative and the dashboard under volume\n\n${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${load} at the end.\n` +
+  const text =
+    `# statisticsData, cumulative and the dashboard under volume\n\n${new Date().toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${load} at the end.\n` +
     `${REQUESTS} sequential requests after 20 warm-up, in-process (app.inject).\n\n` +
-    table(['database', 'settlements', 'lines', 'statisticsData all projects p50 / p99 / max ms', 'one project p50 / p99 / max ms', 'cumulative p50 / p99 / max ms'],
-      results.map((r) => [r.kind, r.headers, r.lines, t3(r.all), t3(r.one), t3(r.cumulative)]), ['l', 'r', 'r', 'r', 'r', 'r']) + '\n\n' +
+    table(
+      [
+        'database',
+        'settlements',
+        'lines',
+        'statisticsData all projects p50 / p99 / max ms',
+        'one project p50 / p99 / max ms',
+        'cumulative p50 / p99 / max ms',
+      ],
+      results.map((r) => [r.kind, r.headers, r.lines, t3(r.all), t3(r.one), t3(r.cumulative)]),
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ) +
+    '\n\n' +
     `Dashboard first render on PostgreSQL (headless Chromium, /cost/statistics until the table's rows and every chart are drawn; a page load boots the whole app, an in-app navigation starts from the signed-in home page as a menu click does), ${RENDER_RUNS} runs:\n\n` +
-    table(['page', 'ms per run', 'cold (first) ms', 'warm median ms'], renders.map(renderRow), ['l', 'r', 'r', 'r']) + '\n';
+    table(['page', 'ms per run', 'cold (first) ms', 'warm median ms'], renders.map(renderRow), ['l', 'r', 'r', 'r']) +
+    '\n';
   writeFileSync(join(HERE, 'statistics-results.md'), text);
   console.log(text);
 }

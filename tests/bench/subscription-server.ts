@@ -29,12 +29,22 @@ async function setup(count: number) {
        FROM generate_series(1, $3::int) g ON CONFLICT DO NOTHING`,
     [String(FIRST_USER), BENCH_DEPT, count],
   );
-  const users = await Promise.all(Array.from({ length: count }, async (_, i) => {
-    const id = String(FIRST_USER + BigInt(i + 1));
-    return { id, token: await app.tokens.sign({ tenant_id: '000000', user_id: id, dept_id: BENCH_DEPT, role_id: '0', role_name: 'bench' }, 6 * 3600) };
-  }));
-  const [admin] = await db.query(`SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`);
-  const adminToken = await app.tokens.sign({ tenant_id: '000000', user_id: admin.id, dept_id: admin.deptId, role_id: admin.roleId, role_name: 'administrator' }, 6 * 3600);
+  const users = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const id = String(FIRST_USER + BigInt(i + 1));
+      return {
+        id,
+        token: await app.tokens.sign({ tenant_id: '000000', user_id: id, dept_id: BENCH_DEPT, role_id: '0', role_name: 'bench' }, 6 * 3600),
+      };
+    }),
+  );
+  const [admin] = await db.query(
+    `SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`,
+  );
+  const adminToken = await app.tokens.sign(
+    { tenant_id: '000000', user_id: admin.id, dept_id: admin.deptId, role_id: admin.roleId, role_name: 'administrator' },
+    6 * 3600,
+  );
   return { deptId: BENCH_DEPT, users, adminToken };
 }
 
@@ -43,7 +53,14 @@ function memory() {
   gc?.();
   gc?.();
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, subscriptions: app.hub.size, gc: Boolean(gc) };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    subscriptions: app.hub.size,
+    gc: Boolean(gc),
+  };
 }
 
 process.on('message', async (raw) => {

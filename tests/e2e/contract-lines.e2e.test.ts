@@ -6,7 +6,24 @@
 // the contract's lines, picks them, types the quantities and saves the plan.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { base, entityList, listRow, login, page, pickOption, see, shot, sideItem, squash, TEST_TIMEOUT, toast, typeInto, waitForList, signInAs, searchList } from './harness.ts';
+import {
+  base,
+  entityList,
+  listRow,
+  login,
+  page,
+  pickOption,
+  see,
+  shot,
+  sideItem,
+  squash,
+  TEST_TIMEOUT,
+  toast,
+  typeInto,
+  waitForList,
+  signInAs,
+  searchList,
+} from './harness.ts';
 
 const STAMP = Date.now();
 const CONTRACT = `钢筋采购合同(浏览器测试 ${STAMP})`;
@@ -23,10 +40,21 @@ async function apiLogin(account: string): Promise<string> {
   const captcha = await fetch(`${base}/api/blade-auth/oauth/captcha`);
   const code = captcha.headers.get('x-test-captcha-code')!;
   const { key } = (await captcha.json()) as { key: string };
-  const query = new URLSearchParams({ tenantId: '000000', username: account, password: createHash('md5').update(account).digest('hex'), grant_type: 'captcha', scope: 'all' });
+  const query = new URLSearchParams({
+    tenantId: '000000',
+    username: account,
+    password: createHash('md5').update(account).digest('hex'),
+    grant_type: 'captcha',
+    scope: 'all',
+  });
   const res = await fetch(`${base}/api/blade-auth/oauth/token?${query}`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'Tenant-Id': '000000', 'Captcha-Key': key, 'Captcha-Code': code },
+    headers: {
+      Authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`,
+      'Tenant-Id': '000000',
+      'Captcha-Key': key,
+      'Captcha-Code': code,
+    },
   });
   const body = (await res.json()) as { access_token: string };
   expect(body.access_token, JSON.stringify(body)).toBeTruthy();
@@ -34,7 +62,11 @@ async function apiLogin(account: string): Promise<string> {
 }
 
 async function api<T = any>(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, { method, headers: { 'blade-auth': `bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'blade-auth': `bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as { code: number; data: T };
   expect(json.code, JSON.stringify(json)).toBe(200);
   return json.data;
@@ -49,12 +81,16 @@ async function approvedTotalPlan() {
   const [project] = (await api(clerk, 'GET', `/api/construct/project/options?keyword=${encodeURIComponent('江北')}`)).records;
   const [goods] = (await api(clerk, 'GET', '/api/construct/goodsArchives/options?keyword=010101')).records;
   const plan = await api(clerk, 'POST', '/api/construct/materialTotalDemand/submit', {
-    projectId: project.value, title: PLAN, planDate: '2026-05-01', compilerName: '王工', details: [{ goodsId: goods.value, designQty: 90, lossRate: 2, budgetPrice: 3900 }],
+    projectId: project.value,
+    title: PLAN,
+    planDate: '2026-05-01',
+    compilerName: '王工',
+    details: [{ goodsId: goods.value, designQty: 90, lossRate: 2, budgetPrice: 3900 }],
   });
   const manager = await apiLogin('manager');
   const claim = await api(manager, 'GET', '/api/blade-flow/work/claim-list?size=100');
   const task = claim.records.find((r: { businessId: string }) => String(r.businessId) === String(plan.id));
-  expect(task, 'the plan waits in the manager\'s 待签事务').toBeTruthy();
+  expect(task, "the plan waits in the manager's 待签事务").toBeTruthy();
   await api(manager, 'POST', `/api/blade-flow/work/claim-task?taskId=${task.taskId}`);
   await api(manager, 'POST', '/api/blade-flow/work/complete-task', { taskId: task.taskId, flag: 'ok', comment: '同意' });
 }
@@ -76,12 +112,17 @@ async function approveAs(user: string, step: string) {
   await openScreen('我的事务', '待签事务');
   await see(workList()).toHaveAttribute('aria-busy', 'false');
   await see(workRow(CONTRACT)).toContainText(step);
-  await workRow(CONTRACT).getByRole('button', { name: /签\s*收/ }).click();
+  await workRow(CONTRACT)
+    .getByRole('button', { name: /签\s*收/ })
+    .click();
   await see(toast('签收成功')).toBeVisible();
   await page.waitForURL((u) => u.pathname.startsWith('/work/process/expenditure/handle/'));
   await see(page.getByText(CONTRACT).first()).toBeVisible();
   await page.getByLabel('审批意见').fill('同意');
-  await page.getByTestId('task-actions').getByRole('button', { name: /同\s*意/ }).click();
+  await page
+    .getByTestId('task-actions')
+    .getByRole('button', { name: /同\s*意/ })
+    .click();
   await see(toast('审批成功')).toBeVisible();
 }
 
@@ -124,104 +165,124 @@ async function findContract() {
 }
 
 describe('a monthly demand picks the lines of an approved expense contract', () => {
-  test('clerk writes and submits a contract, manager and cost manager approve, clerk picks its lines into a monthly demand', async () => {
-    await approvedTotalPlan();
+  test(
+    'clerk writes and submits a contract, manager and cost manager approve, clerk picks its lines into a monthly demand',
+    async () => {
+      await approvedTotalPlan();
 
-    // --- the clerk writes the expense contract with two priced lines and submits it ---
-    await login('clerk', 'clerk');
-    await openList('合同管理', '支出合同');
-    await entityList().getByRole('button', { name: /新\s*增/ }).click();
-    await see(page.getByText('新增支出合同')).toBeVisible();
-    await typeInto(page.locator('#root_name'), CONTRACT);
-    await pickOption('root_projectId', '江北', PROJECT);
-    await pickOption('root_subcontractorId', '沙钢', '江苏沙钢物资贸易有限公司');
-    await pickOption('root_expenditureContractType', '材料', '材料采购');
-    await pickOption('root_pricingMode', '固定', '固定单价');
-    await typeInto(page.locator('#root_signDate'), '2026-05-06');
-    await typeInto(page.locator('#root_startDate'), '2026-05-10');
-    await typeInto(page.locator('#root_taxRate'), '13');
-    const lines = [
-      { search: '010101', goods: 'HRB400E Φ12', qty: '120', price: '3950', amount: '474,000.00' },
-      { search: '010102', goods: 'HRB400E Φ25', qty: '80', price: '3830', amount: '306,400.00' },
-    ];
-    // the goods of both lines first (their codes are copied in), then the figures
-    for (const [i, line] of lines.entries()) {
-      await page.getByRole('button', { name: '新增行' }).click();
-      await pickOption(`root_details_${i}_goodsId`, line.search, line.goods);
-      await see(grid()).toContainText(line.search);
-    }
-    for (const [i, line] of lines.entries()) {
-      await typeInto(cell(i, 'quantity'), line.qty);
-      await typeInto(cell(i, 'priceInclTax'), line.price);
-      await typeInto(cell(i, 'taxRate'), '13');
-    }
-    for (const line of lines) await see(grid()).toContainText(line.amount);
-    await see(grid().locator('.zs-grid-totals')).toContainText('780,400.00');
-    await see(page.locator('#root_remainingAmount')).toHaveValue('780,400.00');
-    await shot('contract-lines-form.png');
-    await page.getByRole('button', { name: /保\s*存/ }).click();
-    await see(toast('新增成功')).toBeVisible();
-    await waitForList();
-    await findContract();
-    await see(listRow(CONTRACT)).toContainText('草稿');
-    await listRow(CONTRACT).getByText('提交', { exact: true }).click();
-    await page.getByRole('dialog').filter({ hasText: '确定提交审批?' }).getByRole('button', { name: /确\s*定|OK/ }).click();
-    await see(toast('提交成功')).toBeVisible();
-    await waitForList();
-    await see(listRow(CONTRACT)).toContainText('审批中');
+      // --- the clerk writes the expense contract with two priced lines and submits it ---
+      await login('clerk', 'clerk');
+      await openList('合同管理', '支出合同');
+      await entityList()
+        .getByRole('button', { name: /新\s*增/ })
+        .click();
+      await see(page.getByText('新增支出合同')).toBeVisible();
+      await typeInto(page.locator('#root_name'), CONTRACT);
+      await pickOption('root_projectId', '江北', PROJECT);
+      await pickOption('root_subcontractorId', '沙钢', '江苏沙钢物资贸易有限公司');
+      await pickOption('root_expenditureContractType', '材料', '材料采购');
+      await pickOption('root_pricingMode', '固定', '固定单价');
+      await typeInto(page.locator('#root_signDate'), '2026-05-06');
+      await typeInto(page.locator('#root_startDate'), '2026-05-10');
+      await typeInto(page.locator('#root_taxRate'), '13');
+      const lines = [
+        { search: '010101', goods: 'HRB400E Φ12', qty: '120', price: '3950', amount: '474,000.00' },
+        { search: '010102', goods: 'HRB400E Φ25', qty: '80', price: '3830', amount: '306,400.00' },
+      ];
+      // the goods of both lines first (their codes are copied in), then the figures
+      for (const [i, line] of lines.entries()) {
+        await page.getByRole('button', { name: '新增行' }).click();
+        await pickOption(`root_details_${i}_goodsId`, line.search, line.goods);
+        await see(grid()).toContainText(line.search);
+      }
+      for (const [i, line] of lines.entries()) {
+        await typeInto(cell(i, 'quantity'), line.qty);
+        await typeInto(cell(i, 'priceInclTax'), line.price);
+        await typeInto(cell(i, 'taxRate'), '13');
+      }
+      for (const line of lines) await see(grid()).toContainText(line.amount);
+      await see(grid().locator('.zs-grid-totals')).toContainText('780,400.00');
+      await see(page.locator('#root_remainingAmount')).toHaveValue('780,400.00');
+      await shot('contract-lines-form.png');
+      await page.getByRole('button', { name: /保\s*存/ }).click();
+      await see(toast('新增成功')).toBeVisible();
+      await waitForList();
+      await findContract();
+      await see(listRow(CONTRACT)).toContainText('草稿');
+      await listRow(CONTRACT).getByText('提交', { exact: true }).click();
+      await page
+        .getByRole('dialog')
+        .filter({ hasText: '确定提交审批?' })
+        .getByRole('button', { name: /确\s*定|OK/ })
+        .click();
+      await see(toast('提交成功')).toBeVisible();
+      await waitForList();
+      await see(listRow(CONTRACT)).toContainText('审批中');
 
-    // --- the default process: the project manager, then (over 500,000) the cost manager ---
-    await approveAs('manager', '项目经理审批');
-    await approveAs('costmgr', '成本经理审批');
+      // --- the default process: the project manager, then (over 500,000) the cost manager ---
+      await approveAs('manager', '项目经理审批');
+      await approveAs('costmgr', '成本经理审批');
 
-    // --- the clerk sees it approved and writes June's demand plan against it ---
-    await signInAs('clerk');
-    await openList('合同管理', '支出合同');
-    await findContract();
-    await see(listRow(CONTRACT)).toContainText('已通过');
+      // --- the clerk sees it approved and writes June's demand plan against it ---
+      await signInAs('clerk');
+      await openList('合同管理', '支出合同');
+      await findContract();
+      await see(listRow(CONTRACT)).toContainText('已通过');
 
-    await openList('材料管理', '材料月度需用计划');
-    await entityList().getByRole('button', { name: /新\s*增/ }).click();
-    await see(page.getByText('新增材料月度需用计划')).toBeVisible();
-    const pick = page.getByRole('button', { name: /从采购合同选择/ });
-    await see(pick).toBeVisible();
-    expect(await pick.isDisabled(), 'no contract chosen yet').toBe(true);
-    await pickOption('root_projectId', '江北', PROJECT);
-    await pickOption('root_materialTotalDemandId', '浏览器测试', PLAN);
-    await pickOption('root_expenditureContractCode', '浏览器测试', CONTRACT);
-    await typeInto(page.locator('#root_period'), '2026-06');
-    await typeInto(page.locator('#root_compilerName'), '张伟');
+      await openList('材料管理', '材料月度需用计划');
+      await entityList()
+        .getByRole('button', { name: /新\s*增/ })
+        .click();
+      await see(page.getByText('新增材料月度需用计划')).toBeVisible();
+      const pick = page.getByRole('button', { name: /从采购合同选择/ });
+      await see(pick).toBeVisible();
+      expect(await pick.isDisabled(), 'no contract chosen yet').toBe(true);
+      await pickOption('root_projectId', '江北', PROJECT);
+      await pickOption('root_materialTotalDemandId', '浏览器测试', PLAN);
+      await pickOption('root_expenditureContractCode', '浏览器测试', CONTRACT);
+      await typeInto(page.locator('#root_period'), '2026-06');
+      await typeInto(page.locator('#root_compilerName'), '张伟');
 
-    await pickEveryLine('采购合同', [['HRB400E Φ12', '120', '3,950'], ['HRB400E Φ25', '3,830']], 'contract-lines-pick-dialog.png');
+      await pickEveryLine(
+        '采购合同',
+        [
+          ['HRB400E Φ12', '120', '3,950'],
+          ['HRB400E Φ25', '3,830'],
+        ],
+        'contract-lines-pick-dialog.png',
+      );
 
-    await see(page.getByText('共 2 行')).toBeVisible();
-    await see(grid()).toContainText('HRB400E Φ12');
-    await see(grid()).toContainText('HRB400E Φ25');
-    await see(cell(0, 'price')).toHaveValue('3,950.0000');
-    await typeInto(cell(0, 'demandQty'), '40');
-    await typeInto(cell(1, 'demandQty'), '25');
-    await see(grid()).toContainText('158,000.00'); // 40 × 3,950
-    await see(grid()).toContainText('95,750.00'); // 25 × 3,830
+      await see(page.getByText('共 2 行')).toBeVisible();
+      await see(grid()).toContainText('HRB400E Φ12');
+      await see(grid()).toContainText('HRB400E Φ25');
+      await see(cell(0, 'price')).toHaveValue('3,950.0000');
+      await typeInto(cell(0, 'demandQty'), '40');
+      await typeInto(cell(1, 'demandQty'), '25');
+      await see(grid()).toContainText('158,000.00'); // 40 × 3,950
+      await see(grid()).toContainText('95,750.00'); // 25 × 3,830
 
-    // picked again: both lines are marked as added and cannot be added twice
-    await seeEveryLineTaken('采购合同', 2);
-    await shot('contract-lines-demand-form.png');
+      // picked again: both lines are marked as added and cannot be added twice
+      await seeEveryLineTaken('采购合同', 2);
+      await shot('contract-lines-demand-form.png');
 
-    await page.getByRole('button', { name: /保\s*存/ }).click();
-    await see(toast('新增成功')).toBeVisible();
-    await waitForList();
-    await see(listRow(PLAN)).toHaveCount(1);
-    await see(listRow(PLAN)).toContainText('2026年6月');
-    await see(listRow(PLAN)).toContainText('253,750.00');
-    await shot('contract-lines-demand-list.png');
+      await page.getByRole('button', { name: /保\s*存/ }).click();
+      await see(toast('新增成功')).toBeVisible();
+      await waitForList();
+      await see(listRow(PLAN)).toHaveCount(1);
+      await see(listRow(PLAN)).toContainText('2026年6月');
+      await see(listRow(PLAN)).toContainText('253,750.00');
+      await shot('contract-lines-demand-list.png');
 
-    // opened read-only: the rows carry the contract's goods and prices
-    await listRow(PLAN).getByText('查看', { exact: true }).click();
-    const drawer = page.getByRole('dialog').filter({ hasText: '物资明细' });
-    await see(drawer).toBeVisible();
-    for (const text of ['HRB400E Φ12', 'HRB400E Φ25', '3,950.0000', '3,830.0000', '158,000.00', '95,750.00']) await see(drawer).toContainText(text);
-    await shot('contract-lines-demand-detail.png');
-  }, TEST_TIMEOUT * 8);
+      // opened read-only: the rows carry the contract's goods and prices
+      await listRow(PLAN).getByText('查看', { exact: true }).click();
+      const drawer = page.getByRole('dialog').filter({ hasText: '物资明细' });
+      await see(drawer).toBeVisible();
+      for (const text of ['HRB400E Φ12', 'HRB400E Φ25', '3,950.0000', '3,830.0000', '158,000.00', '95,750.00'])
+        await see(drawer).toContainText(text);
+      await shot('contract-lines-demand-detail.png');
+    },
+    TEST_TIMEOUT * 8,
+  );
 });
 
 const SUBCONTRACT = `土建分包合同(浏览器测试 ${STAMP})`;
@@ -231,10 +292,24 @@ const TEAM = `南京恒通建筑劳务有限公司(浏览器测试 ${STAMP})`;
 async function approvedSubcontract() {
   const clerk = await apiLogin('clerk');
   const [project] = (await api(clerk, 'GET', `/api/construct/project/options?keyword=${encodeURIComponent('江北')}`)).records;
-  const team = await api(clerk, 'POST', '/api/construct/subcontractor/save', { name: TEAM, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' });
+  const team = await api(clerk, 'POST', '/api/construct/subcontractor/save', {
+    name: TEAM,
+    subcontractorTypes: ['subcontract'],
+    blacklisted: false,
+    status: 'enabled',
+  });
   const contract = await api(clerk, 'POST', '/api/construct/expenditureContract/submit', {
-    name: SUBCONTRACT, projectId: project.value, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-    signDate: '2026-05-06', startDate: '2026-05-10', contractAmount: 0, taxRate: 9, performanceStatus: 'not_started', settlementStatus: 'none',
+    name: SUBCONTRACT,
+    projectId: project.value,
+    subcontractorId: team.id,
+    expenditureContractType: 'subcontract',
+    pricingMode: 'fixed_unit_price',
+    signDate: '2026-05-06',
+    startDate: '2026-05-10',
+    contractAmount: 0,
+    taxRate: 9,
+    performanceStatus: 'not_started',
+    settlementStatus: 'none',
     details: [
       { itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 },
       { itemCode: '010502', itemName: 'C30混凝土浇筑', unit: 'm3', quantity: 500, priceInclTax: 600, taxRate: 9 },
@@ -243,55 +318,68 @@ async function approvedSubcontract() {
   const manager = await apiLogin('manager');
   const claim = await api(manager, 'GET', '/api/blade-flow/work/claim-list?size=100');
   const task = claim.records.find((r: { businessId: string }) => String(r.businessId) === String(contract.id));
-  expect(task, 'the subcontract waits in the manager\'s 待签事务').toBeTruthy();
+  expect(task, "the subcontract waits in the manager's 待签事务").toBeTruthy();
   await api(manager, 'POST', `/api/blade-flow/work/claim-task?taskId=${task.taskId}`);
   await api(manager, 'POST', '/api/blade-flow/work/complete-task', { taskId: task.taskId, flag: 'ok', comment: '同意' });
 }
 
 describe('a monthly settlement picks the lines of its expense contract', () => {
-  test('clerk fills a subcontract settlement from the contract\'s lines, and finds them under 支出合同清单', async () => {
-    await approvedSubcontract();
-    await login('clerk', 'clerk');
-    await openList('分包管理', '分包月度结算');
-    await entityList().getByRole('button', { name: /新\s*增/ }).click();
-    await see(page.getByText('新增分包月度结算')).toBeVisible();
-    const pick = page.getByRole('button', { name: /从分包合同选择/ });
-    await see(pick).toBeVisible();
-    expect(await pick.isDisabled(), 'no contract chosen yet').toBe(true);
-    await pickOption('root_projectId', '江北', PROJECT);
-    await pickOption('root_expenditureContractCode', '浏览器测试', SUBCONTRACT);
-    await pickOption('root_subcontractorId', '浏览器测试', TEAM);
-    await typeInto(page.locator('#root_period'), '2026-06');
-    await typeInto(page.locator('#root_startDate'), '2026-06-01');
-    await typeInto(page.locator('#root_endDate'), '2026-06-30');
-    await typeInto(page.locator('#root_taxRate'), '9');
-    await typeInto(page.locator('#root_reporterName'), '王会计');
+  test(
+    "clerk fills a subcontract settlement from the contract's lines, and finds them under 支出合同清单",
+    async () => {
+      await approvedSubcontract();
+      await login('clerk', 'clerk');
+      await openList('分包管理', '分包月度结算');
+      await entityList()
+        .getByRole('button', { name: /新\s*增/ })
+        .click();
+      await see(page.getByText('新增分包月度结算')).toBeVisible();
+      const pick = page.getByRole('button', { name: /从分包合同选择/ });
+      await see(pick).toBeVisible();
+      expect(await pick.isDisabled(), 'no contract chosen yet').toBe(true);
+      await pickOption('root_projectId', '江北', PROJECT);
+      await pickOption('root_expenditureContractCode', '浏览器测试', SUBCONTRACT);
+      await pickOption('root_subcontractorId', '浏览器测试', TEAM);
+      await typeInto(page.locator('#root_period'), '2026-06');
+      await typeInto(page.locator('#root_startDate'), '2026-06-01');
+      await typeInto(page.locator('#root_endDate'), '2026-06-30');
+      await typeInto(page.locator('#root_taxRate'), '9');
+      await typeInto(page.locator('#root_reporterName'), '王会计');
 
-    await pickEveryLine('分包合同', [['土方开挖', '1,000'], ['C30混凝土浇筑', '600']], 'settlement-pick-dialog.png');
+      await pickEveryLine(
+        '分包合同',
+        [
+          ['土方开挖', '1,000'],
+          ['C30混凝土浇筑', '600'],
+        ],
+        'settlement-pick-dialog.png',
+      );
 
-    // the contract's item, unit, quantity and price are copied; the clerk types this period's quantities
-    await see(page.getByText('共 2 行')).toBeVisible();
-    await see(cell(0, 'itemName')).toHaveValue('土方开挖');
-    await see(cell(1, 'itemName')).toHaveValue('C30混凝土浇筑');
-    await see(cell(1, 'thisPrice')).toHaveValue('600.0000');
-    await typeInto(cell(0, 'thisQty'), '200');
-    await typeInto(cell(1, 'thisQty'), '100');
-    await see(grid()).toContainText('6,000.00'); // 200 × 30
-    await see(grid()).toContainText('60,000.00'); // 100 × 600
+      // the contract's item, unit, quantity and price are copied; the clerk types this period's quantities
+      await see(page.getByText('共 2 行')).toBeVisible();
+      await see(cell(0, 'itemName')).toHaveValue('土方开挖');
+      await see(cell(1, 'itemName')).toHaveValue('C30混凝土浇筑');
+      await see(cell(1, 'thisPrice')).toHaveValue('600.0000');
+      await typeInto(cell(0, 'thisQty'), '200');
+      await typeInto(cell(1, 'thisQty'), '100');
+      await see(grid()).toContainText('6,000.00'); // 200 × 30
+      await see(grid()).toContainText('60,000.00'); // 100 × 600
 
-    // one row per contract line: both lines are marked as added and cannot be picked again
-    await seeEveryLineTaken('分包合同', 2);
-    await shot('settlement-pick-form.png');
-    await page.getByRole('button', { name: /保\s*存/ }).click();
-    await see(toast('新增成功')).toBeVisible();
-    await waitForList();
+      // one row per contract line: both lines are marked as added and cannot be picked again
+      await seeEveryLineTaken('分包合同', 2);
+      await shot('settlement-pick-form.png');
+      await page.getByRole('button', { name: /保\s*存/ }).click();
+      await see(toast('新增成功')).toBeVisible();
+      await waitForList();
 
-    // the contract's lines as a list of their own, with the contract's name beside each line
-    await openList('合同管理', '支出合同清单');
-    await searchList('合同名称', SUBCONTRACT);
-    await see(entityList().locator('.zs-grid-row')).toHaveCount(2);
-    await see(listRow('土方开挖')).toContainText(SUBCONTRACT);
-    await see(listRow('C30混凝土浇筑')).toContainText('300,000.00');
-    await shot('settlement-contract-lines-list.png');
-  }, TEST_TIMEOUT * 6);
+      // the contract's lines as a list of their own, with the contract's name beside each line
+      await openList('合同管理', '支出合同清单');
+      await searchList('合同名称', SUBCONTRACT);
+      await see(entityList().locator('.zs-grid-row')).toHaveCount(2);
+      await see(listRow('土方开挖')).toContainText(SUBCONTRACT);
+      await see(listRow('C30混凝土浇筑')).toContainText('300,000.00');
+      await shot('settlement-contract-lines-list.png');
+    },
+    TEST_TIMEOUT * 6,
+  );
 });

@@ -35,7 +35,8 @@ let profileDir = '';
 export let base = '';
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests.`);
   if (!existsSync(CLIENT_INDEX)) throw new Error(`${CLIENT_INDEX} is missing: build the client first with \`npx vite build\`.`);
   mkdirSync(SHOTS, { recursive: true });
   for (const f of readdirSync(SHOTS)) if (f.startsWith('failed-')) rmSync(join(SHOTS, f));
@@ -43,7 +44,10 @@ beforeAll(async () => {
   const { db, drop } = await openTestDb('pglite');
   dropDb = drop;
   // every test logs in as admin: the per-account limit (10 a minute) would refuse the later ones
-  server = await createApp(testConfig({ exposeCaptchaCode: true, loginLimits: { perAddress: 10_000, perAccount: 10_000 }, ...serverSettings }), { db, logger: false });
+  server = await createApp(
+    testConfig({ exposeCaptchaCode: true, loginLimits: { perAddress: 10_000, perAccount: 10_000 }, ...serverSettings }),
+    { db, logger: false },
+  );
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server has no TCP address');
@@ -53,7 +57,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1440, height: 900 },
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
@@ -83,7 +96,9 @@ let problems: string[] = [];
 beforeEach(async (ctx) => {
   // a failing test leaves a picture of the page behind
   ctx.onTestFailed(async () => {
-    await page.screenshot({ path: join(SHOTS, `failed-${ctx.task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60)}.png`) }).catch(() => undefined);
+    await page
+      .screenshot({ path: join(SHOTS, `failed-${ctx.task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60)}.png`) })
+      .catch(() => undefined);
   });
   if (!context) throw new Error('the browser did not start');
   await context.clearCookies();
@@ -99,7 +114,8 @@ beforeEach(async (ctx) => {
   page.on('console', (msg) => {
     // (the favicon request is the JSON page's of the storage clean-up above, not the client's)
     if (msg.location().url.endsWith('/favicon.ico')) return;
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}${msg.location().url ? ` (${msg.location().url})` : ''}`);
+    if (msg.type() === 'error' || msg.type() === 'warning')
+      problems.push(`console.${msg.type()}: ${msg.text()}${msg.location().url ? ` (${msg.location().url})` : ''}`);
   });
 });
 
@@ -127,7 +143,10 @@ export function expectProblem(text: string) {
 afterEach((ctx) => {
   if (problems.length) console.warn(`[${ctx.task.name}] browser reported:\n  ${problems.join('\n  ')}`);
   // the server's Content-Security-Policy must not break the client: any refusal fails the test
-  expect(problems.filter((p) => /Refused to|Content Security Policy/i.test(p)), 'CSP violations').toEqual([]);
+  expect(
+    problems.filter((p) => /Refused to|Content Security Policy/i.test(p)),
+    'CSP violations',
+  ).toEqual([]);
 });
 
 // ---- assertions: playwright-core has no expect of its own; these wait as Playwright's would ----
@@ -147,7 +166,9 @@ export function see(l: Locator) {
     toBeHidden: (o: { timeout?: number } = {}) => l.waitFor({ state: 'hidden', timeout: o.timeout ?? WAIT }),
     toHaveCount: (n: number, o: { timeout?: number } = {}) => poll(() => l.count(), o.timeout).toBe(n),
     toHaveText: (text: string | string[]) =>
-      Array.isArray(text) ? poll(async () => (await l.allInnerTexts()).map(squash)).toEqual(text) : poll(async () => squash(await l.innerText())).toBe(text),
+      Array.isArray(text)
+        ? poll(async () => (await l.allInnerTexts()).map(squash)).toEqual(text)
+        : poll(async () => squash(await l.innerText())).toBe(text),
     toContainText: (text: string) => poll(() => l.innerText()).toContain(text),
     toHaveAttribute: (name: string, value: string, o: { timeout?: number } = {}) => poll(() => attr(name), o.timeout).toBe(value),
     toHaveValue: (value: string) => poll(() => l.inputValue()).toBe(value),
@@ -164,13 +185,21 @@ export const sidebar = () => page.locator('.zs-sider');
 export const sideItem = (name: string) => sidebar().locator('.ant-menu-title-content').getByText(name, { exact: true });
 export const tabs = () => page.getByTestId('tabs');
 export const tab = (name: string) => tabs().getByRole('tab', { name, exact: true });
-export const tabBox = (name: string) => tabs().locator('.ant-tabs-tab').filter({ has: page.getByRole('tab', { name, exact: true }) });
+export const tabBox = (name: string) =>
+  tabs()
+    .locator('.ant-tabs-tab')
+    .filter({ has: page.getByRole('tab', { name, exact: true }) });
 /** Waits until `popup` is visible and has finished its opening animation (a click during it can miss). */
 async function settled(popup: Locator) {
   await see(popup).toBeVisible();
   // finite ones only: a loading spinner or a pulsing dot inside never ends
   await poll(() =>
-    popup.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length),
+    popup.evaluate(
+      (el) =>
+        el
+          .getAnimations({ subtree: true })
+          .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length,
+    ),
   ).toBe(0);
 }
 
@@ -196,14 +225,19 @@ export async function dropdownItem(name: string) {
 
 /** The choice `text` (`choice`: its CSS selector) of the open select or tree select, once the dropdown has finished opening. */
 export async function selectChoice(choice: string, text: string) {
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(choice).filter({ hasText: text }) });
+  const dropdown = page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .filter({ has: page.locator(choice).filter({ hasText: text }) });
   await settled(dropdown);
   return dropdown.locator(choice).filter({ hasText: text });
 }
 /** Waits until no finite animation or CSS transition of the page is running (antd's colour transitions, a popup's motion). */
 export async function animationsDone() {
   await poll(() =>
-    page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length),
+    page.evaluate(
+      () =>
+        document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length,
+    ),
   ).toBe(0);
 }
 export const toast = (text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
@@ -275,11 +309,16 @@ export async function typeInto(locator: Locator, value: string) {
  * saved (新增成功) and the list back.
  */
 export async function saveOneLinePlan(title: string, quantity: string) {
-  await entityList().getByRole('button', { name: /新\s*增/ }).click();
+  await entityList()
+    .getByRole('button', { name: /新\s*增/ })
+    .click();
   await fillOneLinePlan(title, quantity);
   // the first save of a fresh server compiles the document's validators: on a loaded CI machine
   // that took longer than the toast's wait, so wait for the server's answer first and name it
-  const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/materialTotalDemand/save'), { timeout: SLOW_SERVER });
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/materialTotalDemand/save'),
+    { timeout: SLOW_SERVER },
+  );
   await page.getByRole('button', { name: /保\s*存/ }).click();
   const saved = (await (await answer).json()) as { success?: boolean; msg?: string };
   expect(saved.success, `the save was refused: ${saved.msg}`).toBe(true);
@@ -302,7 +341,9 @@ export async function fillOneLinePlan(title: string, quantity: string) {
 /** Searches the open list by the text field with this placeholder and waits for the answer. */
 export async function searchList(placeholder: string, text: string) {
   await entityList().getByPlaceholder(placeholder).fill(text);
-  await entityList().getByRole('button', { name: /搜\s*索/ }).click();
+  await entityList()
+    .getByRole('button', { name: /搜\s*索/ })
+    .click();
   await waitForList();
 }
 
@@ -311,4 +352,3 @@ export async function waitForList() {
   await see(list).toBeVisible();
   await see(list).toHaveAttribute('aria-busy', 'false');
 }
-

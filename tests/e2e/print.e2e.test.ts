@@ -35,7 +35,8 @@ async function printRow(rowText: string) {
   await page.emulateMedia({ media: 'print' });
   await see(form).toBeVisible();
   // the shell, the list and the drawer are not printed
-  for (const shell of [page.locator('.zs-sider'), page.locator('.zs-header'), page.getByTestId('tabs'), drawer]) await see(shell).toBeHidden();
+  for (const shell of [page.locator('.zs-sider'), page.locator('.zs-header'), page.getByTestId('tabs'), drawer])
+    await see(shell).toBeHidden();
   return { form, drawer };
 }
 
@@ -70,54 +71,61 @@ async function pdfAndShot(name: string) {
 
 async function backToScreen(drawer: ReturnType<typeof page.locator>) {
   await page.emulateMedia({ media: 'screen' });
-  await drawer.getByRole('button', { name: /close|关闭/i }).first().click();
+  await drawer
+    .getByRole('button', { name: /close|关闭/i })
+    .first()
+    .click();
   await see(page.getByTestId('print-document')).toHaveCount(0);
 }
 
 describe('printing contracts and settlements', () => {
-  test('a monthly labour settlement and an expense contract print alone on A4 with cumulatives, capitals and signatures', async () => {
-    await login('costmgr');
+  test(
+    'a monthly labour settlement and an expense contract print alone on A4 with cumulatives, capitals and signatures',
+    async () => {
+      await login('costmgr');
 
-    // --- the May labour settlement of the main-structure labour contract ---
-    await openList('劳务管理', '劳务月度结算');
-    const { form, drawer } = await printRow('ZCHT-NJ-2026-003');
-    await see(form.getByRole('heading', { level: 1 })).toHaveText('劳务月度结算');
-    const code = squash(await form.getByTestId('print-code').innerText());
-    expect(code).toMatch(/\S{6,}/);
-    expect(squash(await form.innerText())).toContain('ZCHT-NJ-2026-003');
-    // this period + up to last period = cumulative, side by side
-    const pairs = form.getByTestId('print-pairs');
-    await see(pairs).toBeVisible();
-    const settled = (await pairs.locator('tr', { hasText: '本期结算金额(含税)' }).locator('td').allInnerTexts()).map(amount);
-    expect(settled).toHaveLength(3);
-    expect(settled[0]).toBeGreaterThan(0);
-    expect(settled[0] + settled[1]).toBeCloseTo(settled[2], 2);
-    // the amounts in capitals, the detail table with its header, the signature line with the status
-    const capitals = form.getByTestId('print-capitals');
-    await see(capitals).toBeVisible();
-    expect(await capitals.innerText()).toMatch(/大写:[零壹贰叁肆伍陆柒捌玖拾佰仟万亿元角分整]+/);
-    await see(form.getByTestId('print-rows-details').locator('thead')).toBeVisible();
-    await see(form.getByTestId('print-rows-details')).toContainText('主体结构劳务');
-    const signatures = squash(await form.getByTestId('print-signatures').innerText());
-    for (const label of ['编制', '审核', '审批', '审批状态']) expect(signatures).toContain(label);
-    // its 17-column labour lines print across the page
-    const settlement = await pdfAndShot('print-labour-settlement');
-    expect(settlement.landscape).toBe(true);
-    expect(settlement.pages).toBeGreaterThanOrEqual(1);
-    expect(settlement.pages).toBeLessThanOrEqual(3);
-    await backToScreen(drawer);
+      // --- the May labour settlement of the main-structure labour contract ---
+      await openList('劳务管理', '劳务月度结算');
+      const { form, drawer } = await printRow('ZCHT-NJ-2026-003');
+      await see(form.getByRole('heading', { level: 1 })).toHaveText('劳务月度结算');
+      const code = squash(await form.getByTestId('print-code').innerText());
+      expect(code).toMatch(/\S{6,}/);
+      expect(squash(await form.innerText())).toContain('ZCHT-NJ-2026-003');
+      // this period + up to last period = cumulative, side by side
+      const pairs = form.getByTestId('print-pairs');
+      await see(pairs).toBeVisible();
+      const settled = (await pairs.locator('tr', { hasText: '本期结算金额(含税)' }).locator('td').allInnerTexts()).map(amount);
+      expect(settled).toHaveLength(3);
+      expect(settled[0]).toBeGreaterThan(0);
+      expect(settled[0] + settled[1]).toBeCloseTo(settled[2], 2);
+      // the amounts in capitals, the detail table with its header, the signature line with the status
+      const capitals = form.getByTestId('print-capitals');
+      await see(capitals).toBeVisible();
+      expect(await capitals.innerText()).toMatch(/大写:[零壹贰叁肆伍陆柒捌玖拾佰仟万亿元角分整]+/);
+      await see(form.getByTestId('print-rows-details').locator('thead')).toBeVisible();
+      await see(form.getByTestId('print-rows-details')).toContainText('主体结构劳务');
+      const signatures = squash(await form.getByTestId('print-signatures').innerText());
+      for (const label of ['编制', '审核', '审批', '审批状态']) expect(signatures).toContain(label);
+      // its 17-column labour lines print across the page
+      const settlement = await pdfAndShot('print-labour-settlement');
+      expect(settlement.landscape).toBe(true);
+      expect(settlement.pages).toBeGreaterThanOrEqual(1);
+      expect(settlement.pages).toBeLessThanOrEqual(3);
+      await backToScreen(drawer);
 
-    // --- the steel purchase contract ---
-    await openList('合同管理', '支出合同');
-    const contract = await printRow('ZCHT-NJ-2026-001');
-    await see(contract.form.getByRole('heading', { level: 1 })).toHaveText('支出合同');
-    await see(contract.form.getByTestId('print-code')).toHaveText('ZCHT-NJ-2026-001');
-    await see(contract.form).toContainText('人才公寓二期钢筋采购合同');
-    await see(contract.form.getByTestId('print-rows-details')).toContainText('HRB400E');
-    expect(await contract.form.getByTestId('print-capitals').innerText()).toMatch(/大写:[零壹贰叁肆伍陆柒捌玖拾佰仟万亿元角分整]+/);
-    const printed = await pdfAndShot('print-expense-contract');
-    expect(printed.pages).toBeGreaterThanOrEqual(1);
-    expect(printed.pages).toBeLessThanOrEqual(2);
-    await backToScreen(contract.drawer);
-  }, TEST_TIMEOUT * 6);
+      // --- the steel purchase contract ---
+      await openList('合同管理', '支出合同');
+      const contract = await printRow('ZCHT-NJ-2026-001');
+      await see(contract.form.getByRole('heading', { level: 1 })).toHaveText('支出合同');
+      await see(contract.form.getByTestId('print-code')).toHaveText('ZCHT-NJ-2026-001');
+      await see(contract.form).toContainText('人才公寓二期钢筋采购合同');
+      await see(contract.form.getByTestId('print-rows-details')).toContainText('HRB400E');
+      expect(await contract.form.getByTestId('print-capitals').innerText()).toMatch(/大写:[零壹贰叁肆伍陆柒捌玖拾佰仟万亿元角分整]+/);
+      const printed = await pdfAndShot('print-expense-contract');
+      expect(printed.pages).toBeGreaterThanOrEqual(1);
+      expect(printed.pages).toBeLessThanOrEqual(2);
+      await backToScreen(contract.drawer);
+    },
+    TEST_TIMEOUT * 6,
+  );
 });

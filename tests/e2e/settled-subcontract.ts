@@ -12,27 +12,80 @@ export interface SettledSubcontract {
   settlement: { id: string; code: string };
 }
 
-export async function settledSubcontract(o: { project: Record<string, unknown>; team: string; contract: string; settledQty: number }): Promise<SettledSubcontract> {
+export async function settledSubcontract(o: {
+  project: Record<string, unknown>;
+  team: string;
+  contract: string;
+  settledQty: number;
+}): Promise<SettledSubcontract> {
   const app = testApp();
-  const admin = client(app as TestServer, await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' }));
+  const admin = client(
+    app as TestServer,
+    await app.tokens.sign({
+      tenant_id: '000000',
+      user_id: '1123598821738675201',
+      dept_id: '1123598813738675201',
+      role_name: 'administrator',
+    }),
+  );
   const ok = (res: { body: any }) => {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
     return res.body.data;
   };
   const approve = (table: string, id: string) => app.db.query(`UPDATE ${table} SET approval_status = 'approved' WHERE id = $1`, [id]);
   const site = await project(admin, o.project);
-  const team = ok(await admin.post('/api/construct/subcontractor/save', { name: o.team, subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-  const contract = ok(await admin.post('/api/construct/expenditureContract/save', {
-    name: o.contract, projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-    signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', quantity: 100, priceInclTax: 1000, taxRate: 9 }],
-  }));
+  const team = ok(
+    await admin.post('/api/construct/subcontractor/save', {
+      name: o.team,
+      subcontractorTypes: ['subcontract'],
+      blacklisted: false,
+      status: 'enabled',
+    }),
+  );
+  const contract = ok(
+    await admin.post('/api/construct/expenditureContract/save', {
+      name: o.contract,
+      projectId: site.id,
+      subcontractorId: team.id,
+      expenditureContractType: 'subcontract',
+      pricingMode: 'fixed_unit_price',
+      signDate: '2026-04-01',
+      startDate: '2026-04-10',
+      taxRate: 9,
+      paymentRatio: 80,
+      retentionRate: 3,
+      performanceStatus: 'performing',
+      settlementStatus: 'none',
+      details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', quantity: 100, priceInclTax: 1000, taxRate: 9 }],
+    }),
+  );
   await approve(app.catalog.entities.expenditureContract.table, contract.id);
-  const settlement = ok(await admin.post('/api/construct/subcontractMonthlySettlement/save', {
-    projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id, period: '2026-05', settlementType: 'interim',
-    startDate: '2026-05-01', endDate: '2026-05-31', taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
-    details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', contractQty: 100, thisQty: o.settledQty, thisPrice: 1000, taxRate: 9 }],
-  }));
+  const settlement = ok(
+    await admin.post('/api/construct/subcontractMonthlySettlement/save', {
+      projectId: site.id,
+      expenditureContractCode: contract.code,
+      subcontractorId: team.id,
+      period: '2026-05',
+      settlementType: 'interim',
+      startDate: '2026-05-01',
+      endDate: '2026-05-31',
+      taxRate: 9,
+      paymentRatio: 80,
+      retentionRate: 3,
+      reporterName: '王会计',
+      details: [
+        {
+          itemCode: '020101',
+          itemName: '管廊主体混凝土',
+          unit: 'm3',
+          contractQty: 100,
+          thisQty: o.settledQty,
+          thisPrice: 1000,
+          taxRate: 9,
+        },
+      ],
+    }),
+  );
   await approve(app.catalog.entities.subcontractMonthlySettlement.table, settlement.id);
   return { site, contract, settlement };
 }

@@ -18,35 +18,41 @@ async function openWork(name: string) {
 }
 
 describe('starting an approval from 发起事务', () => {
-  test('search, 发起, fill the start form, 提交: the plan is in 已发事务 and its list row offers only what applies', async () => {
-    await login('clerk', 'clerk');
-    await openWork('发起事务');
-    const search = page.getByRole('form', { name: '搜索' });
-    await search.getByPlaceholder('请输入流程名称').fill('总需用');
-    await search.getByRole('button', { name: /搜\s*索/ }).click();
-    await see(workList()).toHaveAttribute('aria-busy', 'false');
-    await see(workList().locator('tbody tr')).toHaveCount(1);
-    await see(workRow('材料总需用计划审批')).toBeVisible();
-    await shot('workflow-start-search.png');
+  test(
+    'search, 发起, fill the start form, 提交: the plan is in 已发事务 and its list row offers only what applies',
+    async () => {
+      await login('clerk', 'clerk');
+      await openWork('发起事务');
+      const search = page.getByRole('form', { name: '搜索' });
+      await search.getByPlaceholder('请输入流程名称').fill('总需用');
+      await search.getByRole('button', { name: /搜\s*索/ }).click();
+      await see(workList()).toHaveAttribute('aria-busy', 'false');
+      await see(workList().locator('tbody tr')).toHaveCount(1);
+      await see(workRow('材料总需用计划审批')).toBeVisible();
+      await shot('workflow-start-search.png');
 
-    await workRow('材料总需用计划审批').getByRole('button', { name: /发\s*起/ }).click();
-    await page.waitForURL((u) => u.pathname.startsWith('/work/process/materialTotalDemand/form/materialTotalDemand'));
-    await see(page.getByText('发起流程:材料总需用计划')).toBeVisible();
-    await fillOneLinePlan(TITLE, '20');
-    await shot('workflow-start-form.png');
-    await page.getByRole('button', { name: /提\s*交/ }).click();
+      await workRow('材料总需用计划审批')
+        .getByRole('button', { name: /发\s*起/ })
+        .click();
+      await page.waitForURL((u) => u.pathname.startsWith('/work/process/materialTotalDemand/form/materialTotalDemand'));
+      await see(page.getByText('发起流程:材料总需用计划')).toBeVisible();
+      await fillOneLinePlan(TITLE, '20');
+      await shot('workflow-start-form.png');
+      await page.getByRole('button', { name: /提\s*交/ }).click();
 
-    await page.waitForURL((u) => u.pathname === '/work/send');
-    await see(workList()).toHaveAttribute('aria-busy', 'false');
-    await see(workRow(TITLE)).toContainText('进行中');
+      await page.waitForURL((u) => u.pathname === '/work/send');
+      await see(workList()).toHaveAttribute('aria-busy', 'false');
+      await see(workRow(TITLE)).toContainText('进行中');
 
-    await openFromSidebar('材料总需用计划');
-    await searchList('计划名称', TITLE);
-    const row = listRow(TITLE);
-    await see(row).toContainText('审批中');
-    await see(row.getByText('撤回', { exact: true })).toBeVisible();
-    await see(row.getByText('流程图', { exact: true })).toBeVisible();
-    await see(row.getByText('提交', { exact: true })).toHaveCount(0);
-    await shot('workflow-row-actions.png');
-  }, TEST_TIMEOUT * 4);
+      await openFromSidebar('材料总需用计划');
+      await searchList('计划名称', TITLE);
+      const row = listRow(TITLE);
+      await see(row).toContainText('审批中');
+      await see(row.getByText('撤回', { exact: true })).toBeVisible();
+      await see(row.getByText('流程图', { exact: true })).toBeVisible();
+      await see(row.getByText('提交', { exact: true })).toHaveCount(0);
+      await shot('workflow-row-actions.png');
+    },
+    TEST_TIMEOUT * 4,
+  );
 });

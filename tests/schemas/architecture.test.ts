@@ -61,14 +61,16 @@ describe('the import scanner', () => {
       "import a from 'react';",
       "import type { B } from '../server/db/db.ts';",
       "import {\n  c,\n  d,\n} from 'node:fs';",
-      "import * as e from \"path\";",
+      'import * as e from "path";',
       "import 'fs';",
       "export { f } from '../client/api.ts';",
       "export * from './local.ts';",
       "const g = await import('node:crypto');",
       "const h = require('os');",
     ].join('\n');
-    expect(importsOf(text).sort()).toEqual(['../client/api.ts', '../server/db/db.ts', './local.ts', 'fs', 'node:crypto', 'node:fs', 'os', 'path', 'react'].sort());
+    expect(importsOf(text).sort()).toEqual(
+      ['../client/api.ts', '../server/db/db.ts', './local.ts', 'fs', 'node:crypto', 'node:fs', 'os', 'path', 'react'].sort(),
+    );
   });
 
   it('classifies what it finds', () => {

@@ -25,18 +25,32 @@ describe('x-compute in the dialect: addDays, header, sumBy', () => {
       s.files[TURNOVER].properties.rentAmount['x-compute'].expr = { sumBy: { field: 'transportFee', by: ['period'] } };
     });
     expect(issues).toEqual([
-      { file: TURNOVER, pointer: '/properties/periodDays/x-compute/expr', message: '{"header": "taxRate"} reads the document\'s header: only a detail row\'s formula can' },
-      { file: TURNOVER, pointer: '/properties/rentAmount/x-compute/expr', message: 'sumBy sums over a detail\'s rows: only a detail row\'s formula can use it' },
+      {
+        file: TURNOVER,
+        pointer: '/properties/periodDays/x-compute/expr',
+        message: '{"header": "taxRate"} reads the document\'s header: only a detail row\'s formula can',
+      },
+      {
+        file: TURNOVER,
+        pointer: '/properties/rentAmount/x-compute/expr',
+        message: "sumBy sums over a detail's rows: only a detail row's formula can use it",
+      },
     ]);
   });
 
   it('a sum over siblings of a text or by an unknown field, and addDays of a number', () => {
     const issues = issuesAfter((s) => {
-      rowField(s, 'cumulativeQtyDays')['x-compute'].expr = { add: ['previousCumulativeQtyDays', { sumBy: { field: 'goodsName', by: ['goodsIdd'] } }] };
+      rowField(s, 'cumulativeQtyDays')['x-compute'].expr = {
+        add: ['previousCumulativeQtyDays', { sumBy: { field: 'goodsName', by: ['goodsIdd'] } }],
+      };
       s.files[TURNOVER].properties.startDate['x-compute'] = { expr: { addDays: ['transportFee', 'period'] } };
     });
     expect(issues).toEqual([
-      { file: TURNOVER, pointer: '/properties/startDate/x-compute/expr', message: 'addDays (its date) needs a date, "transportFee" is a number' },
+      {
+        file: TURNOVER,
+        pointer: '/properties/startDate/x-compute/expr',
+        message: 'addDays (its date) needs a date, "transportFee" is a number',
+      },
       { file: TURNOVER, pointer: '/properties/startDate/x-compute/expr', message: 'addDays (its days) needs a number, "period" is a text' },
       { file: TURNOVER, pointer: at('cumulativeQtyDays'), message: 'expression reads unknown field "goodsIdd"' },
       { file: TURNOVER, pointer: at('cumulativeQtyDays'), message: 'sumBy over "goodsName", which is not a number' },

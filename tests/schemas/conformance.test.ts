@@ -41,7 +41,8 @@ describe.each(databaseKinds())('conformance on %s', (kind) => {
       }
       expect(detail.body.data[name], name).toEqual(value);
     }
-    for (const f of model.fields.filter((f) => f.name === 'createTime' || f.name === 'tenantId')) expect(detail.body.data[f.name]).toBeTruthy();
+    for (const f of model.fields.filter((f) => f.name === 'createTime' || f.name === 'tenantId'))
+      expect(detail.body.data[f.name]).toBeTruthy();
     ctx.ids.set(model.key, detail.body.data);
 
     const list = await api.get(`${model.api}/list`, { id_equal: id });
@@ -81,17 +82,23 @@ describe.each(databaseKinds())('conformance on %s', (kind) => {
 
   // rows of another document (x-entity.rowsOf): the rows of the record its round trip kept, each
   // with the document's fields, found by the foreign key
-  it.each(readOnly.filter((m) => m.rowsOf).map((m) => [m.key, m] as const))('%s reads the rows of the saved document with its fields', async (_key, model) => {
-    const { entity, detail: name, parentFields } = model.rowsOf!;
-    const parent = ctx.ids.get(entity)!;
-    const rows = parent[name] as Record<string, unknown>[];
-    expect(rows.length).toBeGreaterThan(0);
-    const list = await api.get(`${model.api}/list`, { [catalog.entities[entity].details.find((d) => d.name === name)!.foreignKey]: String(parent.id) });
-    expect(list.body.data.records.map((r: { id: string }) => r.id)).toEqual(rows.map((r) => r.id));
-    list.body.data.records.forEach((record: Record<string, unknown>, i: number) => {
-      for (const f of model.fields) expect(record[f.name], f.name).toEqual(f.name in parentFields ? parent[parentFields[f.name]] : rows[i][f.name]);
-    });
-  });
+  it.each(readOnly.filter((m) => m.rowsOf).map((m) => [m.key, m] as const))(
+    '%s reads the rows of the saved document with its fields',
+    async (_key, model) => {
+      const { entity, detail: name, parentFields } = model.rowsOf!;
+      const parent = ctx.ids.get(entity)!;
+      const rows = parent[name] as Record<string, unknown>[];
+      expect(rows.length).toBeGreaterThan(0);
+      const list = await api.get(`${model.api}/list`, {
+        [catalog.entities[entity].details.find((d) => d.name === name)!.foreignKey]: String(parent.id),
+      });
+      expect(list.body.data.records.map((r: { id: string }) => r.id)).toEqual(rows.map((r) => r.id));
+      list.body.data.records.forEach((record: Record<string, unknown>, i: number) => {
+        for (const f of model.fields)
+          expect(record[f.name], f.name).toEqual(f.name in parentFields ? parent[parentFields[f.name]] : rows[i][f.name]);
+      });
+    },
+  );
 
   it.each(readOnly.map((m) => [m.key, m] as const))('%s lists and refuses every write', async (_key, model) => {
     const list = await api.get(`${model.api}/list`);

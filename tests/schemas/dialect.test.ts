@@ -66,7 +66,8 @@ describe('the real schema set', () => {
       expect(f.createTime).toMatchObject({ column: 'create_time', kind: 'datetime', sqlType: 'timestamp(0)', system: true });
       expect(f.updateUser).toMatchObject({ column: 'update_user', sqlType: 'bigint', system: true });
       expect(f.updateTime).toMatchObject({ column: 'update_time', kind: 'datetime', sqlType: 'timestamp(0)', system: true });
-      if (model.scope === 'tenant') expect(f.tenantId, model.key).toMatchObject({ column: 'tenant_id', sqlType: 'varchar(12)', system: true });
+      if (model.scope === 'tenant')
+        expect(f.tenantId, model.key).toMatchObject({ column: 'tenant_id', sqlType: 'varchar(12)', system: true });
       else expect(f.tenantId?.system, model.key).not.toBe(true);
       if (model.softDelete) expect(f.isDeleted, model.key).toMatchObject({ column: 'is_deleted', sqlType: 'integer', system: true });
     }
@@ -77,9 +78,17 @@ describe('the real schema set', () => {
   it('gives rows of another document (x-entity.rowsOf) the columns of its detail rows: no audit or delete columns', () => {
     const lines = catalog.entities.expenditureContractMaterial;
     const detail = catalog.entities.expenditureContract.details[0];
-    expect(lines).toMatchObject({ readOnly: true, softDelete: false, table: detail.table, rowsOf: { entity: 'expenditureContract', detail: 'details' } });
+    expect(lines).toMatchObject({
+      readOnly: true,
+      softDelete: false,
+      table: detail.table,
+      rowsOf: { entity: 'expenditureContract', detail: 'details' },
+    });
     expect(lines.fields.slice(0, 4).map((f) => [f.name, f.column, f.system])).toEqual([
-      ['id', 'id', true], ['tenantId', 'tenant_id', true], ['expenditureContractId', 'expenditure_contract_id', true], ['sortNo', 'sort_no', true],
+      ['id', 'id', true],
+      ['tenantId', 'tenant_id', true],
+      ['expenditureContractId', 'expenditure_contract_id', true],
+      ['sortNo', 'sort_no', true],
     ]);
     expect(lines.fieldMap.createUser).toBeUndefined();
     expect(lines.fieldMap.quantity).toMatchObject({ column: detail.fieldMap.quantity.column, sqlType: detail.fieldMap.quantity.sqlType });
@@ -87,7 +96,12 @@ describe('the real schema set', () => {
 
   it('gives detail rows an id, the tenant, the foreign key and the row order', () => {
     const detail = catalog.entities.materialTotalDemand.details[0];
-    expect(detail).toMatchObject({ name: 'details', table: 'construct_material_total_demand_detail', foreignKey: 'materialTotalDemandId', minRows: 1 });
+    expect(detail).toMatchObject({
+      name: 'details',
+      table: 'construct_material_total_demand_detail',
+      foreignKey: 'materialTotalDemandId',
+      minRows: 1,
+    });
     expect(detail.fields.slice(0, 4).map((f) => [f.name, f.column, f.sqlType, f.system])).toEqual([
       ['id', 'id', 'bigint', true],
       ['tenantId', 'tenant_id', 'varchar(12)', true],
@@ -144,7 +158,9 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     const issues = issuesAfter((s) => {
       s.files[PROJECT].properties.name['x-db'].uniq = true;
     });
-    expect(issues).toContainEqual(expect.objectContaining({ file: PROJECT, pointer: '/properties/name/x-db', message: expect.stringContaining('"uniq"') }));
+    expect(issues).toContainEqual(
+      expect.objectContaining({ file: PROJECT, pointer: '/properties/name/x-db', message: expect.stringContaining('"uniq"') }),
+    );
   });
 
   it('a list column that is not a property', () => {
@@ -158,35 +174,45 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     const issues = issuesAfter((s) => {
       s.files[PROJECT]['x-search'].fields[1].field = 'projectKind';
     });
-    expect(issues).toEqual([{ file: PROJECT, pointer: '/x-search/fields/1/field', message: 'search field "projectKind" is not a readable property' }]);
+    expect(issues).toEqual([
+      { file: PROJECT, pointer: '/x-search/fields/1/field', message: 'search field "projectKind" is not a readable property' },
+    ]);
   });
 
   it('x-ref to an unknown entity', () => {
     const issues = issuesAfter((s) => {
       s.files[PROJECT].properties.partyAId['x-ref'].entity = 'partyB';
     });
-    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/partyAId/x-ref/entity', message: 'x-ref names unknown entity "partyB"' }]);
+    expect(issues).toEqual([
+      { file: PROJECT, pointer: '/properties/partyAId/x-ref/entity', message: 'x-ref names unknown entity "partyB"' },
+    ]);
   });
 
   it('x-dict with an unknown dictionary code', () => {
     const issues = issuesAfter((s) => {
       s.files[PROJECT].properties.projectType['x-dict'].code = 'project_kind';
     });
-    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/projectType/x-dict/code', message: 'unknown biz dictionary "project_kind"' }]);
+    expect(issues).toEqual([
+      { file: PROJECT, pointer: '/properties/projectType/x-dict/code', message: 'unknown biz dictionary "project_kind"' },
+    ]);
   });
 
   it('x-dict naming a dictionary of the other source', () => {
     const issues = issuesAfter((s) => {
       s.files[PROJECT].properties.projectType['x-dict'].source = 'system';
     });
-    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/projectType/x-dict/code', message: 'unknown system dictionary "project_type"' }]);
+    expect(issues).toEqual([
+      { file: PROJECT, pointer: '/properties/projectType/x-dict/code', message: 'unknown system dictionary "project_type"' },
+    ]);
   });
 
   it('a title without x-i18n English text, on a property', () => {
     const issues = issuesAfter((s) => {
       delete s.files[PROJECT].properties.shortName['x-i18n'];
     });
-    expect(issues).toEqual([{ file: PROJECT, pointer: '/properties/shortName', message: 'title "项目简称" has no English text (x-i18n.title)' }]);
+    expect(issues).toEqual([
+      { file: PROJECT, pointer: '/properties/shortName', message: 'title "项目简称" has no English text (x-i18n.title)' },
+    ]);
   });
 
   it('a title without x-i18n English text, on a detail column and on a layout section', () => {
@@ -202,10 +228,23 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
 
   it('a fill button sending an unknown field, requiring one it does not send, or filling an unknown detail', () => {
     const issues = issuesAfter((s) => {
-      s.files[PLAN]['x-layout'].fill = [{ route: 'generate', title: '生成', 'x-i18n': { title: 'Generate' }, params: { projectId: 'projectId', month: 'periodMonth' }, required: ['remark'], detail: 'lines' }];
+      s.files[PLAN]['x-layout'].fill = [
+        {
+          route: 'generate',
+          title: '生成',
+          'x-i18n': { title: 'Generate' },
+          params: { projectId: 'projectId', month: 'periodMonth' },
+          required: ['remark'],
+          detail: 'lines',
+        },
+      ];
     });
     expect(issues).toEqual([
-      { file: PLAN, pointer: '/x-layout/fill/0/params/month', message: 'fill parameter month reads "periodMonth", which is not a property' },
+      {
+        file: PLAN,
+        pointer: '/x-layout/fill/0/params/month',
+        message: 'fill parameter month reads "periodMonth", which is not a property',
+      },
       { file: PLAN, pointer: '/x-layout/fill/0/required/0', message: 'required fill field "remark" is not one of its params' },
       { file: PLAN, pointer: '/x-layout/fill/0/detail', message: 'fill detail "lines" is not a detail of the entity' },
     ]);
@@ -215,16 +254,22 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     const issues = issuesAfter((s) => {
       s.files[PLAN].properties.details.items.properties.amount['x-compute'].expr = { mul: ['effectiveQty', 'budgetPrise'] };
     });
-    expect(issues).toEqual([{
-      file: PLAN, pointer: '/properties/details/items/properties/amount/x-compute/expr', message: 'expression reads unknown field "budgetPrise"',
-    }]);
+    expect(issues).toEqual([
+      {
+        file: PLAN,
+        pointer: '/properties/details/items/properties/amount/x-compute/expr',
+        message: 'expression reads unknown field "budgetPrise"',
+      },
+    ]);
   });
 
   it('an x-compute summing an unknown detail column', () => {
     const issues = issuesAfter((s) => {
       s.files[PLAN].properties.totalAmount['x-compute'].expr = { sum: 'details.amout' };
     });
-    expect(issues).toEqual([{ file: PLAN, pointer: '/properties/totalAmount/x-compute/expr', message: 'sum over unknown field "details.amout"' }]);
+    expect(issues).toEqual([
+      { file: PLAN, pointer: '/properties/totalAmount/x-compute/expr', message: 'sum over unknown field "details.amout"' },
+    ]);
   });
 
   it('an x-compute whose types do not fit: arithmetic over a month, a date difference of a text', () => {
@@ -234,15 +279,27 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     });
     expect(issues).toEqual([
       { file: PLAN, pointer: '/properties/totalAmount/x-compute/expr', message: 'days needs a date, "title" is a text' },
-      { file: PLAN, pointer: '/properties/details/items/properties/amount/x-compute/expr', message: 'mul needs a number, "plannedStartMonth" is a text' },
+      {
+        file: PLAN,
+        pointer: '/properties/details/items/properties/amount/x-compute/expr',
+        message: 'mul needs a number, "plannedStartMonth" is a text',
+      },
     ]);
   });
 
   it('an x-compute yielding a text that is not a value of its dictionary', () => {
     const issues = issuesAfter((s) => {
-      s.files['schemas/system/dept.schema.json'].properties.deptCategory['x-compute'] = { expr: { if: { sort: { _gt: 10 } }, then: { text: '1' }, else: { text: '9' } } };
+      s.files['schemas/system/dept.schema.json'].properties.deptCategory['x-compute'] = {
+        expr: { if: { sort: { _gt: 10 } }, then: { text: '1' }, else: { text: '9' } },
+      };
     });
-    expect(issues).toEqual([{ file: 'schemas/system/dept.schema.json', pointer: '/properties/deptCategory/x-compute/expr', message: 'text "9" is not a value of "deptCategory"' }]);
+    expect(issues).toEqual([
+      {
+        file: 'schemas/system/dept.schema.json',
+        pointer: '/properties/deptCategory/x-compute/expr',
+        message: 'text "9" is not a value of "deptCategory"',
+      },
+    ]);
   });
 
   it('a multi-select dictionary field searched with an operator other than equal', () => {
@@ -250,7 +307,13 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     const issues = issuesAfter((s) => {
       s.files[file]['x-search'].fields.push({ field: 'subcontractorTypes', operator: 'like' });
     });
-    expect(issues).toEqual([{ file, pointer: expect.stringMatching(/^\/x-search\/fields\/\d+\/operator$/), message: 'a multi-select field is searched with "equal" (any of the chosen values), not "like"' }]);
+    expect(issues).toEqual([
+      {
+        file,
+        pointer: expect.stringMatching(/^\/x-search\/fields\/\d+\/operator$/),
+        message: 'a multi-select field is searched with "equal" (any of the chosen values), not "like"',
+      },
+    ]);
   });
 
   it('an x-compute cycle', () => {
@@ -266,44 +329,58 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     const issues = issuesAfter((s) => {
       s.files['schemas/system/dict.schema.json'].properties.dictKey['x-rules'].requiredIf = { parentID: { _neq: '0' } };
     });
-    expect(issues).toEqual([{
-      file: 'schemas/system/dict.schema.json', pointer: '/properties/dictKey/x-rules/requiredIf', message: 'condition names unknown field "parentID"',
-    }]);
+    expect(issues).toEqual([
+      {
+        file: 'schemas/system/dict.schema.json',
+        pointer: '/properties/dictKey/x-rules/requiredIf',
+        message: 'condition names unknown field "parentID"',
+      },
+    ]);
   });
 
   it('an x-entity.key differing from its manifest key', () => {
     const issues = issuesAfter((s) => {
       s.files[PARAM]['x-entity'].key = 'params';
     });
-    expect(issues).toEqual([{ file: PARAM, pointer: '/x-entity/key', message: 'x-entity.key "params" differs from the manifest key "param"' }]);
+    expect(issues).toEqual([
+      { file: PARAM, pointer: '/x-entity/key', message: 'x-entity.key "params" differs from the manifest key "param"' },
+    ]);
   });
 
   it('a manifest key differing from the file’s x-entity.key', () => {
     const issues = issuesAfter((s) => {
       s.manifest.entities = Object.fromEntries(Object.entries(s.manifest.entities).map(([k, v]) => [k === 'param' ? 'sysParam' : k, v]));
     });
-    expect(issues).toEqual([{ file: PARAM, pointer: '/x-entity/key', message: 'x-entity.key "param" differs from the manifest key "sysParam"' }]);
+    expect(issues).toEqual([
+      { file: PARAM, pointer: '/x-entity/key', message: 'x-entity.key "param" differs from the manifest key "sysParam"' },
+    ]);
   });
 
   it('two entities claiming one table', () => {
     const issues = issuesAfter((s) => {
       s.files[PARTY_A]['x-entity'].table = s.files[PROJECT]['x-entity'].table;
     });
-    expect(issues).toEqual([{ file: PARTY_A, pointer: '/x-entity/table', message: 'table "construct_project" is already used by project' }]);
+    expect(issues).toEqual([
+      { file: PARTY_A, pointer: '/x-entity/table', message: 'table "construct_project" is already used by project' },
+    ]);
   });
 
   it('a detail table clashing with a header table', () => {
     const issues = issuesAfter((s) => {
       s.files[PLAN].properties.details['x-detail'].table = 'construct_project';
     });
-    expect(issues).toEqual([{ file: PLAN, pointer: '/properties/details/x-detail/table', message: 'table "construct_project" is already used by project' }]);
+    expect(issues).toEqual([
+      { file: PLAN, pointer: '/properties/details/x-detail/table', message: 'table "construct_project" is already used by project' },
+    ]);
   });
 
   it('a manifest entry whose file does not exist', () => {
     const issues = issuesAfter((s) => {
       s.manifest.entities.ghost = 'schemas/construct/ghost.schema.json';
     });
-    expect(issues).toEqual([{ file: 'entities.manifest.json', pointer: '/entities/ghost', message: 'file not found: schemas/construct/ghost.schema.json' }]);
+    expect(issues).toEqual([
+      { file: 'entities.manifest.json', pointer: '/entities/ghost', message: 'file not found: schemas/construct/ghost.schema.json' },
+    ]);
   });
 
   it('a string property without maxLength', () => {
@@ -323,14 +400,22 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
       { file: PARAM, pointer: '/x-list/rowActions/1', message: 'row action "edit" on a readOnly entity' },
       { file: PARAM, pointer: '/x-list/rowActions/2', message: 'row action "delete" on a readOnly entity' },
       { file: PARAM, pointer: '/x-list/batchActions/0', message: 'batch delete on a readOnly entity' },
-      { file: PARAM, pointer: '/x-entity/routes/saveAll', message: 'route "saveAll" answers like "save", which a readOnly entity does not have' },
+      {
+        file: PARAM,
+        pointer: '/x-entity/routes/saveAll',
+        message: 'route "saveAll" answers like "save", which a readOnly entity does not have',
+      },
     ]);
     const workflow = issuesAfter((s) => {
       s.files[PLAN]['x-entity'].readOnly = true;
       s.files[PLAN]['x-list'].rowActions = ['view'];
       s.files[PLAN]['x-list'].batchActions = [];
     });
-    expect(workflow).toContainEqual({ file: PLAN, pointer: '/x-workflow', message: 'a readOnly entity cannot pass through a workflow (submit writes it)' });
+    expect(workflow).toContainEqual({
+      file: PLAN,
+      pointer: '/x-workflow',
+      message: 'a readOnly entity cannot pass through a workflow (submit writes it)',
+    });
   });
 
   it('a readOnly entity lists and views only, by default', () => {
@@ -346,17 +431,22 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
   describe('x-entity.rowsOf (rows of another document as a resource)', () => {
     const LINES = 'schemas/construct/expenditure-contract-material.schema.json';
     const messages = (change: (s: SchemaSource & { files: Record<string, any> }) => void) =>
-      issuesAfter(change).filter((i) => i.file === LINES).map((i) => `${i.pointer}: ${i.message}`).sort();
+      issuesAfter(change)
+        .filter((i) => i.file === LINES)
+        .map((i) => `${i.pointer}: ${i.message}`)
+        .sort();
 
     it('rows that are not read-only, in another table, with a numbering of their own', () => {
-      expect(messages((s) => {
-        const entity = s.files[LINES]['x-entity'];
-        entity.readOnly = false;
-        entity.table = 'construct_contract_line';
-        entity.code = { field: 'goodsCode', prefix: 'HTQD' };
-        s.files[LINES]['x-list'].rowActions = ['view'];
-        s.files[LINES]['x-list'].batchActions = [];
-      })).toEqual([
+      expect(
+        messages((s) => {
+          const entity = s.files[LINES]['x-entity'];
+          entity.readOnly = false;
+          entity.table = 'construct_contract_line';
+          entity.code = { field: 'goodsCode', prefix: 'HTQD' };
+          s.files[LINES]['x-list'].rowActions = ['view'];
+          s.files[LINES]['x-list'].batchActions = [];
+        }),
+      ).toEqual([
         '/x-entity/code: "code" does not apply to rows of another document',
         '/x-entity/readOnly: rows of another document are written through that document: set x-entity.readOnly',
         '/x-entity/table: rows of expenditureContract.details live in its table "construct_expenditure_contract_material", not "construct_contract_line"',
@@ -364,17 +454,23 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     });
 
     it('a document or detail that does not exist', () => {
-      expect(messages((s) => { s.files[LINES]['x-entity'].rowsOf.detail = 'lines'; })).toContain('/x-entity/rowsOf/detail: expenditureContract has no detail array "lines"');
+      expect(
+        messages((s) => {
+          s.files[LINES]['x-entity'].rowsOf.detail = 'lines';
+        }),
+      ).toContain('/x-entity/rowsOf/detail: expenditureContract has no detail array "lines"');
     });
 
     it('properties that are neither row fields nor fields of the document', () => {
-      expect(messages((s) => {
-        const lines = s.files[LINES];
-        lines.properties.weight = { type: 'number', title: '重量', 'x-i18n': { title: 'Weight' } };
-        lines['x-entity'].rowsOf.parentFields.contractName = 'title';
-        lines['x-entity'].rowsOf.parentFields.quantity = 'contractAmount';
-        lines.properties.spec = { type: 'integer', title: '规格', 'x-i18n': { title: 'Spec' } };
-      })).toEqual([
+      expect(
+        messages((s) => {
+          const lines = s.files[LINES];
+          lines.properties.weight = { type: 'number', title: '重量', 'x-i18n': { title: 'Weight' } };
+          lines['x-entity'].rowsOf.parentFields.contractName = 'title';
+          lines['x-entity'].rowsOf.parentFields.quantity = 'contractAmount';
+          lines.properties.spec = { type: 'integer', title: '规格', 'x-i18n': { title: 'Spec' } };
+        }),
+      ).toEqual([
         '/properties/spec: "spec" must be read as expenditureContract.details.spec is stored (string, column spec)',
         '/properties/weight: "weight" is neither a row field of expenditureContract.details nor named in x-entity.rowsOf.parentFields',
         '/x-entity/rowsOf/parentFields/contractName: "title" is not a header field of expenditureContract',
@@ -383,29 +479,46 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     });
   });
 
-  describe('x-detail.pickFrom (rows picked from another document\'s lines)', () => {
+  describe("x-detail.pickFrom (rows picked from another document's lines)", () => {
     const DEMAND = 'schemas/construct/material-monthly-demand.schema.json';
     const at = (i: number, ...rest: string[]) => ['', 'properties', 'details', 'x-detail', 'pickFrom', String(i), ...rest].join('/');
     const pick = (s: SchemaSource & { files: Record<string, any> }) => s.files[DEMAND].properties.details['x-detail'].pickFrom[0];
 
     it('compiles to the entity its header refers to', () => {
       const [byContract] = compile(readSchemaSource()).catalog.entities.materialMonthlyDemand.details[0].pickFrom;
-      expect(byContract).toMatchObject({ header: 'expenditureContractCode', entity: 'expenditureContract', detail: 'details', rowId: 'contractDetailId' });
+      expect(byContract).toMatchObject({
+        header: 'expenditureContractCode',
+        entity: 'expenditureContract',
+        detail: 'details',
+        rowId: 'contractDetailId',
+      });
     });
 
     it('a header field that is no reference', () => {
-      const issues = issuesAfter((s) => { pick(s).header = 'period'; });
-      expect(issues).toContainEqual(expect.objectContaining({ file: DEMAND, pointer: at(0, 'header'), message: expect.stringContaining('not a single reference') }));
+      const issues = issuesAfter((s) => {
+        pick(s).header = 'period';
+      });
+      expect(issues).toContainEqual(
+        expect.objectContaining({ file: DEMAND, pointer: at(0, 'header'), message: expect.stringContaining('not a single reference') }),
+      );
     });
 
     it('a source detail array that does not exist', () => {
-      const issues = issuesAfter((s) => { pick(s).detail = 'lines'; });
-      expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'detail'), message: 'expenditureContract has no detail array "lines"' }));
+      const issues = issuesAfter((s) => {
+        pick(s).detail = 'lines';
+      });
+      expect(issues).toContainEqual(
+        expect.objectContaining({ pointer: at(0, 'detail'), message: 'expenditureContract has no detail array "lines"' }),
+      );
     });
 
     it('a row id that is not a writable id field', () => {
-      const issues = issuesAfter((s) => { pick(s).rowId = 'workPart'; });
-      expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'rowId'), message: expect.stringContaining('must be a writable id') }));
+      const issues = issuesAfter((s) => {
+        pick(s).rowId = 'workPart';
+      });
+      expect(issues).toContainEqual(
+        expect.objectContaining({ pointer: at(0, 'rowId'), message: expect.stringContaining('must be a writable id') }),
+      );
     });
 
     it('copied fields that do not exist or do not fit', () => {
@@ -420,7 +533,9 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     });
 
     it('repeats told apart by a field the rows do not have', () => {
-      const issues = issuesAfter((s) => { pick(s).unique = ['workPart', 'checkId', 'contractDetailId']; });
+      const issues = issuesAfter((s) => {
+        pick(s).unique = ['workPart', 'checkId', 'contractDetailId'];
+      });
       expect(issues.map((i) => `${i.pointer}: ${i.message}`)).toEqual([
         `${at(0, 'unique', '1')}: "checkId" is not a field of the rows that could tell two picks of one line apart`,
         `${at(0, 'unique', '2')}: "contractDetailId" is not a field of the rows that could tell two picks of one line apart`,
@@ -428,8 +543,12 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     });
 
     it('a longer text into a shorter field', () => {
-      const issues = issuesAfter((s) => { pick(s).map = { unit: 'goodsName' }; });
-      expect(issues).toContainEqual(expect.objectContaining({ pointer: at(0, 'map', 'unit'), message: expect.stringContaining('text up to 100 characters into 20') }));
+      const issues = issuesAfter((s) => {
+        pick(s).map = { unit: 'goodsName' };
+      });
+      expect(issues).toContainEqual(
+        expect.objectContaining({ pointer: at(0, 'map', 'unit'), message: expect.stringContaining('text up to 100 characters into 20') }),
+      );
     });
   });
 
@@ -438,6 +557,9 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
       s.files[PROJECT]['x-list'].columns.push('nmae');
       s.files[PLAN]['x-search'].fields.push({ field: 'nope' });
     });
-    expect(issues.map((i) => `${i.file}#${i.pointer}`).sort()).toEqual([`${PLAN}#/x-search/fields/5/field`, `${PROJECT}#/x-list/columns/8`]);
+    expect(issues.map((i) => `${i.file}#${i.pointer}`).sort()).toEqual([
+      `${PLAN}#/x-search/fields/5/field`,
+      `${PROJECT}#/x-list/columns/8`,
+    ]);
   });
 });

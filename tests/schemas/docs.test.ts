@@ -43,7 +43,11 @@ function slug(heading: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, '')
     .replace(/`/g, '');
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The anchors a Markdown file offers: its headings' slugs (numbered when repeated) and <a id>s. */
@@ -127,10 +131,16 @@ describe('documentation', () => {
   });
 
   it('every README "section" a comment names is a heading of README.md', () => {
-    const headings = new Set(read('README.md').split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#+\s*/, '').trim()));
+    const headings = new Set(
+      read('README.md')
+        .split('\n')
+        .filter((l) => l.startsWith('#'))
+        .map((l) => l.replace(/^#+\s*/, '').trim()),
+    );
     const broken: string[] = [];
     for (const file of sources().filter((f) => f !== 'tests/schemas/docs.test.ts')) {
-      for (const [, section] of read(file).matchAll(/README "([^"\n]+)"/g)) if (!headings.has(section)) broken.push(`${file}: README "${section}"`);
+      for (const [, section] of read(file).matchAll(/README "([^"\n]+)"/g))
+        if (!headings.has(section)) broken.push(`${file}: README "${section}"`);
     }
     expect(broken).toEqual([]);
   });
@@ -138,13 +148,40 @@ describe('documentation', () => {
   it('nothing points at files outside the repository', () => {
     const outside = new RegExp(
       // (split so that a search of the project for these pointers does not find this file)
-      ['\\.\\./' + 'shared', 'shared' + '/(?:reference|DESIGN|SPEC)', 'SPEC' + ' §', 'SPEC\\.md', 'DESIGN\\.md', 'DESIGN' + ' §', 'domain\\.md', 'domain' + ' §', 'bladex' + '-api', 'anchors\\.md', 'stack\\.md', 'reference/workflow\\.md']
-        .map((p) => p.replace(' ', '\\s')).join('|'),
+      [
+        '\\.\\./' + 'shared',
+        'shared' + '/(?:reference|DESIGN|SPEC)',
+        'SPEC' + ' §',
+        'SPEC\\.md',
+        'DESIGN\\.md',
+        'DESIGN' + ' §',
+        'domain\\.md',
+        'domain' + ' §',
+        'bladex' + '-api',
+        'anchors\\.md',
+        'stack\\.md',
+        'reference/workflow\\.md',
+      ]
+        .map((p) => p.replace(' ', '\\s'))
+        .join('|'),
     );
-    const files = [...sources(), ...docs(), ...walk('deploy', ['.conf']), ...walk('.ci', ['run']), ...walk('.storybook', ['.ts', '.tsx']), 'package.json', 'vite.config.ts', 'vitest.config.ts'];
+    const files = [
+      ...sources(),
+      ...docs(),
+      ...walk('deploy', ['.conf']),
+      ...walk('.ci', ['run']),
+      ...walk('.storybook', ['.ts', '.tsx']),
+      'package.json',
+      'vite.config.ts',
+      'vitest.config.ts',
+    ];
     const pointing = files
       .filter((f) => f !== 'tests/schemas/docs.test.ts' && existsSync(join(ROOT, f)))
-      .flatMap((f) => read(f).split('\n').map((line, i) => ({ f, i, line })))
+      .flatMap((f) =>
+        read(f)
+          .split('\n')
+          .map((line, i) => ({ f, i, line })),
+      )
       .filter(({ line }) => outside.test(line))
       .map(({ f, i, line }) => `${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
     expect(pointing).toEqual([]);

@@ -59,13 +59,33 @@ interface Token {
 
 /** Tokens after which a slash divides; elsewhere it starts a regular expression. */
 const ENDS_OPERAND = new Set([
-  SyntaxKind.Identifier, SyntaxKind.PrivateIdentifier, SyntaxKind.NumericLiteral, SyntaxKind.BigIntLiteral, SyntaxKind.StringLiteral,
-  SyntaxKind.NoSubstitutionTemplateLiteral, SyntaxKind.TemplateTail, SyntaxKind.RegularExpressionLiteral, SyntaxKind.CloseParenToken,
-  SyntaxKind.CloseBracketToken, SyntaxKind.CloseBraceToken, SyntaxKind.PlusPlusToken, SyntaxKind.MinusMinusToken, SyntaxKind.ThisKeyword,
-  SyntaxKind.SuperKeyword, SyntaxKind.TrueKeyword, SyntaxKind.FalseKeyword, SyntaxKind.NullKeyword,
+  SyntaxKind.Identifier,
+  SyntaxKind.PrivateIdentifier,
+  SyntaxKind.NumericLiteral,
+  SyntaxKind.BigIntLiteral,
+  SyntaxKind.StringLiteral,
+  SyntaxKind.NoSubstitutionTemplateLiteral,
+  SyntaxKind.TemplateTail,
+  SyntaxKind.RegularExpressionLiteral,
+  SyntaxKind.CloseParenToken,
+  SyntaxKind.CloseBracketToken,
+  SyntaxKind.CloseBraceToken,
+  SyntaxKind.PlusPlusToken,
+  SyntaxKind.MinusMinusToken,
+  SyntaxKind.ThisKeyword,
+  SyntaxKind.SuperKeyword,
+  SyntaxKind.TrueKeyword,
+  SyntaxKind.FalseKeyword,
+  SyntaxKind.NullKeyword,
 ]);
 
-const TRIVIA = new Set([SyntaxKind.WhitespaceTrivia, SyntaxKind.NewLineTrivia, SyntaxKind.SingleLineCommentTrivia, SyntaxKind.MultiLineCommentTrivia, SyntaxKind.ConflictMarkerTrivia]);
+const TRIVIA = new Set([
+  SyntaxKind.WhitespaceTrivia,
+  SyntaxKind.NewLineTrivia,
+  SyntaxKind.SingleLineCommentTrivia,
+  SyntaxKind.MultiLineCommentTrivia,
+  SyntaxKind.ConflictMarkerTrivia,
+]);
 
 /**
  * The tokens of a source text, comments included, with the TypeScript scanner. The scanner needs the
@@ -85,10 +105,16 @@ function tokensOf(text: string, jsx: boolean): Token[] {
     } else if (kind === SyntaxKind.OpenBraceToken) open.push('brace');
     else if (kind === SyntaxKind.CloseBraceToken) open.pop();
     else if (kind === SyntaxKind.TemplateHead) open.push('template');
-    else if ((kind === SyntaxKind.SlashToken || kind === SyntaxKind.SlashEqualsToken) && !ENDS_OPERAND.has(previous)) kind = scanner.reScanSlashToken();
-    const literal = kind === SyntaxKind.StringLiteral || (kind >= SyntaxKind.NoSubstitutionTemplateLiteral && kind <= SyntaxKind.TemplateTail);
+    else if ((kind === SyntaxKind.SlashToken || kind === SyntaxKind.SlashEqualsToken) && !ENDS_OPERAND.has(previous))
+      kind = scanner.reScanSlashToken();
+    const literal =
+      kind === SyntaxKind.StringLiteral || (kind >= SyntaxKind.NoSubstitutionTemplateLiteral && kind <= SyntaxKind.TemplateTail);
     if (!(literal && scanner.isUnterminated())) {
-      out.push({ kind, start: scanner.getTokenStart(), value: literal || kind === SyntaxKind.Identifier ? scanner.getTokenValue() : scanner.getTokenText() });
+      out.push({
+        kind,
+        start: scanner.getTokenStart(),
+        value: literal || kind === SyntaxKind.Identifier ? scanner.getTokenValue() : scanner.getTokenText(),
+      });
     }
     if (!TRIVIA.has(kind)) previous = kind;
   }
@@ -101,7 +127,9 @@ function entityNamesIn(text: string, entities: readonly Entity[], jsx = true): H
   const tables = new Set(entities.map((e) => e.table));
   // an API path followed by the end or by a non-word character (`/api/construct/project` is not in `/api/construct/projectX`)
   const apis = entities.map((e) => ({ key: e.key, pattern: new RegExp(`${e.api.replace(/[/]/g, '\\/')}(?![\\w])`) }));
-  const multiWord = entities.filter((e) => isMultiWord(e.key)).map((e) => ({ key: e.key, pattern: new RegExp(`(?<![\\w$])${e.key}(?![\\w$])`) }));
+  const multiWord = entities
+    .filter((e) => isMultiWord(e.key))
+    .map((e) => ({ key: e.key, pattern: new RegExp(`(?<![\\w$])${e.key}(?![\\w$])`) }));
   const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
   const lineOf = (pos: number) => lineStarts.findLastIndex((start) => start <= pos) + 1;
   const hits: Hit[] = [];
@@ -141,9 +169,9 @@ describe('the entity-name scanner', () => {
   const names = (text: string) => entityNamesIn(text, FIXTURE).map((h) => `${h.kind}:${h.name}@${h.line}`);
 
   it('flags identifiers and property names equal to an entity key', () => {
-    expect(names('const project = 1;\nx.materialCheck();\nconst o = { materialCheck: 1, projectId: 2 };\nconst { project: p } = o;')).toEqual([
-      'name:project@1', 'name:materialCheck@2', 'name:materialCheck@3', 'name:project@4',
-    ]);
+    expect(
+      names('const project = 1;\nx.materialCheck();\nconst o = { materialCheck: 1, projectId: 2 };\nconst { project: p } = o;'),
+    ).toEqual(['name:project@1', 'name:materialCheck@2', 'name:materialCheck@3', 'name:project@4']);
   });
 
   it('flags strings equal to a key or a table, or holding an API path, in every kind of literal', () => {
@@ -156,7 +184,15 @@ describe('the entity-name scanner', () => {
       "f('/api/construct/projectTeam', 'projects', 'materialCheckId', 'construct_project_x');",
       'const g = <b title="project">materialCheck</b>;',
     ].join('\n');
-    expect(names(text)).toEqual(['string:materialCheck@1', 'string:construct_project@2', 'string:materialCheck@3', 'string:project@4', 'string:materialCheck@5', 'string:project@7', 'name:materialCheck@7']);
+    expect(names(text)).toEqual([
+      'string:materialCheck@1',
+      'string:construct_project@2',
+      'string:materialCheck@3',
+      'string:project@4',
+      'string:materialCheck@5',
+      'string:project@7',
+      'name:materialCheck@7',
+    ]);
   });
 
   it('flags comments naming a multi-word key, not single words nor longer names', () => {
@@ -172,11 +208,9 @@ describe('the entity-name scanner', () => {
   });
 
   it('keeps its place after regular expressions and templates holding quotes and braces', () => {
-    const text = [
-      "const quote = /'/g; const slash = a / b / c;",
-      'const t = `${ { k: `${x}` }.k } and }`;',
-      "f('materialCheck');",
-    ].join('\n');
+    const text = ["const quote = /'/g; const slash = a / b / c;", 'const t = `${ { k: `${x}` }.k } and }`;', "f('materialCheck');"].join(
+      '\n',
+    );
     expect(names(text)).toEqual(['string:materialCheck@3']);
   });
 

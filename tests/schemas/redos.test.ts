@@ -30,7 +30,8 @@ interface Found {
 /** Flagged expressions that never see unbounded caller text: `file pattern` → why. */
 const REVIEWED: Record<string, string> = {
   'src/server/db/sync.ts ^\\s*--.*$': 'strips comments from the migration files of the repository',
-  'src/server/security/access.ts \\*+$': 'trims a stored API scope path, at most 255 characters (api-scope.schema.json maxLength): quadratic in 255 is nothing',
+  'src/server/security/access.ts \\*+$':
+    'trims a stored API scope path, at most 255 characters (api-scope.schema.json maxLength): quadratic in 255 is nothing',
 };
 
 /** RegExps built at run time (new RegExp / RegExp()): `file source` → why it is linear. None today. */
@@ -40,9 +41,12 @@ const DYNAMIC: Record<string, string> = {};
 const OFFLINE = /^src\/server\/cli\//;
 
 function sourceFiles(): string[] {
-  return ['src/server', 'src/engine'].flatMap((dir) => (readdirSync(join(PROJECT_ROOT, dir), { recursive: true }) as string[])
-    .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
-    .map((f) => join(dir, f)))
+  return ['src/server', 'src/engine']
+    .flatMap((dir) =>
+      (readdirSync(join(PROJECT_ROOT, dir), { recursive: true }) as string[])
+        .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+        .map((f) => join(dir, f)),
+    )
     .filter((f) => !OFFLINE.test(f));
 }
 
@@ -59,7 +63,11 @@ function regexesOf(file: string): { literals: Found[]; dynamic: string[] } {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach(walk);
     if (node.type === 'Literal' && node.regex) literals.push({ where: file, pattern: node.regex.pattern, flags: node.regex.flags });
-    if ((node.type === 'NewExpression' || node.type === 'CallExpression') && node.callee?.type === 'Identifier' && node.callee.name === 'RegExp') {
+    if (
+      (node.type === 'NewExpression' || node.type === 'CallExpression') &&
+      node.callee?.type === 'Identifier' &&
+      node.callee.name === 'RegExp'
+    ) {
       dynamic.push(`${file} ${text.slice(node.start, node.end)}`);
     }
     for (const key of Object.keys(node)) if (key !== 'parent') walk(node[key]);
@@ -122,11 +130,13 @@ describe('regular expressions run in linear time', () => {
     const literals = all.flatMap((r) => r.literals);
     expect(literals.length).toBeGreaterThan(100);
     // a sample the parser must see: the mask's secret names, the text guard, the list parameters
-    expect(literals.map((l) => `${l.where} ${l.pattern}`)).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^src\/server\/modules\/log\/mask\.ts pass\(word\)\?/),
-      expect.stringMatching(/^src\/server\/http\/limits\.ts \\u0000/),
-      'src/engine/query/list-params.ts ^-?\\d{1,10}$',
-    ]));
+    expect(literals.map((l) => `${l.where} ${l.pattern}`)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^src\/server\/modules\/log\/mask\.ts pass\(word\)\?/),
+        expect.stringMatching(/^src\/server\/http\/limits\.ts \\u0000/),
+        'src/engine/query/list-params.ts ^-?\\d{1,10}$',
+      ]),
+    );
     expect(all.flatMap((r) => r.dynamic).filter((d) => !DYNAMIC[d])).toEqual([]);
   });
 
@@ -162,14 +172,18 @@ describe('regular expressions run in linear time', () => {
   it('every pattern of the schemas, and the formats they use', async () => {
     const { patterns, formats } = schemaPatterns();
     expect(patterns.length).toBeGreaterThan(30);
-    const unknownFormats = [...formats].filter((f) => !DIALECT_FORMATS.has(f) && !(fullFormats[f as keyof typeof fullFormats] instanceof RegExp));
+    const unknownFormats = [...formats].filter(
+      (f) => !DIALECT_FORMATS.has(f) && !(fullFormats[f as keyof typeof fullFormats] instanceof RegExp),
+    );
     expect(unknownFormats).toEqual([]);
     const checked = [
       ...patterns,
-      ...[...formats].filter((f) => !DIALECT_FORMATS.has(f)).map((f) => {
-        const re = fullFormats[f as keyof typeof fullFormats] as RegExp;
-        return { where: `ajv-formats ${f}`, pattern: re.source, flags: re.flags };
-      }),
+      ...[...formats]
+        .filter((f) => !DIALECT_FORMATS.has(f))
+        .map((f) => {
+          const re = fullFormats[f as keyof typeof fullFormats] as RegExp;
+          return { where: `ajv-formats ${f}`, pattern: re.source, flags: re.flags };
+        }),
     ];
     const flagged: string[] = [];
     for (const [key, found] of distinct(checked)) {

@@ -22,7 +22,16 @@ afterEach(cleanup);
 function editableLabels(model: EntityModel): string[] {
   const named = new Set(model.layout.sections.flatMap((s) => s.fields));
   return model.fields
-    .filter((f) => named.has(f.name) && !f.system && !f.readOnly && !f.writeOnly && !f.rules?.visibleIf && f.ui?.widget !== 'hidden' && !(f.ui?.hidden as string[] | undefined)?.includes('create'))
+    .filter(
+      (f) =>
+        named.has(f.name) &&
+        !f.system &&
+        !f.readOnly &&
+        !f.writeOnly &&
+        !f.rules?.visibleIf &&
+        f.ui?.widget !== 'hidden' &&
+        !(f.ui?.hidden as string[] | undefined)?.includes('create'),
+    )
     .map((f) => f.label.zh);
 }
 

@@ -27,10 +27,33 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     const role = await tenantAdmin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
     expect(role.body.code, JSON.stringify(role.body)).toBe(200);
     const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes]);
-    expect((await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [role.body.data.id], menuIds: menus.map((m) => m.id), dataScopeIds: [], apiScopeIds: [] })).body.code).toBe(200);
-    const user = await tenantAdmin.post('/api/blade-system/user/save', { account: alias, password: 'secret1', name: alias, realName: alias, roleId: role.body.data.id, deptId, status: 1 });
+    expect(
+      (
+        await tenantAdmin.post('/api/blade-system/role/grant', {
+          roleIds: [role.body.data.id],
+          menuIds: menus.map((m) => m.id),
+          dataScopeIds: [],
+          apiScopeIds: [],
+        })
+      ).body.code,
+    ).toBe(200);
+    const user = await tenantAdmin.post('/api/blade-system/user/save', {
+      account: alias,
+      password: 'secret1',
+      name: alias,
+      realName: alias,
+      roleId: role.body.data.id,
+      deptId,
+      status: 1,
+    });
     expect(user.body.code, JSON.stringify(user.body)).toBe(200);
-    const token = await server.tokens.sign({ tenant_id: tenant.tenantId, user_id: user.body.data.id, dept_id: deptId ?? '', role_id: role.body.data.id, role_name: alias });
+    const token = await server.tokens.sign({
+      tenant_id: tenant.tenantId,
+      user_id: user.body.data.id,
+      dept_id: deptId ?? '',
+      role_id: role.body.data.id,
+      role_name: alias,
+    });
     return { api: client(server, token), userId: user.body.data.id, roleId: role.body.data.id };
   }
 
@@ -52,12 +75,19 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
   async function perform(api: Api, model: EntityModel, action: string): Promise<number> {
     const existing = ids.get(model.key)!;
     switch (action) {
-      case 'view': return (await api.get(`${model.api}/list`)).status;
-      case 'add': return (await api.post(`${model.api}/save`, sampleRecord(model, { catalog, ids, seq: Math.floor(Math.random() * 1e6) }))).status;
-      case 'edit': return (await api.post(`${model.api}/updatePart`, { id: existing.id })).status;
-      case 'export': return (await api.get(`${model.api}/export`, { id: String(existing.id) })).status;
+      case 'view':
+        return (await api.get(`${model.api}/list`)).status;
+      case 'add':
+        return (await api.post(`${model.api}/save`, sampleRecord(model, { catalog, ids, seq: Math.floor(Math.random() * 1e6) }))).status;
+      case 'edit':
+        return (await api.post(`${model.api}/updatePart`, { id: existing.id })).status;
+      case 'export':
+        return (await api.get(`${model.api}/export`, { id: String(existing.id) })).status;
       default: {
-        const victim = await tenantAdmin.post(`${model.api}/save`, sampleRecord(model, { catalog, ids, seq: Math.floor(Math.random() * 1e6) }));
+        const victim = await tenantAdmin.post(
+          `${model.api}/save`,
+          sampleRecord(model, { catalog, ids, seq: Math.floor(Math.random() * 1e6) }),
+        );
         return (await api.post(`${model.api}/remove`, undefined, { ids: victim.body.data.id })).status;
       }
     }
@@ -68,7 +98,9 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
    * Grants an action needs besides its own: whoever writes a report must be able to read the entity it
    * reports on (the sample's: projects); exporting runs it, which also reads its definition.
    */
-  const ALSO_NEEDS: Record<string, Record<string, string[]>> = { report: { add: ['project'], edit: ['project'], export: ['report', 'project'] } };
+  const ALSO_NEEDS: Record<string, Record<string, string[]>> = {
+    report: { add: ['project'], edit: ['project'], export: ['report', 'project'] },
+  };
 
   it.each(tenantEntities.map((m) => [m.key, m] as const))('%s: each action needs its grant', async (_key, model) => {
     const nobody = await userWith([]);
@@ -81,15 +113,19 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     }
   });
 
-  it.each(readOnlyEntities.map((m) => [m.key, m] as const))('%s (written by the server alone): reading and export need their grant; no write exists', async (_key, model) => {
-    const nobody = await userWith([]);
-    expect((await nobody.api.get(`${model.api}/list`)).status).toBe(403);
-    expect((await nobody.api.get(`${model.api}/export`)).status).toBe(403);
-    const code = model.menu!.code;
-    expect((await (await userWith([code])).api.get(`${model.api}/list`)).status).toBe(200);
-    expect((await (await userWith([`${code}_export`])).api.get(`${model.api}/export`)).status).toBe(200);
-    for (const action of ['save', 'update', 'submit', 'updatePart', 'remove']) expect((await tenantAdmin.post(`${model.api}/${action}`, {})).status, action).toBe(404);
-  });
+  it.each(readOnlyEntities.map((m) => [m.key, m] as const))(
+    '%s (written by the server alone): reading and export need their grant; no write exists',
+    async (_key, model) => {
+      const nobody = await userWith([]);
+      expect((await nobody.api.get(`${model.api}/list`)).status).toBe(403);
+      expect((await nobody.api.get(`${model.api}/export`)).status).toBe(403);
+      const code = model.menu!.code;
+      expect((await (await userWith([code])).api.get(`${model.api}/list`)).status).toBe(200);
+      expect((await (await userWith([`${code}_export`])).api.get(`${model.api}/export`)).status).toBe(200);
+      for (const action of ['save', 'update', 'submit', 'updatePart', 'remove'])
+        expect((await tenantAdmin.post(`${model.api}/${action}`, {})).status, action).toBe(404);
+    },
+  );
 
   it('lets whoever may write a document read what it refers to', async () => {
     const writer = await userWith(['material_total_demand_add']);
@@ -107,9 +143,11 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     }
   });
 
-  it('a tenant administrator cannot reach another tenant\'s users, roles or departments', async () => {
+  it("a tenant administrator cannot reach another tenant's users, roles or departments", async () => {
     const [theirUser] = await server.db.query(`SELECT id::text AS id FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`);
-    const [theirRole] = await server.db.query(`SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = 'administrator'`);
+    const [theirRole] = await server.db.query(
+      `SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = 'administrator'`,
+    );
     const [theirDept] = await server.db.query(`SELECT id::text AS id FROM blade_dept WHERE tenant_id = '000000' LIMIT 1`);
     expect((await tenantAdmin.get('/api/blade-system/user/detail', { id: theirUser.id })).status).toBe(404);
     expect((await tenantAdmin.get('/api/blade-system/role/detail', { id: theirRole.id })).status).toBe(404);
@@ -118,8 +156,13 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     expect(users.body.data.records.every((u: any) => u.tenantId === tenant.tenantId)).toBe(true);
     expect((await tenantAdmin.post('/api/blade-system/user/updatePart', { id: theirUser.id, realName: '夺权' })).status).toBe(404);
     expect((await tenantAdmin.post('/api/blade-system/user/reset-password', undefined, { userIds: theirUser.id })).status).toBe(404);
-    expect((await tenantAdmin.post('/api/blade-system/user/grant', undefined, { userIds: theirUser.id, roleIds: tenant.roleId })).status).toBe(404);
-    expect((await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [theirRole.id], menuIds: [], dataScopeIds: [], apiScopeIds: [] })).status).toBe(404);
+    expect(
+      (await tenantAdmin.post('/api/blade-system/user/grant', undefined, { userIds: theirUser.id, roleIds: tenant.roleId })).status,
+    ).toBe(404);
+    expect(
+      (await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [theirRole.id], menuIds: [], dataScopeIds: [], apiScopeIds: [] }))
+        .status,
+    ).toBe(404);
     expect((await tenantAdmin.post('/api/blade-system/role/remove', undefined, { ids: theirRole.id })).status).toBe(404);
     const still = await platform.get('/api/blade-system/user/detail', { id: theirUser.id });
     expect(still.body.data.realName).toBe('管理员');
@@ -127,9 +170,27 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
   });
 
   it('data scopes narrow the rows a role sees', async () => {
-    const dept = await tenantAdmin.post('/api/blade-system/dept/save', { parentId: '0', deptCategory: '1', deptName: '一分公司', fullName: '一分公司', sort: 1 });
-    const sub = await tenantAdmin.post('/api/blade-system/dept/save', { parentId: dept.body.data.id, deptCategory: '2', deptName: '项目部', fullName: '一分公司项目部', sort: 1 });
-    const other = await tenantAdmin.post('/api/blade-system/dept/save', { parentId: '0', deptCategory: '1', deptName: '二分公司', fullName: '二分公司', sort: 2 });
+    const dept = await tenantAdmin.post('/api/blade-system/dept/save', {
+      parentId: '0',
+      deptCategory: '1',
+      deptName: '一分公司',
+      fullName: '一分公司',
+      sort: 1,
+    });
+    const sub = await tenantAdmin.post('/api/blade-system/dept/save', {
+      parentId: dept.body.data.id,
+      deptCategory: '2',
+      deptName: '项目部',
+      fullName: '一分公司项目部',
+      sort: 1,
+    });
+    const other = await tenantAdmin.post('/api/blade-system/dept/save', {
+      parentId: '0',
+      deptCategory: '1',
+      deptName: '二分公司',
+      fullName: '二分公司',
+      sort: 2,
+    });
     expect(sub.body.data.ancestors).toBe(`0,${dept.body.data.id}`);
     const codes = ['project', 'project_add', 'party_a_add'];
     const inSub = await userWith(codes, sub.body.data.id);
@@ -139,7 +200,13 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
 
     const [menu] = await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'project'`);
     const rule = async (scopeType: string, scopeValue?: string) => {
-      const res = await platform.post('/api/blade-system/data-scope/save', { menuId: menu.id, resourceCode: `project_${scopeType}`, scopeName: `项目 ${scopeType}`, scopeType, ...(scopeValue && { scopeValue }) });
+      const res = await platform.post('/api/blade-system/data-scope/save', {
+        menuId: menu.id,
+        resourceCode: `project_${scopeType}`,
+        scopeName: `项目 ${scopeType}`,
+        scopeType,
+        ...(scopeValue && { scopeValue }),
+      });
       expect(res.body.code, JSON.stringify(res.body)).toBe(200);
       return res.body.data.id as string;
     };
@@ -148,7 +215,12 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
     const deptTree = await rule('4');
     const custom = await rule('5', JSON.stringify({ projectType: { _eq: 'municipal' } }));
     const seen = async (who: { api: Api; roleId: string }, scopeId: string) => {
-      await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [who.roleId], menuIds: (await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes])).map((m) => m.id), dataScopeIds: [scopeId], apiScopeIds: [] });
+      await tenantAdmin.post('/api/blade-system/role/grant', {
+        roleIds: [who.roleId],
+        menuIds: (await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes])).map((m) => m.id),
+        dataScopeIds: [scopeId],
+        apiScopeIds: [],
+      });
       return (await who.api.get('/api/construct/project/list', { size: '100' })).body.data.records.map((r: any) => r.id);
     };
     const boss = await userWith(codes, dept.body.data.id);
@@ -167,12 +239,23 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
 
   it('an API scope closes its paths to roles without it', async () => {
     const [menu] = await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'party_a'`);
-    const scope = await platform.post('/api/blade-system/api-scope/save', { menuId: menu.id, resourceCode: 'party_a_api', scopeName: '甲方接口', scopePath: '/api/construct/partyA', scopeType: '2' });
+    const scope = await platform.post('/api/blade-system/api-scope/save', {
+      menuId: menu.id,
+      resourceCode: 'party_a_api',
+      scopeName: '甲方接口',
+      scopePath: '/api/construct/partyA',
+      scopeType: '2',
+    });
     expect(scope.body.code, JSON.stringify(scope.body)).toBe(200);
     await server.access.invalidate();
     const withoutScope = await userWith(['party_a']);
     expect((await withoutScope.api.get('/api/construct/partyA/list')).status).toBe(403);
-    await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [withoutScope.roleId], menuIds: (await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'party_a'`)).map((m) => m.id), dataScopeIds: [], apiScopeIds: [scope.body.data.id] });
+    await tenantAdmin.post('/api/blade-system/role/grant', {
+      roleIds: [withoutScope.roleId],
+      menuIds: (await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'party_a'`)).map((m) => m.id),
+      dataScopeIds: [],
+      apiScopeIds: [scope.body.data.id],
+    });
     expect((await withoutScope.api.get('/api/construct/partyA/list')).status).toBe(200);
     await platform.post('/api/blade-system/api-scope/remove', undefined, { ids: scope.body.data.id });
   });
@@ -206,15 +289,32 @@ describe.each(databaseKinds())('access control on %s', (kind) => {
   });
 
   it('a tenant package limits what a tenant sees and can grant', async () => {
-    const menus = await server.db.query<{ id: string; code: string }>(`SELECT id::text AS id, code FROM blade_menu WHERE code IN ('cost_master', 'project', 'project_view')`);
-    const pkg = await platform.post('/api/blade-system/tenant-package/save', { packageName: '项目基础版', menuId: menus.map((m) => m.id).join(',') });
+    const menus = await server.db.query<{ id: string; code: string }>(
+      `SELECT id::text AS id, code FROM blade_menu WHERE code IN ('cost_master', 'project', 'project_view')`,
+    );
+    const pkg = await platform.post('/api/blade-system/tenant-package/save', {
+      packageName: '项目基础版',
+      menuId: menus.map((m) => m.id).join(','),
+    });
     expect(pkg.body.code, JSON.stringify(pkg.body)).toBe(200);
-    expect((await platform.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: tenant.tenantId, packageId: pkg.body.data.id })).body.code).toBe(200);
+    expect(
+      (
+        await platform.post('/api/blade-system/tenant/package-setting', undefined, {
+          tenantId: tenant.tenantId,
+          packageId: pkg.body.data.id,
+        })
+      ).body.code,
+    ).toBe(200);
     const routes = (await tenantAdmin.get('/api/blade-system/menu/routes')).body.data;
     expect(routes.map((r: any) => r.code)).toEqual(['cost_master']);
     expect(routes[0].children.map((c: any) => c.code)).toEqual(['project']);
     const [userMenu] = await server.db.query(`SELECT id::text AS id FROM blade_menu WHERE code = 'user'`);
-    const grant = await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [tenant.roleId], menuIds: [userMenu.id], dataScopeIds: [], apiScopeIds: [] });
+    const grant = await tenantAdmin.post('/api/blade-system/role/grant', {
+      roleIds: [tenant.roleId],
+      menuIds: [userMenu.id],
+      dataScopeIds: [],
+      apiScopeIds: [],
+    });
     expect(grant.status).toBe(403);
     expect((await tenantAdmin.get('/api/blade-system/user/list')).status).toBe(403);
     await platform.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: tenant.tenantId, packageId: '' });

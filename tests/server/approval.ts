@@ -26,7 +26,9 @@ export async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: strin
 export async function approveAs(clerk: Api, approver: Api, base: string, id: string): Promise<void> {
   const current = ok(await clerk.get(`${base}/detail`, { id }));
   const submitted = current.approvalStatus === 'approving' ? current : ok(await clerk.post(`${base}/submit`, { id }));
-  const [task] = ok(await approver.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
+  const [task] = ok(await approver.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter(
+    (r: any) => r.processInstanceId === submitted.processInstanceId,
+  );
   ok(await approver.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
   ok(await approver.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
   expect(ok(await clerk.get(`${base}/detail`, { id })).approvalStatus).toBe('approved');
@@ -41,12 +43,38 @@ export type ContractKeys = {
 };
 
 /** A labour team and an approved fixed-unit-price subcontract with it on `projectId` (80 % payment, 3 % retention, 9 % VAT). */
-export async function approvedSubcontract(clerk: Api, approver: Api, projectId: string, name: string, details: Record<string, unknown>[]): Promise<{ keys: ContractKeys; contract: any }> {
-  const team = ok(await clerk.post('/api/construct/subcontractor/save', { name: '南京恒通建筑劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-  const contract = ok(await clerk.post('/api/construct/expenditureContract/save', {
-    name, projectId, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-    signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none', details,
-  }));
+export async function approvedSubcontract(
+  clerk: Api,
+  approver: Api,
+  projectId: string,
+  name: string,
+  details: Record<string, unknown>[],
+): Promise<{ keys: ContractKeys; contract: any }> {
+  const team = ok(
+    await clerk.post('/api/construct/subcontractor/save', {
+      name: '南京恒通建筑劳务有限公司',
+      subcontractorTypes: ['subcontract'],
+      blacklisted: false,
+      status: 'enabled',
+    }),
+  );
+  const contract = ok(
+    await clerk.post('/api/construct/expenditureContract/save', {
+      name,
+      projectId,
+      subcontractorId: team.id,
+      expenditureContractType: 'subcontract',
+      pricingMode: 'fixed_unit_price',
+      signDate: '2026-04-01',
+      startDate: '2026-04-10',
+      taxRate: 9,
+      paymentRatio: 80,
+      retentionRate: 3,
+      performanceStatus: 'performing',
+      settlementStatus: 'none',
+      details,
+    }),
+  );
   await approveAs(clerk, approver, '/api/construct/expenditureContract', contract.id);
   return { keys: { projectId, expenditureContractCode: contract.code, subcontractorId: team.id }, contract };
 }
@@ -60,7 +88,9 @@ export async function approveByTurns(clerk: Api, approvers: Api[], base: string,
   const submitted = current.approvalStatus === 'approving' ? current : ok(await clerk.post(`${base}/submit`, { id }));
   for (let step = 0; step < 4 && ok(await clerk.get(`${base}/detail`, { id })).approvalStatus === 'approving'; step++) {
     for (const api of approvers) {
-      const [task] = ok(await api.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter((r: any) => r.processInstanceId === submitted.processInstanceId);
+      const [task] = ok(await api.get(`${FLOW}/work/claim-list`, { size: '100' })).records.filter(
+        (r: any) => r.processInstanceId === submitted.processInstanceId,
+      );
       if (!task) continue;
       ok(await api.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId }));
       ok(await api.post(`${FLOW}/work/complete-task`, { taskId: task.taskId, flag: 'ok', comment: '同意' }));
@@ -78,7 +108,15 @@ export const EARTHWORK_LINE = { itemCode: '010101', itemName: '土方开挖', un
 /** A month's interim settlement of that earthwork: 9 % VAT, 80 % payable, 3 % retention; `extra` adds header values. */
 export function earthworkSettlement(keys: ContractKeys, period: string, qty: number, extra: Record<string, unknown> = {}) {
   return {
-    ...keys, period, settlementType: 'interim', startDate: `${period}-01`, endDate: `${period}-28`, taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
+    ...keys,
+    period,
+    settlementType: 'interim',
+    startDate: `${period}-01`,
+    endDate: `${period}-28`,
+    taxRate: 9,
+    paymentRatio: 80,
+    retentionRate: 3,
+    reporterName: '王会计',
     ...extra,
     details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', contractQty: 1000, thisQty: qty, thisPrice: 30, taxRate: 9 }],
   };

@@ -22,11 +22,28 @@ import { createTestDatabase, databaseKinds, startServer, type DbKind, type TestS
 const PROMPT_MS = 5_000;
 const CJK = /[\u4e00-\u9fff]/;
 /** Names that are members of every plain object (Object.prototype), as query or body keys. */
-const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable'];
+const PROTO_NAMES = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'propertyIsEnumerable',
+];
 /** The query strings tried on every GET route: bare keys, operator suffixes, sort columns. */
 const PROTO_QUERIES = [
-  'constructor=x', '__proto__=x', 'toString=x', 'hasOwnProperty_like=x', 'valueOf_equal=1', '__proto___null=',
-  'descs=constructor', 'ascs=__proto__,toString', 'ids=1&valueField=constructor', 'parentId=1&constructor=1',
+  'constructor=x',
+  '__proto__=x',
+  'toString=x',
+  'hasOwnProperty_like=x',
+  'valueOf_equal=1',
+  '__proto___null=',
+  'descs=constructor',
+  'ascs=__proto__,toString',
+  'ids=1&valueField=constructor',
+  'parentId=1&constructor=1',
 ];
 
 /** GET routes left out: an event stream stays open, and a logout would end the session the test runs as. */
@@ -48,7 +65,8 @@ function fault(what: string, reply: { status: number; body: any; text: string },
   if (reply.status === 200) return undefined;
   if (reply.body === null) return `${what}: ${reply.status} not JSON: ${reply.text.slice(0, 100)}`;
   const { code, success, msg } = reply.body;
-  if (typeof code !== 'number' || typeof success !== 'boolean' || typeof msg !== 'string' || !msg) return `${what}: not the envelope: ${reply.text.slice(0, 200)}`;
+  if (typeof code !== 'number' || typeof success !== 'boolean' || typeof msg !== 'string' || !msg)
+    return `${what}: not the envelope: ${reply.text.slice(0, 200)}`;
   if (!success && lang === 'zh' && !CJK.test(msg)) return `${what}: refusal not in Chinese: ${msg}`;
   return undefined;
 }
@@ -73,8 +91,14 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
 
   async function call(method: 'GET' | 'POST', url: string, lang: 'zh' | 'en', body?: string) {
     const res = await server.app.inject({
-      method, url, payload: body,
-      headers: { 'blade-auth': `bearer ${token}`, 'accept-language': lang, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      method,
+      url,
+      payload: body,
+      headers: {
+        'blade-auth': `bearer ${token}`,
+        'accept-language': lang,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
     });
     return { status: res.statusCode, text: res.body, body: parsed(res.body) };
   }
@@ -90,9 +114,15 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
 
   it('never answer 500 on any GET route (list, all, export, options, user/list and the others)', async () => {
     const routes = getRoutes();
-    expect(routes).toEqual(expect.arrayContaining([
-      '/api/construct/project/list', '/api/construct/project/all', '/api/construct/project/export', '/api/construct/project/options', '/api/blade-system/user/list',
-    ]));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        '/api/construct/project/list',
+        '/api/construct/project/all',
+        '/api/construct/project/export',
+        '/api/construct/project/options',
+        '/api/blade-system/user/list',
+      ]),
+    );
     const failures: string[] = [];
     let n = 0;
     for (const route of routes) {
@@ -109,7 +139,11 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
   it('the project list refuses them as unknown filters and sorts, in the caller language', async () => {
     for (const query of ['constructor=x', '__proto__=x', 'toString=x', 'hasOwnProperty_like=x']) {
       const reply = await call('GET', `/api/construct/project/list?${query}`, 'en');
-      expect({ query, status: reply.status, msg: reply.body?.msg }).toEqual({ query, status: 400, msg: expect.stringContaining(query.split('=')[0]) });
+      expect({ query, status: reply.status, msg: reply.body?.msg }).toEqual({
+        query,
+        status: 400,
+        msg: expect.stringContaining(query.split('=')[0]),
+      });
     }
     const sort = await call('GET', '/api/construct/project/list?descs=constructor', 'zh');
     expect(sort.status).toBe(400);
@@ -119,7 +153,11 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
   it('a body that would poison a prototype is refused as it was before the shape check: 400, not JSON', async () => {
     for (const body of ['{"__proto__":{"isAdmin":true}}', '{"name":"x","rows":[{"constructor":{"prototype":{"isAdmin":true}}}]}']) {
       const reply = await call('POST', '/api/construct/project/save', 'en', body);
-      expect({ body, status: reply.status, msg: reply.body?.msg }).toEqual({ body, status: 400, msg: 'The request body is not valid JSON' });
+      expect({ body, status: reply.status, msg: reply.body?.msg }).toEqual({
+        body,
+        status: 400,
+        msg: 'The request body is not valid JSON',
+      });
     }
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
@@ -127,7 +165,9 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
   it('never answer 500 as body keys of any entity save, update or submit', async () => {
     const failures: string[] = [];
     let n = 0;
-    const saves = getRoutes().filter((url) => url.endsWith('/list')).map((url) => url.slice(0, -'/list'.length));
+    const saves = getRoutes()
+      .filter((url) => url.endsWith('/list'))
+      .map((url) => url.slice(0, -'/list'.length));
     expect(saves.length).toBeGreaterThan(30);
     for (const api of saves) {
       for (const action of ['save', 'update', 'submit']) {
@@ -175,7 +215,11 @@ describe.each(databaseKinds())('hostile bodies against the server process on %s 
   });
 
   /** One request on the socket, given up after `timeoutMs` (a stalled server fails the test instead of hanging it). */
-  async function call(method: string, path: string, options: { body?: string; auth?: boolean; lang?: 'zh' | 'en'; timeoutMs?: number } = {}): Promise<Reply> {
+  async function call(
+    method: string,
+    path: string,
+    options: { body?: string; auth?: boolean; lang?: 'zh' | 'en'; timeoutMs?: number } = {},
+  ): Promise<Reply> {
     const started = performance.now();
     const res = await fetch(`${base}${path}`, {
       method,
@@ -227,42 +271,59 @@ describe.each(databaseKinds())('hostile bodies against the server process on %s 
     async function loggedParams(path: string, marker: string): Promise<string | undefined> {
       const deadline = performance.now() + 30_000;
       for (;;) {
-        const reply = await call('GET', `/api/blade-log/api/list?requestUri_equal=${encodeURIComponent(path)}&params_like=${marker}&size=1`);
+        const reply = await call(
+          'GET',
+          `/api/blade-log/api/list?requestUri_equal=${encodeURIComponent(path)}&params_like=${marker}&size=1`,
+        );
         const params = reply.body?.data?.records?.[0]?.params;
         if (params !== undefined || performance.now() > deadline) return params;
         await new Promise((r) => setTimeout(r, 200));
       }
     }
 
-    it.each(Object.entries(SHAPES))('%s: guest registration (anonymous) answers, is logged, and the next request is prompt', async (_shape, text) => {
-      const marker = `attack-${kind}-${++n}`;
-      const path = '/api/blade-system/user/register-guest';
-      const reply = await call('POST', path, { auth: false, body: JSON.stringify({ tenantId: '000000', account: marker, password: 'postgres://u:secret@h/db', name: text }) });
-      expect(reply.status).toBeLessThan(500);
-      expect(reply.ms).toBeLessThan(PROMPT_MS);
-      await expectPrompt(`register-guest with ${_shape}`);
-      const params = await loggedParams(path, marker);
-      expect(params).toContain(marker);
-      expect(params?.length).toBeLessThanOrEqual(8000);
-      expect(params).not.toContain('secret');
-    });
+    it.each(Object.entries(SHAPES))(
+      '%s: guest registration (anonymous) answers, is logged, and the next request is prompt',
+      async (_shape, text) => {
+        const marker = `attack-${kind}-${++n}`;
+        const path = '/api/blade-system/user/register-guest';
+        const reply = await call('POST', path, {
+          auth: false,
+          body: JSON.stringify({ tenantId: '000000', account: marker, password: 'postgres://u:secret@h/db', name: text }),
+        });
+        expect(reply.status).toBeLessThan(500);
+        expect(reply.ms).toBeLessThan(PROMPT_MS);
+        await expectPrompt(`register-guest with ${_shape}`);
+        const params = await loggedParams(path, marker);
+        expect(params).toContain(marker);
+        expect(params?.length).toBeLessThanOrEqual(8000);
+        expect(params).not.toContain('secret');
+      },
+    );
 
-    it.each(Object.entries(SHAPES))('%s: an authenticated save answers, is logged, and the next request is prompt', async (_shape, text) => {
-      const marker = `attack-${kind}-${++n}`;
-      const path = '/api/construct/project/save';
-      const reply = await call('POST', path, { body: JSON.stringify({ code: marker, remark: `see mysql://root:hunter2@db:3306 ${text.slice(0, 1000)}`, name: text }) });
-      expect(reply.status).toBeLessThan(500);
-      expect(reply.body?.success).toBe(false);
-      expect(reply.ms).toBeLessThan(PROMPT_MS);
-      await expectPrompt(`project/save with ${_shape}`);
-      const params = await loggedParams(path, marker);
-      expect(params).toContain(marker);
-      expect(params?.length).toBeLessThanOrEqual(8000);
-      expect(params).not.toContain('hunter2');
-    });
+    it.each(Object.entries(SHAPES))(
+      '%s: an authenticated save answers, is logged, and the next request is prompt',
+      async (_shape, text) => {
+        const marker = `attack-${kind}-${++n}`;
+        const path = '/api/construct/project/save';
+        const reply = await call('POST', path, {
+          body: JSON.stringify({ code: marker, remark: `see mysql://root:hunter2@db:3306 ${text.slice(0, 1000)}`, name: text }),
+        });
+        expect(reply.status).toBeLessThan(500);
+        expect(reply.body?.success).toBe(false);
+        expect(reply.ms).toBeLessThan(PROMPT_MS);
+        await expectPrompt(`project/save with ${_shape}`);
+        const params = await loggedParams(path, marker);
+        expect(params).toContain(marker);
+        expect(params?.length).toBeLessThanOrEqual(8000);
+        expect(params).not.toContain('hunter2');
+      },
+    );
 
     it('a hostile body being logged does not hold a request sent at the same time', async () => {
-      const hostile = call('POST', '/api/blade-system/user/register-guest', { auth: false, body: JSON.stringify({ tenantId: '000000', name: SHAPES.letters, remark: SHAPES['passwords without @'] }) });
+      const hostile = call('POST', '/api/blade-system/user/register-guest', {
+        auth: false,
+        body: JSON.stringify({ tenantId: '000000', name: SHAPES.letters, remark: SHAPES['passwords without @'] }),
+      });
       // the concurrent requests start while the hostile body is on its way, and go on after its answer
       const concurrent = (async () => {
         for (let i = 0; i < 3; i++) await expectPrompt('a concurrent hostile body');
@@ -291,24 +352,44 @@ describe.each(databaseKinds())('hostile bodies against the server process on %s 
     ] as const;
 
     for (const [path, auth] of ROUTES) {
-      it.each(Object.entries(BODIES))(`%s: 400 in the caller's language on ${path}, and the next request is prompt`, async (_what, body) => {
-        const zh = await call('POST', path, { auth, body: body() });
-        expect({ status: zh.status, msg: zh.body?.msg }).toEqual({ status: 400, msg: expect.stringMatching(/请求体的嵌套超过 \d+ 层的上限/) });
-        const en = await call('POST', path, { auth, body: body(), lang: 'en' });
-        expect({ status: en.status, msg: en.body?.msg }).toEqual({ status: 400, msg: expect.stringMatching(/^The request body is nested deeper than the limit of \d+ levels$/) });
-        expect(zh.ms).toBeLessThan(PROMPT_MS);
-        await expectPrompt(`${_what} on ${path}`);
-      });
+      it.each(Object.entries(BODIES))(
+        `%s: 400 in the caller's language on ${path}, and the next request is prompt`,
+        async (_what, body) => {
+          const zh = await call('POST', path, { auth, body: body() });
+          expect({ status: zh.status, msg: zh.body?.msg }).toEqual({
+            status: 400,
+            msg: expect.stringMatching(/请求体的嵌套超过 \d+ 层的上限/),
+          });
+          const en = await call('POST', path, { auth, body: body(), lang: 'en' });
+          expect({ status: en.status, msg: en.body?.msg }).toEqual({
+            status: 400,
+            msg: expect.stringMatching(/^The request body is nested deeper than the limit of \d+ levels$/),
+          });
+          expect(zh.ms).toBeLessThan(PROMPT_MS);
+          await expectPrompt(`${_what} on ${path}`);
+        },
+      );
 
-      it.each(Object.entries(FLOODS))(`%s: 413 in the caller's language on ${path}, and the next request is prompt`, async (_what, body) => {
-        const text = body();
-        const zh = await call('POST', path, { auth, body: text });
-        expect({ status: zh.status, msg: zh.body?.msg }).toEqual({ status: 413, msg: expect.stringMatching(/^请求体(中一个对象的字段|的值)超过 \d+ 个的上限$/) });
-        expect(zh.ms).toBeLessThan(PROMPT_MS);
-        await expectPrompt(`${_what} on ${path}`);
-        const en = await call('POST', path, { auth, body: text, lang: 'en' });
-        expect({ status: en.status, msg: en.body?.msg }).toEqual({ status: 413, msg: expect.stringMatching(/^(An object in the request body has more than the limit of \d+ fields|The request body holds more than the limit of \d+ values)$/) });
-      });
+      it.each(Object.entries(FLOODS))(
+        `%s: 413 in the caller's language on ${path}, and the next request is prompt`,
+        async (_what, body) => {
+          const text = body();
+          const zh = await call('POST', path, { auth, body: text });
+          expect({ status: zh.status, msg: zh.body?.msg }).toEqual({
+            status: 413,
+            msg: expect.stringMatching(/^请求体(中一个对象的字段|的值)超过 \d+ 个的上限$/),
+          });
+          expect(zh.ms).toBeLessThan(PROMPT_MS);
+          await expectPrompt(`${_what} on ${path}`);
+          const en = await call('POST', path, { auth, body: text, lang: 'en' });
+          expect({ status: en.status, msg: en.body?.msg }).toEqual({
+            status: 413,
+            msg: expect.stringMatching(
+              /^(An object in the request body has more than the limit of \d+ fields|The request body holds more than the limit of \d+ values)$/,
+            ),
+          });
+        },
+      );
     }
   });
 });

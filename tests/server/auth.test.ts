@@ -29,7 +29,9 @@ describe.each(databaseKinds())('authentication on %s', (kind) => {
 
   it('refuses a token signed with another key (no default secret to forge with)', async () => {
     const forged = await new SignJWT({ tenant_id: '000000', user_id: '1' })
-      .setProtectedHeader({ alg: 'HS256' }).setIssuer('zhusuan').setExpirationTime('1h')
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('zhusuan')
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode('bladexisapowerfulmicroservicearchitectureupgradedandoptimizedfromacommercialproject'));
     const res = await client(server, forged).get('/api/construct/project/list');
     expect(res.status).toBe(401);
@@ -37,7 +39,9 @@ describe.each(databaseKinds())('authentication on %s', (kind) => {
 
   it('refuses an unsigned token (alg none)', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ tenant_id: '000000', user_id: '1', iss: 'zhusuan', exp: 9999999999 })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ tenant_id: '000000', user_id: '1', iss: 'zhusuan', exp: 9999999999 })).toString(
+      'base64url',
+    );
     const res = await client(server, `${header}.${payload}.`).get('/api/construct/project/list');
     expect(res.status).toBe(401);
   });

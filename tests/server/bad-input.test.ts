@@ -22,8 +22,14 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
     en = client(server, token, 'en');
     const owner = await partyA(api);
     valid = {
-      name: '苏州工业园区科创中心', projectType: 'building', partyAId: owner.id, targetCost: 56_000_000,
-      plannedStartDate: '2026-04-01', plannedEndDate: '2027-06-30', projectManagerName: '周敏', projectStatus: 'preparing',
+      name: '苏州工业园区科创中心',
+      projectType: 'building',
+      partyAId: owner.id,
+      targetCost: 56_000_000,
+      plannedStartDate: '2026-04-01',
+      plannedEndDate: '2027-06-30',
+      projectManagerName: '周敏',
+      projectStatus: 'preparing',
     };
     await project(api);
     before = await count(api, LIST);
@@ -92,7 +98,12 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
   });
 
   it('a body that is not JSON, or not an object', async () => {
-    const res = await server.app.inject({ method: 'POST', url: SAVE, payload: '{"name":', headers: { 'content-type': 'application/json', 'blade-auth': `bearer ${await server.token()}` } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: SAVE,
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json', 'blade-auth': `bearer ${await server.token()}` },
+    });
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ code: 400, success: false, msg: '请求体不是有效的 JSON' });
     await expectRefused(await api.post(SAVE, [valid]), /请求体不是有效的 JSON/);
@@ -116,7 +127,12 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
   });
 
   it('a body of another type than JSON', async () => {
-    const res = await server.app.inject({ method: 'POST', url: SAVE, payload: 'name=x', headers: { 'content-type': 'text/csv', 'blade-auth': `bearer ${await server.token()}` } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: SAVE,
+      payload: 'name=x',
+      headers: { 'content-type': 'text/csv', 'blade-auth': `bearer ${await server.token()}` },
+    });
     expect(res.statusCode).toBe(415);
     expect(JSON.parse(res.body)).toMatchObject({ code: 415, success: false, msg: '不支持的请求体类型 text/csv,请使用 application/json' });
     expect(await count(api, LIST)).toBe(before);
@@ -132,7 +148,12 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
   it('numbers too large for their column', async () => {
     // 1e400 is Infinity to JSON.parse; 1e300 is finite but no money column holds it
     for (const huge of ['1e400', '-1e400', '1e300']) {
-      const res = await server.app.inject({ method: 'POST', url: SAVE, payload: JSON.stringify({ ...valid, targetCost: 0 }).replace('"targetCost":0', `"targetCost":${huge}`), headers: { 'content-type': 'application/json', 'blade-auth': `bearer ${await server.token()}` } });
+      const res = await server.app.inject({
+        method: 'POST',
+        url: SAVE,
+        payload: JSON.stringify({ ...valid, targetCost: 0 }).replace('"targetCost":0', `"targetCost":${huge}`),
+        headers: { 'content-type': 'application/json', 'blade-auth': `bearer ${await server.token()}` },
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(JSON.parse(res.body)).toMatchObject({ code: 400, success: false, msg: expect.stringMatching(/目标成本/) });
     }
@@ -145,7 +166,9 @@ describe.each(databaseKinds())('bad input on %s', (kind) => {
     await expectRefused(await api.post(SAVE, { ...valid, name: '科创\ude00中心' }), /含有不允许的字符/);
     await expectRefused(await api.post(SAVE, { ...valid, ['bad\u0000key']: 1 }), /含有不允许的字符/);
     await expectRefused(await api.get(LIST, { name: 'a\u0000b' }), /^\?name 含有不允许的字符/);
-    expect((await en.get(LIST, { name: 'a\u0000b' })).body.msg).toBe('?name contains a character that is not allowed (a NUL or an unpaired surrogate)');
+    expect((await en.get(LIST, { name: 'a\u0000b' })).body.msg).toBe(
+      '?name contains a character that is not allowed (a NUL or an unpaired surrogate)',
+    );
   });
 
   it('keeps whole characters outside the basic plane, and right-to-left and combining marks, as sent', async () => {

@@ -18,7 +18,15 @@ export interface ChildServer {
 export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_000): Promise<ChildServer> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ZS_DEMO: 'basic', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ZS_DEMO: 'basic',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -48,7 +56,14 @@ export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_00
 
 /** Logs in as a seeded user through the API (password grant) and returns the token. */
 export async function loginAs(url: string, username = 'admin', password = username): Promise<string> {
-  const query = new URLSearchParams({ tenantId: '000000', username, password: clientHash(password), grant_type: 'password', scope: 'all', type: 'account' });
+  const query = new URLSearchParams({
+    tenantId: '000000',
+    username,
+    password: clientHash(password),
+    grant_type: 'password',
+    scope: 'all',
+    type: 'account',
+  });
   const res = await fetch(`${url}/api/blade-auth/oauth/token?${query}`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'tenant-id': '000000' },

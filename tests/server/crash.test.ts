@@ -29,17 +29,44 @@ async function dataPlace(kind: DbKind): Promise<{ env: Record<string, string>; o
     return { env: { DATABASE_URL: url }, open: () => openPostgres(url, { max: 2 }), cleanup: drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'zs-crash-'));
-  return { env: { DATA_DIR: dir }, open: () => openPglite(join(dir, 'pg')), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    env: { DATA_DIR: dir },
+    open: () => openPglite(join(dir, 'pg')),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Master data for the demands, through the API. */
 async function projectAndGoods(admin: HttpApi) {
   const owner = await admin.ok('/api/construct/partyA/save', { name: '崩溃测试甲方', partyAType: 'soe', status: 'enabled' });
   const project = await admin.ok('/api/construct/project/save', {
-    name: '崩溃测试项目', projectType: 'building', partyAId: owner.id, targetCost: 1_000_000, plannedStartDate: '2026-03-01', plannedEndDate: '2027-12-31', projectManagerName: '李建国', projectStatus: 'constructing',
+    name: '崩溃测试项目',
+    projectType: 'building',
+    partyAId: owner.id,
+    targetCost: 1_000_000,
+    plannedStartDate: '2026-03-01',
+    plannedEndDate: '2027-12-31',
+    projectManagerName: '李建国',
+    projectStatus: 'constructing',
   });
-  const classify = await admin.ok('/api/construct/goodsClassify/save', { parentId: '0', code: 'CRASH', name: '钢材', goodsType: 'main', status: 'enabled' });
-  const goods = await admin.ok('/api/construct/goodsArchives/save', { code: 'CRASH-1', name: '螺纹钢', spec: 'HRB400', unit: 't', classifyId: classify.id, goodsType: 'main', isTurnover: false, referencePrice: 4150, status: 'enabled' });
+  const classify = await admin.ok('/api/construct/goodsClassify/save', {
+    parentId: '0',
+    code: 'CRASH',
+    name: '钢材',
+    goodsType: 'main',
+    status: 'enabled',
+  });
+  const goods = await admin.ok('/api/construct/goodsArchives/save', {
+    code: 'CRASH-1',
+    name: '螺纹钢',
+    spec: 'HRB400',
+    unit: 't',
+    classifyId: classify.id,
+    goodsType: 'main',
+    isTurnover: false,
+    referencePrice: 4150,
+    status: 'enabled',
+  });
   return { projectId: project.id as string, goodsId: goods.id as string };
 }
 
@@ -48,13 +75,22 @@ async function projectAndGoods(admin: HttpApi) {
  * can be checked even when its save was never acknowledged), submits every second one and has the
  * manager approve every fourth. Only answers that arrived count; the rest died with the server.
  */
-async function writer(who: { clerk: HttpApi; manager: HttpApi }, ids: { projectId: string; goodsId: string }, acked: Acked, name: string, stopped: () => boolean) {
+async function writer(
+  who: { clerk: HttpApi; manager: HttpApi },
+  ids: { projectId: string; goodsId: string },
+  acked: Acked,
+  name: string,
+  stopped: () => boolean,
+) {
   for (let n = 1; !stopped(); n++) {
     try {
       const rows = Array.from({ length: 1 + ((n * 5) % 8) }, (_, i) => 10 + i);
       const title = `崩溃测试 ${name}-${n} 共${rows.length}行`;
       const saved = await who.clerk.post(`${DOC}/save`, {
-        projectId: ids.projectId, title, planDate: '2026-03-10', compilerName: '张工',
+        projectId: ids.projectId,
+        title,
+        planDate: '2026-03-10',
+        compilerName: '张工',
         details: rows.map((qty) => ({ goodsId: ids.goodsId, workPart: '主体结构', designQty: qty, lossRate: 2, budgetPrice: 1000 })),
       });
       if (saved.code !== 200) throw new Error(`save refused: ${JSON.stringify(saved)}`);
@@ -97,11 +133,14 @@ async function inconsistencies(db: Db): Promise<string[]> {
        FROM wf_instance i WHERE i.business_table = 'construct_material_total_demand'`,
   );
   for (const i of instances) {
-    if (i.status === 'running' && (i.active === 0 || i.docStatus !== 'approving')) problems.push(`running instance ${i.id}: ${i.active} active tasks, document ${i.docStatus}`);
-    if (i.status === 'completed' && (i.active !== 0 || i.docStatus !== 'approved')) problems.push(`completed instance ${i.id}: ${i.active} active tasks, document ${i.docStatus}`);
+    if (i.status === 'running' && (i.active === 0 || i.docStatus !== 'approving'))
+      problems.push(`running instance ${i.id}: ${i.active} active tasks, document ${i.docStatus}`);
+    if (i.status === 'completed' && (i.active !== 0 || i.docStatus !== 'approved'))
+      problems.push(`completed instance ${i.id}: ${i.active} active tasks, document ${i.docStatus}`);
   }
   for (const d of docs.filter((doc) => doc.status === 'approving')) {
-    if (!instances.some((i) => i.business === d.id && i.status === 'running')) problems.push(`${d.title} is approving without a running instance`);
+    if (!instances.some((i) => i.business === d.id && i.status === 'running'))
+      problems.push(`${d.title} is approving without a running instance`);
   }
   return problems;
 }
@@ -114,7 +153,10 @@ describe.each(databaseKinds())('kill -9 during saves on %s', (kind) => {
       server = await spawnServer(place.env);
       const admin = httpApi(server.url, await loginAs(server.url));
       const ids = await projectAndGoods(admin);
-      const who = { clerk: httpApi(server.url, await loginAs(server.url, 'clerk')), manager: httpApi(server.url, await loginAs(server.url, 'manager')) };
+      const who = {
+        clerk: httpApi(server.url, await loginAs(server.url, 'clerk')),
+        manager: httpApi(server.url, await loginAs(server.url, 'manager')),
+      };
       const acked: Acked = { saves: new Map(), submitted: new Set(), approved: new Set() };
       let killed = false;
       const writers = ['甲', '乙', '丙'].map((name) => writer(who, ids, acked, name, () => killed));
@@ -124,7 +166,9 @@ describe.each(databaseKinds())('kill -9 during saves on %s', (kind) => {
         while (acked.saves.size < ACKED_BEFORE_KILL || acked.approved.size === 0) {
           if (Date.now() > deadline) {
             killed = true; // the writers stop
-            throw new Error(`within 180 s: ${acked.saves.size} of ${ACKED_BEFORE_KILL} acknowledged saves, ${acked.approved.size} approvals`);
+            throw new Error(
+              `within 180 s: ${acked.saves.size} of ${ACKED_BEFORE_KILL} acknowledged saves, ${acked.approved.size} approvals`,
+            );
           }
           await new Promise((r) => setTimeout(r, 20));
         }
@@ -141,14 +185,18 @@ describe.each(databaseKinds())('kill -9 during saves on %s', (kind) => {
         const doc = await reader.get(`${DOC}/detail`, { id });
         expect(doc.code, `${save.title} lost`).toBe(200);
         expect(doc.data.title).toBe(save.title);
-        expect(doc.data.details.map((d: { designQty: number }) => Number(d.designQty)).sort((a: number, b: number) => a - b)).toEqual(save.rows);
+        expect(doc.data.details.map((d: { designQty: number }) => Number(d.designQty)).sort((a: number, b: number) => a - b)).toEqual(
+          save.rows,
+        );
         if (acked.approved.has(id)) expect(doc.data.approvalStatus).toBe('approved');
         else if (acked.submitted.has(id)) expect(['approving', 'approved']).toContain(doc.data.approvalStatus);
       }
       expect(acked.saves.size).toBeGreaterThanOrEqual(ACKED_BEFORE_KILL);
       expect(acked.submitted.size).toBeGreaterThan(0);
       expect(acked.approved.size).toBeGreaterThan(0);
-      console.info(`kill -9 on ${kind}: ${acked.saves.size} saves, ${acked.submitted.size} submits, ${acked.approved.size} approvals acknowledged; all found whole after the restart`);
+      console.info(
+        `kill -9 on ${kind}: ${acked.saves.size} saves, ${acked.submitted.size} submits, ${acked.approved.size} approvals acknowledged; all found whole after the restart`,
+      );
 
       server.proc.kill('SIGTERM');
       expect(await server.exited).toBe(0);

@@ -42,22 +42,45 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     server.db.query(`UPDATE ${table(entity)} SET approval_status = $1 WHERE id = ANY($2::bigint[])`, [status, ids]);
 
   async function contract(projectId: string, subcontractorId: string, name: string, extra: Record<string, unknown> = {}) {
-    const c = ok(await admin.post('/api/construct/expenditureContract/save', {
-      name, projectId, subcontractorId, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-      signDate: '2026-04-01', startDate: '2026-04-10', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-      details: [{ itemCode: '010101', itemName: '清单项', unit: 'm3', quantity: 1000, priceInclTax: 300, taxRate: 9 }],
-      ...extra,
-    }));
+    const c = ok(
+      await admin.post('/api/construct/expenditureContract/save', {
+        name,
+        projectId,
+        subcontractorId,
+        expenditureContractType: 'subcontract',
+        pricingMode: 'fixed_unit_price',
+        signDate: '2026-04-01',
+        startDate: '2026-04-10',
+        taxRate: 9,
+        paymentRatio: 80,
+        retentionRate: 3,
+        performanceStatus: 'performing',
+        settlementStatus: 'none',
+        details: [{ itemCode: '010101', itemName: '清单项', unit: 'm3', quantity: 1000, priceInclTax: 300, taxRate: 9 }],
+        ...extra,
+      }),
+    );
     codes[name] = c.code;
     return c;
   }
 
   async function settlement(c: any, period: string, qty: number) {
-    return ok(await admin.post('/api/construct/subcontractMonthlySettlement/save', {
-      projectId: c.projectId, expenditureContractCode: c.code, subcontractorId: c.subcontractorId, period, settlementType: 'interim',
-      startDate: `${period}-01`, endDate: `${period}-28`, taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
-      details: [{ itemCode: '010101', itemName: '清单项', unit: 'm3', contractQty: 1000, thisQty: qty, thisPrice: 300, taxRate: 9 }],
-    }));
+    return ok(
+      await admin.post('/api/construct/subcontractMonthlySettlement/save', {
+        projectId: c.projectId,
+        expenditureContractCode: c.code,
+        subcontractorId: c.subcontractorId,
+        period,
+        settlementType: 'interim',
+        startDate: `${period}-01`,
+        endDate: `${period}-28`,
+        taxRate: 9,
+        paymentRatio: 80,
+        retentionRate: 3,
+        reporterName: '王会计',
+        details: [{ itemCode: '010101', itemName: '清单项', unit: 'm3', contractQty: 1000, thisQty: qty, thisPrice: 300, taxRate: 9 }],
+      }),
+    );
   }
 
   /** An approval that ran from `start` to `end` (the document's instance, as the workflow would leave it). */
@@ -68,7 +91,10 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
        VALUES ($1::bigint, $2, 'test:1', 'test', $3, $4, $5::bigint, 1, 'completed', '{}'::jsonb, $6::timestamp, $7::timestamp)`,
       [instance, tenant.tenantId, entity, table(entity), id, start, end],
     );
-    await server.db.query(`UPDATE ${table(entity)} SET approval_status = 'approved', process_instance_id = $1 WHERE id = $2::bigint`, [instance, id]);
+    await server.db.query(`UPDATE ${table(entity)} SET approval_status = 'approved', process_instance_id = $1 WHERE id = $2::bigint`, [
+      instance,
+      id,
+    ]);
   }
 
   beforeAll(async () => {
@@ -81,10 +107,22 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
 
     // warnings of project W (today and days back); one of another project that W's answer must not count
     const tip = async (projectId: string, warnType: string, warnLevel: string, warnStatus: string, daysBack: number) => {
-      const saved = ok(await admin.post('/api/construct/warnTip/save', {
-        projectId, warnType, warnLevel, warnStatus, sourceEntity: 'test', sourceId: '1', sourceCode: `T-${warnType}`, message: `${warnType} ${warnLevel} ${warnStatus}`,
-      }));
-      await server.db.query(`UPDATE ${table('warnTip')} SET create_time = $1::timestamp WHERE id = $2::bigint`, [`${daysBefore(today, daysBack)} 10:00:00`, saved.id]);
+      const saved = ok(
+        await admin.post('/api/construct/warnTip/save', {
+          projectId,
+          warnType,
+          warnLevel,
+          warnStatus,
+          sourceEntity: 'test',
+          sourceId: '1',
+          sourceCode: `T-${warnType}`,
+          message: `${warnType} ${warnLevel} ${warnStatus}`,
+        }),
+      );
+      await server.db.query(`UPDATE ${table('warnTip')} SET create_time = $1::timestamp WHERE id = $2::bigint`, [
+        `${daysBefore(today, daysBack)} 10:00:00`,
+        saved.id,
+      ]);
     };
     await tip(w.id, 'late_settlement', 'warning', 'unread', 2);
     await tip(w.id, 'late_settlement', 'warning', 'read', 40);
@@ -92,7 +130,14 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     await tip(w.id, 'exceed_budget', 'critical', 'unread', 10);
     await tip(other.id, 'exceed_budget', 'info', 'unread', 1);
 
-    const team = ok(await admin.post('/api/construct/subcontractor/save', { name: '南京恒通建筑劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
+    const team = ok(
+      await admin.post('/api/construct/subcontractor/save', {
+        name: '南京恒通建筑劳务有限公司',
+        subcontractorTypes: ['subcontract'],
+        blacklisted: false,
+        status: 'enabled',
+      }),
+    );
     const settled = await contract(t.id, team.id, '已结算');
     const late = await contract(t.id, team.id, '未结算');
     const zero = await contract(t.id, team.id, '零结算');
@@ -103,7 +148,11 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     const finalised = await contract(t.id, team.id, '已最终结算', { settlementStatus: 'final' });
     await contract(t.id, team.id, '草稿合同');
     const elsewhere = await contract(other.id, team.id, '另一个项目的合同');
-    await setStatus('expenditureContract', [settled, late, zero, negative, completed, signedLater, supplementary, finalised, elsewhere].map((c) => c.id), 'approved');
+    await setStatus(
+      'expenditureContract',
+      [settled, late, zero, negative, completed, signedLater, supplementary, finalised, elsewhere].map((c) => c.id),
+      'approved',
+    );
 
     // October: 100 × 300 = 30,000 approved in 1.5 days (2 Nov 09:00 → 3 Nov 21:00)
     const oct = await settlement(settled, '2026-10', 100);
@@ -135,37 +184,98 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     expect(answer.levels).toEqual(['critical', 'warning', 'info']);
     expect(answer.rows).toEqual([
       // late: 3 in all (2 warning, 1 critical); open 2 (unread 2 days, read 40 days); the handled one is not open
-      { warnType: 'late_settlement', warnTypeName: '结算不及时', total: 3, levels: { critical: 1, warning: 2, info: 0 }, open: 2, unread: 1, ages: { upTo7: 1, upTo30: 0, over30: 1 } },
-      { warnType: 'exceed_budget', warnTypeName: '超成本预算', total: 1, levels: { critical: 1, warning: 0, info: 0 }, open: 1, unread: 1, ages: { upTo7: 0, upTo30: 1, over30: 0 } },
+      {
+        warnType: 'late_settlement',
+        warnTypeName: '结算不及时',
+        total: 3,
+        levels: { critical: 1, warning: 2, info: 0 },
+        open: 2,
+        unread: 1,
+        ages: { upTo7: 1, upTo30: 0, over30: 1 },
+      },
+      {
+        warnType: 'exceed_budget',
+        warnTypeName: '超成本预算',
+        total: 1,
+        levels: { critical: 1, warning: 0, info: 0 },
+        open: 1,
+        unread: 1,
+        ages: { upTo7: 0, upTo30: 1, over30: 0 },
+      },
     ]);
-    expect(answer.total).toEqual({ warnType: null, warnTypeName: null, total: 4, levels: { critical: 2, warning: 2, info: 0 }, open: 3, unread: 2, ages: { upTo7: 1, upTo30: 1, over30: 1 } });
+    expect(answer.total).toEqual({
+      warnType: null,
+      warnTypeName: null,
+      total: 4,
+      levels: { critical: 2, warning: 2, info: 0 },
+      open: 3,
+      unread: 2,
+      ages: { upTo7: 1, upTo30: 1, over30: 1 },
+    });
     // the other project: its one info warning; every project of the tenant: W's, the other's and those
     // the timeliness documents raised themselves on saving (late, zero, negative settlements…), each once
     const [ofOther, ofT] = await Promise.all([other, t].map(async (p) => ok(await admin.get(WARNINGS, { projectId: p.id }))));
-    expect(ofOther.total).toEqual({ warnType: null, warnTypeName: null, total: 1, levels: { critical: 0, warning: 0, info: 1 }, open: 1, unread: 1, ages: { upTo7: 1, upTo30: 0, over30: 0 } });
+    expect(ofOther.total).toEqual({
+      warnType: null,
+      warnTypeName: null,
+      total: 1,
+      levels: { critical: 0, warning: 0, info: 1 },
+      open: 1,
+      unread: 1,
+      ages: { upTo7: 1, upTo30: 0, over30: 0 },
+    });
     const all = ok(await client(server, tenant.token, 'en').get(WARNINGS));
     expect(all.total.total).toBe(4 + 1 + ofT.total.total);
     expect(all.total.open).toBe(3 + 1 + ofT.total.open);
-    expect(all.rows.find((r: any) => r.warnType === 'exceed_budget')).toMatchObject({ warnTypeName: 'Over budget', levels: { critical: 1, info: 1 } });
+    expect(all.rows.find((r: any) => r.warnType === 'exceed_budget')).toMatchObject({
+      warnTypeName: 'Over budget',
+      levels: { critical: 1, info: 1 },
+    });
   });
 
   it('October: which contracts should have settled, which did, zero and negative settlements, approval times', async () => {
     const answer = ok(await admin.get(TIMELINESS, { projectId: t.id, month: '2026-10' }));
     // expected: settled, late, zero, negative (not the completed, the November one, the supplementary agreement, the finalised, the draft)
     expect(answer).toMatchObject({ projectId: t.id, month: '2026-10', monthEnd: '2026-10-31', expected: 4, settled: 3, settleRate: 75 });
-    expect(answer.byType).toEqual([{ expenditureContractType: 'subcontract', expenditureContractTypeName: '专业分包', expected: 4, settled: 3 }]);
-    expect(answer.missing).toEqual([expect.objectContaining({
-      code: codes['未结算'], name: '未结算', projectId: t.id, projectName: '结算及时性测试项目', subcontractorName: '南京恒通建筑劳务有限公司', signDate: '2026-04-01', lastSettledPeriod: '2026-09', settled: false,
-    })]);
-    expect(answer.zero).toEqual([expect.objectContaining({ code: settlementCodes.zero, expenditureContractCode: codes['零结算'], approvalStatus: 'approving', thisAmountInclTax: 0, entity: 'subcontractMonthlySettlement' })]);
+    expect(answer.byType).toEqual([
+      { expenditureContractType: 'subcontract', expenditureContractTypeName: '专业分包', expected: 4, settled: 3 },
+    ]);
+    expect(answer.missing).toEqual([
+      expect.objectContaining({
+        code: codes['未结算'],
+        name: '未结算',
+        projectId: t.id,
+        projectName: '结算及时性测试项目',
+        subcontractorName: '南京恒通建筑劳务有限公司',
+        signDate: '2026-04-01',
+        lastSettledPeriod: '2026-09',
+        settled: false,
+      }),
+    ]);
+    expect(answer.zero).toEqual([
+      expect.objectContaining({
+        code: settlementCodes.zero,
+        expenditureContractCode: codes['零结算'],
+        approvalStatus: 'approving',
+        thisAmountInclTax: 0,
+        entity: 'subcontractMonthlySettlement',
+      }),
+    ]);
     expect(answer.negative).toEqual([expect.objectContaining({ code: settlementCodes.negative, thisAmountInclTax: -3000 })]);
     // (1.5 + 4.25) / 2 = 2.875 → 2.9 days; longest 4.25 → 4.3
-    expect(answer.durations).toEqual([{ entity: 'subcontractMonthlySettlement', entityName: '分包月度结算', count: 2, averageDays: 2.9, maxDays: 4.3 }]);
+    expect(answer.durations).toEqual([
+      { entity: 'subcontractMonthlySettlement', entityName: '分包月度结算', count: 2, averageDays: 2.9, maxDays: 4.3 },
+    ]);
     // September: the late one's approved settlement; its approval ran no instance, so no times
     const sep = ok(await admin.get(TIMELINESS, { projectId: t.id, month: '2026-09' }));
     expect(sep).toMatchObject({ expected: 4, settled: 1, settleRate: 25, durations: [], zero: [], negative: [] });
     // before anything was signed: none expected
-    expect(ok(await admin.get(TIMELINESS, { projectId: t.id, month: '2026-03' }))).toMatchObject({ expected: 0, settled: 0, settleRate: null, missing: [] });
+    expect(ok(await admin.get(TIMELINESS, { projectId: t.id, month: '2026-03' }))).toMatchObject({
+      expected: 0,
+      settled: 0,
+      settleRate: null,
+      missing: [],
+    });
     // every project: the other project's contract should have settled too and did not
     const all = ok(await admin.get(TIMELINESS, { month: '2026-10' }));
     expect(all).toMatchObject({ projectId: null, expected: 5, settled: 3 });
@@ -175,7 +285,7 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     expect(latest.month).toBe(m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`);
   });
 
-  it('refuses a bad month or project in the caller\'s language; another tenant sees nothing', async () => {
+  it("refuses a bad month or project in the caller's language; another tenant sees nothing", async () => {
     const bad = await admin.get(TIMELINESS, { month: '2026-13' });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toBe('参数 month 不是有效的月份(yyyy-MM): 2026-13');
@@ -191,14 +301,33 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     expect((await client(server).get(WARNINGS)).status).toBe(401);
   });
 
-  it('follows the caller\'s grants', async () => {
+  it("follows the caller's grants", async () => {
     async function userWith(codes: string[]) {
       const alias = `r${Math.random().toString(36).slice(2, 10)}`;
       const role = ok(await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 }));
       const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes]);
-      ok(await admin.post('/api/blade-system/role/grant', { roleIds: [role.id], menuIds: menus.map((m) => m.id), dataScopeIds: [], apiScopeIds: [] }));
-      const user = ok(await admin.post('/api/blade-system/user/save', { account: alias, password: 'secret1', name: alias, realName: alias, roleId: role.id, status: 1 }));
-      return client(server, await server.tokens.sign({ tenant_id: tenant.tenantId, user_id: user.id, dept_id: '', role_id: role.id, role_name: alias }));
+      ok(
+        await admin.post('/api/blade-system/role/grant', {
+          roleIds: [role.id],
+          menuIds: menus.map((m) => m.id),
+          dataScopeIds: [],
+          apiScopeIds: [],
+        }),
+      );
+      const user = ok(
+        await admin.post('/api/blade-system/user/save', {
+          account: alias,
+          password: 'secret1',
+          name: alias,
+          realName: alias,
+          roleId: role.id,
+          status: 1,
+        }),
+      );
+      return client(
+        server,
+        await server.tokens.sign({ tenant_id: tenant.tenantId, user_id: user.id, dept_id: '', role_id: role.id, role_name: alias }),
+      );
     }
     const projectsOnly = await userWith(['project']);
     expect((await projectsOnly.get(TIMELINESS)).status).toBe(403);
@@ -214,7 +343,9 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     const doc = JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
     expect(doc.paths[WARNINGS].get.parameters.map((p: any) => p.name)).toEqual(['projectId']);
     expect(doc.paths[TIMELINESS].get.parameters.map((p: any) => p.name)).toEqual(['projectId', 'month']);
-    expect(Object.keys(doc.components.schemas.TimelinessAnswer.properties)).toEqual(expect.arrayContaining(['expected', 'settled', 'missing', 'zero', 'negative', 'durations']));
+    expect(Object.keys(doc.components.schemas.TimelinessAnswer.properties)).toEqual(
+      expect.arrayContaining(['expected', 'settled', 'missing', 'zero', 'negative', 'durations']),
+    );
     expect(Object.keys(doc.components.schemas.WarningsAnswer.properties)).toEqual(expect.arrayContaining(['rows', 'total', 'today']));
   });
 });

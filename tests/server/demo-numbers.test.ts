@@ -20,11 +20,17 @@ describe.each(databaseKinds())('demo document numbers on %s', (kind) => {
 
   /** The coded records of a document type with the month they should be numbered in. */
   async function numbered(model: EntityModel) {
-    const fields = model.fields.filter((f) => f.name === model.code!.field || f.name === 'createTime' || f.kind === 'date' || f.kind === 'month');
-    const rows = await server.db.query(`SELECT ${selectList(fields)} FROM ${q(model.table)} t WHERE t.${q(model.fieldMap[model.code!.field].column)} IS NOT NULL`);
+    const fields = model.fields.filter(
+      (f) => f.name === model.code!.field || f.name === 'createTime' || f.kind === 'date' || f.kind === 'month',
+    );
+    const rows = await server.db.query(
+      `SELECT ${selectList(fields)} FROM ${q(model.table)} t WHERE t.${q(model.fieldMap[model.code!.field].column)} IS NOT NULL`,
+    );
     // codes the demo gives itself (ZCHT-NJ-2026-006, the contracts' own numbers) are not the server's
     const generated = new RegExp(`^${model.code!.prefix}-\\d{6}-\\d+$`);
-    return rows.map((r) => toRecord(r, fields)).filter((r) => generated.test(String(r[model.code!.field])))
+    return rows
+      .map((r) => toRecord(r, fields))
+      .filter((r) => generated.test(String(r[model.code!.field])))
       .map((r) => ({ code: String(r[model.code!.field]), month: documentMonth(model, r), created: String(r.createTime) }));
   }
 
@@ -37,7 +43,7 @@ describe.each(databaseKinds())('demo document numbers on %s', (kind) => {
     for (const { code, month } of records) expect(code, code).toContain(`-${month!.replace('-', '')}-`);
   });
 
-  it('dates each seeded document\'s creation in its own month, so none reads as prepared late', async () => {
+  it("dates each seeded document's creation in its own month, so none reads as prepared late", async () => {
     const coded = Object.values(server.catalog.entities).filter((m) => m.code?.period === 'yyyyMM');
     const records = (await Promise.all(coded.map(numbered))).flat().filter((r) => r.month);
     for (const { code, month, created } of records) expect(created.slice(0, 7), code).toBe(month);

@@ -42,7 +42,9 @@ const constructModels = (app: App) => Object.values(app.catalog.entities).filter
 
 /** Rows in every table the seed writes to, so that two starts can be compared (not the logs: requests write those). */
 async function tableCounts(app: App): Promise<Record<string, number>> {
-  const seeded = Object.values(app.catalog.entities).map((m) => m.table).filter((t) => !t.startsWith('blade_log_'));
+  const seeded = Object.values(app.catalog.entities)
+    .map((m) => m.table)
+    .filter((t) => !t.startsWith('blade_log_'));
   const tables = [...new Set(seeded), 'wf_instance', 'wf_task', 'wf_history'];
   const counts: Record<string, number> = {};
   for (const table of tables) [{ n: counts[table] }] = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
@@ -109,8 +111,7 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     const manager = await as(app, 'manager');
     const costmgr = await as(app, 'costmgr');
     const center = await as(app, 'center');
-    const titles = async (who: typeof manager, list: string) =>
-      (await list_(who, list)).map((r: any) => r.processDefinitionName as string);
+    const titles = async (who: typeof manager, list: string) => (await list_(who, list)).map((r: any) => r.processDefinitionName as string);
     const list_ = async (who: typeof manager, name: string) => (await list(who.api, `${FLOW}/work/${name}`)).records;
     // the labour settlement of October was claimed by the project manager; the MEP one by the cost manager
     expect(await titles(manager, 'todo-list')).toContain('劳务月度结算审批');
@@ -125,7 +126,10 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     const clerk = await as(app, 'clerk');
     const [rejected] = (await list(admin, '/api/construct/materialConcreteMonthlySettlement/list', { approvalStatus: 'rejected' })).records;
     expect(rejected).toMatchObject({ period: '2026-10' });
-    const [instance] = await db.query<{ initiator: string }>(`SELECT initiator_id::text AS initiator FROM wf_instance WHERE business_id = $1`, [rejected.id]);
+    const [instance] = await db.query<{ initiator: string }>(
+      `SELECT initiator_id::text AS initiator FROM wf_instance WHERE business_id = $1`,
+      [rejected.id],
+    );
     expect(instance.initiator).toBe(clerk.id);
     const done = await list(clerk.api, `${FLOW}/work/send-list`);
     expect(done.records.some((r: any) => r.businessId === rejected.id || r.processInstanceId === rejected.processInstanceId)).toBe(true);
@@ -134,7 +138,9 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
   });
 
   it("chains monthly settlements: each month's previous cumulative is the month before's cumulative", async () => {
-    const steel = (await list(admin, '/api/construct/materialMonthlySettlement/list', { expenditureContractCode: 'ZCHT-NJ-2026-001', ascs: 'period' })).records;
+    const steel = (
+      await list(admin, '/api/construct/materialMonthlySettlement/list', { expenditureContractCode: 'ZCHT-NJ-2026-001', ascs: 'period' })
+    ).records;
     expect(steel.map((s) => s.period)).toEqual(['2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10']);
     expect(steel.map((s) => s.approvalStatus)).toEqual(['approved', 'approved', 'approved', 'approved', 'approved', 'approving']);
     for (let i = 1; i < steel.length; i++) {
@@ -145,18 +151,30 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     const september = (await admin.get('/api/construct/materialMonthlySettlement/detail', { id: steel[4].id })).body.data;
     // 220 t × 3830 + 160 t × 3950, plus freight
     expect(october.lineAmountInclTax).toBe(1_474_600);
-    expect(october.details[0]).toMatchObject({ thisQty: 220, previousCumulativeQty: september.details[0].cumulativeQty, cumulativeQty: september.details[0].cumulativeQty + 220 });
+    expect(october.details[0]).toMatchObject({
+      thisQty: 220,
+      previousCumulativeQty: september.details[0].cumulativeQty,
+      cumulativeQty: september.details[0].cumulativeQty + 220,
+    });
   });
 
   it("keeps the Nanjing yard's stock reports on the ledger: each month opens with the month before's closing", async () => {
     const reports = (await list(admin, '/api/construct/materialSituation/list', { period_ge: '2026-07', ascs: 'period' })).records;
-    expect(reports.map((r) => [r.period, r.approvalStatus])).toEqual([['2026-07', 'approved'], ['2026-08', 'approved'], ['2026-09', 'approved'], ['2026-10', 'approved']]);
+    expect(reports.map((r) => [r.period, r.approvalStatus])).toEqual([
+      ['2026-07', 'approved'],
+      ['2026-08', 'approved'],
+      ['2026-09', 'approved'],
+      ['2026-10', 'approved'],
+    ]);
     const lines = [];
     for (const r of reports) lines.push((await admin.get('/api/construct/materialSituation/detail', { id: r.id })).body.data.details[0]);
     // Φ25: received 210 + 360 + 330.46 t by July, 24 t counted at the end of July; then 300 − 318, 260 − 252,
     // and October 220 − 230 after the 0.64 t loss counted on 1 October
     expect(lines.map((l) => [l.openingQty, l.receivedQty, l.consumedQty, l.gainLossQty, l.closingQty])).toEqual([
-      [570, 330.46, 876.46, 0, 24], [24, 300, 318, 0, 6], [6, 260, 252, 0, 14], [14, 220, 230, -0.64, 3.36],
+      [570, 330.46, 876.46, 0, 24],
+      [24, 300, 318, 0, 6],
+      [6, 260, 252, 0, 14],
+      [14, 220, 230, -0.64, 3.36],
     ]);
     // one price all along (3,830 per t), so every amount is quantity × 3,830
     expect(lines.map((l) => l.closingAmount)).toEqual([91920, 22980, 53620, 12868.8]);
@@ -166,10 +184,18 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     // the foundation-pit filing: March 2,000 m³ × 1,150 + 30 × 2,600 = 2,378,000; April 2,400 × 1,150 + 40 × 2,600 = 2,864,000;
     // May 1,400 × 1,150 + 49 × 2,600 = 1,737,400 → 6,979,400
     const [filing] = (await list(admin, '/api/construct/subcontractSettlementFiling/list')).records;
-    expect(filing).toMatchObject({ expenditureContractCode: 'ZCHT-NJ-2026-006', approvalStatus: 'approved', interimCumulativeAmount: 6979400 });
+    expect(filing).toMatchObject({
+      expenditureContractCode: 'ZCHT-NJ-2026-006',
+      approvalStatus: 'approved',
+      interimCumulativeAmount: 6979400,
+    });
     // the site-works labour: 2,000 ㎡ × 95; 800 × 95 + 600 m × 210; 620 × 210 → 190,000 + 202,000 + 130,200 = 522,200
     const [final] = (await list(admin, '/api/construct/laborSettlementFinalization/list')).records;
-    expect(final).toMatchObject({ expenditureContractCode: 'ZCHT-NJ-2026-011', approvalStatus: 'approved', interimCumulativeAmount: 522200 });
+    expect(final).toMatchObject({
+      expenditureContractCode: 'ZCHT-NJ-2026-011',
+      approvalStatus: 'approved',
+      interimCumulativeAmount: 522200,
+    });
     // no warning twice: the seed writes only what the rules do not raise
     const tips = (await list(admin, '/api/construct/warnTip/list', { size: '1000' })).records.filter((t) => t.warnStatus !== 'handled');
     const keys = tips.map((t) => [t.sourceEntity, t.sourceId, t.sourceDetailId ?? '', t.goodsId ?? '', t.warnType].join('|'));
@@ -181,11 +207,20 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     const models = Object.values(app.catalog.entities);
     const contract = models.find((m) => m.roles.includes('contract.expense'))!;
     const col = (m: EntityModel, f: string) => q(m.fieldMap[f].column);
-    const approved = (m: EntityModel, a = 't') => `${a}.tenant_id = '000000' AND ${a}.${col(m, 'approvalStatus')} = 'approved'${m.softDelete ? ` AND ${a}.is_deleted = 0` : ''}`;
-    const interim = models.filter((m) => m.roles.includes('settlement.cost')).map((m) => `SELECT ${col(m, 'expenditureContractCode')} AS code, ${col(m, 'thisAmountInclTax')} AS incl,
-      ${col(m, 'thisPayableAmount')} AS payable, ${col(m, 'retentionAmount')} AS retention, ${col(m, 'period')} AS period, ${col(m, 'cumulativePaidAmount')} AS paid FROM ${q(m.table)} t WHERE ${approved(m)}`);
-    const finals = models.filter((m) => m.roles.includes('settlement.final')).map((m) => `SELECT ${col(m, 'expenditureContractCode')} AS code, ${col(m, 'finalAmount')} AS final,
-      ${col(m, 'cumulativePaidAmount')} AS paid FROM ${q(m.table)} t WHERE ${approved(m)}`);
+    const approved = (m: EntityModel, a = 't') =>
+      `${a}.tenant_id = '000000' AND ${a}.${col(m, 'approvalStatus')} = 'approved'${m.softDelete ? ` AND ${a}.is_deleted = 0` : ''}`;
+    const interim = models
+      .filter((m) => m.roles.includes('settlement.cost'))
+      .map(
+        (m) => `SELECT ${col(m, 'expenditureContractCode')} AS code, ${col(m, 'thisAmountInclTax')} AS incl,
+      ${col(m, 'thisPayableAmount')} AS payable, ${col(m, 'retentionAmount')} AS retention, ${col(m, 'period')} AS period, ${col(m, 'cumulativePaidAmount')} AS paid FROM ${q(m.table)} t WHERE ${approved(m)}`,
+      );
+    const finals = models
+      .filter((m) => m.roles.includes('settlement.final'))
+      .map(
+        (m) => `SELECT ${col(m, 'expenditureContractCode')} AS code, ${col(m, 'finalAmount')} AS final,
+      ${col(m, 'cumulativePaidAmount')} AS paid FROM ${q(m.table)} t WHERE ${approved(m)}`,
+      );
     expect(interim.length).toBe(8);
     const rows = await app.db.query(
       `WITH s AS (SELECT code, count(*)::int AS n, sum(incl)::text AS incl, sum(payable)::text AS payable, sum(retention)::text AS retention, max(period) AS period, max(paid)::text AS paid
@@ -208,7 +243,9 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
       expect(num(r.cPayable), at).toBe(num(r.payable));
       expect(num(r.cRetention), at).toBe(num(r.retention));
       expect(r.cPeriod ?? null, at).toBe(r.period ?? null);
-      expect(r.cPaid === null ? null : num(r.cPaid), at).toBe(r.finalPaid !== null && r.finalPaid !== undefined ? num(r.finalPaid) : r.paid === null || r.paid === undefined ? null : num(r.paid));
+      expect(r.cPaid === null ? null : num(r.cPaid), at).toBe(
+        r.finalPaid !== null && r.finalPaid !== undefined ? num(r.finalPaid) : r.paid === null || r.paid === undefined ? null : num(r.paid),
+      );
       expect(r.status, at).toBe(r.final !== null && r.final !== undefined ? 'final' : r.n ? 'partial' : 'none');
     }
   });
@@ -220,10 +257,16 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
     const contract = models.find((m) => m.roles.includes('contract.expense'))!;
     const project = models.find((m) => m.roles.includes('master.project'))!;
     const budgets = project.details.find((d) => d.fieldMap.budgetAmount)!;
-    const settlements = models.filter((m) => m.roles.includes('settlement.cost')).map((m) => `SELECT ${col(m, 'expenditureContractCode')} AS code,
+    const settlements = models
+      .filter((m) => m.roles.includes('settlement.cost'))
+      .map(
+        (m) => `SELECT ${col(m, 'expenditureContractCode')} AS code,
       ${col(m, 'thisAmountInclTax')} AS incl, ${col(m, 'thisAmountExclTax')} AS excl, ${col(m, 'thisPayableAmount')} AS payable, ${col(m, 'retentionAmount')} AS retention
-      FROM ${q(m.table)} t WHERE ${live(m, 't')} AND t.${col(m, 'approvalStatus')} = 'approved'`);
-    const projects = await app.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(project.table)} p WHERE ${live(project, 'p')} ORDER BY id`);
+      FROM ${q(m.table)} t WHERE ${live(m, 't')} AND t.${col(m, 'approvalStatus')} = 'approved'`,
+      );
+    const projects = await app.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM ${q(project.table)} p WHERE ${live(project, 'p')} ORDER BY id`,
+    );
     expect(projects.length).toBe(2);
     const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
     for (const { id } of projects) {
@@ -249,22 +292,56 @@ describe.each(databaseKinds())('the demo company on %s', (kind) => {
       expect([...rows.keys()].sort()).toEqual([...new Set([...byContracts.map((c) => c.type), ...budgetOf.keys()])].sort());
       for (const c of byContracts) {
         const row = rows.get(c.type);
-        expect([row.contractCount, row.contractAmount, row.changeAmount, row.currentAmount, row.settledAmountInclTax, row.settledAmountExclTax, row.payableAmount, row.retentionHeld, row.budgetAmount], `${id} ${c.type}`)
-          .toEqual([n(c.count), n(c.contractAmount), n(c.changeAmount), n(c.currentAmount), n(c.incl), n(c.excl), n(c.payable), n(c.retention), budgetOf.get(c.type) ?? null]);
+        expect(
+          [
+            row.contractCount,
+            row.contractAmount,
+            row.changeAmount,
+            row.currentAmount,
+            row.settledAmountInclTax,
+            row.settledAmountExclTax,
+            row.payableAmount,
+            row.retentionHeld,
+            row.budgetAmount,
+          ],
+          `${id} ${c.type}`,
+        ).toEqual([
+          n(c.count),
+          n(c.contractAmount),
+          n(c.changeAmount),
+          n(c.currentAmount),
+          n(c.incl),
+          n(c.excl),
+          n(c.payable),
+          n(c.retention),
+          budgetOf.get(c.type) ?? null,
+        ]);
       }
       const sum = (f: string) => byContracts.reduce((acc, c) => acc + Math.round(n(c[f]) * 100), 0) / 100;
-      expect([answer.total.contractCount, answer.total.currentAmount, answer.total.settledAmountInclTax, answer.total.settledAmountExclTax, answer.total.payableAmount], id)
-        .toEqual([sum('count'), sum('currentAmount'), sum('incl'), sum('excl'), sum('payable')]);
+      expect(
+        [
+          answer.total.contractCount,
+          answer.total.currentAmount,
+          answer.total.settledAmountInclTax,
+          answer.total.settledAmountExclTax,
+          answer.total.payableAmount,
+        ],
+        id,
+      ).toEqual([sum('count'), sum('currentAmount'), sum('incl'), sum('excl'), sum('payable')]);
     }
   });
 
-  it('adds nothing on a second start', async () => {
-    const before = await tableCounts(app);
-    await app.close();
-    app = await start(db, 'full');
-    expect(await tableCounts(app)).toEqual(before);
-    admin = (await as(app, 'admin')).api;
-  }, SEEDING);
+  it(
+    'adds nothing on a second start',
+    async () => {
+      const before = await tableCounts(app);
+      await app.close();
+      app = await start(db, 'full');
+      expect(await tableCounts(app)).toEqual(before);
+      admin = (await as(app, 'admin')).api;
+    },
+    SEEDING,
+  );
 });
 
 describe.each(databaseKinds())('ZS_DEMO on %s', (kind) => {
@@ -278,23 +355,31 @@ describe.each(databaseKinds())('ZS_DEMO on %s', (kind) => {
     };
   };
 
-  it('off seeds the accounts and platform data, no demo company', async () => {
-    const { db, drop } = await emptyDb(kind);
-    const app = await start(db, 'off');
-    try {
-      expect(await counts(app)).toEqual({ projects: 0, instances: 0, clerks: 1 });
-    } finally {
-      await app.close();
-      await drop();
-    }
-  }, SEEDING);
+  it(
+    'off seeds the accounts and platform data, no demo company',
+    async () => {
+      const { db, drop } = await emptyDb(kind);
+      const app = await start(db, 'off');
+      try {
+        expect(await counts(app)).toEqual({ projects: 0, instances: 0, clerks: 1 });
+      } finally {
+        await app.close();
+        await drop();
+      }
+    },
+    SEEDING,
+  );
 
-  it("basic (the tests' setting) seeds the demo company's projects and drafts, no approvals", async () => {
-    const server = await startServer(kind);
-    try {
-      expect(await counts(server)).toEqual({ projects: 2, instances: 0, clerks: 1 });
-    } finally {
-      await server.dispose();
-    }
-  }, SEEDING);
+  it(
+    "basic (the tests' setting) seeds the demo company's projects and drafts, no approvals",
+    async () => {
+      const server = await startServer(kind);
+      try {
+        expect(await counts(server)).toEqual({ projects: 2, instances: 0, clerks: 1 });
+      } finally {
+        await server.dispose();
+      }
+    },
+    SEEDING,
+  );
 });

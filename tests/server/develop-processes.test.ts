@@ -25,7 +25,12 @@ function schemaCopy(): string {
 
 /** The platform administrator's API on one app. */
 async function adminOf(app: App, kind: TestServer['kind']): Promise<Api> {
-  const token = await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' });
+  const token = await app.tokens.sign({
+    tenant_id: '000000',
+    user_id: '1123598821738675201',
+    dept_id: '1123598813738675201',
+    role_name: 'administrator',
+  });
   return client({ ...app, kind } as TestServer, token);
 }
 
@@ -84,10 +89,21 @@ describe.each(databaseKinds())('an install reaches every process on %s', (kind) 
     expect((await onB.get(`${API}/list`)).status).toBe(404);
 
     await a.db.exec(`CREATE TABLE ${TABLE} (id bigint PRIMARY KEY, pour_no varchar(40) NOT NULL, crew integer)`);
-    const model = await onA.post(`${DEV}/model/save`, { modelName: '浇筑记录', modelNameEn: 'Pour record', modelCode: 'pourRecord', modelTable: TABLE });
+    const model = await onA.post(`${DEV}/model/save`, {
+      modelName: '浇筑记录',
+      modelNameEn: 'Pour record',
+      modelCode: 'pourRecord',
+      modelTable: TABLE,
+    });
     const fields = (await onA.get(`${DEV}/model/table-info`, { modelId: model.body.data.id })).body.data.fields;
     await onA.post(`${DEV}/model-prototype/submit-list`, fields, { modelId: model.body.data.id });
-    const code = await onA.post(`${DEV}/code/save`, { codeName: '浇筑记录', modelId: model.body.data.id, folder: 'custom', apiPath: API, menuParent: 'develop' });
+    const code = await onA.post(`${DEV}/code/save`, {
+      codeName: '浇筑记录',
+      modelId: model.body.data.id,
+      folder: 'custom',
+      apiPath: API,
+      menuParent: 'develop',
+    });
     const installed = await onA.post(`${DEV}/code/install`, undefined, { id: code.body.data.id });
     expect([installed.body.code, installed.body.msg]).toEqual([200, expect.any(String)]);
 

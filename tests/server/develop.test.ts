@@ -45,13 +45,35 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
     schemaDir = schemaCopy();
     const { db, drop } = await openTestDb(kind);
     const app = await createApp(testConfig({ schemaDir }), { db, logger: false });
-    const token = (claims = {}) => app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator', ...claims });
-    server = { ...app, kind, token, newTenant: undefined as never, dispose: async () => { await app.close(); await drop(); } };
+    const token = (claims = {}) =>
+      app.tokens.sign({
+        tenant_id: '000000',
+        user_id: '1123598821738675201',
+        dept_id: '1123598813738675201',
+        role_name: 'administrator',
+        ...claims,
+      });
+    server = {
+      ...app,
+      kind,
+      token,
+      newTenant: undefined as never,
+      dispose: async () => {
+        await app.close();
+        await drop();
+      },
+    };
     admin = client(server, await token());
     const tenant = await admin.post('/api/blade-system/tenant/save', { tenantName: '另一家公司', linkman: '测试', accountNumber: -1 });
     const tenantId = tenant.body.data.tenantId;
-    const [b] = await app.db.query(`SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`, [tenantId]);
-    other = client(server, await app.tokens.sign({ tenant_id: tenantId, user_id: b.id, dept_id: b.deptId, role_id: b.roleId, role_name: 'admin' }));
+    const [b] = await app.db.query(
+      `SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`,
+      [tenantId],
+    );
+    other = client(
+      server,
+      await app.tokens.sign({ tenant_id: tenantId, user_id: b.id, dept_id: b.deptId, role_id: b.roleId, role_name: 'admin' }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -61,7 +83,10 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
 
   describe('data sources', () => {
     it('parses a postgres:// URL, keeps the password sealed apart and never answers it', async () => {
-      const saved = await admin.post(`${DEV}/datasource/save`, { name: '成本库', url: `postgres://report:${PASSWORD}@127.0.0.1:5432/cost` });
+      const saved = await admin.post(`${DEV}/datasource/save`, {
+        name: '成本库',
+        url: `postgres://report:${PASSWORD}@127.0.0.1:5432/cost`,
+      });
       expect(saved.body.code).toBe(200);
       expect(saved.body.data).toMatchObject({ host: '127.0.0.1', port: 5432, databaseName: 'cost', username: 'report' });
       expect(saved.body.data).not.toHaveProperty('url');
@@ -71,7 +96,15 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
         await admin.get(`${DEV}/datasource/detail`, { id }),
         await admin.get(`${DEV}/datasource/list`),
         await admin.get(`${DEV}/datasource/export`, { id }),
-        await admin.post(`${DEV}/datasource/update`, { id, name: '成本库', host: '127.0.0.1', port: 5432, databaseName: 'cost', username: 'report', password: '' }),
+        await admin.post(`${DEV}/datasource/update`, {
+          id,
+          name: '成本库',
+          host: '127.0.0.1',
+          port: 5432,
+          databaseName: 'cost',
+          username: 'report',
+          password: '',
+        }),
       ];
       for (const answer of answers) expect(answer.raw.toString('latin1')).not.toContain(PASSWORD);
       expect(answers[1].body.data).not.toHaveProperty('password');
@@ -84,13 +117,21 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       for (const row of logged) expect(String(row.params)).not.toContain(PASSWORD);
     });
 
-    it('refuses anything but a plain PostgreSQL URL, in the caller\'s language, storing nothing', async () => {
-      for (const url of ['mysql://root:x@127.0.0.1/db', `postgres://u:p@127.0.0.1/db?host=${BLACKHOLE}`, 'postgres://127.0.0.1/db', 'postgres://u@127.0.0.1/']) {
+    it("refuses anything but a plain PostgreSQL URL, in the caller's language, storing nothing", async () => {
+      for (const url of [
+        'mysql://root:x@127.0.0.1/db',
+        `postgres://u:p@127.0.0.1/db?host=${BLACKHOLE}`,
+        'postgres://127.0.0.1/db',
+        'postgres://u@127.0.0.1/',
+      ]) {
         const zh = await admin.post(`${DEV}/datasource/save`, { name: `坏地址${url.length}`, url });
         expect(zh.status, url).toBe(400);
         expect(zh.body.msg).toMatch(/连接地址|请填写连接地址/);
       }
-      const en = await client(server, await server.token(), 'en').post(`${DEV}/datasource/save`, { name: 'bad', url: 'postgres://root@h/db?sslmode=disable' });
+      const en = await client(server, await server.token(), 'en').post(`${DEV}/datasource/save`, {
+        name: 'bad',
+        url: 'postgres://root@h/db?sslmode=disable',
+      });
       expect(en.body.msg).toContain('postgres://user:password@host:port/database');
       const none = await admin.post(`${DEV}/datasource/save`, { name: '不完整' });
       expect(none.body.msg).toBe('请填写连接地址,或主机、数据库和用户名');
@@ -99,9 +140,19 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
     });
 
     it('refuses a host outside the allow-list at once, before any connection is attempted', async () => {
-      const saved = await admin.post(`${DEV}/datasource/save`, { name: '外部库', host: BLACKHOLE, port: 5432, databaseName: 'x', username: 'u', password: PASSWORD });
+      const saved = await admin.post(`${DEV}/datasource/save`, {
+        name: '外部库',
+        host: BLACKHOLE,
+        port: 5432,
+        databaseName: 'x',
+        username: 'u',
+        password: PASSWORD,
+      });
       const id = saved.body.data.id;
-      for (const call of [() => admin.post(`${DEV}/datasource/test`, undefined, { id }), () => admin.get(`${DEV}/model/table-list`, { datasourceId: id })]) {
+      for (const call of [
+        () => admin.post(`${DEV}/datasource/test`, undefined, { id }),
+        () => admin.get(`${DEV}/model/table-list`, { datasourceId: id }),
+      ]) {
         const started = Date.now();
         const refused = await call();
         expect(Date.now() - started).toBeLessThan(1000);
@@ -146,18 +197,29 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       expect(tables.body.data.map((t: any) => t.tableName)).toContain(TABLE);
       const info = await admin.get(`${DEV}/model/table-info`, { tableName: TABLE });
       expect(info.body.data.fields.map((f: any) => [f.propertyName, f.fieldType, f.comment, f.isRequired])).toEqual([
-        ['title', 'string', '日志标题', true], ['workDate', 'date', '施工日期', false], ['headcount', 'integer', 'headcount', false], ['cost', 'money', 'cost', false], ['note', 'text', 'note', false],
+        ['title', 'string', '日志标题', true],
+        ['workDate', 'date', '施工日期', false],
+        ['headcount', 'integer', 'headcount', false],
+        ['cost', 'money', 'cost', false],
+        ['note', 'text', 'note', false],
       ]);
       const missing = await admin.get(`${DEV}/model/table-info`, { tableName: 'no_such_table' });
       expect(missing.body.msg).toBe('数据表 no_such_table 不存在');
     });
 
-    it('keeps a model\'s fields together: submit-list replaces them all or none', async () => {
-      const model = await admin.post(`${DEV}/model/save`, { modelName: '施工日志', modelNameEn: 'Site diary', modelCode: 'siteDiary', modelTable: TABLE });
+    it("keeps a model's fields together: submit-list replaces them all or none", async () => {
+      const model = await admin.post(`${DEV}/model/save`, {
+        modelName: '施工日志',
+        modelNameEn: 'Site diary',
+        modelCode: 'siteDiary',
+        modelTable: TABLE,
+      });
       modelId = model.body.data.id;
       const info = (await admin.get(`${DEV}/model/table-info`, { modelId })).body.data;
       const fields = info.fields.map((f: any) => ({ ...f, isQuery: f.propertyName === 'title' || f.propertyName === 'workDate' }));
-      const bad = await admin.post(`${DEV}/model-prototype/submit-list`, [...fields, { ...fields[0], propertyName: 'Not-valid' }], { modelId });
+      const bad = await admin.post(`${DEV}/model-prototype/submit-list`, [...fields, { ...fields[0], propertyName: 'Not-valid' }], {
+        modelId,
+      });
       expect(bad.status).toBe(400);
       expect((await admin.get(`${DEV}/model-prototype/select`, { modelId })).body.data).toEqual([]);
       const ok = await admin.post(`${DEV}/model-prototype/submit-list`, fields, { modelId });
@@ -170,17 +232,37 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
     });
 
     it('generates a schema that passes the dialect and the linter, for review and download', async () => {
-      const code = await admin.post(`${DEV}/code/save`, { codeName: '施工日志', modelId, folder: 'custom', apiPath: '/api/blade-custom/site-diary', menuParent: 'develop' });
+      const code = await admin.post(`${DEV}/code/save`, {
+        codeName: '施工日志',
+        modelId,
+        folder: 'custom',
+        apiPath: '/api/blade-custom/site-diary',
+        menuParent: 'develop',
+      });
       codeId = code.body.data.id;
       const gen = await admin.post(`${DEV}/code/gen-code`, undefined, { ids: codeId });
       expect(gen.body.code).toBe(200);
       const [result] = gen.body.data;
-      expect(result).toMatchObject({ key: 'siteDiary', file: 'schemas/custom/site-diary.schema.json', manifestEntry: { siteDiary: 'schemas/custom/site-diary.schema.json' }, issues: [] });
-      expect(result.schema['x-search'].fields).toEqual([{ field: 'title', operator: 'like' }, { field: 'workDate', operator: 'dateRange' }]);
+      expect(result).toMatchObject({
+        key: 'siteDiary',
+        file: 'schemas/custom/site-diary.schema.json',
+        manifestEntry: { siteDiary: 'schemas/custom/site-diary.schema.json' },
+        issues: [],
+      });
+      expect(result.schema['x-search'].fields).toEqual([
+        { field: 'title', operator: 'like' },
+        { field: 'workDate', operator: 'dateRange' },
+      ]);
       // the same check the server starts with, done here on its own
       const source = readSchemaSource(schemaDir);
-      const { catalog } = compile({ ...source, files: { ...source.files, [result.file]: result.schema }, manifest: { ...source.manifest, entities: { ...source.manifest.entities, siteDiary: result.file } } });
-      expect(catalog.entities.siteDiary.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['title', 'workDate', 'headcount', 'cost', 'note']));
+      const { catalog } = compile({
+        ...source,
+        files: { ...source.files, [result.file]: result.schema },
+        manifest: { ...source.manifest, entities: { ...source.manifest.entities, siteDiary: result.file } },
+      });
+      expect(catalog.entities.siteDiary.fields.map((f) => f.name)).toEqual(
+        expect.arrayContaining(['title', 'workDate', 'headcount', 'cost', 'note']),
+      );
       const download = await admin.get(`${DEV}/code/download`, { id: codeId });
       expect(download.headers['content-disposition']).toBe('attachment; filename="site-diary.schema.json"');
       expect(JSON.parse(download.raw.toString())).toEqual(result.schema);
@@ -199,10 +281,18 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       expect(set!.meta.length).toBeGreaterThan(0);
       // what the browser compiles its catalog from compiles here too
       expect(Object.keys(compile(set!).catalog.entities)).toEqual(Object.keys(server.catalog.entities));
-      const again = await server.app.inject({ method: 'GET', url: '/api/schemas', headers: { 'blade-auth': `bearer ${await server.token()}`, 'if-none-match': headers.etag as string } });
+      const again = await server.app.inject({
+        method: 'GET',
+        url: '/api/schemas',
+        headers: { 'blade-auth': `bearer ${await server.token()}`, 'if-none-match': headers.etag as string },
+      });
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe('');
-      const zipped = await server.app.inject({ method: 'GET', url: '/api/schemas', headers: { 'blade-auth': `bearer ${await server.token()}`, 'accept-encoding': 'gzip, deflate' } });
+      const zipped = await server.app.inject({
+        method: 'GET',
+        url: '/api/schemas',
+        headers: { 'blade-auth': `bearer ${await server.token()}`, 'accept-encoding': 'gzip, deflate' },
+      });
       expect(zipped.headers['content-encoding']).toBe('gzip');
       expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(set);
     });
@@ -214,11 +304,18 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       const installed = await admin.post(`${DEV}/code/install`, undefined, { id: codeId });
       expect(installed.body).toMatchObject({ code: 200, data: { key: 'siteDiary', api: '/api/blade-custom/site-diary', table: TABLE } });
       expect(existsSync(join(schemaDir, 'schemas/custom/site-diary.schema.json'))).toBe(true);
-      expect(JSON.parse(readFileSync(join(schemaDir, 'entities.manifest.json'), 'utf8')).entities.siteDiary).toBe('schemas/custom/site-diary.schema.json');
+      expect(JSON.parse(readFileSync(join(schemaDir, 'entities.manifest.json'), 'utf8')).entities.siteDiary).toBe(
+        'schemas/custom/site-diary.schema.json',
+      );
       // the repository's own set is untouched
       expect(existsSync(join(PROJECT_ROOT, 'schemas/custom/site-diary.schema.json'))).toBe(false);
 
-      const saved = await admin.post('/api/blade-custom/site-diary/save', { title: '三号楼浇筑', workDate: '2026-11-20', headcount: 12, cost: 3456.785 });
+      const saved = await admin.post('/api/blade-custom/site-diary/save', {
+        title: '三号楼浇筑',
+        workDate: '2026-11-20',
+        headcount: 12,
+        cost: 3456.785,
+      });
       expect(saved.body.code).toBe(200);
       expect(saved.body.data).toMatchObject({ title: '三号楼浇筑', workDate: '2026-11-20', headcount: 12, cost: 3456.79 });
       const found = await admin.get('/api/blade-custom/site-diary/list', { title: '浇筑' });
@@ -235,7 +332,14 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
         `SELECT m.code FROM blade_role_menu rm JOIN blade_menu m ON m.id = rm.menu_id JOIN blade_role r ON r.id = rm.role_id
           WHERE r.role_alias = 'administrator' AND rm.tenant_id = '000000' AND m.code LIKE 'site_diary%' ORDER BY m.code`,
       );
-      expect(granted.map((g) => g.code)).toEqual(['site_diary', 'site_diary_add', 'site_diary_delete', 'site_diary_edit', 'site_diary_export', 'site_diary_view']);
+      expect(granted.map((g) => g.code)).toEqual([
+        'site_diary',
+        'site_diary_add',
+        'site_diary_delete',
+        'site_diary_edit',
+        'site_diary_export',
+        'site_diary_view',
+      ]);
 
       // browsers load the new set (a new version), and the OpenAPI document describes the type
       const after = (await schemaSet(admin)).set!;
@@ -251,24 +355,57 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       const again = await admin.post(`${DEV}/code/install`, undefined, { id: codeId });
       expect(again.status).toBe(400);
       expect(again.body.msg).toContain('只能新增单据类型,不能修改已有的:单据键 siteDiary 已存在');
-      const clash = await admin.post(`${DEV}/model/save`, { modelName: '项目副本', modelNameEn: 'Projects again', modelCode: 'projectAgain', modelTable: 'construct_project' });
-      await admin.post(`${DEV}/model-prototype/submit-list`, [{ jdbcName: 'name', propertyName: 'name', comment: '名称', commentEn: 'Name', fieldType: 'string' }], { modelId: clash.body.data.id });
-      const clashCode = await admin.post(`${DEV}/code/save`, { codeName: '项目副本', modelId: clash.body.data.id, folder: 'custom', apiPath: '/api/blade-custom/project-again', menuParent: 'develop' });
-      const refused = await client(server, await server.token(), 'en').post(`${DEV}/code/install`, undefined, { id: clashCode.body.data.id });
+      const clash = await admin.post(`${DEV}/model/save`, {
+        modelName: '项目副本',
+        modelNameEn: 'Projects again',
+        modelCode: 'projectAgain',
+        modelTable: 'construct_project',
+      });
+      await admin.post(
+        `${DEV}/model-prototype/submit-list`,
+        [{ jdbcName: 'name', propertyName: 'name', comment: '名称', commentEn: 'Name', fieldType: 'string' }],
+        { modelId: clash.body.data.id },
+      );
+      const clashCode = await admin.post(`${DEV}/code/save`, {
+        codeName: '项目副本',
+        modelId: clash.body.data.id,
+        folder: 'custom',
+        apiPath: '/api/blade-custom/project-again',
+        menuParent: 'develop',
+      });
+      const refused = await client(server, await server.token(), 'en').post(`${DEV}/code/install`, undefined, {
+        id: clashCode.body.data.id,
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.msg).toContain('table construct_project belongs to project');
       expect(JSON.parse(readFileSync(join(schemaDir, 'entities.manifest.json'), 'utf8')).entities.projectAgain).toBeUndefined();
 
       // a menu group that does not exist: refused before anything is written
-      const orphan = await admin.post(`${DEV}/code/save`, { codeName: '无菜单', modelId: clash.body.data.id, folder: 'custom', apiPath: '/api/blade-custom/orphan', menuParent: 'nowhere' });
+      const orphan = await admin.post(`${DEV}/code/save`, {
+        codeName: '无菜单',
+        modelId: clash.body.data.id,
+        folder: 'custom',
+        apiPath: '/api/blade-custom/orphan',
+        menuParent: 'nowhere',
+      });
       const noMenu = await admin.post(`${DEV}/code/install`, undefined, { id: orphan.body.data.id });
       expect(noMenu.body.msg).toBe('上级菜单 nowhere 不存在');
 
       // an existing table whose column the model would change: the database refuses, nothing is written
       await server.db.exec(`CREATE TABLE biz_odd (id bigint PRIMARY KEY, amount text)`);
       const odd = await admin.post(`${DEV}/model/save`, { modelName: '异型', modelNameEn: 'Odd', modelCode: 'odd', modelTable: 'biz_odd' });
-      await admin.post(`${DEV}/model-prototype/submit-list`, [{ jdbcName: 'amount', propertyName: 'amount', comment: '金额', commentEn: 'Amount', fieldType: 'money' }], { modelId: odd.body.data.id });
-      const oddCode = await admin.post(`${DEV}/code/save`, { codeName: '异型', modelId: odd.body.data.id, folder: 'custom', apiPath: '/api/blade-custom/odd', menuParent: 'develop' });
+      await admin.post(
+        `${DEV}/model-prototype/submit-list`,
+        [{ jdbcName: 'amount', propertyName: 'amount', comment: '金额', commentEn: 'Amount', fieldType: 'money' }],
+        { modelId: odd.body.data.id },
+      );
+      const oddCode = await admin.post(`${DEV}/code/save`, {
+        codeName: '异型',
+        modelId: odd.body.data.id,
+        folder: 'custom',
+        apiPath: '/api/blade-custom/odd',
+        menuParent: 'develop',
+      });
       const changed = await admin.post(`${DEV}/code/install`, undefined, { id: oddCode.body.data.id });
       expect(changed.status).toBe(400);
       expect(changed.body.msg).toContain('biz_odd.amount: the model says numeric(18,2), the database has text');

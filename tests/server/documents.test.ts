@@ -31,20 +31,36 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
 
   it('goods pickers tell records of one name apart: options show code, name and spec, and a code finds them', async () => {
     const byName = await api.get('/api/construct/goodsArchives/options', { keyword: '水泥' });
-    expect(byName.body.data.records).toContainEqual({ value: cement.id, label: [cement.code, '水泥', cement.spec].filter(Boolean).join(' ') });
+    expect(byName.body.data.records).toContainEqual({
+      value: cement.id,
+      label: [cement.code, '水泥', cement.spec].filter(Boolean).join(' '),
+    });
     const byCode = await api.get('/api/construct/goodsArchives/options', { keyword: cement.code });
     expect(byCode.body.data.records.map((r: { value: string }) => r.value)).toContain(cement.id);
   });
 
   it('saves header and rows together, computing every derived value in decimals', async () => {
-    const doc = await demand(api, projectId, [
-      demandRow(rebar.id, 120.5, 4150.35),          // demand 122.91, amount 122.91 × 4150.35 = 510,119.5185 → 510,119.52
-      demandRow(cement.id, 0.1, 0.2, { lossRate: 0, changeQty: 0.2 }), // effective 0.3, amount 0.06
-      demandRow(rebar.id, 10, 3.3333, { demandQty: 11, changeQty: -1.5 }), // demand sent, effective 9.5, amount 31.67
-    ], { totalAmount: 1 });
+    const doc = await demand(
+      api,
+      projectId,
+      [
+        demandRow(rebar.id, 120.5, 4150.35), // demand 122.91, amount 122.91 × 4150.35 = 510,119.5185 → 510,119.52
+        demandRow(cement.id, 0.1, 0.2, { lossRate: 0, changeQty: 0.2 }), // effective 0.3, amount 0.06
+        demandRow(rebar.id, 10, 3.3333, { demandQty: 11, changeQty: -1.5 }), // demand sent, effective 9.5, amount 31.67
+      ],
+      { totalAmount: 1 },
+    );
     expect(doc.code).toMatch(/^CLZJH-\d{6}-\d{4}$/);
     const [a, b, c] = doc.details;
-    expect(a).toMatchObject({ sortNo: 1, demandQty: 122.91, effectiveQty: 122.91, amount: 510119.52, goodsName: '螺纹钢', unit: 't', goodsCode: rebar.code });
+    expect(a).toMatchObject({
+      sortNo: 1,
+      demandQty: 122.91,
+      effectiveQty: 122.91,
+      amount: 510119.52,
+      goodsName: '螺纹钢',
+      unit: 't',
+      goodsCode: rebar.code,
+    });
     expect(b).toMatchObject({ sortNo: 2, demandQty: 0.1, effectiveQty: 0.3, amount: 0.06, goodsName: '水泥' });
     expect(c).toMatchObject({ sortNo: 3, demandQty: 11, effectiveQty: 9.5, amount: 31.67 });
     expect(doc.totalAmount).toBe(510151.25); // the client's 1 is ignored
@@ -53,20 +69,40 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
   it('numbers documents PREFIX-yyyyMM-#### per tenant and type, distinct under concurrent saves', async () => {
     // two tenants, two document types (plans CLZJH, projects XM), 20 saves of each at once: 80 in flight
     const tenants = [await server.newTenant('编号测试甲'), await server.newTenant('编号测试乙')];
-    const setups = await Promise.all(tenants.map(async ({ token }) => {
-      const theirs = client(server, token);
-      const { id, code: _code, ...template } = await project(theirs);
-      return { api: theirs, projectId: id as string, template, goodsId: (await goods(theirs)).id };
-    }));
+    const setups = await Promise.all(
+      tenants.map(async ({ token }) => {
+        const theirs = client(server, token);
+        const { id, code: _code, ...template } = await project(theirs);
+        return { api: theirs, projectId: id as string, template, goodsId: (await goods(theirs)).id };
+      }),
+    );
     const kinds = [
-      { prefix: 'CLZJH', save: (s: (typeof setups)[number], i: number) => s.api.post(`${BASE}/save`, { projectId: s.projectId, title: `并发计划${i}`, planDate: '2026-03-10', compilerName: '张工', details: [demandRow(s.goodsId, 1, 1)] }) },
-      { prefix: 'XM', save: (s: (typeof setups)[number], i: number) => s.api.post('/api/construct/project/save', { ...s.template, name: `并发项目${i}` }) },
+      {
+        prefix: 'CLZJH',
+        save: (s: (typeof setups)[number], i: number) =>
+          s.api.post(`${BASE}/save`, {
+            projectId: s.projectId,
+            title: `并发计划${i}`,
+            planDate: '2026-03-10',
+            compilerName: '张工',
+            details: [demandRow(s.goodsId, 1, 1)],
+          }),
+      },
+      {
+        prefix: 'XM',
+        save: (s: (typeof setups)[number], i: number) => s.api.post('/api/construct/project/save', { ...s.template, name: `并发项目${i}` }),
+      },
     ];
-    const runs = setups.flatMap((setup, tenant) => kinds.map((kind) => ({ tenant, prefix: kind.prefix, saves: Array.from({ length: 20 }, (_, i) => kind.save(setup, i)) })));
+    const runs = setups.flatMap((setup, tenant) =>
+      kinds.map((kind) => ({ tenant, prefix: kind.prefix, saves: Array.from({ length: 20 }, (_, i) => kind.save(setup, i)) })),
+    );
     const answered = await Promise.all(runs.map(async (run) => ({ ...run, saves: await Promise.all(run.saves) })));
     const sequences = new Map<string, number[]>();
     for (const { tenant, prefix, saves } of answered) {
-      expect(saves.map((r) => r.body.code), JSON.stringify(saves[0].body)).toEqual(Array(20).fill(200));
+      expect(
+        saves.map((r) => r.body.code),
+        JSON.stringify(saves[0].body),
+      ).toEqual(Array(20).fill(200));
       const codes = saves.map((r) => r.body.data.code as string);
       expect(new Set(codes).size).toBe(20);
       for (const r of saves) {
@@ -103,7 +139,10 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
   it('a failing row on create leaves no header behind', async () => {
     const before = await count(api, `${BASE}/list`);
     const res = await api.post(`${BASE}/save`, {
-      projectId, title: '坏计划', planDate: '2026-03-10', compilerName: '张工',
+      projectId,
+      title: '坏计划',
+      planDate: '2026-03-10',
+      compilerName: '张工',
       details: [demandRow(rebar.id, 1, 1), demandRow('999999999', 1, 1)],
     });
     expect(res.status).toBe(400);
@@ -116,8 +155,12 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     const other = await demand(api, projectId, [demandRow(rebar.id, 7, 7)]);
     // row 2 carries the id of a row of another document: found only after the header and row 1 were written
     const res = await api.post(`${BASE}/update`, {
-      ...doc, title: '不应保存',
-      details: [{ ...doc.details[0], designQty: 999 }, { ...doc.details[1], id: other.details[0].id }],
+      ...doc,
+      title: '不应保存',
+      details: [
+        { ...doc.details[0], designQty: 999 },
+        { ...doc.details[1], id: other.details[0].id },
+      ],
     });
     expect(res.status).toBe(400);
     const after = (await api.get(`${BASE}/detail`, { id: doc.id })).body.data;
@@ -128,10 +171,17 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
 
   it('validates rows with their row number in the message', async () => {
     const res = await client(server, await server.token(), 'en').post(`${BASE}/save`, {
-      projectId, title: 'x', planDate: '2026-03-10', compilerName: 'x', details: [demandRow(rebar.id, 1, 1), { goodsId: rebar.id }],
+      projectId,
+      title: 'x',
+      planDate: '2026-03-10',
+      compilerName: 'x',
+      details: [demandRow(rebar.id, 1, 1), { goodsId: rebar.id }],
     });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toContainEqual({ path: '/details/1/designQty', message: 'Material lines row 2 Design quantity is required' });
+    expect(res.body.data.errors).toContainEqual({
+      path: '/details/1/designQty',
+      message: 'Material lines row 2 Design quantity is required',
+    });
   });
 
   it('needs at least the minimum number of rows', async () => {
@@ -144,7 +194,12 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     const doc = await demand(api, projectId, [demandRow(rebar.id, 4, 25)]);
     const res = await api.post(`${BASE}/updatePart`, { id: doc.id, title: '只改标题' });
     expect(res.body.code).toBe(200);
-    expect(res.body.data).toMatchObject({ title: '只改标题', compilerName: doc.compilerName, totalAmount: doc.totalAmount, code: doc.code });
+    expect(res.body.data).toMatchObject({
+      title: '只改标题',
+      compilerName: doc.compilerName,
+      totalAmount: doc.totalAmount,
+      code: doc.code,
+    });
     expect(res.body.data.details).toHaveLength(1);
     const bad = await api.post(`${BASE}/updatePart`, { id: doc.id, planDate: 'yesterday' });
     expect(bad.status).toBe(400);
@@ -176,13 +231,21 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
 
   it('exports one document as a workbook with Chinese headers and labels', async () => {
     const doc = await demand(api, projectId, [demandRow(rebar.id, 2, 10)]);
-    const res = await server.app.inject({ method: 'GET', url: `${BASE}/export`, query: { id: doc.id }, headers: { 'blade-auth': `bearer ${await server.token()}` } });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `${BASE}/export`,
+      query: { id: doc.id },
+      headers: { 'blade-auth': `bearer ${await server.token()}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain(encodeURIComponent(doc.code));
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as any);
     const header = book.worksheets[0];
-    const rows = header.getSheetValues().filter(Boolean).map((r: any) => [r[1], r[2]]);
+    const rows = header
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r: any) => [r[1], r[2]]);
     expect(rows).toContainEqual(['计划编号', doc.code]);
     expect(rows.find((r) => r[0] === '项目')?.[1]).toMatch(/南京江北新区人才公寓/);
     const lines = book.worksheets[1];

@@ -58,11 +58,30 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('database r
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE construct_project IN ACCESS EXCLUSIVE MODE');
     const lockerPid = (await locker.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    const inFlight = [api.get(LIST), client(server, await server.token(), 'en').get(LIST), api.post('/api/construct/project/save', {
-      name: '断线时保存的项目', projectType: 'building', partyAId: owner.id, targetCost: 1_000_000, plannedStartDate: '2026-04-01', plannedEndDate: '2027-06-30', projectManagerName: '周敏', projectStatus: 'preparing',
-    })];
-    await until(async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [database])).rows[0].n >= 3, 'three requests waiting on the lock');
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid NOT IN (pg_backend_pid(), $2)`, [database, lockerPid]);
+    const inFlight = [
+      api.get(LIST),
+      client(server, await server.token(), 'en').get(LIST),
+      api.post('/api/construct/project/save', {
+        name: '断线时保存的项目',
+        projectType: 'building',
+        partyAId: owner.id,
+        targetCost: 1_000_000,
+        plannedStartDate: '2026-04-01',
+        plannedEndDate: '2027-06-30',
+        projectManagerName: '周敏',
+        projectStatus: 'preparing',
+      }),
+    ];
+    await until(
+      async () =>
+        (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [database]))
+          .rows[0].n >= 3,
+      'three requests waiting on the lock',
+    );
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid NOT IN (pg_backend_pid(), $2)`, [
+      database,
+      lockerPid,
+    ]);
     const [zh, en, save] = await Promise.all(inFlight);
     await locker.query('ROLLBACK');
     await locker.end();
@@ -93,14 +112,20 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('database r
       return answers.at(-1) === 200;
     };
     await until(listed, 'a list answered again', 5_000);
-    expect(answers.every((code) => code === 200 || code === 503), answers.join(', ')).toBe(true);
+    expect(
+      answers.every((code) => code === 200 || code === 503),
+      answers.join(', '),
+    ).toBe(true);
     await until(listening, 'the listener is back');
     // and live events flow again: published through the pool, received on the new LISTEN connection
     const received: LiveEvent[] = [];
     const unsubscribe = server.hub.notifier.subscribe((event) => received.push(event));
     try {
       await server.hub.notifier.publish(server.db, { tenantId: '000000', userIds: ['1'], name: 'message', data: { after: 'restart' } });
-      await until(() => received.some((e) => e.name === 'message' && (e.data as { after?: string })?.after === 'restart'), 'the event arrives');
+      await until(
+        () => received.some((e) => e.name === 'message' && (e.data as { after?: string })?.after === 'restart'),
+        'the event arrives',
+      );
     } finally {
       unsubscribe();
     }

@@ -27,12 +27,64 @@ function prng(seed: number) {
 }
 
 const PAYLOADS: readonly string[] = [
-  "' OR '1'='1", "1' OR 1=1 --", "1; DROP TABLE zs_fuzz_canary; --", "'); DELETE FROM blade_user; --", '1) UNION SELECT password FROM blade_user --',
-  "\\'; TRUNCATE zs_fuzz_canary; --", '$1', '%', '_', '%\\_%', "name'||(SELECT pg_sleep(5))||'", '1 AND (SELECT count(*) FROM pg_user) > 0',
-  '99999999999999999999999999999', '-1', '-9223372036854775809', '9223372036854775808', '1e309', '-0', 'NaN', 'Infinity', '0x7fffffff', '1.0000000000000000001',
-  '\u0000', '\uFEFF零宽', '𠮷野家', '\u202Eevil', 'e\u0301', '🏗️👷', ' ', '\t\n', 'a'.repeat(5000), '2026-02-30', '2026-13-01 25:61:61', 'null', 'true', '[]', '{}',
+  "' OR '1'='1",
+  "1' OR 1=1 --",
+  '1; DROP TABLE zs_fuzz_canary; --',
+  "'); DELETE FROM blade_user; --",
+  '1) UNION SELECT password FROM blade_user --',
+  "\\'; TRUNCATE zs_fuzz_canary; --",
+  '$1',
+  '%',
+  '_',
+  '%\\_%',
+  "name'||(SELECT pg_sleep(5))||'",
+  '1 AND (SELECT count(*) FROM pg_user) > 0',
+  '99999999999999999999999999999',
+  '-1',
+  '-9223372036854775809',
+  '9223372036854775808',
+  '1e309',
+  '-0',
+  'NaN',
+  'Infinity',
+  '0x7fffffff',
+  '1.0000000000000000001',
+  '\u0000',
+  '\uFEFF零宽',
+  '𠮷野家',
+  '\u202Eevil',
+  'e\u0301',
+  '🏗️👷',
+  ' ',
+  '\t\n',
+  'a'.repeat(5000),
+  '2026-02-30',
+  '2026-13-01 25:61:61',
+  'null',
+  'true',
+  '[]',
+  '{}',
 ];
-const OPERATORS = ['equal', 'notequal', 'like', 'likeleft', 'likeright', 'notlike', 'ge', 'le', 'gt', 'lt', 'datege', 'dategt', 'dateequal', 'datelt', 'datele', 'null', 'notnull', 'ignore'];
+const OPERATORS = [
+  'equal',
+  'notequal',
+  'like',
+  'likeleft',
+  'likeright',
+  'notlike',
+  'ge',
+  'le',
+  'gt',
+  'lt',
+  'datege',
+  'dategt',
+  'dateequal',
+  'datelt',
+  'datele',
+  'null',
+  'notnull',
+  'ignore',
+];
 const BOGUS_OPERATORS = ['regex', 'in', 'between', 'equal;', 'like--', 'ILIKE', 'sql', '1=1'];
 const GENERIC = ['current', 'size', 'ascs', 'descs'];
 const CJK = /[\u4e00-\u9fff]/;
@@ -59,7 +111,12 @@ describe.each(databaseKinds())('list parameter fuzz on %s', (kind) => {
 
   async function send(model: EntityModel, route: string, query: Query) {
     const lang = random() < 0.5 ? 'zh' : 'en';
-    const res = await server.app.inject({ method: 'GET', url: `${model.api}/${route}`, query, headers: { 'blade-auth': `bearer ${token}`, 'accept-language': lang } });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `${model.api}/${route}`,
+      query,
+      headers: { 'blade-auth': `bearer ${token}`, 'accept-language': lang },
+    });
     requests++;
     const what = `${lang} GET ${model.api}/${route}?${JSON.stringify(query).slice(0, 200)}`;
     let body: any;
@@ -72,42 +129,47 @@ describe.each(databaseKinds())('list parameter fuzz on %s', (kind) => {
       return;
     }
     if (res.statusCode >= 500) failures.push(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    else if (typeof body?.code !== 'number' || typeof body?.success !== 'boolean' || typeof body?.msg !== 'string' || !body.msg) failures.push(`${what}: not the envelope: ${res.body.slice(0, 200)}`);
+    else if (typeof body?.code !== 'number' || typeof body?.success !== 'boolean' || typeof body?.msg !== 'string' || !body.msg)
+      failures.push(`${what}: not the envelope: ${res.body.slice(0, 200)}`);
     else if (!body.success && lang === 'zh' && !CJK.test(body.msg)) failures.push(`${what}: refusal not in Chinese: ${body.msg}`);
   }
 
   beforeAll(async () => {
     server = await startServer(kind);
     token = await server.token();
-    await server.db.exec('CREATE TABLE zs_fuzz_canary (id int PRIMARY KEY, note text); INSERT INTO zs_fuzz_canary VALUES (1, \'金丝雀\')');
+    await server.db.exec("CREATE TABLE zs_fuzz_canary (id int PRIMARY KEY, note text); INSERT INTO zs_fuzz_canary VALUES (1, '金丝雀')");
     rowsBefore = await counts();
   }, 120_000);
   afterAll(() => server?.dispose());
 
-  it.each(entities.map((m) => [m.key, m] as const))('%s: every search field, a sample of the others, every sort field', async (_key, model) => {
-    failures = [];
-    const searched = model.search.map((s) => s.field);
-    const others = model.fields.filter((f) => !searched.includes(f.name)).map((f) => f.name);
-    const fields = [...searched, ...(others.length ? [pick(others), pick(others)] : [])];
-    for (const field of fields) {
-      await send(model, 'list', { [`${field}_${pick(OPERATORS)}`]: pick(PAYLOADS) });
-      await send(model, 'list', { [`${field}_${pick(BOGUS_OPERATORS)}`]: pick(PAYLOADS) });
-      // arrays where a scalar is expected (the key repeated), and the bare key
-      await send(model, 'list', { [field]: [pick(PAYLOADS), pick(PAYLOADS)] });
-    }
-    const sortable = model.list.columns.map((c) => c.field);
-    for (const field of sortable) await send(model, 'list', { [pick(['ascs', 'descs'])]: field });
-    for (const field of [pick(sortable.length ? sortable : ['id']), 'id']) {
-      await send(model, 'list', { descs: `${field} ${pick(PAYLOADS)}` });
-      await send(model, 'list', { ascs: `${field},${pick(PAYLOADS)}` });
-    }
-    for (const param of GENERIC) await send(model, 'list', { [param]: pick(PAYLOADS) });
-    await send(model, 'list', { current: pick(['0', '-1', '99999999999', '1.5']), size: pick(['0', '-5', '100000000', '1e3', '501']) });
-    await send(model, 'detail', { id: pick(PAYLOADS) });
-    await send(model, 'options', { ids: `1,${pick(PAYLOADS)}`, keyword: pick(PAYLOADS) });
-    if (model.list.export) await send(model, 'export', { [`${pick(searched.length ? searched : ['id'])}_${pick(OPERATORS)}`]: pick(PAYLOADS) });
-    expect(failures).toEqual([]);
-  });
+  it.each(entities.map((m) => [m.key, m] as const))(
+    '%s: every search field, a sample of the others, every sort field',
+    async (_key, model) => {
+      failures = [];
+      const searched = model.search.map((s) => s.field);
+      const others = model.fields.filter((f) => !searched.includes(f.name)).map((f) => f.name);
+      const fields = [...searched, ...(others.length ? [pick(others), pick(others)] : [])];
+      for (const field of fields) {
+        await send(model, 'list', { [`${field}_${pick(OPERATORS)}`]: pick(PAYLOADS) });
+        await send(model, 'list', { [`${field}_${pick(BOGUS_OPERATORS)}`]: pick(PAYLOADS) });
+        // arrays where a scalar is expected (the key repeated), and the bare key
+        await send(model, 'list', { [field]: [pick(PAYLOADS), pick(PAYLOADS)] });
+      }
+      const sortable = model.list.columns.map((c) => c.field);
+      for (const field of sortable) await send(model, 'list', { [pick(['ascs', 'descs'])]: field });
+      for (const field of [pick(sortable.length ? sortable : ['id']), 'id']) {
+        await send(model, 'list', { descs: `${field} ${pick(PAYLOADS)}` });
+        await send(model, 'list', { ascs: `${field},${pick(PAYLOADS)}` });
+      }
+      for (const param of GENERIC) await send(model, 'list', { [param]: pick(PAYLOADS) });
+      await send(model, 'list', { current: pick(['0', '-1', '99999999999', '1.5']), size: pick(['0', '-5', '100000000', '1e3', '501']) });
+      await send(model, 'detail', { id: pick(PAYLOADS) });
+      await send(model, 'options', { ids: `1,${pick(PAYLOADS)}`, keyword: pick(PAYLOADS) });
+      if (model.list.export)
+        await send(model, 'export', { [`${pick(searched.length ? searched : ['id'])}_${pick(OPERATORS)}`]: pick(PAYLOADS) });
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('leaves the canary table and every table as they were', async () => {
     expect(requests).toBeGreaterThan(entities.length * 10);

@@ -35,7 +35,8 @@ export interface TestServer extends App {
 export async function createTestDatabase(options: { seeded?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresUrl');
   const template = options.seeded ? inject('postgresTemplate') : '';
-  if (options.seeded && !template) throw new Error('no seeded PostgreSQL template: the integration project\'s global setup makes it (tests/setup/global.ts)');
+  if (options.seeded && !template)
+    throw new Error("no seeded PostgreSQL template: the integration project's global setup makes it (tests/setup/global.ts)");
   const name = `zs_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -71,7 +72,11 @@ async function freshPostgres(options: PostgresOptions = {}, seeded = true): Prom
  * kind; `{ empty: true }` for one that createApp has never seen. `postgres` options (pool size,
  * statement timeout) apply to PostgreSQL only.
  */
-export async function openTestDb(kind: DbKind, postgres: PostgresOptions = {}, options: { empty?: boolean } = {}): Promise<{ db: Db; drop: () => Promise<void> }> {
+export async function openTestDb(
+  kind: DbKind,
+  postgres: PostgresOptions = {},
+  options: { empty?: boolean } = {},
+): Promise<{ db: Db; drop: () => Promise<void> }> {
   if (kind === 'postgres') return freshPostgres(postgres, !options.empty);
   if (options.empty) {
     const db = await openPglite();
@@ -86,19 +91,39 @@ export async function startServer(kind: DbKind): Promise<TestServer> {
   const { db, drop } = await openTestDb(kind);
   const app = await createApp(testConfig(), { db, logger: false });
   const token = (claims: Partial<Claims> = {}) =>
-    app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator', ...claims });
+    app.tokens.sign({
+      tenant_id: '000000',
+      user_id: '1123598821738675201',
+      dept_id: '1123598813738675201',
+      role_name: 'administrator',
+      ...claims,
+    });
   let tenants = 0;
   return {
     ...app,
     kind,
     token,
     async newTenant(name = `测试租户${++tenants}`) {
-      const res = await app.app.inject({ method: 'POST', url: '/api/blade-system/tenant/save', payload: { tenantName: name, linkman: '测试', accountNumber: -1 }, headers: { 'blade-auth': `bearer ${await token()}` } });
+      const res = await app.app.inject({
+        method: 'POST',
+        url: '/api/blade-system/tenant/save',
+        payload: { tenantName: name, linkman: '测试', accountNumber: -1 },
+        headers: { 'blade-auth': `bearer ${await token()}` },
+      });
       const body = JSON.parse(res.body);
       if (body.code !== 200) throw new Error(`tenant not created: ${res.body}`);
       const tenantId = body.data.tenantId as string;
-      const [admin] = await app.db.query(`SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`, [tenantId]);
-      const adminToken = await app.tokens.sign({ tenant_id: tenantId, user_id: admin.id, dept_id: admin.deptId, role_id: admin.roleId, role_name: 'admin' });
+      const [admin] = await app.db.query(
+        `SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`,
+        [tenantId],
+      );
+      const adminToken = await app.tokens.sign({
+        tenant_id: tenantId,
+        user_id: admin.id,
+        dept_id: admin.deptId,
+        role_id: admin.roleId,
+        role_name: 'admin',
+      });
       return { tenantId, token: adminToken, adminId: admin.id, roleId: admin.roleId };
     },
     async dispose() {
@@ -135,7 +160,15 @@ export function client(server: TestServer, token?: string, lang?: 'zh' | 'en') {
       return answer(await server.app.inject({ method: 'GET', url, query, headers: headers() }));
     },
     async post(url: string, payload?: unknown, query: Record<string, string> = {}) {
-      return answer(await server.app.inject({ method: 'POST', url, query, payload: payload as any, headers: { ...headers(), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) } }));
+      return answer(
+        await server.app.inject({
+          method: 'POST',
+          url,
+          query,
+          payload: payload as any,
+          headers: { ...headers(), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+        }),
+      );
     },
   };
 }

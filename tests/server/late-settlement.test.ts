@@ -25,14 +25,32 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
   let juneExamined: any;
 
   const tipsOf = async (sourceId: string) =>
-    (ok(await admin.get(`${TIPS}/list`, { sourceId, size: '100', ascs: 'period' })).records as any[]).filter((t) => t.warnType === 'late_settlement');
+    (ok(await admin.get(`${TIPS}/list`, { sourceId, size: '100', ascs: 'period' })).records as any[]).filter(
+      (t) => t.warnType === 'late_settlement',
+    );
   const open = (tips: any[]) => tips.filter((t) => t.warnStatus === 'unread' || t.warnStatus === 'read');
 
   const examine = (period: string) => ({
-    ...keys, period, examineDate: `${period}-25`, qualityScore: 90, safetyScore: 88, progressScore: 85, civilizedScore: 92, cooperationScore: 90, examinerNames: '李建国、赵敏',
+    ...keys,
+    period,
+    examineDate: `${period}-25`,
+    qualityScore: 90,
+    safetyScore: 88,
+    progressScore: 85,
+    civilizedScore: 92,
+    cooperationScore: 90,
+    examinerNames: '李建国、赵敏',
   });
   const settlement = (period: string) => ({
-    ...keys, period, settlementType: 'interim', startDate: `${period}-01`, endDate: `${period}-28`, taxRate: 9, paymentRatio: 80, retentionRate: 3, reporterName: '王会计',
+    ...keys,
+    period,
+    settlementType: 'interim',
+    startDate: `${period}-01`,
+    endDate: `${period}-28`,
+    taxRate: 9,
+    paymentRatio: 80,
+    retentionRate: 3,
+    reporterName: '王会计',
     details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', contractQty: 1000, thisQty: 100, thisPrice: 1000, taxRate: 9 }],
   });
 
@@ -43,12 +61,31 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     approvers = [manager, client(server, await tokenOf(server, 'costmgr'))];
     // the project names 李建国 (the seeded user "manager") as its project manager
     const site = await project(admin, { projectManagerName: '李建国' });
-    const team = ok(await admin.post('/api/construct/subcontractor/save', { name: '南京恒通建筑劳务有限公司', subcontractorTypes: ['subcontract'], blacklisted: false, status: 'enabled' }));
-    contract = ok(await admin.post(`${CONTRACT}/save`, {
-      name: '2#楼土方分包合同', projectId: site.id, subcontractorId: team.id, expenditureContractType: 'subcontract', pricingMode: 'fixed_unit_price',
-      signDate: '2026-05-20', startDate: '2026-06-01', taxRate: 9, paymentRatio: 80, retentionRate: 3, performanceStatus: 'performing', settlementStatus: 'none',
-      details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 1000, taxRate: 9 }],
-    }));
+    const team = ok(
+      await admin.post('/api/construct/subcontractor/save', {
+        name: '南京恒通建筑劳务有限公司',
+        subcontractorTypes: ['subcontract'],
+        blacklisted: false,
+        status: 'enabled',
+      }),
+    );
+    contract = ok(
+      await admin.post(`${CONTRACT}/save`, {
+        name: '2#楼土方分包合同',
+        projectId: site.id,
+        subcontractorId: team.id,
+        expenditureContractType: 'subcontract',
+        pricingMode: 'fixed_unit_price',
+        signDate: '2026-05-20',
+        startDate: '2026-06-01',
+        taxRate: 9,
+        paymentRatio: 80,
+        retentionRate: 3,
+        performanceStatus: 'performing',
+        settlementStatus: 'none',
+        details: [{ itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 1000, taxRate: 9 }],
+      }),
+    );
     await approveByTurns(admin, approvers, CONTRACT, contract.id);
     keys = { projectId: site.id, expenditureContractCode: contract.code, subcontractorId: team.id };
   }, 300_000);
@@ -72,15 +109,28 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     expect(first.tenants).toBeGreaterThanOrEqual(1);
     const [tip] = await tipsOf(contract.id);
     expect(tip).toMatchObject({
-      warnType: 'late_settlement', warnLevel: 'warning', warnStatus: 'unread', period: '2026-06', projectId: keys.projectId,
-      sourceEntity: 'expenditureContract', sourceId: contract.id, sourceCode: contract.code, expenditureContractCode: contract.code, subcontractorId: keys.subcontractorId,
+      warnType: 'late_settlement',
+      warnLevel: 'warning',
+      warnStatus: 'unread',
+      period: '2026-06',
+      projectId: keys.projectId,
+      sourceEntity: 'expenditureContract',
+      sourceId: contract.id,
+      sourceCode: contract.code,
+      expenditureContractCode: contract.code,
+      subcontractorId: keys.subcontractorId,
     });
-    expect(tip.message).toBe('2026-06 有分包月度考核,截至 2026-07-31 仍无该期结算 / Monthly subcontract examination in 2026-06, but no settlement for that period by 2026-07-31');
+    expect(tip.message).toBe(
+      '2026-06 有分包月度考核,截至 2026-07-31 仍无该期结算 / Monthly subcontract examination in 2026-06, but no settlement for that period by 2026-07-31',
+    );
 
     // one message to the project manager naming the contract
     const inbox = ok(await manager.get(INBOX, { size: '100' }));
     expect(inbox.total).toBe(inboxBefore + 1);
-    expect(inbox.records.find((m: any) => m.title.includes(contract.code))).toMatchObject({ type: '3', title: `预警:支出合同 ${contract.code} 触发 1 条预警` });
+    expect(inbox.records.find((m: any) => m.title.includes(contract.code))).toMatchObject({
+      type: '3',
+      title: `预警:支出合同 ${contract.code} 触发 1 条预警`,
+    });
 
     // later rounds: the same tip, nothing new, no second message
     expect(await server.lateSettlements.run('2026-08-02')).toMatchObject({ raised: 0, closed: 0 });
@@ -109,13 +159,17 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     // September: examined and settled (in approval) by 31 October; October: examined, never settled
     // (one examination of a contract in approval at a time: June's is approved first, then each)
     await approveByTurns(admin, approvers, EXAMINE, juneExamined.id);
-    for (const period of ['2026-09', '2026-10']) await approveByTurns(admin, approvers, EXAMINE, ok(await admin.post(`${EXAMINE}/save`, examine(period))).id);
+    for (const period of ['2026-09', '2026-10'])
+      await approveByTurns(admin, approvers, EXAMINE, ok(await admin.post(`${EXAMINE}/save`, examine(period))).id);
     const september = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-09')));
     ok(await admin.post(`${SETTLEMENT}/submit`, { id: september.id }));
     // 1 December: October's was due by 30 November; across the year end nothing changes on 1 January
     expect(await server.lateSettlements.run('2026-12-01')).toMatchObject({ raised: 1, closed: 0 });
     expect(await server.lateSettlements.run('2027-01-01')).toMatchObject({ raised: 0, closed: 0 });
-    expect((await tipsOf(contract.id)).map((t) => [t.period, t.warnStatus])).toEqual([['2026-06', 'handled'], ['2026-10', 'unread']]);
+    expect((await tipsOf(contract.id)).map((t) => [t.period, t.warnStatus])).toEqual([
+      ['2026-06', 'handled'],
+      ['2026-10', 'unread'],
+    ]);
   });
 
   it('leaves a second tenant alone', async () => {

@@ -68,13 +68,24 @@ describe.each(databaseKinds())('schema sync on %s', (kind) => {
     const db = await freshDb();
     const catalog = sourceWith((files) => {
       const p = files['schemas/construct/project.schema.json'];
-      p.properties.bidNo = { type: 'string', maxLength: 40, title: '中标通知书编号', 'x-i18n': { title: 'Bid notice no.' }, 'x-db': { index: true } };
+      p.properties.bidNo = {
+        type: 'string',
+        maxLength: 40,
+        title: '中标通知书编号',
+        'x-i18n': { title: 'Bid notice no.' },
+        'x-db': { index: true },
+      };
       p.properties.shortName.maxLength = 80;
     });
     const report = await syncSchema(db, catalog, '/nonexistent');
     expect(report.altered).toEqual(expect.arrayContaining(['construct_project.bid_no', 'construct_project.short_name']));
-    const cols = await db.query(`SELECT column_name, character_maximum_length AS len FROM information_schema.columns WHERE table_name = 'construct_project' AND column_name IN ('bid_no', 'short_name') ORDER BY column_name`);
-    expect(cols).toEqual([{ column_name: 'bid_no', len: 40 }, { column_name: 'short_name', len: 80 }]);
+    const cols = await db.query(
+      `SELECT column_name, character_maximum_length AS len FROM information_schema.columns WHERE table_name = 'construct_project' AND column_name IN ('bid_no', 'short_name') ORDER BY column_name`,
+    );
+    expect(cols).toEqual([
+      { column_name: 'bid_no', len: 40 },
+      { column_name: 'short_name', len: 80 },
+    ]);
     const again = await syncSchema(db, catalog, '/nonexistent');
     expect(again.altered).toEqual([]);
   });
@@ -85,11 +96,15 @@ describe.each(databaseKinds())('schema sync on %s', (kind) => {
       dropField(files['schemas/construct/project.schema.json'], 'structureType');
     });
     await expect(syncSchema(db, dropped, '/nonexistent')).rejects.toThrow(SchemaSyncError);
-    await expect(syncSchema(db, dropped, '/nonexistent')).rejects.toThrow(/construct_project\.structure_type: the column is in the database but no longer in the model/);
+    await expect(syncSchema(db, dropped, '/nonexistent')).rejects.toThrow(
+      /construct_project\.structure_type: the column is in the database but no longer in the model/,
+    );
     const narrowed = sourceWith((files) => {
       files['schemas/construct/project.schema.json'].properties.name.maxLength = 10;
     });
-    await expect(syncSchema(db, narrowed, '/nonexistent')).rejects.toThrow(/construct_project\.name: the model says varchar\(10\), the database has varchar\(100\)/);
+    await expect(syncSchema(db, narrowed, '/nonexistent')).rejects.toThrow(
+      /construct_project\.name: the model says varchar\(10\), the database has varchar\(100\)/,
+    );
   });
 
   it('accepts the change once a migration makes it', async () => {
@@ -97,7 +112,10 @@ describe.each(databaseKinds())('schema sync on %s', (kind) => {
     const dir = mkdtempSync(join(tmpdir(), 'zs-migrations-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, '2026-11-22-drop-structure-type.sql'), '-- structure type moves to the engineering module\nALTER TABLE construct_project DROP COLUMN structure_type;\n');
+    writeFileSync(
+      join(dir, '2026-11-22-drop-structure-type.sql'),
+      '-- structure type moves to the engineering module\nALTER TABLE construct_project DROP COLUMN structure_type;\n',
+    );
     const dropped = sourceWith((files) => {
       dropField(files['schemas/construct/project.schema.json'], 'structureType');
     });

@@ -9,7 +9,13 @@ import { testConfig } from './config.ts';
 import { databaseKinds, openTestDb } from './harness.ts';
 import { rawRequest } from './raw-http.ts';
 
-const LIMITS: Partial<Limits> = { bodyLimitMb: 1, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, captchaPerAddress: 3, statementTimeoutMs: 1_500 };
+const LIMITS: Partial<Limits> = {
+  bodyLimitMb: 1,
+  headersTimeoutMs: 1_000,
+  requestTimeoutMs: 2_000,
+  captchaPerAddress: 3,
+  statementTimeoutMs: 1_500,
+};
 
 /** A fresh PostgreSQL start builds and seeds every table: minutes on a loaded machine. */
 const START_TIMEOUT_MS = 400_000;
@@ -24,13 +30,21 @@ async function listening(kind: 'pglite' | 'postgres') {
   let db = plain;
   if (kind === 'postgres') {
     await (await createApp(testConfig(), { db: plain, logger: false })).close();
-    db = await openPostgres((plain as unknown as { pool: pg.Pool }).pool.options.connectionString!, { max: 5, statementTimeoutMs: LIMITS.statementTimeoutMs });
+    db = await openPostgres((plain as unknown as { pool: pg.Pool }).pool.options.connectionString!, {
+      max: 5,
+      statementTimeoutMs: LIMITS.statementTimeoutMs,
+    });
   }
   // as behind nginx on loopback: the client's address comes from X-Forwarded-For
   const app = await createApp(testConfig({ limits: LIMITS, trustProxy: 'loopback' }), { db, logger: false });
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.app.server.address() as { port: number };
-  const token = await app.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' });
+  const token = await app.tokens.sign({
+    tenant_id: '000000',
+    user_id: '1123598821738675201',
+    dept_id: '1123598813738675201',
+    role_name: 'administrator',
+  });
   const dispose = async () => {
     await app.close();
     if (db !== plain) await db.close();
@@ -52,7 +66,10 @@ describe.each(databaseKinds())('limits on %s', (kind) => {
 
   it('refuses a body announced over the limit without waiting for it', async () => {
     // 50 MB announced, not one byte of it sent: the answer comes from the Content-Length alone
-    const answer = await rawRequest(server.port, `POST /api/construct/project/save HTTP/1.1\r\nhost: x\r\nblade-auth: bearer ${server.token}\r\ncontent-type: application/json\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n`);
+    const answer = await rawRequest(
+      server.port,
+      `POST /api/construct/project/save HTTP/1.1\r\nhost: x\r\nblade-auth: bearer ${server.token}\r\ncontent-type: application/json\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n`,
+    );
     expect(answer?.status).toBe(413);
     expect(envelopeOf(answer?.body)).toEqual({ code: 413, success: false, data: null, msg: '请求体超过 1 MB 的上限' });
   });
@@ -64,7 +81,11 @@ describe.each(databaseKinds())('limits on %s', (kind) => {
   });
 
   it('times out a body that stops half way', async () => {
-    const answer = await rawRequest(server.port, `POST /api/construct/project/save HTTP/1.1\r\nhost: x\r\nblade-auth: bearer ${server.token}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"name":`, 15_000);
+    const answer = await rawRequest(
+      server.port,
+      `POST /api/construct/project/save HTTP/1.1\r\nhost: x\r\nblade-auth: bearer ${server.token}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"name":`,
+      15_000,
+    );
     expect(answer?.status).toBe(408);
     expect(envelopeOf(answer?.body)).toMatchObject({ code: 408, msg: '请求发送过慢,已超时' });
   });
@@ -82,7 +103,12 @@ describe.each(databaseKinds())('limits on %s', (kind) => {
 
   it('limits captchas per client address (the one the proxy names), with a retry hint', async () => {
     const captcha = (client: string, lang = 'zh') =>
-      server.app.app.inject({ method: 'GET', url: '/api/blade-auth/oauth/captcha', remoteAddress: '127.0.0.1', headers: { 'accept-language': lang, 'x-forwarded-for': client } });
+      server.app.app.inject({
+        method: 'GET',
+        url: '/api/blade-auth/oauth/captcha',
+        remoteAddress: '127.0.0.1',
+        headers: { 'accept-language': lang, 'x-forwarded-for': client },
+      });
     for (let i = 0; i < 3; i++) expect((await captcha('203.0.113.7')).statusCode).toBe(200);
     const refused = await captcha('203.0.113.7');
     expect(refused.statusCode).toBe(429);
@@ -114,16 +140,32 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('the statem
     try {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE construct_project IN ACCESS EXCLUSIVE MODE');
-      const list = (lang: string) => server.app.app.inject({ method: 'GET', url: '/api/construct/project/list', headers: { 'blade-auth': `bearer ${server.token}`, 'accept-language': lang } });
+      const list = (lang: string) =>
+        server.app.app.inject({
+          method: 'GET',
+          url: '/api/construct/project/list',
+          headers: { 'blade-auth': `bearer ${server.token}`, 'accept-language': lang },
+        });
       const zh = await list('zh');
       expect(zh.statusCode).toBe(504);
-      expect(JSON.parse(zh.body)).toEqual({ code: 504, success: false, data: null, msg: '查询超过 2 秒未完成,已取消;请缩小查询范围或增加筛选条件' });
-      expect(JSON.parse((await list('en')).body).msg).toBe('The query took longer than 2 seconds and was cancelled; narrow it down with filters');
+      expect(JSON.parse(zh.body)).toEqual({
+        code: 504,
+        success: false,
+        data: null,
+        msg: '查询超过 2 秒未完成,已取消;请缩小查询范围或增加筛选条件',
+      });
+      expect(JSON.parse((await list('en')).body).msg).toBe(
+        'The query took longer than 2 seconds and was cancelled; narrow it down with filters',
+      );
     } finally {
       await blocker.query('ROLLBACK');
       await blocker.end();
     }
-    const after = await server.app.app.inject({ method: 'GET', url: '/api/construct/project/list', headers: { 'blade-auth': `bearer ${server.token}` } });
+    const after = await server.app.app.inject({
+      method: 'GET',
+      url: '/api/construct/project/list',
+      headers: { 'blade-auth': `bearer ${server.token}` },
+    });
     expect(JSON.parse(after.body).code).toBe(200);
   });
 });

@@ -19,7 +19,13 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     const owner = await partyA(api);
     const names = ['无锡太湖新城A地块', '无锡惠山高铁站房', '扬州瘦西湖隧道', '徐州城东污水厂', '南通港闸大桥'];
     for (const [i, name] of names.entries()) {
-      await project(api, { name, partyAId: owner.id, targetCost: (i + 1) * 1_000_000, projectType: i % 2 ? 'municipal' : 'building', plannedStartDate: `2026-0${i + 1}-01` });
+      await project(api, {
+        name,
+        partyAId: owner.id,
+        targetCost: (i + 1) * 1_000_000,
+        projectType: i % 2 ? 'municipal' : 'building',
+        plannedStartDate: `2026-0${i + 1}-01`,
+      });
     }
   });
   afterAll(() => server?.dispose());
@@ -59,10 +65,16 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
   });
 
   it('narrows picker options with the list filters (cascading pickers)', async () => {
-    const labels = async (params: Record<string, string>) => (await api.get('/api/construct/project/options', params)).body.data.records.map((r: any) => r.label);
+    const labels = async (params: Record<string, string>) =>
+      (await api.get('/api/construct/project/options', params)).body.data.records.map((r: any) => r.label);
     expect(await labels({ keyword: '无锡', projectType: 'municipal' })).toEqual(['无锡惠山高铁站房']);
-    expect((await labels({ projectType_notequal: 'municipal', plannedStartDate_datege: '2026-03-01' })).sort()).toEqual(['扬州瘦西湖隧道', '南通港闸大桥'].sort());
-    expect((await api.get('/api/construct/project/options', { projectType: 'municipal', size: '1' })).body.data).toMatchObject({ total: 2, size: 1 });
+    expect((await labels({ projectType_notequal: 'municipal', plannedStartDate_datege: '2026-03-01' })).sort()).toEqual(
+      ['扬州瘦西湖隧道', '南通港闸大桥'].sort(),
+    );
+    expect((await api.get('/api/construct/project/options', { projectType: 'municipal', size: '1' })).body.data).toMatchObject({
+      total: 2,
+      size: 1,
+    });
     const refused = await api.get('/api/construct/project/options', { nosuchField: 'x' });
     expect(refused.status).toBe(400);
   });
@@ -91,8 +103,16 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
        SELECT 900000000 + g, $1, '批量甲方' || g, 'enabled', timestamp '2025-01-01' + g * interval '1 minute', now(), 0 FROM generate_series(1, 260) AS g`,
       [tenantId],
     );
-    const expected = (await server.db.query(`SELECT p.id::text AS id FROM construct_party_a p WHERE p.tenant_id = $1 AND p.is_deleted = 0 ORDER BY p.id DESC`, [tenantId])).map((r) => r.id);
-    const page = async (current: number) => (await api.get('/api/construct/partyA/list', { current: String(current), size: '10', descs: 'id' })).body.data.records.map((r: any) => r.id);
+    const expected = (
+      await server.db.query(
+        `SELECT p.id::text AS id FROM construct_party_a p WHERE p.tenant_id = $1 AND p.is_deleted = 0 ORDER BY p.id DESC`,
+        [tenantId],
+      )
+    ).map((r) => r.id);
+    const page = async (current: number) =>
+      (await api.get('/api/construct/partyA/list', { current: String(current), size: '10', descs: 'id' })).body.data.records.map(
+        (r: any) => r.id,
+      );
     expect(await page(2)).toEqual(expected.slice(10, 20));
     expect(await page(21)).toEqual(expected.slice(200, 210));
     expect(await page(26)).toEqual(expected.slice(250, 260));
@@ -100,13 +120,20 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect(deep.records[0]).toMatchObject({ tenantId, status: 'enabled' });
   });
 
-  it('indexes the search bar\'s contains-searches with trigrams', async () => {
-    const rows = await server.db.query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'construct_project' AND indexdef LIKE '%gin_trgm_ops%'`);
+  it("indexes the search bar's contains-searches with trigrams", async () => {
+    const rows = await server.db.query(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'construct_project' AND indexdef LIKE '%gin_trgm_ops%'`,
+    );
     expect(rows.map((r) => r.indexdef).join(' ')).toMatch(/USING gin \(name gin_trgm_ops\) WHERE \(is_deleted = 0\)/);
   });
 
   it('exports the filtered list with labels', async () => {
-    const res = await server.app.inject({ method: 'GET', url: '/api/construct/project/export', query: { projectType: 'municipal' }, headers: { 'blade-auth': `bearer ${tenantToken}` } });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/api/construct/project/export',
+      query: { projectType: 'municipal' },
+      headers: { 'blade-auth': `bearer ${tenantToken}` },
+    });
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as any);
     const sheet = book.worksheets[0];
@@ -117,7 +144,8 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
   });
 
   it('serves a classification tree, whole and lazily', async () => {
-    const save = (body: Record<string, unknown>) => api.post('/api/construct/goodsClassify/save', { goodsType: 'main', status: 'enabled', ...body }).then((r) => r.body.data);
+    const save = (body: Record<string, unknown>) =>
+      api.post('/api/construct/goodsClassify/save', { goodsType: 'main', status: 'enabled', ...body }).then((r) => r.body.data);
     const steel = await save({ parentId: '0', code: '01', name: '钢材', sort: 1 });
     const rebar = await save({ parentId: steel.id, code: '0101', name: '螺纹钢', sort: 1 });
     await save({ parentId: rebar.id, code: '010101', name: 'HRB400', sort: 1 });
@@ -129,7 +157,10 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect(tree[0].children[0].children[0].title).toBe('HRB400');
 
     const roots = (await api.get('/api/construct/goodsClassify/lazy-list', { parentId: '0' })).body.data;
-    expect(roots.map((r: any) => [r.name, r.hasChildren])).toEqual([['钢材', true], ['水泥', false]]);
+    expect(roots.map((r: any) => [r.name, r.hasChildren])).toEqual([
+      ['钢材', true],
+      ['水泥', false],
+    ]);
     const level2 = (await api.get('/api/construct/goodsClassify/lazy-tree', { parentId: steel.id })).body.data;
     expect(level2).toEqual([expect.objectContaining({ title: '螺纹钢', hasChildren: true, parentId: steel.id })]);
 
@@ -142,13 +173,16 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect(cycle.body.msg).toMatch(/不能是自身或其下级/);
   });
 
-  it('looks up dictionaries in the caller\'s language', async () => {
+  it("looks up dictionaries in the caller's language", async () => {
     const zh = (await api.get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
     expect(zh[0]).toMatchObject({ dictKey: 'building', dictValue: '房屋建筑' });
     const en = (await client(server, tenantToken, 'en').get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).body.data;
     expect(en[0].dictValue).toBe('Building');
     const yesNo = (await api.get('/api/blade-system/dict/dictionary', { code: 'yes_no' })).body.data;
-    expect(yesNo.map((d: any) => [d.dictKey, d.dictValue])).toEqual([['1', '否'], ['2', '是']]);
+    expect(yesNo.map((d: any) => [d.dictKey, d.dictValue])).toEqual([
+      ['1', '否'],
+      ['2', '是'],
+    ]);
     const parents = (await api.get('/api/blade-system/dict/parent-list', { size: '100' })).body.data;
     expect(parents.records.map((r: any) => r.code)).toContain('sex');
     const sex = parents.records.find((r: any) => r.code === 'sex');
@@ -169,9 +203,21 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
 
   it('requires the dictionary key of an item, not of a dictionary root', async () => {
     const platform = client(server, await server.token());
-    const root = await platform.post('/api/blade-system/dict/save', { parentId: '0', code: 'test_root', dictValue: '测试', sort: 1, isSealed: 0 });
+    const root = await platform.post('/api/blade-system/dict/save', {
+      parentId: '0',
+      code: 'test_root',
+      dictValue: '测试',
+      sort: 1,
+      isSealed: 0,
+    });
     expect(root.body.code).toBe(200);
-    const item = await platform.post('/api/blade-system/dict/save', { parentId: root.body.data.id, code: 'test_root', dictValue: '项', sort: 1, isSealed: 0 });
+    const item = await platform.post('/api/blade-system/dict/save', {
+      parentId: root.body.data.id,
+      code: 'test_root',
+      dictValue: '项',
+      sort: 1,
+      isSealed: 0,
+    });
     expect(item.status).toBe(400);
     expect(item.body.msg).toBe('字典键值不能为空');
   });
@@ -184,11 +230,18 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     const bad = await save({ code: '3299', parentCode: '99', name: '不存在', regionLevel: '2', sort: 1 });
     expect(bad.code).toBe(400);
     const provinces = (await api.get('/api/blade-system/region/lazy-tree', { parentCode: '00' })).body.data;
-    expect(provinces).toEqual([expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true })]);
+    expect(provinces).toEqual([
+      expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true }),
+    ]);
     expect((await api.get('/api/blade-system/region/detail', { code: '3201' })).body.data.name).toBe('南京市');
     // labels of parentCode references: looked up by code, the key the reference holds
     const labels = await api.get('/api/blade-system/region/options', { ids: '32,3201', valueField: 'code' });
-    expect(labels.body.data.records).toEqual(expect.arrayContaining([{ value: '32', label: '江苏省' }, { value: '3201', label: '南京市' }]));
+    expect(labels.body.data.records).toEqual(
+      expect.arrayContaining([
+        { value: '32', label: '江苏省' },
+        { value: '3201', label: '南京市' },
+      ]),
+    );
     const notAKey = await api.get('/api/blade-system/region/options', { ids: '32', valueField: 'name' });
     expect(notAKey.status).toBe(400);
   });

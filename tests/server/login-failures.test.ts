@@ -33,10 +33,20 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
   beforeAll(async () => {
     const opened = await openTestDb(kind);
     drop = opened.drop;
-    server = await createApp(testConfig({ loginLimits: { perAddress: PER_ADDRESS, perAccount: PER_ACCOUNT } }), { db: opened.db, logger: false });
-    const token = await server.tokens.sign({ tenant_id: '000000', user_id: '1123598821738675201', dept_id: '1123598813738675201', role_name: 'administrator' });
+    server = await createApp(testConfig({ loginLimits: { perAddress: PER_ADDRESS, perAccount: PER_ACCOUNT } }), {
+      db: opened.db,
+      logger: false,
+    });
+    const token = await server.tokens.sign({
+      tenant_id: '000000',
+      user_id: '1123598821738675201',
+      dept_id: '1123598813738675201',
+      role_name: 'administrator',
+    });
     admin = client(server as unknown as TestServer, token);
-    [{ id: roleId }] = await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk' AND tenant_id = '000000'`);
+    [{ id: roleId }] = await server.db.query(
+      `SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk' AND tenant_id = '000000'`,
+    );
   });
   afterAll(async () => {
     await server?.close();
@@ -44,7 +54,14 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
   });
 
   async function newUser(account: string, password: string): Promise<string> {
-    const saved = await admin.post('/api/blade-system/user/save', { account, password, name: account, realName: account, roleId, status: 1 });
+    const saved = await admin.post('/api/blade-system/user/save', {
+      account,
+      password,
+      name: account,
+      realName: account,
+      roleId,
+      status: 1,
+    });
     expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
     return saved.body.data.id;
   }
@@ -63,9 +80,17 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
       method: 'POST',
       url: '/api/blade-auth/oauth/token',
       remoteAddress: a.from,
-      query: { tenantId: '000000', username: a.username, password: clientHash(a.password), grant_type: grant, scope: 'all', type: 'account' },
+      query: {
+        tenantId: '000000',
+        username: a.username,
+        password: clientHash(a.password),
+        grant_type: grant,
+        scope: 'all',
+        type: 'account',
+      },
       headers: {
-        authorization: SABER, 'tenant-id': '000000',
+        authorization: SABER,
+        'tenant-id': '000000',
         ...(c ? { 'captcha-key': c.key, 'captcha-code': c.code } : {}),
         ...(a.lang ? { 'accept-language': a.lang } : {}),
       },
@@ -76,7 +101,10 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
   async function failTimes(n: number, username: string, from: string) {
     for (let i = 0; i < n; i++) {
       const res = await login({ username, password: `wrong-${i}`, from });
-      expect(res, `failure ${i + 1} of ${username} from ${from}`).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: '用户名或密码错误' } });
+      expect(res, `failure ${i + 1} of ${username} from ${from}`).toEqual({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: '用户名或密码错误' },
+      });
     }
   }
 
@@ -116,9 +144,14 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
     // the sixth try from there: no password is checked, and the answer does not tell the two apart
     expect(await login({ username: 'victim', password: 'right-pass', from: attacker })).toEqual(CAPTCHA_REQUIRED);
     expect(await login({ username: 'ghost', password: 'right-pass', from: attacker })).toEqual(CAPTCHA_REQUIRED);
-    expect((await login({ username: 'victim', password: 'x', from: attacker, lang: 'en' })).body.error_description).toBe('Several failed logins: enter the captcha to log in (Captcha-Key and Captcha-Code)');
+    expect((await login({ username: 'victim', password: 'x', from: attacker, lang: 'en' })).body.error_description).toBe(
+      'Several failed logins: enter the captcha to log in (Captcha-Key and Captcha-Code)',
+    );
     // a wrong captcha is refused as such
-    expect((await login({ username: 'victim', password: 'right-pass', from: attacker, captcha: { key: (await captcha()).key, code: 'zzzzz' } })).body.error_description).toBe('验证码不正确');
+    expect(
+      (await login({ username: 'victim', password: 'right-pass', from: attacker, captcha: { key: (await captcha()).key, code: 'zzzzz' } }))
+        .body.error_description,
+    ).toBe('验证码不正确');
 
     // the owner is not locked out: from another address, and with the web's captcha grant from that one
     expect((await login({ username: 'victim', password: 'right-pass', from: '198.51.100.7' })).status).toBe(200);
@@ -151,7 +184,9 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
     expect(await login({ username: 'spread', password: 'spread-pass', from: '203.0.113.200' })).toEqual(CAPTCHA_REQUIRED);
     expect(await login({ username: 'nobody-spread', password: 'spread-pass', from: '203.0.113.200' })).toEqual(CAPTCHA_REQUIRED);
     expect((await login({ username: 'spread', password: 'spread-pass', from: home })).status).toBe(200);
-    expect((await login({ username: 'spread', password: 'spread-pass', from: '203.0.113.200', captcha: await captcha() })).status).toBe(200);
+    expect((await login({ username: 'spread', password: 'spread-pass', from: '203.0.113.200', captcha: await captcha() })).status).toBe(
+      200,
+    );
   });
 
   it('failures are counted in the database, and user/unlock clears them', async () => {
@@ -159,7 +194,10 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
     const from = '203.0.113.30';
     await failTimes(5, 'unlockme', from);
     expect(await login({ username: 'unlockme', password: 'unlock-pass', from })).toEqual(CAPTCHA_REQUIRED);
-    const [row] = await server.db.query(`SELECT failures FROM zs_login_failure WHERE tenant_id = '000000' AND account = 'unlockme' AND address = $1`, [from]);
+    const [row] = await server.db.query(
+      `SELECT failures FROM zs_login_failure WHERE tenant_id = '000000' AND account = 'unlockme' AND address = $1`,
+      [from],
+    );
     expect(row.failures).toBe(5);
     expect((await admin.post('/api/blade-system/user/unlock', undefined, { userIds: id })).body.code).toBe(200);
     expect((await login({ username: 'unlockme', password: 'unlock-pass', from })).status).toBe(200);
@@ -168,7 +206,8 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
   it('keeps the per-address limit, whatever the account', async () => {
     const from = '203.0.113.60';
     const statuses: number[] = [];
-    for (let i = 0; i < PER_ADDRESS + 2; i++) statuses.push((await login({ username: i % 2 ? 'timing' : `missing-${i}`, password: 'wrong', from })).status);
+    for (let i = 0; i < PER_ADDRESS + 2; i++)
+      statuses.push((await login({ username: i % 2 ? 'timing' : `missing-${i}`, password: 'wrong', from })).status);
     expect(statuses.slice(0, PER_ADDRESS).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(PER_ADDRESS)).toEqual([429, 429]);
     // another address is not held by it

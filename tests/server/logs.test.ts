@@ -32,7 +32,9 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
   /** Every stored log row of every kind, as text. */
   async function everyLogText(): Promise<string> {
     await server.logs.flush();
-    const rows = await Promise.all(['blade_log_api', 'blade_log_usual', 'blade_log_error'].map((t) => server.db.query(`SELECT * FROM ${t}`)));
+    const rows = await Promise.all(
+      ['blade_log_api', 'blade_log_usual', 'blade_log_error'].map((t) => server.db.query(`SELECT * FROM ${t}`)),
+    );
     return JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
   }
 
@@ -45,9 +47,20 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
     const password = 'S3cret-pass-2026';
     expect((await login('admin', 'admin')).statusCode).toBe(200);
     expect((await login('admin', password)).statusCode).toBe(400);
-    const saved = await admin.post('/api/blade-system/user/save', { account: 'logtest', password, name: '日志', realName: '日志测试', roleId: (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk'`))[0].id, status: 1 });
+    const saved = await admin.post('/api/blade-system/user/save', {
+      account: 'logtest',
+      password,
+      name: '日志',
+      realName: '日志测试',
+      roleId: (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk'`))[0].id,
+      status: 1,
+    });
     expect(saved.body.code).toBe(200);
-    await admin.post('/api/blade-system/user/update-password', undefined, { oldPassword: clientHash(password), newPassword: clientHash(password), newPassword1: clientHash(password) });
+    await admin.post('/api/blade-system/user/update-password', undefined, {
+      oldPassword: clientHash(password),
+      newPassword: clientHash(password),
+      newPassword1: clientHash(password),
+    });
 
     const text = await everyLogText();
     for (const secret of [password, clientHash(password), clientHash('admin'), 'ab12']) expect(text).not.toContain(secret);
@@ -74,7 +87,11 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
   });
 
   it('refuses anonymous callers and users without the log menus', async () => {
-    const clerkToken = await server.token({ user_id: (await server.db.query(`SELECT id::text AS id FROM blade_user WHERE account = 'clerk'`))[0].id, role_name: 'project_clerk', role_id: (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk'`))[0].id });
+    const clerkToken = await server.token({
+      user_id: (await server.db.query(`SELECT id::text AS id FROM blade_user WHERE account = 'clerk'`))[0].id,
+      role_name: 'project_clerk',
+      role_id: (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk'`))[0].id,
+    });
     const clerk = client(server, clerkToken);
     const anonymous = client(server);
     const [someRow] = (await list('api')).body.data.records;
@@ -89,8 +106,12 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
     }
     // no one writes a log through the API, the administrator included, and none is described
     for (const kind of KINDS) expect((await admin.post(`/api/blade-log/${kind}/remove`, undefined, { ids: someRow.id })).status).toBe(404);
-    const paths = Object.keys(JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body).paths).filter((p) => p.startsWith('/api/blade-log/'));
-    expect(paths.sort()).toEqual(KINDS.flatMap((k) => ['detail', 'export', 'list', 'options'].map((a) => `/api/blade-log/${k}/${a}`)).sort());
+    const paths = Object.keys(JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body).paths).filter((p) =>
+      p.startsWith('/api/blade-log/'),
+    );
+    expect(paths.sort()).toEqual(
+      KINDS.flatMap((k) => ['detail', 'export', 'list', 'options'].map((a) => `/api/blade-log/${k}/${a}`)).sort(),
+    );
     expect((await admin.get('/api/blade-log/api/detail', { id: someRow.id })).body.code).toBe(200);
   });
 
@@ -99,7 +120,11 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
     const tenantAdmin = client(server, other.token);
     // the tenant's own activity: a failed login and a removed parameter
     await login('admin', 'wrong-password', other.tenantId);
-    const param = await tenantAdmin.post('/api/blade-system/param/save', { paramName: '租户参数', paramKey: 'tenant.logProbe', paramValue: '1' });
+    const param = await tenantAdmin.post('/api/blade-system/param/save', {
+      paramName: '租户参数',
+      paramKey: 'tenant.logProbe',
+      paramValue: '1',
+    });
     expect(param.body.code).toBe(200);
     expect((await tenantAdmin.post('/api/blade-system/param/remove', undefined, { ids: param.body.data.id })).body.code).toBe(200);
     await server.logs.flush();
@@ -136,23 +161,51 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
 
     await server.logs.flush();
     const detail = await admin.get('/api/blade-log/error/detail', { id: errorId });
-    expect(detail.body.data).toMatchObject({ source: 'server', exceptionName: 'TypeError', method: 'GET', requestUri: '/api/test-only/broken', createUser: '1123598821738675201' });
+    expect(detail.body.data).toMatchObject({
+      source: 'server',
+      exceptionName: 'TypeError',
+      method: 'GET',
+      requestUri: '/api/test-only/broken',
+      createUser: '1123598821738675201',
+    });
     expect(detail.body.data.message).toContain("reading 'amount'");
     expect(detail.body.data.stackTrace).toMatch(/TypeError[\s\S]*\n\s+at /);
   });
 
   it('adopts the error logs the browser uploads', async () => {
-    const res = await admin.post('/api/blade-auth/oauth/client-logs', [{ type: 'error', message: 'ReferenceError: total is not defined', stack: 'at Grid (grid.tsx:42)', url: '/cost-material/materialTotalDemand', time: '2026-11-23 09:00:00', info: { token: 'abc', component: 'Grid' } }]);
+    const res = await admin.post('/api/blade-auth/oauth/client-logs', [
+      {
+        type: 'error',
+        message: 'ReferenceError: total is not defined',
+        stack: 'at Grid (grid.tsx:42)',
+        url: '/cost-material/materialTotalDemand',
+        time: '2026-11-23 09:00:00',
+        info: { token: 'abc', component: 'Grid' },
+      },
+    ]);
     expect(res.body).toMatchObject({ code: 200, data: { stored: 1 } });
     const [row] = (await list('error', { source: 'client' })).body.data.records;
-    expect(row).toMatchObject({ source: 'client', exceptionName: 'error', message: 'ReferenceError: total is not defined', requestUri: '/cost-material/materialTotalDemand', clientTime: '2026-11-23 09:00:00' });
+    expect(row).toMatchObject({
+      source: 'client',
+      exceptionName: 'error',
+      message: 'ReferenceError: total is not defined',
+      requestUri: '/cost-material/materialTotalDemand',
+      clientTime: '2026-11-23 09:00:00',
+    });
     const detail = await admin.get('/api/blade-log/error/detail', { id: row.id });
     expect(JSON.parse(detail.body.data.params)).toEqual({ token: '******', component: 'Grid' });
   });
 
   it('audits a failed login, a lock, a delete, an unlock and a grant', async () => {
     const roleId = (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk'`))[0].id;
-    const user = await admin.post('/api/blade-system/user/save', { account: 'audited', password: 'right-pass', name: '审计', realName: '审计测试', roleId, status: 1 });
+    const user = await admin.post('/api/blade-system/user/save', {
+      account: 'audited',
+      password: 'right-pass',
+      name: '审计',
+      realName: '审计测试',
+      roleId,
+      status: 1,
+    });
     for (let i = 0; i < 5; i++) await login('audited', 'wrong-pass');
     const failed = (await list('usual', { event: 'loginFailed', account: 'audited' })).body.data.records;
     expect(failed).toHaveLength(5);
@@ -164,13 +217,19 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
     const [unlocked] = (await list('usual', { event: 'unlock' })).body.data.records;
     expect(unlocked).toMatchObject({ subject: `user ${user.body.data.id}`, createUser: '1123598821738675201' });
 
-    const param = await admin.post('/api/blade-system/param/save', { paramName: '审计删除', paramKey: 'audit.removeProbe', paramValue: '1' });
+    const param = await admin.post('/api/blade-system/param/save', {
+      paramName: '审计删除',
+      paramKey: 'audit.removeProbe',
+      paramValue: '1',
+    });
     expect(param.body.code).toBe(200);
     await admin.post('/api/blade-system/param/remove', undefined, { ids: param.body.data.id });
     const [removed] = (await list('usual', { event: 'delete' })).body.data.records;
     expect(removed).toMatchObject({ event: 'delete', subject: `param ${param.body.data.id}`, createUser: '1123598821738675201' });
 
-    expect((await admin.post('/api/blade-system/user/grant', undefined, { userIds: user.body.data.id, roleIds: roleId })).body.code).toBe(200);
+    expect((await admin.post('/api/blade-system/user/grant', undefined, { userIds: user.body.data.id, roleIds: roleId })).body.code).toBe(
+      200,
+    );
     const [granted] = (await list('usual', { event: 'grant' })).body.data.records;
     expect(granted).toMatchObject({ subject: `user ${user.body.data.id}` });
     expect((await list('usual', { event: 'login' })).body.data.total).toBeGreaterThanOrEqual(1);
@@ -186,7 +245,11 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
        SELECT 9000000000 + g, '000000', now() - interval '100 days', now() - interval '100 days', 'POST', '/api/old', 200, 1 FROM generate_series(1, 2500) g`,
     );
     await server.db.query(`UPDATE blade_log_usual SET create_time = now() - interval '100 days' WHERE tenant_id = $1`, [other.tenantId]);
-    await client(server, other.token).post('/api/blade-system/param/save', { paramName: '日志保留天数', paramKey: 'log.retentionDays', paramValue: '200' });
+    await client(server, other.token).post('/api/blade-system/param/save', {
+      paramName: '日志保留天数',
+      paramKey: 'log.retentionDays',
+      paramValue: '200',
+    });
     await server.logs.flush();
     const before = await server.db.query(`SELECT count(*)::int AS n FROM blade_log_api WHERE tenant_id = '000000'`);
 
@@ -194,14 +257,29 @@ describe.each(databaseKinds())('logs on %s', (kind) => {
     expect(removed).toBe(2500);
     const [{ n }] = await server.db.query(`SELECT count(*)::int AS n FROM blade_log_api WHERE tenant_id = '000000'`);
     expect(n).toBe(before[0].n - 2500);
-    expect((await server.db.query(`SELECT 1 FROM blade_log_usual WHERE tenant_id = $1`, [other.tenantId])).length).toBeGreaterThanOrEqual(1);
+    expect((await server.db.query(`SELECT 1 FROM blade_log_usual WHERE tenant_id = $1`, [other.tenantId])).length).toBeGreaterThanOrEqual(
+      1,
+    );
 
     // the platform's retention is a parameter too: a 1-day retention, ten days on, removes the rest
-    const [param] = await server.db.query(`SELECT id::text AS id FROM blade_param WHERE param_key = 'log.retentionDays' AND tenant_id = '000000'`);
-    expect((await admin.post('/api/blade-system/param/update', { id: param.id, paramName: '日志保留天数', paramKey: 'log.retentionDays', paramValue: '1' })).body.code).toBe(200);
+    const [param] = await server.db.query(
+      `SELECT id::text AS id FROM blade_param WHERE param_key = 'log.retentionDays' AND tenant_id = '000000'`,
+    );
+    expect(
+      (
+        await admin.post('/api/blade-system/param/update', {
+          id: param.id,
+          paramName: '日志保留天数',
+          paramKey: 'log.retentionDays',
+          paramValue: '1',
+        })
+      ).body.code,
+    ).toBe(200);
     await server.logs.flush();
     await server.logs.purge(new Date(Date.now() + 10 * 86_400_000));
     expect((await server.db.query(`SELECT count(*)::int AS n FROM blade_log_api WHERE tenant_id = '000000'`))[0].n).toBe(0);
-    expect((await server.db.query(`SELECT 1 FROM blade_log_usual WHERE tenant_id = $1`, [other.tenantId])).length).toBeGreaterThanOrEqual(1);
+    expect((await server.db.query(`SELECT 1 FROM blade_log_usual WHERE tenant_id = $1`, [other.tenantId])).length).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 });

@@ -23,10 +23,13 @@ function needed(keys: readonly string[]): string[] {
     if (wanted.has(key)) return;
     wanted.add(key);
     const model = entities[key];
-    for (const f of [...model.fields, ...model.details.flatMap((d) => d.fields)]) if (f.ref && f.required && f.ref.entity !== key) visit(f.ref.entity);
+    for (const f of [...model.fields, ...model.details.flatMap((d) => d.fields)])
+      if (f.ref && f.required && f.ref.entity !== key) visit(f.ref.entity);
   };
   keys.forEach(visit);
-  return dependencyOrder(catalog).map((m) => m.key).filter((k) => wanted.has(k));
+  return dependencyOrder(catalog)
+    .map((m) => m.key)
+    .filter((k) => wanted.has(k));
 }
 
 describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
@@ -50,17 +53,54 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
     const alias = `m${Math.random().toString(36).slice(2, 10)}`;
     const role = await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
     const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes]);
-    expect((await admin.post('/api/blade-system/role/grant', { roleIds: [role.body.data.id], menuIds: menus.map((m) => m.id), dataScopeIds: [], apiScopeIds: [] })).body.code).toBe(200);
-    const user = await admin.post('/api/blade-system/user/save', { account: alias, password: 'secret1', name: alias, realName: alias, roleId: role.body.data.id, status: 1 });
+    expect(
+      (
+        await admin.post('/api/blade-system/role/grant', {
+          roleIds: [role.body.data.id],
+          menuIds: menus.map((m) => m.id),
+          dataScopeIds: [],
+          apiScopeIds: [],
+        })
+      ).body.code,
+    ).toBe(200);
+    const user = await admin.post('/api/blade-system/user/save', {
+      account: alias,
+      password: 'secret1',
+      name: alias,
+      realName: alias,
+      roleId: role.body.data.id,
+      status: 1,
+    });
     expect(user.body.code, JSON.stringify(user.body)).toBe(200);
-    return client(server, await server.tokens.sign({ tenant_id: tenant.tenantId, user_id: user.body.data.id, dept_id: '', role_id: role.body.data.id, role_name: alias }));
+    return client(
+      server,
+      await server.tokens.sign({
+        tenant_id: tenant.tenantId,
+        user_id: user.body.data.id,
+        dept_id: '',
+        role_id: role.body.data.id,
+        role_name: alias,
+      }),
+    );
   }
 
   /** Someone in the tenant holding the role alias, so that approvals can reach that role's task. */
   async function staff(alias: string) {
-    const [existing] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE tenant_id = $1 AND role_alias = $2 AND is_deleted = 0`, [tenant.tenantId, alias]);
-    const roleId = existing?.id ?? (await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 5 })).body.data.id;
-    const user = await admin.post('/api/blade-system/user/save', { account: `${alias}1`, password: 'secret1', name: alias, realName: alias, roleId, status: 1 });
+    const [existing] = await server.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM blade_role WHERE tenant_id = $1 AND role_alias = $2 AND is_deleted = 0`,
+      [tenant.tenantId, alias],
+    );
+    const roleId =
+      existing?.id ??
+      (await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 5 })).body.data.id;
+    const user = await admin.post('/api/blade-system/user/save', {
+      account: `${alias}1`,
+      password: 'secret1',
+      name: alias,
+      realName: alias,
+      roleId,
+      status: 1,
+    });
     expect(user.body.code, JSON.stringify(user.body)).toBe(200);
   }
 
@@ -70,7 +110,15 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
     admin = client(server, tenant.token);
     adminEn = client(server, tenant.token, 'en');
     for (const alias of ['project_manager', 'cost_manager']) await staff(alias);
-    for (const key of needed([...MASTER, 'project', 'constructionContract', 'expenditureContract', 'laborSettlementFinalization', 'materialTotalDemand', 'materialCheck'])) {
+    for (const key of needed([
+      ...MASTER,
+      'project',
+      'constructionContract',
+      'expenditureContract',
+      'laborSettlementFinalization',
+      'materialTotalDemand',
+      'materialCheck',
+    ])) {
       ids.set(key, await save(key));
     }
   });
@@ -113,7 +161,10 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
     it('constructionContract: save, update, and submitApply starting its approval like submit', async () => {
       const draft = await save('constructionContract', { name: '人才公寓二期施工总承包合同' });
       expect(draft.approvalStatus).toBe('draft');
-      const updated = await admin.post('/api/construct/constructionContract/update', { ...draft, name: '人才公寓二期施工总承包合同(补充)' });
+      const updated = await admin.post('/api/construct/constructionContract/update', {
+        ...draft,
+        name: '人才公寓二期施工总承包合同(补充)',
+      });
       expect(updated.body).toMatchObject({ code: 200, data: { name: '人才公寓二期施工总承包合同(补充)', code: draft.code } });
       const applied = await admin.post('/api/construct/constructionContract/submitApply', { id: draft.id });
       expect(applied.body, JSON.stringify(applied.body)).toMatchObject({ code: 200, data: { id: draft.id, approvalStatus: 'approving' } });
@@ -150,19 +201,32 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
       const child = await save('goodsClassify', { parentId: root.id, name: '钢管' });
       const tree = (await admin.get('/api/construct/goodsClassify/tree')).body.data;
       const node = tree.find((n: Row) => n.id === root.id);
-      expect(node).toMatchObject({ title: '周转材料', hasChildren: true, children: [expect.objectContaining({ id: child.id, title: '钢管' })] });
+      expect(node).toMatchObject({
+        title: '周转材料',
+        hasChildren: true,
+        children: [expect.objectContaining({ id: child.id, title: '钢管' })],
+      });
       const level = (await admin.get('/api/construct/goodsClassify/lazy-list', { parentId: root.id })).body.data;
       expect(level).toEqual([expect.objectContaining({ id: child.id, name: '钢管', hasChildren: false })]);
     });
 
     it('exports every list and every record as a workbook', async () => {
       for (const model of Object.values(entities).filter((m) => m.scope === 'tenant' && m.menu && m.list.export)) {
-        const list = await server.app.inject({ method: 'GET', url: `${model.api}/export`, headers: { 'blade-auth': `bearer ${tenant.token}` } });
+        const list = await server.app.inject({
+          method: 'GET',
+          url: `${model.api}/export`,
+          headers: { 'blade-auth': `bearer ${tenant.token}` },
+        });
         expect(list.statusCode, `${model.key} list: ${list.body.slice(0, 200)}`).toBe(200);
         expect(list.headers['content-type']).toContain(XLSX);
       }
       for (const [key, record] of ids) {
-        const one = await server.app.inject({ method: 'GET', url: `${entities[key].api}/export`, query: { id: String(record.id) }, headers: { 'blade-auth': `bearer ${tenant.token}` } });
+        const one = await server.app.inject({
+          method: 'GET',
+          url: `${entities[key].api}/export`,
+          query: { id: String(record.id) },
+          headers: { 'blade-auth': `bearer ${tenant.token}` },
+        });
         expect(one.statusCode, `${key} record`).toBe(200);
         const book = new ExcelJS.Workbook();
         await book.xlsx.load(one.rawPayload as unknown as ArrayBuffer);
@@ -183,7 +247,9 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
       const refused = await reader.post('/api/construct/constructionContract/submitApply', sample('constructionContract'));
       expect(refused.status).toBe(403);
       expect(refused.body.msg).toBe(`没有新增${entities.constructionContract.label.zh}的权限`);
-      expect((await contractWriter.post('/api/construct/constructionContract/submitApply', sample('constructionContract'))).body.code).toBe(200);
+      expect((await contractWriter.post('/api/construct/constructionContract/submitApply', sample('constructionContract'))).body.code).toBe(
+        200,
+      );
     });
 
     it('the OpenAPI document describes the extra paths', async () => {
@@ -222,52 +288,64 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
       expect(refused.status).toBe(400);
       expect(refused.body.msg).toBe(`${entities[master].label.zh}已被${entities[key].label.zh}引用,不能删除,可以停用`);
       const refusedEn = await adminEn.post(`${entities[master].api}/remove`, undefined, { ids: record.id });
-      expect(refusedEn.body.msg).toBe(`${entities[master].label.en} is referenced by ${entities[key].label.en} and cannot be deleted; disable it instead`);
+      expect(refusedEn.body.msg).toBe(
+        `${entities[master].label.en} is referenced by ${entities[key].label.en} and cannot be deleted; disable it instead`,
+      );
       expect((await admin.get(`${entities[master].api}/detail`, { id: record.id })).body.data.status).toBe('enabled');
       await disable(master, record.id);
     });
 
-    it.each(MASTER)('%s: disabled, pickers leave it out, old documents keep showing and holding it, new ones cannot choose it', async (master) => {
-      const { key, field, detail } = referrers[master];
-      const model = entities[master];
-      const record = await save(master);
-      const old = (await admin.post(`${entities[key].api}/save`, holding(master, record.id))).body.data;
-      await disable(master, record.id);
+    it.each(MASTER)(
+      '%s: disabled, pickers leave it out, old documents keep showing and holding it, new ones cannot choose it',
+      async (master) => {
+        const { key, field, detail } = referrers[master];
+        const model = entities[master];
+        const record = await save(master);
+        const old = (await admin.post(`${entities[key].api}/save`, holding(master, record.id))).body.data;
+        await disable(master, record.id);
 
-      // pickers (a keyword or a page of choices, with the reference's filter) do not offer it ...
-      const title = String(record[model.titleField!]);
-      const refField = detail ? entities[key].details.find((d) => d.name === detail)!.fieldMap[field] : entities[key].fieldMap[field];
-      const filters = Object.fromEntries(Object.entries(refField.ref!.filter ?? {}).filter(([, c]) => !JSON.stringify(c).includes('$form'))
-        .map(([name, cond]) => [`${name}_equal`, String(Object.values(cond as Row)[0])]));
-      const picked = await admin.get(`${model.api}/options`, { keyword: title, ...filters });
-      expect(picked.body.data.records.map((o: Row) => o.value)).not.toContain(record.id);
-      const browsed = await admin.get(`${model.api}/options`, { size: '500' });
-      expect(browsed.body.data.records.map((o: Row) => o.value)).not.toContain(record.id);
-      // ... but the old document's label still names it
-      const labels = await admin.get(`${model.api}/options`, { ids: record.id });
-      expect(labels.body.data.records).toEqual([{ value: record.id, label: expect.stringContaining(title) }]);
+        // pickers (a keyword or a page of choices, with the reference's filter) do not offer it ...
+        const title = String(record[model.titleField!]);
+        const refField = detail ? entities[key].details.find((d) => d.name === detail)!.fieldMap[field] : entities[key].fieldMap[field];
+        const filters = Object.fromEntries(
+          Object.entries(refField.ref!.filter ?? {})
+            .filter(([, c]) => !JSON.stringify(c).includes('$form'))
+            .map(([name, cond]) => [`${name}_equal`, String(Object.values(cond as Row)[0])]),
+        );
+        const picked = await admin.get(`${model.api}/options`, { keyword: title, ...filters });
+        expect(picked.body.data.records.map((o: Row) => o.value)).not.toContain(record.id);
+        const browsed = await admin.get(`${model.api}/options`, { size: '500' });
+        expect(browsed.body.data.records.map((o: Row) => o.value)).not.toContain(record.id);
+        // ... but the old document's label still names it
+        const labels = await admin.get(`${model.api}/options`, { ids: record.id });
+        expect(labels.body.data.records).toEqual([{ value: record.id, label: expect.stringContaining(title) }]);
 
-      // the old document can still be saved with it
-      const kept = await admin.post(`${entities[key].api}/update`, { ...old, remark: '停用后修改' });
-      expect(kept.body, JSON.stringify(kept.body)).toMatchObject({ code: 200 });
-      const path = detail ? `/${detail}/0/${field}` : `/${field}`;
-      const label = detail ? `${entities[key].details[0].label.zh}第1行 ${refField.label.zh}` : refField.label.zh;
-      // a new document cannot choose it
-      const fresh = await admin.post(`${entities[key].api}/save`, holding(master, record.id));
-      expect(fresh.status).toBe(400);
-      expect(fresh.body.data.errors).toContainEqual({ path, message: `${label}: ${model.label.zh}“${title}”已停用,不能选用` });
-      const freshEn = await adminEn.post(`${entities[key].api}/save`, holding(master, record.id));
-      expect(freshEn.body.data.errors.find((e: Row) => e.path === path).message.endsWith(`: ${model.label.en} "${title}" is disabled and cannot be chosen`)).toBe(true);
-      // nor can the old document switch to another disabled one
-      const other = await save(master);
-      await disable(master, other.id);
-      const switched = detail
-        ? { ...old, [detail]: old[detail].map((r: Row) => ({ ...r, [field]: other.id })) }
-        : { ...old, [field]: other.id };
-      expect((await admin.post(`${entities[key].api}/update`, switched)).status).toBe(400);
-      // enabled again, it is chosen as before
-      expect((await admin.post(`${model.api}/updatePart`, { id: record.id, status: 'enabled' })).body.code).toBe(200);
-      expect((await admin.post(`${entities[key].api}/save`, holding(master, record.id))).body.code).toBe(200);
-    });
+        // the old document can still be saved with it
+        const kept = await admin.post(`${entities[key].api}/update`, { ...old, remark: '停用后修改' });
+        expect(kept.body, JSON.stringify(kept.body)).toMatchObject({ code: 200 });
+        const path = detail ? `/${detail}/0/${field}` : `/${field}`;
+        const label = detail ? `${entities[key].details[0].label.zh}第1行 ${refField.label.zh}` : refField.label.zh;
+        // a new document cannot choose it
+        const fresh = await admin.post(`${entities[key].api}/save`, holding(master, record.id));
+        expect(fresh.status).toBe(400);
+        expect(fresh.body.data.errors).toContainEqual({ path, message: `${label}: ${model.label.zh}“${title}”已停用,不能选用` });
+        const freshEn = await adminEn.post(`${entities[key].api}/save`, holding(master, record.id));
+        expect(
+          freshEn.body.data.errors
+            .find((e: Row) => e.path === path)
+            .message.endsWith(`: ${model.label.en} "${title}" is disabled and cannot be chosen`),
+        ).toBe(true);
+        // nor can the old document switch to another disabled one
+        const other = await save(master);
+        await disable(master, other.id);
+        const switched = detail
+          ? { ...old, [detail]: old[detail].map((r: Row) => ({ ...r, [field]: other.id })) }
+          : { ...old, [field]: other.id };
+        expect((await admin.post(`${entities[key].api}/update`, switched)).status).toBe(400);
+        // enabled again, it is chosen as before
+        expect((await admin.post(`${model.api}/updatePart`, { id: record.id, status: 'enabled' })).body.code).toBe(200);
+        expect((await admin.post(`${entities[key].api}/save`, holding(master, record.id))).body.code).toBe(200);
+      },
+    );
   });
 });

@@ -54,9 +54,19 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
   beforeAll(async () => {
     server = await startServer(kind);
     [admin, clerk, costmgr, manager, center] = await Promise.all(['admin', 'clerk', 'costmgr', 'manager', 'center'].map(person));
-    const dept = async (name: string) => (await server.db.query(`SELECT id::text AS id FROM blade_dept WHERE tenant_id = '000000' AND dept_name = $1`, [name]))[0].id as string;
-    const role = async (alias: string) => (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = $1`, [alias]))[0].id as string;
-    ids = { co1: await dept('第一工程公司'), co2: await dept('市政工程公司'), hq: await dept('筑算建设集团'), costManagerRole: await role('cost_manager'), clerkRole: await role('project_clerk') };
+    const dept = async (name: string) =>
+      (await server.db.query(`SELECT id::text AS id FROM blade_dept WHERE tenant_id = '000000' AND dept_name = $1`, [name]))[0]
+        .id as string;
+    const role = async (alias: string) =>
+      (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = $1`, [alias]))[0]
+        .id as string;
+    ids = {
+      co1: await dept('第一工程公司'),
+      co2: await dept('市政工程公司'),
+      hq: await dept('筑算建设集团'),
+      costManagerRole: await role('cost_manager'),
+      clerkRole: await role('project_clerk'),
+    };
     const b = await server.newTenant('乙建设公司');
     other = { api: client(server, b.token), tenantId: b.tenantId, adminId: b.adminId, token: b.token };
   });
@@ -98,7 +108,13 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect(refused.status).toBe(400);
       expect(refused.body.data.errors).toEqual([{ path: '/type', message: '审批消息只能由系统发送' }]);
 
-      const m = await sendSystemMessage(server.ctx, { tenantId: '000000', receiverIds: [manager.id], title: '待审批:材料总计划', content: '王晓明提交了材料总计划,请审批。', path: '/work/process/materialTotalDemand/handle/1/2/3' });
+      const m = await sendSystemMessage(server.ctx, {
+        tenantId: '000000',
+        receiverIds: [manager.id],
+        title: '待审批:材料总计划',
+        content: '王晓明提交了材料总计划,请审批。',
+        path: '/work/process/materialTotalDemand/handle/1/2/3',
+      });
       expect(m).toMatchObject({ type: '3', createUserName: '系统', createUser: '0' });
       const got = (await manager.api.get(`${BASE}/detail`, { id: m.id })).body.data;
       expect(got).toMatchObject({ title: '待审批:材料总计划', path: '/work/process/materialTotalDemand/handle/1/2/3', isRead: 0 });
@@ -124,7 +140,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect((await client(server).get(`${BASE}/my/topList`)).status).toBe(401);
     });
 
-    it('the sender sees it in the sent list with read counts, and each recipient\'s state in sendDetail', async () => {
+    it("the sender sees it in the sent list with read counts, and each recipient's state in sendDetail", async () => {
       const list = (await admin.api.get(`${BASE}/my/sendList`, { title: '只给王晓明' })).body.data;
       expect(list.records).toHaveLength(1);
       expect(list.records[0]).toMatchObject({ id: m.id, receiverCount: 1 });
@@ -133,7 +149,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect(detail.receivers).toEqual([expect.objectContaining({ userId: clerk.id, realName: '王晓明' })]);
     });
 
-    it('another tenant\'s messages stay in that tenant, whatever ids it names', async () => {
+    it("another tenant's messages stay in that tenant, whatever ids it names", async () => {
       const theirDept = (await server.db.query(`SELECT id::text AS id FROM blade_dept WHERE tenant_id = $1`, [other.tenantId]))[0].id;
       const broadcast = await other.api.post(`${BASE}/save`, { type: '2', deptIds: theirDept, title: '乙公司通知', content: '内部通知' });
       // the only user of that department is its sender: nobody receives it, nothing is stored
@@ -257,11 +273,22 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
     const NOTICE = '/api/blade-desk/notice';
 
     it('the desk manages notices with category and publish date; every user of the tenant reads the published ones', async () => {
-      const published = (await admin.api.post(`${NOTICE}/submit`, { title: '安全生产月活动通知', category: '1', releaseTime: '2026-06-01', content: '六月为安全生产月。' })).body.data;
-      const future = (await admin.api.post(`${NOTICE}/submit`, { title: '明年的通知', category: '6', releaseTime: '2099-01-01', content: '尚未发布。' })).body.data;
+      const published = (
+        await admin.api.post(`${NOTICE}/submit`, {
+          title: '安全生产月活动通知',
+          category: '1',
+          releaseTime: '2026-06-01',
+          content: '六月为安全生产月。',
+        })
+      ).body.data;
+      const future = (
+        await admin.api.post(`${NOTICE}/submit`, { title: '明年的通知', category: '6', releaseTime: '2099-01-01', content: '尚未发布。' })
+      ).body.data;
       expect(published).toMatchObject({ category: '1', releaseTime: '2026-06-01' });
       expect((await admin.api.get(`${NOTICE}/detail`, { id: published.id })).body.data.content).toBe('六月为安全生产月。');
-      expect((await admin.api.get(`${NOTICE}/list`, { title: '通知', size: '50' })).body.data.records.map((r: any) => r.id)).toEqual(expect.arrayContaining([published.id, future.id]));
+      expect((await admin.api.get(`${NOTICE}/list`, { title: '通知', size: '50' })).body.data.records.map((r: any) => r.id)).toEqual(
+        expect.arrayContaining([published.id, future.id]),
+      );
 
       // the clerk has no desk menu: the management list is closed, the home page's list is open
       expect((await clerk.api.get(`${NOTICE}/list`)).status).toBe(403);
@@ -275,7 +302,12 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       const bad = await admin.api.post(`${NOTICE}/submit`, { title: '没有类型', category: '99', content: 'x' });
       expect(bad.status).toBe(400);
       expect(bad.body.data.errors).toEqual([{ path: '/releaseTime', message: '发布日期不能为空' }]);
-      const unknown = await admin.api.post(`${NOTICE}/submit`, { title: '未知类型', category: '99', releaseTime: '2026-06-01', content: 'x' });
+      const unknown = await admin.api.post(`${NOTICE}/submit`, {
+        title: '未知类型',
+        category: '99',
+        releaseTime: '2026-06-01',
+        content: 'x',
+      });
       expect(unknown.body.data.errors).toEqual([{ path: '/category', message: '通知类型的值 99 不在字典 notice 中' }]);
       expect((await admin.api.post(`${NOTICE}/remove`, undefined, { ids: future.id })).body.code).toBe(200);
     });
@@ -295,7 +327,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect(res.status).toBe(401);
     });
 
-    it('a message reaches the recipient\'s open stream within a second; others get nothing', async () => {
+    it("a message reaches the recipient's open stream within a second; others get nothing", async () => {
       const mine = await subscribeLive(base, clerk.token);
       const theirs = await subscribeLive(base, costmgr.token);
       const otherTenant = await subscribeLive(base, other.token);
@@ -323,7 +355,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       }
     });
 
-    it('a department broadcast reaches every member\'s stream; a failed send reaches nobody', async () => {
+    it("a department broadcast reaches every member's stream; a failed send reaches nobody", async () => {
       const streams = await Promise.all([clerk, costmgr, manager].map((p) => subscribeLive(base, p.token)));
       try {
         await Promise.all(streams.map((s) => s.next('ready')));
@@ -380,7 +412,12 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
           expect((await onFirst.next('message', 1000)).data.id).toBe(m.id);
 
           // and the other way round: sent through the second process
-          const viaSecond = await client({ ...server, app: second.app } as TestServer, admin.token).post(`${BASE}/save`, { type: '1', receiverIds: costmgr.id, title: '从二号进程发出', content: '跨进程' });
+          const viaSecond = await client({ ...server, app: second.app } as TestServer, admin.token).post(`${BASE}/save`, {
+            type: '1',
+            receiverIds: costmgr.id,
+            title: '从二号进程发出',
+            content: '跨进程',
+          });
           expect(viaSecond.body.code).toBe(200);
           expect((await onFirst.next('message', 1000)).data.title).toBe('从二号进程发出');
         } finally {
@@ -393,7 +430,9 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
         const stream = await subscribeLive(bases[1], clerk.token);
         try {
           await stream.next('ready');
-          await server.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+          await server.db.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+          );
           await stream.next('refresh', 8000);
           const m = await sent(admin, { type: '1', receiverIds: clerk.id, title: '重连之后' });
           expect((await stream.next('message', 2000)).data.id).toBe(m.id);

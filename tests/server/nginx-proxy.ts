@@ -115,7 +115,9 @@ export async function startNginx(ports: number[], workers: number | 'auto' = 'au
   const port = await freePort();
   writeFileSync(join(prefix, 'zhusuan.conf'), renderSite(ports, port));
   writeFileSync(join(prefix, 'nginx.conf'), mainConfig(prefix, workers));
-  const proc: ChildProcess = spawn(nginxBinary(), ['-e', 'stderr', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc: ChildProcess = spawn(nginxBinary(), ['-e', 'stderr', '-p', prefix, '-c', join(prefix, 'nginx.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -141,10 +143,13 @@ export async function startNginx(ports: number[], workers: number | 'auto' = 'au
     answered() {
       const log = join(prefix, 'access.log');
       if (!existsSync(log)) return [];
-      return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => {
-        const [probe, upstream, status, method, path] = line.split('|');
-        return { probe, upstream, status: Number(status), method, path };
-      });
+      return readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [probe, upstream, status, method, path] = line.split('|');
+          return { probe, upstream, status: Number(status), method, path };
+        });
     },
   };
 }

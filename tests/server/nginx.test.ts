@@ -29,10 +29,19 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
     const { url, drop } = await createTestDatabase();
     dropDatabase = drop;
     // every login of this file comes from 127.0.0.1: the per-address limit would count them all together
-    const env = { DATABASE_URL: url, ZS_TEST_CAPTCHA: 'expose', ZS_POOL_SIZE: '4', ZS_TRUST_PROXY: 'loopback', ZS_LOGIN_LIMIT_ADDRESS: '1000' };
+    const env = {
+      DATABASE_URL: url,
+      ZS_TEST_CAPTCHA: 'expose',
+      ZS_POOL_SIZE: '4',
+      ZS_TRUST_PROXY: 'loopback',
+      ZS_LOGIN_LIMIT_ADDRESS: '1000',
+    };
     servers = await Promise.all([spawnServer(env), spawnServer(env), spawnServer(env)]);
     // several nginx workers whatever the machine's cores: what balances the streams must be shared by them
-    nginx = await startNginx(servers.map((s) => Number(new URL(s.url).port)), 8);
+    nginx = await startNginx(
+      servers.map((s) => Number(new URL(s.url).port)),
+      8,
+    );
     database = new pg.Client({ connectionString: url });
     await database.connect();
   }, 600_000);
@@ -62,10 +71,21 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
   const sql = async <T = any>(text: string, params: unknown[] = []) => (await database.query(text, params)).rows as T[];
 
   function tokenRequest(probe: string, username: string, password: string, captcha?: { key: string; code: string }) {
-    const query = new URLSearchParams({ tenantId: '000000', username, password: clientHash(password), grant_type: captcha ? 'captcha' : 'password', scope: 'all', type: 'account' });
+    const query = new URLSearchParams({
+      tenantId: '000000',
+      username,
+      password: clientHash(password),
+      grant_type: captcha ? 'captcha' : 'password',
+      scope: 'all',
+      type: 'account',
+    });
     return through(`/api/blade-auth/oauth/token?${query}`, probe, {
       method: 'POST',
-      headers: { authorization: SABER, 'tenant-id': '000000', ...(captcha ? { 'captcha-key': captcha.key, 'captcha-code': captcha.code } : {}) },
+      headers: {
+        authorization: SABER,
+        'tenant-id': '000000',
+        ...(captcha ? { 'captcha-key': captcha.key, 'captcha-code': captcha.code } : {}),
+      },
     });
   }
 
@@ -129,7 +149,10 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
     }
     // a stream is logged when it ends
     for (let i = 0; i < 50 && nginx!.answered().filter((l) => l.path === `${MESSAGES}/subscribe`).length < 3; i++) await sleep(100);
-    const streamedBy = nginx!.answered().filter((l) => l.path === `${MESSAGES}/subscribe`).map((l) => l.upstream);
+    const streamedBy = nginx!
+      .answered()
+      .filter((l) => l.path === `${MESSAGES}/subscribe`)
+      .map((l) => l.upstream);
     expect(new Set(streamedBy).size).toBe(3);
     const sender = await servedBy('send');
     expect(streamedBy.filter((upstream) => upstream !== sender)).toHaveLength(2);
@@ -149,13 +172,23 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
       b = httpApi(servers[1].url, admin);
     });
 
-    it('a role\'s grants', async () => {
+    it("a role's grants", async () => {
       const alias = `nginx_${Date.now().toString(36)}`;
       const role = await a.ok('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
-      await a.ok('/api/blade-system/user/save', { account: alias, password: 'secret1', name: alias, realName: alias, roleId: role.id, status: 1 });
+      await a.ok('/api/blade-system/user/save', {
+        account: alias,
+        password: 'secret1',
+        name: alias,
+        realName: alias,
+        roleId: role.id,
+        status: 1,
+      });
       const user = httpApi(servers[1].url, await loginAs(servers[1].url, alias, 'secret1'));
-      const [projects] = await sql<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = $1 AND is_deleted = 0`, [catalog.entities.project.menu!.code]);
-      const grant = (menuIds: string[]) => a.ok('/api/blade-system/role/grant', { roleIds: [role.id], menuIds, dataScopeIds: [], apiScopeIds: [] });
+      const [projects] = await sql<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = $1 AND is_deleted = 0`, [
+        catalog.entities.project.menu!.code,
+      ]);
+      const grant = (menuIds: string[]) =>
+        a.ok('/api/blade-system/role/grant', { roleIds: [role.id], menuIds, dataScopeIds: [], apiScopeIds: [] });
       const listOnB = async () => (await user.get('/api/construct/project/list')).code;
 
       expect(await listOnB()).toBe(403); // B now holds the role's (empty) grants
@@ -169,7 +202,10 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
       const [entry] = await sql<{ id: string; key: string }>(
         `SELECT id::text AS id, dict_key AS key FROM blade_dict_biz WHERE tenant_id = '000000' AND code = 'project_type' AND parent_id <> 0 AND is_deleted = 0 ORDER BY sort LIMIT 1`,
       );
-      const valueOnB = async () => ((await b.get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).data as any[]).find((d) => d.dictKey === entry.key)?.dictValue;
+      const valueOnB = async () =>
+        ((await b.get('/api/blade-system/dict-biz/dictionary', { code: 'project_type' })).data as any[]).find(
+          (d) => d.dictKey === entry.key,
+        )?.dictValue;
       expect(await valueOnB()).toBeTruthy();
       await a.ok('/api/blade-system/dict-biz/updatePart', { id: entry.id, dictValue: '房屋建筑(改名)' });
       // B serves the new value once A's signal reached it, not necessarily by the next request
@@ -178,7 +214,9 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
 
     it('a parameter (the API log of reads)', async () => {
       const path = '/api/blade-system/dict/dictionary';
-      const [param] = await sql<{ id: string }>(`SELECT id::text AS id FROM blade_param WHERE tenant_id = '000000' AND param_key = 'log.apiReads' AND is_deleted = 0`);
+      const [param] = await sql<{ id: string }>(
+        `SELECT id::text AS id FROM blade_param WHERE tenant_id = '000000' AND param_key = 'log.apiReads' AND is_deleted = 0`,
+      );
       let reads = 0;
       /**
        * Whether B logs a read made now (each read is marked). The log is written in batches every
@@ -189,7 +227,10 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
         const marker = `read-${++reads}`;
         await b.get(path, { code: 'yes_no', marker });
         expect((await b.post('/api/blade-auth/oauth/client-logs', [])).code).toBe(200);
-        const [{ n }] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM blade_log_api WHERE request_uri = $1 AND method = 'GET' AND params LIKE $2`, [path, `%${marker}%`]);
+        const [{ n }] = await sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM blade_log_api WHERE request_uri = $1 AND method = 'GET' AND params LIKE $2`,
+          [path, `%${marker}%`],
+        );
         return n > 0;
       };
       const untilDelivered = { timeout: 10_000, interval: 50 };
@@ -211,19 +252,33 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
 
     beforeAll(async () => {
       admin = httpApi(servers[0].url, await loginAs(servers[0].url));
-      const role = async (alias: string) => (await sql<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = $1 AND is_deleted = 0`, [alias]))[0].id;
+      const role = async (alias: string) =>
+        (
+          await sql<{ id: string }>(
+            `SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' AND role_alias = $1 AND is_deleted = 0`,
+            [alias],
+          )
+        )[0].id;
       clerkRole = await role('project_clerk');
       administratorRole = await role('administrator');
     });
 
     async function newUser(roleId = clerkRole) {
       const account = `rev${++seq}${Date.now().toString(36)}`;
-      const user = await admin.ok('/api/blade-system/user/save', { account, password: account, name: account, realName: account, roleId, status: 1 });
+      const user = await admin.ok('/api/blade-system/user/save', {
+        account,
+        password: account,
+        name: account,
+        realName: account,
+        roleId,
+        status: 1,
+      });
       return { id: user.id as string, account };
     }
 
     /** What each process answers the token on a call that needs nothing but a valid one. */
-    const statuses = (token: string) => Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/blade-auth/oauth/user-info`, { headers: auth(token) })).status));
+    const statuses = (token: string) =>
+      Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/blade-auth/oauth/user-info`, { headers: auth(token) })).status));
 
     /**
      * Every process first accepts the token (so each holds the user's generation in its cache),
@@ -250,7 +305,14 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
       const token = await loginAs(servers[1].url, boss.account, boss.account);
       await endedEverywhere(token, () => admin.ok('/api/blade-system/user/updatePart', { id: boss.id, status: 0 }));
       for (const server of servers) {
-        const attempt = await httpApi(server.url, token).post('/api/blade-system/user/save', { account: `evil${seq}`, password: 'evil123', name: 'evil', realName: 'evil', roleId: administratorRole, status: 1 });
+        const attempt = await httpApi(server.url, token).post('/api/blade-system/user/save', {
+          account: `evil${seq}`,
+          password: 'evil123',
+          name: 'evil',
+          realName: 'evil',
+          roleId: administratorRole,
+          status: 1,
+        });
         expect(attempt.code).toBe(401);
       }
       expect(await sql(`SELECT 1 FROM blade_user WHERE account = $1`, [`evil${seq}`])).toHaveLength(0);
@@ -259,8 +321,12 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
     it('a role change, a password reset and a removal through process C', async () => {
       const user = await newUser();
       const c = httpApi(servers[2].url, await loginAs(servers[2].url));
-      await endedEverywhere(await loginAs(servers[0].url, user.account, user.account), () => c.post('/api/blade-system/user/grant', undefined, { userIds: user.id, roleIds: administratorRole }));
-      await endedEverywhere(await loginAs(servers[1].url, user.account, user.account), () => c.post('/api/blade-system/user/reset-password', undefined, { userIds: user.id }));
+      await endedEverywhere(await loginAs(servers[0].url, user.account, user.account), () =>
+        c.post('/api/blade-system/user/grant', undefined, { userIds: user.id, roleIds: administratorRole }),
+      );
+      await endedEverywhere(await loginAs(servers[1].url, user.account, user.account), () =>
+        c.post('/api/blade-system/user/reset-password', undefined, { userIds: user.id }),
+      );
       await endedEverywhere(await loginAs(servers[0].url, user.account, '123456'), async () => {
         expect((await c.post('/api/blade-system/user/remove', undefined, { ids: user.id })).code).toBe(200);
       });

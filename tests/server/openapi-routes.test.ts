@@ -8,7 +8,11 @@ import { databaseKinds, startServer, type TestServer } from './harness.ts';
 function routesOf(server: TestServer): Map<string, string[]> {
   const listing = server.app.printRoutes({ commonPrefix: false, includeHooks: false });
   const routes = new Map<string, string[]>();
-  for (const m of listing.matchAll(/(\/\S*) \(([A-Z, ]+)\)/g)) routes.set(m[1], m[2].split(', ').filter((x) => x !== 'HEAD'));
+  for (const m of listing.matchAll(/(\/\S*) \(([A-Z, ]+)\)/g))
+    routes.set(
+      m[1],
+      m[2].split(', ').filter((x) => x !== 'HEAD'),
+    );
   return routes;
 }
 
@@ -24,22 +28,28 @@ describe.each(databaseKinds())('the OpenAPI document and the routes on %s', (kin
   afterAll(async () => server?.dispose());
 
   it('describes only routes that exist, with their methods', () => {
-    const missing = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops)
-      .filter((method) => !server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }))
-      .map((method) => `${method} ${path}`));
+    const missing = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((method) => !server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }))
+        .map((method) => `${method} ${path}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('describes every business route', () => {
     const routes = [...routesOf(server)].filter(([path]) => path.startsWith('/api/construct/'));
     expect(routes.length).toBeGreaterThan(300);
-    const undescribed = routes.flatMap(([path, methods]) => methods.filter((m) => !doc.paths[path]?.[m.toLowerCase()]).map((m) => `${m} ${path}`));
+    const undescribed = routes.flatMap(([path, methods]) =>
+      methods.filter((m) => !doc.paths[path]?.[m.toLowerCase()]).map((m) => `${m} ${path}`),
+    );
     expect(undescribed).toEqual([]);
   });
 
   it('describes the cumulative query of every x-cumulative document, with its keys', () => {
     const documents = Object.values(server.catalog.entities).filter((m) => m.cumulative);
-    expect(documents.map((m) => m.key)).toEqual(expect.arrayContaining(['subcontractMonthlySettlement', 'subcontractSettlementFiling', 'laborSettlementFinalization']));
+    expect(documents.map((m) => m.key)).toEqual(
+      expect.arrayContaining(['subcontractMonthlySettlement', 'subcontractSettlementFiling', 'laborSettlementFinalization']),
+    );
     for (const model of documents) {
       const get = doc.paths[`${model.api}/cumulative`]?.get;
       expect(get, model.key).toBeDefined();
@@ -47,6 +57,11 @@ describe.each(databaseKinds())('the OpenAPI document and the routes on %s', (kin
       expect(required, model.key).toEqual(model.cumulative!.queryKeys);
     }
     const filing = doc.paths['/api/construct/subcontractSettlementFiling/cumulative'].get;
-    expect(filing.parameters.map((p: any) => [p.name, p.required])).toEqual([['projectId', true], ['expenditureContractCode', false], ['subcontractorId', false], ['excludeId', false]]);
+    expect(filing.parameters.map((p: any) => [p.name, p.required])).toEqual([
+      ['projectId', true],
+      ['expenditureContractCode', false],
+      ['subcontractorId', false],
+      ['excludeId', false],
+    ]);
   });
 });

@@ -13,7 +13,9 @@ const DEV = '/api/blade-develop';
 
 function multipart(filename: string, body: string) {
   const boundary = `----zs${Date.now()}`;
-  const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${body}\r\n--${boundary}--\r\n`);
+  const payload = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${body}\r\n--${boundary}--\r\n`,
+  );
   return { payload, 'content-type': `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -26,13 +28,23 @@ describe.each(databaseKinds())('outgoing connections on %s', (kind) => {
   const built: S3Settings[] = [];
   const factory: S3Factory = async (settings) => {
     built.push(settings);
-    class Command { constructor(readonly input: unknown) {} }
-    return { client: { send: async () => ({}) }, commands: { PutObjectCommand: Command, GetObjectCommand: Command, DeleteObjectCommand: Command } };
+    class Command {
+      constructor(readonly input: unknown) {}
+    }
+    return {
+      client: { send: async () => ({}) },
+      commands: { PutObjectCommand: Command, GetObjectCommand: Command, DeleteObjectCommand: Command },
+    };
   };
 
   const upload = async (lang: 'zh' | 'en') => {
     const { payload, ...type } = multipart('说明.txt', 'x');
-    const res = await app.app.inject({ method: 'POST', url: `${OSS}/endpoint/put-file`, payload, headers: { ...type, 'blade-auth': `bearer ${token}`, 'accept-language': lang } });
+    const res = await app.app.inject({
+      method: 'POST',
+      url: `${OSS}/endpoint/put-file`,
+      payload,
+      headers: { ...type, 'blade-auth': `bearer ${token}`, 'accept-language': lang },
+    });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
 
@@ -40,7 +52,9 @@ describe.each(databaseKinds())('outgoing connections on %s', (kind) => {
     const opened = await openTestDb(kind);
     drop = opened.drop;
     app = await createApp(testConfig({ ossHosts: ['minio.internal.example'] }), { db: opened.db, logger: false, s3Factory: factory });
-    const [u] = await app.db.query(`SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`);
+    const [u] = await app.db.query(
+      `SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`,
+    );
     token = await app.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: 'administrator' });
     admin = client(app as unknown as TestServer, token);
   });
@@ -50,7 +64,16 @@ describe.each(databaseKinds())('outgoing connections on %s', (kind) => {
   });
 
   async function enable(ossCode: string, endpoint: string) {
-    const saved = await admin.post(`${OSS}/save`, { category: '1', ossCode, endpoint, bucketName: 'files', accessKey: 'k', secretKey: 's', maxSizeMb: 2, allowedTypes: 'txt' });
+    const saved = await admin.post(`${OSS}/save`, {
+      category: '1',
+      ossCode,
+      endpoint,
+      bucketName: 'files',
+      accessKey: 'k',
+      secretKey: 's',
+      maxSizeMb: 2,
+      allowedTypes: 'txt',
+    });
     expect(saved.body, JSON.stringify(saved.body)).toMatchObject({ code: 200 });
     expect((await admin.post(`${OSS}/enable`, undefined, { id: saved.body.data.id })).body.code).toBe(200);
   }
@@ -59,8 +82,14 @@ describe.each(databaseKinds())('outgoing connections on %s', (kind) => {
     await enable('metadata', 'http://169.254.169.254/latest');
     const refused = await upload('zh');
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 400, success: false, msg: '对象存储地址的主机 169.254.169.254 不在允许连接的主机列表中(ZS_OSS_HOSTS),未尝试连接' });
-    expect((await upload('en')).body.msg).toBe('Host 169.254.169.254 of the object storage endpoint is not in the allowed hosts (ZS_OSS_HOSTS); no connection was attempted');
+    expect(refused.body).toMatchObject({
+      code: 400,
+      success: false,
+      msg: '对象存储地址的主机 169.254.169.254 不在允许连接的主机列表中(ZS_OSS_HOSTS),未尝试连接',
+    });
+    expect((await upload('en')).body.msg).toBe(
+      'Host 169.254.169.254 of the object storage endpoint is not in the allowed hosts (ZS_OSS_HOSTS); no connection was attempted',
+    );
     await enable('loopback', 'http://127.0.0.1:9000');
     expect((await upload('zh')).status).toBe(400);
     expect(built).toEqual([]);
@@ -80,7 +109,7 @@ describe.each(databaseKinds())('outgoing connections on %s', (kind) => {
 // storage there is refused before any connection, whatever the allow-list says; the platform
 // administrator keeps them. A failed connection answers one message whatever the cause, so that
 // no one learns an open port from a closed one.
-describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => {
+describe.each(databaseKinds())("the platform's own addresses on %s", (kind) => {
   /** The main database's server as the operator named it (a non-routable address: nothing answers there). */
   const MAIN_HOST = '10.255.255.1';
   let app: App;
@@ -96,10 +125,13 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
 
   const factory: S3Factory = async (settings) => {
     built.push(settings);
-    class Command { constructor(readonly input: unknown) {} }
+    class Command {
+      constructor(readonly input: unknown) {}
+    }
     class Get extends Command {}
     const send = async (command: unknown) => {
-      if (command instanceof Get && settings.endpoint.endsWith(':9001')) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9001'), { code: 'ECONNREFUSED' });
+      if (command instanceof Get && settings.endpoint.endsWith(':9001'))
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9001'), { code: 'ECONNREFUSED' });
       return command instanceof Get ? { Body: Readable.from([Buffer.from('x')]), ContentLength: 1 } : {};
     };
     return { client: { send }, commands: { PutObjectCommand: Command, GetObjectCommand: Get, DeleteObjectCommand: Command } };
@@ -115,18 +147,32 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
   beforeAll(async () => {
     const opened = await openTestDb(kind);
     drop = opened.drop;
-    app = await createApp(testConfig({
-      databaseUrl: `postgres://zs@${MAIN_HOST}:5432/zhusuan`,
-      // the operator allowed this machine and the main server's host (a mistake this guards against)
-      datasourceHosts: ['127.0.0.1', 'localhost', '::1', '2130706433', MAIN_HOST],
-      ossHosts: ['127.0.0.1', 'localhost', MAIN_HOST],
-    }), { db: opened.db, logger: false, s3Factory: factory });
-    const [u] = await app.db.query(`SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`);
-    platformToken = await app.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: 'administrator' });
+    app = await createApp(
+      testConfig({
+        databaseUrl: `postgres://zs@${MAIN_HOST}:5432/zhusuan`,
+        // the operator allowed this machine and the main server's host (a mistake this guards against)
+        datasourceHosts: ['127.0.0.1', 'localhost', '::1', '2130706433', MAIN_HOST],
+        ossHosts: ['127.0.0.1', 'localhost', MAIN_HOST],
+      }),
+      { db: opened.db, logger: false, s3Factory: factory },
+    );
+    const [u] = await app.db.query(
+      `SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`,
+    );
+    platformToken = await app.tokens.sign({
+      tenant_id: '000000',
+      user_id: u.id,
+      dept_id: u.deptId,
+      role_id: u.roleId,
+      role_name: 'administrator',
+    });
     platform = client(app as unknown as TestServer, platformToken);
     const created = await platform.post('/api/blade-system/tenant/save', { tenantName: '租户B', linkman: '测试', accountNumber: -1 });
     const tenantId = created.body.data.tenantId;
-    const [b] = await app.db.query(`SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`, [tenantId]);
+    const [b] = await app.db.query(
+      `SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`,
+      [tenantId],
+    );
     tenantToken = await app.tokens.sign({ tenant_id: tenantId, user_id: b.id, dept_id: b.deptId, role_id: b.roleId, role_name: 'admin' });
     tenant = client(app as unknown as TestServer, tenantToken);
   });
@@ -137,7 +183,13 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
   });
 
   async function datasource(api: Api, name: string, fields: Record<string, unknown>): Promise<string> {
-    const saved = await api.post(`${DEV}/datasource/save`, { name, databaseName: 'postgres', username: 'postgres', password: 'pw', ...fields });
+    const saved = await api.post(`${DEV}/datasource/save`, {
+      name,
+      databaseName: 'postgres',
+      username: 'postgres',
+      password: 'pw',
+      ...fields,
+    });
     expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
     return saved.body.data.id;
   }
@@ -149,7 +201,7 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
     () => api.get(`${DEV}/model/table-info`, { tableName: 'zs_setting', datasourceId: id }),
   ];
 
-  it('a tenant\'s data source on this machine or on the main database\'s server is refused before any connection', async () => {
+  it("a tenant's data source on this machine or on the main database's server is refused before any connection", async () => {
     const probe = await listen((socket) => {
       probeConnections++;
       socket.destroy();
@@ -174,7 +226,9 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
     }
     const id = await datasource(tenant, '本机英文', { host: '127.0.0.1', port: probe });
     const en = await client(app as unknown as TestServer, tenantToken, 'en').post(`${DEV}/datasource/test`, undefined, { id });
-    expect(en.body.msg).toBe('Host 127.0.0.1 is this machine or the application database\'s server: only the platform administrator may connect to it; no connection was attempted');
+    expect(en.body.msg).toBe(
+      "Host 127.0.0.1 is this machine or the application database's server: only the platform administrator may connect to it; no connection was attempted",
+    );
     expect(probeConnections).toBe(0);
     // another port of the main database's host is the operator's to allow: tried, and refused by nothing there
     const other = await datasource(tenant, '主库主机的另一端口', { host: MAIN_HOST, port: 5433 });
@@ -196,7 +250,12 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
     if (postgres) {
       const url = new URL(postgres);
       targets['unknown role'] = { host: url.hostname, port: Number(url.port || 5432), username: 'zs_no_such_role' };
-      targets['unknown database'] = { host: url.hostname, port: Number(url.port || 5432), username: decodeURIComponent(url.username), databaseName: 'zs_no_such_database' };
+      targets['unknown database'] = {
+        host: url.hostname,
+        port: Number(url.port || 5432),
+        username: decodeURIComponent(url.username),
+        databaseName: 'zs_no_such_database',
+      };
     }
     const answers: Record<string, unknown> = {};
     for (const [cause, fields] of Object.entries(targets)) {
@@ -215,25 +274,45 @@ describe.each(databaseKinds())('the platform\'s own addresses on %s', (kind) => 
   });
 
   async function enableFor(api: Api, ossCode: string, endpoint: string) {
-    const saved = await api.post(`${OSS}/save`, { category: '1', ossCode, endpoint, bucketName: 'files', accessKey: 'k', secretKey: 's', maxSizeMb: 2, allowedTypes: 'txt' });
+    const saved = await api.post(`${OSS}/save`, {
+      category: '1',
+      ossCode,
+      endpoint,
+      bucketName: 'files',
+      accessKey: 'k',
+      secretKey: 's',
+      maxSizeMb: 2,
+      allowedTypes: 'txt',
+    });
     expect(saved.body, JSON.stringify(saved.body)).toMatchObject({ code: 200 });
     expect((await api.post(`${OSS}/enable`, undefined, { id: saved.body.data.id })).body.code).toBe(200);
   }
 
   const uploadAs = async (token: string, lang: 'zh' | 'en' = 'zh') => {
     const { payload, ...type } = multipart('说明.txt', 'x');
-    const res = await app.app.inject({ method: 'POST', url: `${OSS}/endpoint/put-file`, payload, headers: { ...type, 'blade-auth': `bearer ${token}`, 'accept-language': lang } });
+    const res = await app.app.inject({
+      method: 'POST',
+      url: `${OSS}/endpoint/put-file`,
+      payload,
+      headers: { ...type, 'blade-auth': `bearer ${token}`, 'accept-language': lang },
+    });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
 
-  it('a tenant\'s object storage on this machine or on the main database\'s server is refused; the platform\'s is used', async () => {
-    for (const [i, [host, endpoint]] of [['127.0.0.1', 'http://127.0.0.1:9000'], ['localhost', 'http://localhost:9000'], [MAIN_HOST, `http://${MAIN_HOST}:5432`]].entries()) {
+  it("a tenant's object storage on this machine or on the main database's server is refused; the platform's is used", async () => {
+    for (const [i, [host, endpoint]] of [
+      ['127.0.0.1', 'http://127.0.0.1:9000'],
+      ['localhost', 'http://localhost:9000'],
+      [MAIN_HOST, `http://${MAIN_HOST}:5432`],
+    ].entries()) {
       await enableFor(tenant, `own-${i}`, endpoint);
       const refused = await uploadAs(tenantToken);
       expect(refused.status, JSON.stringify(refused.body)).toBe(400);
       expect(refused.body.msg).toBe(`对象存储地址的主机 ${host} 是本机或本系统数据库所在的服务器,只有平台租户可以使用,未尝试连接`);
     }
-    expect((await uploadAs(tenantToken, 'en')).body.msg).toBe(`Host ${MAIN_HOST} of the object storage endpoint is this machine or the application database's server: only the platform tenant may use it; no connection was attempted`);
+    expect((await uploadAs(tenantToken, 'en')).body.msg).toBe(
+      `Host ${MAIN_HOST} of the object storage endpoint is this machine or the application database's server: only the platform tenant may use it; no connection was attempted`,
+    );
     expect(built).toEqual([]);
     await enableFor(platform, 'platform-minio', 'http://127.0.0.1:9000');
     const stored = await uploadAs(platformToken);

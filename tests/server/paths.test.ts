@@ -17,20 +17,29 @@ interface Answer {
 /** GET/POST with the path sent as written. */
 function send(port: number, path: string, token?: string, method = 'GET', lang?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { ...(token ? { 'blade-auth': `bearer ${token}` } : {}), ...(lang ? { 'accept-language': lang } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: any = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON: kept as text
-        }
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: { ...(token ? { 'blade-auth': `bearer ${token}` } : {}), ...(lang ? { 'accept-language': lang } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: any = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON: kept as text
+          }
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -51,7 +60,8 @@ export function spellings(path: string): string[] {
     // a letter whose hex code has a letter in it (upper and lower case), and one whose code has none
     const lettered = [...segment].findIndex((c) => /[a-f]/.test(c.charCodeAt(0).toString(16)) && /[A-Za-z]/.test(c));
     if (lettered >= 0) {
-      for (const upper of [true, false]) out.add(with_(segment.slice(0, lettered) + hex(segment[lettered], upper) + segment.slice(lettered + 1)));
+      for (const upper of [true, false])
+        out.add(with_(segment.slice(0, lettered) + hex(segment[lettered], upper) + segment.slice(lettered + 1)));
     }
     out.add(with_(hex(segment[0], false) + segment.slice(1)));
     out.add(with_([...segment].map((c) => hex(c, true)).join('')));
@@ -97,14 +107,38 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
     const tenant = await server.newTenant('路径测试公司');
     tenantAdmin = client(server, tenant.token);
     const [menu] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = 'project'`);
-    const scope = await platform.post('/api/blade-system/api-scope/save', { menuId: menu.id, resourceCode: 'project_api', scopeName: '项目接口', scopePath: '/api/construct/project/*', scopeType: '2' });
+    const scope = await platform.post('/api/blade-system/api-scope/save', {
+      menuId: menu.id,
+      resourceCode: 'project_api',
+      scopeName: '项目接口',
+      scopePath: '/api/construct/project/*',
+      scopeType: '2',
+    });
     expect(scope.body.code, JSON.stringify(scope.body)).toBe(200);
     const member = async (apiScopeIds: string[]) => {
       const alias = `p${Math.random().toString(36).slice(2, 10)}`;
       const role = await tenantAdmin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
-      const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [['project', 'project_view']]);
-      expect((await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [role.body.data.id], menuIds: menus.map((m) => m.id), dataScopeIds: [], apiScopeIds })).body.code).toBe(200);
-      const user = await tenantAdmin.post('/api/blade-system/user/save', { account: alias, password: 'secret1', name: alias, realName: alias, roleId: role.body.data.id, status: 1 });
+      const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [
+        ['project', 'project_view'],
+      ]);
+      expect(
+        (
+          await tenantAdmin.post('/api/blade-system/role/grant', {
+            roleIds: [role.body.data.id],
+            menuIds: menus.map((m) => m.id),
+            dataScopeIds: [],
+            apiScopeIds,
+          })
+        ).body.code,
+      ).toBe(200);
+      const user = await tenantAdmin.post('/api/blade-system/user/save', {
+        account: alias,
+        password: 'secret1',
+        name: alias,
+        realName: alias,
+        roleId: role.body.data.id,
+        status: 1,
+      });
       expect(user.body.code, JSON.stringify(user.body)).toBe(200);
       return server.tokens.sign({ tenant_id: tenant.tenantId, user_id: user.body.data.id, role_id: role.body.data.id, role_name: alias });
     };
@@ -143,7 +177,13 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
   it('a public path does not open another route, however it is spelled', async () => {
     const publicPaths = ['/api/blade-auth/oauth/captcha', '/api/blade-auth/oauth/token', '/api/health', '/api/openapi.json'];
     for (const pub of publicPaths) {
-      for (const tail of ['/../../../construct/project/list', '/..%2f..%2f..%2fconstruct%2fproject%2flist', '%2F..%2F..%2F..%2Fconstruct%2Fproject%2Flist', ';/../../../construct/project/list', '/%2e%2e/%2e%2e/%2e%2e/construct/project/list']) {
+      for (const tail of [
+        '/../../../construct/project/list',
+        '/..%2f..%2f..%2fconstruct%2fproject%2flist',
+        '%2F..%2F..%2F..%2Fconstruct%2Fproject%2Flist',
+        ';/../../../construct/project/list',
+        '/%2e%2e/%2e%2e/%2e%2e/construct/project/list',
+      ]) {
         const spelled = pub + tail;
         const answer = await send(port, spelled);
         expect([400, 401, 404], `${spelled}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`).toContain(answer.status);
@@ -153,7 +193,7 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
     expect((await send(port, '/api/blade-auth/oauth/%63aptcha')).status).toBe(400);
   });
 
-  it('a letter percent-encoded in the path is refused before anything else, in the caller\'s language', async () => {
+  it("a letter percent-encoded in the path is refused before anything else, in the caller's language", async () => {
     const zh = await send(port, '/%61pi/schemas');
     expect(zh.status).toBe(400);
     expect(zh.body).toMatchObject({ code: 400, success: false, data: null });

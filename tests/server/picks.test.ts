@@ -14,10 +14,24 @@ async function saved(api: Api, url: string, record: Record<string, unknown>) {
   return res.body.data;
 }
 
-async function contract(api: Api, projectId: string, subcontractorId: string, lines: { goodsId: string; quantity: number; priceInclTax: number }[]) {
+async function contract(
+  api: Api,
+  projectId: string,
+  subcontractorId: string,
+  lines: { goodsId: string; quantity: number; priceInclTax: number }[],
+) {
   return saved(api, `${CONTRACT}/save`, {
-    name: '钢筋采购合同', projectId, subcontractorId, expenditureContractType: 'material', pricingMode: 'fixed_unit_price',
-    signDate: '2026-03-12', startDate: '2026-04-01', contractAmount: 0, taxRate: 13, performanceStatus: 'not_started', settlementStatus: 'none',
+    name: '钢筋采购合同',
+    projectId,
+    subcontractorId,
+    expenditureContractType: 'material',
+    pricingMode: 'fixed_unit_price',
+    signDate: '2026-03-12',
+    startDate: '2026-04-01',
+    contractAmount: 0,
+    taxRate: 13,
+    performanceStatus: 'not_started',
+    settlementStatus: 'none',
     details: lines.map((l) => ({ ...l, taxRate: 13 })),
   });
 }
@@ -35,9 +49,19 @@ describe.each(databaseKinds())('rows picked from another document on %s', (kind)
 
   /** A monthly demand of the project on `plan`, under the contract code given. */
   const body = (contractCode: string | undefined, details: Record<string, unknown>[]) => ({
-    projectId, materialTotalDemandId: plan.id, expenditureContractCode: contractCode, period: '2026-05', compilerName: '张伟', details,
+    projectId,
+    materialTotalDemandId: plan.id,
+    expenditureContractCode: contractCode,
+    period: '2026-05',
+    compilerName: '张伟',
+    details,
   });
-  const fromLine = (line: Record<string, any>, demandQty = 10) => ({ contractDetailId: line.id, goodsId: line.goodsId, price: line.priceInclTax, demandQty });
+  const fromLine = (line: Record<string, any>, demandQty = 10) => ({
+    contractDetailId: line.id,
+    goodsId: line.goodsId,
+    price: line.priceInclTax,
+    demandQty,
+  });
 
   beforeAll(async () => {
     server = await startServer(kind);
@@ -47,8 +71,16 @@ describe.each(databaseKinds())('rows picked from another document on %s', (kind)
     projectId = (await project(api)).id;
     rebar = await goods(api);
     cement = await goods(api, { name: '水泥', unit: 't', referencePrice: 520 });
-    const supplier = await saved(api, '/api/construct/subcontractor/save', { name: '沙钢物资贸易有限公司', subcontractorTypes: ['material_supplier'], blacklisted: false, status: 'enabled' });
-    steel = await contract(api, projectId, supplier.id, [{ goodsId: rebar.id, quantity: 500, priceInclTax: 4150 }, { goodsId: cement.id, quantity: 80, priceInclTax: 520 }]);
+    const supplier = await saved(api, '/api/construct/subcontractor/save', {
+      name: '沙钢物资贸易有限公司',
+      subcontractorTypes: ['material_supplier'],
+      blacklisted: false,
+      status: 'enabled',
+    });
+    steel = await contract(api, projectId, supplier.id, [
+      { goodsId: rebar.id, quantity: 500, priceInclTax: 4150 },
+      { goodsId: cement.id, quantity: 80, priceInclTax: 520 },
+    ]);
     other = await contract(api, projectId, supplier.id, [{ goodsId: rebar.id, quantity: 20, priceInclTax: 4000 }]);
     plan = await demand(api, projectId, [demandRow(rebar.id, 1000, 4100), demandRow(cement.id, 200, 510)]);
   });
@@ -69,7 +101,9 @@ describe.each(databaseKinds())('rows picked from another document on %s', (kind)
     const before = await count(api, `${DEMAND}/list`);
     const res = await api.post(`${DEMAND}/save`, body(steel.code, [fromLine(steel.details[0]), fromLine(other.details[0])]));
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toEqual([{ path: '/details/1/contractDetailId', message: '物资明细第2行 合同清单行不属于所选的采购合同' }]);
+    expect(res.body.data.errors).toEqual([
+      { path: '/details/1/contractDetailId', message: '物资明细第2行 合同清单行不属于所选的采购合同' },
+    ]);
     expect(await count(api, `${DEMAND}/list`)).toBe(before);
   });
 
@@ -81,7 +115,9 @@ describe.each(databaseKinds())('rows picked from another document on %s', (kind)
 
   it('refuses a line id that is no line at all, or a line of a removed contract', async () => {
     const unknown = await api.post(`${DEMAND}/save`, body(steel.code, [{ ...fromLine(steel.details[0]), contractDetailId: '123456789' }]));
-    expect(unknown.body.data.errors).toEqual([{ path: '/details/0/contractDetailId', message: '物资明细第1行 合同清单行引用的记录不存在: 123456789' }]);
+    expect(unknown.body.data.errors).toEqual([
+      { path: '/details/0/contractDetailId', message: '物资明细第1行 合同清单行引用的记录不存在: 123456789' },
+    ]);
     const spare = await contract(api, projectId, other.subcontractorId, [{ goodsId: rebar.id, quantity: 1, priceInclTax: 1 }]);
     expect((await api.post(`${CONTRACT}/remove`, undefined, { ids: spare.id })).body.code).toBe(200);
     const removed = await api.post(`${DEMAND}/save`, body(spare.code, [fromLine(spare.details[0])]));
@@ -93,16 +129,28 @@ describe.each(databaseKinds())('rows picked from another document on %s', (kind)
     const theirs = client(server, tenant.token);
     const theirProject = (await project(theirs)).id;
     const theirGoods = await goods(theirs);
-    const supplier = await saved(theirs, '/api/construct/subcontractor/save', { name: '他方供应商', subcontractorTypes: ['material_supplier'], blacklisted: false, status: 'enabled' });
+    const supplier = await saved(theirs, '/api/construct/subcontractor/save', {
+      name: '他方供应商',
+      subcontractorTypes: ['material_supplier'],
+      blacklisted: false,
+      status: 'enabled',
+    });
     const theirContract = await contract(theirs, theirProject, supplier.id, [{ goodsId: theirGoods.id, quantity: 5, priceInclTax: 100 }]);
     const theirPlan = await demand(theirs, theirProject, [demandRow(theirGoods.id, 10, 100)]);
     // their own contract selected, our line's id sent
     const res = await theirs.post(`${DEMAND}/save`, {
-      projectId: theirProject, materialTotalDemandId: theirPlan.id, expenditureContractCode: theirContract.code, period: '2026-05', compilerName: '王五',
+      projectId: theirProject,
+      materialTotalDemandId: theirPlan.id,
+      expenditureContractCode: theirContract.code,
+      period: '2026-05',
+      compilerName: '王五',
       details: [{ contractDetailId: steel.details[0].id, goodsId: theirGoods.id, demandQty: 1 }],
     });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors[0]).toMatchObject({ path: '/details/0/contractDetailId', message: expect.stringContaining('引用的记录不存在') });
+    expect(res.body.data.errors[0]).toMatchObject({
+      path: '/details/0/contractDetailId',
+      message: expect.stringContaining('引用的记录不存在'),
+    });
   });
 
   it('checks the picks again when updatePart changes the selected contract', async () => {
@@ -117,10 +165,19 @@ describe.each(databaseKinds())('rows picked from another document on %s', (kind)
 
   it('takes rows from the total demand plan the header selects (a reference by id)', async () => {
     const [line] = plan.details;
-    const doc = await saved(api, `${DEMAND}/save`, body(undefined, [{ totalDemandDetailId: line.id, goodsId: line.goodsId, totalDemandQty: line.effectiveQty, demandQty: 50 }]));
+    const doc = await saved(
+      api,
+      `${DEMAND}/save`,
+      body(undefined, [{ totalDemandDetailId: line.id, goodsId: line.goodsId, totalDemandQty: line.effectiveQty, demandQty: 50 }]),
+    );
     expect(doc.details[0]).toMatchObject({ totalDemandDetailId: line.id, totalDemandQty: 1020, remainingQty: 970 });
     const otherPlan = await demand(api, projectId, [demandRow(rebar.id, 1, 1)]);
-    const res = await api.post(`${DEMAND}/save`, body(undefined, [{ totalDemandDetailId: otherPlan.details[0].id, goodsId: rebar.id, demandQty: 1 }]));
-    expect(res.body.data.errors).toEqual([{ path: '/details/0/totalDemandDetailId', message: '物资明细第1行 总计划明细不属于所选的材料总需用计划' }]);
+    const res = await api.post(
+      `${DEMAND}/save`,
+      body(undefined, [{ totalDemandDetailId: otherPlan.details[0].id, goodsId: rebar.id, demandQty: 1 }]),
+    );
+    expect(res.body.data.errors).toEqual([
+      { path: '/details/0/totalDemandDetailId', message: '物资明细第1行 总计划明细不属于所选的材料总需用计划' },
+    ]);
   });
 });

@@ -11,10 +11,21 @@ import { createTestDatabase, databaseKinds } from './harness.ts';
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 
 function passwordLogin(url: string, username: string, password: string, captcha?: { key: string; code: string }) {
-  const query = new URLSearchParams({ tenantId: '000000', username, password: clientHash(password), grant_type: captcha ? 'captcha' : 'password', scope: 'all', type: 'account' });
+  const query = new URLSearchParams({
+    tenantId: '000000',
+    username,
+    password: clientHash(password),
+    grant_type: captcha ? 'captcha' : 'password',
+    scope: 'all',
+    type: 'account',
+  });
   return fetch(`${url}/api/blade-auth/oauth/token?${query}`, {
     method: 'POST',
-    headers: { authorization: SABER, 'tenant-id': '000000', ...(captcha ? { 'captcha-key': captcha.key, 'captcha-code': captcha.code } : {}) },
+    headers: {
+      authorization: SABER,
+      'tenant-id': '000000',
+      ...(captcha ? { 'captcha-key': captcha.key, 'captcha-code': captcha.code } : {}),
+    },
   });
 }
 

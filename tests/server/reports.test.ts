@@ -41,7 +41,12 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
     expect(pages).toBe(2);
     expect(records).toHaveLength(2);
     expect(totals).toEqual({ count: 4, targetCost: 350.7 });
-    expect(groups.map((g: any) => [g.count, g.targetCost])).toEqual(expect.arrayContaining([[3, 300.65], [1, 50.05]]));
+    expect(groups.map((g: any) => [g.count, g.targetCost])).toEqual(
+      expect.arrayContaining([
+        [3, 300.65],
+        [1, 50.05],
+      ]),
+    );
     expect(groups).toHaveLength(2);
 
     // the same sum computed from every row of the run
@@ -56,7 +61,10 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
   });
 
   it('previews an unsaved definition and exports a saved one as .xlsx with subtotals', async () => {
-    const preview = await api.post(`${BASE}/preview`, { entityKey: 'project', definition: { columns: ['name', 'targetCost'], sums: ['targetCost'], filter: { targetCost: { _gt: 100 } } } });
+    const preview = await api.post(`${BASE}/preview`, {
+      entityKey: 'project',
+      definition: { columns: ['name', 'targetCost'], sums: ['targetCost'], filter: { targetCost: { _gt: 100 } } },
+    });
     expect(preview.body.data.totals).toEqual({ count: 3, targetCost: 1299.3 });
 
     const saved = await save({ ...byType, filter: { projectStatus: { _eq: 'constructing' } } }, '项目成本汇总');
@@ -75,11 +83,16 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
     const res = await save({ columns: ['name', 'nmae'], sums: ['projectType'] });
     expect(res.status).toBe(400);
     expect(res.body.msg).toContain('nmae');
-    expect(res.body.data.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ path: '/definition/columns/1' }),
-      expect.objectContaining({ path: '/definition/sums/0', message: '工程类别不是数值字段,不能求和' }),
-    ]));
-    const en = await client(server, tenant.token, 'en').post(`${BASE}/preview`, { entityKey: 'project', definition: { columns: ['name'], filter: { _or: [{ password: { _eq: 'x' } }] } } });
+    expect(res.body.data.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: '/definition/columns/1' }),
+        expect.objectContaining({ path: '/definition/sums/0', message: '工程类别不是数值字段,不能求和' }),
+      ]),
+    );
+    const en = await client(server, tenant.token, 'en').post(`${BASE}/preview`, {
+      entityKey: 'project',
+      definition: { columns: ['name'], filter: { _or: [{ password: { _eq: 'x' } }] } },
+    });
     expect(en.status).toBe(400);
     expect(en.body.msg).toBe('Project has no field password a report may use');
     expect((await save({ columns: ['name'] }, 'x', api, 'noSuchEntity')).body.data.errors[0].path).toBe('/entityKey');
@@ -99,13 +112,17 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
     const removal = await otherApi.post(`${BASE}/remove`, undefined, { ids: theirs });
     expect(removal.status).toBe(404);
     // the platform's own run of the same definition reads the platform's projects only
-    const platformRows = (await platform.post(`${BASE}/preview`, { entityKey: 'project', definition: { columns: ['name'] } }, { size: '500' })).body.data.records;
+    const platformRows = (
+      await platform.post(`${BASE}/preview`, { entityKey: 'project', definition: { columns: ['name'] } }, { size: '500' })
+    ).body.data.records;
     expect(platformRows.some((r: any) => String(r.name).includes('人才公寓') && r.targetCost === 100.1)).toBe(false);
   });
 
   it('refuses callers without the report menu', async () => {
     const saved = (await save(byType)).body.data.id;
-    const [clerkRow] = await server.db.query(`SELECT u.id::text AS id, u.role_id AS "roleId" FROM blade_user u WHERE account = 'clerk' AND tenant_id = '000000'`);
+    const [clerkRow] = await server.db.query(
+      `SELECT u.id::text AS id, u.role_id AS "roleId" FROM blade_user u WHERE account = 'clerk' AND tenant_id = '000000'`,
+    );
     const clerk = client(server, await server.token({ user_id: clerkRow.id, role_id: clerkRow.roleId, role_name: 'project_clerk' }));
     expect((await clerk.get(`${BASE}/list`)).status).toBe(403);
     expect((await clerk.post(`${BASE}/preview`, { entityKey: 'project', definition: byType })).status).toBe(403);
@@ -115,16 +132,32 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
 
   it('audits deletes through module routes: a user and a message show in the usual log', async () => {
     const platform = client(server, await server.token());
-    const roleId = (await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk' AND tenant_id = '000000'`))[0].id;
-    const user = await platform.post('/api/blade-system/user/save', { account: 'leaving', password: 'leaving-pass', name: '离职', realName: '离职人员', roleId, status: 1 });
+    const roleId = (
+      await server.db.query(`SELECT id::text AS id FROM blade_role WHERE role_alias = 'project_clerk' AND tenant_id = '000000'`)
+    )[0].id;
+    const user = await platform.post('/api/blade-system/user/save', {
+      account: 'leaving',
+      password: 'leaving-pass',
+      name: '离职',
+      realName: '离职人员',
+      roleId,
+      status: 1,
+    });
     expect((await platform.post('/api/blade-system/user/remove', undefined, { ids: user.body.data.id })).body.code).toBe(200);
-    const message = await platform.post('/api/blade-message/message/save', { type: '1', receiverIds: (await server.db.query(`SELECT id::text AS id FROM blade_user WHERE account = 'clerk' AND tenant_id = '000000'`))[0].id, title: '撤回测试', content: '稍后撤回' });
+    const message = await platform.post('/api/blade-message/message/save', {
+      type: '1',
+      receiverIds: (await server.db.query(`SELECT id::text AS id FROM blade_user WHERE account = 'clerk' AND tenant_id = '000000'`))[0].id,
+      title: '撤回测试',
+      content: '稍后撤回',
+    });
     expect(message.body.code, JSON.stringify(message.body)).toBe(200);
     expect((await platform.post('/api/blade-message/message/remove', undefined, { ids: message.body.data.id })).body.code).toBe(200);
     // a refused removal is not a delete
     await platform.post('/api/blade-system/user/remove', undefined, { ids: 'abc' });
     await server.logs.flush();
-    const deletes = (await platform.get('/api/blade-log/usual/list', { event: 'delete', size: '100' })).body.data.records.map((r: any) => r.subject);
+    const deletes = (await platform.get('/api/blade-log/usual/list', { event: 'delete', size: '100' })).body.data.records.map(
+      (r: any) => r.subject,
+    );
     expect(deletes).toEqual(expect.arrayContaining([`user ${user.body.data.id}`, `message ${message.body.data.id}`]));
     expect(deletes.filter((s: string) => s.startsWith('user'))).toHaveLength(1);
   });

@@ -25,7 +25,11 @@ function multipart(file?: { field?: string; filename: string; type?: string; bod
   const boundary = '----zhusuan' + Math.random().toString(16).slice(2);
   const parts: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nx\r\n`)];
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+    );
     parts.push(file.body, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -38,9 +42,15 @@ function fakeS3() {
   const commands: { name: string; input: any }[] = [];
   const settings: S3Settings[] = [];
   let failing = false;
-  class PutObjectCommand { constructor(readonly input: any) {} }
-  class GetObjectCommand { constructor(readonly input: any) {} }
-  class DeleteObjectCommand { constructor(readonly input: any) {} }
+  class PutObjectCommand {
+    constructor(readonly input: any) {}
+  }
+  class GetObjectCommand {
+    constructor(readonly input: any) {}
+  }
+  class DeleteObjectCommand {
+    constructor(readonly input: any) {}
+  }
   const factory: S3Factory = async (s) => {
     settings.push(s);
     return {
@@ -81,13 +91,17 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
     const token = typeof api === 'string' ? api : undefined;
     const { payload, contentType } = multipart(file);
     const headers: Record<string, string> = { 'content-type': contentType, ...(token ? { 'blade-auth': `bearer ${token}` } : {}) };
-    return app.app.inject({ method: 'POST', url: `${OSS}/endpoint/put-file`, query, payload, headers }).then((res) => ({ status: res.statusCode, body: JSON.parse(res.body) }));
+    return app.app
+      .inject({ method: 'POST', url: `${OSS}/endpoint/put-file`, query, payload, headers })
+      .then((res) => ({ status: res.statusCode, body: JSON.parse(res.body) }));
   };
   const fetchLink = (link: string, headers: Record<string, string> = {}) => app.app.inject({ method: 'GET', url: link, headers });
   const attachCount = async () => Number((await app.db.query(`SELECT count(*)::int AS n FROM blade_attach WHERE is_deleted = 0`))[0].n);
   const filesOnDisk = (): string[] => {
     const out: string[] = [];
-    const walk = (dir: string) => existsSync(dir) && readdirSync(dir).forEach((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : out.push(join(dir, f))));
+    const walk = (dir: string) =>
+      existsSync(dir) &&
+      readdirSync(dir).forEach((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : out.push(join(dir, f))));
     walk(storageDir);
     return out;
   };
@@ -97,14 +111,30 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
     const opened = await openTestDb(kind);
     drop = opened.drop;
     app = await createApp(testConfig({ storageDir, uploadMaxMb: 5 }), { db: opened.db, logger: false, s3Factory: s3.factory });
-    const [u] = await app.db.query(`SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`);
-    adminToken = await app.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: 'administrator' });
+    const [u] = await app.db.query(
+      `SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'admin'`,
+    );
+    adminToken = await app.tokens.sign({
+      tenant_id: '000000',
+      user_id: u.id,
+      dept_id: u.deptId,
+      role_id: u.roleId,
+      role_name: 'administrator',
+    });
     admin = client(server(), adminToken);
-    const [c] = await app.db.query(`SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'clerk'`);
-    clerk = client(server(), await app.tokens.sign({ tenant_id: '000000', user_id: c.id, dept_id: c.deptId, role_id: c.roleId, role_name: 'project_clerk' }));
+    const [c] = await app.db.query(
+      `SELECT id::text AS id, dept_id AS "deptId", role_id AS "roleId" FROM blade_user WHERE tenant_id = '000000' AND account = 'clerk'`,
+    );
+    clerk = client(
+      server(),
+      await app.tokens.sign({ tenant_id: '000000', user_id: c.id, dept_id: c.deptId, role_id: c.roleId, role_name: 'project_clerk' }),
+    );
     const created = await admin.post('/api/blade-system/tenant/save', { tenantName: '乙建设公司', linkman: '测试', accountNumber: -1 });
     const tenantId = created.body.data.tenantId as string;
-    const [b] = await app.db.query(`SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`, [tenantId]);
+    const [b] = await app.db.query(
+      `SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`,
+      [tenantId],
+    );
     const token = await app.tokens.sign({ tenant_id: tenantId, user_id: b.id, dept_id: b.deptId, role_id: b.roleId, role_name: 'admin' });
     other = { api: client(server(), token), token, tenantId };
   });
@@ -125,10 +155,16 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
       expect(stored).toMatchObject({ originalName: '现场照片.png', domain: `${OSS}/file`, link: `${OSS}/file/${stored.name}` });
       expect(filesOnDisk()).toEqual([join(storageDir, '000000', stored.name)]);
       const record = (await admin.get(`${ATTACH}/detail`, { id: stored.attachId })).body.data;
-      expect(record).toMatchObject({ originalName: '现场照片.png', extension: 'png', attachSize: PNG.length, ossCode: 'local', link: stored.link });
+      expect(record).toMatchObject({
+        originalName: '现场照片.png',
+        extension: 'png',
+        attachSize: PNG.length,
+        ossCode: 'local',
+        link: stored.link,
+      });
     });
 
-    it('the link answers the tenant\'s users (with the header, or the session cookie a picture sends)', async () => {
+    it("the link answers the tenant's users (with the header, or the session cookie a picture sends)", async () => {
       const withHeader = await fetchLink(stored.link, { 'blade-auth': `bearer ${adminToken}` });
       expect(withHeader.statusCode).toBe(200);
       expect(withHeader.headers['content-type']).toBe('image/png');
@@ -149,7 +185,10 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
       expect((await admin.get(`${OSS}/file/../../000000/${stored.name}`)).status).toBe(404);
       expect((await admin.get(`${OSS}/file/${stored.name.replace('upload/', 'upload/..%2F')}`)).status).toBe(404);
       // the cookie stands in for the header on file links only
-      expect((await app.app.inject({ method: 'GET', url: `${ATTACH}/list`, headers: { cookie: `zhusuan-access-token=${adminToken}` } })).statusCode).toBe(401);
+      expect(
+        (await app.app.inject({ method: 'GET', url: `${ATTACH}/list`, headers: { cookie: `zhusuan-access-token=${adminToken}` } }))
+          .statusCode,
+      ).toBe(401);
     });
 
     it('removing the attachment deletes the stored object and the link stops answering', async () => {
@@ -164,7 +203,7 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
       expect(existsSync(join(storageDir, '000000', stored.name))).toBe(true);
     });
 
-    it('each tenant\'s files live apart', async () => {
+    it("each tenant's files live apart", async () => {
       const res = await upload(other.token, { filename: 'logo.png', body: PNG });
       expect(res.body.code).toBe(200);
       expect(existsSync(join(storageDir, other.tenantId, res.body.data.name))).toBe(true);
@@ -176,19 +215,54 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
 
   describe('refused uploads: a clear message, nothing stored', () => {
     const refusals: [string, Parameters<typeof multipart>[0] | undefined, Record<string, string>, string][] = [
-      ['a type not allowed', { filename: 'setup.exe', body: Buffer.from('MZ') }, {}, '不支持的文件类型: exe,允许的类型: jpg, jpeg, png, gif, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, csv, zip, rar, 7z, dwg'],
-      ['no extension', { filename: 'README', body: Buffer.from('x') }, {}, '不支持的文件类型: —,允许的类型: jpg, jpeg, png, gif, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, csv, zip, rar, 7z, dwg'],
-      ['content that is not what the extension says', { filename: 'photo.png', body: Buffer.from('<script>alert(1)</script>') }, {}, '文件内容与扩展名 png 不符'],
+      [
+        'a type not allowed',
+        { filename: 'setup.exe', body: Buffer.from('MZ') },
+        {},
+        '不支持的文件类型: exe,允许的类型: jpg, jpeg, png, gif, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, csv, zip, rar, 7z, dwg',
+      ],
+      [
+        'no extension',
+        { filename: 'README', body: Buffer.from('x') },
+        {},
+        '不支持的文件类型: —,允许的类型: jpg, jpeg, png, gif, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, csv, zip, rar, 7z, dwg',
+      ],
+      [
+        'content that is not what the extension says',
+        { filename: 'photo.png', body: Buffer.from('<script>alert(1)</script>') },
+        {},
+        '文件内容与扩展名 png 不符',
+      ],
       ['an empty file', { filename: 'empty.pdf', body: Buffer.alloc(0) }, {}, '文件内容为空'],
       ['a file over the limit', { filename: 'big.pdf', body: Buffer.concat([PDF, Buffer.alloc(10 * MB)]) }, {}, '文件大小不能超过5 MB'],
-      ['a parent-directory name', { filename: '../../../etc/cron.d/x.png', body: PNG }, {}, '文件名不合法(不能包含路径、..或特殊字符): ../../../etc/cron.d/x.png'],
+      [
+        'a parent-directory name',
+        { filename: '../../../etc/cron.d/x.png', body: PNG },
+        {},
+        '文件名不合法(不能包含路径、..或特殊字符): ../../../etc/cron.d/x.png',
+      ],
       ['a Windows path', { filename: '..\\..\\boot.png', body: PNG }, {}, '文件名不合法(不能包含路径、..或特殊字符): ..\\..\\boot.png'],
-      ['an encoded traversal', { filename: '%2e%2e%2fpasswd.png', body: PNG }, {}, '文件名不合法(不能包含路径、..或特殊字符): %2e%2e%2fpasswd.png'],
+      [
+        'an encoded traversal',
+        { filename: '%2e%2e%2fpasswd.png', body: PNG },
+        {},
+        '文件名不合法(不能包含路径、..或特殊字符): %2e%2e%2fpasswd.png',
+      ],
       ['a hidden file name', { filename: '.htaccess', body: Buffer.from('x') }, {}, '文件名不合法(不能包含路径、..或特殊字符): .htaccess'],
       ['no file part', undefined, {}, '请选择要上传的文件(表单字段 file)'],
       ['a file under another field name', { field: 'upload', filename: 'a.png', body: PNG }, {}, '请选择要上传的文件(表单字段 file)'],
-      ['an avatar that is not jpg/png', { filename: 'me.gif', body: Buffer.from('GIF89a') }, { kind: 'avatar' }, '不支持的文件类型: gif,允许的类型: jpg, jpeg, png'],
-      ['an avatar over 500 kb', { filename: 'me.png', body: Buffer.concat([PNG, Buffer.alloc(500 * 1024)]) }, { kind: 'avatar' }, '文件大小不能超过500 KB'],
+      [
+        'an avatar that is not jpg/png',
+        { filename: 'me.gif', body: Buffer.from('GIF89a') },
+        { kind: 'avatar' },
+        '不支持的文件类型: gif,允许的类型: jpg, jpeg, png',
+      ],
+      [
+        'an avatar over 500 kb',
+        { filename: 'me.png', body: Buffer.concat([PNG, Buffer.alloc(500 * 1024)]) },
+        { kind: 'avatar' },
+        '文件大小不能超过500 KB',
+      ],
     ];
 
     it.each(refusals)('%s', async (_case, file, query, message) => {
@@ -202,7 +276,12 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
 
     it('in English too, and a request that is not multipart', async () => {
       const { payload, contentType } = multipart({ filename: 'a.exe', body: Buffer.from('MZ') });
-      const en = await app.app.inject({ method: 'POST', url: `${OSS}/endpoint/put-file`, payload, headers: { 'content-type': contentType, 'blade-auth': `bearer ${adminToken}`, 'accept-language': 'en' } });
+      const en = await app.app.inject({
+        method: 'POST',
+        url: `${OSS}/endpoint/put-file`,
+        payload,
+        headers: { 'content-type': contentType, 'blade-auth': `bearer ${adminToken}`, 'accept-language': 'en' },
+      });
       expect(JSON.parse(en.body).msg).toMatch(/^File type exe is not allowed; allowed: jpg/);
       const json = await admin.post(`${OSS}/endpoint/put-file`, { file: 'x' });
       expect(json.status).toBe(400);
@@ -218,21 +297,35 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
 
   describe('storage configurations', () => {
     it('the enabled configuration sets the limits; one configuration is enabled per tenant', async () => {
-      const small = (await admin.post(`${OSS}/save`, { category: '5', ossCode: 'local-small', maxSizeMb: 1, allowedTypes: 'png,pdf' })).body.data;
-      const wide = (await admin.post(`${OSS}/save`, { category: '5', ossCode: 'local-wide', maxSizeMb: 3, allowedTypes: 'pdf,txt' })).body.data;
+      const small = (await admin.post(`${OSS}/save`, { category: '5', ossCode: 'local-small', maxSizeMb: 1, allowedTypes: 'png,pdf' })).body
+        .data;
+      const wide = (await admin.post(`${OSS}/save`, { category: '5', ossCode: 'local-wide', maxSizeMb: 3, allowedTypes: 'pdf,txt' })).body
+        .data;
       expect(small.status).toBe(1);
       expect((await admin.post(`${OSS}/enable`, undefined, { id: small.id })).body.code).toBe(200);
-      expect((await upload(adminToken, { filename: 'a.txt', body: Buffer.from('hello') })).body.msg).toBe('不支持的文件类型: txt,允许的类型: png, pdf');
-      expect((await upload(adminToken, { filename: 'b.pdf', body: Buffer.concat([PDF, Buffer.alloc(MB)]) })).body.msg).toBe('文件大小不能超过1 MB');
+      expect((await upload(adminToken, { filename: 'a.txt', body: Buffer.from('hello') })).body.msg).toBe(
+        '不支持的文件类型: txt,允许的类型: png, pdf',
+      );
+      expect((await upload(adminToken, { filename: 'b.pdf', body: Buffer.concat([PDF, Buffer.alloc(MB)]) })).body.msg).toBe(
+        '文件大小不能超过1 MB',
+      );
       const ok = await upload(adminToken, { filename: 'c.png', body: PNG });
       expect((await admin.get(`${ATTACH}/detail`, { id: ok.body.data.attachId })).body.data.ossCode).toBe('local-small');
 
       expect((await admin.post(`${OSS}/enable`, undefined, { id: wide.id })).body.code).toBe(200);
-      const statuses = (await admin.get(`${OSS}/list`, { ossCode: 'local-', size: '50' })).body.data.records.map((r: any) => [r.ossCode, r.status]);
-      expect(statuses.sort()).toEqual([['local-small', 1], ['local-wide', 2]]);
+      const statuses = (await admin.get(`${OSS}/list`, { ossCode: 'local-', size: '50' })).body.data.records.map((r: any) => [
+        r.ossCode,
+        r.status,
+      ]);
+      expect(statuses.sort()).toEqual([
+        ['local-small', 1],
+        ['local-wide', 2],
+      ]);
       expect((await upload(adminToken, { filename: 'a.txt', body: Buffer.from('hello') })).body.code).toBe(200);
       // ?code= picks a configuration explicitly
-      expect((await upload(adminToken, { filename: 'a.txt', body: Buffer.from('hello') }, { code: 'local-small' })).body.msg).toBe('不支持的文件类型: txt,允许的类型: png, pdf');
+      expect((await upload(adminToken, { filename: 'a.txt', body: Buffer.from('hello') }, { code: 'local-small' })).body.msg).toBe(
+        '不支持的文件类型: txt,允许的类型: png, pdf',
+      );
       expect((await upload(adminToken, { filename: 'a.txt', body: Buffer.from('hello') }, { code: 'nope' })).status).toBe(404);
     });
 
@@ -262,7 +355,17 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
     let config: Record<string, any>;
 
     it('the secret key is write-only: kept by the server, never returned, kept when left empty', async () => {
-      const res = await admin.post(`${OSS}/save`, { category: '1', ossCode: 'minio-main', endpoint: 'http://127.0.0.1:9000', bucketName: 'zhusuan-files', accessKey: 'minio', secretKey: 'minio-secret-1', region: 'cn-east-1', maxSizeMb: 2, allowedTypes: 'png,pdf' });
+      const res = await admin.post(`${OSS}/save`, {
+        category: '1',
+        ossCode: 'minio-main',
+        endpoint: 'http://127.0.0.1:9000',
+        bucketName: 'zhusuan-files',
+        accessKey: 'minio',
+        secretKey: 'minio-secret-1',
+        region: 'cn-east-1',
+        maxSizeMb: 2,
+        allowedTypes: 'png,pdf',
+      });
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
       config = res.body.data;
       expect(config).not.toHaveProperty('secretKey');
@@ -273,15 +376,27 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
       expect(secret.secret).toBe('minio-secret-1');
     });
 
-    it('uploads, serves and removes objects through the S3 client, under the tenant\'s prefix', async () => {
+    it("uploads, serves and removes objects through the S3 client, under the tenant's prefix", async () => {
       expect((await admin.post(`${OSS}/enable`, undefined, { id: config.id })).body.code).toBe(200);
       const before = filesOnDisk().length;
       const res = await upload(adminToken, { filename: '图纸.pdf', body: PDF });
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
       const { name, link, attachId } = res.body.data;
-      expect(s3.settings.at(-1)).toEqual({ category: '1', endpoint: 'http://127.0.0.1:9000', region: 'cn-east-1', bucketName: 'zhusuan-files', accessKey: 'minio', secretKey: 'minio-secret-1' });
+      expect(s3.settings.at(-1)).toEqual({
+        category: '1',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'cn-east-1',
+        bucketName: 'zhusuan-files',
+        accessKey: 'minio',
+        secretKey: 'minio-secret-1',
+      });
       const put = s3.commands.find((c) => c.name === 'PutObjectCommand')!;
-      expect(put.input).toMatchObject({ Bucket: 'zhusuan-files', Key: `000000/${name}`, ContentType: 'application/pdf', ContentLength: PDF.length });
+      expect(put.input).toMatchObject({
+        Bucket: 'zhusuan-files',
+        Key: `000000/${name}`,
+        ContentType: 'application/pdf',
+        ContentLength: PDF.length,
+      });
       expect(filesOnDisk()).toHaveLength(before);
 
       const served = await fetchLink(link, { 'blade-auth': `bearer ${adminToken}` });
@@ -311,8 +426,14 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
 
   describe('SMS', () => {
     it('the built-in service records what it would send (no configuration needed)', async () => {
-      const res = await admin.post(`${SMS}/endpoint/send-message`, undefined, { phones: '13800138000,13900139000', params: JSON.stringify({ code: '4821' }) });
-      expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, data: { code: 'builtin', phones: ['13800138000', '13900139000'], recorded: true } });
+      const res = await admin.post(`${SMS}/endpoint/send-message`, undefined, {
+        phones: '13800138000,13900139000',
+        params: JSON.stringify({ code: '4821' }),
+      });
+      expect(res.body, JSON.stringify(res.body)).toMatchObject({
+        code: 200,
+        data: { code: 'builtin', phones: ['13800138000', '13900139000'], recorded: true },
+      });
       const records = (await admin.get(`${SMS}/endpoint/records`, { phone: '13900139000' })).body.data;
       expect(records.total).toBe(1);
       expect(records.records[0]).toMatchObject({ smsCode: 'builtin', phones: '13800138000,13900139000', params: '{"code":"4821"}' });
@@ -320,7 +441,8 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
     });
 
     it('an enabled built-in configuration records with its template and signature', async () => {
-      const cfg = (await admin.post(`${SMS}/save`, { category: '5', smsCode: 'verify', templateId: 'SMS_1001', signName: '筑算' })).body.data;
+      const cfg = (await admin.post(`${SMS}/save`, { category: '5', smsCode: 'verify', templateId: 'SMS_1001', signName: '筑算' })).body
+        .data;
       expect((await admin.post(`${SMS}/enable`, undefined, { id: cfg.id })).body.code).toBe(200);
       await admin.post(`${SMS}/endpoint/send-message`, undefined, { phones: '13700137000', params: '{"name":"王晓明"}' });
       const [row] = (await admin.get(`${SMS}/endpoint/records`, { phone: '13700137000' })).body.data.records;
@@ -333,8 +455,18 @@ describe.each(databaseKinds())('files and SMS on %s', (kind) => {
       const badPhone = await admin.post(`${SMS}/endpoint/send-message`, undefined, { phones: '13800138000,123' });
       expect(badPhone.body).toMatchObject({ code: 400, msg: '手机号码格式不正确: 123' });
       expect((await admin.post(`${SMS}/endpoint/send-message`, undefined, { phones: '' })).body.msg).toBe('缺少必要的请求参数: phones');
-      expect((await admin.post(`${SMS}/endpoint/send-message`, undefined, { phones: '13800138000', params: '[1]' })).body.msg).toBe('短信参数须为 JSON 对象,值为文本或数字');
-      const aliyun = await admin.post(`${SMS}/save`, { category: '3', smsCode: 'aliyun', templateId: 'SMS_2002', signName: '筑算', accessKey: 'LTAI', secretKey: 'secret', regionId: 'cn-hangzhou' });
+      expect((await admin.post(`${SMS}/endpoint/send-message`, undefined, { phones: '13800138000', params: '[1]' })).body.msg).toBe(
+        '短信参数须为 JSON 对象,值为文本或数字',
+      );
+      const aliyun = await admin.post(`${SMS}/save`, {
+        category: '3',
+        smsCode: 'aliyun',
+        templateId: 'SMS_2002',
+        signName: '筑算',
+        accessKey: 'LTAI',
+        secretKey: 'secret',
+        regionId: 'cn-hangzhou',
+      });
       expect(aliyun.body.code).toBe(200);
       expect(aliyun.body.data).not.toHaveProperty('secretKey');
       const unconnected = await admin.post(`${SMS}/endpoint/send-message`, undefined, { code: 'aliyun', phones: '13800138000' });

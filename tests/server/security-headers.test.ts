@@ -57,15 +57,25 @@ describe.each(databaseKinds())('security headers on %s', (kind) => {
     const res = await get('/api/construct/project/list?name=a&name=b', { 'blade-auth': `bearer ${token}` });
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ code: 400, success: false, msg: '参数 name 只能给出一次' });
-    const huge = await get('/api/construct/project/detail?id=9223372036854775808', { 'blade-auth': `bearer ${token}`, 'accept-language': 'en' });
+    const huge = await get('/api/construct/project/detail?id=9223372036854775808', {
+      'blade-auth': `bearer ${token}`,
+      'accept-language': 'en',
+    });
     expect(huge.statusCode).toBe(400);
     expect(JSON.parse(huge.body).msg).toBe('Parameter id is not a valid id: 9223372036854775808');
   });
 
   it('every API route but sign-in, registration, tenant info and health answers 401 without a token', async () => {
     const listing = server.app.printRoutes({ commonPrefix: false, includeHooks: false });
-    const routes = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)].flatMap((m) => m[2].split(', ').filter((x) => x !== 'HEAD').map((method) => [method, m[1]] as const));
-    expect(routes.filter(([, url]) => url.startsWith('/api/blade-log/') || url.startsWith('/api/blade-report/')).length).toBeGreaterThan(10);
+    const routes = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)].flatMap((m) =>
+      m[2]
+        .split(', ')
+        .filter((x) => x !== 'HEAD')
+        .map((method) => [method, m[1]] as const),
+    );
+    expect(routes.filter(([, url]) => url.startsWith('/api/blade-log/') || url.startsWith('/api/blade-report/')).length).toBeGreaterThan(
+      10,
+    );
     const open: string[] = [];
     for (const [method, route] of routes) {
       if (PUBLIC.has(route)) continue;

@@ -30,7 +30,9 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
 }
 
 /** The environment of a server on `kind`, and how to clean up after it. */
-async function serverEnvironment(kind: DbKind): Promise<{ env: Record<string, string>; databaseUrl?: string; cleanup: () => Promise<void> }> {
+async function serverEnvironment(
+  kind: DbKind,
+): Promise<{ env: Record<string, string>; databaseUrl?: string; cleanup: () => Promise<void> }> {
   if (kind === 'postgres') {
     const { url, drop } = await createTestDatabase();
     return { env: { DATABASE_URL: url }, databaseUrl: url, cleanup: drop };
@@ -75,14 +77,30 @@ describe.each(databaseKinds())('graceful shutdown on %s', (kind) => {
         inFlight = fetch(`${server.url}/api/construct/project/list`, { headers: { 'blade-auth': `bearer ${token}` } });
         inFlight.catch(() => undefined); // awaited below; a crash of the test must not leave it unhandled
         // generous: on a loaded machine the first list of a fresh process takes a while to get there
-        await until(async () => (await locker!.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n > 0, 'the list waits on the lock', 120_000);
+        await until(
+          async () =>
+            (
+              await locker!.query(
+                `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+              )
+            ).rows[0].n > 0,
+          'the list waits on the lock',
+          120_000,
+        );
       }
       const health = `${server.url}/api/health`;
       expect(await freshGet(health)).toBe(200);
 
       server.proc.kill('SIGTERM');
       // the port closes: a new connection is refused
-      await until(() => freshGet(health).then(() => false, (err) => (err as NodeJS.ErrnoException).code === 'ECONNREFUSED'), 'the port closes');
+      await until(
+        () =>
+          freshGet(health).then(
+            () => false,
+            (err) => (err as NodeJS.ErrnoException).code === 'ECONNREFUSED',
+          ),
+        'the port closes',
+      );
       if (locker && inFlight) {
         await locker.query('ROLLBACK');
         const answer = await inFlight;

@@ -19,7 +19,10 @@ export interface LiveSubscription {
 
 export async function subscribeLive(base: string, token: string, path = '/api/blade-message/message/subscribe'): Promise<LiveSubscription> {
   const controller = new AbortController();
-  const res = await fetch(`${base}${path}`, { headers: { 'blade-auth': `bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const res = await fetch(`${base}${path}`, {
+    headers: { 'blade-auth': `bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   const events: LiveEventSeen[] = [];
   const consumed = new Set<LiveEventSeen>();
   const waiters: { name: string; resolve: (e: LiveEventSeen) => void }[] = [];
@@ -68,7 +71,13 @@ export async function subscribeLive(base: string, token: string, path = '/api/bl
         return Promise.resolve(seen);
       }
       return new Promise((resolve, reject) => {
-        const waiter = { name, resolve: (e: LiveEventSeen) => { clearTimeout(timer); resolve(e); } };
+        const waiter = {
+          name,
+          resolve: (e: LiveEventSeen) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        };
         const timer = setTimeout(() => {
           waiters.splice(waiters.indexOf(waiter), 1);
           reject(new Error(`no "${name}" event within ${timeoutMs} ms (saw: ${events.map((e) => e.name).join(', ') || 'nothing'})`));

@@ -24,7 +24,7 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
   });
   afterAll(() => server?.dispose());
 
-  it('stamps records with the caller\'s tenant', () => {
+  it("stamps records with the caller's tenant", () => {
     expect(record.tenantId).toBe(mineTenant.tenantId);
     expect(record.createUser).toBe(mineTenant.adminId);
   });
@@ -36,7 +36,7 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
     expect((await theirs.get('/api/construct/materialTotalDemand/detail', { id: doc.id })).status).toBe(404);
   });
 
-  it('another tenant\'s lists do not contain it, whatever the filter', async () => {
+  it("another tenant's lists do not contain it, whatever the filter", async () => {
     expect(await count(theirs, '/api/construct/project/list')).toBe(0);
     expect(await count(theirs, '/api/construct/project/list', { id_equal: record.id })).toBe(0);
     expect(await count(theirs, '/api/construct/materialTotalDemand/list')).toBe(0);
@@ -69,12 +69,15 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
     expect((await theirs.get('/api/construct/project/detail', { id: own.id })).status).toBe(200);
   });
 
-  it('a tenant cannot take over another tenant\'s detail rows', async () => {
+  it("a tenant cannot take over another tenant's detail rows", async () => {
     const item = await goods(theirs);
     const p = await project(theirs);
     const own = await demand(theirs, p.id, [demandRow(item.id, 1, 1)]);
     const foreignRowId = doc.details[0].id;
-    const res = await theirs.post('/api/construct/materialTotalDemand/update', { ...own, details: [{ ...own.details[0], id: foreignRowId }] });
+    const res = await theirs.post('/api/construct/materialTotalDemand/update', {
+      ...own,
+      details: [{ ...own.details[0], id: foreignRowId }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.msg).toMatch(/明细中的行不存在/);
     const original = await mine.get('/api/construct/materialTotalDemand/detail', { id: doc.id });
@@ -83,7 +86,14 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
 
   it('platform-only entities are closed to other tenants; shared ones are read-only', async () => {
     expect((await theirs.get('/api/blade-system/tenant-package/list')).status).toBe(403);
-    const write = await theirs.post('/api/blade-system/dict/save', { parentId: '0', code: 'x', dictKey: '-1', dictValue: 'x', sort: 1, isSealed: 0 });
+    const write = await theirs.post('/api/blade-system/dict/save', {
+      parentId: '0',
+      code: 'x',
+      dictKey: '-1',
+      dictValue: 'x',
+      sort: 1,
+      isSealed: 0,
+    });
     expect(write.status).toBe(403);
     expect(write.body.msg).toBe('仅平台管理租户可以修改系统字典');
     const read = await theirs.get('/api/blade-system/dict/dictionary', { code: 'sex' });
@@ -91,7 +101,14 @@ describe.each(databaseKinds())('tenant isolation on %s', (kind) => {
   });
 
   it('business dictionaries are per tenant', async () => {
-    const added = await theirs.post('/api/blade-system/dict-biz/save', { parentId: '0', code: 'only_theirs', dictKey: '-1', dictValue: '他们的字典', sort: 99, isSealed: 0 });
+    const added = await theirs.post('/api/blade-system/dict-biz/save', {
+      parentId: '0',
+      code: 'only_theirs',
+      dictKey: '-1',
+      dictValue: '他们的字典',
+      sort: 99,
+      isSealed: 0,
+    });
     expect(added.body.code).toBe(200);
     expect(await count(theirs, '/api/blade-system/dict-biz/list', { code_equal: 'only_theirs' })).toBe(1);
     expect(await count(mine, '/api/blade-system/dict-biz/list', { code_equal: 'only_theirs' })).toBe(0);

@@ -25,7 +25,9 @@ function mentions(answer: Answer, ids: Iterable<string>): string[] {
 /** A multipart body with one small text file. */
 function upload(name: string, body: string) {
   const boundary = `----zs${Date.now()}`;
-  const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${body}\r\n--${boundary}--\r\n`);
+  const payload = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${body}\r\n--${boundary}--\r\n`,
+  );
   return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -63,8 +65,14 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
 
   /** The logs are written by the server alone: A's requests, A's removal, A's browser errors. */
   async function findLogs() {
-    ok(await a.post('/api/blade-auth/oauth/client-logs', [{ url: '/construct/project', time: '2026-03-15 09:30:00', type: 'error', message: '甲租户的浏览器错误' }]));
-    const gone = ok(await a.post('/api/construct/partyA/save', sampleRecord(catalog.entities.partyA, { catalog, ids: new Map(), seq: 999 })));
+    ok(
+      await a.post('/api/blade-auth/oauth/client-logs', [
+        { url: '/construct/project', time: '2026-03-15 09:30:00', type: 'error', message: '甲租户的浏览器错误' },
+      ]),
+    );
+    const gone = ok(
+      await a.post('/api/construct/partyA/save', sampleRecord(catalog.entities.partyA, { catalog, ids: new Map(), seq: 999 })),
+    );
     ok(await a.post('/api/construct/partyA/remove', undefined, { ids: gone.id }));
     await server.logs.flush();
     for (const model of entities.filter((m) => m.readOnly && !m.rowsOf)) {
@@ -77,7 +85,12 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
 
   async function uploadFile() {
     const { payload, contentType } = upload('甲方图纸.txt', 'tenant A only');
-    const res = await server.app.inject({ method: 'POST', url: '/api/blade-resource/oss/endpoint/put-file', payload, headers: { 'content-type': contentType, 'blade-auth': `bearer ${aToken}` } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/blade-resource/oss/endpoint/put-file',
+      payload,
+      headers: { 'content-type': contentType, 'blade-auth': `bearer ${aToken}` },
+    });
     file = ok({ body: JSON.parse(res.body) });
     aIds.add(String(file.attachId));
   }
@@ -86,7 +99,9 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
   async function startApproval() {
     const model = catalog.entities.materialTotalDemand;
     const submitted = ok(await a.post(`${model.api}/submit`, { id: owned.get(model.key)!.id }));
-    const [task] = await server.db.query<{ id: string }>('SELECT id::text AS id FROM wf_task WHERE instance_id = $1', [submitted.processInstanceId]);
+    const [task] = await server.db.query<{ id: string }>('SELECT id::text AS id FROM wf_task WHERE instance_id = $1', [
+      submitted.processInstanceId,
+    ]);
     flow = { instanceId: String(submitted.processInstanceId), taskId: task.id, documentId: String(submitted.id) };
     aIds.add(flow.instanceId);
     aIds.add(flow.taskId);
@@ -106,49 +121,59 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
 
   it('has a record of tenant A for every entity of the manifest', () => {
     expect(entities.filter((m) => !owned.has(m.key)).map((m) => m.key)).toEqual([]);
-    for (const model of entities.filter((m) => m.scope === 'tenant' && !m.rowsOf)) expect(owned.get(model.key)!.tenantId, model.key).toBe(tenantA);
+    for (const model of entities.filter((m) => m.scope === 'tenant' && !m.rowsOf))
+      expect(owned.get(model.key)!.tenantId, model.key).toBe(tenantA);
   });
 
-  it.each(entities.map((m) => [m.key, m.scope, m] as const))('%s (%s): tenant B reads nothing of it and changes nothing', async (_key, scope, model) => {
-    const record = owned.get(model.key)!;
-    const id = String(record.id);
-    const before = await a.get(`${model.api}/detail`, { id });
-    const readable = scope === 'shared';
+  it.each(entities.map((m) => [m.key, m.scope, m] as const))(
+    '%s (%s): tenant B reads nothing of it and changes nothing',
+    async (_key, scope, model) => {
+      const record = owned.get(model.key)!;
+      const id = String(record.id);
+      const before = await a.get(`${model.api}/detail`, { id });
+      const readable = scope === 'shared';
 
-    // reads: tenant data is not found, platform data forbidden (tenant B is no platform
-    // administrator), shared data readable by design
-    const detail = await b.get(`${model.api}/detail`, { id });
-    if (readable) expect(detail.body.data?.id, 'shared detail').toBe(id);
-    else expect(REFUSED, `detail: ${detail.raw}`).toContain(detail.status);
-    const reads = [
-      await b.get(`${model.api}/list`),
-      await b.get(`${model.api}/list`, { id_equal: id }),
-      await b.get(`${model.api}/list`, { id }),
-      await b.get(`${model.api}/options`, { ids: id }),
-      await b.get(`${model.api}/export`, { id }),
-      ...(await Promise.all(Object.keys(model.routes).map((path) => b.get(`${model.api}/${path}`, { id, ids: id })))),
-      ...(model.tree ? [await b.get(`${model.api}/tree`), await b.get(`${model.api}/lazy-list`, { [model.tree.lazyParam]: id }), await b.get(`${model.api}/lazy-tree`, { [model.tree.lazyParam]: id })] : []),
-    ];
-    for (const answer of reads) {
-      expect(answer.status, answer.raw.toString()).toBeLessThan(500);
-      if (!readable) expect(mentions(answer, [id]), answer.raw.toString().slice(0, 300)).toEqual([]);
-    }
-    if (!readable) expect(REFUSED, 'export by id').toContain(reads[4].status);
+      // reads: tenant data is not found, platform data forbidden (tenant B is no platform
+      // administrator), shared data readable by design
+      const detail = await b.get(`${model.api}/detail`, { id });
+      if (readable) expect(detail.body.data?.id, 'shared detail').toBe(id);
+      else expect(REFUSED, `detail: ${detail.raw}`).toContain(detail.status);
+      const reads = [
+        await b.get(`${model.api}/list`),
+        await b.get(`${model.api}/list`, { id_equal: id }),
+        await b.get(`${model.api}/list`, { id }),
+        await b.get(`${model.api}/options`, { ids: id }),
+        await b.get(`${model.api}/export`, { id }),
+        ...(await Promise.all(Object.keys(model.routes).map((path) => b.get(`${model.api}/${path}`, { id, ids: id })))),
+        ...(model.tree
+          ? [
+              await b.get(`${model.api}/tree`),
+              await b.get(`${model.api}/lazy-list`, { [model.tree.lazyParam]: id }),
+              await b.get(`${model.api}/lazy-tree`, { [model.tree.lazyParam]: id }),
+            ]
+          : []),
+      ];
+      for (const answer of reads) {
+        expect(answer.status, answer.raw.toString()).toBeLessThan(500);
+        if (!readable) expect(mentions(answer, [id]), answer.raw.toString().slice(0, 300)).toEqual([]);
+      }
+      if (!readable) expect(REFUSED, 'export by id').toContain(reads[4].status);
 
-    // writes: refused whatever the scope, the record unchanged
-    const writes = [
-      await b.post(`${model.api}/update`, { ...record, remark: '乙租户篡改' }),
-      await b.post(`${model.api}/updatePart`, { id, remark: '乙租户篡改' }),
-      await b.post(`${model.api}/submit`, { ...record }),
-      await b.post(`${model.api}/remove`, undefined, { ids: id }),
-      await b.post(`${model.api}/remove`, { ids: id }),
-    ];
-    for (const answer of writes) expect(REFUSED, `${answer.raw}`).toContain(answer.status);
-    const after = await a.get(`${model.api}/detail`, { id });
-    expect(after.body).toEqual(before.body);
-  });
+      // writes: refused whatever the scope, the record unchanged
+      const writes = [
+        await b.post(`${model.api}/update`, { ...record, remark: '乙租户篡改' }),
+        await b.post(`${model.api}/updatePart`, { id, remark: '乙租户篡改' }),
+        await b.post(`${model.api}/submit`, { ...record }),
+        await b.post(`${model.api}/remove`, undefined, { ids: id }),
+        await b.post(`${model.api}/remove`, { ids: id }),
+      ];
+      for (const answer of writes) expect(REFUSED, `${answer.raw}`).toContain(answer.status);
+      const after = await a.get(`${model.api}/detail`, { id });
+      expect(after.body).toEqual(before.body);
+    },
+  );
 
-  it('tenant B cannot read, list or remove A\'s uploaded file', async () => {
+  it("tenant B cannot read, list or remove A's uploaded file", async () => {
     const asB = await b.get(file.link);
     expect(REFUSED).toContain(asB.status);
     expect(asB.raw.toString()).not.toContain('tenant A only');
@@ -158,7 +183,7 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
     expect(mine.body).toBe('tenant A only');
   });
 
-  it('tenant B cannot see, take or act on A\'s approval', async () => {
+  it("tenant B cannot see, take or act on A's approval", async () => {
     const FLOW = '/api/blade-flow';
     const reads = [
       await b.get(`${FLOW}/process/instance-detail`, { processInstanceId: flow.instanceId }),
@@ -175,27 +200,47 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
       await b.post(`${FLOW}/follow/delete-process-instance`, undefined, { processInstanceId: flow.instanceId, deleteReason: '乙租户删除' }),
     ];
     for (const answer of writes) expect(answer.body.success, answer.raw.toString()).toBe(false);
-    const [task] = await server.db.query<{ status: string; assignee: string | null }>('SELECT status, assignee_id::text AS assignee FROM wf_task WHERE id = $1', [flow.taskId]);
+    const [task] = await server.db.query<{ status: string; assignee: string | null }>(
+      'SELECT status, assignee_id::text AS assignee FROM wf_task WHERE id = $1',
+      [flow.taskId],
+    );
     expect(task).toEqual({ status: 'active', assignee: null });
     const [instance] = await server.db.query<{ status: string }>('SELECT status FROM wf_instance WHERE id = $1', [flow.instanceId]);
     expect(instance.status).toBe('running');
   });
 
-  it('no other GET route of the app answers tenant B with anything of tenant A\'s', async () => {
+  it("no other GET route of the app answers tenant B with anything of tenant A's", async () => {
     const listing = server.app.printRoutes({ commonPrefix: false, includeHooks: false });
     // the generic reads of each entity are the matrix above: here the routes of the modules
     const generic = new Set(entities.flatMap((m) => [...GENERIC_READS, ...Object.keys(m.routes)].map((path) => `${m.api}/${path}`)));
     // (the live-message stream never ends: its subscriptions are per user, see messages.test.ts)
-    const routes = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)].filter((m) => m[2].split(', ').includes('GET') && !generic.has(m[1]) && !m[1].endsWith('/subscribe')).map((m) => m[1]);
+    const routes = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)]
+      .filter((m) => m[2].split(', ').includes('GET') && !generic.has(m[1]) && !m[1].endsWith('/subscribe'))
+      .map((m) => m[1]);
     expect(routes.length).toBeGreaterThan(50);
     const pick = (key: string) => String(owned.get(key)!.id);
     const project = owned.get('project')!;
     const contract = owned.get('expenditureContract')!;
     // every parameter a route takes an id of another record by, with A's ids
     const query: Record<string, string> = {
-      id: pick('project'), ids: [...aIds].slice(0, 50).join(','), projectId: pick('project'), warehouseId: pick('warehouse'), subcontractorId: pick('subcontractor'),
-      expenditureContractCode: String(contract.code), partyAId: pick('partyA'), goodsId: pick('goodsArchives'), processInstanceId: flow.instanceId, taskId: flow.taskId,
-      businessId: flow.documentId, parentId: pick('dept'), roleIds: pick('role'), userId: pick('user'), deptId: pick('dept'), tenantId: tenantA, period: '2026-03', date: '2026-03-31',
+      id: pick('project'),
+      ids: [...aIds].slice(0, 50).join(','),
+      projectId: pick('project'),
+      warehouseId: pick('warehouse'),
+      subcontractorId: pick('subcontractor'),
+      expenditureContractCode: String(contract.code),
+      partyAId: pick('partyA'),
+      goodsId: pick('goodsArchives'),
+      processInstanceId: flow.instanceId,
+      taskId: flow.taskId,
+      businessId: flow.documentId,
+      parentId: pick('dept'),
+      roleIds: pick('role'),
+      userId: pick('user'),
+      deptId: pick('dept'),
+      tenantId: tenantA,
+      period: '2026-03',
+      date: '2026-03-31',
       code: String(project.code ?? ''),
     };
     const sent = new Set(Object.values(query).flatMap((v) => v.split(',')));
@@ -203,7 +248,9 @@ describe.each(databaseKinds())('cross-tenant matrix on %s', (kind) => {
     const secrets = [...[...aIds].filter((id) => !sent.has(id)), String(project.name), String(contract.name)];
     const leaks: string[] = [];
     const check = async (route: string) => {
-      const url = route.replace(/\*$/, file.link.split('/').pop()!).replace(/:(\w+)/g, (_m, name: string) => query[name] ?? pick('project'));
+      const url = route
+        .replace(/\*$/, file.link.split('/').pop()!)
+        .replace(/:(\w+)/g, (_m, name: string) => query[name] ?? pick('project'));
       const answer = await b.get(url, query);
       if (answer.status >= 500) leaks.push(`${route}: ${answer.status} ${answer.raw.toString().slice(0, 200)}`);
       // an id B sent may be echoed (a refusal naming it, a group's keys over B's own empty figures)

@@ -32,7 +32,13 @@ async function person(server: Pick<App, 'db' | 'tokens' | 'app'>, account: strin
        FROM blade_user u WHERE u.account = $1 AND u.tenant_id = $2`,
     [account, tenantId],
   );
-  const token = await server.tokens.sign({ tenant_id: tenantId, user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
+  const token = await server.tokens.sign({
+    tenant_id: tenantId,
+    user_id: u.id,
+    dept_id: u.deptId,
+    role_id: u.roleId,
+    role_name: u.aliases,
+  });
   return { id: u.id, token, api: client(server as TestServer, token), en: client(server as TestServer, token, 'en') };
 }
 
@@ -53,10 +59,14 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
   let rebarId: string;
 
   /** A demand the clerk writes: amount = qty × 1.02 × price. */
-  const draft = async (price = 1000, title = '主体结构材料总计划') => demand(clerk.api, projectId, [demandRow(rebarId, 100, price)], { title });
-  const submit = async (record: Record<string, unknown>, query: Record<string, string> = {}) => expectOk(await clerk.api.post(`${DOC}/submit`, record, query));
-  const claimable = async (who: Person, instanceId: string) => records(await who.api.get(`${FLOW}/work/claim-list`, { size: '100' })).filter((r) => r.processInstanceId === instanceId);
-  const todo = async (who: Person, instanceId: string) => records(await who.api.get(`${FLOW}/work/todo-list`, { size: '100' })).filter((r) => r.processInstanceId === instanceId);
+  const draft = async (price = 1000, title = '主体结构材料总计划') =>
+    demand(clerk.api, projectId, [demandRow(rebarId, 100, price)], { title });
+  const submit = async (record: Record<string, unknown>, query: Record<string, string> = {}) =>
+    expectOk(await clerk.api.post(`${DOC}/submit`, record, query));
+  const claimable = async (who: Person, instanceId: string) =>
+    records(await who.api.get(`${FLOW}/work/claim-list`, { size: '100' })).filter((r) => r.processInstanceId === instanceId);
+  const todo = async (who: Person, instanceId: string) =>
+    records(await who.api.get(`${FLOW}/work/todo-list`, { size: '100' })).filter((r) => r.processInstanceId === instanceId);
 
   /** The one task of `instanceId` that `who` can claim: claimed and returned. */
   async function claim(who: Person, instanceId: string) {
@@ -92,9 +102,18 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect(await todo(manager, instanceId)).toEqual([]);
     const [offered] = await claimable(manager, instanceId);
     expect(offered).toMatchObject({
-      taskName: '项目经理审批', taskDefinitionKey: 'pmApprove', processDefinitionKey: 'materialTotalDemand', processDefinitionName: '材料总需用计划审批',
-      category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', route: 'materialTotalDemand', businessId: doc.id, businessTitle: '主体结构材料总计划',
-      startUser: clerk.id, startUserName: '王晓明', processIsFinished: 'unfinished',
+      taskName: '项目经理审批',
+      taskDefinitionKey: 'pmApprove',
+      processDefinitionKey: 'materialTotalDemand',
+      processDefinitionName: '材料总需用计划审批',
+      category: 'flow_materialTotalDemand',
+      categoryName: '材料总需用计划',
+      route: 'materialTotalDemand',
+      businessId: doc.id,
+      businessTitle: '主体结构材料总计划',
+      startUser: clerk.id,
+      startUserName: '王晓明',
+      processIsFinished: 'unfinished',
     });
     expect(await claimable(costmgr, instanceId)).toEqual([]);
 
@@ -109,7 +128,10 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const handle = expectOk(await manager.api.get(`${FLOW}/work/task-detail`, { taskId: task.taskId }));
     expect(handle).toMatchObject({ canComplete: true, canClaim: false, editableFields: [] });
 
-    expect(expectOk(await approve(manager, task.taskId, '同意,按计划采购'))).toMatchObject({ processStatus: 'completed', processIsFinished: 'finished' });
+    expect(expectOk(await approve(manager, task.taskId, '同意,按计划采购'))).toMatchObject({
+      processStatus: 'completed',
+      processIsFinished: 'finished',
+    });
     expect((await detail(doc.id)).approvalStatus).toBe('approved');
     expect(await todo(manager, instanceId)).toEqual([]);
     const [done] = records(await manager.api.get(`${FLOW}/work/done-list`)).filter((r) => r.processInstanceId === instanceId);
@@ -119,14 +141,24 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
 
     const timeline = expectOk(await clerk.api.get(`${FLOW}/process/history-flow-list`, { processInstanceId: instanceId }));
     expect(timeline.map((h: any) => [h.historyActivityType, h.historyActivityName, h.assigneeName])).toEqual([
-      ['startEvent', '提交', '王晓明'], ['userTask', '项目经理审批', '李建国'], ['endEvent', '结束', ''],
+      ['startEvent', '提交', '王晓明'],
+      ['userTask', '项目经理审批', '李建国'],
+      ['endEvent', '结束', ''],
     ]);
     expect(timeline[1]).toMatchObject({ comment: '同意,按计划采购', isPass: true });
     expect(timeline[1].endTime).not.toBe('');
 
     const view = expectOk(await clerk.api.get(`${FLOW}/process/model-view`, { processInstanceId: instanceId }));
     expect(view.xml).toContain('<process id="materialTotalDemand"');
-    expect(view.flow.map((f: any) => f.historyActivityId)).toEqual(['start', 'toPm', 'pmApprove', 'toGateway', 'amountGateway', 'toEnd', 'end']);
+    expect(view.flow.map((f: any) => f.historyActivityId)).toEqual([
+      'start',
+      'toPm',
+      'pmApprove',
+      'toGateway',
+      'amountGateway',
+      'toEnd',
+      'end',
+    ]);
     expect(view.flow.every((f: any) => f.endTime !== '')).toBe(true);
 
     const news = records(await clerk.api.get('/api/blade-message/message/my/list', { size: '50' }));
@@ -175,7 +207,11 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
 
     // editable again, and resubmitted with the change in one call
     const current = await detail(doc.id);
-    const second = await submit({ ...current, title: '驳回重提(修改后)', details: current.details.map((d: any) => ({ ...d, designQty: 80 })) });
+    const second = await submit({
+      ...current,
+      title: '驳回重提(修改后)',
+      details: current.details.map((d: any) => ({ ...d, designQty: 80 })),
+    });
     expect(second).toMatchObject({ approvalStatus: 'approving', title: '驳回重提(修改后)' });
     expect(second.processInstanceId).not.toBe(first.processInstanceId);
     expect(await claimable(manager, second.processInstanceId)).toHaveLength(1);
@@ -196,7 +232,7 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect((await detail(doc.id)).approvalStatus).toBe('approving');
   });
 
-  it('approving and approved documents refuse update, remove and a second submit, in the caller\'s language', async () => {
+  it("approving and approved documents refuse update, remove and a second submit, in the caller's language", async () => {
     const doc = await draft(1000, '锁定');
     const { processInstanceId: instanceId } = await submit({ id: doc.id });
     const busy = await admin.post(`${DOC}/update`, { ...(await detail(doc.id)), title: '偷改' });
@@ -208,12 +244,22 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const update = await admin.post(`${DOC}/update`, { ...approved, title: '偷改' });
     expect(update.body).toMatchObject({ code: 400, msg: '材料总需用计划已审批通过,不能修改或删除' });
     const part = await client(server, await server.token(), 'en').post(`${DOC}/updatePart`, { id: doc.id, remark: 'x' });
-    expect(part.body).toMatchObject({ code: 400, msg: 'The Total material demand plan is approved and can no longer be changed or deleted' });
+    expect(part.body).toMatchObject({
+      code: 400,
+      msg: 'The Total material demand plan is approved and can no longer be changed or deleted',
+    });
     const remove = await admin.post(`${DOC}/remove`, undefined, { ids: doc.id });
     expect(remove.body).toMatchObject({ code: 400, msg: '材料总需用计划已审批通过,不能修改或删除' });
     expect(await detail(doc.id)).toMatchObject({ title: '锁定', approvalStatus: 'approved' });
     // the status cannot be set by hand either
-    const sneaky = await admin.post(`${DOC}/save`, { projectId, title: '手工通过', planDate: '2026-03-10', compilerName: '张工', approvalStatus: 'approved', details: [demandRow(rebarId, 1, 1)] });
+    const sneaky = await admin.post(`${DOC}/save`, {
+      projectId,
+      title: '手工通过',
+      planDate: '2026-03-10',
+      compilerName: '张工',
+      approvalStatus: 'approved',
+      details: [demandRow(rebarId, 1, 1)],
+    });
     expect(expectOk(sneaky).approvalStatus).toBe('draft');
   });
 
@@ -221,7 +267,9 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const doc = await draft(1000, '权限');
     const { processInstanceId: instanceId } = await submit({ id: doc.id });
     const [task] = await claimable(manager, instanceId);
-    expect((await costmgr.api.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId })).body.msg).toBe('任务已被签收或您不是候选人');
+    expect((await costmgr.api.post(`${FLOW}/work/claim-task`, undefined, { taskId: task.taskId })).body.msg).toBe(
+      '任务已被签收或您不是候选人',
+    );
     expect((await approve(manager, task.taskId)).body.msg).toBe('该任务不是您的待办任务,请先签收');
     await claim(manager, instanceId);
     expect((await approve(costmgr, task.taskId)).body.code).toBe(400);
@@ -232,14 +280,24 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
 
   it('countersign: a deployed model with parallel reviews and two of three signatures', async () => {
     const model = processXml('materialTotalDemand', '需用计划会签', [
-      startEvent('start'), parallel('fork'),
+      startEvent('start'),
+      parallel('fork'),
       userTask('finance', { name: '财务审核', assignee: 'manager' }),
       userTask('legal', { name: '法务审核', assignee: 'costmgr' }),
       parallel('join'),
-      userTask('sign', { name: '会签', assignee: '${signer}', multi: { collection: 'manager,costmgr,center', elementVariable: 'signer', completion: '${nrOfCompletedInstances >= 2}' } }),
+      userTask('sign', {
+        name: '会签',
+        assignee: '${signer}',
+        multi: { collection: 'manager,costmgr,center', elementVariable: 'signer', completion: '${nrOfCompletedInstances >= 2}' },
+      }),
       endEvent('end'),
-      flow('f1', 'start', 'fork'), flow('f2', 'fork', 'finance'), flow('f3', 'fork', 'legal'),
-      flow('f4', 'finance', 'join'), flow('f5', 'legal', 'join'), flow('f6', 'join', 'sign'), flow('f7', 'sign', 'end'),
+      flow('f1', 'start', 'fork'),
+      flow('f2', 'fork', 'finance'),
+      flow('f3', 'fork', 'legal'),
+      flow('f4', 'finance', 'join'),
+      flow('f5', 'legal', 'join'),
+      flow('f6', 'join', 'sign'),
+      flow('f7', 'sign', 'end'),
     ]);
     const saved = expectOk(await admin.post(`${FLOW}/model/submit`, { name: '需用计划会签', xml: model, description: '测试会签' }));
     expect(saved).toMatchObject({ modelKey: 'materialTotalDemand', version: 1 });
@@ -273,7 +331,12 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     // a deployment with running instances stays; once they are ended it can go, and the default is the newest again
     const busy = await admin.post(`${FLOW}/manager/delete-deployment`, undefined, { deploymentIds: definition.deploymentId });
     expect(busy.body.msg).toBe('流程定义 需用计划会签 还有 1 个运行中的实例,不能删除');
-    expectOk(await admin.post(`${FLOW}/follow/delete-process-instance`, undefined, { processInstanceId: next.processInstanceId, deleteReason: '测试结束' }));
+    expectOk(
+      await admin.post(`${FLOW}/follow/delete-process-instance`, undefined, {
+        processInstanceId: next.processInstanceId,
+        deleteReason: '测试结束',
+      }),
+    );
     expectOk(await admin.post(`${FLOW}/manager/delete-deployment`, undefined, { deploymentIds: definition.deploymentId }));
     const again = await submit({ id: (await draft(1000, '会签3')).id });
     expect((await claimable(manager, again.processInstanceId)).map((t) => t.taskName)).toEqual(['项目经理审批']);
@@ -285,24 +348,43 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const upload = (files: { name: string; xml: string }[], fields: Record<string, string> = {}) => {
       const parts = [
         ...Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-        ...files.map((f) => `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/xml\r\n\r\n${f.xml}\r\n`),
+        ...files.map(
+          (f) =>
+            `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/xml\r\n\r\n${f.xml}\r\n`,
+        ),
       ];
-      return server.app.inject({
-        method: 'POST', url: `${FLOW}/manager/deploy-upload`, payload: parts.join('') + `--${boundary}--\r\n`,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'blade-auth': `bearer ${adminToken}` },
-      }).then((r) => JSON.parse(r.body));
+      return server.app
+        .inject({
+          method: 'POST',
+          url: `${FLOW}/manager/deploy-upload`,
+          payload: parts.join('') + `--${boundary}--\r\n`,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'blade-auth': `bearer ${adminToken}` },
+        })
+        .then((r) => JSON.parse(r.body));
     };
     const adminToken = await server.token();
-    const evil = chain('evilProcess', ['a']).replace('<endEvent id="end"/>', '<endEvent id="end"/><scriptTask id="steal" name="读取环境" scriptFormat="javascript"><script>process.env</script></scriptTask>');
+    const evil = chain('evilProcess', ['a']).replace(
+      '<endEvent id="end"/>',
+      '<endEvent id="end"/><scriptTask id="steal" name="读取环境" scriptFormat="javascript"><script>process.env</script></scriptTask>',
+    );
     const refused = await upload([{ name: 'evil.bpmn', xml: evil }]);
     expect(refused.code).toBe(400);
     expect(refused.msg).toContain('脚本任务 "读取环境" (steal)');
     expect(records(await admin.get(`${FLOW}/manager/list`, { key: 'evilProcess' }))).toEqual([]);
-    const timer = processXml('timerProcess', 'T', ['<startEvent id="s"><timerEventDefinition/></startEvent>', userTask('a', { assignee: 'admin' }), endEvent('e'), flow('f1', 's', 'a'), flow('f2', 'a', 'e')]);
+    const timer = processXml('timerProcess', 'T', [
+      '<startEvent id="s"><timerEventDefinition/></startEvent>',
+      userTask('a', { assignee: 'admin' }),
+      endEvent('e'),
+      flow('f1', 's', 'a'),
+      flow('f2', 'a', 'e'),
+    ]);
     expect((await upload([{ name: 'timer.bpmn', xml: timer }])).msg).toContain('开始事件 (s) 的 定时器 不被支持');
 
     const good = await upload([{ name: 'good.bpmn', xml: chain('goodProcess', ['project_manager']) }], { category: 'flow_custom' });
-    expect(good).toMatchObject({ code: 200, data: [{ key: 'goodProcess', version: 1, category: 'flow_custom', resourceName: 'good.bpmn' }] });
+    expect(good).toMatchObject({
+      code: 200,
+      data: [{ key: 'goodProcess', version: 1, category: 'flow_custom', resourceName: 'good.bpmn' }],
+    });
     const listed = records(await admin.get(`${FLOW}/manager/list`, { key: 'goodProcess' }));
     expect(listed).toHaveLength(1);
     expectOk(await admin.post(`${FLOW}/manager/change-state`, undefined, { state: 'suspend', processId: listed[0].id }));
@@ -313,11 +395,16 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
 
   it('lists the 28 default processes to start, each once, in both languages', async () => {
     const list = expectOk(await clerk.api.get(`${FLOW}/work/start-list`, { size: '100', category: 'flow_materialTotalDemand' }));
-    expect(list.records.map((p: any) => [p.key, p.name, p.categoryName])).toEqual([['materialTotalDemand', '材料总需用计划审批', '材料总需用计划']]);
+    expect(list.records.map((p: any) => [p.key, p.name, p.categoryName])).toEqual([
+      ['materialTotalDemand', '材料总需用计划审批', '材料总需用计划'],
+    ]);
     const all = expectOk(await clerk.en.get(`${FLOW}/work/start-list`, { size: '100' }));
     const defaults = all.records.filter((p: any) => p.category.startsWith('flow_') && p.category !== 'flow_custom');
     expect(new Set(defaults.map((p: any) => p.key)).size).toBe(28);
-    expect(defaults.find((p: any) => p.key === 'laborSettlementFinalization')).toMatchObject({ name: '劳务结算定案审批', categoryName: 'Labour settlement finalisation' });
+    expect(defaults.find((p: any) => p.key === 'laborSettlementFinalization')).toMatchObject({
+      name: '劳务结算定案审批',
+      categoryName: 'Labour settlement finalisation',
+    });
     // each category is an entry of the flow dictionary (key = prefix, category flow_<key>), in both languages
     const categories = expectOk(await admin.get('/api/blade-system/dict/dictionary', { code: 'flow' }));
     const byKey = new Map(categories.map((d: any) => [d.dictKey, d]));
@@ -355,9 +442,14 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const enAdmin = client(server, other.token, 'en');
     const roles = (await tenantAdmin.get('/api/blade-system/role/list', { size: '100' })).body.data;
     const aliases = (Array.isArray(roles) ? roles : roles.records).map((r: any) => r.roleAlias);
-    expect(aliases).toEqual(expect.arrayContaining(['admin', 'business', 'project_clerk', 'project_manager', 'cost_manager', 'cost_center']));
+    expect(aliases).toEqual(
+      expect.arrayContaining(['admin', 'business', 'project_clerk', 'project_manager', 'cost_manager', 'cost_center']),
+    );
     expect(aliases).not.toContain('administrator');
-    const [pmRole] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE tenant_id = $1 AND role_alias = 'project_manager'`, [other.tenantId]);
+    const [pmRole] = await server.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM blade_role WHERE tenant_id = $1 AND role_alias = 'project_manager'`,
+      [other.tenantId],
+    );
 
     // a demand there: its first task goes to project_manager, a role nobody holds yet
     const otherProject = (await project(tenantAdmin)).id;
@@ -365,13 +457,24 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const doc = await demand(tenantAdmin, otherProject, [demandRow(steel, 10, 100)], { title: '无人审批' });
     const refused = await enAdmin.post(`${DOC}/submit`, { id: doc.id });
     expect(refused.body).toMatchObject({ code: 400, success: false });
-    expect(refused.body.msg).toBe('Nobody active can handle 项目经理审批 (assignee, candidates or roles: project_manager), so the process cannot move on to it. Give the role users first, or change the handlers in the model designer');
+    expect(refused.body.msg).toBe(
+      'Nobody active can handle 项目经理审批 (assignee, candidates or roles: project_manager), so the process cannot move on to it. Give the role users first, or change the handlers in the model designer',
+    );
     expect((await tenantAdmin.post(`${DOC}/submit`, { id: doc.id })).body.msg).toContain('项目经理审批 没有可以处理的在职人员');
     expect(expectOk(await tenantAdmin.get(`${DOC}/detail`, { id: doc.id })).approvalStatus).toBe('draft');
     expect(records(await tenantAdmin.get(`${FLOW}/work/send-list`))).toEqual([]);
 
     // once someone holds the role, the same document goes through, and the role's grants came along
-    expectOk(await tenantAdmin.post('/api/blade-system/user/save', { account: 'pm2', password: 'pm2pm2', name: '项目经理', realName: '赵经理', roleId: pmRole.id, status: 1 }));
+    expectOk(
+      await tenantAdmin.post('/api/blade-system/user/save', {
+        account: 'pm2',
+        password: 'pm2pm2',
+        name: '项目经理',
+        realName: '赵经理',
+        roleId: pmRole.id,
+        status: 1,
+      }),
+    );
     const pm = await person(server, 'pm2', other.tenantId);
     expect((await pm.api.get('/api/blade-system/menu/routes')).body.data.map((r: any) => r.code)).toContain('work');
     const { processInstanceId: instanceId } = expectOk(await tenantAdmin.post(`${DOC}/submit`, { id: doc.id }));
@@ -390,21 +493,26 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const [running] = records(await admin.get(`${FLOW}/follow/list`, { processInstanceId: instanceId }));
     expect(running).toMatchObject({ processInstanceId: instanceId, activityId: 'pmApprove', startUser: '王晓明', businessTitle: '终止' });
     expect((await clerk.api.get(`${FLOW}/follow/list`)).status).toBe(403);
-    expectOk(await admin.post(`${FLOW}/follow/delete-process-instance`, undefined, { processInstanceId: instanceId, deleteReason: '重复提交' }));
+    expectOk(
+      await admin.post(`${FLOW}/follow/delete-process-instance`, undefined, { processInstanceId: instanceId, deleteReason: '重复提交' }),
+    );
     expect((await detail(doc.id)).approvalStatus).toBe('terminated');
     expect(await claimable(manager, instanceId)).toEqual([]);
     expect(records(await admin.get(`${FLOW}/follow/list`, { processInstanceId: instanceId }))).toEqual([]);
     expect((await submit({ id: doc.id })).approvalStatus).toBe('approving');
   });
 
-  it('the OpenAPI document describes the flow API and each approval document\'s submit and recall', async () => {
+  it("the OpenAPI document describes the flow API and each approval document's submit and recall", async () => {
     const doc = JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
     const flowPaths = Object.keys(doc.paths).filter((p) => p.startsWith(FLOW));
     expect(flowPaths).toHaveLength(25);
     for (const path of flowPaths) {
-      for (const method of Object.keys(doc.paths[path])) expect(server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }), `${method} ${path}`).toBe(true);
+      for (const method of Object.keys(doc.paths[path]))
+        expect(server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }), `${method} ${path}`).toBe(true);
     }
-    expect(doc.paths[`${FLOW}/work/todo-list`].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['processDefinitionName', 'beginDate', 'endDate']));
+    expect(doc.paths[`${FLOW}/work/todo-list`].get.parameters.map((p: any) => p.name)).toEqual(
+      expect.arrayContaining(['processDefinitionName', 'beginDate', 'endDate']),
+    );
     expect(doc.components.schemas.BladeFlow.properties.taskId).toBeDefined();
     const documents = Object.values(server.catalog.entities).filter((m) => m.workflow);
     expect(documents.length).toBeGreaterThanOrEqual(28);
@@ -439,7 +547,8 @@ async function twoServersOnPostgres() {
   const first = await createApp(testConfig(), { db: await openPostgres(url.toString(), { max: 5 }), logger: false });
   const second = await createApp(testConfig(), { db: await openPostgres(url.toString(), { max: 5 }), logger: false });
   return {
-    first, second,
+    first,
+    second,
     async dispose() {
       await first.close();
       await second.close();
@@ -454,70 +563,104 @@ async function twoServersOnPostgres() {
 }
 
 // only where a PostgreSQL server is available (the embedded database is one process by nature)
-if (databaseKinds().includes('postgres')) describe('two servers on one PostgreSQL', () => {
-  it('complete the parallel tasks of the same 100 instances at once and lose no step', async () => {
-    const { first, second, dispose } = await twoServersOnPostgres();
-    try {
-      const xml = processXml('parallelReview', '并行审核', [
-        startEvent('start'), parallel('fork'),
-        userTask('finance', { name: '财务', assignee: 'manager' }), userTask('legal', { name: '法务', assignee: 'costmgr' }),
-        parallel('join'), userTask('boss', { name: '总经理', assignee: 'admin' }), endEvent('end'),
-        flow('f1', 'start', 'fork'), flow('f2', 'fork', 'finance'), flow('f3', 'fork', 'legal'),
-        flow('f4', 'finance', 'join'), flow('f5', 'legal', 'join'), flow('f6', 'join', 'boss'), flow('f7', 'boss', 'end'),
-      ]);
-      const definition = await first.flow.definitions.deploy({ tenantId: '000000', xml, source: 'upload', resourceName: 'parallel.bpmn', userId: null });
-      const adminActor = { tenantId: '000000', userId: '1123598821738675201', deptId: null, lang: 'zh' as const };
-      for (let i = 0; i < 100; i++) {
-        await first.db.transaction((tx) => first.flow.runtime.start(tx, adminActor, definition, {}));
-      }
-      const [managerPerson, costPerson] = [await person(first, 'manager'), await person(second, 'costmgr')];
-      const tasksOf = async (userId: string) => (await first.db.query<{ id: string }>(
-        `SELECT t.id::text AS id FROM wf_task t WHERE t.definition_id = $1 AND t.assignee_id = $2 AND t.status = 'active' ORDER BY t.instance_id`, [definition.id, userId],
-      )).map((r) => r.id);
-      const financeTasks = await tasksOf(managerPerson.id);
-      const legalTasks = await tasksOf(costPerson.id);
-      expect(financeTasks).toHaveLength(100);
-      expect(legalTasks).toHaveLength(100);
-      const completeAll = async (api: Api, ids: string[]) => {
-        const codes: number[] = [];
-        for (let i = 0; i < ids.length; i += 4) {
-          codes.push(...(await Promise.all(ids.slice(i, i + 4).map((taskId) => api.post(`${FLOW}/work/complete-task`, { taskId, flag: 'ok' })))).map((r) => r.body.code));
+if (databaseKinds().includes('postgres'))
+  describe('two servers on one PostgreSQL', () => {
+    it('complete the parallel tasks of the same 100 instances at once and lose no step', async () => {
+      const { first, second, dispose } = await twoServersOnPostgres();
+      try {
+        const xml = processXml('parallelReview', '并行审核', [
+          startEvent('start'),
+          parallel('fork'),
+          userTask('finance', { name: '财务', assignee: 'manager' }),
+          userTask('legal', { name: '法务', assignee: 'costmgr' }),
+          parallel('join'),
+          userTask('boss', { name: '总经理', assignee: 'admin' }),
+          endEvent('end'),
+          flow('f1', 'start', 'fork'),
+          flow('f2', 'fork', 'finance'),
+          flow('f3', 'fork', 'legal'),
+          flow('f4', 'finance', 'join'),
+          flow('f5', 'legal', 'join'),
+          flow('f6', 'join', 'boss'),
+          flow('f7', 'boss', 'end'),
+        ]);
+        const definition = await first.flow.definitions.deploy({
+          tenantId: '000000',
+          xml,
+          source: 'upload',
+          resourceName: 'parallel.bpmn',
+          userId: null,
+        });
+        const adminActor = { tenantId: '000000', userId: '1123598821738675201', deptId: null, lang: 'zh' as const };
+        for (let i = 0; i < 100; i++) {
+          await first.db.transaction((tx) => first.flow.runtime.start(tx, adminActor, definition, {}));
         }
-        return codes;
-      };
-      // manager's requests go to the first server, the cost manager's to the second, interleaved
-      const [a, b] = await Promise.all([completeAll(managerPerson.api, financeTasks), completeAll(costPerson.api, legalTasks)]);
-      expect([...a, ...b].every((c) => c === 200)).toBe(true);
-      const [outcome] = await first.db.query<{ boss: number; stuck: number }>(
-        `SELECT (SELECT count(*)::int FROM wf_task WHERE definition_id = $1 AND activity_id = 'boss' AND status = 'active') AS boss,
+        const [managerPerson, costPerson] = [await person(first, 'manager'), await person(second, 'costmgr')];
+        const tasksOf = async (userId: string) =>
+          (
+            await first.db.query<{ id: string }>(
+              `SELECT t.id::text AS id FROM wf_task t WHERE t.definition_id = $1 AND t.assignee_id = $2 AND t.status = 'active' ORDER BY t.instance_id`,
+              [definition.id, userId],
+            )
+          ).map((r) => r.id);
+        const financeTasks = await tasksOf(managerPerson.id);
+        const legalTasks = await tasksOf(costPerson.id);
+        expect(financeTasks).toHaveLength(100);
+        expect(legalTasks).toHaveLength(100);
+        const completeAll = async (api: Api, ids: string[]) => {
+          const codes: number[] = [];
+          for (let i = 0; i < ids.length; i += 4) {
+            codes.push(
+              ...(
+                await Promise.all(ids.slice(i, i + 4).map((taskId) => api.post(`${FLOW}/work/complete-task`, { taskId, flag: 'ok' })))
+              ).map((r) => r.body.code),
+            );
+          }
+          return codes;
+        };
+        // manager's requests go to the first server, the cost manager's to the second, interleaved
+        const [a, b] = await Promise.all([completeAll(managerPerson.api, financeTasks), completeAll(costPerson.api, legalTasks)]);
+        expect([...a, ...b].every((c) => c === 200)).toBe(true);
+        const [outcome] = await first.db.query<{ boss: number; stuck: number }>(
+          `SELECT (SELECT count(*)::int FROM wf_task WHERE definition_id = $1 AND activity_id = 'boss' AND status = 'active') AS boss,
                 (SELECT count(*)::int FROM wf_instance i WHERE i.definition_id = $1 AND NOT EXISTS (
                    SELECT 1 FROM wf_task t WHERE t.instance_id = i.id AND t.status = 'active')) AS stuck`,
-        [definition.id],
-      );
-      expect(outcome).toEqual({ boss: 100, stuck: 0 });
-      console.log(`version conflicts retried: ${first.flow.runtime.retries + second.flow.runtime.retries}`);
-    } finally {
-      await dispose();
-    }
-  });
+          [definition.id],
+        );
+        expect(outcome).toEqual({ boss: 100, stuck: 0 });
+        console.log(`version conflicts retried: ${first.flow.runtime.retries + second.flow.runtime.retries}`);
+      } finally {
+        await dispose();
+      }
+    });
 
-  it('two servers claiming the same tasks: exactly one winner each', async () => {
-    const { first, second, dispose } = await twoServersOnPostgres();
-    try {
-      const definition = await first.flow.definitions.deploy({ tenantId: '000000', xml: chain('claimRace', ['project_manager']), source: 'upload', resourceName: 'race.bpmn', userId: null });
-      const adminActor = { tenantId: '000000', userId: '1123598821738675201', deptId: null, lang: 'zh' as const };
-      for (let i = 0; i < 30; i++) await first.db.transaction((tx) => first.flow.runtime.start(tx, adminActor, definition, {}));
-      const tasks = (await first.db.query<{ id: string }>(`SELECT id::text AS id FROM wf_task WHERE definition_id = $1`, [definition.id])).map((r) => r.id);
-      const onFirst = await person(first, 'manager');
-      const onSecond = client(second as TestServer, onFirst.token);
-      const results = await Promise.all(tasks.flatMap((taskId) => [
-        onFirst.api.post(`${FLOW}/work/claim-task`, undefined, { taskId }),
-        onSecond.post(`${FLOW}/work/claim-task`, undefined, { taskId }),
-      ]));
-      const wins = results.filter((r) => r.body.code === 200).length;
-      expect(wins).toBe(tasks.length);
-    } finally {
-      await dispose();
-    }
+    it('two servers claiming the same tasks: exactly one winner each', async () => {
+      const { first, second, dispose } = await twoServersOnPostgres();
+      try {
+        const definition = await first.flow.definitions.deploy({
+          tenantId: '000000',
+          xml: chain('claimRace', ['project_manager']),
+          source: 'upload',
+          resourceName: 'race.bpmn',
+          userId: null,
+        });
+        const adminActor = { tenantId: '000000', userId: '1123598821738675201', deptId: null, lang: 'zh' as const };
+        for (let i = 0; i < 30; i++) await first.db.transaction((tx) => first.flow.runtime.start(tx, adminActor, definition, {}));
+        const tasks = (
+          await first.db.query<{ id: string }>(`SELECT id::text AS id FROM wf_task WHERE definition_id = $1`, [definition.id])
+        ).map((r) => r.id);
+        const onFirst = await person(first, 'manager');
+        const onSecond = client(second as TestServer, onFirst.token);
+        const results = await Promise.all(
+          tasks.flatMap((taskId) => [
+            onFirst.api.post(`${FLOW}/work/claim-task`, undefined, { taskId }),
+            onSecond.post(`${FLOW}/work/claim-task`, undefined, { taskId }),
+          ]),
+        );
+        const wins = results.filter((r) => r.body.code === 200).length;
+        expect(wins).toBe(tasks.length);
+      } finally {
+        await dispose();
+      }
+    });
   });
-});

@@ -115,10 +115,16 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'zs-template-'));
   const file = join(dir, 'template.tar');
   // both seeds at once: the embedded one is this process's CPU, the other is half PostgreSQL's
-  const [embedded, postgres] = await timed('both seeded', Promise.allSettled([
-    timed('embedded database seeded', pgliteTemplate(file)),
-    findPostgres().then(async (url) => ({ url, template: url ? await timed('PostgreSQL template seeded', postgresTemplate(url)) : undefined })),
-  ]));
+  const [embedded, postgres] = await timed(
+    'both seeded',
+    Promise.allSettled([
+      timed('embedded database seeded', pgliteTemplate(file)),
+      findPostgres().then(async (url) => ({
+        url,
+        template: url ? await timed('PostgreSQL template seeded', postgresTemplate(url)) : undefined,
+      })),
+    ]),
+  );
   if (embedded.status === 'rejected' || postgres.status === 'rejected') {
     rmSync(dir, { recursive: true, force: true });
     if (postgres.status === 'fulfilled') await postgres.value.template?.drop().catch(() => undefined);

@@ -23,7 +23,14 @@ function timesOf(modules: ReadonlyArray<TestModule>): FileTime[] {
       const environmentMs = Math.round(d.environmentSetupDuration);
       const importMs = Math.round(d.collectDuration + d.setupDuration + d.prepareDuration);
       const testsMs = Math.round(d.duration);
-      return { file: m.relativeModuleId, project: m.project.name, environmentMs, importMs, testsMs, totalMs: environmentMs + importMs + testsMs };
+      return {
+        file: m.relativeModuleId,
+        project: m.project.name,
+        environmentMs,
+        importMs,
+        testsMs,
+        totalMs: environmentMs + importMs + testsMs,
+      };
     })
     .sort((a, b) => b.totalMs - a.totalMs);
 }
@@ -31,11 +38,14 @@ function timesOf(modules: ReadonlyArray<TestModule>): FileTime[] {
 function printProfile(times: FileTime[]) {
   const s = (ms: number) => (ms / 1000).toFixed(1).padStart(7);
   const out = ['', 'per file (s):   total    env import  tests  project      file'];
-  for (const t of times) out.push(`              ${s(t.totalMs)}${s(t.environmentMs)}${s(t.importMs)}${s(t.testsMs)}  ${t.project.padEnd(12)} ${t.file}`);
+  for (const t of times)
+    out.push(`              ${s(t.totalMs)}${s(t.environmentMs)}${s(t.importMs)}${s(t.testsMs)}  ${t.project.padEnd(12)} ${t.file}`);
   const projects = [...new Set(times.map((t) => t.project))];
   for (const p of projects) {
     const of = times.filter((t) => t.project === p);
-    out.push(`${`${p}:`.padEnd(14)}${s(of.reduce((n, t) => n + t.totalMs, 0))}${s(of.reduce((n, t) => n + t.environmentMs, 0))}${s(of.reduce((n, t) => n + t.importMs, 0))}${s(of.reduce((n, t) => n + t.testsMs, 0))}  ${of.length} files`);
+    out.push(
+      `${`${p}:`.padEnd(14)}${s(of.reduce((n, t) => n + t.totalMs, 0))}${s(of.reduce((n, t) => n + t.environmentMs, 0))}${s(of.reduce((n, t) => n + t.importMs, 0))}${s(of.reduce((n, t) => n + t.testsMs, 0))}  ${of.length} files`,
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

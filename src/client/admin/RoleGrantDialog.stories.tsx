@@ -23,5 +23,7 @@ export const RoleGrantError: Story = { decorators: [withFakeApi(() => adminFake(
 /** 菜单配置 of a top menu showing the master data. */
 export const TopMenuGrant: Story = {
   decorators: [withFakeApi(() => adminFake())],
-  render: ({ onClose }) => <TopMenuGrantDialog model={catalog().entities.topMenu} rows={[{ id: '500', code: 'cost', name: '成本管控' }]} onClose={onClose} />,
+  render: ({ onClose }) => (
+    <TopMenuGrantDialog model={catalog().entities.topMenu} rows={[{ id: '500', code: 'cost', name: '成本管控' }]} onClose={onClose} />
+  ),
 };

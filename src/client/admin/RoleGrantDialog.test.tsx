@@ -79,7 +79,10 @@ describe('role grant dialog', () => {
     expect(post.url).toBe('/api/blade-system/role/grant');
     const body = post.body as Record<string, string[]>;
     expect({ ...body, menuIds: sorted(body.menuIds), dataScopeIds: sorted(body.dataScopeIds) }).toEqual({
-      roleIds: ['101'], menuIds: ['1', '2', '3', '5'], dataScopeIds: ['11', '12'], apiScopeIds: ['21'],
+      roleIds: ['101'],
+      menuIds: ['1', '2', '3', '5'],
+      dataScopeIds: ['11', '12'],
+      apiScopeIds: ['21'],
     });
     await waitFor(() => expect(onClose).toHaveBeenCalledWith(true));
     expect(fake.roleGrants.get('101')!.apiScope).toEqual(['21']);
@@ -98,6 +101,10 @@ describe('role grant dialog', () => {
     await screen.findByText('系统管理');
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByText('Grant permissions')).toBeTruthy();
-    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Menus', 'Data scopes', 'API scopes']);
+    expect(
+      within(dialog)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Menus', 'Data scopes', 'API scopes']);
   });
 });

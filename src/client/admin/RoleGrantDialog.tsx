@@ -32,19 +32,43 @@ export default function RoleGrantDialog({ model, rows, onClose }: ActionDialogPr
     modes: { menu: 'linked', dataScope: 'leaves', apiScope: 'leaves' },
   });
   const { submit, busy } = useSubmit(() => onClose(true));
-  const save = () => submit((http) => http.post(`${model.api}/grant`, {
-    roleIds, menuIds: grant.toSend('menu'), dataScopeIds: grant.toSend('dataScope'), apiScopeIds: grant.toSend('apiScope'),
-  }));
+  const save = () =>
+    submit((http) =>
+      http.post(`${model.api}/grant`, {
+        roleIds,
+        menuIds: grant.toSend('menu'),
+        dataScopeIds: grant.toSend('dataScope'),
+        apiScopeIds: grant.toSend('apiScope'),
+      }),
+    );
 
   return (
-    <Modal open width={640} title={t('admin.role.grant')} onCancel={() => onClose(false)} onOk={() => void save()} confirmLoading={busy} okButtonProps={{ disabled: !grant.ready }}>
+    <Modal
+      open
+      width={640}
+      title={t('admin.role.grant')}
+      onCancel={() => onClose(false)}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !grant.ready }}
+    >
       <SelectedRows model={model} rows={rows} />
       <GrantBody loading={grant.loading} error={grant.error}>
-        <Tabs items={TABS.map(({ kind, label }) => ({
-          key: kind,
-          label: t(label),
-          children: grant.ready && <CheckTree nodes={grant.nodes(kind)} checked={grant.checked(kind)} mode={kind === 'menu' ? 'linked' : 'leaves'} expandAll={kind !== 'menu'} onChange={(keys) => grant.setChecked(kind, keys)} />,
-        }))} />
+        <Tabs
+          items={TABS.map(({ kind, label }) => ({
+            key: kind,
+            label: t(label),
+            children: grant.ready && (
+              <CheckTree
+                nodes={grant.nodes(kind)}
+                checked={grant.checked(kind)}
+                mode={kind === 'menu' ? 'linked' : 'leaves'}
+                expandAll={kind !== 'menu'}
+                onChange={(keys) => grant.setChecked(kind, keys)}
+              />
+            ),
+          }))}
+        />
       </GrantBody>
     </Modal>
   );

@@ -7,5 +7,9 @@ import type { Row } from '../renderers/extensions.ts';
 export function SelectedRows({ model, rows }: { model: EntityModel; rows: Row[] }) {
   const t = useT();
   const names = rows.map((r) => String(r[model.titleField ?? 'id'] ?? r.id)).join('、');
-  return <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }}>{t('admin.selected', { count: rows.length, names })}</Typography.Paragraph>;
+  return (
+    <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }}>
+      {t('admin.selected', { count: rows.length, names })}
+    </Typography.Paragraph>
+  );
 }

@@ -26,27 +26,50 @@ export default function TenantDatasourceDialog({ model, rows, onClose }: ActionD
   const tenant = rows[0];
   const platform = String(tenant.tenantId) === PLATFORM_TENANT;
   const source = model.fieldMap.datasourceId;
-  const sources = useQuery({ queryKey: ['options', source.ref!.entity, 'all'], queryFn: () => fetchOptions(http, source.ref!.entity, { size: 500 }) });
+  const sources = useQuery({
+    queryKey: ['options', source.ref!.entity, 'all'],
+    queryFn: () => fetchOptions(http, source.ref!.entity, { size: 500 }),
+  });
   const current = tenant.datasourceId ? String(tenant.datasourceId) : MAIN;
   const [picked, setPicked] = useState(current);
   const { submit, busy } = useSubmit(() => onClose(true));
-  const save = () => submit((h) => h.post(`${model.api}/datasource`, undefined, { searchParams: { tenantId: String(tenant.tenantId), datasourceId: picked } }));
+  const save = () =>
+    submit((h) =>
+      h.post(`${model.api}/datasource`, undefined, { searchParams: { tenantId: String(tenant.tenantId), datasourceId: picked } }),
+    );
   const label = source.label[lang];
   const options = [{ value: MAIN, label: t('admin.tenant.mainDatabase') }, ...(sources.data?.records ?? [])];
 
   return (
     <Modal
-      open width={520} title={t('admin.tenant.datasource')} onCancel={() => onClose(false)} onOk={() => void save()}
-      confirmLoading={busy} okText={t('admin.tenant.move')} okButtonProps={{ disabled: platform || picked === current || !sources.isSuccess }}
+      open
+      width={520}
+      title={t('admin.tenant.datasource')}
+      onCancel={() => onClose(false)}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okText={t('admin.tenant.move')}
+      okButtonProps={{ disabled: platform || picked === current || !sources.isSuccess }}
     >
       <SelectedRows model={model} rows={rows} />
       <GrantBody loading={sources.isLoading} error={sources.error}>
         <Form layout="vertical">
           <Form.Item label={label}>
-            <Select aria-label={label} disabled={platform} showSearch={{ optionFilterProp: 'label' }} value={picked} onChange={setPicked} options={options} />
+            <Select
+              aria-label={label}
+              disabled={platform}
+              showSearch={{ optionFilterProp: 'label' }}
+              value={picked}
+              onChange={setPicked}
+              options={options}
+            />
           </Form.Item>
         </Form>
-        <Alert type={platform ? 'warning' : 'info'} showIcon title={t(platform ? 'admin.tenant.platformStays' : 'admin.tenant.moveExplained')} />
+        <Alert
+          type={platform ? 'warning' : 'info'}
+          showIcon
+          title={t(platform ? 'admin.tenant.platformStays' : 'admin.tenant.moveExplained')}
+        />
       </GrantBody>
     </Modal>
   );

@@ -12,7 +12,11 @@ import { renderWith } from './testing/render.tsx';
 const tenant = () => catalog().entities.tenant;
 const tenants = (fake: ReturnType<typeof adminFake>, ...ids: string[]) => fake.tables.get('tenant')!.filter((t) => ids.includes(t.id));
 const ok = () => fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
-const lastPost = (fake: ReturnType<typeof adminFake>) => fake.calls.filter((c) => c.method === 'post').map((c) => ({ url: c.url, params: c.params })).at(-1);
+const lastPost = (fake: ReturnType<typeof adminFake>) =>
+  fake.calls
+    .filter((c) => c.method === 'post')
+    .map((c) => ({ url: c.url, params: c.params }))
+    .at(-1);
 
 describe('tenant licence settings', () => {
   it('shows the quota the tenants share, leaves differing expiries empty, and posts ids with both values', async () => {
@@ -27,7 +31,10 @@ describe('tenant licence settings', () => {
     fireEvent.change(quota, { target: { value: '50' } });
     ok();
     await screen.findByText('操作成功');
-    expect(lastPost(fake)).toEqual({ url: '/api/blade-system/tenant/setting', params: { ids: '401,402', accountNumber: 50, expireTime: '' } });
+    expect(lastPost(fake)).toEqual({
+      url: '/api/blade-system/tenant/setting',
+      params: { ids: '401,402', accountNumber: 50, expireTime: '' },
+    });
     await waitFor(() => expect(onClose).toHaveBeenCalledWith(true));
   });
 

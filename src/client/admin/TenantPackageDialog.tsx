@@ -19,21 +19,45 @@ export default function TenantPackageDialog({ model, rows, onClose }: ActionDial
   const lang = useAtomValue(langAtom);
   const tenantId = String(rows[0].tenantId);
   const packageField = model.fieldMap.packageId;
-  const current = useQuery({ queryKey: ['admin-tenant-package', tenantId], queryFn: () => http.get<Row>(`${model.api}/package-detail`, { tenantId }), gcTime: 0 });
-  const packages = useQuery({ queryKey: ['options', 'tenantPackage', 'all'], queryFn: () => fetchOptions(http, 'tenantPackage', { size: 500 }) });
+  const current = useQuery({
+    queryKey: ['admin-tenant-package', tenantId],
+    queryFn: () => http.get<Row>(`${model.api}/package-detail`, { tenantId }),
+    gcTime: 0,
+  });
+  const packages = useQuery({
+    queryKey: ['options', 'tenantPackage', 'all'],
+    queryFn: () => fetchOptions(http, 'tenantPackage', { size: 500 }),
+  });
   const [picked, setPicked] = useState<string | null | undefined>(undefined);
   const value = picked !== undefined ? picked : current.data?.id ? String(current.data.id) : null;
   const { submit, busy } = useSubmit(() => onClose(true));
-  const save = () => submit((h) => h.post(`${model.api}/package-setting`, undefined, { searchParams: { tenantId, packageId: value ?? '' } }));
+  const save = () =>
+    submit((h) => h.post(`${model.api}/package-setting`, undefined, { searchParams: { tenantId, packageId: value ?? '' } }));
   const label = packageField.label[lang];
 
   return (
-    <Modal open width={480} title={t('admin.tenant.package')} onCancel={() => onClose(false)} onOk={() => void save()} confirmLoading={busy} okButtonProps={{ disabled: !current.isSuccess }}>
+    <Modal
+      open
+      width={480}
+      title={t('admin.tenant.package')}
+      onCancel={() => onClose(false)}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !current.isSuccess }}
+    >
       <SelectedRows model={model} rows={rows} />
       <GrantBody loading={current.isLoading || packages.isLoading} error={current.error ?? packages.error}>
         <Form layout="vertical">
           <Form.Item label={label} extra={t('admin.tenant.noPackage')}>
-            <Select aria-label={label} allowClear showSearch={{ optionFilterProp: 'label' }} placeholder={t('admin.pleaseSelect', { label })} value={value} onChange={(v) => setPicked(v ?? null)} options={packages.data?.records ?? []} />
+            <Select
+              aria-label={label}
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder={t('admin.pleaseSelect', { label })}
+              value={value}
+              onChange={(v) => setPicked(v ?? null)}
+              options={packages.data?.records ?? []}
+            />
           </Form.Item>
         </Form>
       </GrantBody>

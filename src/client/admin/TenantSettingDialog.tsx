@@ -36,15 +36,34 @@ export default function TenantSettingDialog({ model, rows, onClose }: ActionDial
   const expiry = shared(rows, 'expireTime');
   const initial: Values = { accountNumber: Number(shared(rows, 'accountNumber') ?? -1), expireTime: expiry ? dayjs(String(expiry)) : null };
   const { submit, busy } = useSubmit(() => onClose(true));
-  const save = (v: Values) => submit((http) => http.post(`${model.api}/setting`, undefined, {
-    searchParams: { ids: rows.map((r) => r.id).join(','), accountNumber: v.accountNumber, expireTime: v.expireTime ? v.expireTime.format(DATETIME) : '' },
-  }));
+  const save = (v: Values) =>
+    submit((http) =>
+      http.post(`${model.api}/setting`, undefined, {
+        searchParams: {
+          ids: rows.map((r) => r.id).join(','),
+          accountNumber: v.accountNumber,
+          expireTime: v.expireTime ? v.expireTime.format(DATETIME) : '',
+        },
+      }),
+    );
 
   return (
-    <Modal open width={520} title={t('admin.tenant.setting')} onCancel={() => onClose(false)} onOk={() => form.submit()} confirmLoading={busy}>
+    <Modal
+      open
+      width={520}
+      title={t('admin.tenant.setting')}
+      onCancel={() => onClose(false)}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+    >
       <SelectedRows model={model} rows={rows} />
       <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void save(v)}>
-        <Form.Item name="accountNumber" label={accountNumber.label[lang]} extra={fieldHelp(accountNumber, lang)} rules={[{ required: true, message: t('admin.pleaseInput', { label: accountNumber.label[lang] }) }]}>
+        <Form.Item
+          name="accountNumber"
+          label={accountNumber.label[lang]}
+          extra={fieldHelp(accountNumber, lang)}
+          rules={[{ required: true, message: t('admin.pleaseInput', { label: accountNumber.label[lang] }) }]}
+        >
           <InputNumber min={-1} precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="expireTime" label={expireTime.label[lang]}>

@@ -25,10 +25,25 @@ export default function TopMenuGrantDialog({ model, rows, onClose }: ActionDialo
   const save = () => submit((http) => http.post(`${model.api}/grant`, { topMenuIds, menuIds: grant.toSend('menu') }));
 
   return (
-    <Modal open width={560} title={t('admin.topMenu.grant')} onCancel={() => onClose(false)} onOk={() => void save()} confirmLoading={busy} okButtonProps={{ disabled: !grant.ready }}>
+    <Modal
+      open
+      width={560}
+      title={t('admin.topMenu.grant')}
+      onCancel={() => onClose(false)}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !grant.ready }}
+    >
       <SelectedRows model={model} rows={rows} />
       <GrantBody loading={grant.loading} error={grant.error}>
-        {grant.ready && <CheckTree nodes={grant.nodes('menu')} checked={grant.checked('menu')} mode="linked" onChange={(keys) => grant.setChecked('menu', keys)} />}
+        {grant.ready && (
+          <CheckTree
+            nodes={grant.nodes('menu')}
+            checked={grant.checked('menu')}
+            mode="linked"
+            onChange={(keys) => grant.setChecked('menu', keys)}
+          />
+        )}
       </GrantBody>
     </Modal>
   );

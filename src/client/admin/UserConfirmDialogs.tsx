@@ -16,7 +16,8 @@ interface ConfirmProps extends ActionDialogProps {
 function UserConfirmDialog({ model, rows, onClose, call, title, question }: ConfirmProps) {
   const t = useT();
   const { submit, busy } = useSubmit(() => onClose(true));
-  const confirm = () => submit((http) => http.post(`${model.api}/${call}`, undefined, { searchParams: { userIds: rows.map((r) => r.id).join(',') } }));
+  const confirm = () =>
+    submit((http) => http.post(`${model.api}/${call}`, undefined, { searchParams: { userIds: rows.map((r) => r.id).join(',') } }));
   return (
     <Modal open width={480} title={t(title)} onCancel={() => onClose(false)} onOk={() => void confirm()} confirmLoading={busy}>
       <Typography.Paragraph strong>{t(question)}</Typography.Paragraph>

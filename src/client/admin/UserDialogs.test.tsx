@@ -11,7 +11,8 @@ import { isChecked, toggle } from './testing/tree-dom.ts';
 
 const user = () => catalog().entities.user;
 const ok = () => fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
-const posts = (fake: ReturnType<typeof adminFake>) => fake.calls.filter((c) => c.method === 'post').map((c) => ({ url: c.url, params: c.params, body: c.body }));
+const posts = (fake: ReturnType<typeof adminFake>) =>
+  fake.calls.filter((c) => c.method === 'post').map((c) => ({ url: c.url, params: c.params, body: c.body }));
 
 describe('user role dialog', () => {
   it('starts from the roles every selected user holds and posts user/grant with the ids', async () => {

@@ -17,7 +17,11 @@ import { useSubmit } from './useSubmit.ts';
 
 /** The roles every one of the users holds (roleId is a comma-joined list). */
 export function commonRoles(rows: Row[]): string[] {
-  const lists = rows.map((r) => String(r.roleId ?? '').split(',').filter(Boolean));
+  const lists = rows.map((r) =>
+    String(r.roleId ?? '')
+      .split(',')
+      .filter(Boolean),
+  );
   return (lists[0] ?? []).filter((id) => lists.every((l) => l.includes(id)));
 }
 
@@ -29,10 +33,21 @@ export default function UserRoleDialog({ model, rows, onClose }: ActionDialogPro
   const roles = useQuery({ queryKey: ['tree', 'role', 'grant', lang], queryFn: () => http.get<GrantNode[]>(`${roleApi}/tree`) });
   const [checked, setChecked] = useState(() => commonRoles(rows));
   const { submit, busy } = useSubmit(() => onClose(true));
-  const save = () => submit((h) => h.post(`${model.api}/grant`, undefined, { searchParams: { userIds: rows.map((r) => r.id).join(','), roleIds: checked.join(',') } }));
+  const save = () =>
+    submit((h) =>
+      h.post(`${model.api}/grant`, undefined, { searchParams: { userIds: rows.map((r) => r.id).join(','), roleIds: checked.join(',') } }),
+    );
 
   return (
-    <Modal open width={520} title={t('admin.user.grant')} onCancel={() => onClose(false)} onOk={() => void save()} confirmLoading={busy} okButtonProps={{ disabled: !roles.isSuccess || !checked.length }}>
+    <Modal
+      open
+      width={520}
+      title={t('admin.user.grant')}
+      onCancel={() => onClose(false)}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !roles.isSuccess || !checked.length }}
+    >
       <SelectedRows model={model} rows={rows} />
       <GrantBody loading={roles.isLoading} error={roles.error}>
         {roles.data && <CheckTree nodes={roles.data} checked={checked} mode="free" onChange={setChecked} />}

@@ -8,8 +8,9 @@ import './register.ts';
 
 const actions = (entity: string) => {
   const ext = extensionFor(entity);
-  return [...(ext.toolbarActions ?? []).map((a) => ['toolbar', a] as const), ...(ext.rowActions ?? []).map((a) => ['row', a] as const)]
-    .map(([where, a]) => ({ where, label: a.label.zh, permission: a.permission, selection: a.selection }));
+  return [...(ext.toolbarActions ?? []).map((a) => ['toolbar', a] as const), ...(ext.rowActions ?? []).map((a) => ['row', a] as const)].map(
+    ([where, a]) => ({ where, label: a.label.zh, permission: a.permission, selection: a.selection }),
+  );
 };
 
 describe('admin actions', () => {
@@ -35,10 +36,12 @@ describe('admin actions', () => {
     expect(extensionFor('tenantPackage').disabledActions).toEqual(['view']);
   });
 
-  it('every permission code is a button of the entity\'s menu', () => {
+  it("every permission code is a button of the entity's menu", () => {
     const missing = ['user', 'role', 'topMenu', 'tenant'].flatMap((entity) => {
       const declared = new Set(catalog().entities[entity].menu!.buttons.map((b) => b.code));
-      return actions(entity).map((a) => a.permission!).filter((code) => !declared.has(code));
+      return actions(entity)
+        .map((a) => a.permission!)
+        .filter((code) => !declared.has(code));
     });
     expect(missing).toEqual([]);
   });

@@ -34,7 +34,9 @@ registerExtension('topMenu', {
 });
 
 registerExtension('tenant', {
-  toolbarActions: [{ key: 'setting', label: label('admin.tenant.setting'), permission: 'tenant_setting', selection: 'many', dialog: TenantSettingDialog }],
+  toolbarActions: [
+    { key: 'setting', label: label('admin.tenant.setting'), permission: 'tenant_setting', selection: 'many', dialog: TenantSettingDialog },
+  ],
   rowActions: [
     { key: 'package', label: label('admin.tenant.package'), permission: 'tenant_package_setting', dialog: TenantPackageDialog },
     { key: 'datasource', label: label('admin.tenant.datasource'), permission: 'tenant_datasource', dialog: TenantDatasourceDialog },

@@ -4,9 +4,16 @@ import { forest } from '../../engine/tree/forest.ts';
 import { keysInTree, keysToSend, leafKeys, toggleLinked, type GrantNode } from './tree.ts';
 
 // 1 系统管理 ─ 2 用户管理 ─ 3 新增, 4 密码重置; 1 ─ 5 参数管理; 6 基础资料
-const tree: GrantNode[] = forest([
-  ['1', '0'], ['2', '1'], ['3', '2'], ['4', '2'], ['5', '1'], ['6', '0'],
-].map(([id, parentId]) => ({ id, parentId, title: id })));
+const tree: GrantNode[] = forest(
+  [
+    ['1', '0'],
+    ['2', '1'],
+    ['3', '2'],
+    ['4', '2'],
+    ['5', '1'],
+    ['6', '0'],
+  ].map(([id, parentId]) => ({ id, parentId, title: id })),
+);
 
 const sorted = (keys: string[]) => [...keys].sort();
 

@@ -26,7 +26,10 @@ function index(nodes: readonly GrantNode[]): Index {
   const walk = (list: readonly GrantNode[], up: string | undefined) => {
     for (const n of list) {
       parent.set(n.id, up);
-      children.set(n.id, (n.children ?? []).map((c) => c.id));
+      children.set(
+        n.id,
+        (n.children ?? []).map((c) => c.id),
+      );
       walk(n.children ?? [], n.id);
     }
   };

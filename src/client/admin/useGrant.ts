@@ -21,8 +21,16 @@ export function useGrant<K extends string>({ name, treeUrl, keysUrl, keysParams,
   const http = useHttp();
   const lang = useAtomValue(langAtom);
   // gcTime 0: a dialog opened again asks again (another administrator may have changed the grants)
-  const trees = useQuery({ queryKey: ['admin-grant', name, 'tree', lang], queryFn: () => http.get<Record<K, GrantNode[]>>(treeUrl), gcTime: 0 });
-  const granted = useQuery({ queryKey: ['admin-grant', name, 'keys', keysParams], queryFn: () => http.get<Record<K, string[]>>(keysUrl, keysParams), gcTime: 0 });
+  const trees = useQuery({
+    queryKey: ['admin-grant', name, 'tree', lang],
+    queryFn: () => http.get<Record<K, GrantNode[]>>(treeUrl),
+    gcTime: 0,
+  });
+  const granted = useQuery({
+    queryKey: ['admin-grant', name, 'keys', keysParams],
+    queryFn: () => http.get<Record<K, string[]>>(keysUrl, keysParams),
+    gcTime: 0,
+  });
   const [edited, setEdited] = useState<Partial<Record<K, string[]>>>({});
 
   const nodes = (kind: K): GrantNode[] => trees.data?.[kind] ?? [];

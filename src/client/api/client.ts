@@ -42,14 +42,18 @@ export const authApi = {
       silent: true, // the login page shows the refusal beside the form
       headers: {
         'Tenant-Id': form.tenantId,
-        'Dept-Id': website.switchMode ? form.deptId ?? '' : '',
-        'Role-Id': website.switchMode ? form.roleId ?? '' : '',
+        'Dept-Id': website.switchMode ? (form.deptId ?? '') : '',
+        'Role-Id': website.switchMode ? (form.roleId ?? '') : '',
         'Captcha-Key': form.captchaKey ?? '',
         'Captcha-Code': form.captchaCode ?? '',
       },
       searchParams: {
-        tenantId: form.tenantId, username: form.username, password: hashPassword(form.password),
-        grant_type: website.captchaMode ? 'captcha' : 'password', scope: 'all', type: 'account',
+        tenantId: form.tenantId,
+        username: form.username,
+        password: hashPassword(form.password),
+        grant_type: website.captchaMode ? 'captcha' : 'password',
+        scope: 'all',
+        type: 'account',
       },
     }),
   /** A new token; with a department and role, narrowed to them (switch mode). */
@@ -71,7 +75,11 @@ export const authApi = {
   updateInfo: (info: Record<string, unknown>) => http.post('/api/blade-system/user/update-info', info),
   updatePassword: (oldPassword: string, newPassword: string, newPassword1: string) =>
     http.post('/api/blade-system/user/update-password', undefined, {
-      searchParams: { oldPassword: hashPassword(oldPassword), newPassword: hashPassword(newPassword), newPassword1: hashPassword(newPassword1) },
+      searchParams: {
+        oldPassword: hashPassword(oldPassword),
+        newPassword: hashPassword(newPassword),
+        newPassword1: hashPassword(newPassword1),
+      },
     }),
   deptSelect: (userId?: string) => http.get<{ id: string; deptName: string }[]>('/api/blade-system/dept/select', { userId }),
   roleSelect: (userId?: string) => http.get<{ id: string; roleName: string }[]>('/api/blade-system/role/select', { userId }),

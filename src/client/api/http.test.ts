@@ -18,7 +18,13 @@ function fakeServer(status: number, body: unknown, contentType = 'application/js
 }
 
 describe('the HTTP client', () => {
-  const hooks = { token: vi.fn(() => 'tok'), lang: () => 'zh' as const, onUnauthorized: vi.fn(), notify: vi.fn(), unknownError: () => '未知错误' };
+  const hooks = {
+    token: vi.fn(() => 'tok'),
+    lang: () => 'zh' as const,
+    onUnauthorized: vi.fn(),
+    notify: vi.fn(),
+    unknownError: () => '未知错误',
+  };
   beforeEach(() => {
     hooks.onUnauthorized.mockClear();
     hooks.notify.mockClear();
@@ -74,9 +80,16 @@ describe('the HTTP client', () => {
   });
 
   it('any other failure shows msg, else error_description, else unknown error', async () => {
-    await expect(createHttp(hooks, fakeServer(400, { code: 400, msg: '项目名称不能为空' }).base).post('http://h/api/s', {})).rejects.toThrow('项目名称不能为空');
+    await expect(
+      createHttp(hooks, fakeServer(400, { code: 400, msg: '项目名称不能为空' }).base).post('http://h/api/s', {}),
+    ).rejects.toThrow('项目名称不能为空');
     expect(hooks.notify).toHaveBeenLastCalledWith('项目名称不能为空');
-    await expect(createHttp(hooks, fakeServer(400, { error: 'invalid_grant', error_description: '用户名或密码错误' }).base).raw('post', 'http://h/token')).rejects.toThrow('用户名或密码错误');
+    await expect(
+      createHttp(hooks, fakeServer(400, { error: 'invalid_grant', error_description: '用户名或密码错误' }).base).raw(
+        'post',
+        'http://h/token',
+      ),
+    ).rejects.toThrow('用户名或密码错误');
     expect(hooks.notify).toHaveBeenLastCalledWith('用户名或密码错误');
     await expect(createHttp(hooks, fakeServer(500, 'oops', 'text/plain').base).get('http://h/api/a')).rejects.toThrow('未知错误');
     expect(hooks.notify).toHaveBeenLastCalledWith('未知错误');

@@ -7,7 +7,11 @@ import ky, { type KyInstance } from 'ky';
 import { website } from '../app/website.ts';
 
 export class ApiError extends Error {
-  constructor(readonly code: number, message: string, readonly body: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly body: unknown,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -50,8 +54,16 @@ export function createHttp(hooks: HttpHooks, base: KyInstance = ky) {
     retry: 0,
   });
 
-  async function call(method: 'get' | 'post', url: string, options: CallOptions = {}): Promise<{ status: number; body: any; response: Response }> {
-    const headers: Record<string, string> = { Authorization: basic(), 'Accept-Language': hooks.lang() === 'en' ? 'en' : 'zh-CN', ...options.headers };
+  async function call(
+    method: 'get' | 'post',
+    url: string,
+    options: CallOptions = {},
+  ): Promise<{ status: number; body: any; response: Response }> {
+    const headers: Record<string, string> = {
+      Authorization: basic(),
+      'Accept-Language': hooks.lang() === 'en' ? 'en' : 'zh-CN',
+      ...options.headers,
+    };
     const token = hooks.token();
     if (options.token !== false && token) headers[website.tokenHeader] = `bearer ${token}`;
     const response = await client(url, { method, headers, searchParams: cleanParams(options.searchParams), json: options.json });

@@ -39,14 +39,24 @@ describe('subscribeLive', () => {
     const stream = streamed();
     const fetchFn = vi.fn(async () => stream.response);
     const events: [string, unknown][] = [];
-    const sub = subscribeLive({ token: () => 'tok-1', fetch: fetchFn as typeof fetch, onEvent: (n, d) => events.push([n, d]), log: () => undefined });
+    const sub = subscribeLive({
+      token: () => 'tok-1',
+      fetch: fetchFn as typeof fetch,
+      onEvent: (n, d) => events.push([n, d]),
+      log: () => undefined,
+    });
     await tick();
     const [url, init] = fetchFn.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/blade-message/message/subscribe');
     expect((init.headers as Record<string, string>)['Blade-Auth']).toBe('bearer tok-1');
     expect((init.headers as Record<string, string>).Authorization).toBe(`Basic ${btoa('saber:saber_secret')}`);
     stream.send('event: ready\ndata: {}\n\nevent: message\ndata: {"id":"7","title":"进场验收"}\n\n');
-    await vi.waitFor(() => expect(events).toEqual([['ready', {}], ['message', { id: '7', title: '进场验收' }]]));
+    await vi.waitFor(() =>
+      expect(events).toEqual([
+        ['ready', {}],
+        ['message', { id: '7', title: '进场验收' }],
+      ]),
+    );
     sub.close();
     expect((init.signal as AbortSignal).aborted).toBe(true);
   });
@@ -63,7 +73,15 @@ describe('subscribeLive', () => {
       streams.push(s);
       return s.response;
     });
-    const sub = subscribeLive({ token: () => 'tok', fetch: fetchFn as typeof fetch, onEvent: () => undefined, log: (m) => logged.push(m), random: () => 1, initialDelayMs: 1000, maxDelayMs: 30_000 });
+    const sub = subscribeLive({
+      token: () => 'tok',
+      fetch: fetchFn as typeof fetch,
+      onEvent: () => undefined,
+      log: (m) => logged.push(m),
+      random: () => 1,
+      initialDelayMs: 1000,
+      maxDelayMs: 30_000,
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toBe(1);
     await vi.advanceTimersByTimeAsync(999);
@@ -98,7 +116,12 @@ describe('subscribeLive', () => {
       streams.push(s);
       return s.response;
     });
-    const sub = subscribeLive({ token: () => token, fetch: fetchFn as unknown as typeof fetch, onEvent: () => undefined, log: () => undefined });
+    const sub = subscribeLive({
+      token: () => token,
+      fetch: fetchFn as unknown as typeof fetch,
+      onEvent: () => undefined,
+      log: () => undefined,
+    });
     await vi.advanceTimersByTimeAsync(0);
     token = 'new';
     streams[0].send('event: expired\ndata: {}\n\n');
@@ -112,7 +135,13 @@ describe('subscribeLive', () => {
     vi.useFakeTimers();
     let token = '';
     const fetchFn = vi.fn(async () => new Response('x', { status: 500 }));
-    const sub = subscribeLive({ token: () => token, fetch: fetchFn as typeof fetch, onEvent: () => undefined, log: () => undefined, random: () => 1 });
+    const sub = subscribeLive({
+      token: () => token,
+      fetch: fetchFn as typeof fetch,
+      onEvent: () => undefined,
+      log: () => undefined,
+      random: () => 1,
+    });
     await vi.advanceTimersByTimeAsync(5000);
     expect(fetchFn).not.toHaveBeenCalled();
     token = 't';

@@ -81,13 +81,14 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
   let attempt = 0;
 
   const delay = () => Math.round(Math.min(max, initial * 2 ** attempt++) * (0.5 + random() / 2));
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   /** One connection; resolves when it ends, with whether to reconnect at once. */
   async function connect(token: string): Promise<boolean> {

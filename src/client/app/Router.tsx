@@ -5,7 +5,19 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { menuName, translate } from '../i18n/useT.ts';
-import { appStore, endSession, langAtom, lockPasswordAtom, menusAtom, tabsAtom, tokenAtom, userInfoAtom, visitsAtom, type MenuNode, type Tab } from '../state/session.ts';
+import {
+  appStore,
+  endSession,
+  langAtom,
+  lockPasswordAtom,
+  menusAtom,
+  tabsAtom,
+  tokenAtom,
+  userInfoAtom,
+  visitsAtom,
+  type MenuNode,
+  type Tab,
+} from '../state/session.ts';
 import { pageMenus } from '../state/menus.ts';
 import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
@@ -28,7 +40,8 @@ interface StaticRoute {
   inLayout: boolean;
 }
 
-const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page => Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader });
+const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page =>
+  Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader });
 
 // the login page is part of the first bundle: most visitors start there, and a lazy chunk would
 // add a round trip before the form shows
@@ -52,8 +65,10 @@ const Iframe = page(() => import('../pages/Iframe.tsx'));
 const DictHorizontal = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictHorizontal })));
 const DictVertical = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictVertical })));
 const EntityPage = page(() => import('../renderers/EntityPage.tsx'));
-const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList' | 'DefinitionList' | 'FollowList') => page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })));
-const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') => page(() => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })));
+const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList' | 'DefinitionList' | 'FollowList') =>
+  page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })));
+const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') =>
+  page(() => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })));
 
 export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/login', meta: { isAuth: false, isTab: false, title: 'title.login' }, page: Login, inLayout: false },
@@ -75,12 +90,32 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/work/todo', meta: { title: 'workflow.title.todo' }, page: workList('TodoList'), inLayout: true },
   { path: '/work/send', meta: { title: 'workflow.title.send' }, page: workList('SendList'), inLayout: true },
   { path: '/work/done', meta: { title: 'workflow.title.done' }, page: workList('DoneList'), inLayout: true },
-  { path: '/flow/model', meta: { title: 'designer.title' }, page: page(() => import('../workflow/designer/ModelPage.tsx')), inLayout: true },
+  {
+    path: '/flow/model',
+    meta: { title: 'designer.title' },
+    page: page(() => import('../workflow/designer/ModelPage.tsx')),
+    inLayout: true,
+  },
   { path: '/flow/manager', meta: { title: 'workflow.title.manager' }, page: workList('DefinitionList'), inLayout: true },
   { path: '/flow/follow', meta: { title: 'workflow.title.follow' }, page: workList('FollowList'), inLayout: true },
-  { path: '/work/process/:prefix/form/:processDefinitionId', meta: { title: 'workflow.title.form' }, page: processPage('StartFormPage'), inLayout: true },
-  { path: '/work/process/:prefix/handle/:taskId/:processInstanceId/:businessId', meta: { title: 'workflow.title.handle' }, page: processPage('HandlePage'), inLayout: true },
-  { path: '/work/process/:prefix/detail/:processInstanceId/:businessId', meta: { title: 'workflow.title.detail' }, page: processPage('DetailPage'), inLayout: true },
+  {
+    path: '/work/process/:prefix/form/:processDefinitionId',
+    meta: { title: 'workflow.title.form' },
+    page: processPage('StartFormPage'),
+    inLayout: true,
+  },
+  {
+    path: '/work/process/:prefix/handle/:taskId/:processInstanceId/:businessId',
+    meta: { title: 'workflow.title.handle' },
+    page: processPage('HandlePage'),
+    inLayout: true,
+  },
+  {
+    path: '/work/process/:prefix/detail/:processInstanceId/:businessId',
+    meta: { title: 'workflow.title.detail' },
+    page: processPage('DetailPage'),
+    inLayout: true,
+  },
 ];
 
 interface Resolved {
@@ -162,7 +197,8 @@ export function AppRouter() {
       const tab = tabFor(location, resolved);
       const tabs = appStore.get(tabsAtom);
       if (!tabs.some((t) => t.value === location)) setTabs([...tabs, tab]);
-      if (location !== website.firstPage.path) setVisits({ ...appStore.get(visitsAtom), [location]: (appStore.get(visitsAtom)[location] ?? 0) + 1 });
+      if (location !== website.firstPage.path)
+        setVisits({ ...appStore.get(visitsAtom), [location]: (appStore.get(visitsAtom)[location] ?? 0) + 1 });
     }
     return undefined;
   }, [decision.kind, location, resolved]);
@@ -174,7 +210,11 @@ export function AppRouter() {
   }, [inLayout, Page]);
 
   useEffect(() => {
-    const title = resolved.menu ? menuName(resolved.menu, lang) : resolved.route?.meta.title ? translate(lang, resolved.route.meta.title) : website.title;
+    const title = resolved.menu
+      ? menuName(resolved.menu, lang)
+      : resolved.route?.meta.title
+        ? translate(lang, resolved.route.meta.title)
+        : website.title;
     document.title = title;
   }, [resolved, lang]);
 
@@ -189,7 +229,15 @@ export function AppRouter() {
   if (resolved.route?.page === Login) return content;
   return (
     <Suspense fallback={<Loading />}>
-      <AntdProviders>{resolved.route && !resolved.route.inLayout ? content : <CatalogGate><Layout>{content}</Layout></CatalogGate>}</AntdProviders>
+      <AntdProviders>
+        {resolved.route && !resolved.route.inLayout ? (
+          content
+        ) : (
+          <CatalogGate>
+            <Layout>{content}</Layout>
+          </CatalogGate>
+        )}
+      </AntdProviders>
     </Suspense>
   );
 }

@@ -20,9 +20,7 @@ export interface GuardState {
   locked: boolean;
 }
 
-export type GuardDecision =
-  | { kind: 'allow'; addTab: boolean }
-  | { kind: 'redirect'; to: string; delayMs?: number; logout?: boolean };
+export type GuardDecision = { kind: 'allow'; addTab: boolean } | { kind: 'redirect'; to: string; delayMs?: number; logout?: boolean };
 
 export const LOCK_PATH = '/lock';
 export const LOGIN_PATH = '/login';

@@ -13,19 +13,28 @@ export class ChunkLoadError extends Error {
 export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), ms);
-    promise.then((v) => {
-      clearTimeout(timer);
-      resolve(v);
-    }, (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
   });
 }
 
 export function lazyWithTimeout<T>(loader: () => Promise<T>): () => Promise<T> {
-  return () => withTimeout(loader(), website.chunkLoadTimeoutMs, () => new ChunkLoadError()).catch((err: Error) => {
-    logError({ type: err.name === 'ChunkLoadError' ? 'chunk' : 'error', message: err.message, stack: err.stack ?? '', info: 'lazy page' });
-    throw err;
-  });
+  return () =>
+    withTimeout(loader(), website.chunkLoadTimeoutMs, () => new ChunkLoadError()).catch((err: Error) => {
+      logError({
+        type: err.name === 'ChunkLoadError' ? 'chunk' : 'error',
+        message: err.message,
+        stack: err.stack ?? '',
+        info: 'lazy page',
+      });
+      throw err;
+    });
 }

@@ -61,7 +61,9 @@ export default function CodePreviewDialog({ model, rows, onClose }: ActionDialog
   });
   const install = useMutation({
     mutationFn: async () => {
-      const done = await http.post<{ file: string; api: string }>(`${model.api}/install`, undefined, { searchParams: { id: String(code.id) } });
+      const done = await http.post<{ file: string; api: string }>(`${model.api}/install`, undefined, {
+        searchParams: { id: String(code.id) },
+      });
       await Promise.all([loadCatalog(fetchSchemaSet), loadMenus(), loadPermissions()]);
       return done;
     },
@@ -72,9 +74,21 @@ export default function CodePreviewDialog({ model, rows, onClose }: ActionDialog
     saveFile(blob, filename);
   };
   const data = generated.data;
-  const confirmInstall = () => modal.confirm({ title: t('develop.install'), content: t('develop.installConfirm', { file: data?.file ?? '' }), onOk: () => install.mutateAsync() });
+  const confirmInstall = () =>
+    modal.confirm({
+      title: t('develop.install'),
+      content: t('develop.installConfirm', { file: data?.file ?? '' }),
+      onOk: () => install.mutateAsync(),
+    });
   return (
-    <Modal open width={1100} title={`${t('develop.generate')}: ${String(code.codeName)}`} onCancel={() => onClose(false)} footer={null} destroyOnHidden>
+    <Modal
+      open
+      width={1100}
+      title={`${t('develop.generate')}: ${String(code.codeName)}`}
+      onCancel={() => onClose(false)}
+      footer={null}
+      destroyOnHidden
+    >
       {generated.isError && <Alert type="error" title={(generated.error as Error).message} />}
       {!data && !generated.isError && <Spin />}
       {data && (
@@ -82,16 +96,38 @@ export default function CodePreviewDialog({ model, rows, onClose }: ActionDialog
           <Space>
             <code>{data.file}</code>
             <Button onClick={() => void download()}>{t('develop.download')}</Button>
-            <Button type="primary" disabled={data.issues.length > 0} loading={install.isPending} onClick={confirmInstall}>{t('develop.install')}</Button>
+            <Button type="primary" disabled={data.issues.length > 0} loading={install.isPending} onClick={confirmInstall}>
+              {t('develop.install')}
+            </Button>
           </Space>
-          {data.issues.length > 0 && <Alert type="error" title={t('develop.issues')} description={<ul>{data.issues.map((i) => <li key={i}>{i}</li>)}</ul>} />}
+          {data.issues.length > 0 && (
+            <Alert
+              type="error"
+              title={t('develop.issues')}
+              description={
+                <ul>
+                  {data.issues.map((i) => (
+                    <li key={i}>{i}</li>
+                  ))}
+                </ul>
+              }
+            />
+          )}
           <Alert type="info" title={t('develop.previewNote')} />
           <Tabs
             activeKey={tab}
             onChange={setTab}
             items={[
               { key: 'preview', label: t('develop.previewTab'), children: data.issues.length ? null : <Preview generated={data} /> },
-              { key: 'schema', label: t('develop.schemaTab'), children: <pre className="zs-generated-schema" style={{ maxHeight: 480, overflow: 'auto' }}>{JSON.stringify(data.schema, null, 2)}</pre> },
+              {
+                key: 'schema',
+                label: t('develop.schemaTab'),
+                children: (
+                  <pre className="zs-generated-schema" style={{ maxHeight: 480, overflow: 'auto' }}>
+                    {JSON.stringify(data.schema, null, 2)}
+                  </pre>
+                ),
+              },
             ]}
           />
         </Space>

@@ -25,9 +25,21 @@ export default function DatasourceTestDialog({ model, rows, onClose }: ActionDia
   });
   const close = () => onClose(false);
   return (
-    <Modal open title={`${t('develop.testConnection')}: ${String(source.name)}`} onCancel={close} footer={<Button onClick={close}>{t('common.ok')}</Button>} destroyOnHidden>
-      {test.isPending && <Spin description={t('develop.testing', { name: String(source.name) })}><div style={{ minHeight: 80 }} /></Spin>}
-      {test.isSuccess && <Result status="success" title={t('develop.connected', { name: test.data.name, version: test.data.serverVersion })} />}
+    <Modal
+      open
+      title={`${t('develop.testConnection')}: ${String(source.name)}`}
+      onCancel={close}
+      footer={<Button onClick={close}>{t('common.ok')}</Button>}
+      destroyOnHidden
+    >
+      {test.isPending && (
+        <Spin description={t('develop.testing', { name: String(source.name) })}>
+          <div style={{ minHeight: 80 }} />
+        </Spin>
+      )}
+      {test.isSuccess && (
+        <Result status="success" title={t('develop.connected', { name: test.data.name, version: test.data.serverVersion })} />
+      )}
       {test.isError && <Result status="error" title={t('develop.connectFailed')} subTitle={(test.error as Error).message} />}
     </Modal>
   );

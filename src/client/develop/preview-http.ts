@@ -9,7 +9,11 @@ type Row = Record<string, any>;
 
 export function previewHttp(real: RendererHttp, catalog: EntityCatalog, model: EntityModel, count = 5): RendererHttp {
   const sample = { catalog, ids: new Map<string, Row>(), seq: 1 };
-  const rows: Row[] = Array.from({ length: count }, (_, i) => ({ ...sampleRecord(model, sample), id: String(9_100_000 + i), createTime: '2026-11-20 09:00:00' }));
+  const rows: Row[] = Array.from({ length: count }, (_, i) => ({
+    ...sampleRecord(model, sample),
+    id: String(9_100_000 + i),
+    createTime: '2026-11-20 09:00:00',
+  }));
   const own = (url: string) => url.startsWith(`${model.api}/`);
   const answer = (url: string, params: Record<string, unknown> = {}, body?: unknown): any => {
     const action = url.slice(model.api.length + 1);
@@ -19,8 +23,10 @@ export function previewHttp(real: RendererHttp, catalog: EntityCatalog, model: E
     return { ...(body as Row), id: (body as Row)?.id ?? String(9_200_000 + rows.length) };
   };
   return {
-    get: (async (url: string, params?: Record<string, unknown>) => (own(url) ? answer(url, params) : real.get(url, params as never))) as RendererHttp['get'],
-    post: (async (url: string, body?: unknown, options?: { searchParams?: Record<string, unknown> }) => (own(url) ? answer(url, options?.searchParams, body) : real.post(url, body, options as never))) as RendererHttp['post'],
+    get: (async (url: string, params?: Record<string, unknown>) =>
+      own(url) ? answer(url, params) : real.get(url, params as never)) as RendererHttp['get'],
+    post: (async (url: string, body?: unknown, options?: { searchParams?: Record<string, unknown> }) =>
+      own(url) ? answer(url, options?.searchParams, body) : real.post(url, body, options as never)) as RendererHttp['post'],
     blob: real.blob,
   };
 }

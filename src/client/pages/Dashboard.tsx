@@ -15,19 +15,32 @@ const MAX_FIGURES = 8;
 
 function Figure({ model }: { model: EntityModel }) {
   const lang = useAtomValue(langAtom);
-  const { data } = useQuery({ queryKey: ['count', model.key], queryFn: () => http.get<{ total: number }>(`${model.api}/list`, { size: 1 }).catch(() => ({ total: NaN })) });
-  return <Card><Statistic title={model.label[lang]} value={data && Number.isFinite(data.total) ? data.total : '—'} /></Card>;
+  const { data } = useQuery({
+    queryKey: ['count', model.key],
+    queryFn: () => http.get<{ total: number }>(`${model.api}/list`, { size: 1 }).catch(() => ({ total: NaN })),
+  });
+  return (
+    <Card>
+      <Statistic title={model.label[lang]} value={data && Number.isFinite(data.total) ? data.total : '—'} />
+    </Card>
+  );
 }
 
 export default function Dashboard() {
   const t = useT();
   const menus = useAtomValue(menusAtom);
   const paths = new Set(pageMenus(menus).map((m) => m.path));
-  const models = Object.values(catalog().entities).filter((m) => m.scope === 'tenant' && m.menu && paths.has(m.menu.path)).slice(0, MAX_FIGURES);
+  const models = Object.values(catalog().entities)
+    .filter((m) => m.scope === 'tenant' && m.menu && paths.has(m.menu.path))
+    .slice(0, MAX_FIGURES);
   return (
     <CardBox title={t('dashboard.figures')}>
       <Row gutter={[12, 12]}>
-        {models.map((m) => <Col key={m.key} xs={24} sm={12} lg={6}><Figure model={m} /></Col>)}
+        {models.map((m) => (
+          <Col key={m.key} xs={24} sm={12} lg={6}>
+            <Figure model={m} />
+          </Col>
+        ))}
       </Row>
     </CardBox>
   );

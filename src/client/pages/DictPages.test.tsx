@@ -9,7 +9,8 @@ import { renderWith } from '../admin/testing/render.tsx';
 import { appStore, permissionAtom } from '../state/session.ts';
 import { DictHorizontal, DictVertical } from './DictPages.tsx';
 
-const press = (scope: HTMLElement, name: string) => fireEvent.click(within(scope).getByRole('button', { name: new RegExp(`${[...name].join('\\s*')}\\s*$`) }));
+const press = (scope: HTMLElement, name: string) =>
+  fireEvent.click(within(scope).getByRole('button', { name: new RegExp(`${[...name].join('\\s*')}\\s*$`) }));
 const dialog = () => screen.getByRole('dialog');
 
 function open(page = <DictHorizontal />) {
@@ -26,7 +27,8 @@ describe('dictionary pages', () => {
     await waitFor(() => expect(dialog()).toBeTruthy());
     await within(dialog()).findByText('新增系统字典');
     press(dialog(), '保存');
-    for (const message of ['请输入字典编号', '请输入字典名称', '请输入字典排序']) expect(await within(dialog()).findByText(message)).toBeTruthy();
+    for (const message of ['请输入字典编号', '请输入字典名称', '请输入字典排序'])
+      expect(await within(dialog()).findByText(message)).toBeTruthy();
     expect(within(dialog()).queryByText('请输入字典键值')).toBeNull();
   });
 

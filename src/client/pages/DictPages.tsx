@@ -14,9 +14,7 @@ function useDictPage() {
   const model = catalog().entities.dict;
   const [selected, setSelected] = useState<Record | null>(null);
   const [editing, setEditing] = useState<DictEdit | null>(null);
-  const dialog = editing && (
-    <FormDialog model={model} id={editing.id} initial={editing.initial} onClose={() => setEditing(null)} />
-  );
+  const dialog = editing && <FormDialog model={model} id={editing.id} initial={editing.initial} onClose={() => setEditing(null)} />;
   return { model, selected, setSelected, setEditing, dialog };
 }
 
@@ -26,8 +24,12 @@ export function DictHorizontal() {
   return (
     <>
       <Row gutter={12}>
-        <Col xs={24} xl={11}><DictionaryPanel model={page.model} selected={page.selected} onSelect={page.setSelected} onEdit={page.setEditing} /></Col>
-        <Col xs={24} xl={13}><ItemPanel model={page.model} parent={page.selected} onEdit={page.setEditing} emptyHint={t('admin.dict.pickOne')} /></Col>
+        <Col xs={24} xl={11}>
+          <DictionaryPanel model={page.model} selected={page.selected} onSelect={page.setSelected} onEdit={page.setEditing} />
+        </Col>
+        <Col xs={24} xl={13}>
+          <ItemPanel model={page.model} parent={page.selected} onEdit={page.setEditing} emptyHint={t('admin.dict.pickOne')} />
+        </Col>
       </Row>
       {page.dialog}
     </>

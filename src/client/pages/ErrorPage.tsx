@@ -11,7 +11,11 @@ export function ErrorPage({ status }: { status: 403 | 404 | 500 }) {
       status={status === 403 ? '403' : status === 404 ? '404' : '500'}
       title={status}
       subTitle={t(`error.${status}`)}
-      extra={<Button type="primary" onClick={() => navigate(website.firstPage.path)}>{t('error.back')}</Button>}
+      extra={
+        <Button type="primary" onClick={() => navigate(website.firstPage.path)}>
+          {t('error.back')}
+        </Button>
+      }
     />
   );
 }

@@ -34,10 +34,18 @@ export default function Home() {
         {tiles.length ? (
           <div className="zs-tiles">
             {tiles.map((m, i) => (
-              <Tile key={m.id} to={m.path} title={menuName(m, lang)} subtitle={parentOf(m.parentId) ? menuName(parentOf(m.parentId)!, lang) : undefined} colour={COLOURS[i % COLOURS.length]} />
+              <Tile
+                key={m.id}
+                to={m.path}
+                title={menuName(m, lang)}
+                subtitle={parentOf(m.parentId) ? menuName(parentOf(m.parentId)!, lang) : undefined}
+                colour={COLOURS[i % COLOURS.length]}
+              />
             ))}
           </div>
-        ) : <Empty description={t('home.noFrequent')} />}
+        ) : (
+          <Empty description={t('home.noFrequent')} />
+        )}
       </CardBox>
       <NoticeBoard />
     </>

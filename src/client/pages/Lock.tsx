@@ -25,14 +25,30 @@ export default function Lock() {
   return (
     <div className="zs-lock">
       <Space direction="vertical" align="center" size="large">
-        <Avatar size={96} src={user?.avatar || undefined}>{user?.real_name?.slice(0, 1)}</Avatar>
-        <Typography.Title level={3} style={{ color: '#fff', margin: 0 }}>{user?.real_name}</Typography.Title>
+        <Avatar size={96} src={user?.avatar || undefined}>
+          {user?.real_name?.slice(0, 1)}
+        </Avatar>
+        <Typography.Title level={3} style={{ color: '#fff', margin: 0 }}>
+          {user?.real_name}
+        </Typography.Title>
         <Typography.Text style={{ color: '#c0c4cc' }}>{t('lock.hint')}</Typography.Text>
         <Space.Compact>
-          <Input.Password prefix={<LockOutlined />} value={value} onChange={(e) => setValue(e.target.value)} onPressEnter={unlock} placeholder={t('lock.password')} aria-label={t('lock.password')} style={{ width: 260 }} />
-          <Button type="primary" onClick={unlock}>{t('lock.unlock')}</Button>
+          <Input.Password
+            prefix={<LockOutlined />}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            onPressEnter={unlock}
+            placeholder={t('lock.password')}
+            aria-label={t('lock.password')}
+            style={{ width: 260 }}
+          />
+          <Button type="primary" onClick={unlock}>
+            {t('lock.unlock')}
+          </Button>
         </Space.Compact>
-        <Button type="link" onClick={() => void logout(navigate)} style={{ color: '#fff' }}>{t('lock.logout')}</Button>
+        <Button type="link" onClick={() => void logout(navigate)} style={{ color: '#fff' }}>
+          {t('lock.logout')}
+        </Button>
       </Space>
     </div>
   );

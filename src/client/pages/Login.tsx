@@ -28,9 +28,16 @@ interface LoginValues {
 function Languages() {
   const [lang, setLang] = useAtom(langAtom);
   const choice = (value: Lang, label: string) => (
-    <button type="button" disabled={lang === value} onClick={() => setLang(value)} data-testid={`lang-${value}`}>{label}</button>
+    <button type="button" disabled={lang === value} onClick={() => setLang(value)} data-testid={`lang-${value}`}>
+      {label}
+    </button>
   );
-  return <span className="zs-lang">{choice('zh', '中文')}{choice('en', 'English')}</span>;
+  return (
+    <span className="zs-lang">
+      {choice('zh', '中文')}
+      {choice('en', 'English')}
+    </span>
+  );
 }
 
 export default function Login() {
@@ -43,31 +50,49 @@ export default function Login() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
   const [registering, setRegistering] = useState(false);
-  const { register, handleSubmit, setValue, formState: { errors }, watch } = useForm<LoginValues>({
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+    watch,
+  } = useForm<LoginValues>({
     defaultValues: { tenantId: getStore<string>('tenantId') ?? website.tenantId, username: '', password: '', code: '' },
   });
 
-  const refreshCaptcha = useCallback(async (shown: boolean = website.captchaMode) => {
-    if (!shown) return;
-    setCaptcha(await authApi.captcha());
-    setValue('code', '');
-  }, [setValue]);
+  const refreshCaptcha = useCallback(
+    async (shown: boolean = website.captchaMode) => {
+      if (!shown) return;
+      setCaptcha(await authApi.captcha());
+      setValue('code', '');
+    },
+    [setValue],
+  );
 
   useEffect(() => {
     void refreshCaptcha(website.captchaMode);
-    authApi.tenantInfo(window.location.origin).then((info) => {
-      if (info?.tenantId) {
-        setValue('tenantId', info.tenantId);
-        setTenantKnown(true);
-      }
-    }).catch(() => undefined);
+    authApi
+      .tenantInfo(window.location.origin)
+      .then((info) => {
+        if (info?.tenantId) {
+          setValue('tenantId', info.tenantId);
+          setTenantKnown(true);
+        }
+      })
+      .catch(() => undefined);
   }, [refreshCaptcha, setValue]);
 
   const onSubmit = async (values: LoginValues) => {
     setBusy(true);
     setFailure('');
     try {
-      const info = await authApi.login({ tenantId: values.tenantId, username: values.username, password: values.password, captchaKey: captcha?.key, captchaCode: values.code });
+      const info = await authApi.login({
+        tenantId: values.tenantId,
+        username: values.username,
+        password: values.password,
+        captchaKey: captcha?.key,
+        captchaCode: values.code,
+      });
       startSession(info);
       await loadSession();
       navigate(website.firstPage.path);
@@ -96,23 +121,56 @@ export default function Login() {
         <p>{lang === 'zh' ? '合同 · 材料 · 结算 · 预警,一本账管到底' : 'Contracts, materials, settlements and warnings in one ledger'}</p>
       </div>
       <div className="zs-login-card">
-        <header><h2>{t('login.title')}</h2><Languages /></header>
+        <header>
+          <h2>{t('login.title')}</h2>
+          <Languages />
+        </header>
         <form onSubmit={handleSubmit(onSubmit)} noValidate>
-          {website.tenantMode && !tenantKnown && <div className="zs-field">{field('tenantId', t('login.tenant'))}{error('tenantId')}</div>}
-          <div className="zs-field">{field('username', t('login.username'), 'text', { autoComplete: 'username' })}{error('username')}</div>
-          <div className="zs-field">{field('password', t('login.password'), 'password', { autoComplete: 'current-password' })}{error('password')}</div>
+          {website.tenantMode && !tenantKnown && (
+            <div className="zs-field">
+              {field('tenantId', t('login.tenant'))}
+              {error('tenantId')}
+            </div>
+          )}
+          <div className="zs-field">
+            {field('username', t('login.username'), 'text', { autoComplete: 'username' })}
+            {error('username')}
+          </div>
+          <div className="zs-field">
+            {field('password', t('login.password'), 'password', { autoComplete: 'current-password' })}
+            {error('password')}
+          </div>
           {captchaShown && (
             <div className="zs-field">
               <div className="zs-captcha-row">
                 {field('code', t('login.captcha'), 'text', { maxLength: 5, autoComplete: 'off' })}
-                {captcha && <img src={captcha.image} alt={t('login.captcha')} title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha(true)} className="zs-captcha" data-captcha-key={captcha.key} />}
+                {captcha && (
+                  <img
+                    src={captcha.image}
+                    alt={t('login.captcha')}
+                    title={t('login.refreshCaptcha')}
+                    onClick={() => void refreshCaptcha(true)}
+                    className="zs-captcha"
+                    data-captcha-key={captcha.key}
+                  />
+                )}
               </div>
               {error('code')}
             </div>
           )}
-          {failure && <div className="zs-field"><div className="zs-error" role="alert">{failure}</div></div>}
-          <button type="submit" className="zs-primary" disabled={busy}>{t('login.submit')}</button>
-          <button type="button" className="zs-link" onClick={() => setRegistering(true)}>{t('login.register')}</button>
+          {failure && (
+            <div className="zs-field">
+              <div className="zs-error" role="alert">
+                {failure}
+              </div>
+            </div>
+          )}
+          <button type="submit" className="zs-primary" disabled={busy}>
+            {t('login.submit')}
+          </button>
+          <button type="button" className="zs-link" onClick={() => setRegistering(true)}>
+            {t('login.register')}
+          </button>
         </form>
       </div>
       {registering && (

@@ -24,16 +24,27 @@ function InfoForm() {
   const { data } = useQuery({ queryKey: ['user-info'], queryFn: authApi.userInfo });
   const avatar = Form.useWatch('avatar', form);
   return (
-    <Form form={form} layout="vertical" style={{ maxWidth: 480 }} initialValues={data} key={data?.id ?? 'loading'} onFinish={async (values) => {
-      await authApi.updateInfo(values);
-      void message.success(t('common.saved'));
-    }}>
+    <Form
+      form={form}
+      layout="vertical"
+      style={{ maxWidth: 480 }}
+      initialValues={data}
+      key={data?.id ?? 'loading'}
+      onFinish={async (values) => {
+        await authApi.updateInfo(values);
+        void message.success(t('common.saved'));
+      }}
+    >
       {/* the link lives in a field of its own: a Form.Item name on the Space would also take the file
           input's change event and show its C:\fakepath\… name as the picture */}
-      <Form.Item name="avatar" hidden><Input /></Form.Item>
+      <Form.Item name="avatar" hidden>
+        <Input />
+      </Form.Item>
       <Form.Item label={t('info.avatar')}>
         <Space>
-          <Avatar size={64} src={avatar || undefined}>{data?.realName?.slice(0, 1)}</Avatar>
+          <Avatar size={64} src={avatar || undefined}>
+            {data?.realName?.slice(0, 1)}
+          </Avatar>
           <Upload
             // until the stored info arrives (and remounts the form) an upload would be lost
             disabled={!data}
@@ -49,7 +60,10 @@ function InfoForm() {
               const body = new FormData();
               body.append('file', file as File);
               http.upload<{ link: string }>(`${AVATAR_UPLOAD}?kind=avatar`, body).then(
-                (uploaded) => { form.setFieldValue('avatar', uploaded.link); onSuccess?.(uploaded); },
+                (uploaded) => {
+                  form.setFieldValue('avatar', uploaded.link);
+                  onSuccess?.(uploaded);
+                },
                 (err: Error) => onError?.(err),
               );
             }}
@@ -58,11 +72,32 @@ function InfoForm() {
           </Upload>
         </Space>
       </Form.Item>
-      <Form.Item name="realName" label={t('info.realName')} rules={[{ required: true }]}><Input /></Form.Item>
-      <Form.Item name="name" label={t('info.userName')} rules={[{ required: true }]}><Input /></Form.Item>
-      <Form.Item name="phone" label={t('info.phone')} rules={[{ validator: async (_r, v) => { const p = phoneProblem(v); if (p) throw new Error(t(p)); } }]}><Input maxLength={11} /></Form.Item>
-      <Form.Item name="email" label={t('info.email')} rules={[{ type: 'email' }]}><Input /></Form.Item>
-      <Button type="primary" htmlType="submit">{t('common.save')}</Button>
+      <Form.Item name="realName" label={t('info.realName')} rules={[{ required: true }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="name" label={t('info.userName')} rules={[{ required: true }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="phone"
+        label={t('info.phone')}
+        rules={[
+          {
+            validator: async (_r, v) => {
+              const p = phoneProblem(v);
+              if (p) throw new Error(t(p));
+            },
+          },
+        ]}
+      >
+        <Input maxLength={11} />
+      </Form.Item>
+      <Form.Item name="email" label={t('info.email')} rules={[{ type: 'email' }]}>
+        <Input />
+      </Form.Item>
+      <Button type="primary" htmlType="submit">
+        {t('common.save')}
+      </Button>
     </Form>
   );
 }
@@ -72,17 +107,40 @@ function PasswordForm() {
   const { message } = App.useApp();
   const [form] = Form.useForm();
   return (
-    <Form form={form} layout="vertical" style={{ maxWidth: 480 }} onFinish={async (v) => {
-      await authApi.updatePassword(v.oldPassword, v.newPassword, v.newPassword1);
-      void message.success(t('common.saved'));
-      form.resetFields();
-    }}>
-      <Form.Item name="oldPassword" label={t('info.oldPassword')} rules={[{ required: true }]}><Input.Password /></Form.Item>
-      <Form.Item name="newPassword" label={t('info.newPassword')} rules={[{ required: true, min: 5 }]}><Input.Password /></Form.Item>
-      <Form.Item name="newPassword1" label={t('info.newPassword1')} dependencies={['newPassword']} rules={[{ required: true }, ({ getFieldValue }) => ({
-        validator: async (_r, v) => { if (v && v !== getFieldValue('newPassword')) throw new Error(t('register.mismatch')); },
-      })]}><Input.Password /></Form.Item>
-      <Button type="primary" htmlType="submit">{t('common.save')}</Button>
+    <Form
+      form={form}
+      layout="vertical"
+      style={{ maxWidth: 480 }}
+      onFinish={async (v) => {
+        await authApi.updatePassword(v.oldPassword, v.newPassword, v.newPassword1);
+        void message.success(t('common.saved'));
+        form.resetFields();
+      }}
+    >
+      <Form.Item name="oldPassword" label={t('info.oldPassword')} rules={[{ required: true }]}>
+        <Input.Password />
+      </Form.Item>
+      <Form.Item name="newPassword" label={t('info.newPassword')} rules={[{ required: true, min: 5 }]}>
+        <Input.Password />
+      </Form.Item>
+      <Form.Item
+        name="newPassword1"
+        label={t('info.newPassword1')}
+        dependencies={['newPassword']}
+        rules={[
+          { required: true },
+          ({ getFieldValue }) => ({
+            validator: async (_r, v) => {
+              if (v && v !== getFieldValue('newPassword')) throw new Error(t('register.mismatch'));
+            },
+          }),
+        ]}
+      >
+        <Input.Password />
+      </Form.Item>
+      <Button type="primary" htmlType="submit">
+        {t('common.save')}
+      </Button>
     </Form>
   );
 }
@@ -91,7 +149,12 @@ export default function Profile() {
   const t = useT();
   return (
     <CardBox>
-      <Tabs items={[{ key: 'info', label: t('info.basic'), children: <InfoForm /> }, { key: 'password', label: t('info.password'), children: <PasswordForm /> }]} />
+      <Tabs
+        items={[
+          { key: 'info', label: t('info.basic'), children: <InfoForm /> },
+          { key: 'password', label: t('info.password'), children: <PasswordForm /> },
+        ]}
+      />
     </CardBox>
   );
 }

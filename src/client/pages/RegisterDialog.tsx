@@ -5,7 +5,17 @@ import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
 import { useT } from '../i18n/useT.ts';
 
-export default function RegisterDialog({ open, onClose, tenantId, tenantKnown }: { open: boolean; onClose: () => void; tenantId: string; tenantKnown: boolean }) {
+export default function RegisterDialog({
+  open,
+  onClose,
+  tenantId,
+  tenantKnown,
+}: {
+  open: boolean;
+  onClose: () => void;
+  tenantId: string;
+  tenantKnown: boolean;
+}) {
   const t = useT();
   const { message } = App.useApp();
   const [form, setForm] = useState({ tenantId, name: '', account: '', password: '', password2: '' });
@@ -30,9 +40,19 @@ export default function RegisterDialog({ open, onClose, tenantId, tenantKnown }:
     }
   };
   return (
-    <Modal title={t('register.title')} open={open} onCancel={onClose} onOk={submit} okText={t('register.submit')} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      title={t('register.title')}
+      open={open}
+      onCancel={onClose}
+      onOk={submit}
+      okText={t('register.submit')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
-        {!tenantKnown && <Input placeholder={t('register.tenant')} value={form.tenantId} onChange={set('tenantId')} data-testid="register-tenant" />}
+        {!tenantKnown && (
+          <Input placeholder={t('register.tenant')} value={form.tenantId} onChange={set('tenantId')} data-testid="register-tenant" />
+        )}
         <Input placeholder={t('register.name')} value={form.name} onChange={set('name')} />
         <Input placeholder={t('register.account')} value={form.account} onChange={set('account')} data-testid="register-account" />
         <Input.Password placeholder={t('register.password')} value={form.password} onChange={set('password')} />

@@ -12,7 +12,15 @@ export default function TestPage() {
   return (
     <CardBox title={t('title.test')}>
       <p>{t('test.text')}</p>
-      <Table size="small" dataSource={MOCK} pagination={false} columns={[{ title: 'name', dataIndex: 'name' }, { title: 'amount', dataIndex: 'amount' }]} />
+      <Table
+        size="small"
+        dataSource={MOCK}
+        pagination={false}
+        columns={[
+          { title: 'name', dataIndex: 'name' },
+          { title: 'amount', dataIndex: 'amount' },
+        ]}
+      />
     </CardBox>
   );
 }

@@ -22,7 +22,7 @@ import { searchValuesFromUrl } from './list/urlFilters.ts';
 type Opened = { mode: 'create' | 'edit' | 'view'; id?: string } | null;
 
 /** A detail drawer wide enough for the schema: documents with rows get most of the screen. */
-const drawerWidth = (model: EntityModel) => (model.details.length ? '80%' : Math.max(640, (model.layout.width ?? 0)));
+const drawerWidth = (model: EntityModel) => (model.details.length ? '80%' : Math.max(640, model.layout.width ?? 0));
 
 export function EntityScreen({ model, search = '' }: { model: EntityModel; search?: string }) {
   const initialSearch = useMemo(() => searchValuesFromUrl(model, search), [model, search]);

@@ -13,6 +13,8 @@ export function bundledSchemas(): SchemaSource {
   return {
     manifest: Object.values(manifest)[0],
     files: Object.fromEntries(Object.entries(byPath).filter(([p]) => !p.startsWith('schemas/meta/'))),
-    meta: Object.entries(byPath).filter(([p]) => p.startsWith('schemas/meta/')).map(([, d]) => d),
+    meta: Object.entries(byPath)
+      .filter(([p]) => p.startsWith('schemas/meta/'))
+      .map(([, d]) => d),
   };
 }

@@ -12,13 +12,27 @@ function withInstalledType(version: string): SchemaSet {
   const file = 'schemas/custom/pour-record.schema.json';
   const schema: JsonSchema = {
     $schema: 'https://zhusuan.dev/schemas/meta/dialect.schema.json',
-    title: '浇筑记录', 'x-i18n': { title: 'Pour record' }, type: 'object',
-    'x-entity': { key: 'pourRecord', table: 'biz_pour_record', api: '/api/blade-custom/pour-record', scope: 'tenant', titleField: 'pourNo', menu: { parent: 'develop', code: 'pour_record', path: '/custom/pour-record', sort: 1 } },
+    title: '浇筑记录',
+    'x-i18n': { title: 'Pour record' },
+    type: 'object',
+    'x-entity': {
+      key: 'pourRecord',
+      table: 'biz_pour_record',
+      api: '/api/blade-custom/pour-record',
+      scope: 'tenant',
+      titleField: 'pourNo',
+      menu: { parent: 'develop', code: 'pour_record', path: '/custom/pour-record', sort: 1 },
+    },
     'x-list': { columns: ['pourNo'] },
     required: ['pourNo'],
     properties: { pourNo: { type: 'string', maxLength: 40, title: '浇筑编号', 'x-i18n': { title: 'Pour no.' } } },
   };
-  return { ...base, version, files: { ...base.files, [file]: schema }, manifest: { ...base.manifest, entities: { ...base.manifest.entities, pourRecord: file } } };
+  return {
+    ...base,
+    version,
+    files: { ...base.files, [file]: schema },
+    manifest: { ...base.manifest, entities: { ...base.manifest.entities, pourRecord: file } },
+  };
 }
 
 describe('the schema catalog in the browser', () => {

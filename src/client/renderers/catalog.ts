@@ -57,9 +57,11 @@ export async function whenCatalogReady(): Promise<EntityCatalog> {
  * an unchanged set costs a 304. Concurrent calls share one request.
  */
 export function loadCatalog(fetchSet: (url: string) => Promise<SchemaSet>): Promise<void> {
-  loading ??= fetchSet(SCHEMAS_URL).then(adoptSchemaSet).finally(() => {
-    loading = undefined;
-  });
+  loading ??= fetchSet(SCHEMAS_URL)
+    .then(adoptSchemaSet)
+    .finally(() => {
+      loading = undefined;
+    });
   return loading;
 }
 
@@ -89,7 +91,14 @@ export function entityForPath(path: string): EntityModel | undefined {
  */
 export function previewCatalog(file: string, key: string, schema: JsonSchema): EntityCatalog {
   const base = source();
-  const preview = compile({ ...base, files: { ...base.files, [file]: schema }, manifest: { ...base.manifest, entities: { ...base.manifest.entities, [key]: file } } }, { validators: 'lazy' });
+  const preview = compile(
+    {
+      ...base,
+      files: { ...base.files, [file]: schema },
+      manifest: { ...base.manifest, entities: { ...base.manifest.entities, [key]: file } },
+    },
+    { validators: 'lazy' },
+  );
   const ajv = catalogAjv();
   const id = idOf(file);
   ajv.removeSchema(id);

@@ -110,12 +110,21 @@ export function useReferenceLabels(entity: string | undefined, ids: readonly (st
 }
 
 /** One page of a reference picker: records of `entity` whose label contains `keyword`. */
-export async function fetchOptions(http: RendererHttp, entity: string, query: { keyword?: string; current?: number; size?: number; filters?: Record<string, string>; valueField?: string }): Promise<OptionPage> {
+export async function fetchOptions(
+  http: RendererHttp,
+  entity: string,
+  query: { keyword?: string; current?: number; size?: number; filters?: Record<string, string>; valueField?: string },
+): Promise<OptionPage> {
   const api = catalog().entities[entity].api;
   const valueField = query.valueField && query.valueField !== 'id' ? query.valueField : undefined;
-  return http.get<OptionPage>(`${api}/options`, { keyword: query.keyword || undefined, current: query.current ?? 1, size: query.size ?? 20, valueField, ...query.filters });
+  return http.get<OptionPage>(`${api}/options`, {
+    keyword: query.keyword || undefined,
+    current: query.current ?? 1,
+    size: query.size ?? 20,
+    valueField,
+    ...query.filters,
+  });
 }
-
 
 /**
  * After a save or delete: every cached list, tree, detail and label of the entity is stale.
@@ -124,5 +133,7 @@ export async function fetchOptions(http: RendererHttp, entity: string, query: { 
  */
 export async function invalidateEntity(queryClient: QueryClient, http: RendererHttp, entity: string): Promise<void> {
   labelBatcher(http).forget(entity);
-  await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[1] === entity && ['list', 'tree', 'detail', 'ref-labels', 'options'].includes(String(q.queryKey[0])) });
+  await queryClient.invalidateQueries({
+    predicate: (q) => q.queryKey[1] === entity && ['list', 'tree', 'detail', 'ref-labels', 'options'].includes(String(q.queryKey[0])),
+  });
 }

@@ -14,5 +14,8 @@ export type ListSearch = Record<string, string | number | undefined | null>;
 export function useListLink(): (model: EntityModel | undefined, search?: ListSearch) => string | undefined {
   const menus = useAtomValue(menusAtom);
   const paths = useMemo(() => new Set(pageMenus(menus).map((m) => m.path)), [menus]);
-  return useCallback((model, search = {}) => (model?.menu && paths.has(model.menu.path) ? listHref(model.menu.path, search) : undefined), [paths]);
+  return useCallback(
+    (model, search = {}) => (model?.menu && paths.has(model.menu.path) ? listHref(model.menu.path, search) : undefined),
+    [paths],
+  );
 }

@@ -7,7 +7,13 @@ import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import type { EntityModel } from '../../engine/model/types.ts';
 import type { Predicate } from '../../engine/predicate/predicate.ts';
-import { checkReportDefinition, isSummable, reportableEntities, reportFields, type ReportDefinition } from '../../engine/report/definition.ts';
+import {
+  checkReportDefinition,
+  isSummable,
+  reportableEntities,
+  reportFields,
+  type ReportDefinition,
+} from '../../engine/report/definition.ts';
 import { useSubmit } from '../admin/useSubmit.ts';
 import { useT } from '../i18n/useT.ts';
 import type { MessageKey } from '../i18n/messages.ts';
@@ -35,13 +41,15 @@ const OPERATORS: { op: string; label: MessageKey; list?: boolean }[] = [
 
 /** The conditions as one predicate (AND); numbers compare as numbers, `_in` takes comma-separated values. */
 export function toPredicate(model: EntityModel, conditions: Condition[]): Predicate | undefined {
-  const terms = conditions.filter((c) => c.field).map((c): Predicate => {
-    const field = model.fieldMap[c.field!];
-    const numeric = field.kind === 'decimal' || field.kind === 'integer';
-    const typed = (v: string) => (numeric && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v.trim());
-    const value = c.op === '_in' ? c.value.split(',').map(typed) : typed(c.value);
-    return { [c.field!]: { [c.op]: value } };
-  });
+  const terms = conditions
+    .filter((c) => c.field)
+    .map((c): Predicate => {
+      const field = model.fieldMap[c.field!];
+      const numeric = field.kind === 'decimal' || field.kind === 'integer';
+      const typed = (v: string) => (numeric && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v.trim());
+      const value = c.op === '_in' ? c.value.split(',').map(typed) : typed(c.value);
+      return { [c.field!]: { [c.op]: value } };
+    });
   return terms.length === 0 ? undefined : terms.length === 1 ? terms[0] : { _and: terms };
 }
 
@@ -49,17 +57,21 @@ export function toPredicate(model: EntityModel, conditions: Condition[]): Predic
 export function fromPredicate(pred: Predicate | undefined): Condition[] {
   if (!pred) return [];
   const terms = (pred._and as Predicate[] | undefined) ?? [pred];
-  return terms.flatMap((term) => Object.entries(term).map(([field, cond]) => {
-    const [op, value] = Object.entries(cond as Record<string, unknown>)[0];
-    return { field, op, value: Array.isArray(value) ? value.join(',') : String(value ?? '') };
-  }));
+  return terms.flatMap((term) =>
+    Object.entries(term).map(([field, cond]) => {
+      const [op, value] = Object.entries(cond as Record<string, unknown>)[0];
+      return { field, op, value: Array.isArray(value) ? value.join(',') : String(value ?? '') };
+    }),
+  );
 }
 
 function useEntities(): EntityModel[] {
   const permission = useAtomValue(permissionAtom);
   return useMemo(() => {
     const granted = Object.keys(permission).length > 0;
-    return reportableEntities(catalog()).filter((m) => m.menu && (!granted || permission[`${m.menu.code}_view`] || permission[`${m.menu.code}_edit`]));
+    return reportableEntities(catalog()).filter(
+      (m) => m.menu && (!granted || permission[`${m.menu.code}_view`] || permission[`${m.menu.code}_edit`]),
+    );
   }, [permission]);
 }
 
@@ -83,7 +95,12 @@ export default function ReportBuilder({ model: reportModel, rows, onClose }: Act
   const fields = model ? reportFields(model) : [];
   const options = (list = fields) => list.map((f) => ({ value: f.name, label: f.label[lang] }));
   const filter = model ? toPredicate(model, conditions) : undefined;
-  const definition: ReportDefinition = { columns, ...(filter && { filter }), ...(groupBy.length && { groupBy }), ...(sums.length && { sums }) };
+  const definition: ReportDefinition = {
+    columns,
+    ...(filter && { filter }),
+    ...(groupBy.length && { groupBy }),
+    ...(sums.length && { sums }),
+  };
   const errors = entityKey ? checkReportDefinition(catalog(), entityKey, definition, lang) : [];
 
   const chooseEntity = (key: string) => {
@@ -94,7 +111,8 @@ export default function ReportBuilder({ model: reportModel, rows, onClose }: Act
     setConditions([]);
     setPreview(undefined);
   };
-  const setCondition = (i: number, change: Partial<Condition>) => setConditions(conditions.map((c, j) => (j === i ? { ...c, ...change } : c)));
+  const setCondition = (i: number, change: Partial<Condition>) =>
+    setConditions(conditions.map((c, j) => (j === i ? { ...c, ...change } : c)));
   const runPreview = async () => {
     try {
       setPreview(await http.post<ReportRun>(`${reportModel.api}/preview`, { entityKey, definition }));
@@ -102,7 +120,8 @@ export default function ReportBuilder({ model: reportModel, rows, onClose }: Act
       // shown by the HTTP client
     }
   };
-  const save = () => submit((h) => h.post(`${reportModel.api}/submit`, { id: saved?.id, name, entityKey, definition, remark: saved?.remark }));
+  const save = () =>
+    submit((h) => h.post(`${reportModel.api}/submit`, { id: saved?.id, name, entityKey, definition, remark: saved?.remark }));
 
   return (
     <Modal
@@ -111,8 +130,18 @@ export default function ReportBuilder({ model: reportModel, rows, onClose }: Act
       title={t(saved ? 'report.design' : 'report.new')}
       onCancel={() => onClose(false)}
       footer={[
-        <Button key="preview" disabled={!entityKey || errors.length > 0} onClick={() => void runPreview()}>{t('report.preview')}</Button>,
-        <Button key="save" type="primary" loading={busy} disabled={!name.trim() || !entityKey || errors.length > 0} onClick={() => void save()}>{t('common.save')}</Button>,
+        <Button key="preview" disabled={!entityKey || errors.length > 0} onClick={() => void runPreview()}>
+          {t('report.preview')}
+        </Button>,
+        <Button
+          key="save"
+          type="primary"
+          loading={busy}
+          disabled={!name.trim() || !entityKey || errors.length > 0}
+          onClick={() => void save()}
+        >
+          {t('common.save')}
+        </Button>,
       ]}
     >
       <Form layout="horizontal" labelCol={{ span: 3 }}>
@@ -120,31 +149,87 @@ export default function ReportBuilder({ model: reportModel, rows, onClose }: Act
           <Input value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder={t('report.namePlaceholder')} />
         </Form.Item>
         <Form.Item label={t('report.entity')} required>
-          <Select showSearch optionFilterProp="label" value={entityKey} onChange={chooseEntity} options={entities.map((m) => ({ value: m.key, label: m.label[lang] }))} placeholder={t('report.entityPlaceholder')} id="report-entity" />
+          <Select
+            showSearch
+            optionFilterProp="label"
+            value={entityKey}
+            onChange={chooseEntity}
+            options={entities.map((m) => ({ value: m.key, label: m.label[lang] }))}
+            placeholder={t('report.entityPlaceholder')}
+            id="report-entity"
+          />
         </Form.Item>
         {model && (
           <>
             <Form.Item label={t('report.columns')} required>
-              <Select mode="multiple" value={columns} onChange={setColumns} options={options()} optionFilterProp="label" id="report-columns" />
+              <Select
+                mode="multiple"
+                value={columns}
+                onChange={setColumns}
+                options={options()}
+                optionFilterProp="label"
+                id="report-columns"
+              />
             </Form.Item>
             <Form.Item label={t('report.filter')}>
               <Space direction="vertical" style={{ width: '100%' }}>
                 {conditions.map((c, i) => (
                   <Space key={i} data-testid="report-condition">
-                    <Select style={{ width: 200 }} value={c.field} onChange={(field) => setCondition(i, { field })} options={options()} showSearch optionFilterProp="label" placeholder={t('report.field')} />
-                    <Select style={{ width: 120 }} value={c.op} onChange={(op) => setCondition(i, { op })} options={OPERATORS.map((o) => ({ value: o.op, label: t(o.label) }))} />
-                    <Input style={{ width: 240 }} value={c.value} onChange={(e) => setCondition(i, { value: e.target.value })} placeholder={t(c.op === '_in' ? 'report.valuesPlaceholder' : 'report.valuePlaceholder')} />
-                    <Button icon={<DeleteOutlined />} aria-label={t('common.delete')} onClick={() => setConditions(conditions.filter((_, j) => j !== i))} />
+                    <Select
+                      style={{ width: 200 }}
+                      value={c.field}
+                      onChange={(field) => setCondition(i, { field })}
+                      options={options()}
+                      showSearch
+                      optionFilterProp="label"
+                      placeholder={t('report.field')}
+                    />
+                    <Select
+                      style={{ width: 120 }}
+                      value={c.op}
+                      onChange={(op) => setCondition(i, { op })}
+                      options={OPERATORS.map((o) => ({ value: o.op, label: t(o.label) }))}
+                    />
+                    <Input
+                      style={{ width: 240 }}
+                      value={c.value}
+                      onChange={(e) => setCondition(i, { value: e.target.value })}
+                      placeholder={t(c.op === '_in' ? 'report.valuesPlaceholder' : 'report.valuePlaceholder')}
+                    />
+                    <Button
+                      icon={<DeleteOutlined />}
+                      aria-label={t('common.delete')}
+                      onClick={() => setConditions(conditions.filter((_, j) => j !== i))}
+                    />
                   </Space>
                 ))}
-                <Button icon={<PlusOutlined />} onClick={() => setConditions([...conditions, { op: '_eq', value: '' }])}>{t('report.addCondition')}</Button>
+                <Button icon={<PlusOutlined />} onClick={() => setConditions([...conditions, { op: '_eq', value: '' }])}>
+                  {t('report.addCondition')}
+                </Button>
               </Space>
             </Form.Item>
             <Form.Item label={t('report.groupBy')}>
-              <Select mode="multiple" value={groupBy} onChange={setGroupBy} options={options()} optionFilterProp="label" id="report-group" />
+              <Select
+                mode="multiple"
+                value={groupBy}
+                onChange={setGroupBy}
+                options={options()}
+                optionFilterProp="label"
+                id="report-group"
+              />
             </Form.Item>
             <Form.Item label={t('report.sums')}>
-              <Select mode="multiple" value={sums} onChange={(next: string[]) => { setSums(next); setColumns([...new Set([...columns, ...next])]); }} options={options(fields.filter(isSummable))} optionFilterProp="label" id="report-sums" />
+              <Select
+                mode="multiple"
+                value={sums}
+                onChange={(next: string[]) => {
+                  setSums(next);
+                  setColumns([...new Set([...columns, ...next])]);
+                }}
+                options={options(fields.filter(isSummable))}
+                optionFilterProp="label"
+                id="report-sums"
+              />
             </Form.Item>
           </>
         )}

@@ -35,7 +35,11 @@ export default function ReportRunner({ model, rows, onClose }: ActionDialogProps
   return (
     <Modal open width={1100} title={`${t('report.run')}: ${String(report.name)}`} onCancel={() => onClose(false)} footer={null}>
       <Space direction="vertical" style={{ width: '100%' }}>
-        {canExport && <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportFile()}>{t('report.export')}</Button>}
+        {canExport && (
+          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportFile()}>
+            {t('report.export')}
+          </Button>
+        )}
         {run.error && <Alert type="error" message={(run.error as Error).message} />}
         {run.data && <ReportTable run={run.data} loading={run.isFetching} onPage={(current, size) => setPaging({ current, size })} />}
       </Space>

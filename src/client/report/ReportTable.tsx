@@ -33,11 +33,25 @@ export function linesOf(run: ReportRun): Line[] {
   return lines;
 }
 
-const show = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 4 }) : value === null || value === undefined ? '' : String(value));
+const show = (value: unknown) =>
+  typeof value === 'number'
+    ? value.toLocaleString('en-US', { maximumFractionDigits: 4 })
+    : value === null || value === undefined
+      ? ''
+      : String(value);
 
-export function ReportTable({ run, onPage, loading }: { run: ReportRun; onPage?: (current: number, size: number) => void; loading?: boolean }) {
+export function ReportTable({
+  run,
+  onPage,
+  loading,
+}: {
+  run: ReportRun;
+  onPage?: (current: number, size: number) => void;
+  loading?: boolean;
+}) {
   const t = useT();
-  const groupLabel = (line: Line) => `${t('report.subtotal')} ${run.groupBy.map((g) => show(line[g])).join(' / ')} (${t('report.rows', { count: Number(line.count) })})`;
+  const groupLabel = (line: Line) =>
+    `${t('report.subtotal')} ${run.groupBy.map((g) => show(line[g])).join(' / ')} (${t('report.rows', { count: Number(line.count) })})`;
   const columns: ColumnsType<Line> = run.columns.map((c, index) => ({
     key: c.field,
     title: c.label,
@@ -63,7 +77,13 @@ export function ReportTable({ run, onPage, loading }: { run: ReportRun; onPage?:
         <Table.Summary.Row>
           {run.columns.map((c, index) => (
             <Table.Summary.Cell key={c.field} index={index} align={c.numeric ? 'right' : 'left'}>
-              <Typography.Text strong>{index === 0 ? `${t('report.total')} (${t('report.rows', { count: Number(run.totals.count) })})` : run.sums.includes(c.field) ? show(run.totals[c.field]) : ''}</Typography.Text>
+              <Typography.Text strong>
+                {index === 0
+                  ? `${t('report.total')} (${t('report.rows', { count: Number(run.totals.count) })})`
+                  : run.sums.includes(c.field)
+                    ? show(run.totals[c.field])
+                    : ''}
+              </Typography.Text>
             </Table.Summary.Cell>
           ))}
         </Table.Summary.Row>

@@ -12,7 +12,11 @@ import ReportRunner from './ReportRunner.tsx';
 import { ReportTable, type ReportRun } from './ReportTable.tsx';
 
 const RUN: ReportRun = {
-  columns: [{ field: 'name', label: '项目名称', numeric: false }, { field: 'projectType', label: '工程类别', numeric: false }, { field: 'targetCost', label: '目标成本', numeric: true }],
+  columns: [
+    { field: 'name', label: '项目名称', numeric: false },
+    { field: 'projectType', label: '工程类别', numeric: false },
+    { field: 'targetCost', label: '目标成本', numeric: true },
+  ],
   groupBy: ['projectType'],
   sums: ['targetCost'],
   records: [
@@ -20,7 +24,10 @@ const RUN: ReportRun = {
     { id: '2', name: '人才公寓二号', projectType: '房建工程', targetCost: 200.2 },
     { id: '3', name: '滨江大道', projectType: '市政工程', targetCost: 50.05 },
   ],
-  groups: [{ projectType: '房建工程', count: 2, targetCost: 300.3 }, { projectType: '市政工程', count: 1, targetCost: 50.05 }],
+  groups: [
+    { projectType: '房建工程', count: 2, targetCost: 300.3 },
+    { projectType: '市政工程', count: 1, targetCost: 50.05 },
+  ],
   totals: { count: 3, targetCost: 350.35 },
   total: 3,
   current: 1,
@@ -28,8 +35,15 @@ const RUN: ReportRun = {
 };
 
 const SAVED = {
-  id: '900', name: '按类别汇总', entityKey: 'project',
-  definition: { columns: ['name', 'targetCost'], groupBy: ['projectType'], sums: ['targetCost'], filter: { _and: [{ projectStatus: { _eq: 'constructing' } }, { targetCost: { _gt: 100 } }] } },
+  id: '900',
+  name: '按类别汇总',
+  entityKey: 'project',
+  definition: {
+    columns: ['name', 'targetCost'],
+    groupBy: ['projectType'],
+    sums: ['targetCost'],
+    filter: { _and: [{ projectStatus: { _eq: 'constructing' } }, { targetCost: { _gt: 100 } }] },
+  },
 };
 
 function fakeHttp() {
@@ -72,9 +86,16 @@ describe('report table', () => {
 describe('report conditions', () => {
   it('turns rows into one predicate, numbers as numbers, and back', () => {
     const project = catalog().entities.project;
-    const pred = toPredicate(project, [{ field: 'projectType', op: '_in', value: 'building,municipal' }, { field: 'targetCost', op: '_gte', value: '100' }, { op: '_eq', value: 'ignored' }]);
+    const pred = toPredicate(project, [
+      { field: 'projectType', op: '_in', value: 'building,municipal' },
+      { field: 'targetCost', op: '_gte', value: '100' },
+      { op: '_eq', value: 'ignored' },
+    ]);
     expect(pred).toEqual({ _and: [{ projectType: { _in: ['building', 'municipal'] } }, { targetCost: { _gte: 100 } }] });
-    expect(fromPredicate(pred)).toEqual([{ field: 'projectType', op: '_in', value: 'building,municipal' }, { field: 'targetCost', op: '_gte', value: '100' }]);
+    expect(fromPredicate(pred)).toEqual([
+      { field: 'projectType', op: '_in', value: 'building,municipal' },
+      { field: 'targetCost', op: '_gte', value: '100' },
+    ]);
     expect(toPredicate(project, [])).toBeUndefined();
   });
 });
@@ -89,15 +110,29 @@ describe('report builder', () => {
     expect(screen.getAllByTestId('report-condition')).toHaveLength(2);
     fireEvent.click(screen.getByRole('button', { name: /预\s*览/ }));
     await screen.findByText('小计 房建工程 (2 条)');
-    expect(calls[0]).toEqual({ method: 'post', url: '/api/blade-report/report/rest/preview', body: { entityKey: 'project', definition: SAVED.definition } });
+    expect(calls[0]).toEqual({
+      method: 'post',
+      url: '/api/blade-report/report/rest/preview',
+      body: { entityKey: 'project', definition: SAVED.definition },
+    });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(onClose).toHaveBeenCalledWith(true));
-    expect(calls[1]).toMatchObject({ url: '/api/blade-report/report/rest/submit', body: { id: '900', name: '按类别汇总', entityKey: 'project', definition: SAVED.definition } });
+    expect(calls[1]).toMatchObject({
+      url: '/api/blade-report/report/rest/submit',
+      body: { id: '900', name: '按类别汇总', entityKey: 'project', definition: SAVED.definition },
+    });
   });
 
   it('says what is wrong with a definition and sends nothing', () => {
     const { http, calls } = fakeHttp();
-    renderWith(<ReportBuilder model={report()} rows={[{ ...SAVED, definition: { columns: ['name', 'nmae'], sums: ['projectType'] } }]} onClose={() => undefined} />, http);
+    renderWith(
+      <ReportBuilder
+        model={report()}
+        rows={[{ ...SAVED, definition: { columns: ['name', 'nmae'], sums: ['projectType'] } }]}
+        onClose={() => undefined}
+      />,
+      http,
+    );
     expect(screen.getByText(/项目没有可用于报表的字段 nmae/)).toBeTruthy();
     expect(screen.getByText(/工程类别不是数值字段,不能求和/)).toBeTruthy();
     expect(screen.getByRole('button', { name: /预\s*览/ }).hasAttribute('disabled')).toBe(true);

@@ -10,25 +10,39 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
   const t = useT();
   const { modal, message } = App.useApp();
   const [logs, setLogs] = useAtom(errorLogAtom);
-  const upload = () => modal.confirm({
-    content: t('errorLog.uploadConfirm'),
-    onOk: async () => {
-      await authApi.uploadLogs(logs);
-      void message.success(t('errorLog.sent'));
-    },
-  });
-  const clear = () => modal.confirm({
-    content: t('errorLog.clearConfirm'),
-    onOk: () => {
-      setLogs([]);
-      void message.success(t('errorLog.cleared'));
-    },
-  });
+  const upload = () =>
+    modal.confirm({
+      content: t('errorLog.uploadConfirm'),
+      onOk: async () => {
+        await authApi.uploadLogs(logs);
+        void message.success(t('errorLog.sent'));
+      },
+    });
+  const clear = () =>
+    modal.confirm({
+      content: t('errorLog.clearConfirm'),
+      onOk: () => {
+        setLogs([]);
+        void message.success(t('errorLog.cleared'));
+      },
+    });
   return (
-    <Modal title={t('errorLog.title')} open={open} onCancel={onClose} footer={null} width="100%" style={{ top: 0, maxWidth: '100vw', paddingBottom: 0 }} styles={{ body: { minHeight: 'calc(100vh - 110px)' } }}>
+    <Modal
+      title={t('errorLog.title')}
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      width="100%"
+      style={{ top: 0, maxWidth: '100vw', paddingBottom: 0 }}
+      styles={{ body: { minHeight: 'calc(100vh - 110px)' } }}
+    >
       <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={upload} disabled={!logs.length}>{t('errorLog.upload')}</Button>
-        <Button danger onClick={clear} disabled={!logs.length}>{t('errorLog.clear')}</Button>
+        <Button type="primary" onClick={upload} disabled={!logs.length}>
+          {t('errorLog.upload')}
+        </Button>
+        <Button danger onClick={clear} disabled={!logs.length}>
+          {t('errorLog.clear')}
+        </Button>
       </Space>
       <Table
         rowKey={(r) => `${r.time}-${r.message}`}

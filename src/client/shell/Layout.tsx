@@ -20,11 +20,18 @@ export default function Layout({ children }: { children: ReactNode }) {
   const user = useAtomValue(userInfoAtom);
   const colours = shellColours[theme];
 
-  useEffect(() => startTokenRefresh({
-    hasToken: () => Boolean(tokenStore.refresh),
-    tokenObtainedAt: () => tokenStore.obtainedAt,
-    refresh: async () => renewSession(await authApi.refresh(tokenStore.refresh, getStore<string>('tenantId') ?? appStore.get(userInfoAtom)?.tenant_id ?? '000000')),
-  }), []);
+  useEffect(
+    () =>
+      startTokenRefresh({
+        hasToken: () => Boolean(tokenStore.refresh),
+        tokenObtainedAt: () => tokenStore.obtainedAt,
+        refresh: async () =>
+          renewSession(
+            await authApi.refresh(tokenStore.refresh, getStore<string>('tenantId') ?? appStore.get(userInfoAtom)?.tenant_id ?? '000000'),
+          ),
+      }),
+    [],
+  );
 
   // below the first breakpoint (768 px) the sidebar folds away by itself
   useEffect(() => {
@@ -38,7 +45,9 @@ export default function Layout({ children }: { children: ReactNode }) {
     <AntLayout className={`zs-shell zs-theme-${theme}`} style={{ minHeight: '100vh' }}>
       <AntLayout.Sider collapsed={collapsed} width={220} collapsedWidth={64} style={{ background: colours.sider }} className="zs-sider">
         <div className="zs-logo" style={{ color: colours.logo }}>
-          <span className="zs-logo-mark" style={{ background: colours.logo }}>筑</span>
+          <span className="zs-logo-mark" style={{ background: colours.logo }}>
+            筑
+          </span>
           {!collapsed && <span>筑算</span>}
         </div>
         <Sidebar colours={colours} />

@@ -28,8 +28,23 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
   };
   return (
     <Modal open={open} onCancel={onClose} footer={null} closable={false} keyboard destroyOnHidden className="zs-menu-search" width={560}>
-      <Input autoFocus size="large" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('header.search')} aria-label={t('header.search')} onPressEnter={() => hits[0] && go(hits[0])} />
-      <List dataSource={hits} renderItem={(m) => <List.Item onClick={() => go(m)} style={{ cursor: 'pointer' }}>{menuName(m, lang)} <span style={{ color: '#909399' }}>{m.path}</span></List.Item>} />
+      <Input
+        autoFocus
+        size="large"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        placeholder={t('header.search')}
+        aria-label={t('header.search')}
+        onPressEnter={() => hits[0] && go(hits[0])}
+      />
+      <List
+        dataSource={hits}
+        renderItem={(m) => (
+          <List.Item onClick={() => go(m)} style={{ cursor: 'pointer' }}>
+            {menuName(m, lang)} <span style={{ color: '#909399' }}>{m.path}</span>
+          </List.Item>
+        )}
+      />
     </Modal>
   );
 }

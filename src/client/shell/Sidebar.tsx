@@ -1,6 +1,15 @@
 // The sidebar: the server's menu. Items whose meta roles exclude the user's role are hidden (no
 // roles: visible); open mode 2 with an http path opens a new window; a tip when there is no menu.
-import { AppstoreOutlined, ControlOutlined, DatabaseOutlined, FundOutlined, InboxOutlined, ProjectOutlined, SafetyOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  ControlOutlined,
+  DatabaseOutlined,
+  FundOutlined,
+  InboxOutlined,
+  ProjectOutlined,
+  SafetyOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import { Empty, Menu, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
 import { createElement, useMemo } from 'react';
@@ -24,8 +33,16 @@ export const isExternal = (menu: MenuNode) => /^https?:\/\//.test(menu.path ?? '
  * (`fund` → FundOutlined); a small set keeps the icon font out of the bundle.
  */
 const ICONS: Record<string, typeof AppstoreOutlined> = Object.fromEntries(
-  Object.entries({ AppstoreOutlined, ControlOutlined, DatabaseOutlined, FundOutlined, InboxOutlined, ProjectOutlined, SafetyOutlined, SettingOutlined })
-    .map(([name, component]) => [name.replace(/Outlined$/, '').toLowerCase(), component]),
+  Object.entries({
+    AppstoreOutlined,
+    ControlOutlined,
+    DatabaseOutlined,
+    FundOutlined,
+    InboxOutlined,
+    ProjectOutlined,
+    SafetyOutlined,
+    SettingOutlined,
+  }).map(([name, component]) => [name.replace(/Outlined$/, '').toLowerCase(), component]),
 );
 
 function icon(name: string | undefined) {
@@ -42,16 +59,26 @@ export function Sidebar({ colours }: { colours: ShellColours }) {
   const roles = (user?.role_name ?? '').split(',');
 
   const items = useMemo(() => {
-    const build = (list: MenuNode[]): Item[] => list.filter((m) => m.category === 1 && visibleFor(m, roles)).map((m) => {
-      const children = (m.children ?? []).filter((c) => c.category === 1);
-      return children.length
-        ? { key: m.path || m.id, icon: icon(m.source), label: menuName(m, lang), children: build(children) }
-        : { key: m.path || m.id, icon: icon(m.source), label: menuName(m, lang), 'data-external': isExternal(m) ? '1' : undefined };
-    });
+    const build = (list: MenuNode[]): Item[] =>
+      list
+        .filter((m) => m.category === 1 && visibleFor(m, roles))
+        .map((m) => {
+          const children = (m.children ?? []).filter((c) => c.category === 1);
+          return children.length
+            ? { key: m.path || m.id, icon: icon(m.source), label: menuName(m, lang), children: build(children) }
+            : { key: m.path || m.id, icon: icon(m.source), label: menuName(m, lang), 'data-external': isExternal(m) ? '1' : undefined };
+        });
     return build(menus);
   }, [menus, lang, roles.join(',')]);
 
-  if (!menus.length) return <Empty className="zs-menu-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={<span style={{ color: '#909399' }}>{t('menu.empty')}</span>} />;
+  if (!menus.length)
+    return (
+      <Empty
+        className="zs-menu-empty"
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={<span style={{ color: '#909399' }}>{t('menu.empty')}</span>}
+      />
+    );
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     const all: MenuNode[] = [];

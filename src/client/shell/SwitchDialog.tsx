@@ -17,8 +17,14 @@ export function SwitchDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [form] = Form.useForm();
   useEffect(() => {
     if (!open || !user) return;
-    authApi.deptSelect(user.user_id).then(setDepts).catch(() => undefined);
-    authApi.roleSelect(user.user_id).then(setRoles).catch(() => undefined);
+    authApi
+      .deptSelect(user.user_id)
+      .then(setDepts)
+      .catch(() => undefined);
+    authApi
+      .roleSelect(user.user_id)
+      .then(setRoles)
+      .catch(() => undefined);
   }, [open, user]);
   const submit = async () => {
     const { deptId, roleId } = await form.validateFields();

@@ -22,7 +22,7 @@ export function TabsBar() {
   const label = (tab: Tab) => {
     const meta = tab.meta as { titleKey?: MessageKey; zh?: string; en?: string } | undefined;
     if (meta?.titleKey) return t(meta.titleKey);
-    if (meta?.zh) return lang === 'en' ? meta.en ?? meta.zh : meta.zh;
+    if (meta?.zh) return lang === 'en' ? (meta.en ?? meta.zh) : meta.zh;
     return tab.value === website.firstPage.path ? t('title.home') : tab.label;
   };
   const menu = {

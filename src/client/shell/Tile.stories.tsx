@@ -4,7 +4,9 @@ import { CardBox, Tile } from './Tile.tsx';
 const meta: Meta<typeof Tile> = { title: 'Shell/Tile', component: Tile };
 export default meta;
 
-export const Single: StoryObj<typeof Tile> = { args: { to: '/cost-master/project', title: '项目', subtitle: '基础资料', colour: '#409EFF' } };
+export const Single: StoryObj<typeof Tile> = {
+  args: { to: '/cost-master/project', title: '项目', subtitle: '基础资料', colour: '#409EFF' },
+};
 
 export const InACard: StoryObj<typeof Tile> = {
   render: () => (

@@ -3,12 +3,35 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { useLocation } from 'wouter';
 
-export function Tile({ to, title, subtitle, icon, colour = '#409EFF', background }: { to: string; title: string; subtitle?: string; icon?: ReactNode; colour?: string; background?: string }) {
+export function Tile({
+  to,
+  title,
+  subtitle,
+  icon,
+  colour = '#409EFF',
+  background,
+}: {
+  to: string;
+  title: string;
+  subtitle?: string;
+  icon?: ReactNode;
+  colour?: string;
+  background?: string;
+}) {
   const [, navigate] = useLocation();
   const style: CSSProperties = { backgroundColor: colour, ...(background && { backgroundImage: `url(${background})` }) };
   return (
-    <div className="zs-tile" style={style} onClick={() => navigate(to)} role="link" tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && navigate(to)}>
-      <h3>{icon} {title}</h3>
+    <div
+      className="zs-tile"
+      style={style}
+      onClick={() => navigate(to)}
+      role="link"
+      tabIndex={0}
+      onKeyDown={(e) => e.key === 'Enter' && navigate(to)}
+    >
+      <h3>
+        {icon} {title}
+      </h3>
       {subtitle && <p>{subtitle}</p>}
     </div>
   );

@@ -28,7 +28,16 @@ describe('tabs', () => {
   });
 });
 
-const menu = (name: string, extra: Partial<MenuNode> = {}): MenuNode => ({ id: name, parentId: '0', code: name, name, path: `/${name}`, sort: 0, category: 1, ...extra });
+const menu = (name: string, extra: Partial<MenuNode> = {}): MenuNode => ({
+  id: name,
+  parentId: '0',
+  code: name,
+  name,
+  path: `/${name}`,
+  sort: 0,
+  category: 1,
+  ...extra,
+});
 
 describe('menus', () => {
   it('search matches names by prefix, ignoring case', () => {

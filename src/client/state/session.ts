@@ -131,5 +131,11 @@ export function logError(entry: Omit<ErrorLogEntry, 'time' | 'url'> & { url?: st
   const pad = (n: number) => String(n).padStart(2, '0');
   const time = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} ${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
   const logs = appStore.get(errorLogAtom);
-  appStore.set(errorLogAtom, [{ url: entry.url ?? window.location.pathname, time, type: entry.type, message: entry.message, stack: entry.stack, info: entry.info }, ...logs].slice(0, 500));
+  appStore.set(
+    errorLogAtom,
+    [
+      { url: entry.url ?? window.location.pathname, time, type: entry.type, message: entry.message, stack: entry.stack, info: entry.info },
+      ...logs,
+    ].slice(0, 500),
+  );
 }

@@ -13,7 +13,11 @@ export interface ChartProps {
 }
 
 /** Starts fetching ECharts' chunk (a page about to draw charts calls it on mount). */
-export const preloadCharts = () => import('./echarts.ts').then(() => undefined, () => undefined);
+export const preloadCharts = () =>
+  import('./echarts.ts').then(
+    () => undefined,
+    () => undefined,
+  );
 
 export function Chart({ option, height = 280, testId, onCategoryClick }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -24,19 +28,21 @@ export function Chart({ option, height = 280, testId, onCategoryClick }: ChartPr
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | undefined;
-    void import('./echarts.ts').then(({ createChart }) => {
-      if (disposed || !box.current) return;
-      const instance = createChart(box.current);
-      chart.current = instance;
-      instance.setOption(latest.current.option);
-      instance.on('click', (event) => {
-        if (typeof event.dataIndex === 'number') latest.current.onCategoryClick?.(event.dataIndex);
-      });
-      if (typeof ResizeObserver !== 'undefined') {
-        observer = new ResizeObserver(() => instance.resize());
-        observer.observe(box.current);
-      }
-    }).catch((err: unknown) => console.warn('chart not drawn', err));
+    void import('./echarts.ts')
+      .then(({ createChart }) => {
+        if (disposed || !box.current) return;
+        const instance = createChart(box.current);
+        chart.current = instance;
+        instance.setOption(latest.current.option);
+        instance.on('click', (event) => {
+          if (typeof event.dataIndex === 'number') latest.current.onCategoryClick?.(event.dataIndex);
+        });
+        if (typeof ResizeObserver !== 'undefined') {
+          observer = new ResizeObserver(() => instance.resize());
+          observer.observe(box.current);
+        }
+      })
+      .catch((err: unknown) => console.warn('chart not drawn', err));
     return () => {
       disposed = true;
       observer?.disconnect();

@@ -13,12 +13,18 @@ import { createFakeStatistics, sampleStatistics, type FakeStatisticsOptions } fr
 afterEach(cleanup);
 beforeEach(() => {
   window.history.replaceState(null, '', '/wel/index');
-  appStore.set(menusAtom, [{ id: '9', parentId: '0', code: 'warn_tip', name: '预警提示', path: '/construct/warnTip', sort: 1, category: 1 }]);
+  appStore.set(menusAtom, [
+    { id: '9', parentId: '0', code: 'warn_tip', name: '预警提示', path: '/construct/warnTip', sort: 1, category: 1 },
+  ]);
 });
 
 function show(options: FakeStatisticsOptions = {}, lang: 'zh' | 'en' = 'zh') {
   const http = createFakeStatistics(options);
-  render(<MessageTestProviders http={http} lang={lang}><CostOverview /></MessageTestProviders>);
+  render(
+    <MessageTestProviders http={http} lang={lang}>
+      <CostOverview />
+    </MessageTestProviders>,
+  );
   return http;
 }
 

@@ -11,7 +11,18 @@ import type { ProjectFigures, StatisticsAnswer } from '../../engine/statistics/s
 import { CardBox } from '../shell/Tile.tsx';
 import { flattenMenus } from '../state/menus.ts';
 import { menusAtom } from '../state/session.ts';
-import { isForbidden, rate, useStatistics, useUnreadWarnings, useWaitingApprovals, wan, wanNumber, WARN_LEVELS, warningsMenuCode, yuan } from './api.ts';
+import {
+  isForbidden,
+  rate,
+  useStatistics,
+  useUnreadWarnings,
+  useWaitingApprovals,
+  wan,
+  wanNumber,
+  WARN_LEVELS,
+  warningsMenuCode,
+  yuan,
+} from './api.ts';
 import { Chart } from './Chart.tsx';
 import { DocLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
@@ -37,7 +48,23 @@ export function projectChartOption(projects: ProjectFigures[], t: (key: TextKey)
   };
 }
 
-function Figure({ title, value, suffix, onClick, extra, testId, danger }: { title: string; value: string | number; suffix?: string; onClick?: () => void; extra?: React.ReactNode; testId: string; danger?: boolean }) {
+function Figure({
+  title,
+  value,
+  suffix,
+  onClick,
+  extra,
+  testId,
+  danger,
+}: {
+  title: string;
+  value: string | number;
+  suffix?: string;
+  onClick?: () => void;
+  extra?: React.ReactNode;
+  testId: string;
+  danger?: boolean;
+}) {
   return (
     <Card size="small" hoverable={Boolean(onClick)} onClick={onClick} data-testid={testId}>
       <Statistic title={title} value={value} suffix={suffix} styles={{ content: danger ? { color: '#cf1322' } : undefined }} />
@@ -63,22 +90,68 @@ function Figures({ data }: { data: StatisticsAnswer }) {
   const [incomeLedger] = links.income();
   const cards = [
     <Figure key="projects" testId="cost-projects" title={t('cost.projects')} value={data.projects.length} onClick={toStatistics} />,
-    <Figure key="income" testId="cost-income" title={t('cost.income')} value={data.income ? wan(data.income.currentAmount) : '—'} suffix={t('cost.wan')} onClick={incomeLedger ? () => navigate(incomeLedger.href) : toStatistics} />,
-    <Figure key="contracted" testId="cost-contracted" title={t('cost.contracted')} value={wan(data.total.currentAmount)} suffix={t('cost.wan')} onClick={ledger ? () => navigate(ledger.href) : toStatistics} />,
-    <Figure key="settled" testId="cost-settled" title={t('cost.settled')} value={wan(data.total.settledAmountExclTax)} suffix={t('cost.wan')} onClick={toStatistics} />,
-    <Figure key="over" testId="cost-over-plan" title={t('cost.overPlan')} value={over} danger={over > 0} onClick={toStatistics} />,
     <Figure
-      key="warnings" testId="cost-warnings" title={t('cost.warnings')} value={unread ?? '—'} danger={Boolean(warnings.data?.critical)}
-      onClick={warnPath ? () => navigate(warnPath) : undefined}
-      extra={warnings.data && <Space size={4}>{WARN_LEVELS.map((l) => <Tag key={l} color={LEVEL_COLOURS[l]}>{t(`stats.${l}`)} {warnings.data[l]}</Tag>)}</Space>}
+      key="income"
+      testId="cost-income"
+      title={t('cost.income')}
+      value={data.income ? wan(data.income.currentAmount) : '—'}
+      suffix={t('cost.wan')}
+      onClick={incomeLedger ? () => navigate(incomeLedger.href) : toStatistics}
     />,
     <Figure
-      key="approvals" testId="cost-approvals" title={t('cost.approvals')} value={approvals.data ? approvals.data.todo + approvals.data.claim : '—'}
+      key="contracted"
+      testId="cost-contracted"
+      title={t('cost.contracted')}
+      value={wan(data.total.currentAmount)}
+      suffix={t('cost.wan')}
+      onClick={ledger ? () => navigate(ledger.href) : toStatistics}
+    />,
+    <Figure
+      key="settled"
+      testId="cost-settled"
+      title={t('cost.settled')}
+      value={wan(data.total.settledAmountExclTax)}
+      suffix={t('cost.wan')}
+      onClick={toStatistics}
+    />,
+    <Figure key="over" testId="cost-over-plan" title={t('cost.overPlan')} value={over} danger={over > 0} onClick={toStatistics} />,
+    <Figure
+      key="warnings"
+      testId="cost-warnings"
+      title={t('cost.warnings')}
+      value={unread ?? '—'}
+      danger={Boolean(warnings.data?.critical)}
+      onClick={warnPath ? () => navigate(warnPath) : undefined}
+      extra={
+        warnings.data && (
+          <Space size={4}>
+            {WARN_LEVELS.map((l) => (
+              <Tag key={l} color={LEVEL_COLOURS[l]}>
+                {t(`stats.${l}`)} {warnings.data[l]}
+              </Tag>
+            ))}
+          </Space>
+        )
+      }
+    />,
+    <Figure
+      key="approvals"
+      testId="cost-approvals"
+      title={t('cost.approvals')}
+      value={approvals.data ? approvals.data.todo + approvals.data.claim : '—'}
       onClick={() => navigate(approvals.data && !approvals.data.todo && approvals.data.claim ? '/work/claim' : '/work/todo')}
       extra={approvals.data && <Typography.Text type="secondary">{t('cost.approvalsDetail', approvals.data)}</Typography.Text>}
     />,
   ];
-  return <Row gutter={[12, 12]}>{cards.map((c) => <Col key={c.key} xs={12} md={8} xl={6} xxl={3}>{c}</Col>)}</Row>;
+  return (
+    <Row gutter={[12, 12]}>
+      {cards.map((c) => (
+        <Col key={c.key} xs={12} md={8} xl={6} xxl={3}>
+          {c}
+        </Col>
+      ))}
+    </Row>
+  );
 }
 
 /** A project's contracted figure: its contract ledger (the row itself opens the statistics). */
@@ -86,7 +159,9 @@ function ProjectContracts({ figures }: { figures: ProjectFigures }) {
   const links = useStatisticsLinks(figures.projectId);
   return (
     <span onClick={(e) => e.stopPropagation()}>
-      <DocLinks links={links.contracts(null)} testId="cost-project-contracts">{yuan(figures.contractAmount)}</DocLinks>
+      <DocLinks links={links.contracts(null)} testId="cost-project-contracts">
+        {yuan(figures.contractAmount)}
+      </DocLinks>
     </span>
   );
 }
@@ -97,16 +172,42 @@ function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
   const open = (p: ProjectFigures) => navigate(`${STATISTICS_PATH}?projectId=${p.projectId}`);
   return (
     <Table<ProjectFigures>
-      size="small" rowKey="projectId" pagination={false} dataSource={projects} data-testid="cost-project-table" scroll={{ x: true }}
+      size="small"
+      rowKey="projectId"
+      pagination={false}
+      dataSource={projects}
+      data-testid="cost-project-table"
+      scroll={{ x: true }}
       onRow={(p) => ({ onClick: () => open(p), style: { cursor: 'pointer' } })}
       columns={[
-        { key: 'name', title: t('cost.project'), dataIndex: 'projectName', render: (name: string) => <Typography.Link>{name}</Typography.Link> },
+        {
+          key: 'name',
+          title: t('cost.project'),
+          dataIndex: 'projectName',
+          render: (name: string) => <Typography.Link>{name}</Typography.Link>,
+        },
         { key: 'target', title: t('cost.targetCost'), align: 'right', render: (_, p) => yuan(p.targetCost) },
         { key: 'contract', title: t('cost.contractSeries'), align: 'right', render: (_, p) => <ProjectContracts figures={p} /> },
         { key: 'settled', title: t('cost.settled'), align: 'right', render: (_, p) => yuan(p.settledAmountExclTax) },
-        { key: 'paid', title: t('cost.paidSeries'), align: 'right', render: (_, p) => (p.paidAmount === null ? <Typography.Text type="secondary">{t('cost.notRecorded')}</Typography.Text> : yuan(p.paidAmount)) },
-        { key: 'over', title: t('cost.overPlanColumn'), align: 'right', render: (_, p) => <Typography.Text type={isOver(p) ? 'danger' : undefined}>{yuan(p.costOverPlan)}</Typography.Text> },
-        { key: 'usage', title: t('cost.usage'), align: 'right', render: (_, p) => <Typography.Text type={isOver(p) ? 'danger' : undefined}>{rate(p.costUsageRate)}</Typography.Text> },
+        {
+          key: 'paid',
+          title: t('cost.paidSeries'),
+          align: 'right',
+          render: (_, p) =>
+            p.paidAmount === null ? <Typography.Text type="secondary">{t('cost.notRecorded')}</Typography.Text> : yuan(p.paidAmount),
+        },
+        {
+          key: 'over',
+          title: t('cost.overPlanColumn'),
+          align: 'right',
+          render: (_, p) => <Typography.Text type={isOver(p) ? 'danger' : undefined}>{yuan(p.costOverPlan)}</Typography.Text>,
+        },
+        {
+          key: 'usage',
+          title: t('cost.usage'),
+          align: 'right',
+          render: (_, p) => <Typography.Text type={isOver(p) ? 'danger' : undefined}>{rate(p.costUsageRate)}</Typography.Text>,
+        },
       ]}
     />
   );
@@ -121,23 +222,44 @@ export function CostOverview() {
   const title = (
     <Space style={{ width: '100%', justifyContent: 'space-between' }}>
       <span>{t('cost.title')}</span>
-      <Button type="link" size="small" onClick={() => navigate(STATISTICS_PATH)}>{t('cost.statisticsLink')}</Button>
+      <Button type="link" size="small" onClick={() => navigate(STATISTICS_PATH)}>
+        {t('cost.statisticsLink')}
+      </Button>
     </Space>
   );
   let body: React.ReactNode;
   if (statistics.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
   else if (statistics.error) {
-    body = <Alert type="error" showIcon title={t('cost.failed', { message: statistics.error.message })} action={<Button size="small" onClick={() => void statistics.refetch()}>{t('cost.retry')}</Button>} />;
+    body = (
+      <Alert
+        type="error"
+        showIcon
+        title={t('cost.failed', { message: statistics.error.message })}
+        action={
+          <Button size="small" onClick={() => void statistics.refetch()}>
+            {t('cost.retry')}
+          </Button>
+        }
+      />
+    );
   } else if (!statistics.data?.projects.length) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('cost.noProjects')} />;
   else {
     body = (
       <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="cost-overview">
         <Figures data={statistics.data} />
         <Typography.Text strong>{t('cost.byProject')}</Typography.Text>
-        <Chart option={option} testId="cost-chart" onCategoryClick={(i) => navigate(`${STATISTICS_PATH}?projectId=${statistics.data!.projects[i].projectId}`)} />
+        <Chart
+          option={option}
+          testId="cost-chart"
+          onCategoryClick={(i) => navigate(`${STATISTICS_PATH}?projectId=${statistics.data!.projects[i].projectId}`)}
+        />
         <ProjectTable projects={statistics.data.projects} />
       </Space>
     );
   }
-  return <CardBox radius={10} title={title}>{body}</CardBox>;
+  return (
+    <CardBox radius={10} title={title}>
+      {body}
+    </CardBox>
+  );
 }

@@ -19,6 +19,10 @@ type Story = StoryObj<typeof Dashboard>;
 export const HomeOverview: Story = { args: { page: 'home', options: {} } };
 export const HomeLoading: Story = { args: { page: 'home', options: { pending: true } } };
 export const HomeNoProjects: Story = { args: { page: 'home', options: { statistics: { ...sampleStatistics(), projects: [] } } } };
-export const HomeFailing: Story = { args: { page: 'home', options: { fail: { status: 500, message: '服务器异常,请将错误编号 42 告知管理员' } } } };
+export const HomeFailing: Story = {
+  args: { page: 'home', options: { fail: { status: 500, message: '服务器异常,请将错误编号 42 告知管理员' } } },
+};
 export const ProjectStatisticsPage: Story = { args: { page: 'statistics', options: {} } };
-export const ProjectStatisticsWithoutIncome: Story = { args: { page: 'statistics', options: { statistics: { ...sampleStatistics(), income: null } } } };
+export const ProjectStatisticsWithoutIncome: Story = {
+  args: { page: 'statistics', options: { statistics: { ...sampleStatistics(), income: null } } },
+};

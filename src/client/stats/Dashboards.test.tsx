@@ -15,7 +15,11 @@ beforeEach(() => window.history.replaceState(null, '', '/cost/statistics'));
 
 function show(lang: 'zh' | 'en' = 'zh') {
   const http = createFakeStatistics();
-  render(<MessageTestProviders http={http} lang={lang}><ProjectStatistics /></MessageTestProviders>);
+  render(
+    <MessageTestProviders http={http} lang={lang}>
+      <ProjectStatistics />
+    </MessageTestProviders>,
+  );
   return http;
 }
 
@@ -79,12 +83,18 @@ describe('the dashboards of the statistics page', () => {
   it('draws stacked bars per type with the running total on its own axis, and the funnel in stage order', () => {
     const trend = trendChartOption(sampleCostTrend(), t) as any;
     expect(trend.series.map((s: any) => [s.type, s.stack ?? null, s.data])).toEqual([
-      ['bar', 'cost', [11.01, 2.75]], ['bar', 'cost', [0, 0.88]], ['line', null, [11.01, 14.65]],
+      ['bar', 'cost', [11.01, 2.75]],
+      ['bar', 'cost', [0, 0.88]],
+      ['line', null, [11.01, 14.65]],
     ]);
     const funnel = funnelChartOption(sampleFunnel().rows[1], t) as any;
     // the unreadable stage (supplied) is left out, the rest keep their order
     expect(funnel.series[0].data.map((d: any) => [d.name, d.value])).toEqual([
-      ['dash.planned', 1200], ['dash.monthlyDemand', 700], ['dash.procured', 650], ['dash.received', 598], ['dash.consumed', 350.25],
+      ['dash.planned', 1200],
+      ['dash.monthlyDemand', 700],
+      ['dash.procured', 650],
+      ['dash.received', 598],
+      ['dash.consumed', 350.25],
     ]);
     expect(funnel.series[0].sort).toBe('none');
     expect([quantity(1200), quantity('350.2500'), quantity(null)]).toEqual(['1,200', '350.25', '—']);

@@ -40,7 +40,11 @@ function show(lang: 'zh' | 'en' = 'zh', refuse?: string) {
       return get<T>(url, params);
     };
   }
-  render(<MessageTestProviders http={http} lang={lang}><ProjectStatistics /></MessageTestProviders>);
+  render(
+    <MessageTestProviders http={http} lang={lang}>
+      <ProjectStatistics />
+    </MessageTestProviders>,
+  );
   return http;
 }
 
@@ -76,7 +80,9 @@ describe('the warnings panel', () => {
     fireEvent.click(screen.getByTestId('warn-late_settlement-over30'));
     const read = await screen.findByText('已读未处理的');
     expect(read.getAttribute('data-href')).toBe(`${list}?projectId=101&warnType=late_settlement&warnStatus=read&createTime=%2C2026-10-24`);
-    expect(screen.getByText('未读的').getAttribute('data-href')).toBe(`${list}?projectId=101&warnType=late_settlement&warnStatus=unread&createTime=%2C2026-10-24`);
+    expect(screen.getByText('未读的').getAttribute('data-href')).toBe(
+      `${list}?projectId=101&warnType=late_settlement&warnStatus=unread&createTime=%2C2026-10-24`,
+    );
   });
 
   it('age ranges on the day counted to', () => {
@@ -88,7 +94,11 @@ describe('the warnings panel', () => {
   it('stacks the levels per type, the type with most warnings on top', () => {
     const option = warningsChartOption(sampleWarningStatistics(), (l) => l) as any;
     expect(option.yAxis.data).toEqual(['超成本预算', '结算不及时']);
-    expect(option.series.map((s: any) => [s.name, s.stack, s.data])).toEqual([['critical', 'warnings', [1, 0]], ['warning', 'warnings', [0, 3]], ['info', 'warnings', [0, 0]]]);
+    expect(option.series.map((s: any) => [s.name, s.stack, s.data])).toEqual([
+      ['critical', 'warnings', [1, 0]],
+      ['warning', 'warnings', [0, 3]],
+      ['info', 'warnings', [0, 0]],
+    ]);
   });
 
   it('is left out for a user who may not read warnings, the other panels stay', async () => {
@@ -107,7 +117,15 @@ describe('the settlement timeliness panel', () => {
       ['ZCHT-0003', '基坑支护分包', '江北人才公寓二期', '专业分包', '南京恒通建筑劳务有限公司', '从未结算'],
       ['ZCHT-0002', '主体劳务分包', '江北人才公寓二期', '劳务分包', '南京恒通建筑劳务有限公司', '2026-08'],
     ]);
-    expect(rows(screen.getByTestId('timeliness-flagged'))[0]).toEqual(['零结算', settlementKind().label.zh, 'LWJS-0009', '装饰劳务分包', '0.00', '0.00', '审批中']);
+    expect(rows(screen.getByTestId('timeliness-flagged'))[0]).toEqual([
+      '零结算',
+      settlementKind().label.zh,
+      'LWJS-0009',
+      '装饰劳务分包',
+      '0.00',
+      '0.00',
+      '审批中',
+    ]);
     expect(rows(screen.getByTestId('timeliness-durations'))).toEqual([[settlementKind().label.zh, '2', '2.4', '3.3']]);
     // no month asked: the server's default
     expect(http.calls).toContainEqual({ url: statisticsUrls().settlementTimeliness, params: {} });
@@ -124,7 +142,13 @@ describe('the settlement timeliness panel', () => {
     window.history.replaceState(null, '', '/cost/statistics?projectId=101');
     const http = show('en');
     const table = await screen.findByTestId('timeliness-missing', {}, { timeout: 15_000 });
-    expect([...table.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['Contract no.', 'Contract', 'Contract type', 'Counterparty', 'Last settled period']);
+    expect([...table.querySelectorAll('th')].map((th) => th.textContent)).toEqual([
+      'Contract no.',
+      'Contract',
+      'Contract type',
+      'Counterparty',
+      'Last settled period',
+    ]);
     expect(screen.getByText('Settlement timeliness')).toBeTruthy();
     expect(http.calls).toContainEqual({ url: statisticsUrls().settlementTimeliness, params: { projectId: '101' } });
   });
@@ -132,6 +156,9 @@ describe('the settlement timeliness panel', () => {
   it('bars per contract type: expected and settled', () => {
     const option = timelinessChartOption(sampleTimeliness(), (k) => k) as any;
     expect(option.xAxis.data).toEqual(['劳务分包', '专业分包']);
-    expect(option.series.map((s: any) => [s.name, s.data])).toEqual([['time.expected', [2, 1]], ['time.settled', [1, 0]]]);
+    expect(option.series.map((s: any) => [s.name, s.data])).toEqual([
+      ['time.expected', [2, 1]],
+      ['time.settled', [1, 0]],
+    ]);
   });
 });

@@ -14,7 +14,11 @@ beforeEach(() => window.history.replaceState(null, '', '/cost/statistics'));
 
 function show(options: FakeStatisticsOptions = {}, lang: 'zh' | 'en' = 'zh') {
   const http = createFakeStatistics(options);
-  render(<MessageTestProviders http={http} lang={lang}><ProjectStatistics /></MessageTestProviders>);
+  render(
+    <MessageTestProviders http={http} lang={lang}>
+      <ProjectStatistics />
+    </MessageTestProviders>,
+  );
   return http;
 }
 
@@ -25,9 +29,41 @@ describe('the project statistics page', () => {
     show();
     const table = await screen.findByTestId('statistics-table');
     const subcontract = within(table).getByText('专业分包').closest('tr')!;
-    expect(cells(subcontract)).toEqual(['专业分包', '2', '400,000.00', '20,000.00', '420,000.00', '150,000.00', '137,614.68', '115,500.00', '50,000.00', '4,500.00', '270,000.00', '35.71%', '—', '—', '—']);
+    expect(cells(subcontract)).toEqual([
+      '专业分包',
+      '2',
+      '400,000.00',
+      '20,000.00',
+      '420,000.00',
+      '150,000.00',
+      '137,614.68',
+      '115,500.00',
+      '50,000.00',
+      '4,500.00',
+      '270,000.00',
+      '35.71%',
+      '—',
+      '—',
+      '—',
+    ]);
     expect(cells(within(table).getByText('材料采购').closest('tr')!)).toContain('0.00%');
-    expect(cells(screen.getByTestId('statistics-total'))).toEqual(['合计', '3', '500,000.00', '20,000.00', '520,000.00', '150,000.00', '137,614.68', '115,500.00', '50,000.00', '4,500.00', '370,000.00', '28.85%', '1,050,000.00', '530,000.00', '13.11%']);
+    expect(cells(screen.getByTestId('statistics-total'))).toEqual([
+      '合计',
+      '3',
+      '500,000.00',
+      '20,000.00',
+      '520,000.00',
+      '150,000.00',
+      '137,614.68',
+      '115,500.00',
+      '50,000.00',
+      '4,500.00',
+      '370,000.00',
+      '28.85%',
+      '1,050,000.00',
+      '530,000.00',
+      '13.11%',
+    ]);
     expect(screen.getByTestId('statistics-income').textContent).toContain('1,250,000.00');
     expect(screen.getByTestId('statistics-income').textContent).toContain('240,000.00');
     expect(screen.getByTestId('statistics-plan').textContent).toContain('13.11%');
@@ -38,7 +74,10 @@ describe('the project statistics page', () => {
     const http = show();
     await screen.findByTestId('statistics-table');
     expect(http.calls).toContainEqual({ url: statisticsUrls().statistics, params: { projectId: '102' } });
-    fireEvent.mouseDown(screen.getByTestId('statistics-project').querySelector('.ant-select-content, .ant-select-selector') ?? screen.getByTestId('statistics-project'));
+    fireEvent.mouseDown(
+      screen.getByTestId('statistics-project').querySelector('.ant-select-content, .ant-select-selector') ??
+        screen.getByTestId('statistics-project'),
+    );
     fireEvent.click(await screen.findByTitle('全部项目'));
     expect(window.location.pathname + window.location.search).toBe('/cost/statistics');
   });
@@ -51,7 +90,7 @@ describe('the project statistics page', () => {
     await waitFor(() => expect(http.calls).toContainEqual({ url: statisticsUrls().export, params: { projectId: '101' } }));
   });
 
-  it('shows the server\'s message when the statistics fail, in English too', async () => {
+  it("shows the server's message when the statistics fail, in English too", async () => {
     show({ fail: { status: 403, message: 'No permission to view Expense contract' } }, 'en');
     expect(await screen.findByText('The statistics could not be loaded: No permission to view Expense contract')).toBeTruthy();
     expect(screen.getByText('Project statistics')).toBeTruthy();

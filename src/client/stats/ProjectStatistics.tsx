@@ -34,7 +34,8 @@ function cellText(row: StatisticsRow, column: Column): string {
 }
 
 /** Settled beyond the contract (remaining below zero) or cost beyond the plan shows red. */
-const overrun = (row: StatisticsRow) => Number(row.remainingContractAmount) < 0 || (row.budgetBalance !== null && Number(row.budgetBalance) < 0);
+const overrun = (row: StatisticsRow) =>
+  Number(row.remainingContractAmount) < 0 || (row.budgetBalance !== null && Number(row.budgetBalance) < 0);
 
 export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => string): ChartOption {
   return {
@@ -45,7 +46,9 @@ export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => stri
     yAxis: { type: 'value', name: t('cost.wan') },
     series: [
       // the budget bar only where some type has one (R-BUD-1's costBudgets)
-      ...(rows.some((r) => r.budgetAmount !== null) ? [{ name: t('cost.budgetSeries'), type: 'bar' as const, barMaxWidth: 48, data: rows.map((r) => wanNumber(r.budgetAmount)) }] : []),
+      ...(rows.some((r) => r.budgetAmount !== null)
+        ? [{ name: t('cost.budgetSeries'), type: 'bar' as const, barMaxWidth: 48, data: rows.map((r) => wanNumber(r.budgetAmount)) }]
+        : []),
       { name: t('cost.contractSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.currentAmount)) },
       { name: t('cost.settledSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.settledAmountInclTax)) },
       { name: t('cost.paidSeries'), type: 'bar', barMaxWidth: 48, data: rows.map((r) => wanNumber(r.paidAmount)) },
@@ -54,7 +57,14 @@ export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => stri
 }
 
 /** Which documents a column's figure adds up: the contracts, their settlements or their final settlements. */
-const CONTRACT_FIGURES = new Set<Column['key']>(['contractCount', 'contractAmount', 'changeAmount', 'currentAmount', 'remainingContractAmount', 'budgetBalance']);
+const CONTRACT_FIGURES = new Set<Column['key']>([
+  'contractCount',
+  'contractAmount',
+  'changeAmount',
+  'currentAmount',
+  'remainingContractAmount',
+  'budgetBalance',
+]);
 const SETTLED_FIGURES = new Set<Column['key']>(['settledAmountInclTax', 'settledAmountExclTax', 'payableAmount', 'retentionHeld']);
 
 function TypeTable({ data }: { data: StatisticsAnswer }) {
@@ -70,22 +80,40 @@ function TypeTable({ data }: { data: StatisticsAnswer }) {
     return [];
   };
   const cell = (r: StatisticsRow, c: Column, strong = false) => {
-    const text = <Typography.Text strong={strong} type={overrun(r) && c.kind !== 'text' ? 'danger' : undefined}>{cellText(r, c)}</Typography.Text>;
+    const text = (
+      <Typography.Text strong={strong} type={overrun(r) && c.kind !== 'text' ? 'danger' : undefined}>
+        {cellText(r, c)}
+      </Typography.Text>
+    );
     if (r[c.key] === null) return text;
     // a type's settled figures: the settlement types that hold settlements on that type's contracts
     if ((SETTLED_FIGURES.has(c.key) || c.key === 'paidAmount') && r.expenditureContractType) {
-      return <TypeSettlementLinks projectId={data.projectId ?? undefined} type={r.expenditureContractType} testId={`statistics-link-${c.key}`}>{text}</TypeSettlementLinks>;
+      return (
+        <TypeSettlementLinks projectId={data.projectId ?? undefined} type={r.expenditureContractType} testId={`statistics-link-${c.key}`}>
+          {text}
+        </TypeSettlementLinks>
+      );
     }
-    return <DocLinks links={linksOf(r, c)} testId={`statistics-link-${c.key}`}>{text}</DocLinks>;
+    return (
+      <DocLinks links={linksOf(r, c)} testId={`statistics-link-${c.key}`}>
+        {text}
+      </DocLinks>
+    );
   };
   return (
     <Table<StatisticsRow>
-      size="small" bordered pagination={false} scroll={{ x: 'max-content' }} data-testid="statistics-table"
+      size="small"
+      bordered
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      data-testid="statistics-table"
       rowKey={(r) => r.expenditureContractType ?? 'total'}
       dataSource={data.rows}
       rowClassName={(r) => (overrun(r) ? 'zs-stat-overrun' : '')}
       columns={STATISTICS_COLUMNS.map((c) => ({
-        key: c.key, title: c.label[lang], align: c.kind === 'text' ? 'left' : 'right',
+        key: c.key,
+        title: c.label[lang],
+        align: c.kind === 'text' ? 'left' : 'right',
         render: (_: unknown, r: StatisticsRow) => cell(r, c),
       }))}
       summary={() => (
@@ -105,27 +133,51 @@ function IncomeAndCost({ data }: { data: StatisticsAnswer }) {
   const t = useStatsTexts();
   const income = data.income;
   const incomeLinks = useStatisticsLinks(data.projectId ?? undefined).income();
-  const linked = (key: string, v: Parameters<typeof yuan>[0]) => <DocLinks links={incomeLinks} testId={`statistics-income-${key}`}>{yuan(v)}</DocLinks>;
+  const linked = (key: string, v: Parameters<typeof yuan>[0]) => (
+    <DocLinks links={incomeLinks} testId={`statistics-income-${key}`}>
+      {yuan(v)}
+    </DocLinks>
+  );
   return (
     <Row gutter={[12, 12]}>
       <Col xs={24} lg={12}>
         <Card size="small" title={t('stats.incomeTitle')} data-testid="statistics-income">
           {income ? (
-            <Descriptions size="small" column={1} items={[
-              { key: 'contract', label: t('stats.incomeContract'), children: linked('contract', income.currentAmount) },
-              { key: 'measured', label: t('stats.measured'), children: linked('measured', income.measuredAmount) },
-              { key: 'received', label: t('stats.received'), children: linked('received', income.receivedAmount) },
-            ]} />
-          ) : <Typography.Text type="secondary">{t('stats.noIncome')}</Typography.Text>}
+            <Descriptions
+              size="small"
+              column={1}
+              items={[
+                { key: 'contract', label: t('stats.incomeContract'), children: linked('contract', income.currentAmount) },
+                { key: 'measured', label: t('stats.measured'), children: linked('measured', income.measuredAmount) },
+                { key: 'received', label: t('stats.received'), children: linked('received', income.receivedAmount) },
+              ]}
+            />
+          ) : (
+            <Typography.Text type="secondary">{t('stats.noIncome')}</Typography.Text>
+          )}
         </Card>
       </Col>
       <Col xs={24} lg={12}>
         <Card size="small" title={t('stats.targetCost')} data-testid="statistics-plan">
-          <Descriptions size="small" column={1} items={[
-            { key: 'target', label: t('stats.targetCost'), children: yuan(data.targetCost) },
-            { key: 'settled', label: t('stats.settledExcl'), children: yuan(data.total.settledAmountExclTax) },
-            { key: 'usage', label: t('stats.usage'), children: <Typography.Text type={data.total.budgetUsageRate !== null && Number(data.total.budgetUsageRate) > 100 ? 'danger' : undefined}>{rate(data.total.budgetUsageRate)}</Typography.Text> },
-          ]} />
+          <Descriptions
+            size="small"
+            column={1}
+            items={[
+              { key: 'target', label: t('stats.targetCost'), children: yuan(data.targetCost) },
+              { key: 'settled', label: t('stats.settledExcl'), children: yuan(data.total.settledAmountExclTax) },
+              {
+                key: 'usage',
+                label: t('stats.usage'),
+                children: (
+                  <Typography.Text
+                    type={data.total.budgetUsageRate !== null && Number(data.total.budgetUsageRate) > 100 ? 'danger' : undefined}
+                  >
+                    {rate(data.total.budgetUsageRate)}
+                  </Typography.Text>
+                ),
+              },
+            ]}
+          />
         </Card>
       </Col>
     </Row>
@@ -134,7 +186,11 @@ function IncomeAndCost({ data }: { data: StatisticsAnswer }) {
 
 function useProjects() {
   const http = useHttp();
-  return useQuery({ queryKey: ['statistics', 'projects'], queryFn: () => http.get<{ id: string; name: string }[]>(statisticsUrls().projectList, {}, { silent: true }), staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['statistics', 'projects'],
+    queryFn: () => http.get<{ id: string; name: string }[]>(statisticsUrls().projectList, {}, { silent: true }),
+    staleTime: 60_000,
+  });
 }
 
 // ECharts is fetched as soon as this page's chunk runs (the router loads it beside the shell), while
@@ -165,18 +221,35 @@ export default function ProjectStatistics() {
     <Space wrap>
       <span>{t('stats.project')}</span>
       <Select
-        data-testid="statistics-project" style={{ minWidth: 280 }} showSearch={{ optionFilterProp: 'label' }} loading={projects.isLoading}
+        data-testid="statistics-project"
+        style={{ minWidth: 280 }}
+        showSearch={{ optionFilterProp: 'label' }}
+        loading={projects.isLoading}
         value={projectId ?? ''}
         options={[{ value: '', label: t('stats.allProjects') }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))]}
         onChange={(id: string) => navigate(id ? `${STATISTICS_PATH}?projectId=${id}` : STATISTICS_PATH)}
       />
-      <Button icon={<DownloadOutlined />} loading={exporting} disabled={!statistics.data} onClick={() => void exportNow()}>{t('stats.export')}</Button>
+      <Button icon={<DownloadOutlined />} loading={exporting} disabled={!statistics.data} onClick={() => void exportNow()}>
+        {t('stats.export')}
+      </Button>
     </Space>
   );
 
   let body: React.ReactNode;
   if (statistics.isLoading) body = <Skeleton active paragraph={{ rows: 6 }} />;
-  else if (statistics.error) body = <Alert type="error" showIcon title={t('cost.failed', { message: statistics.error.message })} action={<Button size="small" onClick={() => void statistics.refetch()}>{t('cost.retry')}</Button>} />;
+  else if (statistics.error)
+    body = (
+      <Alert
+        type="error"
+        showIcon
+        title={t('cost.failed', { message: statistics.error.message })}
+        action={
+          <Button size="small" onClick={() => void statistics.refetch()}>
+            {t('cost.retry')}
+          </Button>
+        }
+      />
+    );
   else {
     const data = statistics.data!;
     body = (
@@ -189,13 +262,22 @@ export default function ProjectStatistics() {
             <Typography.Text strong>{t('stats.byType')}</Typography.Text>
             <TypeTable data={data} />
           </>
-        ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.empty')} />}
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.empty')} />
+        )}
         {!projectId && data.projects.length > 1 && <ProjectRanking projects={data.projects} />}
       </Space>
     );
   }
   return (
-    <CardBox title={<Space style={{ width: '100%', justifyContent: 'space-between' }} wrap><span>{t('stats.title')}</span>{toolbar}</Space>}>
+    <CardBox
+      title={
+        <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
+          <span>{t('stats.title')}</span>
+          {toolbar}
+        </Space>
+      }
+    >
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         {body}
         {/* the dashboards ask for their own figures at once, not after the statistics arrive */}

@@ -40,7 +40,8 @@ export type WarnLevel = (typeof WARN_LEVELS)[number];
 export const yuan = (v: Amount | null | undefined) => (v === null || v === undefined ? '—' : formatDecimal(String(v), 2));
 
 /** 1234567.5 → "123.46" (万元, half-up). */
-export const wan = (v: Amount | null | undefined) => (v === null || v === undefined ? '—' : formatDecimal(new Dec(String(v)).div(10000).toFixed(), 2));
+export const wan = (v: Amount | null | undefined) =>
+  v === null || v === undefined ? '—' : formatDecimal(new Dec(String(v)).div(10000).toFixed(), 2);
 
 /** The chart value in 万元 (a number: a chart has no use for more digits than it can draw). */
 export const wanNumber = (v: Amount | null | undefined) => Number(new Dec(String(v ?? 0)).div(10000).toFixed(2));
@@ -75,7 +76,10 @@ export const useWarningStatistics = (projectId?: string) =>
 
 /** A month's settlement timeliness (the server's default: the last complete month). */
 export const useSettlementTimeliness = (projectId?: string, month?: string) =>
-  useStatisticsAnswer<TimelinessAnswer>(['settlementTimeliness', projectId ?? '', month ?? ''], statisticsUrls().settlementTimeliness, { projectId, month });
+  useStatisticsAnswer<TimelinessAnswer>(['settlementTimeliness', projectId ?? '', month ?? ''], statisticsUrls().settlementTimeliness, {
+    projectId,
+    month,
+  });
 
 /** How many records a paged list answers (its total, one record asked for). */
 const countOf = (http: ReturnType<typeof useHttp>, url: string, params: Record<string, string> = {}) =>
@@ -87,7 +91,9 @@ export function useUnreadWarnings() {
   return useQuery({
     queryKey: ['statistics', 'warnings'],
     queryFn: async () => {
-      const counts = await Promise.all(WARN_LEVELS.map((warnLevel) => countOf(http, statisticsUrls().warnings, { warnStatus: 'unread', warnLevel })));
+      const counts = await Promise.all(
+        WARN_LEVELS.map((warnLevel) => countOf(http, statisticsUrls().warnings, { warnStatus: 'unread', warnLevel })),
+      );
       return Object.fromEntries(WARN_LEVELS.map((level, i) => [level, counts[i]])) as Record<WarnLevel, number>;
     },
     staleTime: 30_000,

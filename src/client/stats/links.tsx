@@ -30,7 +30,12 @@ export interface DocLink {
 
 const R = STATISTICS_ROLES;
 const FUNNEL_ROLES: Record<FunnelStage, string> = {
-  planned: R.totalDemand, monthlyDemand: R.monthlyDemand, procured: R.procurement, supplied: R.supply, received: R.stockReceipt, consumed: R.stockReport,
+  planned: R.totalDemand,
+  monthlyDemand: R.monthlyDemand,
+  procured: R.procurement,
+  supplied: R.supply,
+  received: R.stockReceipt,
+  consumed: R.stockReport,
 };
 
 /** The lists behind the figures of one project (or of every project the user sees). */
@@ -39,10 +44,11 @@ export function useStatisticsLinks(projectId?: string) {
   const lang = useAtomValue(langAtom);
   return useMemo(() => {
     const approved: ListSearch = { projectId, approvalStatus: 'approved' };
-    const of = (role: string, search: ListSearch): DocLink[] => entitiesWithRole(catalog(), role).flatMap((m: EntityModel) => {
-      const href = linkOf(m, search);
-      return href ? [{ key: m.key, label: m.label[lang], href }] : [];
-    });
+    const of = (role: string, search: ListSearch): DocLink[] =>
+      entitiesWithRole(catalog(), role).flatMap((m: EntityModel) => {
+        const href = linkOf(m, search);
+        return href ? [{ key: m.key, label: m.label[lang], href }] : [];
+      });
     return {
       /** The contract ledger of a type (all types for null). */
       contracts: (type: string | null) => of(R.expenseContract, { ...approved, expenditureContractType: type }),
@@ -59,9 +65,20 @@ export function useStatisticsLinks(projectId?: string) {
 export function DocLinks({ links, children, testId }: { links: DocLink[]; children: React.ReactNode; testId?: string }) {
   const [, navigate] = useLocation();
   if (!links.length) return <>{children}</>;
-  if (links.length === 1) return <Link href={links[0].href} data-testid={testId}>{children}</Link>;
+  if (links.length === 1)
+    return (
+      <Link href={links[0].href} data-testid={testId}>
+        {children}
+      </Link>
+    );
   return (
-    <Dropdown trigger={['click']} menu={{ items: links.map((l) => ({ key: l.key, label: l.label })), onClick: ({ key }) => navigate(links.find((l) => l.key === key)!.href) }}>
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: links.map((l) => ({ key: l.key, label: l.label })),
+        onClick: ({ key }) => navigate(links.find((l) => l.key === key)!.href),
+      }}
+    >
       <Typography.Link data-testid={testId}>{children}</Typography.Link>
     </Dropdown>
   );
@@ -75,7 +92,17 @@ const PAGE = 500;
  * each settlement type's approved settlements of the project on those contracts, counted; the menu
  * lists the settlement types that have some, each filtered to the contract when only one is settled.
  */
-export function TypeSettlementLinks({ projectId, type, children, testId }: { projectId?: string; type: string; children: React.ReactNode; testId?: string }) {
+export function TypeSettlementLinks({
+  projectId,
+  type,
+  children,
+  testId,
+}: {
+  projectId?: string;
+  type: string;
+  children: React.ReactNode;
+  testId?: string;
+}) {
   const t = useStatsTexts();
   const http = useHttp();
   const lang = useAtomValue(langAtom);
@@ -90,14 +117,24 @@ export function TypeSettlementLinks({ projectId, type, children, testId }: { pro
     queryFn: async (): Promise<DocLink[]> => {
       const ofProject = projectId ? { projectId_equal: projectId } : {};
       const approved = { ...ofProject, approvalStatus_equal: 'approved', size: PAGE };
-      const contracts = await http.get<{ records: Row[] }>(`${entityWithRole(catalog(), R.expenseContract).api}/list`, { ...approved, expenditureContractType_equal: type }, { silent: true });
+      const contracts = await http.get<{ records: Row[] }>(
+        `${entityWithRole(catalog(), R.expenseContract).api}/list`,
+        { ...approved, expenditureContractType_equal: type },
+        { silent: true },
+      );
       const codes = new Set(contracts.records.map((c) => String(c.code)));
-      const pages = await Promise.all(settlementTypes.map((m) => http.get<{ records: Row[] }>(`${m.api}/list`, approved, { silent: true })));
+      const pages = await Promise.all(
+        settlementTypes.map((m) => http.get<{ records: Row[] }>(`${m.api}/list`, approved, { silent: true })),
+      );
       return settlementTypes.flatMap((m, i) => {
         const mine = pages[i].records.filter((r) => codes.has(String(r.expenditureContractCode)));
         if (!mine.length) return [];
         const onContracts = [...new Set(mine.map((r) => String(r.expenditureContractCode)))];
-        const href = linkOf(m, { projectId, approvalStatus: 'approved', expenditureContractCode: onContracts.length === 1 ? onContracts[0] : undefined })!;
+        const href = linkOf(m, {
+          projectId,
+          approvalStatus: 'approved',
+          expenditureContractCode: onContracts.length === 1 ? onContracts[0] : undefined,
+        })!;
         return [{ key: m.key, label: `${m.label[lang]} ${mine.length}`, href }];
       });
     },
@@ -106,11 +143,20 @@ export function TypeSettlementLinks({ projectId, type, children, testId }: { pro
   const notice = (key: string, label: string) => [{ key, label, disabled: true }];
   let items = notice('finding', t('links.finding'));
   if (found.error) items = notice('failed', t('dash.failed', { message: found.error.message }));
-  else if (found.data) items = found.data.length ? found.data.map((l) => ({ key: l.key, label: l.label, disabled: false })) : notice('none', t('links.none'));
+  else if (found.data)
+    items = found.data.length ? found.data.map((l) => ({ key: l.key, label: l.label, disabled: false })) : notice('none', t('links.none'));
   return (
     <Dropdown
-      trigger={['click']} open={open} onOpenChange={setOpen}
-      menu={{ items, onClick: ({ key }) => { const l = found.data?.find((x) => x.key === key); if (l) navigate(l.href); } }}
+      trigger={['click']}
+      open={open}
+      onOpenChange={setOpen}
+      menu={{
+        items,
+        onClick: ({ key }) => {
+          const l = found.data?.find((x) => x.key === key);
+          if (l) navigate(l.href);
+        },
+      }}
     >
       <Typography.Link data-testid={testId}>{children}</Typography.Link>
     </Dropdown>

@@ -97,7 +97,8 @@ export const en: Record<keyof typeof zh, string> = {
   'time.average': 'Average',
   'time.max': 'Longest',
   'time.noDurations': 'No settlement of the period went through an approval flow',
-  'time.rule': 'Should settle: approved, performing main contracts (not supplementary agreements) signed and on site by the period end and not finally settled; settled: a settlement of the period in approval or approved',
+  'time.rule':
+    'Should settle: approved, performing main contracts (not supplementary agreements) signed and on site by the period end and not finally settled; settled: a settlement of the period in approval or approved',
 };
 
 export type PanelTextKey = keyof typeof zh;

@@ -20,8 +20,12 @@ configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 
 const idle = () => waitFor(() => expect(screen.getByTestId('entity-list').getAttribute('aria-busy')).toBe('false'));
-const rowOf = (title: string) => [...document.querySelectorAll('tbody tr.zs-grid-row')].find((r) => r.textContent?.includes(title)) as HTMLElement;
-const buttons = (title: string) => within(rowOf(title)).queryAllByRole('button').map((b) => b.textContent?.replace(/\s/g, ''));
+const rowOf = (title: string) =>
+  [...document.querySelectorAll('tbody tr.zs-grid-row')].find((r) => r.textContent?.includes(title)) as HTMLElement;
+const buttons = (title: string) =>
+  within(rowOf(title))
+    .queryAllByRole('button')
+    .map((b) => b.textContent?.replace(/\s/g, ''));
 
 /** Three demands: the fake flow's one under approval, a draft and an approved one. */
 function threeDemands() {

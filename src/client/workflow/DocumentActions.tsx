@@ -33,9 +33,19 @@ function ConfirmDialog({ model, rows, onClose, action }: ActionDialogProps & { a
   const field = model.workflow?.instanceField;
   const tooLate = useActedOn(action === 'recall' && field ? String(rows[0]?.[field] ?? '') : '');
   return (
-    <Modal open title={t(action === 'submit' ? 'workflow.submit' : 'workflow.recall')} confirmLoading={busy} okButtonProps={{ disabled: tooLate }}
-      onOk={() => void run()} onCancel={() => onClose(false)}>
-      {tooLate ? <Alert type="warning" showIcon title={t('workflow.recallTooLate')} /> : t(action === 'submit' ? 'workflow.submitConfirm' : 'workflow.recallConfirm')}
+    <Modal
+      open
+      title={t(action === 'submit' ? 'workflow.submit' : 'workflow.recall')}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: tooLate }}
+      onOk={() => void run()}
+      onCancel={() => onClose(false)}
+    >
+      {tooLate ? (
+        <Alert type="warning" showIcon title={t('workflow.recallTooLate')} />
+      ) : (
+        t(action === 'submit' ? 'workflow.submitConfirm' : 'workflow.recallConfirm')
+      )}
     </Modal>
   );
 }

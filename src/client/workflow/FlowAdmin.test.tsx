@@ -20,7 +20,8 @@ const confirmBox = async () => {
   await waitFor(() => expect(document.querySelector('.ant-modal-confirm')).toBeTruthy());
   return document.querySelector('.ant-modal-confirm') as HTMLElement;
 };
-const posts = (http: ReturnType<typeof createFakeFlow>, path: string) => http.calls.filter((c) => c.method === 'post' && c.url.endsWith(path));
+const posts = (http: ReturnType<typeof createFakeFlow>, path: string) =>
+  http.calls.filter((c) => c.method === 'post' && c.url.endsWith(path));
 
 function chooseFile(content: string, name: string) {
   const input = document.querySelector('input[type=file]') as HTMLInputElement;
@@ -64,7 +65,7 @@ describe('部署管理', () => {
     expect(await row('v3')).toBeTruthy();
   });
 
-  it('shows the server\'s refusal of an uploaded model', async () => {
+  it("shows the server's refusal of an uploaded model", async () => {
     const http = createFakeFlow();
     renderWithApi(<DefinitionManager />, { http });
     await row('v2');
@@ -119,7 +120,9 @@ describe('流程跟踪', () => {
     const http = createFakeFlow();
     renderWithApi(<InstanceFollow />, { http });
     const found = await row('江北人才公寓钢筋计划');
-    await http.post('/api/blade-flow/follow/delete-process-instance', undefined, { searchParams: { processInstanceId: '7001', deleteReason: '别处已终止' } });
+    await http.post('/api/blade-flow/follow/delete-process-instance', undefined, {
+      searchParams: { processInstanceId: '7001', deleteReason: '别处已终止' },
+    });
     press(found, /终\s*止/);
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('终止原因'), { target: { value: '重复' } });

@@ -35,10 +35,26 @@ function KeySearch({ param, onSearch }: { param: string; onSearch: (params: Reco
   const search = (value: string) => onSearch(value.trim() ? { [param]: value.trim() } : {});
   return (
     <Space>
-      <Input aria-label={t('workflow.col.key')} placeholder={t('workflow.searchKeyPlaceholder')} value={text} allowClear
-        onChange={(e) => setText(e.target.value)} onPressEnter={() => search(text)} style={{ width: 220 }} />
-      <Button type="primary" onClick={() => search(text)}>{t('workflow.search')}</Button>
-      <Button onClick={() => { setText(''); search(''); }}>{t('workflow.reset')}</Button>
+      <Input
+        aria-label={t('workflow.col.key')}
+        placeholder={t('workflow.searchKeyPlaceholder')}
+        value={text}
+        allowClear
+        onChange={(e) => setText(e.target.value)}
+        onPressEnter={() => search(text)}
+        style={{ width: 220 }}
+      />
+      <Button type="primary" onClick={() => search(text)}>
+        {t('workflow.search')}
+      </Button>
+      <Button
+        onClick={() => {
+          setText('');
+          search('');
+        }}
+      >
+        {t('workflow.reset')}
+      </Button>
     </Space>
   );
 }
@@ -57,7 +73,9 @@ function DeployUpload() {
     try {
       if (!http.upload) throw new Error('upload');
       const deployed = await http.upload<FlowRow[]>(`${FLOW}/manager/deploy-upload`, form);
-      void message.success(t('workflow.deployed', { names: (deployed ?? []).map((d) => `${d.name} v${d.version}`).join('、') || file.name }));
+      void message.success(
+        t('workflow.deployed', { names: (deployed ?? []).map((d) => `${d.name} v${d.version}`).join('、') || file.name }),
+      );
       await queryClient.invalidateQueries({ queryKey: ['flow'] });
     } catch (err) {
       void message.error({ content: t('workflow.deployFailed', { message: (err as Error).message }), duration: 8 });
@@ -66,8 +84,17 @@ function DeployUpload() {
     }
   };
   return (
-    <Upload accept=".bpmn,.xml" showUploadList={false} beforeUpload={(file) => { void deploy(file); return false; }}>
-      <Button type="primary" loading={busy}>{t('workflow.deployUpload')}</Button>
+    <Upload
+      accept=".bpmn,.xml"
+      showUploadList={false}
+      beforeUpload={(file) => {
+        void deploy(file);
+        return false;
+      }}
+    >
+      <Button type="primary" loading={busy}>
+        {t('workflow.deployUpload')}
+      </Button>
     </Upload>
   );
 }
@@ -87,24 +114,49 @@ export function DefinitionManager() {
     const suspend = row.suspensionState !== 2;
     modal.confirm({
       title: t(suspend ? 'workflow.suspendConfirm' : 'workflow.activateConfirm', names(row)),
-      okText: t('common.ok'), cancelText: t('common.cancel'),
-      onOk: () => run(() => http.post(`${FLOW}/manager/change-state`, undefined, { searchParams: { state: suspend ? 'suspend' : 'active', processId: row.id } }),
-        t(suspend ? 'workflow.suspendDone' : 'workflow.activated')),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: () =>
+        run(
+          () =>
+            http.post(`${FLOW}/manager/change-state`, undefined, {
+              searchParams: { state: suspend ? 'suspend' : 'active', processId: row.id },
+            }),
+          t(suspend ? 'workflow.suspendDone' : 'workflow.activated'),
+        ),
     });
   };
-  const remove = (row: FlowRow) => modal.confirm({
-    title: t('workflow.deleteDeploymentConfirm', names(row)),
-    okText: t('common.ok'), okButtonProps: { danger: true }, cancelText: t('common.cancel'),
-    onOk: () => run(() => http.post(`${FLOW}/manager/delete-deployment`, undefined, { searchParams: { deploymentIds: row.deploymentId } }), t('workflow.deploymentDeleted')),
-  });
+  const remove = (row: FlowRow) =>
+    modal.confirm({
+      title: t('workflow.deleteDeploymentConfirm', names(row)),
+      okText: t('common.ok'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.cancel'),
+      onOk: () =>
+        run(
+          () => http.post(`${FLOW}/manager/delete-deployment`, undefined, { searchParams: { deploymentIds: row.deploymentId } }),
+          t('workflow.deploymentDeleted'),
+        ),
+    });
 
   return (
-    <WorkList kind="manager" params={params}
-      toolbar={<div style={toolbarStyle}><KeySearch param="key" onSearch={setParams} /><DeployUpload /></div>}
+    <WorkList
+      kind="manager"
+      params={params}
+      toolbar={
+        <div style={toolbarStyle}>
+          <KeySearch param="key" onSearch={setParams} />
+          <DeployUpload />
+        </div>
+      }
       rowActions={(row) => (
         <>
-          <Button type="link" size="small" onClick={() => changeState(row)}>{t(row.suspensionState === 2 ? 'workflow.doActivate' : 'workflow.doSuspend')}</Button>
-          <Button type="link" size="small" danger onClick={() => remove(row)}>{t('workflow.deleteDeployment')}</Button>
+          <Button type="link" size="small" onClick={() => changeState(row)}>
+            {t(row.suspensionState === 2 ? 'workflow.doActivate' : 'workflow.doSuspend')}
+          </Button>
+          <Button type="link" size="small" danger onClick={() => remove(row)}>
+            {t('workflow.deleteDeployment')}
+          </Button>
         </>
       )}
     />
@@ -121,16 +173,33 @@ function TerminateDialog({ row, onClose }: { row: FlowRow; onClose: () => void }
   const terminate = async () => {
     const { reason } = await form.validateFields();
     setBusy(true);
-    const done = await run(() => http.post(`${FLOW}/follow/delete-process-instance`, undefined, { searchParams: { processInstanceId: row.processInstanceId, deleteReason: reason.trim() } }), t('workflow.terminated'));
+    const done = await run(
+      () =>
+        http.post(`${FLOW}/follow/delete-process-instance`, undefined, {
+          searchParams: { processInstanceId: row.processInstanceId, deleteReason: reason.trim() },
+        }),
+      t('workflow.terminated'),
+    );
     setBusy(false);
     if (done) onClose();
   };
   return (
-    <Modal open title={t('workflow.terminateTitle')} okText={t('workflow.terminate')} okButtonProps={{ danger: true, loading: busy }} cancelText={t('common.cancel')}
-      onOk={() => void terminate().catch(() => undefined)} onCancel={onClose}>
+    <Modal
+      open
+      title={t('workflow.terminateTitle')}
+      okText={t('workflow.terminate')}
+      okButtonProps={{ danger: true, loading: busy }}
+      cancelText={t('common.cancel')}
+      onOk={() => void terminate().catch(() => undefined)}
+      onCancel={onClose}
+    >
       <p>{t('workflow.terminateConfirm', { title: String(row.businessTitle || row.processDefinitionName) })}</p>
       <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={t('workflow.terminateReason')} rules={[{ required: true, whitespace: true, message: t('workflow.terminateReasonRequired') }]}>
+        <Form.Item
+          name="reason"
+          label={t('workflow.terminateReason')}
+          rules={[{ required: true, whitespace: true, message: t('workflow.terminateReasonRequired') }]}
+        >
           <Input.TextArea rows={3} maxLength={500} />
         </Form.Item>
       </Form>
@@ -145,9 +214,19 @@ export function InstanceFollow() {
   const [terminating, setTerminating] = useState<FlowRow | null>(null);
   return (
     <>
-      <WorkList kind="follow" params={params}
-        toolbar={<div style={toolbarStyle}><KeySearch param="processDefinitionKey" onSearch={setParams} /></div>}
-        rowActions={(row) => <Button type="link" size="small" danger onClick={() => setTerminating(row)}>{t('workflow.terminate')}</Button>}
+      <WorkList
+        kind="follow"
+        params={params}
+        toolbar={
+          <div style={toolbarStyle}>
+            <KeySearch param="processDefinitionKey" onSearch={setParams} />
+          </div>
+        }
+        rowActions={(row) => (
+          <Button type="link" size="small" danger onClick={() => setTerminating(row)}>
+            {t('workflow.terminate')}
+          </Button>
+        )}
       />
       {terminating && <TerminateDialog row={terminating} onClose={() => setTerminating(null)} />}
     </>

@@ -35,8 +35,14 @@ export function FlowDiagram({ processInstanceId, processDefinitionId }: FlowDiag
         <BpmnCanvas xml={view.data.xml} highlights={highlights} onError={setDrawError} />
       </Suspense>
       <div className="zs-flow-legend">
-        <span><i style={{ borderColor: '#52c41a' }} />{t('workflow.legend.done')}</span>
-        <span><i style={{ borderColor: '#fa8c16' }} />{t('workflow.legend.active')}</span>
+        <span>
+          <i style={{ borderColor: '#52c41a' }} />
+          {t('workflow.legend.done')}
+        </span>
+        <span>
+          <i style={{ borderColor: '#fa8c16' }} />
+          {t('workflow.legend.active')}
+        </span>
       </div>
     </div>
   );
@@ -53,7 +59,11 @@ export function FlowDiagramDialog({ open = true, onClose, processInstanceId, pro
   const known = Boolean(processInstanceId || processDefinitionId);
   return (
     <Modal open={open} title={t('workflow.diagramTitle')} width={960} footer={null} destroyOnHidden onCancel={onClose}>
-      {known ? <FlowDiagram processInstanceId={processInstanceId} processDefinitionId={processDefinitionId} /> : <Result status="info" title={t('workflow.noInstance')} />}
+      {known ? (
+        <FlowDiagram processInstanceId={processInstanceId} processDefinitionId={processDefinitionId} />
+      ) : (
+        <Result status="info" title={t('workflow.noInstance')} />
+      )}
     </Modal>
   );
 }

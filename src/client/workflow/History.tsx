@@ -13,7 +13,8 @@ export function FlowHistory({ processInstanceId }: { processInstanceId: string }
     queryKey: ['flow', 'history', processInstanceId],
     queryFn: () => http.get<HistoryEntry[]>(`${FLOW}/process/history-flow-list`, { processInstanceId }),
   });
-  if (history.isError) return <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (history.error as Error).message })} />;
+  if (history.isError)
+    return <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (history.error as Error).message })} />;
   if (!history.data) return <Skeleton active />;
   const items = history.data.map((h) => {
     const waiting = !h.endTime;
@@ -25,12 +26,26 @@ export function FlowHistory({ processInstanceId }: { processInstanceId: string }
         <div data-testid="history-entry">
           <strong>{h.historyActivityName}</strong>
           {h.assigneeName && <span style={{ marginLeft: 8 }}>{h.assigneeName}</span>}
-          {waiting && <Tag color="orange" style={{ marginLeft: 8 }}>{t('workflow.waiting')}</Tag>}
-          {outcome && <Tag color={outcome === 'approved' ? 'green' : 'red'} style={{ marginLeft: 8 }}>{t(outcome === 'approved' ? 'workflow.approve' : 'workflow.reject')}</Tag>}
+          {waiting && (
+            <Tag color="orange" style={{ marginLeft: 8 }}>
+              {t('workflow.waiting')}
+            </Tag>
+          )}
+          {outcome && (
+            <Tag color={outcome === 'approved' ? 'green' : 'red'} style={{ marginLeft: 8 }}>
+              {t(outcome === 'approved' ? 'workflow.approve' : 'workflow.reject')}
+            </Tag>
+          )}
           <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
-            {h.createTime}{h.endTime && ` → ${h.endTime}`}{h.historyActivityDurationTime && ` (${h.historyActivityDurationTime})`}
+            {h.createTime}
+            {h.endTime && ` → ${h.endTime}`}
+            {h.historyActivityDurationTime && ` (${h.historyActivityDurationTime})`}
           </div>
-          {h.comment && <div>{t('workflow.comment')}:{h.comment}</div>}
+          {h.comment && (
+            <div>
+              {t('workflow.comment')}:{h.comment}
+            </div>
+          )}
         </div>
       ),
     };

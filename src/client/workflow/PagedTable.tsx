@@ -45,7 +45,10 @@ export function PagedTable({ queryKey, load, columns, rowKey, testId, errorText 
         dataSource={list.data?.records ?? []}
         loading={list.isLoading}
         pagination={{
-          current: paging.current, pageSize: paging.size, total: list.data?.total ?? 0, showSizeChanger: true,
+          current: paging.current,
+          pageSize: paging.size,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
           onChange: (current, size) => setPaging({ current, size, filters }),
         }}
       />

@@ -12,7 +12,9 @@ import { DetailPage, HandlePage } from './ProcessPages.tsx';
 import { createFakeFlow, type FakeFlow } from './testing/fake-flow.ts';
 
 vi.mock('./BpmnCanvas.tsx', () => ({
-  default: ({ highlights }: { highlights: { active: string[] } }) => <div data-testid="canvas-stub">active:{highlights.active.join(',')}</div>,
+  default: ({ highlights }: { highlights: { active: string[] } }) => (
+    <div data-testid="canvas-stub">active:{highlights.active.join(',')}</div>
+  ),
 }));
 
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
@@ -20,10 +22,13 @@ configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 beforeEach(() => window.history.replaceState(null, '', '/work/todo'));
 
-const handle = (http: FakeFlow, lang: 'zh' | 'en' = 'zh') => renderWithApi(
-  <HandlePage params={{ prefix: 'materialTotalDemand', taskId: '9001', processInstanceId: '7001', businessId: String(http.document.id) }} />,
-  { http, lang },
-);
+const handle = (http: FakeFlow, lang: 'zh' | 'en' = 'zh') =>
+  renderWithApi(
+    <HandlePage
+      params={{ prefix: 'materialTotalDemand', taskId: '9001', processInstanceId: '7001', businessId: String(http.document.id) }}
+    />,
+    { http, lang },
+  );
 const completion = (http: FakeFlow) => http.calls.find((c) => c.url.endsWith('/work/complete-task'));
 const button = async (name: RegExp) => within(await screen.findByTestId('task-actions')).findByRole('button', { name });
 
@@ -34,7 +39,8 @@ describe('the handle page', () => {
     expect(await screen.findByText('该任务尚未签收,签收后才能处理')).toBeTruthy();
     await waitFor(() => expect(screen.getAllByText('江北人才公寓钢筋计划').length).toBeGreaterThan(0));
     expect((await screen.findAllByTestId('history-entry')).map((e) => e.textContent)).toEqual([
-      expect.stringContaining('提交王晓明'), expect.stringContaining('项目经理审批'),
+      expect.stringContaining('提交王晓明'),
+      expect.stringContaining('项目经理审批'),
     ]);
     expect(screen.getAllByTestId('history-entry')[1].textContent).toContain('待处理');
     expect((await screen.findByTestId('canvas-stub')).textContent).toBe('active:pmApprove');
@@ -72,7 +78,7 @@ describe('the handle page', () => {
   it('the step that may change the remark shows it filled in, and sends only it as the record', async () => {
     const http = createFakeFlow({ claimed: true, taskDefinitionKey: 'costApprove' });
     handle(http, 'en');
-    const remark = await screen.findByLabelText('Remark') as HTMLTextAreaElement;
+    const remark = (await screen.findByLabelText('Remark')) as HTMLTextAreaElement;
     await waitFor(() => expect(remark.value).toBe('初稿'));
     // the document form's own widget for the field: its textarea, its length limit and placeholder
     const field = catalog().entities.materialTotalDemand.fieldMap.remark;
@@ -88,12 +94,19 @@ describe('the handle page', () => {
 
   it('a task already handled says so instead of offering buttons', async () => {
     const http = createFakeFlow({ claimed: true });
-    renderWithApi(<HandlePage params={{ prefix: 'materialTotalDemand', taskId: '404', processInstanceId: '7001', businessId: String(http.document.id) }} />, { http });
+    renderWithApi(
+      <HandlePage
+        params={{ prefix: 'materialTotalDemand', taskId: '404', processInstanceId: '7001', businessId: String(http.document.id) }}
+      />,
+      { http },
+    );
     expect(await screen.findByText('该任务已处理或无权处理')).toBeTruthy();
   });
 
   it('a prefix without a document type shows 该单据类型尚未配置 (every default prefix has one now: a route typed by hand)', async () => {
-    renderWithApi(<HandlePage params={{ prefix: 'siteVisaChange', taskId: '1', processInstanceId: '2', businessId: '3' }} />, { http: createFakeFlow() });
+    renderWithApi(<HandlePage params={{ prefix: 'siteVisaChange', taskId: '1', processInstanceId: '2', businessId: '3' }} />, {
+      http: createFakeFlow(),
+    });
     expect(screen.getByText('该单据类型尚未配置')).toBeTruthy();
     expect(screen.getByText('流程前缀 siteVisaChange 没有对应的单据')).toBeTruthy();
   });
@@ -102,7 +115,10 @@ describe('the handle page', () => {
 describe('the detail page', () => {
   it('shows the instance, the document, the timeline and the diagram, read-only', async () => {
     const http = createFakeFlow();
-    renderWithApi(<DetailPage params={{ prefix: 'materialTotalDemand', processInstanceId: '7001', businessId: String(http.document.id) }} />, { http });
+    renderWithApi(
+      <DetailPage params={{ prefix: 'materialTotalDemand', processInstanceId: '7001', businessId: String(http.document.id) }} />,
+      { http },
+    );
     expect(await screen.findByText('材料总需用计划审批')).toBeTruthy();
     expect(await screen.findByText('进行中')).toBeTruthy();
     expect((await screen.findByTestId('canvas-stub')).textContent).toBe('active:pmApprove');
@@ -115,7 +131,15 @@ describe('the start form (EntityForm submitTo)', () => {
   it('posts the new record to the submit URL with its process definition, under a 提交 button', async () => {
     const http = createFakeHttp(catalog());
     const onDone = vi.fn();
-    renderWithApi(<EntityForm model={catalog().entities.param} mode="create" submitTo={{ url: '/api/blade-system/param/submit', searchParams: { processDefinitionId: 'p:1:1' } }} onDone={onDone} />, { http });
+    renderWithApi(
+      <EntityForm
+        model={catalog().entities.param}
+        mode="create"
+        submitTo={{ url: '/api/blade-system/param/submit', searchParams: { processDefinitionId: 'p:1:1' } }}
+        onDone={onDone}
+      />,
+      { http },
+    );
     await waitFor(() => expect(document.getElementById('root_paramName')).toBeTruthy());
     fireEvent.change(document.getElementById('root_paramName')!, { target: { value: '流程参数' } });
     fireEvent.change(document.getElementById('root_paramKey')!, { target: { value: 'flow.test' } });
@@ -124,7 +148,11 @@ describe('the start form (EntityForm submitTo)', () => {
     fireEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
     expect(await screen.findByText('提交成功')).toBeTruthy();
     const post = http.calls.find((c) => c.method === 'post');
-    expect(post).toMatchObject({ url: '/api/blade-system/param/submit', params: { processDefinitionId: 'p:1:1' }, body: { paramName: '流程参数', paramKey: 'flow.test', paramValue: '1' } });
+    expect(post).toMatchObject({
+      url: '/api/blade-system/param/submit',
+      params: { processDefinitionId: 'p:1:1' },
+      body: { paramName: '流程参数', paramKey: 'flow.test', paramValue: '1' },
+    });
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ paramKey: 'flow.test' })));
   });
 });

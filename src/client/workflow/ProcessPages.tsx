@@ -33,7 +33,11 @@ export function NotConfigured({ prefix }: { prefix: string }) {
 
 function BackButton() {
   const t = useT();
-  return <Button icon={<ArrowLeftOutlined />} onClick={() => history.back()}>{t('workflow.back')}</Button>;
+  return (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => history.back()}>
+      {t('workflow.back')}
+    </Button>
+  );
 }
 
 /** The pages' frame: the document type for the prefix, or the not-configured page. */
@@ -59,14 +63,30 @@ export function StartFormPage({ params }: Params) {
 }
 
 /** The document and the flow's record of it: read-only detail, the timeline, the diagram. */
-function DocumentAndFlow({ model, businessId, processInstanceId, children }: { model: EntityModel; businessId: string; processInstanceId: string; children?: ReactNode }) {
+function DocumentAndFlow({
+  model,
+  businessId,
+  processInstanceId,
+  children,
+}: {
+  model: EntityModel;
+  businessId: string;
+  processInstanceId: string;
+  children?: ReactNode;
+}) {
   const t = useT();
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }}>
       {children}
-      <Card size="small" title={t('workflow.document')}><EntityDetail model={model} id={businessId} /></Card>
-      <Card size="small" title={t('workflow.history')}><FlowHistory processInstanceId={processInstanceId} /></Card>
-      <Card size="small" title={t('workflow.diagram')}><FlowDiagram processInstanceId={processInstanceId} /></Card>
+      <Card size="small" title={t('workflow.document')}>
+        <EntityDetail model={model} id={businessId} />
+      </Card>
+      <Card size="small" title={t('workflow.history')}>
+        <FlowHistory processInstanceId={processInstanceId} />
+      </Card>
+      <Card size="small" title={t('workflow.diagram')}>
+        <FlowDiagram processInstanceId={processInstanceId} />
+      </Card>
     </Space>
   );
 }
@@ -75,16 +95,34 @@ function DocumentAndFlow({ model, businessId, processInstanceId, children }: { m
  * The fields this task may change (x-workflow editable), each with the widget the document's form
  * gives it (the renderers' FieldControl: a dictionary select, a date picker, a decimal input …).
  */
-function EditableFields({ model, fields, values, onChange }: { model: EntityModel; fields: string[]; values: Record<string, unknown>; onChange: (next: Record<string, unknown>) => void }) {
+function EditableFields({
+  model,
+  fields,
+  values,
+  onChange,
+}: {
+  model: EntityModel;
+  fields: string[];
+  values: Record<string, unknown>;
+  onChange: (next: Record<string, unknown>) => void;
+}) {
   const lang = useAtomValue(langAtom);
   return (
     <>
-      {fields.filter((name) => model.fieldMap[name]).map((name) => (
-        <Form.Item key={name} label={model.fieldMap[name].label[lang]} htmlFor={`editable_${name}`}>
-          <FieldControl id={`editable_${name}`} field={model.fieldMap[name]} value={values[name] ?? null} values={values} fieldMap={model.fieldMap}
-            onChange={(value) => onChange({ ...values, [name]: value })} />
-        </Form.Item>
-      ))}
+      {fields
+        .filter((name) => model.fieldMap[name])
+        .map((name) => (
+          <Form.Item key={name} label={model.fieldMap[name].label[lang]} htmlFor={`editable_${name}`}>
+            <FieldControl
+              id={`editable_${name}`}
+              field={model.fieldMap[name]}
+              value={values[name] ?? null}
+              values={values}
+              fieldMap={model.fieldMap}
+              onChange={(value) => onChange({ ...values, [name]: value })}
+            />
+          </Form.Item>
+        ))}
     </>
   );
 }
@@ -99,7 +137,11 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
   const [comment, setComment] = useState('');
   const [edits, setEdits] = useState<Record<string, unknown> | null>(null);
   const [busy, setBusy] = useState<'claim' | 'ok' | 'reject' | null>(null);
-  const task = useQuery({ queryKey: ['flow', 'task', taskId], queryFn: () => http.get<TaskDetail>(`${FLOW}/work/task-detail`, { taskId }), staleTime: 0 });
+  const task = useQuery({
+    queryKey: ['flow', 'task', taskId],
+    queryFn: () => http.get<TaskDetail>(`${FLOW}/work/task-detail`, { taskId }),
+    staleTime: 0,
+  });
   const editable = task.data?.canComplete ? task.data.editableFields : [];
   const record = useQuery({
     queryKey: ['detail', model.key, businessId, 'workflow'],
@@ -149,19 +191,38 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
     <DocumentAndFlow model={model} businessId={businessId} processInstanceId={processInstanceId}>
       <Card size="small" title={task.data.taskName} data-testid="task-actions">
         {canClaim && !canComplete && (
-          <Alert type="info" showIcon title={t('workflow.mustClaim')}
-            action={<Button type="primary" loading={busy === 'claim'} onClick={() => void claim()}>{t('workflow.claim')}</Button>} />
+          <Alert
+            type="info"
+            showIcon
+            title={t('workflow.mustClaim')}
+            action={
+              <Button type="primary" loading={busy === 'claim'} onClick={() => void claim()}>
+                {t('workflow.claim')}
+              </Button>
+            }
+          />
         )}
         {!canClaim && !canComplete && <Alert type="warning" showIcon title={t('workflow.taskDone')} />}
         {canComplete && (
           <Form layout="vertical">
             {editable.length > 0 && <EditableFields model={model} fields={editable} values={values} onChange={setEdits} />}
             <Form.Item label={t('workflow.comment')} htmlFor="workflow-comment">
-              <Input.TextArea id="workflow-comment" rows={3} placeholder={t('workflow.commentPlaceholder')} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={1000} />
+              <Input.TextArea
+                id="workflow-comment"
+                rows={3}
+                placeholder={t('workflow.commentPlaceholder')}
+                value={comment}
+                onChange={(e) => setComment(e.target.value)}
+                maxLength={1000}
+              />
             </Form.Item>
             <Space>
-              <Button type="primary" loading={busy === 'ok'} disabled={busy !== null} onClick={() => void complete('ok')}>{t('workflow.approve')}</Button>
-              <Button danger loading={busy === 'reject'} disabled={busy !== null} onClick={() => void complete('reject')}>{t('workflow.reject')}</Button>
+              <Button type="primary" loading={busy === 'ok'} disabled={busy !== null} onClick={() => void complete('ok')}>
+                {t('workflow.approve')}
+              </Button>
+              <Button danger loading={busy === 'reject'} disabled={busy !== null} onClick={() => void complete('reject')}>
+                {t('workflow.reject')}
+              </Button>
             </Space>
           </Form>
         )}
@@ -183,18 +244,31 @@ export function HandlePage({ params }: Params) {
 function InstanceSummary({ processInstanceId }: { processInstanceId: string }) {
   const http = useHttp();
   const t = useT();
-  const instance = useQuery({ queryKey: ['flow', 'instance', processInstanceId], queryFn: () => http.get<FlowRow>(`${FLOW}/process/instance-detail`, { processInstanceId }) });
-  if (instance.isError) return <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (instance.error as Error).message })} />;
+  const instance = useQuery({
+    queryKey: ['flow', 'instance', processInstanceId],
+    queryFn: () => http.get<FlowRow>(`${FLOW}/process/instance-detail`, { processInstanceId }),
+  });
+  if (instance.isError)
+    return <Alert type="error" showIcon title={t('workflow.loadFailed', { message: (instance.error as Error).message })} />;
   if (!instance.data) return <Skeleton active paragraph={{ rows: 1 }} />;
   const row = instance.data;
   return (
-    <Descriptions size="small" bordered column={3} items={[
-      { key: 'process', label: t('workflow.col.process'), children: row.processDefinitionName },
-      { key: 'startUser', label: t('workflow.col.startUser'), children: row.startUser },
-      { key: 'status', label: t('workflow.col.status'), children: t(row.processIsFinished === 'finished' ? 'workflow.status.finished' : 'workflow.status.unfinished') },
-      { key: 'startTime', label: t('workflow.col.startTime'), children: row.startTime },
-      { key: 'endTime', label: t('workflow.col.endTime'), children: row.endTime },
-    ]} />
+    <Descriptions
+      size="small"
+      bordered
+      column={3}
+      items={[
+        { key: 'process', label: t('workflow.col.process'), children: row.processDefinitionName },
+        { key: 'startUser', label: t('workflow.col.startUser'), children: row.startUser },
+        {
+          key: 'status',
+          label: t('workflow.col.status'),
+          children: t(row.processIsFinished === 'finished' ? 'workflow.status.finished' : 'workflow.status.unfinished'),
+        },
+        { key: 'startTime', label: t('workflow.col.startTime'), children: row.startTime },
+        { key: 'endTime', label: t('workflow.col.endTime'), children: row.endTime },
+      ]}
+    />
   );
 }
 

@@ -9,7 +9,9 @@ import { WorkList } from './WorkList.tsx';
 
 vi.mock('./BpmnCanvas.tsx', () => ({
   default: ({ highlights }: { highlights: { active: string[]; done: string[]; taken: string[] } }) => (
-    <div data-testid="canvas-stub">active:{highlights.active.join(',')} done:{highlights.done.join(',')} taken:{highlights.taken.join(',')}</div>
+    <div data-testid="canvas-stub">
+      active:{highlights.active.join(',')} done:{highlights.done.join(',')} taken:{highlights.taken.join(',')}
+    </div>
   ),
 }));
 
@@ -64,7 +66,7 @@ describe('my work lists', () => {
     expect(http.calls.find((c) => c.url.endsWith('/process/model-view'))?.params).toEqual({ processInstanceId: '7001' });
   });
 
-  it('部署管理 lists the deployed definitions with their state and shows a definition\'s diagram; 流程跟踪 the running instances', async () => {
+  it("部署管理 lists the deployed definitions with their state and shows a definition's diagram; 流程跟踪 the running instances", async () => {
     const http = createFakeFlow();
     renderWithApi(<WorkList kind="manager" />, { http });
     const definition = await row('材料总需用计划审批');
@@ -72,7 +74,9 @@ describe('my work lists', () => {
     expect(definition.textContent).toContain('挂起');
     fireEvent.click(within(definition).getByRole('button', { name: /流程图/ }));
     await screen.findByTestId('canvas-stub');
-    expect(http.calls.find((c) => c.url.endsWith('/process/model-view'))?.params).toEqual({ processDefinitionId: 'materialTotalDemand:2:5' });
+    expect(http.calls.find((c) => c.url.endsWith('/process/model-view'))?.params).toEqual({
+      processDefinitionId: 'materialTotalDemand:2:5',
+    });
     cleanup();
     renderWithApi(<WorkList kind="follow" />, { http });
     fireEvent.click(within(await row('江北人才公寓钢筋计划')).getByRole('button', { name: /详\s*情/ }));
@@ -86,18 +90,32 @@ describe('my work lists', () => {
     const search = screen.getByRole('form', { name: '搜索' });
     fireEvent.change(within(search).getByPlaceholderText('请输入流程名称'), { target: { value: ' 总需用 ' } });
     fireEvent.mouseDown(within(search).getAllByRole('combobox')[0]);
-    fireEvent.click(await waitFor(() => [...document.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === '材料总需用计划') as HTMLElement));
+    fireEvent.click(
+      await waitFor(
+        () => [...document.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === '材料总需用计划') as HTMLElement,
+      ),
+    );
     const [from, to] = within(search).getAllByPlaceholderText(/开始日期|结束日期/);
-    for (const [input, day] of [[from, '2026-11-01'], [to, '2026-11-30']] as const) {
+    for (const [input, day] of [
+      [from, '2026-11-01'],
+      [to, '2026-11-30'],
+    ] as const) {
       fireEvent.mouseDown(input);
       fireEvent.change(input, { target: { value: day } });
       fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
     }
     fireEvent.click(within(search).getByRole('button', { name: /搜\s*索/ }));
     const todoCalls = () => http.calls.filter((c) => c.url.endsWith('/work/todo-list'));
-    await waitFor(() => expect(todoCalls().at(-1)?.params).toEqual({
-      current: 1, size: 10, processDefinitionName: '总需用', category: 'flow_materialTotalDemand', beginDate: '2026-11-01', endDate: '2026-11-30',
-    }));
+    await waitFor(() =>
+      expect(todoCalls().at(-1)?.params).toEqual({
+        current: 1,
+        size: 10,
+        processDefinitionName: '总需用',
+        category: 'flow_materialTotalDemand',
+        beginDate: '2026-11-01',
+        endDate: '2026-11-30',
+      }),
+    );
     fireEvent.click(within(search).getByRole('button', { name: /清\s*空/ }));
     await waitFor(() => expect(todoCalls().at(-1)?.params).toEqual({ current: 1, size: 10 }));
   });

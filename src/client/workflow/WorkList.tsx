@@ -25,22 +25,67 @@ function statusTag(row: FlowRow, t: Translate) {
 }
 
 function columnsFor(kind: WorkKind, t: Translate): TableColumnsType<FlowRow> {
-  const col = (key: string, title: Parameters<Translate>[0], render?: (row: FlowRow) => React.ReactNode) => ({ key, dataIndex: key, title: t(title), render: render && ((_: unknown, row: FlowRow) => render(row)) });
+  const col = (key: string, title: Parameters<Translate>[0], render?: (row: FlowRow) => React.ReactNode) => ({
+    key,
+    dataIndex: key,
+    title: t(title),
+    render: render && ((_: unknown, row: FlowRow) => render(row)),
+  });
   switch (kind) {
     case 'start':
-      return [col('categoryName', 'workflow.col.category'), col('name', 'workflow.col.process'), col('version', 'workflow.col.version', (r) => `v${r.version}`), col('deploymentTime', 'workflow.col.createTime')];
+      return [
+        col('categoryName', 'workflow.col.category'),
+        col('name', 'workflow.col.process'),
+        col('version', 'workflow.col.version', (r) => `v${r.version}`),
+        col('deploymentTime', 'workflow.col.createTime'),
+      ];
     case 'claim':
     case 'todo':
-      return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('taskName', 'workflow.col.task'), col('startUserName', 'workflow.col.startUser'), col('createTime', 'workflow.col.createTime')];
+      return [
+        col('categoryName', 'workflow.col.category'),
+        col('businessTitle', 'workflow.col.title'),
+        col('taskName', 'workflow.col.task'),
+        col('startUserName', 'workflow.col.startUser'),
+        col('createTime', 'workflow.col.createTime'),
+      ];
     case 'send':
-      return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('startTime', 'workflow.col.startTime'), col('endTime', 'workflow.col.endTime'), col('processIsFinished', 'workflow.col.status', (r) => statusTag(r, t))];
+      return [
+        col('categoryName', 'workflow.col.category'),
+        col('businessTitle', 'workflow.col.title'),
+        col('startTime', 'workflow.col.startTime'),
+        col('endTime', 'workflow.col.endTime'),
+        col('processIsFinished', 'workflow.col.status', (r) => statusTag(r, t)),
+      ];
     case 'done':
-      return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('taskName', 'workflow.col.task'), col('startUserName', 'workflow.col.startUser'), col('endTime', 'workflow.col.endTime'), col('processIsFinished', 'workflow.col.status', (r) => statusTag(r, t))];
+      return [
+        col('categoryName', 'workflow.col.category'),
+        col('businessTitle', 'workflow.col.title'),
+        col('taskName', 'workflow.col.task'),
+        col('startUserName', 'workflow.col.startUser'),
+        col('endTime', 'workflow.col.endTime'),
+        col('processIsFinished', 'workflow.col.status', (r) => statusTag(r, t)),
+      ];
     case 'manager':
-      return [col('categoryName', 'workflow.col.category'), col('name', 'workflow.col.process'), col('key', 'workflow.col.key'), col('version', 'workflow.col.version', (r) => `v${r.version}`),
-        col('suspensionState', 'workflow.col.status', (r) => <Tag color={r.suspensionState === 2 ? 'orange' : 'green'}>{t(r.suspensionState === 2 ? 'workflow.suspended' : 'workflow.active')}</Tag>), col('deploymentTime', 'workflow.col.createTime')];
+      return [
+        col('categoryName', 'workflow.col.category'),
+        col('name', 'workflow.col.process'),
+        col('key', 'workflow.col.key'),
+        col('version', 'workflow.col.version', (r) => `v${r.version}`),
+        col('suspensionState', 'workflow.col.status', (r) => (
+          <Tag color={r.suspensionState === 2 ? 'orange' : 'green'}>
+            {t(r.suspensionState === 2 ? 'workflow.suspended' : 'workflow.active')}
+          </Tag>
+        )),
+        col('deploymentTime', 'workflow.col.createTime'),
+      ];
     case 'follow':
-      return [col('categoryName', 'workflow.col.category'), col('businessTitle', 'workflow.col.title'), col('processDefinitionName', 'workflow.col.process'), col('startUser', 'workflow.col.startUser'), col('startTime', 'workflow.col.startTime')];
+      return [
+        col('categoryName', 'workflow.col.category'),
+        col('businessTitle', 'workflow.col.title'),
+        col('processDefinitionName', 'workflow.col.process'),
+        col('startUser', 'workflow.col.startUser'),
+        col('startTime', 'workflow.col.startTime'),
+      ];
   }
 }
 
@@ -81,17 +126,38 @@ export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListPro
 
   const actions = (row: FlowRow) => (
     <Space size={4}>
-      {kind === 'start' && <Button type="link" size="small" onClick={() => navigate(formPath(row))}>{t('workflow.start')}</Button>}
-      {kind === 'claim' && <Button type="link" size="small" loading={claiming === String(row.taskId)} onClick={() => void claim(row)}>{t('workflow.claim')}</Button>}
-      {kind === 'todo' && <Button type="link" size="small" onClick={() => navigate(handlePath(row))}>{t('workflow.handle')}</Button>}
-      {(kind === 'send' || kind === 'done' || kind === 'follow') && <Button type="link" size="small" onClick={() => navigate(detailPath(row))}>{t('workflow.detail')}</Button>}
+      {kind === 'start' && (
+        <Button type="link" size="small" onClick={() => navigate(formPath(row))}>
+          {t('workflow.start')}
+        </Button>
+      )}
+      {kind === 'claim' && (
+        <Button type="link" size="small" loading={claiming === String(row.taskId)} onClick={() => void claim(row)}>
+          {t('workflow.claim')}
+        </Button>
+      )}
+      {kind === 'todo' && (
+        <Button type="link" size="small" onClick={() => navigate(handlePath(row))}>
+          {t('workflow.handle')}
+        </Button>
+      )}
+      {(kind === 'send' || kind === 'done' || kind === 'follow') && (
+        <Button type="link" size="small" onClick={() => navigate(detailPath(row))}>
+          {t('workflow.detail')}
+        </Button>
+      )}
       {rowActions?.(row)}
-      <Button type="link" size="small" onClick={() => setDiagram(row)}>{t('workflow.diagram')}</Button>
+      <Button type="link" size="small" onClick={() => setDiagram(row)}>
+        {t('workflow.diagram')}
+      </Button>
     </Space>
   );
 
   const byDefinition = kind === 'start' || kind === 'manager';
-  const columns: TableColumnsType<FlowRow> = [...columnsFor(kind, t), { key: 'actions', title: t('workflow.col.action'), render: (_, row) => actions(row) }];
+  const columns: TableColumnsType<FlowRow> = [
+    ...columnsFor(kind, t),
+    { key: 'actions', title: t('workflow.col.action'), render: (_, row) => actions(row) },
+  ];
   return (
     <CardBox>
       {toolbar ?? (SEARCHABLE.has(kind) && <WorkSearch kind={kind} onSearch={setSearch} />)}
@@ -151,7 +217,14 @@ export function WorkSearch({ kind, onSearch }: { kind: WorkKind; onSearch: (para
         <Input allowClear placeholder={t('workflow.searchNamePlaceholder')} style={{ width: 180 }} />
       </Form.Item>
       <Form.Item name="category" label={t('workflow.col.category')}>
-        <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder={t('workflow.searchCategoryPlaceholder')} options={categories.data ?? []} loading={categories.isLoading} style={{ width: 200 }} />
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('workflow.searchCategoryPlaceholder')}
+          options={categories.data ?? []}
+          loading={categories.isLoading}
+          style={{ width: 200 }}
+        />
       </Form.Item>
       {!byDefinition && (
         <Form.Item name="created" label={t('workflow.col.createTime')}>
@@ -160,17 +233,27 @@ export function WorkSearch({ kind, onSearch }: { kind: WorkKind; onSearch: (para
       )}
       <Form.Item>
         <Space>
-          <Button type="primary" htmlType="submit">{t('workflow.search')}</Button>
-          <Button onClick={() => { form.resetFields(); onSearch({}); }}>{t('workflow.reset')}</Button>
+          <Button type="primary" htmlType="submit">
+            {t('workflow.search')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields();
+              onSearch({});
+            }}
+          >
+            {t('workflow.reset')}
+          </Button>
         </Space>
       </Form.Item>
     </Form>
   );
 }
 
-const page = (kind: WorkKind) => function WorkPage() {
-  return <WorkList kind={kind} />;
-};
+const page = (kind: WorkKind) =>
+  function WorkPage() {
+    return <WorkList kind={kind} />;
+  };
 
 export const StartList = page('start');
 export const ClaimList = page('claim');

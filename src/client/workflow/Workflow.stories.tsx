@@ -26,9 +26,19 @@ function Flow({ options, children }: { options?: FakeFlowOptions; children: (htt
   return <FakeApi http={http}>{children(http)}</FakeApi>;
 }
 
-const list = (kind: WorkKind, options?: FakeFlowOptions): StoryObj => ({ render: () => <Flow options={options}>{() => <WorkList kind={kind} />}</Flow> });
+const list = (kind: WorkKind, options?: FakeFlowOptions): StoryObj => ({
+  render: () => <Flow options={options}>{() => <WorkList kind={kind} />}</Flow>,
+});
 const handle = (options?: FakeFlowOptions): StoryObj => ({
-  render: () => <Flow options={options}>{(http) => <HandlePage params={{ prefix: 'materialTotalDemand', taskId: '9001', processInstanceId: '7001', businessId: String(http.document.id) }} />}</Flow>,
+  render: () => (
+    <Flow options={options}>
+      {(http) => (
+        <HandlePage
+          params={{ prefix: 'materialTotalDemand', taskId: '9001', processInstanceId: '7001', businessId: String(http.document.id) }}
+        />
+      )}
+    </Flow>
+  ),
 });
 
 const meta: Meta = { title: 'Workflow/Pages' };
@@ -41,7 +51,13 @@ export const HandleBeforeClaim = handle();
 export const HandleReadyToApprove = handle({ claimed: true });
 export const HandleWithEditableRemark = handle({ claimed: true, taskDefinitionKey: 'costApprove' });
 export const Detail: StoryObj = {
-  render: () => <Flow>{(http) => <DetailPage params={{ prefix: 'materialTotalDemand', processInstanceId: '7001', businessId: String(http.document.id) }} />}</Flow>,
+  render: () => (
+    <Flow>
+      {(http) => <DetailPage params={{ prefix: 'materialTotalDemand', processInstanceId: '7001', businessId: String(http.document.id) }} />}
+    </Flow>
+  ),
 };
-export const DiagramDialog: StoryObj = { render: () => <Flow>{() => <FlowDiagramDialog processInstanceId="7001" onClose={() => undefined} />}</Flow> };
+export const DiagramDialog: StoryObj = {
+  render: () => <Flow>{() => <FlowDiagramDialog processInstanceId="7001" onClose={() => undefined} />}</Flow>,
+};
 export const PrefixNotConfigured: StoryObj = { render: () => <NotConfigured prefix="laborMonthlySettlement" /> };

@@ -70,6 +70,7 @@ export function prefixOf(row: FlowRow): string {
   return String(row.route || String(row.category ?? '').replace(/^flow_/, ''));
 }
 
-export const handlePath = (row: FlowRow) => `/work/process/${prefixOf(row)}/handle/${row.taskId}/${row.processInstanceId}/${row.businessId}`;
+export const handlePath = (row: FlowRow) =>
+  `/work/process/${prefixOf(row)}/handle/${row.taskId}/${row.processInstanceId}/${row.businessId}`;
 export const detailPath = (row: FlowRow) => `/work/process/${prefixOf(row)}/detail/${row.processInstanceId}/${row.businessId}`;
 export const formPath = (row: FlowRow) => `/work/process/${prefixOf(row)}/form/${encodeURIComponent(String(row.id))}`;

@@ -30,7 +30,12 @@ export function registerWorkflowActions(catalog: EntityCatalog): void {
         { key: 'workflow-submit', label: label('workflow.submit'), dialog: SubmitDialog, appliesTo: (row) => SUBMITTABLE.has(status(row)) },
         // whether someone acted already is not in the row: the dialog looks before it offers to recall
         { key: 'workflow-recall', label: label('workflow.recall'), dialog: RecallDialog, appliesTo: (row) => status(row) === 'approving' },
-        { key: 'workflow-diagram', label: label('workflow.diagram'), dialog: DiagramDialog, appliesTo: (row) => Boolean(wf.instanceField && row[wf.instanceField]) },
+        {
+          key: 'workflow-diagram',
+          label: label('workflow.diagram'),
+          dialog: DiagramDialog,
+          appliesTo: (row) => Boolean(wf.instanceField && row[wf.instanceField]),
+        },
       ],
     });
   }

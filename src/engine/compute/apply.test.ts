@@ -21,13 +21,21 @@ const line = (extra: Row) => ({ goodsId: '1', ...extra });
 
 describe('material total demand: demandQty = designQty × (1 + lossRate/100) when not sent', () => {
   it('derives the demand from the design quantity and the loss rate', () => {
-    const { rows } = plan([line({ designQty: 100, lossRate: 5 }), line({ designQty: 0.1, lossRate: 0.5 }), line({ designQty: 12345678.9, lossRate: 5 })]);
+    const { rows } = plan([
+      line({ designQty: 100, lossRate: 5 }),
+      line({ designQty: 0.1, lossRate: 0.5 }),
+      line({ designQty: 12345678.9, lossRate: 5 }),
+    ]);
     expect(rows.map((r) => r.demandQty)).toEqual([105, 0.1005, 12962962.845]);
   });
 
   it('rounds the derived demand half-up to 4 decimals', () => {
     // 3 × 1.033333 = 3.099999 → 3.1000; 1.5 × 1.00007 = 1.500105 → 1.5001; 0.3 × 1.00005 = 0.300015 → 0.3000
-    const { rows } = plan([line({ designQty: 3, lossRate: 3.3333 }), line({ designQty: 1.5, lossRate: 0.007 }), line({ designQty: 0.3, lossRate: 0.005 })]);
+    const { rows } = plan([
+      line({ designQty: 3, lossRate: 3.3333 }),
+      line({ designQty: 1.5, lossRate: 0.007 }),
+      line({ designQty: 0.3, lossRate: 0.005 }),
+    ]);
     expect(rows.map((r) => r.demandQty)).toEqual([3.1, 1.5001, 0.3]);
   });
 
@@ -117,7 +125,10 @@ describe('material total demand: header totalAmount = sum of the rounded row amo
   });
 
   it('adds decimal amounts exactly', () => {
-    const { header } = plan([line({ designQty: 1, demandQty: 1, budgetPrice: 0.1 }), line({ designQty: 1, demandQty: 1, budgetPrice: 0.2 })]);
+    const { header } = plan([
+      line({ designQty: 1, demandQty: 1, budgetPrice: 0.1 }),
+      line({ designQty: 1, demandQty: 1, budgetPrice: 0.2 }),
+    ]);
     expect(header.totalAmount).toBe(0.3);
   });
 
@@ -166,7 +177,14 @@ describe('business formulas (docs/rules.md) built from if, coalesce and date dif
 
   it('R-EXAM: the grade follows the weighted total score (≥ 90 A, ≥ 80 B, ≥ 70 C, else D)', () => {
     const scores = (s: number) => ({ qualityScore: s, safetyScore: s, progressScore: s, civilizedScore: s, cooperationScore: s });
-    expect([95, 90, 89.99, 80, 70, 69.99].map((s) => compute('subcontractMonthlyExamine', scores(s)).grade)).toEqual(['A', 'A', 'B', 'B', 'C', 'D']);
+    expect([95, 90, 89.99, 80, 70, 69.99].map((s) => compute('subcontractMonthlyExamine', scores(s)).grade)).toEqual([
+      'A',
+      'A',
+      'B',
+      'B',
+      'C',
+      'D',
+    ]);
     // 30/25/25/10/10 weights: 100·0.3 + 60·0.7 = 72 → C, whatever grade the client sent
     const mixed = compute('subcontractMonthlyExamine', { ...scores(60), qualityScore: 100, grade: 'A' });
     expect(mixed).toMatchObject({ totalScore: 72, grade: 'C' });
@@ -178,28 +196,49 @@ describe('business formulas (docs/rules.md) built from if, coalesce and date dif
   });
 
   it('turnover demand: planned days from entry to exit, both days charged; rent = qty × days × rate', () => {
-    const out = compute('materialTurnoverDemand', { details: [{ demandQty: 1200, plannedEntryDate: '2026-05-01', plannedExitDate: '2026-07-31', estimatedDailyRate: 0.012 }] });
+    const out = compute('materialTurnoverDemand', {
+      details: [{ demandQty: 1200, plannedEntryDate: '2026-05-01', plannedExitDate: '2026-07-31', estimatedDailyRate: 0.012 }],
+    });
     expect(out.details[0]).toMatchObject({ plannedDays: 92, estimatedAmount: 1324.8 });
   });
 
   it('R-SCAF: months billed = days / 30 (2 decimals), rent = quantity × months × unit price', () => {
-    const out = compute('equipmentScaffoldSettlement', { billingStartDate: '2026-03-01', billingEndDate: '2026-04-15', quantity: 2000, unitPrice: 3.5 });
+    const out = compute('equipmentScaffoldSettlement', {
+      billingStartDate: '2026-03-01',
+      billingEndDate: '2026-04-15',
+      quantity: 2000,
+      unitPrice: 3.5,
+    });
     expect(out).toMatchObject({ durationMonths: 1.53, rentAmount: 10710 });
   });
 
   it('turnover settlement: rent days of the period by the contract’s day rule (R-RENT-1)', () => {
-    const days = (rentDayRule: string) => compute('materialTurnoverMonthlySettlement', { startDate: '2026-05-01', endDate: '2026-05-31', rentDayRule }).periodDays;
+    const days = (rentDayRule: string) =>
+      compute('materialTurnoverMonthlySettlement', { startDate: '2026-05-01', endDate: '2026-05-31', rentDayRule }).periodDays;
     expect(['both', 'head', 'tail', 'neither'].map(days)).toEqual([31, 30, 30, 29]);
   });
 
   it('expense contract lines: remaining = (changed quantity, else contract quantity) − settled', () => {
-    const out = compute('expenditureContract', { details: [{ quantity: 100, settledQuantity: 40.5 }, { quantity: 100, changedQuantity: 80, settledQuantity: 40.5 }, { quantity: 100, changedQuantity: 0 }] });
+    const out = compute('expenditureContract', {
+      details: [
+        { quantity: 100, settledQuantity: 40.5 },
+        { quantity: 100, changedQuantity: 80, settledQuantity: 40.5 },
+        { quantity: 100, changedQuantity: 0 },
+      ],
+    });
     expect(out.details.map((r: Row) => r.remainingQuantity)).toEqual([59.5, 39.5, 0]);
   });
 
   it('equipment lease lines: billed days or months from the site dates by lease mode, unless entered', () => {
     const line = (extra: Row) => ({ entryDate: '2026-05-10', exitDate: '2026-06-24', quantity: 1, unitPrice: 100, ...extra });
-    const out = compute('equipmentLeaseMonthlySettlement', { details: [line({ leaseMode: 'day' }), line({ leaseMode: 'month' }), line({ leaseMode: 'shift' }), line({ leaseMode: 'month', billedQty: 1 })] });
+    const out = compute('equipmentLeaseMonthlySettlement', {
+      details: [
+        line({ leaseMode: 'day' }),
+        line({ leaseMode: 'month' }),
+        line({ leaseMode: 'shift' }),
+        line({ leaseMode: 'month', billedQty: 1 }),
+      ],
+    });
     expect(out.details.map((r: Row) => r.billedQty)).toEqual([46, 1.53, null, 1]);
     expect(out.details[0].rentAmount).toBe(4600);
   });

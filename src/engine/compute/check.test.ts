@@ -3,7 +3,15 @@ import type { FieldKind } from '../model/types.ts';
 import { checkExpr } from './check.ts';
 import type { Expr } from './expr.ts';
 
-const kinds: Record<string, FieldKind> = { qty: 'decimal', days: 'integer', startDate: 'date', endDate: 'date', rule: 'string', name: 'string', meta: 'json' };
+const kinds: Record<string, FieldKind> = {
+  qty: 'decimal',
+  days: 'integer',
+  startDate: 'date',
+  endDate: 'date',
+  rule: 'string',
+  name: 'string',
+  meta: 'json',
+};
 const check = (expr: Expr) => checkExpr(expr, (f) => kinds[f]);
 
 describe('checkExpr', () => {
@@ -25,7 +33,10 @@ describe('checkExpr', () => {
   });
 
   it('finds branches of different types', () => {
-    expect(check({ if: { qty: { _gt: 0 } }, then: 'qty', else: { text: 'none' } })).toEqual({ type: null, problems: ['if mixes number and text values'] });
+    expect(check({ if: { qty: { _gt: 0 } }, then: 'qty', else: { text: 'none' } })).toEqual({
+      type: null,
+      problems: ['if mixes number and text values'],
+    });
     expect(check({ coalesce: ['startDate', 'qty'] }).problems).toEqual(['coalesce mixes date and number values']);
   });
 
@@ -37,11 +48,19 @@ describe('checkExpr', () => {
 
 describe('checkExpr: addDays, header reads and sums over sibling rows', () => {
   const header: Record<string, FieldKind> = { taxRate: 'decimal', periodStart: 'date', title: 'string' };
-  const inRow = (expr: Expr) => checkExpr(expr, (f) => kinds[f], (f) => header[f]);
+  const inRow = (expr: Expr) =>
+    checkExpr(
+      expr,
+      (f) => kinds[f],
+      (f) => header[f],
+    );
 
   it('types a date plus days as a date and needs a date and a number', () => {
     expect(check({ addDays: ['startDate', 'days'] })).toEqual({ type: 'date', problems: [] });
-    expect(check({ addDays: ['qty', 'startDate'] }).problems).toEqual(['addDays (its date) needs a date, "qty" is a number', 'addDays (its days) needs a number, "startDate" is a date']);
+    expect(check({ addDays: ['qty', 'startDate'] }).problems).toEqual([
+      'addDays (its date) needs a date, "qty" is a number',
+      'addDays (its days) needs a number, "startDate" is a date',
+    ]);
   });
 
   it('types header fields in a row, and refuses them in the header itself or unknown', () => {
@@ -49,12 +68,16 @@ describe('checkExpr: addDays, header reads and sums over sibling rows', () => {
     expect(inRow({ days: [{ header: 'periodStart' }, 'endDate'] })).toEqual({ type: 'number', problems: [] });
     expect(inRow({ mul: ['qty', { header: 'title' }] }).problems).toEqual(['mul needs a number, header is a text']);
     expect(inRow({ header: 'nope' }).problems).toEqual(['expression reads unknown header field "nope"']);
-    expect(check({ header: 'taxRate' }).problems).toEqual(['{"header": "taxRate"} reads the document\'s header: only a detail row\'s formula can']);
+    expect(check({ header: 'taxRate' }).problems).toEqual([
+      '{"header": "taxRate"} reads the document\'s header: only a detail row\'s formula can',
+    ]);
   });
 
   it('sums numbers over sibling rows, in rows only', () => {
     expect(inRow({ sumBy: { field: 'qty', by: ['name'] } })).toEqual({ type: 'number', problems: [] });
     expect(inRow({ sumBy: { field: 'name', by: ['qty'] } }).problems).toEqual(['sumBy over "name", which is not a number']);
-    expect(check({ sumBy: { field: 'qty', by: ['name'] } }).problems).toEqual(['sumBy sums over a detail\'s rows: only a detail row\'s formula can use it']);
+    expect(check({ sumBy: { field: 'qty', by: ['name'] } }).problems).toEqual([
+      "sumBy sums over a detail's rows: only a detail row's formula can use it",
+    ]);
   });
 });

@@ -10,11 +10,15 @@ export type ValueType = 'number' | 'date' | 'text';
 export function typeOfKind(kind: FieldKind): ValueType | null {
   switch (kind) {
     case 'decimal':
-    case 'integer': return 'number';
+    case 'integer':
+      return 'number';
     case 'date':
-    case 'datetime': return 'date';
-    case 'json': return null;
-    default: return 'text';
+    case 'datetime':
+      return 'date';
+    case 'json':
+      return null;
+    default:
+      return 'text';
   }
 }
 
@@ -53,9 +57,12 @@ export function checkExpr(expr: Expr, kindOf: KindOf, headerKindOf?: KindOf): Ty
     const op = operatorOf(e);
     const children = childrenOf(e);
     switch (op) {
-      case 'text': return 'text';
-      case 'sum': return 'number';
-      case 'header': return headerType((e as { header: string }).header);
+      case 'text':
+        return 'text';
+      case 'sum':
+        return 'number';
+      case 'header':
+        return headerType((e as { header: string }).header);
       case 'sumBy': {
         const { field } = (e as { sumBy: { field: string } }).sumBy;
         if (!headerKindOf) problems.push(`sumBy sums over a detail's rows: only a detail row's formula can use it`);

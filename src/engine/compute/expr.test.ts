@@ -85,12 +85,26 @@ describe('min, max and coalesce', () => {
 describe('if / then / else', () => {
   // R-EXAM: ≥ 90 A, ≥ 80 B, ≥ 70 C, else D
   const grade: Expr = {
-    if: { totalScore: { _gte: 90 } }, then: { text: 'A' },
-    else: { if: { totalScore: { _gte: 80 } }, then: { text: 'B' }, else: { if: { totalScore: { _gte: 70 } }, then: { text: 'C' }, else: { text: 'D' } } },
+    if: { totalScore: { _gte: 90 } },
+    then: { text: 'A' },
+    else: {
+      if: { totalScore: { _gte: 80 } },
+      then: { text: 'B' },
+      else: { if: { totalScore: { _gte: 70 } }, then: { text: 'C' }, else: { text: 'D' } },
+    },
   };
 
   it('chooses a branch by the predicate language, at the boundaries exactly', () => {
-    expect([95, 90, 89.99, 80, '79.995', 70, 69.99, 0].map((s) => value(grade, { totalScore: s }))).toEqual(['A', 'A', 'B', 'B', 'C', 'C', 'D', 'D']);
+    expect([95, 90, 89.99, 80, '79.995', 70, 69.99, 0].map((s) => value(grade, { totalScore: s }))).toEqual([
+      'A',
+      'A',
+      'B',
+      'B',
+      'C',
+      'C',
+      'D',
+      'D',
+    ]);
   });
 
   it('an empty score satisfies no comparison', () => {
@@ -98,7 +112,11 @@ describe('if / then / else', () => {
   });
 
   it('compares two fields of the row through $form tokens and combines conditions', () => {
-    const overCap: Expr = { if: { _and: [{ cumulativeQty: { _gt: '$form.contractQty' } }, { contractQty: { _gt: 0 } }] }, then: { sub: ['cumulativeQty', 'contractQty'] }, else: 0 };
+    const overCap: Expr = {
+      if: { _and: [{ cumulativeQty: { _gt: '$form.contractQty' } }, { contractQty: { _gt: 0 } }] },
+      then: { sub: ['cumulativeQty', 'contractQty'] },
+      else: 0,
+    };
     expect(value(overCap, { cumulativeQty: '105.5', contractQty: 100 })).toBe('5.5');
     expect(value(overCap, { cumulativeQty: 99, contractQty: 100 })).toBe('0');
   });
@@ -122,7 +140,12 @@ describe('days and months', () => {
 
   it('days by the rent day rule of R-RENT-1, from a literal or a field', () => {
     const row = { s: '2026-05-01', e: '2026-05-31' };
-    expect(['both', 'head', 'tail', 'neither'].map((rule) => value({ days: ['s', 'e', { text: rule }] }, row))).toEqual(['31', '30', '30', '29']);
+    expect(['both', 'head', 'tail', 'neither'].map((rule) => value({ days: ['s', 'e', { text: rule }] }, row))).toEqual([
+      '31',
+      '30',
+      '30',
+      '29',
+    ]);
     expect(value({ days: ['s', 'e', 'rentDayRule'] }, { ...row, rentDayRule: 'both' })).toBe('31');
     expect(value({ days: ['s', 's', { text: 'neither' }] }, row)).toBe('0');
   });
@@ -162,7 +185,11 @@ describe('fieldsRead and sumsRead', () => {
   });
 
   it('lists the fields of conditions, date operands and coalesced operands', () => {
-    const expr: Expr = { if: { totalScore: { _gte: '$form.passMark' } }, then: { days: ['s', 'e', 'rule'] }, else: { coalesce: ['a', { sum: 'details.x' }] } };
+    const expr: Expr = {
+      if: { totalScore: { _gte: '$form.passMark' } },
+      then: { days: ['s', 'e', 'rule'] },
+      else: { coalesce: ['a', { sum: 'details.x' }] },
+    };
     expect(fieldsRead(expr)).toEqual(['totalScore', 'passMark', 's', 'e', 'rule', 'a']);
     expect(sumsRead(expr)).toEqual([{ detail: 'details', field: 'x' }]);
   });
@@ -258,9 +285,7 @@ describe('header: a detail row reads its document header', () => {
 });
 
 describe('sumBy: a sum over the rows holding the same values', () => {
-  const rows = [
-    { goodsId: '1', qty: 10 }, { goodsId: '2', qty: 0.2 }, { goodsId: '1', qty: 0.1 }, { goodsId: '', qty: 3 }, { qty: 4 },
-  ];
+  const rows = [{ goodsId: '1', qty: 10 }, { goodsId: '2', qty: 0.2 }, { goodsId: '1', qty: 0.1 }, { goodsId: '', qty: 3 }, { qty: 4 }];
   const byGoods: Expr = { sumBy: { field: 'qty', by: ['goodsId'] } };
 
   it('sums the rows of the same goods, this row included, exactly', () => {

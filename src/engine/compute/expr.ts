@@ -158,7 +158,12 @@ export function evaluateValue(expr: Expr, row: Row, scope: Scope = {}): Value {
   if (typeof expr === 'string') return read(row, expr);
   if ('text' in expr) return expr.text;
   if ('header' in expr) return read(scope.header ?? {}, expr.header);
-  if ('if' in expr) return matches(expr.if, row) ? evaluateValue(expr.then, row, scope) : expr.else === undefined ? null : evaluateValue(expr.else, row, scope);
+  if ('if' in expr)
+    return matches(expr.if, row)
+      ? evaluateValue(expr.then, row, scope)
+      : expr.else === undefined
+        ? null
+        : evaluateValue(expr.else, row, scope);
   if ('sum' in expr) {
     const [detail, field] = expr.sum.split('.');
     const rows = Array.isArray(row[detail]) ? (row[detail] as Row[]) : [];

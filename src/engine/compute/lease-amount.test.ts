@@ -42,7 +42,10 @@ describe('expense contract line amount', () => {
 
   it('keeps quantity × price for lines without a lease duration', () => {
     // 186500 × 420 = 78,330,000; 12.5 × 3.333 = 41.6625 → 41.66
-    const { rows } = contract([{ quantity: 186500, priceInclTax: 420, taxRate: 3 }, { quantity: 12.5, priceInclTax: 3.333, taxRate: 3, leaseDuration: null }]);
+    const { rows } = contract([
+      { quantity: 186500, priceInclTax: 420, taxRate: 3 },
+      { quantity: 12.5, priceInclTax: 3.333, taxRate: 3, leaseDuration: null },
+    ]);
     expect(rows.map((r) => r.amountInclTax)).toEqual([78330000, 41.66]);
   });
 });

@@ -20,7 +20,8 @@ describe('x-cumulative in the dialect', () => {
       header: { previousCumulativeAmount: 'thisAmountInclTax', previousCumulativePayable: 'thisPayableAmount' },
       lines: { detail: 'details', match: ['itemCode'], quantity: 'thisQty' },
       contract: {
-        entity: 'expenditureContract', field: 'expenditureContractCode',
+        entity: 'expenditureContract',
+        field: 'expenditureContractCode',
         writeBack: {
           cumulativeSettledAmount: { field: 'thisAmountInclTax', aggregate: 'sum' },
           retentionHeldAmount: { field: 'retentionAmount', aggregate: 'sum' },
@@ -30,13 +31,18 @@ describe('x-cumulative in the dialect', () => {
         status: { field: 'settlementStatus', settled: 'partial', unsettled: 'none', keep: ['final'] },
       },
     });
-    expect(previousFields(model.cumulative!)).toEqual({ header: ['previousCumulativeAmount', 'previousCumulativePayable'], rows: ['previousCumulativeQty', 'previousCumulativeAmount'] });
+    expect(previousFields(model.cumulative!)).toEqual({
+      header: ['previousCumulativeAmount', 'previousCumulativePayable'],
+      rows: ['previousCumulativeQty', 'previousCumulativeAmount'],
+    });
   });
 
   it('asks by project only for the examine and sums the monthly settlements for the filing', () => {
     expect(catalog.entities.subcontractMonthlyExamine.cumulative).toMatchObject({ queryKeys: ['projectId'], period: 'period' });
     expect(catalog.entities.subcontractSettlementFiling.cumulative).toMatchObject({
-      queryKeys: ['projectId'], source: 'subcontractMonthlySettlement', header: { interimCumulativeAmount: 'thisAmountInclTax' },
+      queryKeys: ['projectId'],
+      source: 'subcontractMonthlySettlement',
+      header: { interimCumulativeAmount: 'thisAmountInclTax' },
     });
     expect(catalog.entities.project.cumulative).toBeUndefined();
   });
@@ -65,9 +71,17 @@ describe('x-cumulative in the dialect', () => {
   });
 
   it('compiles the final settlements and refuses a final that writes what the contract cannot hold', () => {
-    const final = { writeBack: { cumulativeSettledAmount: 'finalAmount', cumulativePaidAmount: 'cumulativePaidAmount' }, set: { settlementStatus: 'final', performanceStatus: 'completed' }, reopen: { performanceStatus: 'performing' } };
+    const final = {
+      writeBack: { cumulativeSettledAmount: 'finalAmount', cumulativePaidAmount: 'cumulativePaidAmount' },
+      set: { settlementStatus: 'final', performanceStatus: 'completed' },
+      reopen: { performanceStatus: 'performing' },
+    };
     expect(catalog.entities.subcontractSettlementFiling.cumulative?.contract?.final).toEqual(final);
-    expect(catalog.entities.laborSettlementFinalization.cumulative).toMatchObject({ source: 'laborMonthlySettlement', header: { interimCumulativeAmount: 'thisAmountInclTax' }, contract: { final } });
+    expect(catalog.entities.laborSettlementFinalization.cumulative).toMatchObject({
+      source: 'laborMonthlySettlement',
+      header: { interimCumulativeAmount: 'thisAmountInclTax' },
+      contract: { final },
+    });
     expect(model.cumulative?.contract?.final).toBeUndefined();
     const FILING = 'schemas/construct/subcontract-settlement-filing.schema.json';
     const issues = issuesAfter(({ files }) => {
@@ -96,8 +110,14 @@ describe('x-cumulative in the dialect', () => {
       spec.writeBack.changeAmount = 'period'; // a sum of months
     });
     expect(issues.filter((i) => i.file === SETTLEMENT).map((i) => [i.pointer, i.message])).toEqual([
-      ['/x-cumulative/contract/writeBack/retentionHeldAmount', 'materialMonthlySettlement writes "retentionHeldAmount" as a sum, this one as a max'],
-      ['/x-cumulative/contract/writeBack/cumulativePaidAmount', '"reporterName" is not a number, month or date property of subcontractMonthlySettlement'],
+      [
+        '/x-cumulative/contract/writeBack/retentionHeldAmount',
+        'materialMonthlySettlement writes "retentionHeldAmount" as a sum, this one as a max',
+      ],
+      [
+        '/x-cumulative/contract/writeBack/cumulativePaidAmount',
+        '"reporterName" is not a number, month or date property of subcontractMonthlySettlement',
+      ],
       ['/x-cumulative/contract/writeBack/lastSettledPeriod', '"lastSettledPeriod" of expenditureContract cannot hold the date "startDate"'],
       ['/x-cumulative/contract/writeBack/remark', '"remark" of expenditureContract cannot hold the month "period"'],
       ['/x-cumulative/contract/writeBack/settledRatio', '"settledRatio" of expenditureContract cannot hold the month "period"'],
@@ -123,7 +143,13 @@ describe('x-cumulative in the dialect', () => {
 
 describe('previous values of a settlement', () => {
   const draft = {
-    projectId: '1', expenditureContractCode: 'ZCHT-202604-0001', subcontractorId: '2', period: '2026-07', taxRate: 9, paymentRatio: 80, retentionRate: 3,
+    projectId: '1',
+    expenditureContractCode: 'ZCHT-202604-0001',
+    subcontractorId: '2',
+    period: '2026-07',
+    taxRate: 9,
+    paymentRatio: 80,
+    retentionRate: 3,
     previousCumulativeAmount: 1, // a client's value: replaced
     details: [
       { itemCode: '010101', thisQty: 100, thisPrice: 30, taxRate: 9, contractQty: 1000, previousCumulativeQty: 999 },
@@ -142,13 +168,29 @@ describe('previous values of a settlement', () => {
   it('takes them by line and in total, and derives the cumulatives exactly', () => {
     const filled = applyPrevious(model, draft, answer);
     // 20.5 × 600.15 = 12,303.075 → 12,303.08; lines 3,000 + 12,303.08 − 90 = 15,213.08
-    expect(filled).toMatchObject({ previousCumulativeAmount: 105000, thisAmountInclTax: 15213.08, cumulativeAmount: 120213.08, previousCumulativePayable: 80850.01 });
+    expect(filled).toMatchObject({
+      previousCumulativeAmount: 105000,
+      thisAmountInclTax: 15213.08,
+      cumulativeAmount: 120213.08,
+      previousCumulativePayable: 80850.01,
+    });
     // payable r2(15,213.08 × 0.8) = 12,170.46, retention r2(15,213.08 × 0.03) = 456.39 → 11,714.07
     expect(filled.thisPayableAmount).toBe(11714.07);
     expect(filled.cumulativePayable).toBe(92564.08);
     const rows = filled.details as Record<string, unknown>[];
-    expect(rows[0]).toMatchObject({ previousCumulativeQty: 500, cumulativeQty: 600, previousCumulativeAmount: 15000, cumulativeAmount: 18000, completionRate: 60 });
-    expect(rows[1]).toMatchObject({ previousCumulativeQty: 150.25, cumulativeQty: 170.75, amountInclTax: 12303.08, cumulativeAmount: 102453.11 });
+    expect(rows[0]).toMatchObject({
+      previousCumulativeQty: 500,
+      cumulativeQty: 600,
+      previousCumulativeAmount: 15000,
+      cumulativeAmount: 18000,
+      completionRate: 60,
+    });
+    expect(rows[1]).toMatchObject({
+      previousCumulativeQty: 150.25,
+      cumulativeQty: 170.75,
+      amountInclTax: 12303.08,
+      cumulativeAmount: 102453.11,
+    });
     expect(rows[2]).toMatchObject({ previousCumulativeQty: 0, previousCumulativeAmount: 0, amountInclTax: -90, cumulativeAmount: -90 });
   });
 
@@ -159,7 +201,11 @@ describe('previous values of a settlement', () => {
   });
 
   it('knows a group only when every key is there, and the month after a period', () => {
-    expect(groupOf(model.cumulative!, draft)).toEqual({ projectId: '1', expenditureContractCode: 'ZCHT-202604-0001', subcontractorId: '2' });
+    expect(groupOf(model.cumulative!, draft)).toEqual({
+      projectId: '1',
+      expenditureContractCode: 'ZCHT-202604-0001',
+      subcontractorId: '2',
+    });
     expect(groupOf(model.cumulative!, { ...draft, subcontractorId: '' })).toBeUndefined();
     expect(lineKey({ itemCode: 10101 }, ['itemCode'])).toBe(lineKey({ itemCode: '10101' }, ['itemCode']));
     expect(nextPeriod('2026-07')).toBe('2026-08');

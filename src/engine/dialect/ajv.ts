@@ -10,8 +10,21 @@ export const SCHEMA_BASE = 'https://zhusuan.dev/';
 
 /** The x- keyword families of the dialect (docs/dialect-reference.md). */
 export const FAMILIES = [
-  'x-entity', 'x-list', 'x-search', 'x-layout', 'x-ui', 'x-display', 'x-ref',
-  'x-dict', 'x-detail', 'x-rules', 'x-compute', 'x-db', 'x-i18n', 'x-workflow', 'x-cumulative',
+  'x-entity',
+  'x-list',
+  'x-search',
+  'x-layout',
+  'x-ui',
+  'x-display',
+  'x-ref',
+  'x-dict',
+  'x-detail',
+  'x-rules',
+  'x-compute',
+  'x-db',
+  'x-i18n',
+  'x-workflow',
+  'x-cumulative',
 ] as const;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -45,8 +58,16 @@ export type Ajv = InstanceType<typeof Ajv2020>;
  */
 export function createAjv(metaSchemas: readonly JsonSchema[], options: { allErrors?: boolean; checkSchemas?: boolean } = {}): Ajv {
   const checkSchemas = options.checkSchemas ?? true;
-  const ajv = new Ajv2020({ strict: true, allErrors: options.allErrors ?? true, strictTuples: false, strictTypes: false, validateSchema: checkSchemas });
-  addFormats.default ? addFormats.default(ajv, ['email', 'uri']) : (addFormats as unknown as typeof addFormats.default)(ajv, ['email', 'uri']);
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: options.allErrors ?? true,
+    strictTuples: false,
+    strictTypes: false,
+    validateSchema: checkSchemas,
+  });
+  addFormats.default
+    ? addFormats.default(ajv, ['email', 'uri'])
+    : (addFormats as unknown as typeof addFormats.default)(ajv, ['email', 'uri']);
   for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate: check });
   for (const meta of metaSchemas) {
     if (meta.$id === DIALECT_ID) ajv.addMetaSchema(meta);

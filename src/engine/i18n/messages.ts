@@ -15,9 +15,15 @@ export const messages = {
   notFound: { zh: '{entity}不存在', en: '{entity} not found' },
   routeNotFound: { zh: '404 没找到请求', en: '404 request not found' },
   serverError: { zh: '服务器异常', en: 'Internal server error' },
-  serverErrorLogged: { zh: '服务器异常,请将错误编号 {id} 告知管理员', en: 'Internal server error; please quote error number {id} to your administrator' },
+  serverErrorLogged: {
+    zh: '服务器异常,请将错误编号 {id} 告知管理员',
+    en: 'Internal server error; please quote error number {id} to your administrator',
+  },
   badRequest: { zh: '请求参数错误', en: 'Bad request' },
-  pathEncoded: { zh: '请求路径中的 {code} 是无需编码的字符的百分号编码,请求被拒绝', en: 'The request path percent-encodes a character that needs no encoding ({code}); request refused' },
+  pathEncoded: {
+    zh: '请求路径中的 {code} 是无需编码的字符的百分号编码,请求被拒绝',
+    en: 'The request path percent-encodes a character that needs no encoding ({code}); request refused',
+  },
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
   missingParam: { zh: '缺少必要的请求参数: {param}', en: 'Missing required parameter: {param}' },
   badId: { zh: '参数 {param} 不是有效的编号: {value}', en: 'Parameter {param} is not a valid id: {value}' },
@@ -29,7 +35,7 @@ export const messages = {
   },
   ossHostReserved: {
     zh: '对象存储地址的主机 {host} 是本机或本系统数据库所在的服务器,只有平台租户可以使用,未尝试连接',
-    en: 'Host {host} of the object storage endpoint is this machine or the application database\'s server: only the platform tenant may use it; no connection was attempted',
+    en: "Host {host} of the object storage endpoint is this machine or the application database's server: only the platform tenant may use it; no connection was attempted",
   },
   numberOutOfRange: { zh: '请求中的数值超出允许范围', en: 'A number in the request is out of range' },
   unknownFilter: { zh: '不支持按 {param} 查询', en: 'Cannot filter by {param}' },
@@ -44,15 +50,24 @@ export const messages = {
   reportBadList: { zh: '应为字段名的列表(最多 100 个)', en: 'Expected a list of field names (at most 100)' },
   reportDuplicate: { zh: '字段重复', en: 'A field is listed twice' },
   reportBadFilter: { zh: '筛选条件格式无效', en: 'The filter is not a valid condition' },
-  reportBadCondition: { zh: '{field}的筛选条件无效:应为一个运算符及其值', en: 'Invalid condition on {field}: expected one operator and its value' },
+  reportBadCondition: {
+    zh: '{field}的筛选条件无效:应为一个运算符及其值',
+    en: 'Invalid condition on {field}: expected one operator and its value',
+  },
   reportUnknownPart: { zh: '报表定义不支持 {part}', en: 'A report definition has no part {part}' },
   reportSubtotal: { zh: '小计', en: 'Subtotal' },
   reportTotal: { zh: '合计', en: 'Total' },
   // floods, bad traffic and faults (docs/operations.md#limits-and-faults)
   bodyTooLarge: { zh: '请求体超过 {limit} MB 的上限', en: 'The request body exceeds the limit of {limit} MB' },
-  unsupportedMediaType: { zh: '不支持的请求体类型 {type},请使用 application/json', en: 'Unsupported request body type {type}; use application/json' },
+  unsupportedMediaType: {
+    zh: '不支持的请求体类型 {type},请使用 application/json',
+    en: 'Unsupported request body type {type}; use application/json',
+  },
   bodyTooDeep: { zh: '请求体的嵌套超过 {limit} 层的上限', en: 'The request body is nested deeper than the limit of {limit} levels' },
-  bodyTooManyKeys: { zh: '请求体中一个对象的字段超过 {limit} 个的上限', en: 'An object in the request body has more than the limit of {limit} fields' },
+  bodyTooManyKeys: {
+    zh: '请求体中一个对象的字段超过 {limit} 个的上限',
+    en: 'An object in the request body has more than the limit of {limit} fields',
+  },
   bodyTooManyValues: { zh: '请求体的值超过 {limit} 个的上限', en: 'The request body holds more than the limit of {limit} values' },
   badTextCharacter: {
     zh: '{where} 含有不允许的字符(空字符或不成对的代理项)',
@@ -64,7 +79,10 @@ export const messages = {
     zh: '查询超过 {seconds} 秒未完成,已取消;请缩小查询范围或增加筛选条件',
     en: 'The query took longer than {seconds} seconds and was cancelled; narrow it down with filters',
   },
-  databaseUnavailable: { zh: '数据库暂时不可用,请 {seconds} 秒后重试', en: 'The database is temporarily unavailable; retry in {seconds} seconds' },
+  databaseUnavailable: {
+    zh: '数据库暂时不可用,请 {seconds} 秒后重试',
+    en: 'The database is temporarily unavailable; retry in {seconds} seconds',
+  },
   shuttingDown: { zh: '服务正在重启,请稍后重试', en: 'The server is restarting; retry shortly' },
   // field validation
   required: { zh: '{field}不能为空', en: '{field} is required' },
@@ -90,11 +108,20 @@ export const messages = {
   detailRow: { zh: '{detail}第{row}行', en: '{detail} row {row}' },
   rowNotFound: { zh: '{detail}中的行不存在: {value}', en: 'Row of {detail} not found: {value}' },
   pickedElsewhere: { zh: '{field}不属于所选的{source}', en: '{field} is not a line of the selected {source}' },
-  pickedTwice: { zh: '{field}与第{row}行重复,同一清单行在一张单据中只能选一次', en: '{field} repeats row {row}: a line can be picked once per document' },
-  pickedTwicePer: { zh: '{field}与第{row}行重复,同一清单行在同一{per}下只能选一次', en: '{field} repeats row {row}: a line can be picked once per {per}' },
+  pickedTwice: {
+    zh: '{field}与第{row}行重复,同一清单行在一张单据中只能选一次',
+    en: '{field} repeats row {row}: a line can be picked once per document',
+  },
+  pickedTwicePer: {
+    zh: '{field}与第{row}行重复,同一清单行在同一{per}下只能选一次',
+    en: '{field} repeats row {row}: a line can be picked once per {per}',
+  },
   hasChildren: { zh: '{entity}下还有子节点,不能删除', en: '{entity} still has child nodes and cannot be deleted' },
   referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
-  referencedDisable: { zh: '{entity}已被{by}引用,不能删除,可以停用', en: '{entity} is referenced by {by} and cannot be deleted; disable it instead' },
+  referencedDisable: {
+    zh: '{entity}已被{by}引用,不能删除,可以停用',
+    en: '{entity} is referenced by {by} and cannot be deleted; disable it instead',
+  },
   refInactive: { zh: '{field}: {entity}“{value}”已停用,不能选用', en: '{field}: {entity} "{value}" is disabled and cannot be chosen' },
   treeCycle: { zh: '{field}不能是自身或其下级', en: '{field} cannot be the record itself or one of its descendants' },
   clientAuthFailed: { zh: '客户端认证失败', en: 'Client authentication failed' },
@@ -103,7 +130,10 @@ export const messages = {
   tenantNotFound: { zh: '租户ID未找到', en: 'Tenant not found' },
   tenantExpired: { zh: '租户授权已过期,请联系管理员', en: 'The tenant licence has expired; contact the administrator' },
   badCredentials: { zh: '用户名或密码错误', en: 'Wrong user name or password' },
-  captchaRequired: { zh: '登录失败次数较多,请输入验证码后再登录', en: 'Several failed logins: enter the captcha to log in (Captcha-Key and Captcha-Code)' },
+  captchaRequired: {
+    zh: '登录失败次数较多,请输入验证码后再登录',
+    en: 'Several failed logins: enter the captcha to log in (Captcha-Key and Captcha-Code)',
+  },
   accountPending: { zh: '账号正在等待管理员审核', en: 'The account is awaiting administrator approval' },
   accountDisabled: { zh: '账号已被停用', en: 'The account is disabled' },
   noRoles: { zh: '未获得用户的角色信息', en: 'The user has no role' },
@@ -118,12 +148,18 @@ export const messages = {
   notSupportedYet: { zh: '{feature}暂不支持', en: '{feature} is not supported yet' },
   exportTooLarge: { zh: '导出的记录超过{limit}条,请缩小查询范围', en: 'More than {limit} records to export; narrow the search' },
   // messages
-  messageNoRecipients: { zh: '没有符合条件的消息接收人(只发给本租户正常状态的用户)', en: 'No recipient: messages reach only active users of your tenant' },
+  messageNoRecipients: {
+    zh: '没有符合条件的消息接收人(只发给本租户正常状态的用户)',
+    en: 'No recipient: messages reach only active users of your tenant',
+  },
   messageSystemOnly: { zh: '审批消息只能由系统发送', en: 'Approval messages are sent by the system only' },
   // files
   fileMissing: { zh: '请选择要上传的文件(表单字段 file)', en: 'Choose a file to upload (form field file)' },
   fileNameMissing: { zh: '上传的文件没有文件名', en: 'The uploaded file has no name' },
-  fileNameRefused: { zh: '文件名不合法(不能包含路径、..或特殊字符): {name}', en: 'File name not allowed (no paths, .. or special characters): {name}' },
+  fileNameRefused: {
+    zh: '文件名不合法(不能包含路径、..或特殊字符): {name}',
+    en: 'File name not allowed (no paths, .. or special characters): {name}',
+  },
   fileType: { zh: '不支持的文件类型: {ext},允许的类型: {allowed}', en: 'File type {ext} is not allowed; allowed: {allowed}' },
   fileEmpty: { zh: '文件内容为空', en: 'The file is empty' },
   fileTooLarge: { zh: '文件大小不能超过{limit}', en: 'The file must be at most {limit}' },
@@ -133,9 +169,15 @@ export const messages = {
   smsPhone: { zh: '手机号码格式不正确: {value}', en: 'Invalid mobile phone number: {value}' },
   smsTooManyPhones: { zh: '一次最多发送给{limit}个手机号码', en: 'At most {limit} phone numbers per message' },
   smsParams: { zh: '短信参数须为 JSON 对象,值为文本或数字', en: 'params must be a JSON object of texts or numbers' },
-  smsNotConnected: { zh: '短信配置 {code} 的服务商尚未接入,请使用内置短信服务', en: 'The provider of SMS configuration {code} is not connected yet; use the built-in service' },
+  smsNotConnected: {
+    zh: '短信配置 {code} 的服务商尚未接入,请使用内置短信服务',
+    en: 'The provider of SMS configuration {code} is not connected yet; use the built-in service',
+  },
   // low-code tooling (/api/blade-develop)
-  datasourceUrl: { zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库 的形式', en: 'The connection URL must look like postgres://user:password@host:port/database' },
+  datasourceUrl: {
+    zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库 的形式',
+    en: 'The connection URL must look like postgres://user:password@host:port/database',
+  },
   datasourceIncomplete: { zh: '请填写连接地址,或主机、数据库和用户名', en: 'Give a connection URL, or the host, database and user' },
   datasourceHostRefused: {
     zh: '主机 {host} 不在允许连接的主机列表中(ZS_DATASOURCE_HOSTS),未尝试连接',
@@ -143,11 +185,17 @@ export const messages = {
   },
   datasourceHostReserved: {
     zh: '主机 {host} 是本机或本系统数据库所在的服务器,只有平台管理员可以连接,未尝试连接',
-    en: 'Host {host} is this machine or the application database\'s server: only the platform administrator may connect to it; no connection was attempted',
+    en: "Host {host} is this machine or the application database's server: only the platform administrator may connect to it; no connection was attempted",
   },
   // one message whatever the cause (closed port, another service, refused login, no answer): the cause is in the server's log
-  datasourceConnectFailed: { zh: '连接数据源 {name} 失败,请检查主机、端口、数据库、用户名和密码', en: 'Could not connect to data source {name}; check its host, port, database, user and password' },
-  developMainDatabase: { zh: '只有平台租户可以读取本系统数据库的表结构,请选择数据源', en: 'Only the platform tenant may read the tables of the application database; choose a data source' },
+  datasourceConnectFailed: {
+    zh: '连接数据源 {name} 失败,请检查主机、端口、数据库、用户名和密码',
+    en: 'Could not connect to data source {name}; check its host, port, database, user and password',
+  },
+  developMainDatabase: {
+    zh: '只有平台租户可以读取本系统数据库的表结构,请选择数据源',
+    en: 'Only the platform tenant may read the tables of the application database; choose a data source',
+  },
   developTableNotFound: { zh: '数据表 {table} 不存在', en: 'Table {table} does not exist' },
   developMixedModels: { zh: '一次只能提交同一个数据模型的字段', en: 'The fields submitted together must belong to one data model' },
   developMenuParent: { zh: '上级菜单 {code} 不存在', en: 'There is no menu group {code}' },
@@ -158,18 +206,24 @@ export const messages = {
     en: 'Only new document types can be written, not changes to existing ones: {reason}. Edit an existing one in its file and restart the server',
   },
   // tenants on their own databases (tenant/datasource)
-  tenantDatabaseAdminOnly: { zh: '只有平台管理员可以为租户配置数据源', en: 'Only the platform administrator may set a tenant\'s data source' },
+  tenantDatabaseAdminOnly: {
+    zh: '只有平台管理员可以为租户配置数据源',
+    en: "Only the platform administrator may set a tenant's data source",
+  },
   tenantDatabaseNeedsPostgres: {
     zh: '租户独立数据库需要主数据库为 PostgreSQL(设置 DATABASE_URL),内嵌数据库不支持',
     en: 'Tenants on their own databases need a PostgreSQL main database (DATABASE_URL); the embedded database does not support them',
   },
-  tenantDatabasePlatform: { zh: '平台租户的数据只能保存在主数据库', en: 'The platform tenant\'s data stays on the main database' },
+  tenantDatabasePlatform: { zh: '平台租户的数据只能保存在主数据库', en: "The platform tenant's data stays on the main database" },
   tenantDatabaseSame: { zh: '租户 {tenantId} 的数据已在该数据库中', en: 'Tenant {tenantId} already has its data on that database' },
   tenantDatabaseMismatch: {
     zh: '迁移校验未通过(表 {table}:源 {source},目标 {target}),租户仍使用原数据库',
     en: 'The copy did not check out (table {table}: source {source}, target {target}); the tenant stays on its old database',
   },
-  tenantMoving: { zh: '租户数据正在迁移到另一个数据库,请 {seconds} 秒后重试', en: 'The tenant\'s data is being moved to another database; retry in {seconds} seconds' },
+  tenantMoving: {
+    zh: '租户数据正在迁移到另一个数据库,请 {seconds} 秒后重试',
+    en: "The tenant's data is being moved to another database; retry in {seconds} seconds",
+  },
   // cumulatives (x-cumulative)
   cumulativeApproving: {
     zh: '{entity} {code} 正在审批中:同一{group}同时只能有一张单据在审批,请等其审批结束后再提交',
@@ -252,7 +306,12 @@ export function fill(template: string, params: Record<string, unknown> = {}): st
 }
 
 /** Renders a message of any table of Labels (this one, the workflow engine's); params that are Labels follow the language. */
-export function render<K extends string>(table: Readonly<Record<K, Label>>, key: K, lang: Lang, params: Record<string, unknown> = {}): string {
+export function render<K extends string>(
+  table: Readonly<Record<K, Label>>,
+  key: K,
+  lang: Lang,
+  params: Record<string, unknown> = {},
+): string {
   const resolved: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) resolved[k] = isLabel(v) ? v[lang] : v;
   return fill(table[key][lang], resolved);

@@ -6,13 +6,17 @@ const entry = (date: string, qty: number | string): Movement => ({ date, kind: '
 const exit = (date: string, qty: number | string): Movement => ({ date, kind: 'exit', qty });
 const june = (rule: DayRule = 'both') => ({ start: '2026-06-01', end: '2026-06-30', rule });
 const may = (rule: DayRule = 'both') => ({ start: '2026-05-01', end: '2026-05-31', rule });
-const figures = (r: ReturnType<typeof rentDays>) =>
-  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.toString()]));
+const figures = (r: ReturnType<typeof rentDays>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.toString()]));
 
 describe('R-RENT-2: quantity × days of a settlement period', () => {
   it('charges the whole period when nothing moved in it (opening qty × days)', () => {
     expect(figures(rentDays([entry('2026-05-10', 100)], june()))).toEqual({
-      openingQty: '100', enteredQty: '0', exitedQty: '0', closingQty: '100', qtyDays: '3000', unmatchedExitQty: '0',
+      openingQty: '100',
+      enteredQty: '0',
+      exitedQty: '0',
+      closingQty: '100',
+      qtyDays: '3000',
+      unmatchedExitQty: '0',
     });
   });
 
@@ -37,7 +41,10 @@ describe('R-RENT-2: quantity × days of a settlement period', () => {
 
   it('never charges a boundary day to two months', () => {
     const moves = [entry('2026-05-31', 1), exit('2026-06-01', 1)];
-    const total = (rule: DayRule) => rentDays(moves, may(rule)).qtyDays.plus(rentDays(moves, june(rule)).qtyDays).toNumber();
+    const total = (rule: DayRule) =>
+      rentDays(moves, may(rule))
+        .qtyDays.plus(rentDays(moves, june(rule)).qtyDays)
+        .toNumber();
     // R-RENT-1 over the whole interval: both e − s + 1, head and tail e − s, neither e − s − 1
     expect([total('both'), total('head'), total('tail'), total('neither')]).toEqual([2, 1, 1, 0]);
   });
@@ -52,7 +59,13 @@ describe('R-RENT-2: quantity × days of a settlement period', () => {
   it('returns the earliest entered quantities first', () => {
     const moves = [exit('2026-06-15', 60), entry('2026-06-10', 30), entry('2026-06-05', 50)];
     // 50 × 5..9 June, 80 × 10..15, 20 × 16..30 = 250 + 480 + 300
-    expect(figures(rentDays(moves, june()))).toMatchObject({ openingQty: '0', enteredQty: '80', exitedQty: '60', closingQty: '20', qtyDays: '1030' });
+    expect(figures(rentDays(moves, june()))).toMatchObject({
+      openingQty: '0',
+      enteredQty: '80',
+      exitedQty: '60',
+      closingQty: '20',
+      qtyDays: '1030',
+    });
   });
 
   it('reports exits beyond what is on site and charges nothing for them', () => {

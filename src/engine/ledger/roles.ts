@@ -35,11 +35,12 @@ export function ledgerEntities(catalog: EntityCatalog) {
     receipt: entityWithRole(catalog, LEDGER_ROLES.receipt),
     count: entityWithRole(catalog, LEDGER_ROLES.count),
     report: entityWithRole(catalog, LEDGER_ROLES.report),
-    turnoverMovement: turnoverCount ? entityWithRole(catalog, LEDGER_ROLES.turnoverMovement) : optionalEntityWithRole(catalog, LEDGER_ROLES.turnoverMovement),
+    turnoverMovement: turnoverCount
+      ? entityWithRole(catalog, LEDGER_ROLES.turnoverMovement)
+      : optionalEntityWithRole(catalog, LEDGER_ROLES.turnoverMovement),
     turnoverCount,
     masterGoods: entityWithRole(catalog, LEDGER_ROLES.masterGoods),
     masterWarehouse: entityWithRole(catalog, LEDGER_ROLES.masterWarehouse),
     masterProject: entityWithRole(catalog, LEDGER_ROLES.masterProject),
   };
 }
-

@@ -33,7 +33,7 @@ export interface StockMonthOut {
   closingAmount: Dec;
 }
 
-const dec = (v: Qty | null | undefined): Dec => (v instanceof Dec ? v : toDecimal(v ?? 0) ?? new Dec(0));
+const dec = (v: Qty | null | undefined): Dec => (v instanceof Dec ? v : (toDecimal(v ?? 0) ?? new Dec(0)));
 
 /** r2(qty × amount / base): multiply before dividing so that only the final rounding is lost. */
 function valued(qty: Dec, amount: Dec, base: Dec): Dec {
@@ -53,7 +53,10 @@ export function stockMonth(input: StockMonthIn): StockMonthOut {
   const gainLossQty = dec(input.gainLossQty);
   const gainLossAmount = dec(input.gainLossAmount);
   const transferOutQty = dec(input.transferOutQty);
-  const counted = input.countedClosingQty === undefined || input.countedClosingQty === null || input.countedClosingQty === '' ? null : dec(input.countedClosingQty);
+  const counted =
+    input.countedClosingQty === undefined || input.countedClosingQty === null || input.countedClosingQty === ''
+      ? null
+      : dec(input.countedClosingQty);
   // R-STOCK-2: opening + received − transfers out (+ counted gains/losses) − what is left
   const consumedQty = counted ? baseQty.plus(gainLossQty).minus(transferOutQty).minus(counted) : dec(input.consumedQty);
   const closingQty = baseQty.plus(gainLossQty).minus(consumedQty).minus(transferOutQty);

@@ -32,7 +32,8 @@ export function lintCatalog(entities: Record<string, EntityModel>, dictionaries:
   for (const file of source.manifest.dictionaries) {
     const codes = new Set<string>();
     (source.files[file]?.dictionaries ?? []).forEach((d: { code: string }, i: number) => {
-      if (codes.has(d.code)) issues.push({ file, pointer: pointer('dictionaries', i, 'code'), message: `dictionary code "${d.code}" appears twice` });
+      if (codes.has(d.code))
+        issues.push({ file, pointer: pointer('dictionaries', i, 'code'), message: `dictionary code "${d.code}" appears twice` });
       codes.add(d.code);
     });
   }
@@ -43,37 +44,67 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   const has = (f: string) => f in model.fieldMap;
   const readable = (f: string) => has(f) && !model.fieldMap[f].writeOnly;
   const detailNames = new Set(model.details.map((d) => d.name));
-  model.list.columns.forEach((c, i) => readable(c.field) || report(pointer('x-list', 'columns', i), `list column "${c.field}" is not a readable property`));
-  (model.schema['x-list']?.defaultSort ?? []).forEach((s: { field: string }, i: number) =>
-    has(s.field) || report(pointer('x-list', 'defaultSort', i, 'field'), `sort field "${s.field}" is not a property`));
-  model.search.forEach((s, i) => readable(s.field) || report(pointer('x-search', 'fields', i, 'field'), `search field "${s.field}" is not a readable property`));
+  model.list.columns.forEach(
+    (c, i) => readable(c.field) || report(pointer('x-list', 'columns', i), `list column "${c.field}" is not a readable property`),
+  );
+  (model.schema['x-list']?.defaultSort ?? []).forEach(
+    (s: { field: string }, i: number) =>
+      has(s.field) || report(pointer('x-list', 'defaultSort', i, 'field'), `sort field "${s.field}" is not a property`),
+  );
+  model.search.forEach(
+    (s, i) =>
+      readable(s.field) || report(pointer('x-search', 'fields', i, 'field'), `search field "${s.field}" is not a readable property`),
+  );
   model.search.forEach((s, i) => {
     const f = model.fieldMap[s.field];
     if (f && s.operator === 'dateRange' && f.kind !== 'date' && f.kind !== 'datetime') {
       report(pointer('x-search', 'fields', i, 'operator'), `dateRange needs a date or datetime field, "${s.field}" is ${f.kind}`);
     }
-    if (f?.dict?.multiple && s.operator !== 'equal') report(pointer('x-search', 'fields', i, 'operator'), `a multi-select field is searched with "equal" (any of the chosen values), not "${s.operator}"`);
+    if (f?.dict?.multiple && s.operator !== 'equal')
+      report(
+        pointer('x-search', 'fields', i, 'operator'),
+        `a multi-select field is searched with "equal" (any of the chosen values), not "${s.operator}"`,
+      );
   });
-  model.layout.sections.forEach((s, i) => s.fields.forEach((f, j) =>
-    has(f) || detailNames.has(f) || report(pointer('x-layout', 'sections', i, 'fields', j), `layout field "${f}" is not a property`)));
+  model.layout.sections.forEach((s, i) =>
+    s.fields.forEach(
+      (f, j) =>
+        has(f) || detailNames.has(f) || report(pointer('x-layout', 'sections', i, 'fields', j), `layout field "${f}" is not a property`),
+    ),
+  );
   model.layout.fill.forEach((a, i) => {
-    Object.entries(a.params).forEach(([name, f]) => has(f) || report(pointer('x-layout', 'fill', i, 'params', name), `fill parameter ${name} reads "${f}", which is not a property`));
-    a.required.forEach((f, j) => Object.values(a.params).includes(f) || report(pointer('x-layout', 'fill', i, 'required', j), `required fill field "${f}" is not one of its params`));
-    if (a.detail && !detailNames.has(a.detail)) report(pointer('x-layout', 'fill', i, 'detail'), `fill detail "${a.detail}" is not a detail of the entity`);
+    Object.entries(a.params).forEach(
+      ([name, f]) =>
+        has(f) || report(pointer('x-layout', 'fill', i, 'params', name), `fill parameter ${name} reads "${f}", which is not a property`),
+    );
+    a.required.forEach(
+      (f, j) =>
+        Object.values(a.params).includes(f) ||
+        report(pointer('x-layout', 'fill', i, 'required', j), `required fill field "${f}" is not one of its params`),
+    );
+    if (a.detail && !detailNames.has(a.detail))
+      report(pointer('x-layout', 'fill', i, 'detail'), `fill detail "${a.detail}" is not a detail of the entity`);
   });
   const spec = model.schema['x-entity'];
   if (model.titleField && !has(model.titleField)) report('/x-entity/titleField', `titleField "${model.titleField}" is not a property`);
-  model.optionFields.forEach((f, i) => { if (!has(f)) report(`/x-entity/optionFields/${i}`, `optionFields names "${f}", which is not a property`); });
-  if (model.tree && !has(model.tree.parentField)) report('/x-entity/tree/parentField', `tree parent field "${model.tree.parentField}" is not a property`);
-  if (model.tree && !has(model.tree.keyField)) report('/x-entity/tree/keyField', `tree key field "${model.tree.keyField}" is not a property`);
+  model.optionFields.forEach((f, i) => {
+    if (!has(f)) report(`/x-entity/optionFields/${i}`, `optionFields names "${f}", which is not a property`);
+  });
+  if (model.tree && !has(model.tree.parentField))
+    report('/x-entity/tree/parentField', `tree parent field "${model.tree.parentField}" is not a property`);
+  if (model.tree && !has(model.tree.keyField))
+    report('/x-entity/tree/keyField', `tree key field "${model.tree.keyField}" is not a property`);
   model.lookupKeys.forEach((k, i) => {
     if (!has(k)) report(pointer('x-entity', 'lookupKeys', i), `lookup key "${k}" is not a property`);
     else if (!model.fieldMap[k].unique) report(pointer('x-entity', 'lookupKeys', i), `lookup key "${k}" must be unique (x-db.unique)`);
   });
   if (model.code && !has(model.code.field)) report('/x-entity/code/field', `code field "${model.code.field}" is not a property`);
-  if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string') report('/x-entity/code/field', 'the code field must be a string');
+  if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string')
+    report('/x-entity/code/field', 'the code field must be a string');
 
-  if (model.activeIf) for (const name of fieldsOf(model.activeIf)) if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
+  if (model.activeIf)
+    for (const name of fieldsOf(model.activeIf))
+      if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
@@ -86,12 +117,22 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
     if (d.foreignKey in d.fieldMap && d.fields.filter((f) => f.name === d.foreignKey).length > 1) {
       report(pointer('properties', d.name, 'x-detail', 'foreignKey'), `foreign key "${d.foreignKey}" clashes with a declared row property`);
     }
-    d.pickFrom.forEach((p, i) => lintPickSource(model, d, p, entities, (at, message) => report(pointer('properties', d.name, 'x-detail', 'pickFrom', i, ...at), message)));
+    d.pickFrom.forEach((p, i) =>
+      lintPickSource(model, d, p, entities, (at, message) =>
+        report(pointer('properties', d.name, 'x-detail', 'pickFrom', i, ...at), message),
+      ),
+    );
   }
 }
 
 /** x-detail.pickFrom: the header reference, the source lines, the row id and the copied fields exist and fit. */
-function lintPickSource(model: EntityModel, d: DetailModel, p: PickSource, entities: Record<string, EntityModel>, report: (at: string[], message: string) => void) {
+function lintPickSource(
+  model: EntityModel,
+  d: DetailModel,
+  p: PickSource,
+  entities: Record<string, EntityModel>,
+  report: (at: string[], message: string) => void,
+) {
   const header = model.fieldMap[p.header];
   if (!header?.ref || header.ref.separator) return report(['header'], `header field "${p.header}" is not a single reference (x-ref)`);
   const source = entities[p.entity];
@@ -102,10 +143,12 @@ function lintPickSource(model: EntityModel, d: DetailModel, p: PickSource, entit
   }
   const rowId = d.fieldMap[p.rowId];
   if (!rowId || rowId.system) report(['rowId'], `row id field "${p.rowId}" is not a property of the rows`);
-  else if (rowId.kind !== 'id' || rowId.readOnly || rowId.ref) report(['rowId'], `row id field "${p.rowId}" must be a writable id (x-db.type bigint) without x-ref`);
+  else if (rowId.kind !== 'id' || rowId.readOnly || rowId.ref)
+    report(['rowId'], `row id field "${p.rowId}" must be a writable id (x-db.type bigint) without x-ref`);
   (p.unique ?? []).forEach((name, i) => {
     const f = d.fieldMap[name];
-    if (!f || f.system || f.writeOnly || name === p.rowId) report(['unique', String(i)], `"${name}" is not a field of the rows that could tell two picks of one line apart`);
+    if (!f || f.system || f.writeOnly || name === p.rowId)
+      report(['unique', String(i)], `"${name}" is not a field of the rows that could tell two picks of one line apart`);
   });
   for (const [target, from] of Object.entries(p.map)) {
     const to = d.fieldMap[target];
@@ -125,14 +168,30 @@ function pickMisfit(to: FieldModel, from: FieldModel): string | undefined {
   if (to.kind !== from.kind && !(to.kind === 'decimal' && from.kind === 'integer')) {
     return numeric(to) && numeric(from) ? 'a decimal into an integer' : `${from.kind} into ${to.kind}`;
   }
-  if (to.maxLength !== undefined && (from.maxLength === undefined || from.maxLength > to.maxLength)) return `text up to ${from.maxLength ?? 'any'} characters into ${to.maxLength}`;
+  if (to.maxLength !== undefined && (from.maxLength === undefined || from.maxLength > to.maxLength))
+    return `text up to ${from.maxLength ?? 'any'} characters into ${to.maxLength}`;
   if (to.dict && to.dict.code !== from.dict?.code) return `dictionary ${from.dict?.code ?? 'none'} into ${to.dict.code}`;
-  if (to.ref && (to.ref.entity !== from.ref?.entity || to.ref.valueField !== from.ref.valueField)) return `reference to ${from.ref?.entity ?? 'nothing'} into a reference to ${to.ref.entity}`;
+  if (to.ref && (to.ref.entity !== from.ref?.entity || to.ref.valueField !== from.ref.valueField))
+    return `reference to ${from.ref?.entity ?? 'nothing'} into a reference to ${to.ref.entity}`;
   return undefined;
 }
 
 /** The generic calls every entity has at its API base: an alias may not take one of their paths. */
-const GENERIC_ROUTES = new Set(['list', 'detail', 'options', 'save', 'update', 'submit', 'updatePart', 'remove', 'export', 'tree', 'lazy-list', 'lazy-tree', 'recall']);
+const GENERIC_ROUTES = new Set([
+  'list',
+  'detail',
+  'options',
+  'save',
+  'update',
+  'submit',
+  'updatePart',
+  'remove',
+  'export',
+  'tree',
+  'lazy-list',
+  'lazy-tree',
+  'recall',
+]);
 const TREE_ROUTES = new Set(['tree', 'lazy-list', 'lazy-tree']);
 
 /** x-entity.routes: aliases of existing calls, on free paths. */
@@ -159,7 +218,8 @@ function lintRowsOf(model: EntityModel, entities: Record<string, EntityModel>, r
   if (!detail) return report('/x-entity/rowsOf/detail', `${rowsOf.entity} has no detail array "${rowsOf.detail}"`);
   if (parent.rowsOf) report('/x-entity/rowsOf/entity', `${rowsOf.entity} is itself rows of another entity`);
   if (!model.readOnly) report('/x-entity/readOnly', 'rows of another document are written through that document: set x-entity.readOnly');
-  if (model.table !== detail.table) report('/x-entity/table', `rows of ${rowsOf.entity}.${rowsOf.detail} live in its table "${detail.table}", not "${model.table}"`);
+  if (model.table !== detail.table)
+    report('/x-entity/table', `rows of ${rowsOf.entity}.${rowsOf.detail} live in its table "${detail.table}", not "${model.table}"`);
   if (model.scope !== parent.scope) report('/x-entity/scope', `the scope must be that of ${rowsOf.entity} (${parent.scope})`);
   const spec = model.schema['x-entity'] ?? {};
   for (const keyword of ['softDelete', 'tree', 'code', 'lookupKeys', 'activeIf', 'routes', 'labelsForMembers']) {
@@ -175,23 +235,31 @@ function lintRowsOf(model: EntityModel, entities: Record<string, EntityModel>, r
     if (!own) report(at, `"${name}" is not a property`);
     else if (!source) report(at, `"${from}" is not a header field of ${rowsOf.entity}`);
     else if (own.kind !== source.kind) report(at, `${rowsOf.entity}.${from} is ${source.kind}, "${name}" is ${own.kind}`);
-    if (own && detail.fieldMap[name]) report(at, `"${name}" is a row field of ${rowsOf.entity}.${rowsOf.detail}; a parent field needs another name`);
+    if (own && detail.fieldMap[name])
+      report(at, `"${name}" is a row field of ${rowsOf.entity}.${rowsOf.detail}; a parent field needs another name`);
   }
   for (const f of model.fields) {
     if (f.system || f.name in rowsOf.parentFields) continue;
     const row = detail.fieldMap[f.name];
     const at = pointer('properties', f.name);
-    if (!row) report(at, `"${f.name}" is neither a row field of ${rowsOf.entity}.${rowsOf.detail} nor named in x-entity.rowsOf.parentFields`);
-    else if (row.kind !== f.kind || row.column !== f.column) report(at, `"${f.name}" must be read as ${rowsOf.entity}.${rowsOf.detail}.${f.name} is stored (${row.kind}, column ${row.column})`);
+    if (!row)
+      report(at, `"${f.name}" is neither a row field of ${rowsOf.entity}.${rowsOf.detail} nor named in x-entity.rowsOf.parentFields`);
+    else if (row.kind !== f.kind || row.column !== f.column)
+      report(at, `"${f.name}" must be read as ${rowsOf.entity}.${rowsOf.detail}.${f.name} is stored (${row.kind}, column ${row.column})`);
   }
 }
 
 /** x-entity.readOnly: nothing may offer a write the server does not answer. */
 function lintReadOnly(model: EntityModel, report: Report) {
-  model.list.rowActions.forEach((a, i) => a === 'view' || report(pointer('x-list', 'rowActions', i), `row action "${a}" on a readOnly entity`));
-  model.list.batchActions.forEach((a, i) => a === 'delete' && report(pointer('x-list', 'batchActions', i), 'batch delete on a readOnly entity'));
+  model.list.rowActions.forEach(
+    (a, i) => a === 'view' || report(pointer('x-list', 'rowActions', i), `row action "${a}" on a readOnly entity`),
+  );
+  model.list.batchActions.forEach(
+    (a, i) => a === 'delete' && report(pointer('x-list', 'batchActions', i), 'batch delete on a readOnly entity'),
+  );
   for (const [path, action] of Object.entries(model.routes)) {
-    if (WRITE_ROUTES.has(action)) report(pointer('x-entity', 'routes', path), `route "${path}" answers like "${action}", which a readOnly entity does not have`);
+    if (WRITE_ROUTES.has(action))
+      report(pointer('x-entity', 'routes', path), `route "${path}" answers like "${action}", which a readOnly entity does not have`);
   }
   if (model.workflow) report('/x-workflow', 'a readOnly entity cannot pass through a workflow (submit writes it)');
 }
@@ -199,14 +267,16 @@ function lintReadOnly(model: EntityModel, report: Report) {
 /** x-workflow names fields the server writes (status, instance) and fields handlers may change. */
 function lintWorkflow(model: EntityModel, report: Report) {
   const wf = model.workflow!;
-  const own = (name: string) => model.fieldMap[name] && !model.fieldMap[name].system ? model.fieldMap[name] : undefined;
+  const own = (name: string) => (model.fieldMap[name] && !model.fieldMap[name].system ? model.fieldMap[name] : undefined);
   const status = own(wf.statusField);
   if (!status) report('/x-workflow/statusField', `status field "${wf.statusField}" is not a property`);
-  else if (status.kind !== 'string' || !status.readOnly) report('/x-workflow/statusField', `status field "${wf.statusField}" must be a readOnly string (only the workflow sets it)`);
+  else if (status.kind !== 'string' || !status.readOnly)
+    report('/x-workflow/statusField', `status field "${wf.statusField}" must be a readOnly string (only the workflow sets it)`);
   if (wf.instanceField !== undefined) {
     const instance = own(wf.instanceField);
     if (!instance) report('/x-workflow/instanceField', `instance field "${wf.instanceField}" is not a property`);
-    else if (instance.kind !== 'id' || !instance.readOnly) report('/x-workflow/instanceField', `instance field "${wf.instanceField}" must be a readOnly id`);
+    else if (instance.kind !== 'id' || !instance.readOnly)
+      report('/x-workflow/instanceField', `instance field "${wf.instanceField}" must be a readOnly id`);
   }
   for (const [variable, field] of Object.entries(wf.variables)) {
     if (!own(field)) report(pointer('x-workflow', 'variables', variable), `variable "${variable}" reads unknown field "${field}"`);
@@ -214,8 +284,10 @@ function lintWorkflow(model: EntityModel, report: Report) {
   for (const [task, fields] of Object.entries(wf.editable)) {
     fields.forEach((field, i) => {
       const f = own(field);
-      if (!f && !model.details.some((d) => d.name === field)) report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is not a property`);
-      else if (f && (f.readOnly || field === wf.statusField)) report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is readOnly`);
+      if (!f && !model.details.some((d) => d.name === field))
+        report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is not a property`);
+      else if (f && (f.readOnly || field === wf.statusField))
+        report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is readOnly`);
     });
   }
 }
@@ -243,37 +315,53 @@ function lintFields(
     }
     if (f.ref) {
       const target = entities[f.ref.entity];
-      if (f.ref.separator && (f.kind !== 'string' || Object.keys(f.ref.copy).length)) report(at(f.name) + '/x-ref/separator', 'a comma-joined reference must be a string and cannot copy fields');
+      if (f.ref.separator && (f.kind !== 'string' || Object.keys(f.ref.copy).length))
+        report(at(f.name) + '/x-ref/separator', 'a comma-joined reference must be a string and cannot copy fields');
       if (!target) report(at(f.name) + '/x-ref/entity', `x-ref names unknown entity "${f.ref.entity}"`);
       else {
-        if (!(f.ref.valueField in target.fieldMap)) report(at(f.name) + '/x-ref/valueField', `"${f.ref.valueField}" is not a field of ${f.ref.entity}`);
-        if (f.ref.labelField && !(f.ref.labelField in target.fieldMap)) report(at(f.name) + '/x-ref/labelField', `"${f.ref.labelField}" is not a field of ${f.ref.entity}`);
+        if (!(f.ref.valueField in target.fieldMap))
+          report(at(f.name) + '/x-ref/valueField', `"${f.ref.valueField}" is not a field of ${f.ref.entity}`);
+        if (f.ref.labelField && !(f.ref.labelField in target.fieldMap))
+          report(at(f.name) + '/x-ref/labelField', `"${f.ref.labelField}" is not a field of ${f.ref.entity}`);
         for (const [targetField, sourceField] of Object.entries(f.ref.copy)) {
           if (!(targetField in fieldMap)) report(at(f.name) + '/x-ref/copy', `copy target "${targetField}" is not a field of this record`);
-          if (!(sourceField in target.fieldMap)) report(at(f.name) + '/x-ref/copy', `copy source "${sourceField}" is not a field of ${f.ref.entity}`);
+          if (!(sourceField in target.fieldMap))
+            report(at(f.name) + '/x-ref/copy', `copy source "${sourceField}" is not a field of ${f.ref.entity}`);
         }
       }
-      if (f.ref.filter) for (const name of fieldsOf(f.ref.filter)) {
-        if (target && !(name in target.fieldMap) && !(name in fieldMap)) report(at(f.name) + '/x-ref/filter', `filter names unknown field "${name}"`);
-      }
-      for (const dep of f.ref.dependsOn) if (!(dep in fieldMap)) report(at(f.name) + '/x-ref/dependsOn', `dependsOn names unknown field "${dep}"`);
+      if (f.ref.filter)
+        for (const name of fieldsOf(f.ref.filter)) {
+          if (target && !(name in target.fieldMap) && !(name in fieldMap))
+            report(at(f.name) + '/x-ref/filter', `filter names unknown field "${name}"`);
+        }
+      for (const dep of f.ref.dependsOn)
+        if (!(dep in fieldMap)) report(at(f.name) + '/x-ref/dependsOn', `dependsOn names unknown field "${dep}"`);
     }
     if (f.dict) {
       const dict = dictionaries.find((d) => d.code === f.dict!.code && d.source === f.dict!.source);
       if (!dict) report(at(f.name) + '/x-dict/code', `unknown ${f.dict.source} dictionary "${f.dict.code}"`);
     }
-    if (f.compute) lintCompute(f, fieldMap, owner, dictionaries, (message, where = '/expr') => report(at(f.name) + '/x-compute' + where, message));
+    if (f.compute)
+      lintCompute(f, fieldMap, owner, dictionaries, (message, where = '/expr') => report(at(f.name) + '/x-compute' + where, message));
     if (f.rules) {
       for (const key of ['visibleIf', 'requiredIf', 'readonlyIf'] as const) {
         const pred = f.rules[key];
-        if (pred) for (const name of fieldsOf(pred)) if (!(name in fieldMap)) report(`${at(f.name)}/x-rules/${key}`, `condition names unknown field "${name}"`);
+        if (pred)
+          for (const name of fieldsOf(pred))
+            if (!(name in fieldMap)) report(`${at(f.name)}/x-rules/${key}`, `condition names unknown field "${name}"`);
       }
     }
   }
 }
 
 /** A formula reads existing fields and sums existing columns, its types fit, its texts are the field's values. */
-function lintCompute(f: FieldModel, fieldMap: Readonly<Record<string, FieldModel>>, owner: EntityModel, dictionaries: DictionaryDef[], report: (message: string, where?: string) => void) {
+function lintCompute(
+  f: FieldModel,
+  fieldMap: Readonly<Record<string, FieldModel>>,
+  owner: EntityModel,
+  dictionaries: DictionaryDef[],
+  report: (message: string, where?: string) => void,
+) {
   const { expr } = f.compute!;
   for (const name of fieldsRead(expr)) if (!(name in fieldMap)) report(`expression reads unknown field "${name}"`);
   for (const { detail, field } of sumsRead(expr)) {
@@ -286,13 +374,16 @@ function lintCompute(f: FieldModel, fieldMap: Readonly<Record<string, FieldModel
   const inRow = fieldMap !== owner.fieldMap;
   const { type, problems } = checkExpr(expr, (name) => fieldMap[name]?.kind, inRow ? (name) => owner.fieldMap[name]?.kind : undefined);
   for (const name of inRow ? headerReads(expr) : []) {
-    if (owner.fieldMap[name]?.compute && !owner.computeBeforeRows.includes(name)) report(`header field "${name}" sums the rows, which cannot read it back`);
+    if (owner.fieldMap[name]?.compute && !owner.computeBeforeRows.includes(name))
+      report(`header field "${name}" sums the rows, which cannot read it back`);
   }
   for (const problem of problems) report(problem);
   const target = typeOfKind(f.kind);
   if (target === null || f.kind === 'month' || f.kind === 'boolean') report(`x-compute cannot fill a ${f.kind} property`, '');
   else if (type !== null && type !== target) report(`the expression yields a ${type}, "${f.name}" holds a ${target}`);
-  const allowed = f.options?.map((o) => String(o.value)) ?? dictionaries.find((d) => d.code === f.dict?.code && d.source === f.dict?.source)?.items.map((i) => i.key);
+  const allowed =
+    f.options?.map((o) => String(o.value)) ??
+    dictionaries.find((d) => d.code === f.dict?.code && d.source === f.dict?.source)?.items.map((i) => i.key);
   for (const text of textsYielded(expr)) if (allowed && !allowed.includes(text)) report(`text "${text}" is not a value of "${f.name}"`);
 }
 

@@ -8,7 +8,18 @@ import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import type {
-  CumulativeModel, DetailModel, DictionaryDef, EntityCatalog, EntityModel, FieldKind, FieldModel, JsonSchema, Label, OptionModel, SortModel, WriteBackModel,
+  CumulativeModel,
+  DetailModel,
+  DictionaryDef,
+  EntityCatalog,
+  EntityModel,
+  FieldKind,
+  FieldModel,
+  JsonSchema,
+  Label,
+  OptionModel,
+  SortModel,
+  WriteBackModel,
 } from './types.ts';
 
 export interface CompileResult {
@@ -47,7 +58,8 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
     documents[idOf(file)] = { ...doc, $id: idOf(file) };
   }
   for (const [key, file] of Object.entries(source.manifest.entities)) {
-    if (!source.files[file]) issues.push({ file: 'entities.manifest.json', pointer: pointer('entities', key), message: `file not found: ${file}` });
+    if (!source.files[file])
+      issues.push({ file: 'entities.manifest.json', pointer: pointer('entities', key), message: `file not found: ${file}` });
   }
   if (issues.length) throw new SchemaSetError(issues);
 
@@ -83,11 +95,18 @@ export function idOf(file: string): string {
   return SCHEMA_BASE + file;
 }
 
-function dialectIssue(file: string, e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): SchemaIssue {
+function dialectIssue(
+  file: string,
+  e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> },
+): SchemaIssue {
   if (e.keyword === 'propertyNames' || (e.params && e.params.propertyName)) {
     return { file, pointer: e.instancePath, message: `unknown keyword "${e.params.propertyName}"` };
   }
-  const extra = e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")` : e.params?.allowedValues ? ` (${JSON.stringify(e.params.allowedValues)})` : '';
+  const extra = e.params?.additionalProperty
+    ? ` ("${e.params.additionalProperty}")`
+    : e.params?.allowedValues
+      ? ` (${JSON.stringify(e.params.allowedValues)})`
+      : '';
   return { file, pointer: e.instancePath, message: `${e.message ?? e.keyword}${extra}` };
 }
 
@@ -120,10 +139,20 @@ function loadDictionaries(source: SchemaSource, issues: SchemaIssue[]): Dictiona
       }
       d.items.forEach((item: RawDictionaryItem, j: number) => {
         if (typeof item.key !== 'string' || !item.value || !item.en) {
-          issues.push({ file, pointer: pointer('dictionaries', i, 'items', j), message: 'a dictionary item needs a string key, value and en' });
+          issues.push({
+            file,
+            pointer: pointer('dictionaries', i, 'items', j),
+            message: 'a dictionary item needs a string key, value and en',
+          });
         }
       });
-      out.push({ code: d.code, name: d.name, en: d.en, source: doc.source === 'system' ? 'system' : 'biz', items: d.items as DictionaryDef['items'] });
+      out.push({
+        code: d.code,
+        name: d.name,
+        en: d.en,
+        source: doc.source === 'system' ? 'system' : 'biz',
+        items: d.items as DictionaryDef['items'],
+      });
     });
   }
   return out;
@@ -173,28 +202,39 @@ function kindOf(schema: JsonSchema): FieldKind {
       if (schema.format === 'datetime') return 'datetime';
       if (schema.format === 'month') return 'month';
       return 'string';
-    case 'integer': return 'integer';
-    case 'number': return 'decimal';
-    case 'boolean': return 'boolean';
-    default: return 'json';
+    case 'integer':
+      return 'integer';
+    case 'number':
+      return 'decimal';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'json';
   }
 }
 
 function sqlTypeOf(kind: FieldKind, schema: JsonSchema): { sqlType: string; scale?: number } {
   const db = schema['x-db'] ?? {};
   switch (kind) {
-    case 'id': return { sqlType: 'bigint' };
-    case 'integer': return { sqlType: db.type === 'bigint' ? 'bigint' : 'integer' };
+    case 'id':
+      return { sqlType: 'bigint' };
+    case 'integer':
+      return { sqlType: db.type === 'bigint' ? 'bigint' : 'integer' };
     case 'decimal': {
       const precision = db.precision ?? 18;
       const scale = db.scale ?? 4;
       return { sqlType: `numeric(${precision},${scale})`, scale };
     }
-    case 'boolean': return { sqlType: 'boolean' };
-    case 'date': return { sqlType: 'date' };
-    case 'datetime': return { sqlType: 'timestamp(0)' };
-    case 'month': return { sqlType: 'varchar(7)' };
-    case 'json': return { sqlType: 'jsonb' };
+    case 'boolean':
+      return { sqlType: 'boolean' };
+    case 'date':
+      return { sqlType: 'date' };
+    case 'datetime':
+      return { sqlType: 'timestamp(0)' };
+    case 'month':
+      return { sqlType: 'varchar(7)' };
+    case 'json':
+      return { sqlType: 'jsonb' };
     default: {
       if (db.type === 'text') return { sqlType: 'text' };
       const length = schema.maxLength ?? 255;
@@ -290,7 +330,14 @@ function fieldMapOf(fields: readonly FieldModel[]): Record<string, FieldModel> {
   return Object.assign(Object.create(null) as Record<string, FieldModel>, Object.fromEntries(fields.map((f) => [f.name, f])));
 }
 
-function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema, baseId: string, resolver: RefResolver, file: string): DetailModel {
+function buildDetail(
+  entity: EntityModel['scope'],
+  name: string,
+  raw: JsonSchema,
+  baseId: string,
+  resolver: RefResolver,
+  file: string,
+): DetailModel {
   const schema = resolver.resolve(raw, baseId);
   const spec = schema['x-detail'];
   const items = resolver.resolve(schema.items ?? {}, baseId);
@@ -311,7 +358,14 @@ function buildDetail(entity: EntityModel['scope'], name: string, raw: JsonSchema
     editor: spec.editor ?? 'grid',
     minRows: spec.minRows ?? 0,
     maxRows: spec.maxRows ?? 5000,
-    pickFrom: (spec.pickFrom ?? []).map((p: JsonSchema) => ({ header: p.header, entity: '', detail: p.detail, rowId: p.rowId, map: p.map, unique: p.unique })),
+    pickFrom: (spec.pickFrom ?? []).map((p: JsonSchema) => ({
+      header: p.header,
+      entity: '',
+      detail: p.detail,
+      rowId: p.rowId,
+      map: p.map,
+      unique: p.unique,
+    })),
     fields,
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap: fieldMapOf(fields),
@@ -327,7 +381,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
   const baseId = doc.$id;
   const scope = spec.scope ?? 'tenant';
   // rows of another document have no is_deleted column: they live and die with their document
-  const softDelete = spec.rowsOf ? false : spec.softDelete ?? true;
+  const softDelete = spec.rowsOf ? false : (spec.softDelete ?? true);
   const required = new Set<string>(doc.required ?? []);
   const own: FieldModel[] = [];
   const details: DetailModel[] = [];
@@ -376,7 +430,12 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       sort: spec.menu.sort ?? 0,
       buttons: spec.menu.buttons ?? [],
     },
-    code: spec.code && { field: spec.code.field, prefix: spec.code.prefix, period: spec.code.period ?? 'yyyyMM', digits: spec.code.digits ?? 4 },
+    code: spec.code && {
+      field: spec.code.field,
+      prefix: spec.code.prefix,
+      period: spec.code.period ?? 'yyyyMM',
+      digits: spec.code.digits ?? 4,
+    },
     fields,
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap,
@@ -385,20 +444,37 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     computeBeforeRows: computedBeforeRows(own, computeOrder),
     list: {
       columns: list.columns.map((c: string | Record<string, unknown>) => (typeof c === 'string' ? { field: c } : c)),
-      defaultSort: (list.defaultSort ?? [{ field: 'id', order: 'desc' }]).map((s: RawSort) => ({ field: s.field, order: s.order ?? 'asc' })),
+      defaultSort: (list.defaultSort ?? [{ field: 'id', order: 'desc' }]).map((s: RawSort) => ({
+        field: s.field,
+        order: s.order ?? 'asc',
+      })),
       pageSize: list.pageSize ?? 10,
       pageSizes: list.pageSizes ?? [10, 30, 50, 100, 200],
       rowActions: list.rowActions ?? (spec.readOnly ? ['view'] : ['view', 'edit', 'delete']),
       batchActions: list.batchActions ?? (spec.readOnly ? [] : ['delete']),
       export: list.export ?? true,
     },
-    search: (doc['x-search']?.fields ?? []).map((s: RawSearchField) => ({ field: s.field, operator: s.operator ?? 'like', widget: s.widget })),
+    search: (doc['x-search']?.fields ?? []).map((s: RawSearchField) => ({
+      field: s.field,
+      operator: s.operator ?? 'like',
+      widget: s.widget,
+    })),
     layout: {
       container: doc['x-layout']?.container ?? 'dialog',
       width: doc['x-layout']?.width,
       columns: doc['x-layout']?.columns ?? 2,
-      sections: (doc['x-layout']?.sections ?? []).map((s: RawSection) => ({ title: labelOf(s, s.title), fields: s.fields, modes: s.modes })),
-      fill: (doc['x-layout']?.fill ?? []).map((a: RawFill) => ({ route: a.route, title: labelOf(a, a.title), params: a.params, required: a.required ?? Object.values(a.params), detail: a.detail })),
+      sections: (doc['x-layout']?.sections ?? []).map((s: RawSection) => ({
+        title: labelOf(s, s.title),
+        fields: s.fields,
+        modes: s.modes,
+      })),
+      fill: (doc['x-layout']?.fill ?? []).map((a: RawFill) => ({
+        route: a.route,
+        title: labelOf(a, a.title),
+        params: a.params,
+        required: a.required ?? Object.values(a.params),
+        detail: a.detail,
+      })),
     },
     workflow: workflowOf(doc['x-workflow']),
     cumulative: cumulativeOf(key, doc['x-cumulative']),
@@ -434,7 +510,12 @@ function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
 function writeBackOf(spec: Record<string, string | { sum?: string; max?: string }> | undefined): Record<string, WriteBackModel> {
   const out: Record<string, WriteBackModel> = {};
   for (const [target, from] of Object.entries(spec ?? {})) {
-    out[target] = typeof from === 'string' ? { field: from, aggregate: 'sum' } : from.max !== undefined ? { field: from.max, aggregate: 'max' } : { field: from.sum!, aggregate: 'sum' };
+    out[target] =
+      typeof from === 'string'
+        ? { field: from, aggregate: 'sum' }
+        : from.max !== undefined
+          ? { field: from.max, aggregate: 'max' }
+          : { field: from.sum!, aggregate: 'sum' };
   }
   return out;
 }
@@ -449,7 +530,12 @@ function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeMode
     source: spec.source ?? key,
     header: spec.header ?? {},
     totals: spec.totals ?? [],
-    lines: spec.lines && { detail: spec.lines.detail, match: spec.lines.match, previous: spec.lines.previous, quantity: spec.lines.quantity },
+    lines: spec.lines && {
+      detail: spec.lines.detail,
+      match: spec.lines.match,
+      previous: spec.lines.previous,
+      quantity: spec.lines.quantity,
+    },
     contract: contract && {
       entity: contract.entity,
       field: contract.field,

@@ -7,8 +7,17 @@ function systemField(name: string, column: string, kind: FieldKind, sqlType: str
   const type = kind === 'integer' ? 'integer' : 'string';
   const format = kind === 'datetime' ? 'datetime' : undefined;
   return {
-    name, column, label, kind, sqlType,
-    required: false, readOnly: true, system: true, writeOnly: false, unique: false, index: false,
+    name,
+    column,
+    label,
+    kind,
+    sqlType,
+    required: false,
+    readOnly: true,
+    system: true,
+    writeOnly: false,
+    unique: false,
+    index: false,
     schema: { type, ...(format && { format }), readOnly: true, title: label.zh, 'x-i18n': { title: label.en } },
   };
 }

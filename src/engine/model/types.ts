@@ -176,7 +176,20 @@ export interface MenuModel {
 }
 
 /** A generic call an x-entity.routes alias answers like; `all` is reachable only through an alias. */
-export type RouteAction = 'all' | 'list' | 'detail' | 'options' | 'save' | 'update' | 'submit' | 'updatePart' | 'remove' | 'export' | 'tree' | 'lazy-list' | 'lazy-tree';
+export type RouteAction =
+  | 'all'
+  | 'list'
+  | 'detail'
+  | 'options'
+  | 'save'
+  | 'update'
+  | 'submit'
+  | 'updatePart'
+  | 'remove'
+  | 'export'
+  | 'tree'
+  | 'lazy-list'
+  | 'lazy-tree';
 
 /** The document's approval workflow (x-workflow). */
 export interface WorkflowModel {
@@ -230,7 +243,11 @@ export interface CumulativeModel {
     /** the contract's status: settled once an approved document references it, values in keep left alone */
     status?: { field: string; settled: string; unsettled: string; keep: readonly string[] };
     /** this document is the contract's final settlement: what an approved one writes into the contract */
-    final?: { writeBack: Readonly<Record<string, string>>; set: Readonly<Record<string, string>>; reopen: Readonly<Record<string, string>> };
+    final?: {
+      writeBack: Readonly<Record<string, string>>;
+      set: Readonly<Record<string, string>>;
+      reopen: Readonly<Record<string, string>>;
+    };
     lines?: {
       detail: string;
       /** source row field → contract row field */

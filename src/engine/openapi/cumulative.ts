@@ -10,11 +10,11 @@ const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}
 export const cumulativeSchemas: Record<string, JsonSchema> = {
   CumulativeLine: {
     type: 'object',
-    description: 'One line of a group: a contract line (in the contract\'s order) or a line settled that is not on the contract',
+    description: "One line of a group: a contract line (in the contract's order) or a line settled that is not on the contract",
     properties: {
-      key: { ...strings, description: 'the values of lines.match, by this document\'s row field' },
+      key: { ...strings, description: "the values of lines.match, by this document's row field" },
       previous: { ...amounts, description: 'row field → its sum over the approved documents before the period' },
-      contract: { type: 'object', description: 'the contract line\'s snapshot fields' },
+      contract: { type: 'object', description: "the contract line's snapshot fields" },
       contractQty: amount,
       remainingQty: { ...amount, description: 'contract quantity less what was settled before the period' },
     },
@@ -26,8 +26,12 @@ export const cumulativeSchemas: Record<string, JsonSchema> = {
       keys: { ...strings, description: 'the group asked for' },
       period: { type: ['string', 'null'], description: 'yyyy-MM: previous values count the approved documents of earlier periods' },
       lastApprovedPeriod: { type: ['string', 'null'] },
-      approving: { type: ['object', 'null'], properties: { id: { type: 'string' }, code: { type: ['string', 'null'] } }, description: 'the group\'s document in approval' },
-      contract: { type: ['object', 'null'], description: 'the referenced contract\'s snapshot fields' },
+      approving: {
+        type: ['object', 'null'],
+        properties: { id: { type: 'string' }, code: { type: ['string', 'null'] } },
+        description: "the group's document in approval",
+      },
+      contract: { type: ['object', 'null'], description: "the referenced contract's snapshot fields" },
       header: { ...amounts, description: 'header field → its previous cumulative' },
       totals: { ...amounts, description: 'further sums of the approved documents before the period' },
       lines: { type: 'array', items: ref('CumulativeLine') },
@@ -38,11 +42,36 @@ export const cumulativeSchemas: Record<string, JsonSchema> = {
 function cumulativePath(model: EntityModel): JsonSchema {
   const spec = model.cumulative!;
   const parameters = [
-    ...spec.keys.map((key) => ({ name: key, in: 'query', required: spec.queryKeys.includes(key), schema: { type: 'string' }, description: `${model.fieldMap[key].label.en}${spec.queryKeys.includes(key) ? '' : ' (narrows the answer)'}` })),
-    ...(spec.period ? [{ name: 'period', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' }, description: 'yyyy-MM; default: the month after the last approved one' }] : []),
-    { name: 'excludeId', in: 'query', required: false, schema: { type: 'string' }, description: 'a document not to count (the one being edited)' },
+    ...spec.keys.map((key) => ({
+      name: key,
+      in: 'query',
+      required: spec.queryKeys.includes(key),
+      schema: { type: 'string' },
+      description: `${model.fieldMap[key].label.en}${spec.queryKeys.includes(key) ? '' : ' (narrows the answer)'}`,
+    })),
+    ...(spec.period
+      ? [
+          {
+            name: 'period',
+            in: 'query',
+            required: false,
+            schema: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' },
+            description: 'yyyy-MM; default: the month after the last approved one',
+          },
+        ]
+      : []),
+    {
+      name: 'excludeId',
+      in: 'query',
+      required: false,
+      schema: { type: 'string' },
+      description: 'a document not to count (the one being edited)',
+    },
   ];
-  const envelope = { type: 'object', properties: { code: { type: 'integer' }, success: { type: 'boolean' }, data: ref('CumulativeAnswer'), msg: { type: 'string' } } };
+  const envelope = {
+    type: 'object',
+    properties: { code: { type: 'integer' }, success: { type: 'boolean' }, data: ref('CumulativeAnswer'), msg: { type: 'string' } },
+  };
   return {
     get: {
       tags: [model.key],
@@ -59,5 +88,9 @@ function cumulativePath(model: EntityModel): JsonSchema {
 }
 
 export function cumulativePaths(catalog: EntityCatalog): Record<string, JsonSchema> {
-  return Object.fromEntries(Object.values(catalog.entities).filter((m) => m.cumulative).map((m) => [`${m.api}/cumulative`, cumulativePath(m)]));
+  return Object.fromEntries(
+    Object.values(catalog.entities)
+      .filter((m) => m.cumulative)
+      .map((m) => [`${m.api}/cumulative`, cumulativePath(m)]),
+  );
 }

@@ -22,7 +22,8 @@ export function publicSchema(schema: JsonSchema): JsonSchema {
 function fieldSchema(f: FieldModel): JsonSchema {
   const s = publicSchema(f.schema);
   if (f.kind === 'id') s.description = s.description ?? 'id (a 64-bit integer as a string)';
-  if (f.kind === 'decimal' && f.scale !== undefined) s.description = `${s.description ? s.description + '; ' : ''}decimal, ${f.scale} places`;
+  if (f.kind === 'decimal' && f.scale !== undefined)
+    s.description = `${s.description ? s.description + '; ' : ''}decimal, ${f.scale} places`;
   if (f.label.en) s.title = `${f.label.zh} / ${f.label.en}`;
   return s;
 }
@@ -47,7 +48,13 @@ const envelope = (data: JsonSchema): JsonSchema => ({
 
 const page = (item: JsonSchema): JsonSchema => ({
   type: 'object',
-  properties: { records: { type: 'array', items: item }, total: { type: 'integer' }, size: { type: 'integer' }, current: { type: 'integer' }, pages: { type: 'integer' } },
+  properties: {
+    records: { type: 'array', items: item },
+    total: { type: 'integer' },
+    size: { type: 'integer' },
+    current: { type: 'integer' },
+    pages: { type: 'integer' },
+  },
 });
 
 function json(schema: JsonSchema) {
@@ -57,31 +64,49 @@ function json(schema: JsonSchema) {
 function entityPaths(model: EntityModel): Record<string, JsonSchema> {
   const ref = { $ref: `#/components/schemas/${model.key}` };
   const tag = [model.key];
-  const answer = (data: JsonSchema) => ({ '200': { description: 'OK', content: json(envelope(data)) }, '400': { description: 'Bad input', content: json(envelope({})) }, '401': { description: 'No valid token' } });
+  const answer = (data: JsonSchema) => ({
+    '200': { description: 'OK', content: json(envelope(data)) },
+    '400': { description: 'Bad input', content: json(envelope({})) },
+    '401': { description: 'No valid token' },
+  });
   const listParams = [
     { name: 'current', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
     { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: model.list.pageSize } },
     { name: 'ascs', in: 'query', schema: { type: 'string' }, description: 'comma-separated fields' },
     { name: 'descs', in: 'query', schema: { type: 'string' }, description: 'comma-separated fields' },
-    ...model.fields.filter((f) => f.kind !== 'json' && f.name !== 'tenantId' && f.name !== 'isDeleted').map((f) => ({
-      name: f.name, in: 'query', required: false, schema: { type: 'string' },
-      description: `${f.label.en}. Suffixes: _equal _notequal _like _likeleft _likeright _notlike _ge _le _gt _lt _datege _dategt _dateequal _datelt _datele _null _notnull`,
-    })),
+    ...model.fields
+      .filter((f) => f.kind !== 'json' && f.name !== 'tenantId' && f.name !== 'isDeleted')
+      .map((f) => ({
+        name: f.name,
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+        description: `${f.label.en}. Suffixes: _equal _notequal _like _likeleft _likeright _notlike _ge _le _gt _lt _datege _dategt _dateequal _datelt _datele _null _notnull`,
+      })),
   ];
   const write = (summary: string) => ({ tags: tag, summary, requestBody: { required: true, content: json(ref) }, responses: answer(ref) });
   const paths: Record<string, JsonSchema> = {
     [`${model.api}/list`]: { get: { tags: tag, summary: `List ${model.label.en}`, parameters: listParams, responses: answer(page(ref)) } },
     [`${model.api}/detail`]: {
       get: {
-        tags: tag, summary: `One ${model.label.en} with its rows`,
-        parameters: [{ name: 'id', in: 'query', schema: { type: 'string' } }, ...model.lookupKeys.map((k) => ({ name: k, in: 'query', schema: { type: 'string' } }))],
+        tags: tag,
+        summary: `One ${model.label.en} with its rows`,
+        parameters: [
+          { name: 'id', in: 'query', schema: { type: 'string' } },
+          ...model.lookupKeys.map((k) => ({ name: k, in: 'query', schema: { type: 'string' } })),
+        ],
         responses: answer(ref),
       },
     },
     [`${model.api}/options`]: {
       get: {
-        tags: tag, summary: 'Choices for pickers and labels: {value, label} by ids, or by a keyword in the title, paged',
-        parameters: [{ name: 'ids', in: 'query', schema: { type: 'string' } }, { name: 'keyword', in: 'query', schema: { type: 'string' } }, ...listParams.slice(0, 2)],
+        tags: tag,
+        summary: 'Choices for pickers and labels: {value, label} by ids, or by a keyword in the title, paged',
+        parameters: [
+          { name: 'ids', in: 'query', schema: { type: 'string' } },
+          { name: 'keyword', in: 'query', schema: { type: 'string' } },
+          ...listParams.slice(0, 2),
+        ],
         responses: answer(page({ type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } })),
       },
     },
@@ -90,12 +115,26 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
     [`${model.api}/submit`]: { post: write(`Create, or replace when body.id is given`) },
     [`${model.api}/updatePart`]: { post: write('Change only the fields sent (body.id)') },
     [`${model.api}/remove`]: {
-      post: { tags: tag, summary: `Remove ${model.label.en} records`, parameters: [{ name: 'ids', in: 'query', required: true, schema: { type: 'string' }, description: 'comma-separated ids' }], responses: answer({}) },
+      post: {
+        tags: tag,
+        summary: `Remove ${model.label.en} records`,
+        parameters: [{ name: 'ids', in: 'query', required: true, schema: { type: 'string' }, description: 'comma-separated ids' }],
+        responses: answer({}),
+      },
     },
     [`${model.api}/export`]: {
       get: {
-        tags: tag, summary: 'Excel export of one record (id) or of the filtered list', parameters: [{ name: 'id', in: 'query', schema: { type: 'string' } }, ...listParams.slice(2)],
-        responses: { '200': { description: 'xlsx', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } } } } },
+        tags: tag,
+        summary: 'Excel export of one record (id) or of the filtered list',
+        parameters: [{ name: 'id', in: 'query', schema: { type: 'string' } }, ...listParams.slice(2)],
+        responses: {
+          '200': {
+            description: 'xlsx',
+            content: {
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+        },
       },
     },
   };
@@ -105,19 +144,31 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
     const node = { $ref: '#/components/schemas/TreeNode' };
     const parent = [{ name: model.tree.lazyParam, in: 'query', schema: { type: 'string', default: model.tree.root } }];
     paths[`${model.api}/tree`] = { get: { tags: tag, summary: 'The whole tree', responses: answer({ type: 'array', items: node }) } };
-    paths[`${model.api}/lazy-list`] = { get: { tags: tag, summary: 'One level, with hasChildren', parameters: parent, responses: answer({ type: 'array', items: ref }) } };
-    paths[`${model.api}/lazy-tree`] = { get: { tags: tag, summary: 'One level as tree nodes', parameters: parent, responses: answer({ type: 'array', items: node }) } };
+    paths[`${model.api}/lazy-list`] = {
+      get: { tags: tag, summary: 'One level, with hasChildren', parameters: parent, responses: answer({ type: 'array', items: ref }) },
+    };
+    paths[`${model.api}/lazy-tree`] = {
+      get: { tags: tag, summary: 'One level as tree nodes', parameters: parent, responses: answer({ type: 'array', items: node }) },
+    };
   }
   // x-entity.routes: the platform's extra paths, each described as the call it answers like
   for (const [path, action] of Object.entries(model.routes)) {
-    paths[`${model.api}/${path}`] = action === 'all'
-      ? {
-        get: {
-          tags: tag, summary: `Every live ${model.label.en} of the tenant${model.activeIf ? ' (enabled only)' : ''}, unpaged, in list order (at most 5,000)`,
-          parameters: listParams.slice(4), responses: answer({ type: 'array', items: ref }),
-        },
-      }
-      : Object.fromEntries(Object.entries(paths[`${model.api}/${action}`]).map(([method, op]) => [method, { ...op, summary: `${op.summary} (same as ${action})` }]));
+    paths[`${model.api}/${path}`] =
+      action === 'all'
+        ? {
+            get: {
+              tags: tag,
+              summary: `Every live ${model.label.en} of the tenant${model.activeIf ? ' (enabled only)' : ''}, unpaged, in list order (at most 5,000)`,
+              parameters: listParams.slice(4),
+              responses: answer({ type: 'array', items: ref }),
+            },
+          }
+        : Object.fromEntries(
+            Object.entries(paths[`${model.api}/${action}`]).map(([method, op]) => [
+              method,
+              { ...op, summary: `${op.summary} (same as ${action})` },
+            ]),
+          );
   }
   return paths;
 }
@@ -136,12 +187,29 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
         ...cumulativeSchemas,
         TreeNode: {
           type: 'object',
-          properties: { id: { type: 'string' }, parentId: { type: 'string' }, title: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' }, hasChildren: { type: 'boolean' }, children: { type: 'array', items: { $ref: '#/components/schemas/TreeNode' } } },
+          properties: {
+            id: { type: 'string' },
+            parentId: { type: 'string' },
+            title: { type: 'string' },
+            key: { type: 'string' },
+            value: { type: 'string' },
+            hasChildren: { type: 'boolean' },
+            children: { type: 'array', items: { $ref: '#/components/schemas/TreeNode' } },
+          },
         },
       },
     },
     security: [{ bladeAuth: [] }],
     // a document with a workflow: its submit starts the approval (replacing the generic description)
-    paths: Object.assign({}, ...models.map(entityPaths), ...models.map(documentWorkflowPaths), flowPaths(), statisticsPaths(catalog), warningPaths(catalog), ledgerPaths(catalog), cumulativePaths(catalog)),
+    paths: Object.assign(
+      {},
+      ...models.map(entityPaths),
+      ...models.map(documentWorkflowPaths),
+      flowPaths(),
+      statisticsPaths(catalog),
+      warningPaths(catalog),
+      ledgerPaths(catalog),
+      cumulativePaths(catalog),
+    ),
   };
 }

@@ -2,15 +2,23 @@
 import type { EntityCatalog, JsonSchema } from '../model/types.ts';
 import { AUXILIARY_PARAMS, auxiliaryKind, type AuxiliaryKind } from '../warnings/auxiliary.ts';
 
-const amount: JsonSchema = { type: ['number', 'string', 'null'], description: 'exact decimal: a number, or a string beyond 15 digits; null when there is no base' };
+const amount: JsonSchema = {
+  type: ['number', 'string', 'null'],
+  description: 'exact decimal: a number, or a string beyond 15 digits; null when there is no base',
+};
 const numbers = (...names: string[]) => Object.fromEntries(names.map((n) => [n, amount]));
 
 const thresholds: JsonSchema = {
   type: 'object',
-  description: 'the tenant\'s parameters warn.*',
+  description: "the tenant's parameters warn.*",
   properties: {
     hardControl: { type: 'boolean' },
-    ...Object.fromEntries(['demandCriticalPercent', 'priceTolerancePercent', 'supplementaryPercent', 'nearContractPercent', 'settlementSpanMonths'].map((n) => [n, { type: 'number' }])),
+    ...Object.fromEntries(
+      ['demandCriticalPercent', 'priceTolerancePercent', 'supplementaryPercent', 'nearContractPercent', 'settlementSpanMonths'].map((n) => [
+        n,
+        { type: 'number' },
+      ]),
+    ),
   },
 };
 
@@ -19,14 +27,38 @@ const ANSWERS: Record<AuxiliaryKind, JsonSchema> = {
     type: 'object',
     properties: {
       planned: { type: 'boolean', description: 'the goods has a line in the total demand plan' },
-      ...numbers('totalDemandQty', 'changeQty', 'effectiveQty', 'cumulativeMonthlyDemandQty', 'cumulativeProcureQty', 'cumulativeSupplyQty', 'cumulativeReceivedQty', 'cumulativeConsumedQty', 'stockQty', 'remainingQty', 'usedRatio'),
+      ...numbers(
+        'totalDemandQty',
+        'changeQty',
+        'effectiveQty',
+        'cumulativeMonthlyDemandQty',
+        'cumulativeProcureQty',
+        'cumulativeSupplyQty',
+        'cumulativeReceivedQty',
+        'cumulativeConsumedQty',
+        'stockQty',
+        'remainingQty',
+        'usedRatio',
+      ),
       thresholds,
     },
   },
   contract: {
     type: 'object',
     properties: {
-      ...numbers('contractAmount', 'currentAmount', 'projectBudgetForType', 'otherContractsAmountForType', 'budgetUsedRatio', 'originalContractAmount', 'supplementaryAmount', 'supplementaryRatio', 'cumulativeSettledAmount', 'cumulativePayableAmount', 'remainingAmount'),
+      ...numbers(
+        'contractAmount',
+        'currentAmount',
+        'projectBudgetForType',
+        'otherContractsAmountForType',
+        'budgetUsedRatio',
+        'originalContractAmount',
+        'supplementaryAmount',
+        'supplementaryRatio',
+        'cumulativeSettledAmount',
+        'cumulativePayableAmount',
+        'remainingAmount',
+      ),
       originalContractCode: { type: 'string' },
       thresholds,
     },
@@ -49,8 +81,17 @@ export function warningPaths(catalog: EntityCatalog): Record<string, JsonSchema>
   for (const model of Object.values(catalog.entities)) {
     const kind = auxiliaryKind(model);
     if (!kind) continue;
-    const parameters = AUXILIARY_PARAMS[kind].map((p) => ({ name: p.name, in: 'query', required: p.required, schema: { type: 'string' }, description: p.description }));
-    const envelope = { type: 'object', properties: { code: { type: 'integer' }, success: { type: 'boolean' }, data: ANSWERS[kind], msg: { type: 'string' } } };
+    const parameters = AUXILIARY_PARAMS[kind].map((p) => ({
+      name: p.name,
+      in: 'query',
+      required: p.required,
+      schema: { type: 'string' },
+      description: p.description,
+    }));
+    const envelope = {
+      type: 'object',
+      properties: { code: { type: 'integer' }, success: { type: 'boolean' }, data: ANSWERS[kind], msg: { type: 'string' } },
+    };
     paths[`${model.api}/earlyWarningAuxiliaryData`] = {
       get: {
         tags: [model.key],
@@ -61,7 +102,7 @@ export function warningPaths(catalog: EntityCatalog): Record<string, JsonSchema>
           '400': { description: 'A missing or malformed parameter' },
           '401': { description: 'No valid token' },
           '403': { description: `No view permission on ${model.label.en}` },
-          ...(kind === 'contract' ? { '404': { description: 'No such contract in the caller\'s tenant' } } : {}),
+          ...(kind === 'contract' ? { '404': { description: "No such contract in the caller's tenant" } } : {}),
         },
       },
     };

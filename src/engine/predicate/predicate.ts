@@ -4,7 +4,9 @@
 
 export type Operator = '_eq' | '_neq' | '_in' | '_nin' | '_gt' | '_gte' | '_lt' | '_lte' | '_empty';
 export type Condition = Partial<Record<Operator, unknown>>;
-export type Predicate = { _and?: Predicate[]; _or?: Predicate[]; _not?: Predicate } & { [field: string]: Condition | Predicate[] | Predicate | undefined };
+export type Predicate = { _and?: Predicate[]; _or?: Predicate[]; _not?: Predicate } & {
+  [field: string]: Condition | Predicate[] | Predicate | undefined;
+};
 
 const COMBINATORS = new Set(['_and', '_or', '_not']);
 
@@ -39,11 +41,16 @@ function test(cond: Condition, value: unknown, ctx: PredicateContext): boolean {
   const [op, raw] = Object.entries(cond)[0] as [Operator, unknown];
   const operand = resolveToken(raw, ctx);
   switch (op) {
-    case '_eq': return same(value, operand);
-    case '_neq': return !same(value, operand);
-    case '_in': return Array.isArray(operand) && operand.some((o) => same(value, resolveToken(o, ctx)));
-    case '_nin': return !Array.isArray(operand) || !operand.some((o) => same(value, resolveToken(o, ctx)));
-    case '_empty': return isEmpty(value) === Boolean(operand);
+    case '_eq':
+      return same(value, operand);
+    case '_neq':
+      return !same(value, operand);
+    case '_in':
+      return Array.isArray(operand) && operand.some((o) => same(value, resolveToken(o, ctx)));
+    case '_nin':
+      return !Array.isArray(operand) || !operand.some((o) => same(value, resolveToken(o, ctx)));
+    case '_empty':
+      return isEmpty(value) === Boolean(operand);
     default: {
       const c = compare(value, operand);
       if (c === null) return false;

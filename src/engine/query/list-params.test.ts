@@ -24,9 +24,16 @@ function queryError(fn: () => ListQuery): QueryError {
 
 describe('operators', () => {
   it('reads the operator from the key suffix', () => {
-    expect(filters(project, {
-      name_equal: 'A', code_notequal: 'B', name_like: 'C', shortName_notlike: 'D', code_likeleft: 'E', code_likeright: 'F',
-    })).toEqual([
+    expect(
+      filters(project, {
+        name_equal: 'A',
+        code_notequal: 'B',
+        name_like: 'C',
+        shortName_notlike: 'D',
+        code_likeleft: 'E',
+        code_likeright: 'F',
+      }),
+    ).toEqual([
       { field: 'name', op: 'equal', value: 'A' },
       { field: 'code', op: 'notequal', value: 'B' },
       { field: 'name', op: 'like', value: 'C' },
@@ -37,11 +44,19 @@ describe('operators', () => {
   });
 
   it('reads comparison and date operators', () => {
-    expect(filters(project, {
-      targetCost_ge: '100', targetCost_le: '200.5', buildingArea_gt: '0', buildingArea_lt: '1000',
-      createTime_datege: '2024-01-01', createTime_datelt: '2024-02-01 00:00:00', plannedStartDate_dateequal: '2024-03-15',
-      plannedEndDate_dategt: '2024-01-01', actualEndDate_datele: '2024-12-31',
-    })).toEqual([
+    expect(
+      filters(project, {
+        targetCost_ge: '100',
+        targetCost_le: '200.5',
+        buildingArea_gt: '0',
+        buildingArea_lt: '1000',
+        createTime_datege: '2024-01-01',
+        createTime_datelt: '2024-02-01 00:00:00',
+        plannedStartDate_dateequal: '2024-03-15',
+        plannedEndDate_dategt: '2024-01-01',
+        actualEndDate_datele: '2024-12-31',
+      }),
+    ).toEqual([
       { field: 'targetCost', op: 'ge', value: '100' },
       { field: 'targetCost', op: 'le', value: '200.5' },
       { field: 'buildingArea', op: 'gt', value: '0' },
@@ -109,7 +124,7 @@ describe('values', () => {
 
   it.each([
     ['id', project, 'partyAId', 'abc'],
-    ['id with SQL', project, 'partyAId', "1 OR 1=1"],
+    ['id with SQL', project, 'partyAId', '1 OR 1=1'],
     ['id too long', project, 'partyAId', '12345678901234567890'],
     ['id past the largest bigint', project, 'partyAId', '9223372036854775808'],
     ['integer with decimals', plan, 'versionNo', '1.5'],
@@ -165,11 +180,15 @@ describe('fields', () => {
   });
 
   it('does not take paging, sorting or the token for filters', () => {
-    expect(filters(project, { current: '2', size: '20', ascs: 'name', descs: 'code', 'Blade-Auth': 'bearer x', _t: '1700000000' })).toEqual([]);
+    expect(filters(project, { current: '2', size: '20', ascs: 'name', descs: 'code', 'Blade-Auth': 'bearer x', _t: '1700000000' })).toEqual(
+      [],
+    );
   });
 
   it('lets a route reserve its own parameters', () => {
-    expect(parseListParams(project, { parentId: '0', name: 'a' }, ['parentId']).filters).toEqual([{ field: 'name', op: 'like', value: 'a' }]);
+    expect(parseListParams(project, { parentId: '0', name: 'a' }, ['parentId']).filters).toEqual([
+      { field: 'name', op: 'like', value: 'a' },
+    ]);
   });
 });
 
@@ -192,7 +211,7 @@ describe('sorting', () => {
   });
 
   it('rejects an unknown sort field with unknownSort naming it', () => {
-    for (const params of [{ ascs: 'name,bogus' }, { descs: 'bogus' }, { descs: "name; DROP TABLE x" }]) {
+    for (const params of [{ ascs: 'name,bogus' }, { descs: 'bogus' }, { descs: 'name; DROP TABLE x' }]) {
       const err = queryError(() => parseListParams(project, params));
       expect(err.key).toBe('unknownSort');
       expect(Object.values(params)[0]).toContain(err.params.param);
@@ -220,8 +239,14 @@ describe('paging', () => {
   });
 
   it.each([
-    ['current', '0'], ['current', '-1'], ['current', 'abc'], ['current', '1.5'],
-    ['size', '0'], ['size', '-10'], ['size', '10; DROP'], ['size', '9999999999'],
+    ['current', '0'],
+    ['current', '-1'],
+    ['current', 'abc'],
+    ['current', '1.5'],
+    ['size', '0'],
+    ['size', '-10'],
+    ['size', '10; DROP'],
+    ['size', '9999999999'],
   ])('rejects %s=%s with badPaging', (param, value) => {
     const err = queryError(() => parseListParams(project, { [param]: value }));
     expect(err.key).toBe('badPaging');

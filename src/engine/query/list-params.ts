@@ -7,9 +7,23 @@ import type { MessageKey } from '../i18n/messages.ts';
 import { isRecordId } from './ids.ts';
 
 export type FilterOp =
-  | 'equal' | 'notequal' | 'like' | 'likeleft' | 'likeright' | 'notlike'
-  | 'ge' | 'le' | 'gt' | 'lt' | 'datege' | 'dategt' | 'dateequal' | 'datelt' | 'datele'
-  | 'null' | 'notnull';
+  | 'equal'
+  | 'notequal'
+  | 'like'
+  | 'likeleft'
+  | 'likeright'
+  | 'notlike'
+  | 'ge'
+  | 'le'
+  | 'gt'
+  | 'lt'
+  | 'datege'
+  | 'dategt'
+  | 'dateequal'
+  | 'datelt'
+  | 'datele'
+  | 'null'
+  | 'notnull';
 
 export interface Filter {
   field: string;
@@ -31,12 +45,33 @@ export interface ListQuery {
 }
 
 export class QueryError extends Error {
-  constructor(readonly key: MessageKey, readonly params: Record<string, unknown>) {
+  constructor(
+    readonly key: MessageKey,
+    readonly params: Record<string, unknown>,
+  ) {
     super(key);
   }
 }
 
-const OPS: FilterOp[] = ['notequal', 'equal', 'notlike', 'likeleft', 'likeright', 'like', 'datege', 'dategt', 'dateequal', 'datelt', 'datele', 'ge', 'le', 'gt', 'lt', 'notnull', 'null'];
+const OPS: FilterOp[] = [
+  'notequal',
+  'equal',
+  'notlike',
+  'likeleft',
+  'likeright',
+  'like',
+  'datege',
+  'dategt',
+  'dateequal',
+  'datelt',
+  'datele',
+  'ge',
+  'le',
+  'gt',
+  'lt',
+  'notnull',
+  'null',
+];
 /** Parameters that are not filters: paging, sorting, the token (which the platform also accepts as a query parameter). */
 const RESERVED = new Set(['current', 'size', 'ascs', 'descs', 'blade-auth', '_t']);
 export const MAX_PAGE_SIZE = 500;
@@ -106,11 +141,15 @@ function defaultOp(field: FieldModel): FilterOp {
 
 function parseSort(model: EntityModel, value: string | undefined, order: 'asc' | 'desc'): SortSpec[] {
   if (!value) return [];
-  return value.split(',').map((s) => s.trim()).filter(Boolean).map((name) => {
-    const field = findField(model, name);
-    if (!field || field.kind === 'json') throw new QueryError('unknownSort', { param: name });
-    return { field: field.name, order };
-  });
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((name) => {
+      const field = findField(model, name);
+      if (!field || field.kind === 'json') throw new QueryError('unknownSort', { param: name });
+      return { field: field.name, order };
+    });
 }
 
 function parsePositive(name: string, raw: string | undefined, fallback: number): number {
@@ -123,7 +162,11 @@ function parsePositive(name: string, raw: string | undefined, fallback: number):
  * Parses list parameters. Empty values are ignored (search forms send every field); an unknown
  * field, operator or malformed value throws a QueryError naming the parameter.
  */
-export function parseListParams(model: EntityModel, params: Record<string, string | undefined>, extraReserved: readonly string[] = []): ListQuery {
+export function parseListParams(
+  model: EntityModel,
+  params: Record<string, string | undefined>,
+  extraReserved: readonly string[] = [],
+): ListQuery {
   const filters: Filter[] = [];
   for (const [key, raw] of Object.entries(params)) {
     if (RESERVED.has(key.toLowerCase()) || extraReserved.includes(key) || raw === undefined) continue;

@@ -7,7 +7,17 @@ import { readSchemaSource } from '../../server/schema-source.ts';
 import { findField, parseListParams, QueryError } from './list-params.ts';
 
 const { catalog } = compile(readSchemaSource());
-const NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable', 'toLocaleString'];
+const NAMES = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'propertyIsEnumerable',
+  'toLocaleString',
+];
 
 /** The QueryError's key a call throws, or what it answered instead. */
 function refusal(fn: () => unknown): string {
@@ -33,10 +43,19 @@ describe('keys named after members of Object.prototype', () => {
     for (const name of NAMES) {
       for (const key of [name, `${name}_like`, `${name}_equal`, `${name}_null`]) {
         // a computed key is an own property, also for __proto__
-        expect(refusal(() => parseListParams(project, { [key]: 'x' })), key).toBe('unknownFilter');
+        expect(
+          refusal(() => parseListParams(project, { [key]: 'x' })),
+          key,
+        ).toBe('unknownFilter');
       }
-      expect(refusal(() => parseListParams(project, { descs: name })), `descs=${name}`).toBe('unknownSort');
-      expect(refusal(() => parseListParams(project, { ascs: `name,${name}` })), `ascs=name,${name}`).toBe('unknownSort');
+      expect(
+        refusal(() => parseListParams(project, { descs: name })),
+        `descs=${name}`,
+      ).toBe('unknownSort');
+      expect(
+        refusal(() => parseListParams(project, { ascs: `name,${name}` })),
+        `ascs=name,${name}`,
+      ).toBe('unknownSort');
     }
   });
 });

@@ -4,16 +4,22 @@ import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import { checkReportDefinition, isSummable, reportFields } from './definition.ts';
 
 const { catalog } = compiledSchemaSet();
-const check = (definition: unknown, entity: unknown = 'project', lang: 'zh' | 'en' = 'zh') => checkReportDefinition(catalog, entity, definition, lang);
+const check = (definition: unknown, entity: unknown = 'project', lang: 'zh' | 'en' = 'zh') =>
+  checkReportDefinition(catalog, entity, definition, lang);
 
 describe('report definitions', () => {
   it('accepts columns, a nested filter, grouping and sums over real fields', () => {
-    expect(check({
-      columns: ['code', 'name', 'targetCost', 'createTime'],
-      filter: { _or: [{ projectType: { _in: ['building', 'municipal'] } }, { _not: { targetCost: { _lte: 0 } } }], projectStatus: { _eq: 'constructing' } },
-      groupBy: ['projectType'],
-      sums: ['targetCost'],
-    })).toEqual([]);
+    expect(
+      check({
+        columns: ['code', 'name', 'targetCost', 'createTime'],
+        filter: {
+          _or: [{ projectType: { _in: ['building', 'municipal'] } }, { _not: { targetCost: { _lte: 0 } } }],
+          projectStatus: { _eq: 'constructing' },
+        },
+        groupBy: ['projectType'],
+        sums: ['targetCost'],
+      }),
+    ).toEqual([]);
   });
 
   it('offers neither the tenant column, JSON fields nor write-only ones', () => {
@@ -27,7 +33,13 @@ describe('report definitions', () => {
   });
 
   it('names each unknown field, where it is, in the caller language', () => {
-    expect(check({ columns: ['name', 'tenantId'], filter: { _and: [{ 'name; DROP TABLE x': { _eq: 1 } }] }, groupBy: ['nope'] }, 'project', 'en')).toEqual([
+    expect(
+      check(
+        { columns: ['name', 'tenantId'], filter: { _and: [{ 'name; DROP TABLE x': { _eq: 1 } }] }, groupBy: ['nope'] },
+        'project',
+        'en',
+      ),
+    ).toEqual([
       { path: '/definition/columns/1', message: 'Project has no field tenantId a report may use' },
       { path: '/definition/filter/_and/0/name; DROP TABLE x', message: 'Project has no field name; DROP TABLE x a report may use' },
       { path: '/definition/groupBy/0', message: 'Project has no field nope a report may use' },
@@ -36,7 +48,9 @@ describe('report definitions', () => {
 
   it('refuses malformed conditions, sums of non-numbers, empty and repeated columns, unknown parts and entities', () => {
     const paths = (def: unknown) => check(def).map((e) => `${e.path} ${e.message}`);
-    expect(paths({ columns: ['name'], filter: { name: { _like: 'x' } } })).toEqual(['/definition/filter/name 项目名称的筛选条件无效:应为一个运算符及其值']);
+    expect(paths({ columns: ['name'], filter: { name: { _like: 'x' } } })).toEqual([
+      '/definition/filter/name 项目名称的筛选条件无效:应为一个运算符及其值',
+    ]);
     expect(paths({ columns: ['name'], filter: { name: { _eq: { $gt: 1 } } } })).toHaveLength(1);
     expect(paths({ columns: ['name'], filter: { name: { _in: 'x' } } })).toHaveLength(1);
     expect(paths({ columns: ['name'], filter: { _or: [] } })).toEqual(['/definition/filter/_or 筛选条件格式无效']);

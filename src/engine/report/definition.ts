@@ -41,7 +41,11 @@ class Checker {
   private conditions = 0;
   private readonly fields: Map<string, FieldModel>;
 
-  constructor(private readonly model: EntityModel, private readonly lang: Lang, private readonly base: string) {
+  constructor(
+    private readonly model: EntityModel,
+    private readonly lang: Lang,
+    private readonly base: string,
+  ) {
     this.fields = new Map(reportFields(model).map((f) => [f.name, f]));
   }
 
@@ -57,8 +61,14 @@ class Checker {
 
   names(value: unknown, path: string, { required = false, summable = false } = {}): void {
     if (value === undefined && !required) return;
-    if (!Array.isArray(value) || value.length > MAX_LIST) { this.add(path, 'reportBadList'); return; }
-    if (required && !value.length) { this.add(path, 'reportNoColumns'); return; }
+    if (!Array.isArray(value) || value.length > MAX_LIST) {
+      this.add(path, 'reportBadList');
+      return;
+    }
+    if (required && !value.length) {
+      this.add(path, 'reportNoColumns');
+      return;
+    }
     if (new Set(value).size !== value.length) this.add(path, 'reportDuplicate');
     value.forEach((name, i) => {
       const field = this.field(name, `${path}/${i}`);
@@ -67,7 +77,10 @@ class Checker {
   }
 
   predicate(pred: unknown, path: string, depth = 0): void {
-    if (typeof pred !== 'object' || pred === null || Array.isArray(pred) || depth > MAX_DEPTH) { this.add(path, 'reportBadFilter'); return; }
+    if (typeof pred !== 'object' || pred === null || Array.isArray(pred) || depth > MAX_DEPTH) {
+      this.add(path, 'reportBadFilter');
+      return;
+    }
     for (const [key, body] of Object.entries(pred)) {
       const at = `${path}/${key}`;
       if (key === '_and' || key === '_or') {
@@ -79,7 +92,10 @@ class Checker {
   }
 
   private condition(name: string, body: unknown, path: string) {
-    if (++this.conditions > MAX_CONDITIONS) { this.add(path, 'reportBadFilter'); return; }
+    if (++this.conditions > MAX_CONDITIONS) {
+      this.add(path, 'reportBadFilter');
+      return;
+    }
     const field = this.field(name, path);
     if (!field) return;
     const entries = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.entries(body) : [];
@@ -103,7 +119,8 @@ export function checkReportDefinition(catalog: EntityCatalog, entityKey: unknown
     return check.errors;
   }
   const def = definition as Record<string, unknown>;
-  for (const key of Object.keys(def)) if (!['columns', 'filter', 'groupBy', 'sums'].includes(key)) check.add(`/${key}`, 'reportUnknownPart', { part: key });
+  for (const key of Object.keys(def))
+    if (!['columns', 'filter', 'groupBy', 'sums'].includes(key)) check.add(`/${key}`, 'reportUnknownPart', { part: key });
   check.names(def.columns, '/columns', { required: true });
   if (def.filter !== undefined && def.filter !== null) check.predicate(def.filter, '/filter');
   check.names(def.groupBy, '/groupBy');

@@ -67,15 +67,24 @@ export function sampleValue(model: EntityModel, f: FieldModel, ctx: SampleContex
     return target ? target[f.ref.valueField] : undefined;
   }
   switch (f.kind) {
-    case 'string': return text(f, ctx.seq);
-    case 'integer': return numberIn(f, s.default ?? 1);
-    case 'decimal': return numberIn(f, 12.5);
-    case 'boolean': return s.default ?? true;
-    case 'date': return '2026-03-15';
-    case 'datetime': return '2026-03-15 09:30:00';
-    case 'month': return '2026-03';
-    case 'id': return undefined;
-    default: return undefined;
+    case 'string':
+      return text(f, ctx.seq);
+    case 'integer':
+      return numberIn(f, s.default ?? 1);
+    case 'decimal':
+      return numberIn(f, 12.5);
+    case 'boolean':
+      return s.default ?? true;
+    case 'date':
+      return '2026-03-15';
+    case 'datetime':
+      return '2026-03-15 09:30:00';
+    case 'month':
+      return '2026-03';
+    case 'id':
+      return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -97,5 +106,17 @@ export function sampleRecord(model: EntityModel, ctx: SampleContext): Row {
 
 /** A string field a round trip can change (not a code, reference, dictionary or patterned field). */
 export function editableText(model: EntityModel): FieldModel | undefined {
-  return model.fields.find((f) => f.kind === 'string' && !f.system && !f.readOnly && !f.writeOnly && !f.dict && !f.ref && !f.options && !f.schema.pattern && !f.unique && (f.maxLength ?? 0) >= 8);
+  return model.fields.find(
+    (f) =>
+      f.kind === 'string' &&
+      !f.system &&
+      !f.readOnly &&
+      !f.writeOnly &&
+      !f.dict &&
+      !f.ref &&
+      !f.options &&
+      !f.schema.pattern &&
+      !f.unique &&
+      (f.maxLength ?? 0) >= 8,
+  );
 }

@@ -21,7 +21,10 @@ export const FUNNEL_STAGES = ['planned', 'monthlyDemand', 'procured', 'supplied'
 export type FunnelStage = (typeof FUNNEL_STAGES)[number];
 
 /** One goods from plan to consumption: quantities in its unit; null where the caller may not read the stage. */
-export type FunnelRow = { goodsId: string; goodsName: string; spec: string | null; unit: string | null } & Record<FunnelStage, Amount | null>;
+export type FunnelRow = { goodsId: string; goodsName: string; spec: string | null; unit: string | null } & Record<
+  FunnelStage,
+  Amount | null
+>;
 
 export interface MaterialFunnelAnswer {
   projectId: string | null;
@@ -31,7 +34,11 @@ export interface MaterialFunnelAnswer {
 const dec = (v: Amount | null | undefined) => new Dec(String(v ?? 0));
 
 /** Lays out (month, type, amount) sums as series over every month, with totals and the running total. */
-export function costTrend(projectId: string | null, sums: readonly { month: string; type: string; amount: Amount }[], typeNames: ReadonlyMap<string, string>): CostTrendAnswer {
+export function costTrend(
+  projectId: string | null,
+  sums: readonly { month: string; type: string; amount: Amount }[],
+  typeNames: ReadonlyMap<string, string>,
+): CostTrendAnswer {
   const months = [...new Set(sums.map((s) => s.month))].sort();
   const types = [...new Set(sums.map((s) => s.type))];
   const at = new Map(sums.map((s) => [`${s.month}|${s.type}`, s.amount]));
@@ -45,7 +52,9 @@ export function costTrend(projectId: string | null, sums: readonly { month: stri
   const cumulative = totals.map((t) => (running = running.plus(t)));
   // the biggest cost category first: the chart stacks it at the bottom
   const whole = (amounts: Amount[]) => amounts.reduce<Dec>((s, v) => s.plus(dec(v)), new Dec(0));
-  series.sort((a, b) => whole(b.amounts).comparedTo(whole(a.amounts)) || a.expenditureContractType.localeCompare(b.expenditureContractType));
+  series.sort(
+    (a, b) => whole(b.amounts).comparedTo(whole(a.amounts)) || a.expenditureContractType.localeCompare(b.expenditureContractType),
+  );
   return { projectId, months, series, totals: totals.map(decimalToJson), cumulative: cumulative.map(decimalToJson) };
 }
 
@@ -62,8 +71,15 @@ export type CostCategory = keyof typeof COST_CATEGORIES;
 
 /** Which cost category each expense-contract type's cost falls in (docs/rules.md#cost-categories). */
 const CATEGORY_OF_TYPE: Readonly<Record<string, CostCategory>> = {
-  labor: 'labor', subcontract: 'subcontract', material: 'material', concrete: 'material', turnover_lease: 'material',
-  aluminum_formwork: 'material', equipment_lease: 'equipment', scaffold: 'measure', other: 'other',
+  labor: 'labor',
+  subcontract: 'subcontract',
+  material: 'material',
+  concrete: 'material',
+  turnover_lease: 'material',
+  aluminum_formwork: 'material',
+  equipment_lease: 'equipment',
+  scaffold: 'measure',
+  other: 'other',
 };
 
 /** A type's cost category; a type the mapping does not know counts as other. */
@@ -74,9 +90,12 @@ export const costCategoryOf = (type: string): CostCategory => CATEGORY_OF_TYPE[t
  * unchanged); in this answer a series' expenditureContractType holds the category's key.
  */
 export function trendByCostCategory(trend: CostTrendAnswer, lang: Lang): CostTrendAnswer {
-  const sums = trend.series.flatMap((s) => s.amounts.map((amount, i) => ({ month: trend.months[i], type: costCategoryOf(s.expenditureContractType), amount })));
+  const sums = trend.series.flatMap((s) =>
+    s.amounts.map((amount, i) => ({ month: trend.months[i], type: costCategoryOf(s.expenditureContractType), amount })),
+  );
   const added = new Map<string, Amount>();
-  for (const { month, type, amount } of sums) added.set(`${month}|${type}`, decimalToJson(dec(added.get(`${month}|${type}`)).plus(dec(amount))));
+  for (const { month, type, amount } of sums)
+    added.set(`${month}|${type}`, decimalToJson(dec(added.get(`${month}|${type}`)).plus(dec(amount))));
   const regrouped = [...added].map(([key, amount]) => ({ month: key.split('|')[0], type: key.split('|')[1], amount }));
   const names = new Map(Object.entries(COST_CATEGORIES).map(([key, label]) => [key, label[lang]]));
   return costTrend(trend.projectId, regrouped, names);

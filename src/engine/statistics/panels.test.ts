@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  approvalDurations, daysBetween, isMonth, lastCompleteMonth, monthEnd, settlementTimeliness, shouldSettle, warnAge, warningSummary,
-  type ContractState, type ExpectedContract, type FlaggedSettlement,
+  approvalDurations,
+  daysBetween,
+  isMonth,
+  lastCompleteMonth,
+  monthEnd,
+  settlementTimeliness,
+  shouldSettle,
+  warnAge,
+  warningSummary,
+  type ContractState,
+  type ExpectedContract,
+  type FlaggedSettlement,
 } from './panels.ts';
 
 const LEVELS = ['critical', 'warning', 'info'];
@@ -17,20 +27,61 @@ describe('warnings panel', () => {
   });
 
   it('counts by type and level; open and ageing only for unread and read ones', () => {
-    const answer = warningSummary('7', [
-      { warnType: 'late_settlement', warnLevel: 'warning', warnStatus: 'unread', createDate: '2026-11-20', count: 2 },
-      { warnType: 'late_settlement', warnLevel: 'critical', warnStatus: 'read', createDate: '2026-09-01', count: 1 },
-      { warnType: 'late_settlement', warnLevel: 'warning', warnStatus: 'handled', createDate: '2026-09-01', count: 4 },
-      { warnType: 'exceed_budget', warnLevel: 'critical', warnStatus: 'unread', createDate: '2026-11-10', count: 1 },
-      { warnType: 'zero_settlement', warnLevel: 'info', warnStatus: 'ignored', createDate: '2026-11-23', count: 3 },
-    ], '2026-11-24', LEVELS, new Map([['late_settlement', '结算不及时'], ['exceed_budget', '超成本预算']]));
+    const answer = warningSummary(
+      '7',
+      [
+        { warnType: 'late_settlement', warnLevel: 'warning', warnStatus: 'unread', createDate: '2026-11-20', count: 2 },
+        { warnType: 'late_settlement', warnLevel: 'critical', warnStatus: 'read', createDate: '2026-09-01', count: 1 },
+        { warnType: 'late_settlement', warnLevel: 'warning', warnStatus: 'handled', createDate: '2026-09-01', count: 4 },
+        { warnType: 'exceed_budget', warnLevel: 'critical', warnStatus: 'unread', createDate: '2026-11-10', count: 1 },
+        { warnType: 'zero_settlement', warnLevel: 'info', warnStatus: 'ignored', createDate: '2026-11-23', count: 3 },
+      ],
+      '2026-11-24',
+      LEVELS,
+      new Map([
+        ['late_settlement', '结算不及时'],
+        ['exceed_budget', '超成本预算'],
+      ]),
+    );
     // late: 2 + 1 + 4 = 7, open 2 + 1 = 3 (4 days and 84 days old); budget: 1 open, 14 days; zero: 3, none open
     expect(answer.rows).toEqual([
-      { warnType: 'late_settlement', warnTypeName: '结算不及时', total: 7, levels: { critical: 1, warning: 6, info: 0 }, open: 3, unread: 2, ages: { upTo7: 2, upTo30: 0, over30: 1 } },
-      { warnType: 'exceed_budget', warnTypeName: '超成本预算', total: 1, levels: { critical: 1, warning: 0, info: 0 }, open: 1, unread: 1, ages: { upTo7: 0, upTo30: 1, over30: 0 } },
-      { warnType: 'zero_settlement', warnTypeName: 'zero_settlement', total: 3, levels: { critical: 0, warning: 0, info: 3 }, open: 0, unread: 0, ages: { upTo7: 0, upTo30: 0, over30: 0 } },
+      {
+        warnType: 'late_settlement',
+        warnTypeName: '结算不及时',
+        total: 7,
+        levels: { critical: 1, warning: 6, info: 0 },
+        open: 3,
+        unread: 2,
+        ages: { upTo7: 2, upTo30: 0, over30: 1 },
+      },
+      {
+        warnType: 'exceed_budget',
+        warnTypeName: '超成本预算',
+        total: 1,
+        levels: { critical: 1, warning: 0, info: 0 },
+        open: 1,
+        unread: 1,
+        ages: { upTo7: 0, upTo30: 1, over30: 0 },
+      },
+      {
+        warnType: 'zero_settlement',
+        warnTypeName: 'zero_settlement',
+        total: 3,
+        levels: { critical: 0, warning: 0, info: 3 },
+        open: 0,
+        unread: 0,
+        ages: { upTo7: 0, upTo30: 0, over30: 0 },
+      },
     ]);
-    expect(answer.total).toEqual({ warnType: null, warnTypeName: null, total: 11, levels: { critical: 2, warning: 6, info: 3 }, open: 4, unread: 3, ages: { upTo7: 2, upTo30: 1, over30: 1 } });
+    expect(answer.total).toEqual({
+      warnType: null,
+      warnTypeName: null,
+      total: 11,
+      levels: { critical: 2, warning: 6, info: 3 },
+      open: 4,
+      unread: 3,
+      ages: { upTo7: 2, upTo30: 1, over30: 1 },
+    });
     expect(warningSummary(null, [], '2026-11-24', LEVELS, new Map()).total.total).toBe(0);
   });
 });
@@ -62,15 +113,41 @@ describe('settlement timeliness', () => {
 
   it('expected vs settled by type, the contracts that did not settle, zero and negative settlements', () => {
     const contract = (code: string, type: string, settled: boolean, lastSettledPeriod: string | null = null): ExpectedContract => ({
-      contractId: code, code, name: `${code} 合同`, projectId: '1', projectName: '江北', expenditureContractType: type, expenditureContractTypeName: type,
-      subcontractorName: null, signDate: '2026-01-01', lastSettledPeriod, settled,
+      contractId: code,
+      code,
+      name: `${code} 合同`,
+      projectId: '1',
+      projectName: '江北',
+      expenditureContractType: type,
+      expenditureContractTypeName: type,
+      subcontractorName: null,
+      signDate: '2026-01-01',
+      lastSettledPeriod,
+      settled,
     });
     const s = (code: string, amount: number | string, payable: number | null): FlaggedSettlement => ({
-      entity: 'sub', entityName: '分包结算', id: code, code, expenditureContractCode: 'C1', contractName: 'C1 合同', approvalStatus: 'approved', thisAmountInclTax: amount, thisPayableAmount: payable,
+      entity: 'sub',
+      entityName: '分包结算',
+      id: code,
+      code,
+      expenditureContractCode: 'C1',
+      contractName: 'C1 合同',
+      approvalStatus: 'approved',
+      thisAmountInclTax: amount,
+      thisPayableAmount: payable,
     });
-    const answer = settlementTimeliness('1', '2026-10', [
-      contract('C1', 'labor', true), contract('C2', 'labor', false, '2026-09'), contract('C3', 'subcontract', false, null), contract('C4', 'subcontract', false, '2026-07'),
-    ], [s('S1', 0, 0), s('S2', -500, -400), s('S3', 1000, -10), s('S4', '0.00', null), s('S5', 20, 16)], []);
+    const answer = settlementTimeliness(
+      '1',
+      '2026-10',
+      [
+        contract('C1', 'labor', true),
+        contract('C2', 'labor', false, '2026-09'),
+        contract('C3', 'subcontract', false, null),
+        contract('C4', 'subcontract', false, '2026-07'),
+      ],
+      [s('S1', 0, 0), s('S2', -500, -400), s('S3', 1000, -10), s('S4', '0.00', null), s('S5', 20, 16)],
+      [],
+    );
     // 1 of 4 settled = 25 %
     expect(answer).toMatchObject({ month: '2026-10', monthEnd: '2026-10-31', expected: 4, settled: 1, settleRate: 25 });
     expect(answer.byType).toEqual([
@@ -86,7 +163,14 @@ describe('settlement timeliness', () => {
 });
 
 describe('which contracts should have settled a month', () => {
-  const c = (over: Partial<ContractState> = {}): ContractState => ({ performanceStatus: 'performing', settlementStatus: 'partial', parentContractCode: null, signDate: '2026-10-31', startDate: '2026-10-31', ...over });
+  const c = (over: Partial<ContractState> = {}): ContractState => ({
+    performanceStatus: 'performing',
+    settlementStatus: 'partial',
+    parentContractCode: null,
+    signDate: '2026-10-31',
+    startDate: '2026-10-31',
+    ...over,
+  });
   it('performing main contracts signed and on site by the month end, not finally settled', () => {
     expect(shouldSettle(c(), '2026-10-31')).toBe(true);
     expect(shouldSettle(c({ signDate: null, startDate: null, settlementStatus: null }), '2026-10-31')).toBe(true);

@@ -59,7 +59,13 @@ export function warnAge(created: string, today: string): WarnAge {
 }
 
 const emptyRow = (warnType: string | null, warnTypeName: string | null, levels: readonly string[]): WarningTypeRow => ({
-  warnType, warnTypeName, total: 0, levels: Object.fromEntries(levels.map((l) => [l, 0])), open: 0, unread: 0, ages: { upTo7: 0, upTo30: 0, over30: 0 },
+  warnType,
+  warnTypeName,
+  total: 0,
+  levels: Object.fromEntries(levels.map((l) => [l, 0])),
+  open: 0,
+  unread: 0,
+  ages: { upTo7: 0, upTo30: 0, over30: 0 },
 });
 
 function addTo(row: WarningTypeRow, c: WarningCount, today: string) {
@@ -73,7 +79,13 @@ function addTo(row: WarningTypeRow, c: WarningCount, today: string) {
 }
 
 /** Lays grouped counts out by type (most open first, then most in all), with a totals row. */
-export function warningSummary(projectId: string | null, counts: readonly WarningCount[], today: string, levels: readonly string[], typeNames: ReadonlyMap<string, string>): WarningsAnswer {
+export function warningSummary(
+  projectId: string | null,
+  counts: readonly WarningCount[],
+  today: string,
+  levels: readonly string[],
+  typeNames: ReadonlyMap<string, string>,
+): WarningsAnswer {
   const byType = new Map<string, WarningTypeRow>();
   const total = emptyRow(null, null, levels);
   for (const c of counts) {
@@ -82,7 +94,9 @@ export function warningSummary(projectId: string | null, counts: readonly Warnin
     addTo(row, c, today);
     addTo(total, c, today);
   }
-  const rows = [...byType.values()].sort((a, b) => b.open - a.open || b.total - a.total || String(a.warnType).localeCompare(String(b.warnType)));
+  const rows = [...byType.values()].sort(
+    (a, b) => b.open - a.open || b.total - a.total || String(a.warnType).localeCompare(String(b.warnType)),
+  );
   return { projectId, today, levels: [...levels], rows, total };
 }
 
@@ -120,8 +134,13 @@ export interface ContractState {
 }
 
 export function shouldSettle(c: ContractState, end: string): boolean {
-  return c.performanceStatus === 'performing' && c.settlementStatus !== 'final' && !c.parentContractCode
-    && (!c.signDate || c.signDate.slice(0, 10) <= end) && (!c.startDate || c.startDate.slice(0, 10) <= end);
+  return (
+    c.performanceStatus === 'performing' &&
+    c.settlementStatus !== 'final' &&
+    !c.parentContractCode &&
+    (!c.signDate || c.signDate.slice(0, 10) <= end) &&
+    (!c.startDate || c.startDate.slice(0, 10) <= end)
+  );
 }
 
 /** An expense contract that should have settled the month, and what it did settle. */
@@ -187,7 +206,15 @@ export interface TimelinessAnswer {
   durations: ApprovalDuration[];
 }
 
-const seconds = (text: string) => Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)), Number(text.slice(11, 13) || 0), Number(text.slice(14, 16) || 0), Number(text.slice(17, 19) || 0)) / 1000;
+const seconds = (text: string) =>
+  Date.UTC(
+    Number(text.slice(0, 4)),
+    Number(text.slice(5, 7)) - 1,
+    Number(text.slice(8, 10)),
+    Number(text.slice(11, 13) || 0),
+    Number(text.slice(14, 16) || 0),
+    Number(text.slice(17, 19) || 0),
+  ) / 1000;
 
 /** Days (a decimal) from one wall-clock time to another. */
 export const spanDays = (from: string, to: string) => new Dec(seconds(to) - seconds(from)).div(86_400);
@@ -201,7 +228,9 @@ export function approvalDurations(spans: readonly ApprovalSpan[]): ApprovalDurat
     k.days.push(spanDays(s.submitted, s.approved));
   }
   return [...kinds].map(([entity, { entityName, days }]) => ({
-    entity, entityName, count: days.length,
+    entity,
+    entityName,
+    count: days.length,
     averageDays: decimalToJson(roundHalfUp(days.reduce((a, d) => a.plus(d), new Dec(0)).div(days.length), 1)),
     maxDays: decimalToJson(roundHalfUp(Dec.max(...days), 1)),
   }));
@@ -217,22 +246,44 @@ export function flagSettlements(settlements: readonly FlaggedSettlement[]): { ze
 }
 
 export function settlementTimeliness(
-  projectId: string | null, month: string, contracts: readonly ExpectedContract[], flagged: readonly FlaggedSettlement[], spans: readonly ApprovalSpan[],
+  projectId: string | null,
+  month: string,
+  contracts: readonly ExpectedContract[],
+  flagged: readonly FlaggedSettlement[],
+  spans: readonly ApprovalSpan[],
 ): TimelinessAnswer {
   const settled = contracts.filter((c) => c.settled).length;
   const types = new Map<string, TimelinessAnswer['byType'][number]>();
   for (const c of contracts) {
     let t = types.get(c.expenditureContractType);
-    if (!t) types.set(c.expenditureContractType, (t = { expenditureContractType: c.expenditureContractType, expenditureContractTypeName: c.expenditureContractTypeName, expected: 0, settled: 0 }));
+    if (!t)
+      types.set(
+        c.expenditureContractType,
+        (t = {
+          expenditureContractType: c.expenditureContractType,
+          expenditureContractTypeName: c.expenditureContractTypeName,
+          expected: 0,
+          settled: 0,
+        }),
+      );
     t.expected += 1;
     if (c.settled) t.settled += 1;
   }
-  const missing = contracts.filter((c) => !c.settled)
+  const missing = contracts
+    .filter((c) => !c.settled)
     .sort((a, b) => String(a.lastSettledPeriod ?? '').localeCompare(String(b.lastSettledPeriod ?? '')) || a.code.localeCompare(b.code));
   return {
-    projectId, month, monthEnd: monthEnd(month),
-    expected: contracts.length, settled, settleRate: percent(settled, contracts.length),
-    byType: [...types.values()].sort((a, b) => b.expected - a.expected || a.expenditureContractType.localeCompare(b.expenditureContractType)),
-    missing, ...flagSettlements(flagged), durations: approvalDurations(spans),
+    projectId,
+    month,
+    monthEnd: monthEnd(month),
+    expected: contracts.length,
+    settled,
+    settleRate: percent(settled, contracts.length),
+    byType: [...types.values()].sort(
+      (a, b) => b.expected - a.expected || a.expenditureContractType.localeCompare(b.expenditureContractType),
+    ),
+    missing,
+    ...flagSettlements(flagged),
+    durations: approvalDurations(spans),
   };
 }

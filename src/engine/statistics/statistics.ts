@@ -49,7 +49,15 @@ export interface IncomeSums {
   receivedAmount: Amount;
 }
 
-export const NO_INCOME: IncomeSums = { contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, measuredAmount: 0, measuredAmountExclTax: 0, receivedAmount: 0 };
+export const NO_INCOME: IncomeSums = {
+  contractCount: 0,
+  contractAmount: 0,
+  changeAmount: 0,
+  currentAmount: 0,
+  measuredAmount: 0,
+  measuredAmountExclTax: 0,
+  receivedAmount: 0,
+};
 
 /** One project of the answer: contracted, settled and paid against its target cost. */
 export interface ProjectFigures {
@@ -94,11 +102,29 @@ export function percent(a: Amount, b: Amount | null): Amount | null {
   return json(roundHalfUp(dec(a).div(dec(b)).times(100), 2));
 }
 
-const SUMMED = ['contractAmount', 'changeAmount', 'currentAmount', 'settledAmountInclTax', 'settledAmountExclTax', 'payableAmount', 'retentionHeld'] as const;
+const SUMMED = [
+  'contractAmount',
+  'changeAmount',
+  'currentAmount',
+  'settledAmountInclTax',
+  'settledAmountExclTax',
+  'payableAmount',
+  'retentionHeld',
+] as const;
 
 /** Adds groups of sums (paid stays null only when no group records a payment). */
 export function addSums(groups: readonly ContractSums[]): ContractSums {
-  const out: ContractSums = { contractCount: 0, contractAmount: 0, changeAmount: 0, currentAmount: 0, settledAmountInclTax: 0, settledAmountExclTax: 0, payableAmount: 0, retentionHeld: 0, paidAmount: null };
+  const out: ContractSums = {
+    contractCount: 0,
+    contractAmount: 0,
+    changeAmount: 0,
+    currentAmount: 0,
+    settledAmountInclTax: 0,
+    settledAmountExclTax: 0,
+    payableAmount: 0,
+    retentionHeld: 0,
+    paidAmount: null,
+  };
   for (const g of groups) {
     out.contractCount += g.contractCount;
     for (const k of SUMMED) out[k] = json(dec(out[k]).plus(dec(g[k])));
@@ -122,7 +148,11 @@ export function statisticsRow(type: string | null, typeName: string | null, sums
 }
 
 /** A project's figures from its contracts' sums, its target cost and its income. */
-export function projectFigures(of: { id: string; name: string; targetCost: Amount | null }, sums: ContractSums, income: IncomeSums | null): ProjectFigures {
+export function projectFigures(
+  of: { id: string; name: string; targetCost: Amount | null },
+  sums: ContractSums,
+  income: IncomeSums | null,
+): ProjectFigures {
   const target = of.targetCost;
   const measured = income?.measuredAmountExclTax ?? null;
   const profit = measured === null ? null : json(dec(measured).minus(dec(sums.settledAmountExclTax)));

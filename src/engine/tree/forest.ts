@@ -2,7 +2,10 @@
  * Assembles a forest from flat rows: each row hangs under the row whose key equals its parent;
  * rows whose parent is absent become roots (as the platform's ForestNodeMerger does).
  */
-export function forest<T extends { parentId: string; children?: T[] }>(rows: T[], keyOf: (row: T) => string = (r) => (r as unknown as { id: string }).id): T[] {
+export function forest<T extends { parentId: string; children?: T[] }>(
+  rows: T[],
+  keyOf: (row: T) => string = (r) => (r as unknown as { id: string }).id,
+): T[] {
   const byKey = new Map(rows.map((r) => [keyOf(r), r]));
   const roots: T[] = [];
   for (const r of rows) {

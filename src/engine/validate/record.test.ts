@@ -10,8 +10,14 @@ const plan = catalog.entities.materialTotalDemand;
 const dict = catalog.entities.dict;
 
 const validProject = {
-  name: '滨江花园一期', projectType: 'building', partyAId: '1', targetCost: 1250000.5,
-  plannedStartDate: '2024-03-01', plannedEndDate: '2025-06-30', projectManagerName: '张三', projectStatus: 'preparing',
+  name: '滨江花园一期',
+  projectType: 'building',
+  partyAId: '1',
+  targetCost: 1250000.5,
+  plannedStartDate: '2024-03-01',
+  plannedEndDate: '2025-06-30',
+  projectManagerName: '张三',
+  projectStatus: 'preparing',
 };
 const validLine = { goodsId: '11', designQty: 100, lossRate: 2, demandQty: 102, budgetPrice: 3.5 };
 const validPlan = { projectId: '1', title: '主体结构材料计划', planDate: '2024-04-01', compilerName: '李四', details: [validLine] };
@@ -36,7 +42,9 @@ describe('required, as forms prompt for it', () => {
 
   it('asks to enter typed values and to select chosen ones', () => {
     expect(prompt(param, {})).toEqual(['请输入参数名称', '请输入参数键名', '请输入参数键值']);
-    expect(prompt(dict, { parentId: '0' })).toEqual(expect.arrayContaining(['请输入字典编号', '请输入字典名称', '请输入字典排序', '请选择封存']));
+    expect(prompt(dict, { parentId: '0' })).toEqual(
+      expect.arrayContaining(['请输入字典编号', '请输入字典名称', '请输入字典排序', '请选择封存']),
+    );
     expect(prompt(dict, { ...validDict, parentId: '1123598815738675201' })).toEqual(['请输入字典键值']);
   });
 
@@ -74,7 +82,9 @@ describe('maxLength', () => {
   it('names the field and the limit', () => {
     const name = '项'.repeat(101);
     expect(errorsOf(project, { ...validProject, name })).toEqual([{ path: '/name', message: '项目名称不能超过100个字符' }]);
-    expect(errorsOf(project, { ...validProject, name }, 'en')).toEqual([{ path: '/name', message: 'Project name must be at most 100 character(s)' }]);
+    expect(errorsOf(project, { ...validProject, name }, 'en')).toEqual([
+      { path: '/name', message: 'Project name must be at most 100 character(s)' },
+    ]);
   });
 
   it('counts characters, not bytes: 100 Chinese characters are fine', () => {
@@ -123,7 +133,9 @@ describe('ranges and options', () => {
 
   it('reports a value outside oneOf once, as not allowed', () => {
     expect(errorsOf(dict, { ...validDict, isSealed: 2 })).toEqual([{ path: '/isSealed', message: '封存的值不在可选范围内' }]);
-    expect(errorsOf(dict, { ...validDict, isSealed: 2 }, 'en')).toEqual([{ path: '/isSealed', message: 'Sealed has a value that is not allowed' }]);
+    expect(errorsOf(dict, { ...validDict, isSealed: 2 }, 'en')).toEqual([
+      { path: '/isSealed', message: 'Sealed has a value that is not allowed' },
+    ]);
   });
 });
 
@@ -132,7 +144,9 @@ describe('detail rows', () => {
     const { designQty: _omit, ...noDesign } = validLine;
     const record = { ...validPlan, details: [validLine, noDesign] };
     expect(errorsOf(plan, record)).toEqual([{ path: '/details/1/designQty', message: '物资明细第2行 图纸设计量不能为空' }]);
-    expect(errorsOf(plan, record, 'en')).toEqual([{ path: '/details/1/designQty', message: 'Material lines row 2 Design quantity is required' }]);
+    expect(errorsOf(plan, record, 'en')).toEqual([
+      { path: '/details/1/designQty', message: 'Material lines row 2 Design quantity is required' },
+    ]);
   });
 
   it('reports several problems of one row, each at its own path', () => {
@@ -148,14 +162,19 @@ describe('detail rows', () => {
     expect(describePath(plan, '/title', 'zh').label).toBe('计划名称');
     expect(describePath(plan, '/details', 'en').label).toBe('Material lines');
     expect(describePath(plan, '/details/4', 'zh').label).toBe('物资明细第5行');
-    expect(describePath(plan, '/details/0/amount', 'en')).toMatchObject({ label: 'Material lines row 1 Amount', field: { name: 'amount' } });
+    expect(describePath(plan, '/details/0/amount', 'en')).toMatchObject({
+      label: 'Material lines row 1 Amount',
+      field: { name: 'amount' },
+    });
   });
 });
 
 describe('minRows', () => {
   it('asks for at least one material line', () => {
     expect(errorsOf(plan, { ...validPlan, details: [] })).toEqual([{ path: '/details', message: '物资明细至少需要1行' }]);
-    expect(errorsOf(plan, { ...validPlan, details: [] }, 'en')).toEqual([{ path: '/details', message: 'Material lines needs at least 1 row(s)' }]);
+    expect(errorsOf(plan, { ...validPlan, details: [] }, 'en')).toEqual([
+      { path: '/details', message: 'Material lines needs at least 1 row(s)' },
+    ]);
   });
 
   it('reports missing lines once, as required', () => {
@@ -167,12 +186,16 @@ describe('minRows', () => {
 describe('requiredIf (x-rules)', () => {
   it('requires dictKey for a child entry (parentId ≠ "0")', () => {
     expect(errorsOf(dict, { ...validDict, parentId: '1123598815738675201' })).toEqual([{ path: '/dictKey', message: '字典键值不能为空' }]);
-    expect(errorsOf(dict, { ...validDict, parentId: '1123598815738675201' }, 'en')).toEqual([{ path: '/dictKey', message: 'Dictionary key is required' }]);
+    expect(errorsOf(dict, { ...validDict, parentId: '1123598815738675201' }, 'en')).toEqual([
+      { path: '/dictKey', message: 'Dictionary key is required' },
+    ]);
   });
 
   it('does not require dictKey for a root entry (a numeric 0 is a type error, not a child entry)', () => {
     expect(errorsOf(dict, validDict)).toEqual([]);
-    expect(errorsOf(dict, { ...validDict, parentId: 0 as unknown as string })).toEqual([{ path: '/parentId', message: '上级字典的类型不正确,应为文本' }]);
+    expect(errorsOf(dict, { ...validDict, parentId: 0 as unknown as string })).toEqual([
+      { path: '/parentId', message: '上级字典的类型不正确,应为文本' },
+    ]);
   });
 
   it('is satisfied by a value', () => {
@@ -193,7 +216,9 @@ describe('requiredIf (x-rules)', () => {
 describe('partial mode', () => {
   it('requires nothing at the top level but still checks what was sent', () => {
     expect(errorsOf(project, { remark: '改' }, 'zh', 'partial')).toEqual([]);
-    expect(errorsOf(project, { name: '项'.repeat(101) }, 'zh', 'partial')).toEqual([{ path: '/name', message: '项目名称不能超过100个字符' }]);
+    expect(errorsOf(project, { name: '项'.repeat(101) }, 'zh', 'partial')).toEqual([
+      { path: '/name', message: '项目名称不能超过100个字符' },
+    ]);
   });
 
   it('checks detail rows only when the details are sent', () => {

@@ -52,10 +52,22 @@ export function describePath(model: EntityModel, path: string, lang: Lang): { fi
     return { field, label: field ? `${row} ${field.label[lang]}` : row };
   }
   const field = first ? model.fieldMap[first] : undefined;
-  return { field, label: field ? field.label[lang] : first ?? '' };
+  return { field, label: field ? field.label[lang] : (first ?? '') };
 }
 
-const CHOSEN_WIDGETS = new Set(['select', 'dict', 'ref', 'treeSelect', 'treeMultiSelect', 'upload', 'image', 'switch', 'date', 'dateRange', 'month']);
+const CHOSEN_WIDGETS = new Set([
+  'select',
+  'dict',
+  'ref',
+  'treeSelect',
+  'treeMultiSelect',
+  'upload',
+  'image',
+  'switch',
+  'date',
+  'dateRange',
+  'month',
+]);
 
 /** Whether a form picks the value (请选择) rather than types it (请输入). */
 export function isChosen(field: FieldModel): boolean {
@@ -75,8 +87,20 @@ function ajvMessage(model: EntityModel, e: AjvError, lang: Lang, prompts: boolea
   if (e.keyword === 'required') path = `${path}/${e.params.missingProperty}`;
   const { label, field } = describePath(model, path, lang);
   if (e.keyword === 'required') return { path, message: requiredMessage(field, label, lang, prompts) };
-  const key = (['required', 'maxLength', 'minLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'] as const)
-    .find((k) => k === e.keyword) as MessageKey | undefined;
+  const key = (
+    [
+      'required',
+      'maxLength',
+      'minLength',
+      'pattern',
+      'minimum',
+      'maximum',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      'minItems',
+      'maxItems',
+    ] as const
+  ).find((k) => k === e.keyword) as MessageKey | undefined;
   if (key) return { path, message: t(key, lang, { field: label, limit: e.params.limit }) };
   if (e.keyword === 'type') {
     const type = String(e.params.type).split(',')[0];
@@ -105,7 +129,14 @@ function isBlank(v: unknown): boolean {
 }
 
 /** requiredIf rules and detail row counts, which Ajv cannot see. */
-function ruleErrors(fields: readonly FieldModel[], values: Record<string, unknown>, prefix: string, labelOf: (f: FieldModel) => string, lang: Lang, prompts: boolean): FieldError[] {
+function ruleErrors(
+  fields: readonly FieldModel[],
+  values: Record<string, unknown>,
+  prefix: string,
+  labelOf: (f: FieldModel) => string,
+  lang: Lang,
+  prompts: boolean,
+): FieldError[] {
   const out: FieldError[] = [];
   for (const f of fields) {
     if (f.rules?.requiredIf && matches(f.rules.requiredIf, values) && isBlank(values[f.name])) {
@@ -117,8 +148,10 @@ function ruleErrors(fields: readonly FieldModel[], values: Record<string, unknow
 
 function detailCountErrors(detail: DetailModel, rows: unknown, lang: Lang): FieldError[] {
   const count = Array.isArray(rows) ? rows.length : 0;
-  if (count < detail.minRows) return [{ path: `/${detail.name}`, message: t('minItems', lang, { field: detail.label, limit: detail.minRows }) }];
-  if (count > detail.maxRows) return [{ path: `/${detail.name}`, message: t('maxItems', lang, { field: detail.label, limit: detail.maxRows }) }];
+  if (count < detail.minRows)
+    return [{ path: `/${detail.name}`, message: t('minItems', lang, { field: detail.label, limit: detail.minRows }) }];
+  if (count > detail.maxRows)
+    return [{ path: `/${detail.name}`, message: t('maxItems', lang, { field: detail.label, limit: detail.maxRows }) }];
   return [];
 }
 
@@ -146,12 +179,20 @@ function withNumericDecimals(model: EntityModel, record: Record<string, unknown>
   };
   convert(model.fields, out);
   for (const d of model.details) {
-    if (Array.isArray(out[d.name])) out[d.name] = (out[d.name] as unknown[]).map((r) => (r && typeof r === 'object' ? convert(d.fields, { ...(r as Record<string, unknown>) }) : r));
+    if (Array.isArray(out[d.name]))
+      out[d.name] = (out[d.name] as unknown[]).map((r) =>
+        r && typeof r === 'object' ? convert(d.fields, { ...(r as Record<string, unknown>) }) : r,
+      );
   }
   return out;
 }
 
-export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<string, unknown>, { mode, lang, changed, prompts = false }: ValidateOptions): FieldError[] {
+export function validateRecord(
+  ajv: Ajv,
+  model: EntityModel,
+  record: Record<string, unknown>,
+  { mode, lang, changed, prompts = false }: ValidateOptions,
+): FieldError[] {
   const numeric = withNumericDecimals(model, record);
   const checked = mode === 'partial' ? new Set(changed ?? Object.keys(record)) : undefined;
   const subject = checked ? Object.fromEntries(Object.entries(numeric).filter(([k]) => checked.has(k))) : numeric;
@@ -160,7 +201,8 @@ export function validateRecord(ajv: Ajv, model: EntityModel, record: Record<stri
   if (checked) {
     // a required field that this change empties
     for (const f of model.fields) {
-      if (checked.has(f.name) && f.required && isBlank(record[f.name])) errors.push({ path: `/${f.name}`, message: requiredMessage(f, f.label[lang], lang, prompts) });
+      if (checked.has(f.name) && f.required && isBlank(record[f.name]))
+        errors.push({ path: `/${f.name}`, message: requiredMessage(f, f.label[lang], lang, prompts) });
     }
   }
   const ruled = checked ? model.fields.filter((f) => checked.has(f.name)) : model.fields;

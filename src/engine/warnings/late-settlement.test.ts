@@ -50,10 +50,14 @@ describe('late settlement (c): late months', () => {
     expect(lateSettlements([december], '2027-01-31')).toEqual([]);
     expect(lateSettlements([december], '2027-02-01')).toEqual([{ contract: 'B', month: '2026-12', due: '2027-01-31' }]);
     // November's settlement is due on 31 December and late on 1 January
-    expect(lateSettlements([{ contract: 'C', active: ['2026-11'], settled: [] }], '2027-01-01')).toEqual([{ contract: 'C', month: '2026-11', due: '2026-12-31' }]);
+    expect(lateSettlements([{ contract: 'C', active: ['2026-11'], settled: [] }], '2027-01-01')).toEqual([
+      { contract: 'C', month: '2026-11', due: '2026-12-31' },
+    ]);
     // January 2028's is due on 29 February (a leap year) and late on 1 March
     expect(lateSettlements([{ contract: 'D', active: ['2028-01'], settled: [] }], '2028-02-29')).toEqual([]);
-    expect(lateSettlements([{ contract: 'D', active: ['2028-01'], settled: [] }], '2028-03-01')).toEqual([{ contract: 'D', month: '2028-01', due: '2028-02-29' }]);
+    expect(lateSettlements([{ contract: 'D', active: ['2028-01'], settled: [] }], '2028-03-01')).toEqual([
+      { contract: 'D', month: '2028-01', due: '2028-02-29' },
+    ]);
   });
 
   it('takes a time after the day, sorts months, lists each once and skips malformed months and contracts without activity', () => {
@@ -65,10 +69,18 @@ describe('late settlement (c): late months', () => {
   });
 
   it('names the month, the activity and the due day in both languages', () => {
-    const w = lateSettlementWarning({ contract: 'A', month: '2026-06', due: '2026-07-31' }, { zh: '材料验收单', en: 'Goods-received checks' });
+    const w = lateSettlementWarning(
+      { contract: 'A', month: '2026-06', due: '2026-07-31' },
+      { zh: '材料验收单', en: 'Goods-received checks' },
+    );
     expect(w).toEqual({
-      warnType: 'late_settlement', warnLevel: 'warning', period: '2026-06',
-      message: { zh: '2026-06 有材料验收单,截至 2026-07-31 仍无该期结算', en: 'Goods-received checks in 2026-06, but no settlement for that period by 2026-07-31' },
+      warnType: 'late_settlement',
+      warnLevel: 'warning',
+      period: '2026-06',
+      message: {
+        zh: '2026-06 有材料验收单,截至 2026-07-31 仍无该期结算',
+        en: 'Goods-received checks in 2026-06, but no settlement for that period by 2026-07-31',
+      },
     });
   });
 });

@@ -76,14 +76,19 @@ export function lateSettlements(contracts: readonly ContractMonths[], today: str
 }
 
 const TEXT = {
-  unsettled: { zh: '{month} 有{activity},截至 {due} 仍无该期结算', en: '{activity} in {month}, but no settlement for that period by {due}' },
+  unsettled: {
+    zh: '{month} 有{activity},截至 {due} 仍无该期结算',
+    en: '{activity} in {month}, but no settlement for that period by {due}',
+  },
 } as const satisfies Record<string, Label>;
 
 /** The warning of one late month; `activity` names what happened ("材料验收单、机械使用记录"). */
 export function lateSettlementWarning(late: LateMonth, activity: Label): Warning {
   const params = { month: late.month, due: late.due, activity };
   return {
-    warnType: 'late_settlement', warnLevel: 'warning', period: late.month,
+    warnType: 'late_settlement',
+    warnLevel: 'warning',
+    period: late.month,
     message: { zh: render(TEXT, 'unsettled', 'zh', params), en: render(TEXT, 'unsettled', 'en', params) },
   };
 }

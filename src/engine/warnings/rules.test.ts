@@ -1,32 +1,65 @@
 // The warning rules with worked examples (expected numbers computed by hand).
 import { describe as group, expect, it } from 'vitest';
 import {
-  amountCapWarnings, blocking, DEFAULT_WARN_SETTINGS as S, demandWarnings, describe, leaseOverdueWarnings, priceWarnings, procureOverTotalWarnings,
-  procureWarnings, quantityCapWarnings, settlementAmountWarnings, stockWarnings, supplementaryWarnings, supplyWarnings, timelinessWarnings,
+  amountCapWarnings,
+  blocking,
+  DEFAULT_WARN_SETTINGS as S,
+  demandWarnings,
+  describe,
+  leaseOverdueWarnings,
+  priceWarnings,
+  procureOverTotalWarnings,
+  procureWarnings,
+  quantityCapWarnings,
+  settlementAmountWarnings,
+  stockWarnings,
+  supplementaryWarnings,
+  supplyWarnings,
+  timelinessWarnings,
 } from './rules.ts';
 
 group('R-DEM-1 monthly demand against the total demand plan', () => {
-  const figures = new Map([['steel', { planned: 1000, taken: 700 }], ['cement', { planned: 200, taken: 0 }]]);
+  const figures = new Map([
+    ['steel', { planned: 1000, taken: 700 }],
+    ['cement', { planned: 200, taken: 0 }],
+  ]);
 
   it('passes up to the plan, warns above it, is critical above 110 %', () => {
     expect(demandWarnings([{ id: '1', goodsId: 'steel', name: 'HRB400 Φ25', qty: 300 }], figures, S)).toEqual([]);
     // 700 + 350 = 1050 > 1000: 105 %
     const [w] = demandWarnings([{ id: '1', goodsId: 'steel', name: 'HRB400 Φ25', qty: 350 }], figures, S);
-    expect(w).toMatchObject({ warnType: 'exceed_total_demand', warnLevel: 'warning', sourceDetailId: '1', goodsId: 'steel', thresholdValue: 1000, actualValue: 1050 });
+    expect(w).toMatchObject({
+      warnType: 'exceed_total_demand',
+      warnLevel: 'warning',
+      sourceDetailId: '1',
+      goodsId: 'steel',
+      thresholdValue: 1000,
+      actualValue: 1050,
+    });
     expect(w.message.zh).toBe('HRB400 Φ25:累计月度需用 1050 超过总需用计划 1000(105%)');
     expect(w.message.en).toBe('HRB400 Φ25: cumulative monthly demand 1050 exceeds the total demand plan 1000 (105 %)');
     // 110 % exactly is still a warning, 1100.0001 is critical
     expect(demandWarnings([{ goodsId: 'steel', name: 's', qty: 400 }], figures, S)[0].warnLevel).toBe('warning');
-    expect(demandWarnings([{ goodsId: 'steel', name: 's', qty: '400.0001' }], figures, S)[0]).toMatchObject({ warnLevel: 'critical', actualValue: 1100.0001 });
+    expect(demandWarnings([{ goodsId: 'steel', name: 's', qty: '400.0001' }], figures, S)[0]).toMatchObject({
+      warnLevel: 'critical',
+      actualValue: 1100.0001,
+    });
   });
 
   it('lines of one goods accumulate in the document; goods off the plan are unplanned', () => {
-    const warnings = demandWarnings([
-      { id: 'a', goodsId: 'cement', name: 'P.O 42.5', qty: 150 },
-      { id: 'b', goodsId: 'cement', name: 'P.O 42.5', qty: 60 },
-      { id: 'c', goodsId: 'sand', name: '中砂', qty: 10 },
-    ], figures, S);
-    expect(warnings.map((w) => [w.sourceDetailId, w.warnType, w.actualValue])).toEqual([['b', 'exceed_total_demand', 210], ['c', 'unplanned_goods', 10]]);
+    const warnings = demandWarnings(
+      [
+        { id: 'a', goodsId: 'cement', name: 'P.O 42.5', qty: 150 },
+        { id: 'b', goodsId: 'cement', name: 'P.O 42.5', qty: 60 },
+        { id: 'c', goodsId: 'sand', name: '中砂', qty: 10 },
+      ],
+      figures,
+      S,
+    );
+    expect(warnings.map((w) => [w.sourceDetailId, w.warnType, w.actualValue])).toEqual([
+      ['b', 'exceed_total_demand', 210],
+      ['c', 'unplanned_goods', 10],
+    ]);
     expect(warnings[1].message).toEqual({ zh: '中砂 不在总需用计划中', en: '中砂 is not in the total demand plan' });
   });
 
@@ -64,7 +97,10 @@ group('R-CAP settlement caps', () => {
       { id: '3', name: '模板', qty: 5, cumulativeQty: 1000, contractQty: 1000 },
       { id: '4', name: '零星用工', qty: 5, cumulativeQty: 5, contractQty: null },
     ]);
-    expect(warnings.map((w) => [w.sourceDetailId, w.warnLevel, w.actualValue, w.thresholdValue])).toEqual([['1', 'critical', 1000.5, 1000], ['2', 'warning', 1200, 1000]]);
+    expect(warnings.map((w) => [w.sourceDetailId, w.warnLevel, w.actualValue, w.thresholdValue])).toEqual([
+      ['1', 'critical', 1000.5, 1000],
+      ['2', 'warning', 1200, 1000],
+    ]);
   });
 
   it('R-CAP-3: from 90 % near, over 100 % critical', () => {
@@ -96,23 +132,34 @@ group('settlement quality and timeliness', () => {
   });
 
   it('late: a span over 3 months, a period other than the month prepared', () => {
-    expect(timelinessWarnings({ period: '2026-06', startDate: '2026-03-01', endDate: '2026-06-01', preparedMonth: '2026-06' }, S)).toEqual([]);
+    expect(timelinessWarnings({ period: '2026-06', startDate: '2026-03-01', endDate: '2026-06-01', preparedMonth: '2026-06' }, S)).toEqual(
+      [],
+    );
     const [w] = timelinessWarnings({ period: '2026-06', startDate: '2026-03-01', endDate: '2026-06-02', preparedMonth: '2026-08' }, S);
     expect(w.message.zh).toBe('结算期间 2026-03-01 至 2026-06-02 超过 3 个月;结算期次 2026-06 与编制月份 2026-08 不一致');
-    expect(w.message.en).toBe('The settlement period 2026-03-01 to 2026-06-02 is longer than 3 month(s); Settlement period 2026-06 differs from the month it was prepared, 2026-08');
+    expect(w.message.en).toBe(
+      'The settlement period 2026-03-01 to 2026-06-02 is longer than 3 month(s); Settlement period 2026-06 differs from the month it was prepared, 2026-08',
+    );
   });
 
   it('lease overdue past the contract end date', () => {
     expect(leaseOverdueWarnings('2026-10-31', '2026-10-31')).toEqual([]);
-    expect(leaseOverdueWarnings('2026-11-01', '2026-10-31')[0].message.zh).toBe('结算截止日期 2026-11-01 已超过租赁合同结束日期 2026-10-31');
+    expect(leaseOverdueWarnings('2026-11-01', '2026-10-31')[0].message.zh).toBe(
+      '结算截止日期 2026-11-01 已超过租赁合同结束日期 2026-10-31',
+    );
     expect(leaseOverdueWarnings('2026-11-01', null)).toEqual([]);
   });
 });
 
 group('stock and prices', () => {
-  it('R-STOCK-4: stock below the month\'s demand is a tip', () => {
+  it("R-STOCK-4: stock below the month's demand is a tip", () => {
     expect(stockWarnings([{ goodsId: 'g', name: '钢筋', qty: 50, stock: 50 }])).toEqual([]);
-    expect(stockWarnings([{ id: '9', goodsId: 'g', name: '钢筋', qty: 50, stock: 12.5 }])[0]).toMatchObject({ warnType: 'stock_shortage', warnLevel: 'info', actualValue: 12.5, thresholdValue: 50 });
+    expect(stockWarnings([{ id: '9', goodsId: 'g', name: '钢筋', qty: 50, stock: 12.5 }])[0]).toMatchObject({
+      warnType: 'stock_shortage',
+      warnLevel: 'info',
+      actualValue: 12.5,
+      thresholdValue: 50,
+    });
   });
 
   it('R-PRICE: over the reference price + 5 %', () => {

@@ -91,39 +91,123 @@ export const WARN_TYPES = {
 } as const satisfies Record<string, Label>;
 
 const TEXT = {
-  demandOverTotal: { zh: '{goods}:累计月度需用 {actual} 超过总需用计划 {threshold}({ratio}%)', en: '{goods}: cumulative monthly demand {actual} exceeds the total demand plan {threshold} ({ratio} %)' },
+  demandOverTotal: {
+    zh: '{goods}:累计月度需用 {actual} 超过总需用计划 {threshold}({ratio}%)',
+    en: '{goods}: cumulative monthly demand {actual} exceeds the total demand plan {threshold} ({ratio} %)',
+  },
   unplanned: { zh: '{goods} 不在总需用计划中', en: '{goods} is not in the total demand plan' },
-  procureOverMonthly: { zh: '{goods}:累计采购 {actual} 超过月度需用计划 {threshold}', en: '{goods}: cumulative procurement {actual} exceeds the monthly demand {threshold}' },
-  procureOverTotal: { zh: '{goods}:累计采购 {actual} 超过总需用计划 {threshold}({ratio}%)', en: '{goods}: cumulative procurement {actual} exceeds the total demand plan {threshold} ({ratio} %)' },
-  supplyOverProcure: { zh: '{goods}:累计供应 {actual} 超过采购计划 {threshold}', en: '{goods}: cumulative supply {actual} exceeds the procurement plan {threshold}' },
-  receiptOverSupply: { zh: '{goods}:累计验收合格 {actual} 超过批次供应量 {threshold}', en: '{goods}: cumulative accepted quantity {actual} exceeds the delivery batch\'s supply {threshold}' },
-  receivedOverDelivered: { zh: '{goods}:实收数量 {actual} 超过送货数量 {threshold}', en: '{goods}: received quantity {actual} exceeds the delivered quantity {threshold}' },
-  receivedOverNet: { zh: '{goods}:实收数量 {actual} 超过过磅净重 {threshold}', en: '{goods}: received quantity {actual} exceeds the weighed net weight {threshold}' },
-  acceptedOverDelivered: { zh: '{goods}:合格数量 {actual} 超过到货数量 {threshold}', en: '{goods}: accepted quantity {actual} exceeds the delivered quantity {threshold}' },
-  returnedOverRejected: { zh: '{goods}:退货数量 {actual} 超过不合格数量 {threshold}', en: '{goods}: returned quantity {actual} exceeds the rejected quantity {threshold}' },
-  receiptOverContract: { zh: '{goods}:累计验收合格 {actual} 超过合同数量 {threshold}', en: '{goods}: cumulative accepted quantity {actual} exceeds the contract quantity {threshold}' },
-  qtyOverContract: { zh: '{goods}:累计结算数量 {actual} 超过合同数量 {threshold}', en: '{goods}: cumulative settled quantity {actual} exceeds the contract quantity {threshold}' },
-  amountOverContract: { zh: '累计结算金额 {actual} 元超过合同金额 {threshold} 元({ratio}%)', en: 'Cumulative settled amount {actual} exceeds the contract amount {threshold} ({ratio} %)' },
-  amountNearContract: { zh: '累计结算金额 {actual} 元已达合同金额 {threshold} 元的 {ratio}%(预警线 {limit}%)', en: 'Cumulative settled amount {actual} has reached {ratio} % of the contract amount {threshold} (warning from {limit} %)' },
-  supplementary: { zh: '补充协议累计金额 {actual} 元超过原合同金额 {base} 元的 {limit}%({ratio}%)', en: 'Supplementary agreements total {actual}, over {limit} % of the original contract amount {base} ({ratio} %)' },
-  negative: { zh: '本期结算金额 {actual} 元为负数', en: 'This period\'s settled amount {actual} is negative' },
-  negativePayable: { zh: '本期应付金额 {actual} 元为负数', en: 'This period\'s payable amount {actual} is negative' },
-  smallSettlements: { zh: '连续 {count} 期结算金额均低于当前合同金额 {base} 元的 {limit}%(本期 {actual} 元)', en: '{count} consecutive settlements each below {limit} % of the current contract amount {base} (this period {actual})' },
-  inventoryLoss: { zh: '{goods}:盘亏 {qty},金额 {actual} 元,超过账面金额 {book} 元的 {limit}%', en: '{goods}: stocktake loss of {qty} worth {actual}, over {limit} % of the book value {book}' },
-  inventoryLossQty: { zh: '{goods}:盘亏 {actual},超过账面数量 {book} 的 {limit}%', en: '{goods}: stocktake loss of {actual}, over {limit} % of the book quantity {book}' },
-  overuse: { zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},超耗率 {rate}%', en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over}, an overuse rate of {rate} %' },
-  overuseAmount: { zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},金额 {amount} 元,超耗率 {rate}%', en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over} worth {amount}, an overuse rate of {rate} %' },
-  budgetOver: { zh: '{type}类合同累计 {actual} 元超过项目成本预算 {threshold} 元({ratio}%)', en: 'Contracts of type {type} total {actual}, over the project\'s budget {threshold} ({ratio} %)' },
-  budgetNear: { zh: '{type}类合同累计 {actual} 元已达项目成本预算 {threshold} 元的 {ratio}%(预警线 {limit}%)', en: 'Contracts of type {type} total {actual}, {ratio} % of the project\'s budget {threshold} (warning from {limit} %)' },
-  zero: { zh: '本期结算金额为零', en: 'This period\'s settled amount is zero' },
-  spanTooLong: { zh: '结算期间 {start} 至 {end} 超过 {limit} 个月', en: 'The settlement period {start} to {end} is longer than {limit} month(s)' },
-  periodNotCreated: { zh: '结算期次 {period} 与编制月份 {month} 不一致', en: 'Settlement period {period} differs from the month it was prepared, {month}' },
-  approvalStepSlow: { zh: '审批环节“{step}”用时 {days} 天,超过 {limit} 天', en: 'Approval step "{step}" took {days} days, more than {limit}' },
+  procureOverMonthly: {
+    zh: '{goods}:累计采购 {actual} 超过月度需用计划 {threshold}',
+    en: '{goods}: cumulative procurement {actual} exceeds the monthly demand {threshold}',
+  },
+  procureOverTotal: {
+    zh: '{goods}:累计采购 {actual} 超过总需用计划 {threshold}({ratio}%)',
+    en: '{goods}: cumulative procurement {actual} exceeds the total demand plan {threshold} ({ratio} %)',
+  },
+  supplyOverProcure: {
+    zh: '{goods}:累计供应 {actual} 超过采购计划 {threshold}',
+    en: '{goods}: cumulative supply {actual} exceeds the procurement plan {threshold}',
+  },
+  receiptOverSupply: {
+    zh: '{goods}:累计验收合格 {actual} 超过批次供应量 {threshold}',
+    en: "{goods}: cumulative accepted quantity {actual} exceeds the delivery batch's supply {threshold}",
+  },
+  receivedOverDelivered: {
+    zh: '{goods}:实收数量 {actual} 超过送货数量 {threshold}',
+    en: '{goods}: received quantity {actual} exceeds the delivered quantity {threshold}',
+  },
+  receivedOverNet: {
+    zh: '{goods}:实收数量 {actual} 超过过磅净重 {threshold}',
+    en: '{goods}: received quantity {actual} exceeds the weighed net weight {threshold}',
+  },
+  acceptedOverDelivered: {
+    zh: '{goods}:合格数量 {actual} 超过到货数量 {threshold}',
+    en: '{goods}: accepted quantity {actual} exceeds the delivered quantity {threshold}',
+  },
+  returnedOverRejected: {
+    zh: '{goods}:退货数量 {actual} 超过不合格数量 {threshold}',
+    en: '{goods}: returned quantity {actual} exceeds the rejected quantity {threshold}',
+  },
+  receiptOverContract: {
+    zh: '{goods}:累计验收合格 {actual} 超过合同数量 {threshold}',
+    en: '{goods}: cumulative accepted quantity {actual} exceeds the contract quantity {threshold}',
+  },
+  qtyOverContract: {
+    zh: '{goods}:累计结算数量 {actual} 超过合同数量 {threshold}',
+    en: '{goods}: cumulative settled quantity {actual} exceeds the contract quantity {threshold}',
+  },
+  amountOverContract: {
+    zh: '累计结算金额 {actual} 元超过合同金额 {threshold} 元({ratio}%)',
+    en: 'Cumulative settled amount {actual} exceeds the contract amount {threshold} ({ratio} %)',
+  },
+  amountNearContract: {
+    zh: '累计结算金额 {actual} 元已达合同金额 {threshold} 元的 {ratio}%(预警线 {limit}%)',
+    en: 'Cumulative settled amount {actual} has reached {ratio} % of the contract amount {threshold} (warning from {limit} %)',
+  },
+  supplementary: {
+    zh: '补充协议累计金额 {actual} 元超过原合同金额 {base} 元的 {limit}%({ratio}%)',
+    en: 'Supplementary agreements total {actual}, over {limit} % of the original contract amount {base} ({ratio} %)',
+  },
+  negative: { zh: '本期结算金额 {actual} 元为负数', en: "This period's settled amount {actual} is negative" },
+  negativePayable: { zh: '本期应付金额 {actual} 元为负数', en: "This period's payable amount {actual} is negative" },
+  smallSettlements: {
+    zh: '连续 {count} 期结算金额均低于当前合同金额 {base} 元的 {limit}%(本期 {actual} 元)',
+    en: '{count} consecutive settlements each below {limit} % of the current contract amount {base} (this period {actual})',
+  },
+  inventoryLoss: {
+    zh: '{goods}:盘亏 {qty},金额 {actual} 元,超过账面金额 {book} 元的 {limit}%',
+    en: '{goods}: stocktake loss of {qty} worth {actual}, over {limit} % of the book value {book}',
+  },
+  inventoryLossQty: {
+    zh: '{goods}:盘亏 {actual},超过账面数量 {book} 的 {limit}%',
+    en: '{goods}: stocktake loss of {actual}, over {limit} % of the book quantity {book}',
+  },
+  overuse: {
+    zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},超耗率 {rate}%',
+    en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over}, an overuse rate of {rate} %',
+  },
+  overuseAmount: {
+    zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},金额 {amount} 元,超耗率 {rate}%',
+    en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over} worth {amount}, an overuse rate of {rate} %',
+  },
+  budgetOver: {
+    zh: '{type}类合同累计 {actual} 元超过项目成本预算 {threshold} 元({ratio}%)',
+    en: "Contracts of type {type} total {actual}, over the project's budget {threshold} ({ratio} %)",
+  },
+  budgetNear: {
+    zh: '{type}类合同累计 {actual} 元已达项目成本预算 {threshold} 元的 {ratio}%(预警线 {limit}%)',
+    en: "Contracts of type {type} total {actual}, {ratio} % of the project's budget {threshold} (warning from {limit} %)",
+  },
+  zero: { zh: '本期结算金额为零', en: "This period's settled amount is zero" },
+  spanTooLong: {
+    zh: '结算期间 {start} 至 {end} 超过 {limit} 个月',
+    en: 'The settlement period {start} to {end} is longer than {limit} month(s)',
+  },
+  periodNotCreated: {
+    zh: '结算期次 {period} 与编制月份 {month} 不一致',
+    en: 'Settlement period {period} differs from the month it was prepared, {month}',
+  },
+  approvalStepSlow: {
+    zh: '审批环节“{step}”用时 {days} 天,超过 {limit} 天',
+    en: 'Approval step "{step}" took {days} days, more than {limit}',
+  },
   approvalSlow: { zh: '审批共用时 {days} 天,超过 {limit} 天', en: 'The approval took {days} days in all, more than {limit}' },
-  approvalAcrossMonth: { zh: '{start} 提交审批,{end} 才审批完成,未在当月办结', en: 'Submitted for approval on {start} and approved only on {end}, not within the month' },
-  stockShort: { zh: '{goods}:现有库存 {actual} 不足下月需用 {threshold}', en: '{goods}: stock {actual} does not cover next month\'s demand {threshold}' },
-  leaseOverdue: { zh: '结算截止日期 {end} 已超过租赁合同结束日期 {contractEnd}', en: 'The settlement runs to {end}, past the lease contract\'s end date {contractEnd}' },
-  priceOverReference: { zh: '{goods}:单价 {actual} 超过参考价 {reference} 的 {limit}%(上限 {threshold})', en: '{goods}: price {actual} exceeds the reference price {reference} by more than {limit} % (limit {threshold})' },
+  approvalAcrossMonth: {
+    zh: '{start} 提交审批,{end} 才审批完成,未在当月办结',
+    en: 'Submitted for approval on {start} and approved only on {end}, not within the month',
+  },
+  stockShort: {
+    zh: '{goods}:现有库存 {actual} 不足下月需用 {threshold}',
+    en: "{goods}: stock {actual} does not cover next month's demand {threshold}",
+  },
+  leaseOverdue: {
+    zh: '结算截止日期 {end} 已超过租赁合同结束日期 {contractEnd}',
+    en: "The settlement runs to {end}, past the lease contract's end date {contractEnd}",
+  },
+  priceOverReference: {
+    zh: '{goods}:单价 {actual} 超过参考价 {reference} 的 {limit}%(上限 {threshold})',
+    en: '{goods}: price {actual} exceeds the reference price {reference} by more than {limit} % (limit {threshold})',
+  },
 } as const satisfies Record<string, Label>;
 
 function text(key: keyof typeof TEXT, params: Record<string, unknown>): Label {
@@ -170,11 +254,21 @@ export function demandWarnings(lines: readonly Line[], figures: ReadonlyMap<stri
 }
 
 /** R-PRO-1 (second half): a procurement's lines against the total demand plan (C(g) + q > T(g)). */
-export function procureOverTotalWarnings(lines: readonly Line[], figures: ReadonlyMap<string, GoodsFigures>, settings: WarnSettings): Warning[] {
+export function procureOverTotalWarnings(
+  lines: readonly Line[],
+  figures: ReadonlyMap<string, GoodsFigures>,
+  settings: WarnSettings,
+): Warning[] {
   return overPlan(lines, figures, settings, 'procureOverTotal', false);
 }
 
-function overPlan(lines: readonly Line[], figures: ReadonlyMap<string, GoodsFigures>, settings: WarnSettings, message: 'demandOverTotal' | 'procureOverTotal', flagUnplanned: boolean): Warning[] {
+function overPlan(
+  lines: readonly Line[],
+  figures: ReadonlyMap<string, GoodsFigures>,
+  settings: WarnSettings,
+  message: 'demandOverTotal' | 'procureOverTotal',
+  flagUnplanned: boolean,
+): Warning[] {
   const running = new Map<string, Dec>();
   const warnings: Warning[] = [];
   for (const line of lines) {
@@ -185,7 +279,14 @@ function overPlan(lines: readonly Line[], figures: ReadonlyMap<string, GoodsFigu
     running.set(line.goodsId, total);
     const base = { sourceDetailId: line.id, goodsId: line.goodsId };
     if (figure?.planned === undefined) {
-      if (flagUnplanned) warnings.push({ ...base, warnType: 'unplanned_goods', warnLevel: 'warning', actualValue: out(total), message: text('unplanned', { goods: line.name }) });
+      if (flagUnplanned)
+        warnings.push({
+          ...base,
+          warnType: 'unplanned_goods',
+          warnLevel: 'warning',
+          actualValue: out(total),
+          message: text('unplanned', { goods: line.name }),
+        });
       continue;
     }
     const planned = dec(figure.planned);
@@ -193,7 +294,11 @@ function overPlan(lines: readonly Line[], figures: ReadonlyMap<string, GoodsFigu
     const ratio = percent(out(total), out(planned));
     const critical = planned.isZero() || total.gt(planned.mul(settings.demandCriticalPercent).div(100));
     warnings.push({
-      ...base, warnType: 'exceed_total_demand', warnLevel: critical ? 'critical' : 'warning', thresholdValue: out(planned), actualValue: out(total),
+      ...base,
+      warnType: 'exceed_total_demand',
+      warnLevel: critical ? 'critical' : 'warning',
+      thresholdValue: out(planned),
+      actualValue: out(total),
       message: text(message, { goods: line.name, actual: out(total), threshold: out(planned), ratio: ratio ?? '∞' }),
     });
   }
@@ -209,7 +314,11 @@ export interface LinkedLine extends Line {
   upstreamId: string;
 }
 
-function overUpstream(lines: readonly LinkedLine[], warnType: 'exceed_monthly_demand' | 'exceed_procure' | 'exceed_supply' | 'exceed_contract_qty', message: 'procureOverMonthly' | 'supplyOverProcure' | 'receiptOverSupply' | 'receiptOverContract'): Warning[] {
+function overUpstream(
+  lines: readonly LinkedLine[],
+  warnType: 'exceed_monthly_demand' | 'exceed_procure' | 'exceed_supply' | 'exceed_contract_qty',
+  message: 'procureOverMonthly' | 'supplyOverProcure' | 'receiptOverSupply' | 'receiptOverContract',
+): Warning[] {
   const running = new Map<string, Dec>();
   const warnings: Warning[] = [];
   for (const line of lines) {
@@ -217,7 +326,12 @@ function overUpstream(lines: readonly LinkedLine[], warnType: 'exceed_monthly_de
     running.set(line.upstreamId, total);
     if (total.lte(dec(line.limit))) continue;
     warnings.push({
-      warnType, warnLevel: 'warning', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(dec(line.limit)), actualValue: out(total),
+      warnType,
+      warnLevel: 'warning',
+      sourceDetailId: line.id,
+      goodsId: line.goodsId,
+      thresholdValue: out(dec(line.limit)),
+      actualValue: out(total),
       message: text(message, { goods: line.name, actual: out(total), threshold: out(dec(line.limit)) }),
     });
   }
@@ -254,8 +368,17 @@ export function ticketWarnings(lines: readonly TicketLine[]): Warning[] {
     const received = dec(line.qty);
     if (received.lte(limit)) continue;
     warnings.push({
-      warnType: 'receipt_mismatch', warnLevel: 'warning', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(limit), actualValue: out(received),
-      message: text(weighed ? 'receivedOverNet' : 'receivedOverDelivered', { goods: line.name, actual: out(received), threshold: out(limit) }),
+      warnType: 'receipt_mismatch',
+      warnLevel: 'warning',
+      sourceDetailId: line.id,
+      goodsId: line.goodsId,
+      thresholdValue: out(limit),
+      actualValue: out(received),
+      message: text(weighed ? 'receivedOverNet' : 'receivedOverDelivered', {
+        goods: line.name,
+        actual: out(received),
+        threshold: out(limit),
+      }),
     });
   }
   return warnings;
@@ -279,10 +402,20 @@ export function acceptanceWarnings(lines: readonly AcceptedLine[]): Warning[] {
     const returned = dec(isBlank(line.returnedQty) ? 0 : line.returnedQty);
     const base = { warnType: 'receipt_mismatch' as const, warnLevel: 'warning' as const, sourceDetailId: line.id, goodsId: line.goodsId };
     if (accepted.gt(delivered)) {
-      warnings.push({ ...base, thresholdValue: out(delivered), actualValue: out(accepted), message: text('acceptedOverDelivered', { goods: line.name, actual: out(accepted), threshold: out(delivered) }) });
+      warnings.push({
+        ...base,
+        thresholdValue: out(delivered),
+        actualValue: out(accepted),
+        message: text('acceptedOverDelivered', { goods: line.name, actual: out(accepted), threshold: out(delivered) }),
+      });
     } else if (returned.gt(delivered.sub(accepted))) {
       const rejected = delivered.sub(accepted);
-      warnings.push({ ...base, thresholdValue: out(rejected), actualValue: out(returned), message: text('returnedOverRejected', { goods: line.name, actual: out(returned), threshold: out(rejected) }) });
+      warnings.push({
+        ...base,
+        thresholdValue: out(rejected),
+        actualValue: out(returned),
+        message: text('returnedOverRejected', { goods: line.name, actual: out(returned), threshold: out(rejected) }),
+      });
     }
   }
   return warnings;
@@ -311,8 +444,13 @@ export function quantityCapWarnings(lines: readonly SettledLine[]): Warning[] {
     const limit = dec(line.contractQty);
     if (cumulative.lte(limit)) continue;
     warnings.push({
-      warnType: 'exceed_contract_qty', warnLevel: line.goodsId ? 'critical' : 'warning', sourceDetailId: line.id, goodsId: line.goodsId,
-      thresholdValue: out(limit), actualValue: out(cumulative), message: text('qtyOverContract', { goods: line.name, actual: out(cumulative), threshold: out(limit) }),
+      warnType: 'exceed_contract_qty',
+      warnLevel: line.goodsId ? 'critical' : 'warning',
+      sourceDetailId: line.id,
+      goodsId: line.goodsId,
+      thresholdValue: out(limit),
+      actualValue: out(cumulative),
+      message: text('qtyOverContract', { goods: line.name, actual: out(cumulative), threshold: out(limit) }),
     });
   }
   return warnings;
@@ -326,8 +464,10 @@ export function amountCapWarnings(cumulativeAmount: Num, currentContractAmount: 
   const ratio = percent(out(actual), out(limit));
   const values = { thresholdValue: out(limit), actualValue: out(actual) };
   const params = { actual: yuan(actual), threshold: yuan(limit), ratio, limit: settings.nearContractPercent };
-  if (actual.gt(limit)) return [{ warnType: 'exceed_contract_amount', warnLevel: 'critical', ...values, message: text('amountOverContract', params) }];
-  if (actual.gte(limit.mul(settings.nearContractPercent).div(100))) return [{ warnType: 'near_contract_amount', warnLevel: 'warning', ...values, message: text('amountNearContract', params) }];
+  if (actual.gt(limit))
+    return [{ warnType: 'exceed_contract_amount', warnLevel: 'critical', ...values, message: text('amountOverContract', params) }];
+  if (actual.gte(limit.mul(settings.nearContractPercent).div(100)))
+    return [{ warnType: 'near_contract_amount', warnLevel: 'warning', ...values, message: text('amountNearContract', params) }];
   return [];
 }
 
@@ -341,10 +481,28 @@ const negative = (v: Dec) => v.isNeg() && !v.isZero();
 export function settlementAmountWarnings(thisAmount: Num | null | undefined, thisPayable?: Num | null): Warning[] {
   if (isBlank(thisAmount)) return [];
   const amount = dec(thisAmount);
-  if (negative(amount)) return [{ warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(amount), message: text('negative', { actual: yuan(amount) }) }];
-  const zero: Warning[] = amount.isZero() ? [{ warnType: 'zero_settlement', warnLevel: 'info', actualValue: 0, message: text('zero', {}) }] : [];
+  if (negative(amount))
+    return [
+      {
+        warnType: 'negative_settlement',
+        warnLevel: 'warning',
+        actualValue: out(amount),
+        message: text('negative', { actual: yuan(amount) }),
+      },
+    ];
+  const zero: Warning[] = amount.isZero()
+    ? [{ warnType: 'zero_settlement', warnLevel: 'info', actualValue: 0, message: text('zero', {}) }]
+    : [];
   if (!isBlank(thisPayable) && negative(dec(thisPayable))) {
-    return [...zero, { warnType: 'negative_settlement', warnLevel: 'warning', actualValue: out(dec(thisPayable)), message: text('negativePayable', { actual: yuan(dec(thisPayable)) }) }];
+    return [
+      ...zero,
+      {
+        warnType: 'negative_settlement',
+        warnLevel: 'warning',
+        actualValue: out(dec(thisPayable)),
+        message: text('negativePayable', { actual: yuan(dec(thisPayable)) }),
+      },
+    ];
   }
   return zero;
 }
@@ -355,17 +513,31 @@ export function settlementAmountWarnings(thisAmount: Num | null | undefined, thi
  * settlements each below the % of the current contract amount. An exactly zero amount is already a
  * zero settlement of its own, so this one is about small positive amounts.
  */
-export function smallSettlementWarnings(amounts: readonly Num[], currentContractAmount: Num | null | undefined, settings: WarnSettings): Warning[] {
+export function smallSettlementWarnings(
+  amounts: readonly Num[],
+  currentContractAmount: Num | null | undefined,
+  settings: WarnSettings,
+): Warning[] {
   const count = settings.smallSettlementCount;
   if (isBlank(currentContractAmount) || dec(currentContractAmount).lte(0) || count < 1 || amounts.length < count) return [];
   const current = dec(amounts[0]);
   if (current.lte(0)) return [];
   const limit = roundHalfUp(dec(currentContractAmount).mul(settings.smallSettlementPercent).div(100), 2);
   if (!amounts.slice(0, count).every((a) => dec(a).lt(limit))) return [];
-  return [{
-    warnType: 'zero_settlement', warnLevel: 'warning', thresholdValue: out(limit), actualValue: out(current),
-    message: text('smallSettlements', { count, base: yuan(dec(currentContractAmount)), limit: settings.smallSettlementPercent, actual: yuan(current) }),
-  }];
+  return [
+    {
+      warnType: 'zero_settlement',
+      warnLevel: 'warning',
+      thresholdValue: out(limit),
+      actualValue: out(current),
+      message: text('smallSettlements', {
+        count,
+        base: yuan(dec(currentContractAmount)),
+        limit: settings.smallSettlementPercent,
+        actual: yuan(current),
+      }),
+    },
+  ];
 }
 
 /** Whole months from one date to another, counted as the calendar does (01-01 → 04-01 is 3). */
@@ -394,11 +566,13 @@ function approvalReasons(approval: ApprovalTimeline, settings: WarnSettings): La
   const reasons: Label[] = [];
   for (const step of approval.steps) {
     const days = daysBetween(step.start, step.end);
-    if (days.gt(settings.approvalStepDays)) reasons.push(text('approvalStepSlow', { step: step.name, days: out(days), limit: settings.approvalStepDays }));
+    if (days.gt(settings.approvalStepDays))
+      reasons.push(text('approvalStepSlow', { step: step.name, days: out(days), limit: settings.approvalStepDays }));
   }
   const total = daysBetween(approval.submitted, approval.finished);
   if (total.gt(settings.approvalTotalDays)) reasons.push(text('approvalSlow', { days: out(total), limit: settings.approvalTotalDays }));
-  if (approval.submitted.slice(0, 7) !== approval.finished.slice(0, 7)) reasons.push(text('approvalAcrossMonth', { start: approval.submitted.slice(0, 10), end: approval.finished.slice(0, 10) }));
+  if (approval.submitted.slice(0, 7) !== approval.finished.slice(0, 7))
+    reasons.push(text('approvalAcrossMonth', { start: approval.submitted.slice(0, 10), end: approval.finished.slice(0, 10) }));
   return reasons;
 }
 
@@ -407,21 +581,34 @@ function approvalReasons(approval: ApprovalTimeline, settings: WarnSettings): La
  * the limit, the document was prepared in another month than its settlement period, or (once
  * approved) its approval was slow. One warning with every reason found.
  */
-export function timelinessWarnings(doc: { period?: string | null; startDate?: string | null; endDate?: string | null; preparedMonth: string }, settings: WarnSettings, approval?: ApprovalTimeline | null): Warning[] {
+export function timelinessWarnings(
+  doc: { period?: string | null; startDate?: string | null; endDate?: string | null; preparedMonth: string },
+  settings: WarnSettings,
+  approval?: ApprovalTimeline | null,
+): Warning[] {
   const reasons: Label[] = [];
   if (doc.startDate && doc.endDate && monthsBetween(doc.startDate, doc.endDate).gt(settings.settlementSpanMonths)) {
     reasons.push(text('spanTooLong', { start: doc.startDate, end: doc.endDate, limit: settings.settlementSpanMonths }));
   }
-  if (doc.period && doc.period !== doc.preparedMonth) reasons.push(text('periodNotCreated', { period: doc.period, month: doc.preparedMonth }));
+  if (doc.period && doc.period !== doc.preparedMonth)
+    reasons.push(text('periodNotCreated', { period: doc.period, month: doc.preparedMonth }));
   if (approval) reasons.push(...approvalReasons(approval, settings));
   if (!reasons.length) return [];
-  return [{ warnType: 'late_settlement', warnLevel: 'warning', message: { zh: reasons.map((r) => r.zh).join(';'), en: reasons.map((r) => r.en).join('; ') } }];
+  return [
+    {
+      warnType: 'late_settlement',
+      warnLevel: 'warning',
+      message: { zh: reasons.map((r) => r.zh).join(';'), en: reasons.map((r) => r.en).join('; ') },
+    },
+  ];
 }
 
 /** lease_overdue: a lease settlement running past the end date of its contract. */
 export function leaseOverdueWarnings(endDate: string | null | undefined, contractEndDate: string | null | undefined): Warning[] {
   if (!endDate || !contractEndDate || endDate <= contractEndDate) return [];
-  return [{ warnType: 'lease_overdue', warnLevel: 'warning', message: text('leaseOverdue', { end: endDate, contractEnd: contractEndDate }) }];
+  return [
+    { warnType: 'lease_overdue', warnLevel: 'warning', message: text('leaseOverdue', { end: endDate, contractEnd: contractEndDate }) },
+  ];
 }
 
 /** A line for R-STOCK-4: the demand to cover (the next month's estimate) and the project's current stock of the goods. */
@@ -434,7 +621,12 @@ export function stockWarnings(lines: readonly StockLine[]): Warning[] {
   return lines
     .filter((l) => l.goodsId && dec(l.stock).lt(dec(l.qty)))
     .map((l) => ({
-      warnType: 'stock_shortage' as const, warnLevel: 'info' as const, sourceDetailId: l.id, goodsId: l.goodsId, thresholdValue: out(dec(l.qty)), actualValue: out(dec(l.stock)),
+      warnType: 'stock_shortage' as const,
+      warnLevel: 'info' as const,
+      sourceDetailId: l.id,
+      goodsId: l.goodsId,
+      thresholdValue: out(dec(l.qty)),
+      actualValue: out(dec(l.stock)),
       message: text('stockShort', { goods: l.name, actual: out(dec(l.stock)), threshold: out(dec(l.qty)) }),
     }));
 }
@@ -463,11 +655,27 @@ export function inventoryLossWarnings(lines: readonly CountedLine[], settings: W
       const lossValue = roundHalfUp(loss.mul(dec(line.price)), 2);
       const limit = roundHalfUp(bookValue.mul(settings.inventoryLossPercent).div(100), 2);
       if (lossValue.lte(limit)) continue;
-      warnings.push({ ...base, thresholdValue: out(limit), actualValue: out(lossValue), message: text('inventoryLoss', { goods: line.name, qty: out(loss), actual: yuan(lossValue), book: yuan(bookValue), limit: settings.inventoryLossPercent }) });
+      warnings.push({
+        ...base,
+        thresholdValue: out(limit),
+        actualValue: out(lossValue),
+        message: text('inventoryLoss', {
+          goods: line.name,
+          qty: out(loss),
+          actual: yuan(lossValue),
+          book: yuan(bookValue),
+          limit: settings.inventoryLossPercent,
+        }),
+      });
     } else {
       const limit = roundHalfUp(book.mul(settings.inventoryLossPercent).div(100), 4);
       if (loss.lte(limit)) continue;
-      warnings.push({ ...base, thresholdValue: out(limit), actualValue: out(loss), message: text('inventoryLossQty', { goods: line.name, actual: out(loss), book: out(book), limit: settings.inventoryLossPercent }) });
+      warnings.push({
+        ...base,
+        thresholdValue: out(limit),
+        actualValue: out(loss),
+        message: text('inventoryLossQty', { goods: line.name, actual: out(loss), book: out(book), limit: settings.inventoryLossPercent }),
+      });
     }
   }
   return warnings;
@@ -496,10 +704,23 @@ export function overuseWarnings(lines: readonly ConsumedLine[], settings: WarnSe
     const saving = theoretical.sub(dec(line.qty));
     const rate = roundHalfUp(saving.div(design).mul(100), 2);
     if (!rate.lt(-settings.overusePercent)) continue;
-    const params = { goods: line.name, actual: out(dec(line.qty)), threshold: out(theoretical), design: out(design), lossRate: out(lossRate), over: out(saving.neg()), rate: out(rate.neg()) };
+    const params = {
+      goods: line.name,
+      actual: out(dec(line.qty)),
+      threshold: out(theoretical),
+      design: out(design),
+      lossRate: out(lossRate),
+      over: out(saving.neg()),
+      rate: out(rate.neg()),
+    };
     const priced = !isBlank(line.price) && dec(line.price).gt(0);
     warnings.push({
-      warnType: 'material_overuse', warnLevel: 'warning', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(theoretical), actualValue: out(dec(line.qty)),
+      warnType: 'material_overuse',
+      warnLevel: 'warning',
+      sourceDetailId: line.id,
+      goodsId: line.goodsId,
+      thresholdValue: out(theoretical),
+      actualValue: out(dec(line.qty)),
       message: priced ? text('overuseAmount', { ...params, amount: yuan(saving.neg().mul(dec(line.price))) }) : text('overuse', params),
     });
   }
@@ -519,9 +740,13 @@ export function budgetWarnings(contracted: Num, budget: Num | null | undefined, 
   const values = { thresholdValue: out(limit), actualValue: out(actual) };
   const params = { actual: yuan(actual), threshold: yuan(limit), ratio: ratio ?? '∞', limit: settings.nearBudgetPercent };
   // the type's name differs by language
-  const message = (key: 'budgetOver' | 'budgetNear'): Label => ({ zh: render(TEXT, key, 'zh', { ...params, type: typeName.zh }), en: render(TEXT, key, 'en', { ...params, type: typeName.en }) });
+  const message = (key: 'budgetOver' | 'budgetNear'): Label => ({
+    zh: render(TEXT, key, 'zh', { ...params, type: typeName.zh }),
+    en: render(TEXT, key, 'en', { ...params, type: typeName.en }),
+  });
   if (actual.gt(limit)) return [{ warnType: 'exceed_budget', warnLevel: 'critical', ...values, message: message('budgetOver') }];
-  if (limit.gt(0) && actual.gte(limit.mul(settings.nearBudgetPercent).div(100))) return [{ warnType: 'exceed_budget', warnLevel: 'warning', ...values, message: message('budgetNear') }];
+  if (limit.gt(0) && actual.gte(limit.mul(settings.nearBudgetPercent).div(100)))
+    return [{ warnType: 'exceed_budget', warnLevel: 'warning', ...values, message: message('budgetNear') }];
   return [];
 }
 
@@ -535,12 +760,24 @@ export interface PricedLine extends Line {
 export function priceWarnings(lines: readonly PricedLine[], settings: WarnSettings): Warning[] {
   const warnings: Warning[] = [];
   for (const line of lines) {
-    if (line.price === null || line.price === undefined || line.price === '' || !line.referencePrice || dec(line.referencePrice).lte(0)) continue;
+    if (line.price === null || line.price === undefined || line.price === '' || !line.referencePrice || dec(line.referencePrice).lte(0))
+      continue;
     const limit = roundHalfUp(dec(line.referencePrice).mul(dec(100).add(settings.priceTolerancePercent)).div(100), 4);
     if (dec(line.price).lte(limit)) continue;
     warnings.push({
-      warnType: 'price_over_reference', warnLevel: 'info', sourceDetailId: line.id, goodsId: line.goodsId, thresholdValue: out(limit), actualValue: out(dec(line.price)),
-      message: text('priceOverReference', { goods: line.name, actual: out(dec(line.price)), reference: out(dec(line.referencePrice)), limit: settings.priceTolerancePercent, threshold: out(limit) }),
+      warnType: 'price_over_reference',
+      warnLevel: 'info',
+      sourceDetailId: line.id,
+      goodsId: line.goodsId,
+      thresholdValue: out(limit),
+      actualValue: out(dec(line.price)),
+      message: text('priceOverReference', {
+        goods: line.name,
+        actual: out(dec(line.price)),
+        reference: out(dec(line.referencePrice)),
+        limit: settings.priceTolerancePercent,
+        threshold: out(limit),
+      }),
     });
   }
   return warnings;
@@ -552,10 +789,20 @@ export function supplementaryWarnings(originalAmount: Num | null | undefined, su
   const base = dec(originalAmount);
   const total = dec(supplementaryTotal);
   if (total.lte(base.mul(settings.supplementaryPercent).div(100))) return [];
-  return [{
-    warnType: 'exceed_supplementary', warnLevel: 'warning', thresholdValue: out(base), actualValue: out(total),
-    message: text('supplementary', { actual: yuan(total), base: yuan(base), limit: settings.supplementaryPercent, ratio: percent(out(total), out(base)) }),
-  }];
+  return [
+    {
+      warnType: 'exceed_supplementary',
+      warnLevel: 'warning',
+      thresholdValue: out(base),
+      actualValue: out(total),
+      message: text('supplementary', {
+        actual: yuan(total),
+        base: yuan(base),
+        limit: settings.supplementaryPercent,
+        ratio: percent(out(total), out(base)),
+      }),
+    },
+  ];
 }
 
 /** The warnings hard control refuses a submission for: critical ones. */
@@ -565,6 +812,7 @@ export function blocking(warnings: readonly Warning[], settings: WarnSettings): 
 
 /** "[超总需用计划] 钢筋:…;[…] …" in both languages: a refusal's details. */
 export function describe(warnings: readonly Warning[]): Label {
-  const part = (lang: 'zh' | 'en') => warnings.map((w) => `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}`).join(lang === 'zh' ? ';' : '; ');
+  const part = (lang: 'zh' | 'en') =>
+    warnings.map((w) => `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}`).join(lang === 'zh' ? ';' : '; ');
   return { zh: part('zh'), en: part('en') };
 }

@@ -66,12 +66,25 @@ const EXTENSION_URIS = {
 function vendorPackage(prefix: string, uri: string) {
   const attr = (name: string) => ({ name, isAttr: true, type: 'String' });
   return {
-    name: prefix, prefix, uri, associations: [],
+    name: prefix,
+    prefix,
+    uri,
+    associations: [],
     xml: { tagAlias: 'lowerCase' },
     types: [
-      { name: 'UserTaskAttrs', extends: ['bpmn:UserTask'], isAbstract: true, properties: ['assignee', 'candidateUsers', 'candidateGroups', 'formKey'].map(attr) },
+      {
+        name: 'UserTaskAttrs',
+        extends: ['bpmn:UserTask'],
+        isAbstract: true,
+        properties: ['assignee', 'candidateUsers', 'candidateGroups', 'formKey'].map(attr),
+      },
       { name: 'StartEventAttrs', extends: ['bpmn:StartEvent'], isAbstract: true, properties: ['initiator', 'formKey'].map(attr) },
-      { name: 'LoopAttrs', extends: ['bpmn:MultiInstanceLoopCharacteristics'], isAbstract: true, properties: ['collection', 'elementVariable'].map(attr) },
+      {
+        name: 'LoopAttrs',
+        extends: ['bpmn:MultiInstanceLoopCharacteristics'],
+        isAbstract: true,
+        properties: ['collection', 'elementVariable'].map(attr),
+      },
     ],
   };
 }
@@ -174,14 +187,21 @@ function multiInstance(el: ModdleElement, issues: Collector): MultiInstance | un
     issues.add('unsupportedLoop', { element: label(el), loop: typeName(loop.$type) });
     return undefined;
   }
-  if (loop.loopDataInputRef || loop.inputDataItem || loop.loopDataOutputRef || loop.outputDataItem || loop.complexBehaviorDefinition?.length) {
+  if (
+    loop.loopDataInputRef ||
+    loop.inputDataItem ||
+    loop.loopDataOutputRef ||
+    loop.outputDataItem ||
+    loop.complexBehaviorDefinition?.length
+  ) {
     issues.add('unsupportedLoop', { element: label(el), loop: 'data input/output' });
   }
   const collection = template(vendorAttr(loop, 'collection'), el, issues);
   const cardinality = template(loop.loopCardinality?.body, el, issues);
   if (!collection && !cardinality) issues.add('loopSource', { element: label(el) });
   const elementVariable = vendorAttr(loop, 'elementVariable');
-  if (elementVariable !== undefined && !VARIABLE.test(elementVariable)) issues.add('badVariableName', { element: label(el), name: elementVariable });
+  if (elementVariable !== undefined && !VARIABLE.test(elementVariable))
+    issues.add('badVariableName', { element: label(el), name: elementVariable });
   return {
     sequential: loop.isSequential === true,
     collection: collection ?? undefined,
@@ -197,7 +217,8 @@ function buildNode(el: ModdleElement, kind: NodeKind, issues: Collector): FlowNo
   if (kind === 'startEvent' || kind === 'endEvent') {
     node.terminate = checkEventDefinitions(el, kind === 'endEvent', issues) || undefined;
   }
-  if (kind !== 'userTask' && el.loopCharacteristics) issues.add('unsupportedLoop', { element: label(el), loop: typeName(el.loopCharacteristics.$type) });
+  if (kind !== 'userTask' && el.loopCharacteristics)
+    issues.add('unsupportedLoop', { element: label(el), loop: typeName(el.loopCharacteristics.$type) });
   if (kind === 'userTask') {
     node.assignee = template(vendorAttr(el, 'assignee'), el, issues);
     node.candidateUsers = template(vendorAttr(el, 'candidateUsers'), el, issues);
@@ -216,7 +237,9 @@ function buildFlow(el: ModdleElement, issues: Collector): SequenceFlow {
   const flow: SequenceFlow = { id: el.id!, name: (el.name ?? '').trim(), source: el.sourceRef?.id ?? '', target: el.targetRef?.id ?? '' };
   const expr = el.conditionExpression;
   if (expr) {
-    const language = String(expr.language ?? '').trim().toLowerCase();
+    const language = String(expr.language ?? '')
+      .trim()
+      .toLowerCase();
     if (!JUEL_LANGUAGES.has(language)) issues.add('conditionLanguage', { element: label(el), language: expr.language });
     else flow.condition = template(expr.body, el, issues);
   }
@@ -239,7 +262,12 @@ function theProcess(definitions: ModdleElement, issues: Collector): ModdleElemen
   return processes[0];
 }
 
-function connect(nodes: Record<string, FlowNode>, flows: Record<string, SequenceFlow>, byId: Record<string, ModdleElement>, issues: Collector) {
+function connect(
+  nodes: Record<string, FlowNode>,
+  flows: Record<string, SequenceFlow>,
+  byId: Record<string, ModdleElement>,
+  issues: Collector,
+) {
   for (const flow of Object.values(flows)) {
     const source = nodes[flow.source];
     const target = nodes[flow.target];
@@ -256,12 +284,19 @@ function connect(nodes: Record<string, FlowNode>, flows: Record<string, Sequence
   }
 }
 
-function checkShape(nodes: Record<string, FlowNode>, flows: Record<string, SequenceFlow>, byId: Record<string, ModdleElement>, issues: Collector) {
+function checkShape(
+  nodes: Record<string, FlowNode>,
+  flows: Record<string, SequenceFlow>,
+  byId: Record<string, ModdleElement>,
+  issues: Collector,
+) {
   const starts = Object.values(nodes).filter((n) => n.kind === 'startEvent');
   if (starts.length !== 1) issues.add('startCount', { count: starts.length });
   if (!Object.values(nodes).some((n) => n.kind === 'endEvent')) issues.add('noEnd');
-  const outgoing = (n: FlowNode, expected: string, ok: boolean) => ok || issues.add('outgoingCount', { element: label(byId[n.id]), expected, count: n.outgoing.length });
-  const incoming = (n: FlowNode, expected: string, ok: boolean) => ok || issues.add('incomingCount', { element: label(byId[n.id]), expected, count: n.incoming.length });
+  const outgoing = (n: FlowNode, expected: string, ok: boolean) =>
+    ok || issues.add('outgoingCount', { element: label(byId[n.id]), expected, count: n.outgoing.length });
+  const incoming = (n: FlowNode, expected: string, ok: boolean) =>
+    ok || issues.add('incomingCount', { element: label(byId[n.id]), expected, count: n.incoming.length });
   for (const n of Object.values(nodes)) {
     switch (n.kind) {
       case 'startEvent':
@@ -288,7 +323,11 @@ function checkShape(nodes: Record<string, FlowNode>, flows: Record<string, Seque
 }
 
 /** Every node is reachable from the start, and an end is reachable from every node. */
-function checkReachability(graph: { start: string; nodes: Record<string, FlowNode>; flows: Record<string, SequenceFlow> }, byId: Record<string, ModdleElement>, issues: Collector) {
+function checkReachability(
+  graph: { start: string; nodes: Record<string, FlowNode>; flows: Record<string, SequenceFlow> },
+  byId: Record<string, ModdleElement>,
+  issues: Collector,
+) {
   const walk = (from: string[], next: (n: FlowNode) => string[]) => {
     const seen = new Set(from);
     const queue = [...from];
@@ -298,7 +337,9 @@ function checkReachability(graph: { start: string; nodes: Record<string, FlowNod
     return seen;
   };
   const forward = walk([graph.start], (n) => n.outgoing.map((f) => graph.flows[f].target));
-  const ends = Object.values(graph.nodes).filter((n) => n.kind === 'endEvent').map((n) => n.id);
+  const ends = Object.values(graph.nodes)
+    .filter((n) => n.kind === 'endEvent')
+    .map((n) => n.id);
   const backward = walk(ends, (n) => n.incoming.map((f) => graph.flows[f].source));
   for (const n of Object.values(graph.nodes)) {
     if (!forward.has(n.id)) issues.add('unreachable', { element: label(byId[n.id]) });
@@ -321,14 +362,16 @@ export async function compileDefinition(xml: string): Promise<ProcessGraph> {
     const unknown = elementNamed(w.message, 'unrecognized element <') ?? elementNamed(w.message, 'unparsable content <');
     if (unknown) issues.add('unknownElement', { element: `<${unknown}>` });
   }
-  if (parsed.rootElement?.$type !== 'bpmn:Definitions') throw new DefinitionError([{ key: 'notBpmn', params: { detail: 'no bpmn:definitions' } }]);
+  if (parsed.rootElement?.$type !== 'bpmn:Definitions')
+    throw new DefinitionError([{ key: 'notBpmn', params: { detail: 'no bpmn:definitions' } }]);
   const process = theProcess(parsed.rootElement, issues);
   if (!process) throw new DefinitionError(issues.issues);
   if (!process.id || !KEY.test(process.id)) issues.add('badKey', { key: process.id ?? '' });
   checkExtensions(process, issues);
 
   const elements: ModdleElement[] = process.flowElements ?? [];
-  if (elements.length > DEFINITION_LIMITS.elements) throw new DefinitionError([{ key: 'tooManyElements', params: { limit: DEFINITION_LIMITS.elements } }]);
+  if (elements.length > DEFINITION_LIMITS.elements)
+    throw new DefinitionError([{ key: 'tooManyElements', params: { limit: DEFINITION_LIMITS.elements } }]);
   const nodes: Record<string, FlowNode> = {};
   const flows: Record<string, SequenceFlow> = {};
   const byId: Record<string, ModdleElement> = {};
@@ -344,7 +387,8 @@ export async function compileDefinition(xml: string): Promise<ProcessGraph> {
     else nodes[el.id!] = buildNode(el, kind, issues);
     if (kind === 'startEvent') initiator = vendorAttr(el, 'initiator');
   }
-  if (initiator !== undefined && !VARIABLE.test(initiator)) issues.add('badVariableName', { element: label(byId[Object.values(nodes).find((n) => n.kind === 'startEvent')!.id]), name: initiator });
+  if (initiator !== undefined && !VARIABLE.test(initiator))
+    issues.add('badVariableName', { element: label(byId[Object.values(nodes).find((n) => n.kind === 'startEvent')!.id]), name: initiator });
   connect(nodes, flows, byId, issues);
   checkShape(nodes, flows, byId, issues);
   const start = Object.values(nodes).find((n) => n.kind === 'startEvent');
@@ -352,6 +396,9 @@ export async function compileDefinition(xml: string): Promise<ProcessGraph> {
   const graph = { start: start.id, nodes, flows };
   checkReachability(graph, byId, issues);
   if (issues.issues.length) throw new DefinitionError(issues.issues);
-  const description = (process.documentation ?? []).map((d: ModdleElement) => d.text ?? '').join('\n').trim();
+  const description = (process.documentation ?? [])
+    .map((d: ModdleElement) => d.text ?? '')
+    .join('\n')
+    .trim();
   return { key: process.id!, name: (process.name ?? process.id!).trim(), description, initiator, ...graph };
 }

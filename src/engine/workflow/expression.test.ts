@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  evaluateCondition, evaluateList, evaluateTemplate, ExpressionError, LIMITS, parseExpression, parseTemplate, type Vars,
+  evaluateCondition,
+  evaluateList,
+  evaluateTemplate,
+  ExpressionError,
+  LIMITS,
+  parseExpression,
+  parseTemplate,
+  type Vars,
 } from './expression.ts';
 
 const value = (text: string, vars: Vars = {}) => evaluateTemplate(parseTemplate(text), vars);
@@ -86,13 +93,37 @@ describe('expressions: what process models write', () => {
 
 describe('expressions: what is refused', () => {
   it('refuses calls, assignments and statements', () => {
-    for (const text of ['${a()}', '${a.b(1)}', "${''.constructor.constructor('return process')()}", '${a = 1}', '${a; b}', '${new Date()}', '${this}', '${a instanceof b}']) {
+    for (const text of [
+      '${a()}',
+      '${a.b(1)}',
+      "${''.constructor.constructor('return process')()}",
+      '${a = 1}',
+      '${a; b}',
+      '${new Date()}',
+      '${this}',
+      '${a instanceof b}',
+    ]) {
       refused(text);
     }
   });
 
   it('refuses malformed text', () => {
-    for (const text of ['${', '${}', '${a', '${a +}', '${(a}', '${a]}', '${"open}', "${'\\q'}", '${1a}', '${a ? b}', '${a..b}', '${a.}', '${{a}}', '${a} ${']) {
+    for (const text of [
+      '${',
+      '${}',
+      '${a',
+      '${a +}',
+      '${(a}',
+      '${a]}',
+      '${"open}',
+      "${'\\q'}",
+      '${1a}',
+      '${a ? b}',
+      '${a..b}',
+      '${a.}',
+      '${{a}}',
+      '${a} ${',
+    ]) {
       refused(text);
     }
   });
@@ -112,7 +143,7 @@ describe('expressions: what is refused', () => {
     refused('${' + 'a+'.repeat(LIMITS.length) + 'a}');
     refused('${' + '('.repeat(200) + '1' + ')'.repeat(200) + '}');
     refused('${' + '!'.repeat(200) + 'a}');
-    refused('${' + 'a[' .repeat(100) + '0' + ']'.repeat(100) + '}');
+    refused('${' + 'a['.repeat(100) + '0' + ']'.repeat(100) + '}');
     expect(() => parseExpression('a ? '.repeat(100) + 'b' + ' : c'.repeat(100))).toThrow(ExpressionError);
   });
 });
@@ -130,10 +161,71 @@ function random(seed: number) {
 }
 
 const PIECES = [
-  'a', 'b', 'obj', 'list', '__proto__', 'constructor', 'prototype', 'process', 'globalThis', 'require', 'eval', 'Function',
-  '(', ')', '[', ']', '.', ',', ';', '=', '==', '!=', '&&', '||', '!', '?', ':', '+', '-', '*', '/', '%', '<', '>=',
-  '1', '0', '1e308', '-1', '0.5', '"x"', "'y'", '"\\"', 'true', 'false', 'null', 'empty', 'not', 'and', 'div',
-  '${', '}', '#{', '{', '`', '$', '\\', ' ', '\u0000', '\u2028', '你好', 'new', 'this', 'instanceof', '=>', '()',
+  'a',
+  'b',
+  'obj',
+  'list',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'process',
+  'globalThis',
+  'require',
+  'eval',
+  'Function',
+  '(',
+  ')',
+  '[',
+  ']',
+  '.',
+  ',',
+  ';',
+  '=',
+  '==',
+  '!=',
+  '&&',
+  '||',
+  '!',
+  '?',
+  ':',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>=',
+  '1',
+  '0',
+  '1e308',
+  '-1',
+  '0.5',
+  '"x"',
+  "'y'",
+  '"\\"',
+  'true',
+  'false',
+  'null',
+  'empty',
+  'not',
+  'and',
+  'div',
+  '${',
+  '}',
+  '#{',
+  '{',
+  '`',
+  '$',
+  '\\',
+  ' ',
+  '\u0000',
+  '\u2028',
+  '你好',
+  'new',
+  'this',
+  'instanceof',
+  '=>',
+  '()',
 ];
 
 describe('expressions: fuzzed with hostile input', () => {
@@ -163,7 +255,8 @@ describe('expressions: fuzzed with hostile input', () => {
   it('survives random bytes', () => {
     const next = random(7);
     for (let run = 0; run < 5000; run++) {
-      const text = '${' + Array.from({ length: Math.floor(next() * 40) }, () => String.fromCharCode(Math.floor(next() * 0x3000))).join('') + '}';
+      const text =
+        '${' + Array.from({ length: Math.floor(next() * 40) }, () => String.fromCharCode(Math.floor(next() * 0x3000))).join('') + '}';
       try {
         evaluateTemplate(parseTemplate(text), vars);
       } catch (err) {

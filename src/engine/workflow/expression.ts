@@ -24,7 +24,10 @@ export interface Template {
 }
 
 export class ExpressionError extends Error {
-  constructor(message: string, readonly source?: string) {
+  constructor(
+    message: string,
+    readonly source?: string,
+  ) {
     super(source === undefined ? message : `${message} in "${source.length > 80 ? source.slice(0, 80) + '…' : source}"`);
     this.name = 'ExpressionError';
   }
@@ -34,14 +37,21 @@ export const LIMITS = { length: 4000, depth: 64, tokens: 1000 } as const;
 
 // ---- tokens ----
 
-type Token =
-  | { k: 'num'; v: number }
-  | { k: 'str'; v: string }
-  | { k: 'id'; v: string }
-  | { k: 'op'; v: string };
+type Token = { k: 'num'; v: number } | { k: 'str'; v: string } | { k: 'id'; v: string } | { k: 'op'; v: string };
 
 const WORD_OPERATORS: Readonly<Record<string, string>> = {
-  and: '&&', or: '||', not: '!', eq: '==', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=', div: '/', mod: '%', empty: 'empty',
+  and: '&&',
+  or: '||',
+  not: '!',
+  eq: '==',
+  ne: '!=',
+  lt: '<',
+  gt: '>',
+  le: '<=',
+  ge: '>=',
+  div: '/',
+  mod: '%',
+  empty: 'empty',
 };
 const LITERAL_WORDS: Readonly<Record<string, Json>> = { true: true, false: false, null: null };
 const REFUSED_WORDS = new Set(['instanceof', 'new', 'function', 'this']);
@@ -73,7 +83,7 @@ function tokenize(src: string): Token[] {
     if (c === '"' || c === "'") {
       let text = '';
       let j = i + 1;
-      for (;; j++) {
+      for (; ; j++) {
         if (j >= src.length) throw new ExpressionError('unterminated string', src);
         const d = src[j];
         if (d === '\\') {
@@ -116,20 +126,16 @@ function literalToken(word: string): Token {
 
 // ---- parser (recursive descent, depth-limited) ----
 
-const PRECEDENCE: readonly (readonly string[])[] = [
-  ['||'],
-  ['&&'],
-  ['==', '!='],
-  ['<', '>', '<=', '>='],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
+const PRECEDENCE: readonly (readonly string[])[] = [['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
 
 class Parser {
   private pos = 0;
   private depth = 0;
 
-  constructor(private readonly tokens: Token[], private readonly src: string) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly src: string,
+  ) {}
 
   parse(): ExprNode {
     if (!this.tokens.length) throw new ExpressionError('empty expression', this.src);
@@ -345,10 +351,14 @@ function compare(op: '<' | '>' | '<=' | '>=', a: unknown, b: unknown): boolean {
     throw new ExpressionError(`cannot compare ${describe(a)} with ${describe(b)}`);
   }
   switch (op) {
-    case '<': return x < y;
-    case '>': return x > y;
-    case '<=': return x <= y;
-    default: return x >= y;
+    case '<':
+      return x < y;
+    case '>':
+      return x > y;
+    case '<=':
+      return x <= y;
+    default:
+      return x >= y;
   }
 }
 
@@ -373,9 +383,15 @@ function arithmetic(op: '+' | '-' | '*' | '/' | '%', a: unknown, b: unknown): nu
   const y = toNumber(b);
   let result: number;
   switch (op) {
-    case '+': result = x + y; break;
-    case '-': result = x - y; break;
-    case '*': result = x * y; break;
+    case '+':
+      result = x + y;
+      break;
+    case '-':
+      result = x - y;
+      break;
+    case '*':
+      result = x * y;
+      break;
     case '/':
       if (y === 0) throw new ExpressionError('division by zero');
       result = x / y;
@@ -405,26 +421,37 @@ function member(obj: unknown, key: unknown): Json {
 /** Evaluates a parsed expression over the variables (unknown names are null). */
 export function evaluate(node: ExprNode, vars: Vars): Json {
   switch (node.t) {
-    case 'lit': return node.v;
-    case 'var': return Object.hasOwn(vars, node.name) ? (vars[node.name] ?? null) : null;
-    case 'member': return member(evaluate(node.obj, vars), evaluate(node.prop, vars));
+    case 'lit':
+      return node.v;
+    case 'var':
+      return Object.hasOwn(vars, node.name) ? (vars[node.name] ?? null) : null;
+    case 'member':
+      return member(evaluate(node.obj, vars), evaluate(node.prop, vars));
     case 'unary': {
       const v = evaluate(node.arg, vars);
       if (node.op === '!') return !toBoolean(v);
       if (node.op === 'empty') return isEmpty(v);
       return arithmetic('-', 0, v);
     }
-    case 'cond': return toBoolean(evaluate(node.test, vars)) ? evaluate(node.then, vars) : evaluate(node.else, vars);
+    case 'cond':
+      return toBoolean(evaluate(node.test, vars)) ? evaluate(node.then, vars) : evaluate(node.else, vars);
     case 'bin': {
       if (node.op === '&&') return toBoolean(evaluate(node.l, vars)) && toBoolean(evaluate(node.r, vars));
       if (node.op === '||') return toBoolean(evaluate(node.l, vars)) || toBoolean(evaluate(node.r, vars));
       const a = evaluate(node.l, vars);
       const b = evaluate(node.r, vars);
       switch (node.op) {
-        case '==': return equals(a, b);
-        case '!=': return !equals(a, b);
-        case '<': case '>': case '<=': case '>=': return compare(node.op, a, b);
-        default: return arithmetic(node.op, a, b);
+        case '==':
+          return equals(a, b);
+        case '!=':
+          return !equals(a, b);
+        case '<':
+        case '>':
+        case '<=':
+        case '>=':
+          return compare(node.op, a, b);
+        default:
+          return arithmetic(node.op, a, b);
       }
     }
   }

@@ -17,18 +17,36 @@ export const workflowMessages = {
     en: 'Unsupported process element {element}: only start and end events, user tasks, exclusive and parallel gateways and sequence flows are supported',
   },
   unsupportedEvent: { zh: '{element} 的 {definition} 不被支持', en: '{definition} on {element} is not supported' },
-  unsupportedExtension: { zh: '{element} 的扩展 {extension} 不被支持(监听器、脚本不会执行)', en: 'Extension {extension} on {element} is not supported (listeners and scripts are never run)' },
+  unsupportedExtension: {
+    zh: '{element} 的扩展 {extension} 不被支持(监听器、脚本不会执行)',
+    en: 'Extension {extension} on {element} is not supported (listeners and scripts are never run)',
+  },
   unsupportedLoop: { zh: '{element} 的 {loop} 不被支持', en: '{loop} on {element} is not supported' },
-  loopSource: { zh: '多实例的 {element} 需要 collection 或 loopCardinality', en: '{element} is multi-instance and needs a collection or a loopCardinality' },
+  loopSource: {
+    zh: '多实例的 {element} 需要 collection 或 loopCardinality',
+    en: '{element} is multi-instance and needs a collection or a loopCardinality',
+  },
   startCount: { zh: '流程必须恰好有一个开始事件,实际 {count} 个', en: 'The process needs exactly one start event; it has {count}' },
   noEnd: { zh: '流程没有结束事件', en: 'The process has no end event' },
   badExpression: { zh: '{element} 的表达式无效: {detail}', en: 'Invalid expression on {element}: {detail}' },
   conditionLanguage: { zh: '{element} 的条件语言 {language} 不被支持', en: 'Condition language {language} on {element} is not supported' },
-  conditionOutsideGateway: { zh: '{element} 带条件,但不是从排他网关出发', en: '{element} has a condition but does not leave an exclusive gateway' },
+  conditionOutsideGateway: {
+    zh: '{element} 带条件,但不是从排他网关出发',
+    en: '{element} has a condition but does not leave an exclusive gateway',
+  },
   danglingFlow: { zh: '{element} 的起点或终点不是受支持的流程节点', en: '{element} does not connect two supported flow nodes' },
-  outgoingCount: { zh: '{element} 需要 {expected} 条出线,实际 {count} 条', en: '{element} needs {expected} outgoing flow(s); it has {count}' },
-  incomingCount: { zh: '{element} 需要 {expected} 条进线,实际 {count} 条', en: '{element} needs {expected} incoming flow(s); it has {count}' },
-  defaultNotOutgoing: { zh: '{element} 的默认流 {flow} 不是它的出线', en: 'The default flow {flow} of {element} is not one of its outgoing flows' },
+  outgoingCount: {
+    zh: '{element} 需要 {expected} 条出线,实际 {count} 条',
+    en: '{element} needs {expected} outgoing flow(s); it has {count}',
+  },
+  incomingCount: {
+    zh: '{element} 需要 {expected} 条进线,实际 {count} 条',
+    en: '{element} needs {expected} incoming flow(s); it has {count}',
+  },
+  defaultNotOutgoing: {
+    zh: '{element} 的默认流 {flow} 不是它的出线',
+    en: 'The default flow {flow} of {element} is not one of its outgoing flows',
+  },
   defaultHasCondition: { zh: '默认流 {flow} 不能带条件', en: 'The default flow {flow} cannot have a condition' },
   parallelCondition: { zh: '{element} 的出线 {flow} 不能带条件', en: 'Flow {flow} leaving {element} cannot have a condition' },
   unreachable: { zh: '从开始事件无法到达 {element}', en: '{element} cannot be reached from the start event' },
@@ -46,14 +64,23 @@ export const workflowMessages = {
   nobodyToHandle: { zh: '{element} 没有可处理的人员', en: 'Nobody can handle {element}' },
   expressionFailed: { zh: '计算 {element} 的表达式出错: {detail}', en: 'The expression on {element} failed: {detail}' },
   collectionNotList: { zh: '{element} 的多实例集合不是列表', en: 'The multi-instance collection of {element} is not a list' },
-  tooManyInstances: { zh: '{element} 的多实例数 {count} 无效(1 至 {limit})', en: '{element} has an invalid multi-instance count {count} (1 to {limit})' },
+  tooManyInstances: {
+    zh: '{element} 的多实例数 {count} 无效(1 至 {limit})',
+    en: '{element} has an invalid multi-instance count {count} (1 to {limit})',
+  },
   endlessLoop: { zh: '流程在 {element} 处循环,没有到达任何用户任务', en: 'The process loops at {element} without reaching a user task' },
   alreadyActed: { zh: '已有审批人处理过,不能撤回', en: 'Someone has already acted on it; it can no longer be recalled' },
   // the server: documents, tasks and definitions
   approvedLocked: { zh: '{entity}已审批通过,不能修改或删除', en: 'The {entity} is approved and can no longer be changed or deleted' },
-  approvingLocked: { zh: '{entity}正在审批中,不能修改、删除或重复提交', en: 'The {entity} is under approval and cannot be changed, deleted or submitted again' },
+  approvingLocked: {
+    zh: '{entity}正在审批中,不能修改、删除或重复提交',
+    en: 'The {entity} is under approval and cannot be changed, deleted or submitted again',
+  },
   noDefinition: { zh: '没有可用的流程定义: {key}', en: 'No active process definition: {key}' },
-  definitionMismatch: { zh: '流程定义 {id} 不是 {entity}的审批流程', en: 'Process definition {id} is not the approval process of {entity}' },
+  definitionMismatch: {
+    zh: '流程定义 {id} 不是 {entity}的审批流程',
+    en: 'Process definition {id} is not the approval process of {entity}',
+  },
   suspended: { zh: '流程定义 {name} 已挂起', en: 'Process definition {name} is suspended' },
   notAssignee: { zh: '该任务不是您的待办任务,请先签收', en: 'This task is not in your to-do list; claim it first' },
   claimTaken: { zh: '任务已被签收或您不是候选人', en: 'The task has already been claimed, or you are not one of its candidates' },
@@ -67,12 +94,21 @@ export const workflowMessages = {
   },
   unknownUser: { zh: '{element} 的处理人 {name} 不存在', en: 'The handler {name} of {element} does not exist' },
   busy: { zh: '流程正被他人同时处理,请稍后重试', en: 'Someone else is working on this process at the same moment; try again' },
-  badVariables: { zh: '流程变量必须是不超过 {limit} 字节的 JSON 对象', en: 'Process variables must be a JSON object of at most {limit} bytes' },
+  badVariables: {
+    zh: '流程变量必须是不超过 {limit} 字节的 JSON 对象',
+    en: 'Process variables must be a JSON object of at most {limit} bytes',
+  },
   instanceNotFound: { zh: '流程实例不存在', en: 'The process instance does not exist' },
   definitionNotFound: { zh: '流程定义不存在', en: 'The process definition does not exist' },
-  definitionInUse: { zh: '流程定义 {name} 还有 {count} 个运行中的实例,不能删除', en: 'Process definition {name} still has {count} running instance(s) and cannot be deleted' },
+  definitionInUse: {
+    zh: '流程定义 {name} 还有 {count} 个运行中的实例,不能删除',
+    en: 'Process definition {name} still has {count} running instance(s) and cannot be deleted',
+  },
   modelNotFound: { zh: '流程模型不存在', en: 'The process model does not exist' },
-  modelKeyMismatch: { zh: '模型标识 {key} 须与流程文件中的流程 id {id} 一致', en: 'The model key {key} must equal the process id {id} in the file' },
+  modelKeyMismatch: {
+    zh: '模型标识 {key} 须与流程文件中的流程 id {id} 一致',
+    en: 'The model key {key} must equal the process id {id} in the file',
+  },
   noFiles: { zh: '请上传 .bpmn 或 .bpmn20.xml 流程文件', en: 'Upload .bpmn or .bpmn20.xml process files' },
   // approval messages (type 3) to the people a task reached and to the submitter
   noticeTodoTitle: { zh: '【待审批】{subject}', en: '[To approve] {subject}' },
@@ -115,7 +151,10 @@ export class DefinitionError extends Error {
 
 /** A step the engine refuses (a task already handled, a gateway with no way out). */
 export class WorkflowError extends Error implements WorkflowMessage {
-  constructor(readonly key: WorkflowMessageKey, readonly params: Record<string, unknown> = {}) {
+  constructor(
+    readonly key: WorkflowMessageKey,
+    readonly params: Record<string, unknown> = {},
+  ) {
     super(renderWorkflowMessage({ key, params }, 'en'));
     this.name = 'WorkflowError';
   }

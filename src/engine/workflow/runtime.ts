@@ -3,9 +3,7 @@
 // what changed — tasks created, completed and cancelled, history entries, whether it ended — so the
 // caller can write all of it in one transaction. Nothing here keeps anything between calls.
 import type { FlowNode, ProcessGraph } from './definition.ts';
-import {
-  evaluateCondition, evaluateList, evaluateTemplate, ExpressionError, toText, type Json, type Vars,
-} from './expression.ts';
+import { evaluateCondition, evaluateList, evaluateTemplate, ExpressionError, toText, type Json, type Vars } from './expression.ts';
 import { elementLabel, WorkflowError } from './messages.ts';
 
 export type InstanceStatus = 'running' | 'completed' | 'rejected' | 'withdrawn' | 'terminated';
@@ -101,7 +99,10 @@ class Step {
   readonly history: HistoryEntry[] = [];
   private visits = 0;
 
-  constructor(readonly graph: ProcessGraph, state: ProcessState) {
+  constructor(
+    readonly graph: ProcessGraph,
+    state: ProcessState,
+  ) {
     this.state = structuredClone(state);
   }
 
@@ -216,17 +217,26 @@ class Step {
     let items: Json[];
     if (multi.collection) {
       const value = evaluateTemplate(multi.collection, this.state.vars);
-      if (typeof value === 'string') items = value.split(',').map((s) => s.trim()).filter(Boolean);
+      if (typeof value === 'string')
+        items = value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
       else if (Array.isArray(value)) items = value;
       else if (value === null) items = [];
       else throw new WorkflowError('collectionNotList', { element: nodeLabel(node) });
     } else {
       const count = Number(toText(evaluateTemplate(multi.cardinality!, this.state.vars)));
-      if (!Number.isInteger(count) || count < 0) throw new WorkflowError('tooManyInstances', { element: nodeLabel(node), count, limit: RUNTIME_LIMITS.instancesPerTask });
+      if (!Number.isInteger(count) || count < 0)
+        throw new WorkflowError('tooManyInstances', { element: nodeLabel(node), count, limit: RUNTIME_LIMITS.instancesPerTask });
       items = Array.from({ length: count }, (_, i) => i);
     }
     if (items.length > RUNTIME_LIMITS.instancesPerTask) {
-      throw new WorkflowError('tooManyInstances', { element: nodeLabel(node), count: items.length, limit: RUNTIME_LIMITS.instancesPerTask });
+      throw new WorkflowError('tooManyInstances', {
+        element: nodeLabel(node),
+        count: items.length,
+        limit: RUNTIME_LIMITS.instancesPerTask,
+      });
     }
     return items;
   }
@@ -257,7 +267,14 @@ class Step {
     const ref = this.nextRef('t');
     this.state.tasks[ref] = index === undefined ? { token: token.id } : { token: token.id, index };
     const { loopCounter: _l, nrOfInstances: _n, nrOfCompletedInstances: _c, nrOfActiveInstances: _a, ...own } = local;
-    this.created.push({ ref, activityId: node.id, name: node.name || node.id, formKey: node.formKey, ...assignment, local: index === undefined ? {} : { loopCounter: index, ...own } });
+    this.created.push({
+      ref,
+      activityId: node.id,
+      name: node.name || node.id,
+      formKey: node.formKey,
+      ...assignment,
+      local: index === undefined ? {} : { loopCounter: index, ...own },
+    });
     this.history.push({ activityId: node.id, activityType: 'userTask', activityName: node.name, taskRef: ref });
   }
 
@@ -307,7 +324,12 @@ class Step {
     if (mi.completed >= mi.total) return true;
     const condition = node.multi!.completion;
     if (!condition) return false;
-    const scope: Vars = { ...this.state.vars, nrOfInstances: mi.total, nrOfCompletedInstances: mi.completed, nrOfActiveInstances: this.activeOf(token) };
+    const scope: Vars = {
+      ...this.state.vars,
+      nrOfInstances: mi.total,
+      nrOfCompletedInstances: mi.completed,
+      nrOfActiveInstances: this.activeOf(token),
+    };
     return this.guard(node, () => evaluateCondition(condition, scope));
   }
 
@@ -381,4 +403,3 @@ export function terminate(graph: ProcessGraph, state: ProcessState): StepResult 
 export function activeActivities(state: ProcessState): string[] {
   return [...new Set(state.tokens.map((t) => t.at))];
 }
-

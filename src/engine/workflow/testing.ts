@@ -12,12 +12,17 @@ ${body}
 }
 
 export function processXml(key: string, name: string, elements: string[], extraNamespaces = ''): string {
-  return definitions(`<process id="${key}" name="${xmlText(name)}" isExecutable="true">\n  ${elements.join('\n  ')}\n</process>`, extraNamespaces);
+  return definitions(
+    `<process id="${key}" name="${xmlText(name)}" isExecutable="true">\n  ${elements.join('\n  ')}\n</process>`,
+    extraNamespaces,
+  );
 }
 
 export const startEvent = (id: string, initiator = 'applyUser') => `<startEvent id="${id}" flowable:initiator="${initiator}"/>`;
-export const endEvent = (id: string, terminate = false) => (terminate ? `<endEvent id="${id}"><terminateEventDefinition/></endEvent>` : `<endEvent id="${id}"/>`);
-export const exclusive = (id: string, defaultFlow?: string) => `<exclusiveGateway id="${id}"${defaultFlow ? ` default="${defaultFlow}"` : ''}/>`;
+export const endEvent = (id: string, terminate = false) =>
+  terminate ? `<endEvent id="${id}"><terminateEventDefinition/></endEvent>` : `<endEvent id="${id}"/>`;
+export const exclusive = (id: string, defaultFlow?: string) =>
+  `<exclusiveGateway id="${id}"${defaultFlow ? ` default="${defaultFlow}"` : ''}/>`;
 export const parallel = (id: string) => `<parallelGateway id="${id}"/>`;
 
 export interface TaskOptions {
@@ -58,7 +63,11 @@ export function flow(id: string, source: string, target: string, condition?: str
 /** start → one task per candidate group, in a row → end: the shape of most approvals. */
 export function chain(key: string, groups: string[], name = key): string {
   const ids = groups.map((_, i) => `task${i + 1}`);
-  const elements = [startEvent('start'), ...groups.map((g, i) => userTask(ids[i], { name: `${g} 审批`, candidateGroups: g })), endEvent('end')];
+  const elements = [
+    startEvent('start'),
+    ...groups.map((g, i) => userTask(ids[i], { name: `${g} 审批`, candidateGroups: g })),
+    endEvent('end'),
+  ];
   const stops = ['start', ...ids, 'end'];
   for (let i = 0; i + 1 < stops.length; i++) elements.push(flow(`f${i + 1}`, stops[i], stops[i + 1]));
   return processXml(key, name, elements);

@@ -14,8 +14,12 @@ describe('x-workflow in the dialect', () => {
   it('compiles into the model of the material total demand', () => {
     const { catalog } = compiledSchemaSet();
     expect(catalog.entities.materialTotalDemand.workflow).toEqual({
-      prefix: 'materialTotalDemand', processKey: 'materialTotalDemand', statusField: 'approvalStatus', instanceField: 'processInstanceId',
-      variables: { amount: 'totalAmount' }, editable: { costApprove: ['remark'] },
+      prefix: 'materialTotalDemand',
+      processKey: 'materialTotalDemand',
+      statusField: 'approvalStatus',
+      instanceField: 'processInstanceId',
+      variables: { amount: 'totalAmount' },
+      editable: { costApprove: ['remark'] },
     });
     expect(catalog.entities.project.workflow).toBeUndefined();
   });
@@ -25,7 +29,9 @@ describe('x-workflow in the dialect', () => {
       files[PLAN]['x-workflow'].prefix = 'Material Demand';
       files[PLAN]['x-workflow'].approvers = ['x'];
     });
-    expect(issues.map((i) => `${i.file}#${i.pointer}`)).toEqual(expect.arrayContaining([`${PLAN}#/x-workflow/prefix`, `${PLAN}#/x-workflow`]));
+    expect(issues.map((i) => `${i.file}#${i.pointer}`)).toEqual(
+      expect.arrayContaining([`${PLAN}#/x-workflow/prefix`, `${PLAN}#/x-workflow`]),
+    );
   });
 
   it('refuses a status field that is not a readOnly property, and fields that do not exist', () => {

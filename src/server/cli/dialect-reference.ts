@@ -11,7 +11,10 @@ const DIALECT_ID = 'https://zhusuan.dev/schemas/meta/dialect.schema.json';
 const PREDICATE_ID = 'https://zhusuan.dev/schemas/meta/predicate.schema.json';
 
 /** The file name of a meta-schema: `x-entity.schema.json`. */
-const fileOf = (s: Schema): string => String(s.$id ?? '').split('/').pop() ?? '';
+const fileOf = (s: Schema): string =>
+  String(s.$id ?? '')
+    .split('/')
+    .pop() ?? '';
 /** Its family: `x-entity`. */
 const familyOf = (file: string): string => file.replace(/\.schema\.json$/, '');
 
@@ -24,7 +27,14 @@ const code = (value: unknown): string => `\`${typeof value === 'string' ? value 
 function prose(text: string): string {
   return text
     .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\bR-[A-Z]+(?:-[A-Z0-9]+)*/g, (id) => `[${id}](rules.md#${id.toLowerCase()})`)))
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part
+            .replace(/</g, '&lt;')
+            .replace(/>/g, '&gt;')
+            .replace(/\bR-[A-Z]+(?:-[A-Z0-9]+)*/g, (id) => `[${id}](rules.md#${id.toLowerCase()})`),
+    )
     .join('');
 }
 
@@ -89,7 +99,13 @@ function description(s: Schema): string {
   return parts.join('; ');
 }
 
-interface Row { name: string; required: boolean; type: string; def: string; text: string }
+interface Row {
+  name: string;
+  required: boolean;
+  type: string;
+  def: string;
+  text: string;
+}
 
 /** Rows for the properties of an object schema, nested objects and arrays of objects flattened. */
 function rows(s: Schema, prefix = ''): Row[] {
@@ -97,7 +113,13 @@ function rows(s: Schema, prefix = ''): Row[] {
   const required = new Set<string>(s.required ?? []);
   for (const [name, prop] of Object.entries<Schema>(s.properties ?? {})) {
     const path = `${prefix}${name}`;
-    out.push({ name: path, required: required.has(name), type: typeOf(prop), def: prop.default === undefined ? '' : code(prop.default), text: description(prop) });
+    out.push({
+      name: path,
+      required: required.has(name),
+      type: typeOf(prop),
+      def: prop.default === undefined ? '' : code(prop.default),
+      text: description(prop),
+    });
     if (prop.properties) out.push(...rows(prop, `${path}.`));
     const items: Schema | undefined = prop.items;
     if (items?.properties) out.push(...rows(items, `${path}[].`));
@@ -130,10 +152,22 @@ function exprSection(defs: Schema): string[] {
     const key: string | undefined = alt.required?.[0];
     if (alt.type === 'number') out.push('| a number | | a literal |');
     else if (alt.type === 'string') out.push(`| a field name | | the value of that field in the same row; ${cell(description(alt))} |`);
-    else if (key) out.push(`| ${code(`{"${key}": …}`)} | ${cell(typeOf(alt.properties?.[key]))}${alt.required.length > 1 ? `; also ${alt.required.slice(1).concat(Object.keys(alt.properties).filter((k: string) => !alt.required.includes(k))).map(code).join(', ')}` : ''} | ${cell(description(alt) || description(alt.properties?.[key] ?? {}))} |`);
+    else if (key)
+      out.push(
+        `| ${code(`{"${key}": …}`)} | ${cell(typeOf(alt.properties?.[key]))}${
+          alt.required.length > 1
+            ? `; also ${alt.required
+                .slice(1)
+                .concat(Object.keys(alt.properties).filter((k: string) => !alt.required.includes(k)))
+                .map(code)
+                .join(', ')}`
+            : ''
+        } | ${cell(description(alt) || description(alt.properties?.[key] ?? {}))} |`,
+      );
   }
   out.push('');
-  if (defs.dates?.description) out.push(`Dates of \`days\` and \`months\`: ${prose(String(defs.dates.description).replace(/\.?$/, '.'))}`, '');
+  if (defs.dates?.description)
+    out.push(`Dates of \`days\` and \`months\`: ${prose(String(defs.dates.description).replace(/\.?$/, '.'))}`, '');
   return out;
 }
 
@@ -181,5 +215,8 @@ export function dialectReference(meta: readonly JsonSchema[]): string {
   const predicate = (meta as Schema[]).find((m) => m.$id === PREDICATE_ID);
   if (predicate) out.push(...predicateSection(predicate));
   if (exprDefs) out.push(...exprSection(exprDefs));
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -33,10 +33,12 @@ export class FairQueue {
         ticket,
         order: this.order++,
         start: () => {
-          fn().then(resolve, reject).finally(() => {
-            this.running = false;
-            this.next();
-          });
+          fn()
+            .then(resolve, reject)
+            .finally(() => {
+              this.running = false;
+              this.next();
+            });
         },
       };
       this.insert(job);
@@ -46,7 +48,11 @@ export class FairQueue {
 
   private insert(job: Job) {
     let i = this.waiting.length;
-    while (i > 0 && (this.waiting[i - 1].ticket > job.ticket || (this.waiting[i - 1].ticket === job.ticket && this.waiting[i - 1].order > job.order))) i--;
+    while (
+      i > 0 &&
+      (this.waiting[i - 1].ticket > job.ticket || (this.waiting[i - 1].ticket === job.ticket && this.waiting[i - 1].order > job.order))
+    )
+      i--;
     this.waiting.splice(i, 0, job);
   }
 

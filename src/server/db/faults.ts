@@ -14,7 +14,8 @@ const CONNECTION_STATES = new Set([
 ]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
 // node-postgres reports a dead socket with plain errors that carry no code
-const LOST_MESSAGES = /Connection terminated|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i;
+const LOST_MESSAGES =
+  /Connection terminated|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i;
 
 export function isConnectionLost(err: unknown): boolean {
   const code = sqlState(err);

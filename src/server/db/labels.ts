@@ -22,7 +22,13 @@ async function dictionaryLabels(ctx: StoreContext, actor: Actor, f: FieldModel, 
   return new Map(rows.map((r) => [r.k, lang === 'en' && r.en ? r.en : r.zh]));
 }
 
-async function referenceLabels(db: Queryable, catalog: EntityCatalog, actor: Actor, f: FieldModel, values: string[]): Promise<Map<string, string>> {
+async function referenceLabels(
+  db: Queryable,
+  catalog: EntityCatalog,
+  actor: Actor,
+  f: FieldModel,
+  values: string[],
+): Promise<Map<string, string>> {
   const target = catalog.entities[f.ref!.entity];
   const labelField = target.fieldMap[f.ref!.labelField ?? target.titleField ?? f.ref!.valueField];
   const valueField = target.fieldMap[f.ref!.valueField];
@@ -38,14 +44,30 @@ async function referenceLabels(db: Queryable, catalog: EntityCatalog, actor: Act
 }
 
 /** Label maps for the dictionary, option and reference fields of `fields` over `rows`. */
-export async function resolveLabels(ctx: StoreContext, actor: Actor, fields: readonly FieldModel[], rows: Row[], lang: Lang): Promise<LabelMaps> {
+export async function resolveLabels(
+  ctx: StoreContext,
+  actor: Actor,
+  fields: readonly FieldModel[],
+  rows: Row[],
+  lang: Lang,
+): Promise<LabelMaps> {
   const maps: LabelMaps = new Map();
   for (const f of fields) {
     if (f.dict) maps.set(f, await dictionaryLabels(ctx, actor, f, lang));
     else if (f.options) maps.set(f, new Map(f.options.map((o) => [String(o.value), o.label[lang]])));
     else if (f.ref) {
-      const values = [...new Set(rows.map((r) => r[f.name]).filter((v) => v !== null && v !== undefined && v !== '').flatMap((v) => (f.ref!.separator ? String(v).split(f.ref!.separator) : [String(v)])))];
-      maps.set(f, await referenceLabels(databaseOf(ctx, ctx.catalog.entities[f.ref.entity], actor.tenantId), ctx.catalog, actor, f, values));
+      const values = [
+        ...new Set(
+          rows
+            .map((r) => r[f.name])
+            .filter((v) => v !== null && v !== undefined && v !== '')
+            .flatMap((v) => (f.ref!.separator ? String(v).split(f.ref!.separator) : [String(v)])),
+        ),
+      ];
+      maps.set(
+        f,
+        await referenceLabels(databaseOf(ctx, ctx.catalog.entities[f.ref.entity], actor.tenantId), ctx.catalog, actor, f, values),
+      );
     }
   }
   return maps;

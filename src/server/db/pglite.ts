@@ -14,7 +14,10 @@ function wrap(q: { query: (sql: string, params?: any[]) => Promise<{ rows: unkno
 }
 
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob | File } = {}): Promise<Db & { pglite: PGlite }> {
-  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  const pglite = await PGlite.create(dataDir, {
+    extensions: { pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const base = wrap(pglite);
   const queue = new FairQueue();
   return {
@@ -22,9 +25,10 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
     pglite,
     query: (sql, params) => queue.run(() => base.query(sql, params)),
     transaction: (fn) => queue.run(() => pglite.transaction((tx) => fn(wrap(tx)))),
-    exec: (sql) => queue.run(async () => {
-      await pglite.exec(sql);
-    }),
+    exec: (sql) =>
+      queue.run(async () => {
+        await pglite.exec(sql);
+      }),
     close: () => pglite.close(),
   };
 }

@@ -30,9 +30,16 @@ export async function pickErrors(tx: Queryable, check: PickCheck, record: Row, w
     for (const pick of d.pickFrom) {
       if (!written(d.name) && !written(pick.header)) continue;
       errors.push(...repeatedPicks(check, d, pick, rows));
-      const picked = rows.flatMap((row, i) => (row && !isBlank(row[pick.rowId]) ? [{ path: `/${d.name}/${i}/${pick.rowId}`, id: String(row[pick.rowId]) }] : []));
+      const picked = rows.flatMap((row, i) =>
+        row && !isBlank(row[pick.rowId]) ? [{ path: `/${d.name}/${i}/${pick.rowId}`, id: String(row[pick.rowId]) }] : [],
+      );
       if (!picked.length) continue;
-      const owners = await lineOwners(tx, check, pick, picked.map((p) => p.id));
+      const owners = await lineOwners(
+        tx,
+        check,
+        pick,
+        picked.map((p) => p.id),
+      );
       const selected = isBlank(record[pick.header]) ? undefined : String(record[pick.header]);
       const source = check.model.fieldMap[pick.header].label;
       for (const { path, id } of picked) {
@@ -62,7 +69,12 @@ function repeatedPicks(check: PickCheck, d: DetailModel, pick: PickSource, rows:
     if (first === undefined) return void firstRow.set(key, i);
     const path = `/${d.name}/${i}/${pick.rowId}`;
     const field = describePath(check.model, path, check.lang).label;
-    errors.push({ path, message: per ? t('pickedTwicePer', check.lang, { field, row: first + 1, per }) : t('pickedTwice', check.lang, { field, row: first + 1 }) });
+    errors.push({
+      path,
+      message: per
+        ? t('pickedTwicePer', check.lang, { field, row: first + 1, per })
+        : t('pickedTwice', check.lang, { field, row: first + 1 }),
+    });
   });
   return errors;
 }

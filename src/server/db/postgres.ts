@@ -29,7 +29,9 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Db & { pool: pg.Pool }> {
   const pool = new pg.Pool({
-    connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   pool.on('error', () => {

@@ -17,16 +17,26 @@ export function predicateSql(pred: Predicate, model: EntityModel, params: Params
     const [op, raw] = Object.entries(body as Condition)[0];
     const v = value(raw);
     switch (op) {
-      case '_eq': return v === null ? `${col} IS NULL` : `${col}::text = ${params.add(String(v))}`;
-      case '_neq': return v === null ? `${col} IS NOT NULL` : `(${col} IS NULL OR ${col}::text <> ${params.add(String(v))})`;
-      case '_in': return `${col}::text = ANY(${params.add((Array.isArray(v) ? v : [v]).map((x) => String(value(x))))}::text[])`;
-      case '_nin': return `NOT (${col}::text = ANY(${params.add((Array.isArray(v) ? v : [v]).map((x) => String(value(x))))}::text[]))`;
-      case '_gt': return `${col} > ${params.add(v)}`;
-      case '_gte': return `${col} >= ${params.add(v)}`;
-      case '_lt': return `${col} < ${params.add(v)}`;
-      case '_lte': return `${col} <= ${params.add(v)}`;
-      case '_empty': return v ? `(${col} IS NULL OR ${col}::text = '')` : `(${col} IS NOT NULL AND ${col}::text <> '')`;
-      default: return 'false';
+      case '_eq':
+        return v === null ? `${col} IS NULL` : `${col}::text = ${params.add(String(v))}`;
+      case '_neq':
+        return v === null ? `${col} IS NOT NULL` : `(${col} IS NULL OR ${col}::text <> ${params.add(String(v))})`;
+      case '_in':
+        return `${col}::text = ANY(${params.add((Array.isArray(v) ? v : [v]).map((x) => String(value(x))))}::text[])`;
+      case '_nin':
+        return `NOT (${col}::text = ANY(${params.add((Array.isArray(v) ? v : [v]).map((x) => String(value(x))))}::text[]))`;
+      case '_gt':
+        return `${col} > ${params.add(v)}`;
+      case '_gte':
+        return `${col} >= ${params.add(v)}`;
+      case '_lt':
+        return `${col} < ${params.add(v)}`;
+      case '_lte':
+        return `${col} <= ${params.add(v)}`;
+      case '_empty':
+        return v ? `(${col} IS NULL OR ${col}::text = '')` : `(${col} IS NOT NULL AND ${col}::text <> '')`;
+      default:
+        return 'false';
     }
   });
   return parts.length ? parts.join(' AND ') : 'true';

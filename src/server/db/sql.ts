@@ -12,10 +12,14 @@ export function selectExpr(f: FieldModel, alias = 't'): string {
   const col = `${alias}.${q(f.column)}`;
   switch (f.kind) {
     case 'id':
-    case 'decimal': return `${col}::text`;
-    case 'date': return `to_char(${col}, 'YYYY-MM-DD')`;
-    case 'datetime': return `to_char(${col}, 'YYYY-MM-DD HH24:MI:SS')`;
-    default: return col;
+    case 'decimal':
+      return `${col}::text`;
+    case 'date':
+      return `to_char(${col}, 'YYYY-MM-DD')`;
+    case 'datetime':
+      return `to_char(${col}, 'YYYY-MM-DD HH24:MI:SS')`;
+    default:
+      return col;
   }
 }
 
@@ -72,20 +76,45 @@ export function filterSql(f: FieldModel, filter: Filter, params: Params, alias =
   const v = filter.value;
   switch (filter.op) {
     case 'equal':
-      if (f.dict?.multiple) return containsAny(f, col, String(v).split(',').map((s) => s.trim()).filter(Boolean), params);
+      if (f.dict?.multiple)
+        return containsAny(
+          f,
+          col,
+          String(v)
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+          params,
+        );
       return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
-    case 'notequal': return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
-    case 'like': return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)}`;
-    case 'notlike': return `(${col} IS NULL OR ${text} NOT ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)})`;
-    case 'likeleft': return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}`)}`;
-    case 'likeright': return `${text} ${like(v)} ${params.add(`${escapeLike(String(v))}%`)}`;
-    case 'ge': case 'datege': return `${col} >= ${params.add(v)}`;
-    case 'gt': case 'dategt': return `${col} > ${params.add(v)}`;
-    case 'le': case 'datele': return `${col} <= ${params.add(v)}`;
-    case 'lt': case 'datelt': return `${col} < ${params.add(v)}`;
-    case 'dateequal': return `${col}::date = ${params.add(v)}::date`;
-    case 'null': return `${col} IS NULL`;
-    case 'notnull': return `${col} IS NOT NULL`;
+    case 'notequal':
+      return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
+    case 'like':
+      return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)}`;
+    case 'notlike':
+      return `(${col} IS NULL OR ${text} NOT ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)})`;
+    case 'likeleft':
+      return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}`)}`;
+    case 'likeright':
+      return `${text} ${like(v)} ${params.add(`${escapeLike(String(v))}%`)}`;
+    case 'ge':
+    case 'datege':
+      return `${col} >= ${params.add(v)}`;
+    case 'gt':
+    case 'dategt':
+      return `${col} > ${params.add(v)}`;
+    case 'le':
+    case 'datele':
+      return `${col} <= ${params.add(v)}`;
+    case 'lt':
+    case 'datelt':
+      return `${col} < ${params.add(v)}`;
+    case 'dateequal':
+      return `${col}::date = ${params.add(v)}::date`;
+    case 'null':
+      return `${col} IS NULL`;
+    case 'notnull':
+      return `${col} IS NOT NULL`;
   }
 }
 

@@ -96,7 +96,10 @@ export const ALL_LIMIT = 5000;
 
 export function parseIds(raw: string | undefined, param = 'ids'): string[] {
   if (raw === undefined || raw.trim() === '') throw badRequest('missingParam', { param });
-  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = ids.find((id) => !isRecordId(id));
   if (bad !== undefined || ids.length === 0) throw badRequest('badId', { param, value: bad ?? raw });
   return [...new Set(ids)];
@@ -158,7 +161,13 @@ function platformDb(ctx: StoreContext, tenantId: string): Db {
  * when both are on one database (always so for tenants on the main database), else on `model`'s
  * database, outside the transaction (reference data: a dictionary, an attachment, a user).
  */
-export async function readerFor(ctx: StoreContext, inside: EntityModel | 'business' | 'platform', model: EntityModel | 'business' | 'platform', tenantId: string, tx: Queryable): Promise<Queryable> {
+export async function readerFor(
+  ctx: StoreContext,
+  inside: EntityModel | 'business' | 'platform',
+  model: EntityModel | 'business' | 'platform',
+  tenantId: string,
+  tx: Queryable,
+): Promise<Queryable> {
   const business = (m: typeof inside) => (typeof m === 'string' ? m === 'business' : isTenantData(m));
   if (business(inside) === business(model) || !(await ctx.isBound?.(tenantId))) return tx;
   return business(model) ? tenantDb(ctx, tenantId) : (ctx.mainDb ?? ctx.db);
@@ -210,7 +219,8 @@ export class EntityStore {
     if (model.scope === 'tenant') terms.push(`${alias}.tenant_id = ${params.add(this.actor.tenantId)}`);
     if (model.softDelete) terms.push(`${alias}.is_deleted = 0`);
     // rows of another document are scoped through their document (relation())
-    if (model === this.model && !model.rowsOf && this.dataFilters.length) terms.push(`(${this.dataFilters.map((f) => f(params, alias)).join(' OR ')})`);
+    if (model === this.model && !model.rowsOf && this.dataFilters.length)
+      terms.push(`(${this.dataFilters.map((f) => f(params, alias)).join(' OR ')})`);
     return terms;
   }
 
@@ -254,9 +264,10 @@ export class EntityStore {
       const order = orderSql(query.sort, this.model.fieldMap);
       // Deep pages: find the page's ids first (the list index answers that alone), then read
       // only those rows, instead of reading every skipped row.
-      const sql = offset >= DEFERRED_JOIN_OFFSET
-        ? `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t JOIN (SELECT t.id ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}) page ON page.id = t.id ORDER BY ${order}`
-        : `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`;
+      const sql =
+        offset >= DEFERRED_JOIN_OFFSET
+          ? `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t JOIN (SELECT t.id ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}) page ON page.id = t.id ORDER BY ${order}`
+          : `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`;
       records = (await this.db.query(sql, params.values)).map((r) => toRecord(r, this.model.columns));
     }
     return { records, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
@@ -266,19 +277,29 @@ export class EntityStore {
    * Choices for a reference picker or labels for a list: {value, label} of the records with the
    * given ids, or of those whose title contains `keyword`, narrowed by list filters, a page at a time.
    */
-  async options(query: { ids?: string[]; valueField?: string; keyword?: string; filters?: readonly Filter[]; current: number; size: number }): Promise<Page<{ value: string; label: string }>> {
+  async options(query: {
+    ids?: string[];
+    valueField?: string;
+    keyword?: string;
+    filters?: readonly Filter[];
+    current: number;
+    size: number;
+  }): Promise<Page<{ value: string; label: string }>> {
     this.assertRead();
     const valueField = this.model.fieldMap[query.valueField ?? 'id'];
     const labelField = this.model.fieldMap[this.model.titleField ?? 'id'];
     const shown = this.model.optionFields.map((f) => this.model.fieldMap[f]);
     const params = new Params();
     const where = this.scope(params);
-    if (query.ids) where.push(`t.${q(valueField.column)} = ANY(${params.add(query.ids)}::${valueField.name === 'id' ? 'bigint' : 'text'}[])`);
+    if (query.ids)
+      where.push(`t.${q(valueField.column)} = ANY(${params.add(query.ids)}::${valueField.name === 'id' ? 'bigint' : 'text'}[])`);
     // a keyword matches any of the shown fields (a goods code as well as its name)
     if (query.keyword) {
       const keyword = query.keyword;
       const texts = shown.filter((f) => f.kind === 'string');
-      where.push(`(${(texts.length ? texts : [labelField]).map((f) => filterSql(f, { field: f.name, op: 'like', value: keyword }, params)).join(' OR ')})`);
+      where.push(
+        `(${(texts.length ? texts : [labelField]).map((f) => filterSql(f, { field: f.name, op: 'like', value: keyword }, params)).join(' OR ')})`,
+      );
     }
     for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
     // a picker offers live records only; labels by id still name a disabled record an old document holds
@@ -313,7 +334,15 @@ export class EntityStore {
    * (a predicate over the model's fields, checked by the caller), ordered by the grouping fields,
    * a page at a time; and the count and sums of each group and of all of them.
    */
-  async report(spec: { columns: readonly string[]; filter?: Predicate; groupBy: readonly string[]; sums: readonly string[]; current: number; size: number; maxGroups: number }): Promise<{ page: Page; groups: Row[]; totals: Row }> {
+  async report(spec: {
+    columns: readonly string[];
+    filter?: Predicate;
+    groupBy: readonly string[];
+    sums: readonly string[];
+    current: number;
+    size: number;
+    maxGroups: number;
+  }): Promise<{ page: Page; groups: Row[]; totals: Row }> {
     this.assertRead();
     const fields = (names: readonly string[]) => names.map((n) => this.model.fieldMap[n]);
     const params = new Params();
@@ -322,13 +351,17 @@ export class EntityStore {
     const from = `FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const sums = fields(spec.sums).map((f) => `sum(t.${q(f.column)}) AS ${q(f.name)}`);
     const groupCols = fields(spec.groupBy).map((f) => `t.${q(f.column)}`);
-    const asNumbers = (row: Row) => toRecord(row, fields(spec.sums).map((f) => ({ ...f, kind: 'decimal' as const })));
+    const asNumbers = (row: Row) =>
+      toRecord(
+        row,
+        fields(spec.sums).map((f) => ({ ...f, kind: 'decimal' as const })),
+      );
     const [totals] = await this.db.query(`SELECT ${['count(*)::int AS count', ...sums].join(', ')} ${from}`, params.values);
     const groups = groupCols.length
       ? await this.db.query(
-        `SELECT ${[selectList(fields(spec.groupBy)), 'count(*)::int AS count', ...sums].join(', ')} ${from} GROUP BY ${groupCols.join(', ')} ORDER BY ${groupCols.join(', ')} LIMIT ${Math.trunc(spec.maxGroups)}`,
-        params.values,
-      )
+          `SELECT ${[selectList(fields(spec.groupBy)), 'count(*)::int AS count', ...sums].join(', ')} ${from} GROUP BY ${groupCols.join(', ')} ORDER BY ${groupCols.join(', ')} LIMIT ${Math.trunc(spec.maxGroups)}`,
+          params.values,
+        )
       : [];
     const shown = fields([...new Set(['id', ...spec.groupBy, ...spec.columns])]);
     const order = [...groupCols, orderSql(this.model.list.defaultSort, this.model.fieldMap)].join(', ');
@@ -338,7 +371,13 @@ export class EntityStore {
     );
     const total = totals.count as number;
     return {
-      page: { records: rows.map((r) => toRecord(r, shown)), total, size: spec.size, current: spec.current, pages: Math.ceil(total / spec.size) },
+      page: {
+        records: rows.map((r) => toRecord(r, shown)),
+        total,
+        size: spec.size,
+        current: spec.current,
+        pages: Math.ceil(total / spec.size),
+      },
       groups: groups.map(asNumbers),
       totals: asNumbers(totals),
     };
@@ -354,7 +393,10 @@ export class EntityStore {
     const field = this.model.fieldMap[by];
     const params = new Params();
     const where = [`t.${q(field.column)} = ${params.add(id)}`, ...this.scope(params)];
-    const [row] = await db.query(`SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t WHERE ${where.join(' AND ')}`, params.values);
+    const [row] = await db.query(
+      `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
     if (!row) throw notFound(this.model.label);
     const record = toRecord(row, this.model.columns);
     for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
@@ -366,7 +408,10 @@ export class EntityStore {
     const where = [`t.${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`];
     if (this.model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
     const order = q(detail.fieldMap[detail.orderField].column);
-    const rows = await db.query(`SELECT ${selectList(detail.columns)} FROM ${q(detail.table)} t WHERE ${where.join(' AND ')} ORDER BY t.${order}, t.id`, params.values);
+    const rows = await db.query(
+      `SELECT ${selectList(detail.columns)} FROM ${q(detail.table)} t WHERE ${where.join(' AND ')} ORDER BY t.${order}, t.id`,
+      params.values,
+    );
     return rows.map((r) => toRecord(r, detail.columns));
   }
 
@@ -475,7 +520,9 @@ export class EntityStore {
   async updatePart(id: string, body: Row): Promise<Row> {
     this.assertWrite();
     const given = normalizeInput(this.model.fields, body, false);
-    const cleared = this.editableFields().filter((f) => f.name in body && isBlank(body[f.name])).map((f) => f.name);
+    const cleared = this.editableFields()
+      .filter((f) => f.name in body && isBlank(body[f.name]))
+      .map((f) => f.name);
     const sent = this.model.details.filter((d) => Array.isArray(body[d.name]));
     // rows whose formulas read a header field sent are recomputed with it (and written) too
     const sentDetails = this.model.details.filter((d) => sent.includes(d) || d.headerReads.some((f) => f in body));
@@ -509,7 +556,10 @@ export class EntityStore {
     await this.write(async (tx) => {
       const params = new Params();
       const where = [`t.id = ANY(${params.add(ids)}::bigint[])`, ...this.scope(params)];
-      const found = await tx.query<{ id: string }>(`SELECT t.id::text AS id FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`, params.values);
+      const found = await tx.query<{ id: string }>(
+        `SELECT t.id::text AS id FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
+        params.values,
+      );
       if (found.length !== ids.length) throw notFound(this.model.label);
       await this.assertNotNeeded(tx, ids);
       await this.hooks.beforeRemove?.({ tx, actor: this.actor, ids });
@@ -521,7 +571,8 @@ export class EntityStore {
           p.values,
         );
       } else {
-        for (const d of this.model.details) await tx.query(`DELETE FROM ${q(d.table)} WHERE ${q(d.foreignKeyColumn)} = ANY($1::bigint[])`, [ids]);
+        for (const d of this.model.details)
+          await tx.query(`DELETE FROM ${q(d.table)} WHERE ${q(d.foreignKeyColumn)} = ANY($1::bigint[])`, [ids]);
         await tx.query(`DELETE FROM ${q(this.model.table)} WHERE id = ANY($1::bigint[])`, [ids]);
       }
     });
@@ -530,7 +581,12 @@ export class EntityStore {
   /** Picked rows belong to the document their header selects (x-detail.pickFrom). */
   private async checkPicks(tx: Queryable, record: Row, written: (name: string) => boolean = () => true) {
     if (!this.model.details.some((d) => d.pickFrom.length)) return;
-    const errors = await pickErrors(tx, { catalog: this.ctx.catalog, model: this.model, tenantId: this.actor.tenantId, lang: this.actor.lang }, record, written);
+    const errors = await pickErrors(
+      tx,
+      { catalog: this.ctx.catalog, model: this.model, tenantId: this.actor.tenantId, lang: this.actor.lang },
+      record,
+      written,
+    );
     if (errors.length) throw new ValidationFailed(errors);
   }
 
@@ -633,7 +689,9 @@ export class EntityStore {
       if (!f.unique) continue;
       const name = indexName(this.model.table, [...scope, f.column], true);
       if (constraint === name || message.includes(name)) {
-        return new ValidationFailed([{ path: `/${f.name}`, message: t('unique', this.actor.lang, { field: f.label, value: input[f.name] ?? '' }) }]);
+        return new ValidationFailed([
+          { path: `/${f.name}`, message: t('unique', this.actor.lang, { field: f.label, value: input[f.name] ?? '' }) },
+        ]);
       }
     }
     return err as Error;
@@ -649,20 +707,33 @@ export class EntityStore {
 
   private async insertHeader(tx: Queryable, id: string, record: Row, createdAt?: string) {
     const now = createdAt ?? nowText(this.ctx.timeZone);
-    const values: Row = { ...record, id, createUser: this.actor.userId, createDept: this.actor.deptId, createTime: now, updateUser: this.actor.userId, updateTime: now };
+    const values: Row = {
+      ...record,
+      id,
+      createUser: this.actor.userId,
+      createDept: this.actor.deptId,
+      createTime: now,
+      updateUser: this.actor.userId,
+      updateTime: now,
+    };
     if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
     if (this.model.softDelete) values.isDeleted = 0;
     if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
     const fields = this.model.columns.filter((f) => f.name in values);
     const params = new Params();
     const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
-    await tx.query(`INSERT INTO ${q(this.model.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`, params.values);
+    await tx.query(
+      `INSERT INTO ${q(this.model.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`,
+      params.values,
+    );
   }
 
   private async updateHeader(tx: Queryable, id: string, record: Row, names: string[]) {
     const params = new Params();
     // a field can be both editable and a snapshot of a reference: set each column once
-    const sets = [...new Set(names)].map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system && !f.writeOnly)
+    const sets = [...new Set(names)]
+      .map((name) => this.model.fieldMap[name])
+      .filter((f) => f && !f.system && !f.writeOnly)
       .map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
     sets.push(`update_user = ${params.add(this.actor.userId)}`, `update_time = ${params.add(nowText(this.ctx.timeZone))}`);
     const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
@@ -680,22 +751,34 @@ export class EntityStore {
       if (row.id !== undefined) {
         const rowId = String(row.id);
         if (!known.has(rowId)) {
-          throw new ValidationFailed([{ path: `/${detail.name}/${i}/id`, message: t('rowNotFound', this.actor.lang, { detail: detail.label, value: rowId }) }]);
+          throw new ValidationFailed([
+            { path: `/${detail.name}/${i}/id`, message: t('rowNotFound', this.actor.lang, { detail: detail.label, value: rowId }) },
+          ]);
         }
         kept.add(rowId);
         const sets = columns.map((f) => `${q(f.column)} = ${params.add(toParam(f, row[f.name]))}`);
         sets.push(`${q(detail.fieldMap[detail.orderField].column)} = ${params.add(sortNo)}`);
-        await tx.query(`UPDATE ${q(detail.table)} SET ${sets.join(', ')} WHERE id = ${params.add(rowId)} AND ${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`, params.values);
+        await tx.query(
+          `UPDATE ${q(detail.table)} SET ${sets.join(', ')} WHERE id = ${params.add(rowId)} AND ${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`,
+          params.values,
+        );
         continue;
       }
       const values: Row = { ...row, id: nextId(), [detail.foreignKey]: parentId, [detail.orderField]: sortNo };
       if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
       const fields = detail.columns.filter((f) => f.name in values);
       const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
-      await tx.query(`INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`, params.values);
+      await tx.query(
+        `INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`,
+        params.values,
+      );
     }
     const removed = [...known].filter((id) => !kept.has(id));
-    if (removed.length) await tx.query(`DELETE FROM ${q(detail.table)} WHERE id = ANY($1::bigint[]) AND ${q(detail.foreignKeyColumn)} = $2`, [removed, parentId]);
+    if (removed.length)
+      await tx.query(`DELETE FROM ${q(detail.table)} WHERE id = ANY($1::bigint[]) AND ${q(detail.foreignKeyColumn)} = $2`, [
+        removed,
+        parentId,
+      ]);
   }
 
   /** PREFIX-yyyyMM-#### (the month of `now`) from a per-tenant counter row, incremented atomically. */
@@ -723,11 +806,21 @@ export class EntityStore {
     for (const d of this.model.details) {
       const rows = Array.isArray(record[d.name]) ? (record[d.name] as Row[]) : [];
       rows.forEach((row, i) => {
-        for (const f of d.fields) if (f.name in row && !f.system) places.push({ field: f, row, path: `/${d.name}/${i}/${f.name}`, detail: d.name });
+        for (const f of d.fields)
+          if (f.name in row && !f.system) places.push({ field: f, row, path: `/${d.name}/${i}/${f.name}`, detail: d.name });
       });
     }
-    await this.checkDictionaries(tx, places.filter((p) => p.field.dict && !isBlank(p.row[p.field.name])), errors);
-    await this.checkReferences(tx, places.filter((p) => p.field.ref && !isBlank(p.row[p.field.name]) && !this.isTreeRoot(p.field, p.row)), errors, existing);
+    await this.checkDictionaries(
+      tx,
+      places.filter((p) => p.field.dict && !isBlank(p.row[p.field.name])),
+      errors,
+    );
+    await this.checkReferences(
+      tx,
+      places.filter((p) => p.field.ref && !isBlank(p.row[p.field.name]) && !this.isTreeRoot(p.field, p.row)),
+      errors,
+      existing,
+    );
     if (this.model.tree && selfId) await this.checkTreeParent(tx, record, selfId, errors);
     if (errors.length) throw new ValidationFailed(errors);
   }
@@ -747,7 +840,8 @@ export class EntityStore {
       const keys = allowed.get(cacheKey)!;
       const values = Array.isArray(row[field.name]) ? (row[field.name] as unknown[]) : [row[field.name]];
       for (const v of values) {
-        if (!keys.has(String(v))) errors.push({ path, message: t('dictValue', this.actor.lang, { field: this.describe(path), value: v, code: dict.code }) });
+        if (!keys.has(String(v)))
+          errors.push({ path, message: t('dictValue', this.actor.lang, { field: this.describe(path), value: v, code: dict.code }) });
       }
     }
   }
@@ -756,7 +850,10 @@ export class EntityStore {
     const model = this.ctx.catalog.entities[this.ctx.dictionaryEntities[source]];
     const params = new Params();
     const where = [`t.code = ${params.add(code)}`, `t.parent_id <> 0`, ...this.scope(params, model)];
-    const rows = await (await this.on(model, tx)).query<{ k: string }>(`SELECT t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+    const rows = await (await this.on(model, tx)).query<{ k: string }>(
+      `SELECT t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
     return new Set(rows.map((r) => r.k));
   }
 
@@ -769,11 +866,14 @@ export class EntityStore {
       const valueField = target.fieldMap[ref.valueField];
       const copies = Object.entries(ref.copy);
       const params = new Params();
-      const valuesOf = (p: (typeof list)[number]) => (ref.separator ? String(p.row[field.name]).split(ref.separator).filter(Boolean) : [String(p.row[field.name])]);
+      const valuesOf = (p: (typeof list)[number]) =>
+        ref.separator ? String(p.row[field.name]).split(ref.separator).filter(Boolean) : [String(p.row[field.name])];
       const values = [...new Set(list.flatMap(valuesOf))];
       const malformed = valueField.kind === 'id' ? values.filter((v) => !isRecordId(v)) : [];
       if (malformed.length) {
-        for (const p of list) for (const v of valuesOf(p).filter((x) => malformed.includes(x))) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
+        for (const p of list)
+          for (const v of valuesOf(p).filter((x) => malformed.includes(x)))
+            errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
         continue;
       }
       const cast = valueField.kind === 'id' ? 'bigint[]' : 'text[]';
@@ -786,14 +886,20 @@ export class EntityStore {
         params.values,
       );
       const found = new Map(rows.map((r) => [String(r.__value), toRecord(r, sourceFields)]));
-      const inactive = new Map(rows.filter((r) => active && r.__active !== true).map((r) => [String(r.__value), String(r.__title ?? r.__value)]));
+      const inactive = new Map(
+        rows.filter((r) => active && r.__active !== true).map((r) => [String(r.__value), String(r.__title ?? r.__value)]),
+      );
       for (const p of list) {
         const missing = valuesOf(p).filter((v) => !found.has(v));
-        for (const v of missing) errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
+        for (const v of missing)
+          errors.push({ path: p.path, message: t('refMissing', this.actor.lang, { field: this.describe(p.path), value: v }) });
         // a disabled record may stay where the stored document already holds it, never be newly chosen
         const held = this.heldValues(existing, p, ref.separator);
         for (const v of valuesOf(p).filter((x) => inactive.has(x) && !held.has(x))) {
-          errors.push({ path: p.path, message: t('refInactive', this.actor.lang, { field: this.describe(p.path), entity: target.label, value: inactive.get(v) }) });
+          errors.push({
+            path: p.path,
+            message: t('refInactive', this.actor.lang, { field: this.describe(p.path), entity: target.label, value: inactive.get(v) }),
+          });
         }
         const hit = found.get(String(p.row[field.name]));
         if (hit && !ref.separator) for (const [targetField, source] of copies) p.row[targetField] = hit[source] ?? null;
@@ -805,7 +911,10 @@ export class EntityStore {
   private heldValues(existing: Row | undefined, place: Place, separator?: string): Set<string> {
     if (!existing) return new Set();
     const rows = place.detail ? ((existing[place.detail] as Row[] | undefined) ?? []) : [existing];
-    const values = rows.map((r) => r[place.field.name]).filter((v) => !isBlank(v)).map(String);
+    const values = rows
+      .map((r) => r[place.field.name])
+      .filter((v) => !isBlank(v))
+      .map(String);
     return new Set(separator ? values.flatMap((v) => v.split(separator)) : values);
   }
 
@@ -824,7 +933,10 @@ export class EntityStore {
       }
       const params = new Params();
       const where = [`t.${q(keyField.column)}::text = ${params.add(current)}`, ...this.scope(params)];
-      const [row] = await tx.query(`SELECT ${selectList([parentField])} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`, params.values);
+      const [row] = await tx.query(
+        `SELECT ${selectList([parentField])} FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')}`,
+        params.values,
+      );
       current = row ? String(row[parentField.name]) : undefined;
     }
   }
@@ -839,7 +951,11 @@ export class EntityStore {
     if (this.model.tree) {
       const tree = this.model.tree;
       const params = new Params();
-      const where = [`t.${q(this.model.fieldMap[tree.parentField].column)}::text = ANY(${params.add(keys.tree)}::text[])`, `NOT (t.id = ANY(${params.add(ids)}::bigint[]))`, ...this.scope(params)];
+      const where = [
+        `t.${q(this.model.fieldMap[tree.parentField].column)}::text = ANY(${params.add(keys.tree)}::text[])`,
+        `NOT (t.id = ANY(${params.add(ids)}::bigint[]))`,
+        ...this.scope(params),
+      ];
       const [child] = await tx.query(`SELECT 1 FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
       if (child) throw new AppError(400, 'hasChildren', { entity: this.model.label });
     }
@@ -850,19 +966,32 @@ export class EntityStore {
         ...other.details.map((d) => ({ table: d.table, fields: d.fields, header: false })),
       ]) {
         for (const f of fields) {
-          if (f.ref?.entity !== this.model.key || (other === this.model && this.model.tree && f.name === this.model.tree.parentField)) continue;
+          if (f.ref?.entity !== this.model.key || (other === this.model && this.model.tree && f.name === this.model.tree.parentField))
+            continue;
           const values = f.ref.valueField === 'id' ? ids : keys.byField(f.ref.valueField);
           const params = new Params();
-          const where = [f.ref.separator
-            ? `string_to_array(t.${q(f.column)}, ',') && ${params.add(values)}::text[]`
-            : `t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`];
+          const where = [
+            f.ref.separator
+              ? `string_to_array(t.${q(f.column)}, ',') && ${params.add(values)}::text[]`
+              : `t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`,
+          ];
           if (other.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
-          const live = header && other.softDelete ? ' AND t.is_deleted = 0' : !header && other.softDelete
-            ? ` AND EXISTS (SELECT 1 FROM ${q(other.table)} h WHERE h.id = t.${q(other.details.find((d) => d.table === table)!.foreignKeyColumn)} AND h.is_deleted = 0)`
-            : '';
-          const [hit] = await (await this.on(other, tx)).query(`SELECT 1 FROM ${q(table)} t WHERE ${where.join(' AND ')}${live} LIMIT 1`, params.values);
+          const live =
+            header && other.softDelete
+              ? ' AND t.is_deleted = 0'
+              : !header && other.softDelete
+                ? ` AND EXISTS (SELECT 1 FROM ${q(other.table)} h WHERE h.id = t.${q(other.details.find((d) => d.table === table)!.foreignKeyColumn)} AND h.is_deleted = 0)`
+                : '';
+          const [hit] = await (await this.on(other, tx)).query(
+            `SELECT 1 FROM ${q(table)} t WHERE ${where.join(' AND ')}${live} LIMIT 1`,
+            params.values,
+          );
           // master data that can be disabled says so: that is what its user should do instead
-          if (hit) throw new AppError(400, this.model.activeIf ? 'referencedDisable' : 'referenced', { entity: this.model.label, by: other.label });
+          if (hit)
+            throw new AppError(400, this.model.activeIf ? 'referencedDisable' : 'referenced', {
+              entity: this.model.label,
+              by: other.label,
+            });
         }
       }
     }
@@ -871,7 +1000,8 @@ export class EntityStore {
   private async keyValues(tx: Queryable, ids: string[]) {
     const wanted = new Set<string>([this.model.tree?.keyField ?? 'id']);
     for (const other of Object.values(this.ctx.catalog.entities).filter((m) => !m.rowsOf && !m.readOnly)) {
-      for (const f of [...other.fields, ...other.details.flatMap((d) => d.fields)]) if (f.ref?.entity === this.model.key) wanted.add(f.ref.valueField);
+      for (const f of [...other.fields, ...other.details.flatMap((d) => d.fields)])
+        if (f.ref?.entity === this.model.key) wanted.add(f.ref.valueField);
     }
     const fields = [...wanted].map((n) => this.model.fieldMap[n]);
     const rows = await tx.query(`SELECT ${selectList(fields)} FROM ${q(this.model.table)} t WHERE t.id = ANY($1::bigint[])`, [ids]);
@@ -897,11 +1027,12 @@ function stripRowIds(model: EntityModel, record: Row): Row {
   if (!model.details.length) return record;
   const out: Row = { ...record };
   for (const d of model.details) {
-    if (Array.isArray(out[d.name])) out[d.name] = (out[d.name] as unknown[]).map((r) => {
-      if (typeof r !== 'object' || r === null) return r;
-      const { id: _id, ...rest } = r as Row;
-      return rest;
-    });
+    if (Array.isArray(out[d.name]))
+      out[d.name] = (out[d.name] as unknown[]).map((r) => {
+        if (typeof r !== 'object' || r === null) return r;
+        const { id: _id, ...rest } = r as Row;
+        return rest;
+      });
   }
   return out;
 }

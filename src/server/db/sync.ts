@@ -24,8 +24,10 @@ export interface IndexSpec {
 
 export class SchemaSyncError extends Error {
   constructor(readonly problems: string[]) {
-    super(`database schema does not match the models; refusing to change it:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
-      'A destructive change needs a migration: add an SQL file under migrations/ that makes the change explicitly.');
+    super(
+      `database schema does not match the models; refusing to change it:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+        'A destructive change needs a migration: add an SQL file under migrations/ that makes the change explicitly.',
+    );
     this.name = 'SchemaSyncError';
   }
 }
@@ -68,7 +70,12 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
   if (model.rowsOf) return [];
   const scope = scopeColumns(model);
   const where = liveFilter(model);
-  const index = (columns: string[], unique = false): IndexSpec => ({ name: indexName(model.table, columns, unique), columns, unique, where });
+  const index = (columns: string[], unique = false): IndexSpec => ({
+    name: indexName(model.table, columns, unique),
+    columns,
+    unique,
+    where,
+  });
   const indexes: IndexSpec[] = [];
   // The default list order, per tenant: the first page of a list is an index scan.
   const sortColumns = model.list.defaultSort.map((s) => model.fieldMap[s.field]?.column).filter(Boolean) as string[];
@@ -86,11 +93,13 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
     }
   }
   const header: TableSpec = { table: model.table, columns: model.columns.map(columnSpec), indexes: dedupeIndexes(indexes) };
-  const details = model.details.map((d): TableSpec => ({
-    table: d.table,
-    columns: d.columns.map(columnSpec),
-    indexes: [{ name: indexName(d.table, [d.foreignKeyColumn], false), columns: [d.foreignKeyColumn], unique: false }],
-  }));
+  const details = model.details.map(
+    (d): TableSpec => ({
+      table: d.table,
+      columns: d.columns.map(columnSpec),
+      indexes: [{ name: indexName(d.table, [d.foreignKeyColumn], false), columns: [d.foreignKeyColumn], unique: false }],
+    }),
+  );
   return [header, ...details];
 }
 
@@ -139,7 +148,9 @@ export function isWidening(from: string, to: string): boolean {
 async function runMigrations(db: Db, dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   const applied = new Set((await db.query<{ name: string }>('SELECT name FROM zs_migration')).map((r) => r.name));
-  const pending = readdirSync(dir).filter((f) => f.endsWith('.sql') && !applied.has(f)).sort();
+  const pending = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql') && !applied.has(f))
+    .sort();
   for (const name of pending) {
     const sql = readFileSync(join(dir, name), 'utf8');
     await db.transaction(async (tx) => {
@@ -152,7 +163,10 @@ async function runMigrations(db: Db, dir: string): Promise<string[]> {
 
 /** Migration files are plain SQL statements separated by semicolons at line ends. */
 function splitStatements(sql: string): string[] {
-  return sql.split(/;\s*(?:\n|$)/).map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
+  return sql
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
 }
 
 /**
@@ -201,7 +215,9 @@ export function planSync(
       for (const c of spec.columns) {
         const existing = columns.get(c.column);
         if (!existing) {
-          statements.push(`ALTER TABLE "${spec.table}" ADD COLUMN "${c.column}" ${c.sqlType}${c.notNull && c.notNull !== 'PRIMARY KEY' ? ' ' + c.notNull : ''}`);
+          statements.push(
+            `ALTER TABLE "${spec.table}" ADD COLUMN "${c.column}" ${c.sqlType}${c.notNull && c.notNull !== 'PRIMARY KEY' ? ' ' + c.notNull : ''}`,
+          );
           altered.push(`${spec.table}.${c.column}`);
           continue;
         }
@@ -222,7 +238,9 @@ export function planSync(
     for (const i of spec.indexes) {
       if (liveIndexes.has(i.name) || (i.trigram && !options.trigram)) continue;
       const cols = i.columns.map((c) => (i.trigram ? `"${c}" gin_trgm_ops` : `"${c}"`)).join(', ');
-      statements.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${i.name}" ON "${spec.table}"${i.trigram ? ' USING gin' : ''} (${cols})${i.where ? ` WHERE ${i.where}` : ''}`);
+      statements.push(
+        `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${i.name}" ON "${spec.table}"${i.trigram ? ' USING gin' : ''} (${cols})${i.where ? ` WHERE ${i.where}` : ''}`,
+      );
     }
   }
   if (problems.length) throw new SchemaSyncError(problems);
@@ -250,7 +268,11 @@ async function enableTrigram(db: Db): Promise<boolean> {
 export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: string): Promise<SyncReport> {
   await db.exec(INTERNAL_DDL);
   const specs = Object.values(catalog.entities).flatMap(tableSpecs);
-  const migrationFiles = existsSync(migrationsDir) ? readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort() : [];
+  const migrationFiles = existsSync(migrationsDir)
+    ? readdirSync(migrationsDir)
+        .filter((f) => f.endsWith('.sql'))
+        .sort()
+    : [];
   const fingerprint = createHash('sha256').update(JSON.stringify({ specs, migrationFiles })).digest('hex');
   const [last] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'schema.fingerprint'`);
   if (last?.value === fingerprint) return { created: [], altered: [], migrations: [] };
@@ -259,7 +281,10 @@ export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: 
   const plan = planSync(specs, await liveColumns(db), new Set(indexes.map((i) => i.name)), { trigram: await enableTrigram(db) });
   await db.transaction(async (tx) => {
     for (const s of plan.statements) await tx.query(s);
-    await tx.query(`INSERT INTO zs_setting (key, value) VALUES ('schema.fingerprint', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [fingerprint]);
+    await tx.query(
+      `INSERT INTO zs_setting (key, value) VALUES ('schema.fingerprint', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      [fingerprint],
+    );
   });
   return { created: plan.created, altered: plan.altered, migrations };
 }

@@ -20,8 +20,15 @@ const PLATFORM_FOLDERS = ['system', 'desk', 'message', 'resource', 'log', 'repor
 /** Tables of the modules that hold business data (besides the document types' own tables). */
 export const TENANT_MODULE_TABLES = [
   'zs_sequence',
-  'wf_model', 'wf_deployment', 'wf_definition', 'wf_default_seed', 'wf_instance', 'wf_task', 'wf_history',
-  'material_ledger', 'material_ledger_close',
+  'wf_model',
+  'wf_deployment',
+  'wf_definition',
+  'wf_default_seed',
+  'wf_instance',
+  'wf_task',
+  'wf_history',
+  'material_ledger',
+  'material_ledger_close',
 ] as const;
 
 /** True when the entity's rows are a tenant's business data (they go with the tenant's database). */

@@ -66,7 +66,10 @@ export class TenantDatabases {
   /** Tenants this process is moving: their writes are refused here without asking the database. */
   private readonly moving = new Set<string>();
 
-  constructor(readonly main: Db, private readonly options: TenantDatabaseOptions) {}
+  constructor(
+    readonly main: Db,
+    private readonly options: TenantDatabaseOptions,
+  ) {}
 
   /** True when tenants may be bound at all: the main database must be a PostgreSQL server. */
   get bindable(): boolean {
@@ -163,7 +166,10 @@ export class TenantDatabases {
   async admitWrite(tx: Queryable, tenantId: string): Promise<void> {
     if (this.moving.has(tenantId)) throw movingError();
     if (!this.bindable) return;
-    const [lock] = await tx.query<{ free: boolean }>('SELECT pg_try_advisory_xact_lock_shared($1, hashtext($2)) AS free', [MOVE_LOCK, tenantId]);
+    const [lock] = await tx.query<{ free: boolean }>('SELECT pg_try_advisory_xact_lock_shared($1, hashtext($2)) AS free', [
+      MOVE_LOCK,
+      tenantId,
+    ]);
     if (!lock.free) throw movingError();
     // a statement of its own: its snapshot is taken after the lock, so it sees a finished move's marker
     const left = await tx.query('SELECT 1 FROM zs_tenant_moved WHERE tenant_id = $1', [tenantId]);

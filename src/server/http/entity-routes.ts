@@ -90,7 +90,8 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     // every generic POST writes: records the server alone writes (x-entity.readOnly, logs) get none
     post: (url: string, handler: RouteHandlerMethod) => model.readOnly || taken('POST', url) || app.post(url, handler),
   };
-  const ok = (request: FastifyRequest, data: unknown, key: 'ok' | 'saved' | 'updated' | 'removed' = 'ok') => envelope(200, data, t(key, request.lang));
+  const ok = (request: FastifyRequest, data: unknown, key: 'ok' | 'saved' | 'updated' | 'removed' = 'ok') =>
+    envelope(200, data, t(key, request.lang));
 
   route.get(`${base}/list`, async (request) => {
     const query = parseListParams(model, request.query as Query);
@@ -107,7 +108,8 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
   route.get(`${base}/options`, async (request) => {
     const { ids: rawIds, keyword, valueField = 'id', ...rest } = request.query as Query;
     // references by another unique key (a region's parentCode → code) look labels up by that key
-    if (valueField !== 'id' && !model.lookupKeys.includes(valueField)) throw badRequest('unknownFilter', { param: `valueField=${valueField}` });
+    if (valueField !== 'id' && !model.lookupKeys.includes(valueField))
+      throw badRequest('unknownFilter', { param: `valueField=${valueField}` });
     const ids = rawIds ? (valueField === 'id' ? parseIds(rawIds) : rawIds.split(',').filter(Boolean)) : undefined;
     const { filters } = parseListParams(model, { ...rest, current: undefined, size: undefined });
     const size = Math.min(Number(rest.size ?? 20) || 20, 500);
@@ -115,13 +117,28 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     // who created a record is shown to whoever reads the record: such labels need no read grant,
     // and answer nothing but labels (no filters that would let a member probe other columns)
     if (ids && !keyword && !filters.length && model.labelsForMembers) {
-      return ok(request, await new EntityStore(ctx, model, actorOf(request)).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) }));
+      return ok(
+        request,
+        await new EntityStore(ctx, model, actorOf(request)).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) }),
+      );
     }
     const store = await storeFor(ctx, model, request, 'view');
-    return ok(request, await store.options({ ids, valueField, keyword: keyword || undefined, filters, current, size: ids ? Math.min(ids.length, 500) : size }));
+    return ok(
+      request,
+      await store.options({
+        ids,
+        valueField,
+        keyword: keyword || undefined,
+        filters,
+        current,
+        size: ids ? Math.min(ids.length, 500) : size,
+      }),
+    );
   });
 
-  route.post(`${base}/save`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'add')).create(bodyOf(request)), 'saved'));
+  route.post(`${base}/save`, async (request) =>
+    ok(request, await (await storeFor(ctx, model, request, 'add')).create(bodyOf(request)), 'saved'),
+  );
 
   route.post(`${base}/update`, async (request) => {
     const body = bodyOf(request);
@@ -130,13 +147,18 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
 
   route.post(`${base}/submit`, async (request) => {
     const body = bodyOf(request);
-    if (body.id === undefined || body.id === null || body.id === '') return ok(request, await (await storeFor(ctx, model, request, 'add')).create(body), 'saved');
+    if (body.id === undefined || body.id === null || body.id === '')
+      return ok(request, await (await storeFor(ctx, model, request, 'add')).create(body), 'saved');
     return ok(request, await (await storeFor(ctx, model, request, 'edit')).update(parseId(String(body.id)), body), 'updated');
   });
 
   route.post(`${base}/updatePart`, async (request) => {
     const body = bodyOf(request);
-    return ok(request, await (await storeFor(ctx, model, request, 'edit')).updatePart(parseId(body.id as string | undefined), body), 'updated');
+    return ok(
+      request,
+      await (await storeFor(ctx, model, request, 'edit')).updatePart(parseId(body.id as string | undefined), body),
+      'updated',
+    );
   });
 
   route.post(`${base}/remove`, async (request) => {
@@ -160,7 +182,11 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     const param = model.tree.lazyParam;
     const parentOf = (query: Query) => query[param] || model.tree!.root;
     route.get(`${base}/tree`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).tree()));
-    route.get(`${base}/lazy-list`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).children(parentOf(request.query as Query))));
-    route.get(`${base}/lazy-tree`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).lazyTree(parentOf(request.query as Query))));
+    route.get(`${base}/lazy-list`, async (request) =>
+      ok(request, await (await storeFor(ctx, model, request, 'view')).children(parentOf(request.query as Query))),
+    );
+    route.get(`${base}/lazy-tree`, async (request) =>
+      ok(request, await (await storeFor(ctx, model, request, 'view')).lazyTree(parentOf(request.query as Query))),
+    );
   }
 }

@@ -29,7 +29,10 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       // a refusal worth retrying (a tenant being moved to another database) says when
       if (err.status === 503) {
         const seconds = Number(err.params.seconds ?? RETRY_AFTER_SECONDS);
-        return reply.status(503).header('retry-after', String(seconds)).send(envelope(503, { retryAfter: seconds }, t(err.key, lang, err.params)));
+        return reply
+          .status(503)
+          .header('retry-after', String(seconds))
+          .send(envelope(503, { retryAfter: seconds }, t(err.key, lang, err.params)));
       }
       return reply.status(err.status).send(envelope(err.code, null, t(err.key, lang, err.params)));
     }
@@ -46,14 +49,18 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       return reply.status(413).send(envelope(413, null, t('bodyTooLarge', lang, { limit: limits.bodyLimitMb })));
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      const type = String(request.headers['content-type'] ?? '').split(';')[0].slice(0, 100);
+      const type = String(request.headers['content-type'] ?? '')
+        .split(';')[0]
+        .slice(0, 100);
       return reply.status(415).send(envelope(415, null, t('unsupportedMediaType', lang, { type })));
     }
     // the database went away under the request: its transaction was rolled back (or, if the cut fell
     // between COMMIT and its answer, did land: the client sees it when it reloads), worth a retry
     if (isConnectionLost(err)) {
       request.log.warn({ err }, 'database unavailable');
-      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS))
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
         .send(envelope(503, { retryAfter: RETRY_AFTER_SECONDS }, t('databaseUnavailable', lang, { seconds: RETRY_AFTER_SECONDS })));
     }
     // a number no column can hold (an id past bigint) is the request's fault, whatever route passed it on
@@ -61,7 +68,9 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       return reply.status(400).send(envelope(400, null, t('numberOutOfRange', lang)));
     }
     if (isStatementTimeout(err)) {
-      return reply.status(504).send(envelope(504, null, t('queryTimeout', lang, { seconds: Math.round(limits.statementTimeoutMs / 1000) })));
+      return reply
+        .status(504)
+        .send(envelope(504, null, t('queryTimeout', lang, { seconds: Math.round(limits.statementTimeoutMs / 1000) })));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send(envelope(err.statusCode, null, t('badRequest', lang)));

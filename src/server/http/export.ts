@@ -38,11 +38,28 @@ export function sheetName(title: string, taken: readonly string[] = []): string 
   return name;
 }
 
-const newSheet = (book: ExcelJS.Workbook, title: string) => book.addWorksheet(sheetName(title, book.worksheets.map((w) => w.name)));
+const newSheet = (book: ExcelJS.Workbook, title: string) =>
+  book.addWorksheet(
+    sheetName(
+      title,
+      book.worksheets.map((w) => w.name),
+    ),
+  );
 
-function addTable(book: ExcelJS.Workbook, title: string, fields: FieldModel[], rows: Row[], maps: Awaited<ReturnType<typeof resolveLabels>>, lang: Lang) {
+function addTable(
+  book: ExcelJS.Workbook,
+  title: string,
+  fields: FieldModel[],
+  rows: Row[],
+  maps: Awaited<ReturnType<typeof resolveLabels>>,
+  lang: Lang,
+) {
   const sheet = newSheet(book, title);
-  sheet.columns = fields.map((f) => ({ header: f.label[lang], key: f.name, width: Math.min(40, Math.max(10, f.label[lang].length * 2 + 4)) }));
+  sheet.columns = fields.map((f) => ({
+    header: f.label[lang],
+    key: f.name,
+    width: Math.min(40, Math.max(10, f.label[lang].length * 2 + 4)),
+  }));
   sheet.getRow(1).font = { bold: true };
   for (const row of rows) sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, displayValue(f, row[f.name], maps, lang)])));
 }
@@ -60,7 +77,9 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
   sheet.getColumn(1).font = { bold: true };
   for (const d of model.details) {
     const rows = (record[d.name] as Row[]) ?? [];
-    const detailFields = exportedFields(d.columns).concat(d.columns.filter((f) => f.name === d.orderField)).sort((a, b) => (a.name === d.orderField ? -1 : b.name === d.orderField ? 1 : 0));
+    const detailFields = exportedFields(d.columns)
+      .concat(d.columns.filter((f) => f.name === d.orderField))
+      .sort((a, b) => (a.name === d.orderField ? -1 : b.name === d.orderField ? 1 : 0));
     addTable(book, d.label[lang], detailFields, rows, await resolveLabels(ctx, actor, detailFields, rows, lang), lang);
   }
   const code = model.code ? record[model.code.field] : undefined;

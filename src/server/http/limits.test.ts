@@ -57,8 +57,20 @@ describe('the shape of a JSON body, read before it is parsed', () => {
     expect(shape(object(MAX_OBJECT_KEYS))).toBe('ok');
     expect(shape(object(MAX_OBJECT_KEYS + 1))).toBe(`413 bodyTooManyKeys ${MAX_OBJECT_KEYS}`);
     expect(shape(`[${Array(MAX_JSON_VALUES).fill(0).join(',')}]`)).toBe('ok');
-    expect(shape(`[${Array(MAX_JSON_VALUES + 1).fill(0).join(',')}]`)).toBe(`413 bodyTooManyValues ${MAX_JSON_VALUES}`);
-    expect(shape(`{"rows":[${Array(MAX_JSON_VALUES / 2).fill('{"a":0}').join(',')}]}`)).toBe(`413 bodyTooManyValues ${MAX_JSON_VALUES}`);
+    expect(
+      shape(
+        `[${Array(MAX_JSON_VALUES + 1)
+          .fill(0)
+          .join(',')}]`,
+      ),
+    ).toBe(`413 bodyTooManyValues ${MAX_JSON_VALUES}`);
+    expect(
+      shape(
+        `{"rows":[${Array(MAX_JSON_VALUES / 2)
+          .fill('{"a":0}')
+          .join(',')}]}`,
+      ),
+    ).toBe(`413 bodyTooManyValues ${MAX_JSON_VALUES}`);
   });
 
   it('lets the largest document through: 5,000 detail rows of 34 fields', () => {
@@ -81,14 +93,19 @@ describe('the shape of a JSON body, read before it is parsed', () => {
     const make = (depth: number): string => {
       const r = random();
       const space = random() < 0.2 ? ' \n\t' : '';
-      if (depth > 6 || r < 0.35) return [strings[Math.floor(random() * strings.length)], '1', '-2.5e3', 'true', 'null'][Math.floor(random() * 5)];
+      if (depth > 6 || r < 0.35)
+        return [strings[Math.floor(random() * strings.length)], '1', '-2.5e3', 'true', 'null'][Math.floor(random() * 5)];
       const n = Math.floor(random() * 4);
       if (r < 0.65) return `[${space}${Array.from({ length: n }, () => make(depth + 1)).join(`${space},`)}${space}]`;
       return `{${space}${Array.from({ length: n }, (_, i) => `"k${i}"${space}:${space}${make(depth + 1)}`).join(',')}}`;
     };
     for (let n = 0; n < 5_000; n++) {
       const text = make(0);
-      const bounds = { depth: 1 + Math.floor(random() * 5), objectKeys: 1 + Math.floor(random() * 3), values: 1 + Math.floor(random() * 12) };
+      const bounds = {
+        depth: 1 + Math.floor(random() * 5),
+        objectKeys: 1 + Math.floor(random() * 3),
+        values: 1 + Math.floor(random() * 12),
+      };
       const m = measure(JSON.parse(text));
       const expected = m.depth > bounds.depth || m.keys > bounds.objectKeys || m.values > bounds.values;
       expect(shape(text, bounds) !== 'ok', `${text} ${JSON.stringify(bounds)} ${JSON.stringify(m)}`).toBe(expected);
@@ -98,8 +115,12 @@ describe('the shape of a JSON body, read before it is parsed', () => {
   it('reads 5 MB of any shape within a fraction of a second', () => {
     const MB = 1024 * 1024;
     const texts = [
-      `"${'a'.repeat(5 * MB)}"`, `"${'\\"'.repeat(2 * MB)}"`, `"${'\\\\'.repeat(2 * MB)}"`, `[${'"a",'.repeat(MB)}1]`,
-      `[${' '.repeat(5 * MB)}]`, `{"a":${'1'.repeat(5 * MB)}}`,
+      `"${'a'.repeat(5 * MB)}"`,
+      `"${'\\"'.repeat(2 * MB)}"`,
+      `"${'\\\\'.repeat(2 * MB)}"`,
+      `[${'"a",'.repeat(MB)}1]`,
+      `[${' '.repeat(5 * MB)}]`,
+      `{"a":${'1'.repeat(5 * MB)}}`,
     ];
     for (const text of texts) {
       const started = performance.now();

@@ -39,7 +39,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
   const [status, key] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'badRequest'];
   const body = JSON.stringify(envelope(status, null, t(key, 'zh')));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

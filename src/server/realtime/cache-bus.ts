@@ -47,7 +47,10 @@ export class CacheBus {
     const named = keys && Buffer.byteLength(JSON.stringify(keys)) <= MAX_KEYS_BYTES ? keys : undefined;
     this.empty(cache, named);
     // a live-event payload for no user: the hub delivers it to no stream, the bus above reads it
-    await db.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ t: '', u: [], n: SIGNAL, d: named ? { cache, keys: named } : { cache } })]);
+    await db.query('SELECT pg_notify($1, $2)', [
+      LIVE_CHANNEL,
+      JSON.stringify({ t: '', u: [], n: SIGNAL, d: named ? { cache, keys: named } : { cache } }),
+    ]);
   }
 
   private empty(cache: CacheName | undefined, keys?: readonly string[]) {

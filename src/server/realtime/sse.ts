@@ -50,10 +50,13 @@ export function openEventStream(hub: SubscriptionHub, request: FastifyRequest, r
   res.on('error', close);
 
   const expiry = options.expiresAt
-    ? setTimeout(() => {
-        write(sseFrame('expired'));
-        close();
-      }, Math.min(Math.max(0, options.expiresAt * 1000 - Date.now()), 2 ** 31 - 1))
+    ? setTimeout(
+        () => {
+          write(sseFrame('expired'));
+          close();
+        },
+        Math.min(Math.max(0, options.expiresAt * 1000 - Date.now()), 2 ** 31 - 1),
+      )
     : undefined;
   expiry?.unref();
 

@@ -65,7 +65,10 @@ export class AccessControl {
   };
 
   /** `catalog`: the schema set, or how to find the one served now. */
-  constructor(private readonly db: Db, private readonly catalogNow: EntityCatalog | (() => EntityCatalog)) {}
+  constructor(
+    private readonly db: Db,
+    private readonly catalogNow: EntityCatalog | (() => EntityCatalog),
+  ) {}
 
   private get catalog(): EntityCatalog {
     return typeof this.catalogNow === 'function' ? this.catalogNow() : this.catalogNow;
@@ -83,7 +86,9 @@ export class AccessControl {
         referencedBy.set(f.ref.entity, list);
       }
     }
-    const rowsApis = Object.values(catalog.entities).flatMap((m) => (m.rowsOf ? [{ api: m.api, parentApi: catalog.entities[m.rowsOf.entity].api }] : []));
+    const rowsApis = Object.values(catalog.entities).flatMap((m) =>
+      m.rowsOf ? [{ api: m.api, parentApi: catalog.entities[m.rowsOf.entity].api }] : [],
+    );
     return (this.derived = { catalog, referencedBy, rowsApis });
   }
 
@@ -247,7 +252,9 @@ export class AccessControl {
 
   private apiScopeRules(): Promise<{ id: string; path: string }[]> {
     if (this.apiRules && Date.now() - this.apiRules.at < CACHE_MS) return this.apiRules.rules;
-    const rules = this.db.query<{ id: string; path: string }>(`SELECT id::text AS id, scope_path AS path FROM ${this.table('apiScope')} WHERE is_deleted = 0`);
+    const rules = this.db.query<{ id: string; path: string }>(
+      `SELECT id::text AS id, scope_path AS path FROM ${this.table('apiScope')} WHERE is_deleted = 0`,
+    );
     this.apiRules = { at: Date.now(), rules };
     return rules;
   }

@@ -9,7 +9,9 @@ const P = 1;
 const KEY_LENGTH = 32;
 
 function derive(secret: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, KEY_LENGTH, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** What the client sends for a typed password. */

@@ -25,7 +25,10 @@ export async function loadKeyMaterial(db: Db, settingKey: string, fromEnv: strin
     if (key.length < 32) throw new Error(`${envName} must be at least 32 bytes`);
     return key;
   }
-  await db.query(`INSERT INTO zs_setting (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [settingKey, randomBytes(48).toString('base64url')]);
+  await db.query(`INSERT INTO zs_setting (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [
+    settingKey,
+    randomBytes(48).toString('base64url'),
+  ]);
   const [{ value }] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = $1`, [settingKey]);
   return new TextEncoder().encode(value);
 }

@@ -97,7 +97,11 @@ class Generations {
   /** The stored generation, read now (signing must never use a stale one). */
   async read(userId: string): Promise<number> {
     if (!/^\d{1,19}$/.test(userId)) return 0;
-    const [row] = await this.db.query<{ generation: string }>(`SELECT generation::text AS generation FROM zs_token_generation WHERE user_id = $1`, [userId], { prepare: true });
+    const [row] = await this.db.query<{ generation: string }>(
+      `SELECT generation::text AS generation FROM zs_token_generation WHERE user_id = $1`,
+      [userId],
+      { prepare: true },
+    );
     return row ? Number(row.generation) : 0;
   }
 
@@ -138,7 +142,8 @@ export function createTokenService(key: Uint8Array, { db, lifetimeSeconds = 3600
     if (cached) return cached;
     try {
       const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-      if (typeof payload.tenant_id !== 'string' || typeof payload.user_id !== 'string' || typeof payload.exp !== 'number') throw new TokenError('invalid');
+      if (typeof payload.tenant_id !== 'string' || typeof payload.user_id !== 'string' || typeof payload.exp !== 'number')
+        throw new TokenError('invalid');
       if (payload.gen !== undefined && !Number.isSafeInteger(payload.gen)) throw new TokenError('invalid');
       verified.set(token, payload as unknown as Claims, payload.exp);
       return payload as unknown as Claims;

@@ -20,7 +20,10 @@ export class SeedRun {
   private readonly records = new Map<string, { entity: string; record: Row }>();
   private readonly actors = new Map<string, Promise<Actor>>();
 
-  constructor(private readonly ctx: StoreContext, readonly flow?: DocumentFlow) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly flow?: DocumentFlow,
+  ) {}
 
   remember(name: string, entity: string, record: Row) {
     this.records.set(name, { entity, record });
@@ -82,7 +85,12 @@ export async function submitStep(ctx: StoreContext, run: SeedRun, step: Extract<
 }
 
 /** The user's open task on the record, taken into their to-do list if it was offered to their role. */
-async function takeTask(ctx: StoreContext, run: SeedRun, ref: string, account: string): Promise<{ actor: Actor; taskId: string } | undefined> {
+async function takeTask(
+  ctx: StoreContext,
+  run: SeedRun,
+  ref: string,
+  account: string,
+): Promise<{ actor: Actor; taskId: string } | undefined> {
   const { model, id } = run.document(ref);
   const actor = await run.actorOf(account);
   const { runtime } = run.workflow();

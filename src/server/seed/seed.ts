@@ -62,10 +62,27 @@ const platformActor: Actor = { tenantId: PLATFORM_TENANT, userId: SEED_ADMIN.use
 async function seedDictionarySource(ctx: StoreContext, source: 'system' | 'biz', actor: Actor) {
   const store = new EntityStore(ctx, ctx.catalog.entities[ctx.dictionaryEntities[source]], actor);
   for (const [i, dict] of ctx.catalog.dictionaries.filter((d) => d.source === source).entries()) {
-    const root = await store.create({ parentId: '0', code: dict.code, dictKey: '-1', dictValue: dict.name, dictValueEn: dict.en, sort: i + 1, isSealed: 0 });
+    const root = await store.create({
+      parentId: '0',
+      code: dict.code,
+      dictKey: '-1',
+      dictValue: dict.name,
+      dictValueEn: dict.en,
+      sort: i + 1,
+      isSealed: 0,
+    });
     for (const [j, item] of dict.items.entries()) {
       const remark = (item as { remark?: string }).remark;
-      await store.create({ parentId: root.id, code: dict.code, dictKey: item.key, dictValue: item.value, dictValueEn: item.en, sort: j + 1, isSealed: 0, ...(remark && { remark }) });
+      await store.create({
+        parentId: root.id,
+        code: dict.code,
+        dictKey: item.key,
+        dictValue: item.value,
+        dictValueEn: item.en,
+        sort: j + 1,
+        isSealed: 0,
+        ...(remark && { remark }),
+      });
     }
   }
 }
@@ -79,7 +96,8 @@ export async function seedBusinessDictionaries(ctx: StoreContext, tenantId: stri
 function resolvePlaceholders(value: unknown, run: SeedRun): unknown {
   if (typeof value === 'string' && value.startsWith('@')) return run.lookup(value);
   if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, run));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePlaceholders(v, run)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePlaceholders(v, run)]));
   return value;
 }
 
@@ -101,7 +119,9 @@ interface MenuRow {
 }
 
 export async function menuRows(db: Queryable, menu: EntityModel): Promise<MenuRow[]> {
-  return db.query<MenuRow>(`SELECT id::text AS id, parent_id::text AS "parentId", code, category FROM ${q(menu.table)} WHERE is_deleted = 0`);
+  return db.query<MenuRow>(
+    `SELECT id::text AS id, parent_id::text AS "parentId", code, category FROM ${q(menu.table)} WHERE is_deleted = 0`,
+  );
 }
 
 /** Menu ids of the subtrees rooted at `codes`. */
@@ -134,7 +154,9 @@ async function seedEntityMenus(ctx: StoreContext) {
   const menuModel = ctx.catalog.entities.menu;
   const store = new EntityStore(ctx, menuModel, platformActor);
   const groups = await menuRows(ctx.db, menuModel);
-  const models = Object.values(ctx.catalog.entities).filter((m) => m.menu).sort((a, b) => a.menu!.sort - b.menu!.sort);
+  const models = Object.values(ctx.catalog.entities)
+    .filter((m) => m.menu)
+    .sort((a, b) => a.menu!.sort - b.menu!.sort);
   for (const model of models) await createEntityMenu(store, groups, model);
 }
 
@@ -143,14 +165,41 @@ export async function createEntityMenu(store: EntityStore, groups: { id: string;
   const menu = model.menu!;
   const parent = groups.find((g) => g.code === menu.parent);
   if (!parent) throw new Error(`seed: ${model.key} names menu group ${menu.parent}, which is not seeded`);
-  const entry = await store.create({ parentId: parent.id, code: menu.code, name: model.label.zh, nameEn: model.label.en, path: menu.path, source: model.icon ?? 'appstore', sort: menu.sort, category: 1, action: 0, isOpen: 1 });
+  const entry = await store.create({
+    parentId: parent.id,
+    code: menu.code,
+    name: model.label.zh,
+    nameEn: model.label.en,
+    path: menu.path,
+    source: model.icon ?? 'appstore',
+    sort: menu.sort,
+    category: 1,
+    action: 0,
+    isOpen: 1,
+  });
   const buttons = [
     // entities the server alone writes (logs) can only be read and exported
-    ...STANDARD_BUTTONS.filter((b) => !model.readOnly || b.suffix === 'view' || b.suffix === 'export').map((b) => ({ code: `${menu.code}_${b.suffix}`, name: b.name, en: b.en, action: b.action })),
+    ...STANDARD_BUTTONS.filter((b) => !model.readOnly || b.suffix === 'view' || b.suffix === 'export').map((b) => ({
+      code: `${menu.code}_${b.suffix}`,
+      name: b.name,
+      en: b.en,
+      action: b.action,
+    })),
     ...menu.buttons.map((b) => ({ ...b, action: 2 })),
   ];
   for (const [i, b] of buttons.entries()) {
-    await store.create({ parentId: entry.id, code: b.code, name: b.name, nameEn: b.en, path: `${model.api}`, source: '', sort: i + 1, category: 2, action: b.action, isOpen: 1 });
+    await store.create({
+      parentId: entry.id,
+      code: b.code,
+      name: b.name,
+      nameEn: b.en,
+      path: `${model.api}`,
+      source: '',
+      sort: i + 1,
+      category: 2,
+      action: b.action,
+      isOpen: 1,
+    });
   }
 }
 
@@ -173,7 +222,10 @@ async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu:
   const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
   const topMenuId = resolvePlaceholders(step.topMenu, run) as string;
   for (const menu of subtrees(rows, step.menus).filter((r) => r.category === 1)) {
-    await ctx.db.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [topMenuId, menu.id]);
+    await ctx.db.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+      topMenuId,
+      menu.id,
+    ]);
   }
 }
 
@@ -194,7 +246,13 @@ async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
 
 /** A seeded record's first date or month field with a value (a settlement's period, a contract's signing date, a plan's date). */
 function firstDateField(model: EntityModel, data: Row) {
-  return model.fields.find((f) => !f.system && (f.kind === 'date' || f.kind === 'month') && typeof data[f.name] === 'string' && /^\d{4}-\d{2}/.test(data[f.name] as string));
+  return model.fields.find(
+    (f) =>
+      !f.system &&
+      (f.kind === 'date' || f.kind === 'month') &&
+      typeof data[f.name] === 'string' &&
+      /^\d{4}-\d{2}/.test(data[f.name] as string),
+  );
 }
 
 /** The month a seeded document is numbered in: that of its first date or month field; undefined (today) without one. */
@@ -219,7 +277,10 @@ export function documentDate(model: EntityModel, data: Row, now: string): string
 
 export function readSeedFiles(dir: string): { file: string; seed: SeedFile }[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => ({ file: f, seed: JSON.parse(readFileSync(join(dir, f), 'utf8')) as SeedFile }));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ file: f, seed: JSON.parse(readFileSync(join(dir, f), 'utf8')) as SeedFile }));
 }
 
 function seeds(file: SeedFile, demo: DemoLevel): boolean {
@@ -231,7 +292,9 @@ function seeds(file: SeedFile, demo: DemoLevel): boolean {
 /** Seeds an empty database; returns false when it was seeded before. */
 export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise<boolean> {
   // Whoever inserts the marker seeds; another process starting at the same moment skips.
-  const claimed = await ctx.db.query(`INSERT INTO zs_setting (key, value) VALUES ('seed.version', 'running') ON CONFLICT (key) DO NOTHING RETURNING key`);
+  const claimed = await ctx.db.query(
+    `INSERT INTO zs_setting (key, value) VALUES ('seed.version', 'running') ON CONFLICT (key) DO NOTHING RETURNING key`,
+  );
   if (!claimed.length) return false;
   await seedPlatformTenant(ctx);
   await seedDictionarySource(ctx, 'system', platformActor);
@@ -258,12 +321,16 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
  */
 async function attributeToAdmin(ctx: StoreContext) {
   const users = ctx.catalog.entities.user;
-  const [admin] = await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(users.table)} WHERE account = 'admin' AND tenant_id = $1 AND is_deleted = 0`, [PLATFORM_TENANT]);
+  const [admin] = await ctx.db.query<{ id: string }>(
+    `SELECT id::text AS id FROM ${q(users.table)} WHERE account = 'admin' AND tenant_id = $1 AND is_deleted = 0`,
+    [PLATFORM_TENANT],
+  );
   if (!admin) return;
   const audited = Object.values(ctx.catalog.entities).flatMap((m) => [m, ...m.details]);
   for (const { table, fieldMap } of audited) {
     for (const field of [fieldMap.createUser, fieldMap.updateUser]) {
-      if (field) await ctx.db.query(`UPDATE ${q(table)} SET ${q(field.column)} = $1 WHERE ${q(field.column)} = $2`, [admin.id, SEED_ADMIN.userId]);
+      if (field)
+        await ctx.db.query(`UPDATE ${q(table)} SET ${q(field.column)} = $1 WHERE ${q(field.column)} = $2`, [admin.id, SEED_ADMIN.userId]);
     }
   }
 }

@@ -33,7 +33,8 @@ function open(permissions = ['dict_add', 'dict_edit', 'dict_delete']) {
 }
 
 const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
-const press = (scope: HTMLElement, name: string) => fireEvent.click(within(scope).getByRole('button', { name: new RegExp([...name].join('\\s*')) }));
+const press = (scope: HTMLElement, name: string) =>
+  fireEvent.click(within(scope).getByRole('button', { name: new RegExp([...name].join('\\s*')) }));
 
 describe('dictionary panels', () => {
   it('lists the dictionaries and, once one is clicked, its entries', async () => {

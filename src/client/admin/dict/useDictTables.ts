@@ -42,13 +42,14 @@ export function useRemove(model: EntityModel, onRemoved: (ids: string[]) => void
   const t = useT();
   const queryClient = useQueryClient();
   const { message, modal } = App.useApp();
-  return (ids: string[]) => modal.confirm({
-    content: t('common.deleteConfirm'),
-    onOk: async () => {
-      await http.post(`${model.api}/remove`, undefined, { searchParams: { ids: ids.join(',') } });
-      void message.success(t('common.deleted'));
-      onRemoved(ids);
-      await invalidateEntity(queryClient, http, model.key);
-    },
-  });
+  return (ids: string[]) =>
+    modal.confirm({
+      content: t('common.deleteConfirm'),
+      onOk: async () => {
+        await http.post(`${model.api}/remove`, undefined, { searchParams: { ids: ids.join(',') } });
+        void message.success(t('common.deleted'));
+        onRemoved(ids);
+        await invalidateEntity(queryClient, http, model.key);
+      },
+    });
 }

@@ -30,15 +30,24 @@ export function createFakeAdminHttp(catalog: EntityCatalog, options: FakeHttpOpt
   const roleGrants = new Map<string, GrantKeys>();
   const topMenuGrants = new Map<string, string[]>();
   const table = (key: string) => fake.tables.get(key) ?? [];
-  const menuTree = (rows: Row[]) => nodes(rows, (r) => String(r.name), (r) => String(r.parentId));
+  const menuTree = (rows: Row[]) =>
+    nodes(
+      rows,
+      (r) => String(r.name),
+      (r) => String(r.parentId),
+    );
 
   /** Menus owning scope rules (with their ancestors), the rules hung under them. */
   const scopeTree = (entity: 'dataScope' | 'apiScope') => {
     const menus = table('menu');
     const rules = table(entity);
     const keep = new Set<string>();
-    for (const rule of rules) for (let m = menus.find((x) => x.id === rule.menuId); m && !keep.has(m.id); m = menus.find((x) => x.id === m!.parentId)) keep.add(m.id);
-    const menuNodes = menus.filter((m) => keep.has(m.id)).map((m) => ({ id: String(m.id), parentId: String(m.parentId), title: String(m.name) }));
+    for (const rule of rules)
+      for (let m = menus.find((x) => x.id === rule.menuId); m && !keep.has(m.id); m = menus.find((x) => x.id === m!.parentId))
+        keep.add(m.id);
+    const menuNodes = menus
+      .filter((m) => keep.has(m.id))
+      .map((m) => ({ id: String(m.id), parentId: String(m.parentId), title: String(m.name) }));
     return forest([...menuNodes, ...rules.map((r) => ({ id: String(r.id), parentId: String(r.menuId), title: String(r.scopeName) }))]);
   };
 
@@ -59,7 +68,11 @@ export function createFakeAdminHttp(catalog: EntityCatalog, options: FakeHttpOpt
       case `${SYSTEM}/menu/top-tree-keys`:
         return { menu: [...new Set(q.topMenuIds.split(',').flatMap((id) => topMenuGrants.get(id) ?? []))] };
       case `${SYSTEM}/role/tree`:
-        return nodes(table('role'), (r) => String(r.roleName), (r) => String(r.parentId));
+        return nodes(
+          table('role'),
+          (r) => String(r.roleName),
+          (r) => String(r.parentId),
+        );
       case `${SYSTEM}/tenant/package-detail`: {
         const tenant = table('tenant').find((t) => t.tenantId === q.tenantId);
         return structuredClone(table('tenantPackage').find((p) => tenant && p.id === tenant.packageId) ?? {});
@@ -95,7 +108,8 @@ export function createFakeAdminHttp(catalog: EntityCatalog, options: FakeHttpOpt
       case `${SYSTEM}/user/unlock`:
         return null;
       case `${SYSTEM}/tenant/setting`:
-        for (const tenant of table('tenant').filter((t) => q.ids.split(',').includes(t.id))) Object.assign(tenant, { accountNumber: Number(q.accountNumber), expireTime: q.expireTime || null });
+        for (const tenant of table('tenant').filter((t) => q.ids.split(',').includes(t.id)))
+          Object.assign(tenant, { accountNumber: Number(q.accountNumber), expireTime: q.expireTime || null });
         return null;
       case `${SYSTEM}/tenant/package-setting`:
         for (const tenant of table('tenant').filter((t) => t.tenantId === q.tenantId)) tenant.packageId = q.packageId || null;
@@ -119,9 +133,24 @@ export function createFakeAdminHttp(catalog: EntityCatalog, options: FakeHttpOpt
   };
 
   const ADMIN_URLS = [
-    'menu/grant-tree', 'menu/role-tree-keys', 'menu/grant-top-tree', 'menu/top-tree-keys', 'role/tree', 'role/grant', 'topmenu/grant',
-    'user/grant', 'user/reset-password', 'user/unlock', 'tenant/setting', 'tenant/package-detail', 'tenant/package-setting', 'tenant/datasource',
-    'dict/parent-list', 'dict/child-list', 'dict-biz/parent-list', 'dict-biz/child-list',
+    'menu/grant-tree',
+    'menu/role-tree-keys',
+    'menu/grant-top-tree',
+    'menu/top-tree-keys',
+    'role/tree',
+    'role/grant',
+    'topmenu/grant',
+    'user/grant',
+    'user/reset-password',
+    'user/unlock',
+    'tenant/setting',
+    'tenant/package-detail',
+    'tenant/package-setting',
+    'tenant/datasource',
+    'dict/parent-list',
+    'dict/child-list',
+    'dict-biz/parent-list',
+    'dict-biz/child-list',
   ].map((u) => `${SYSTEM}/${u}`);
 
   return {

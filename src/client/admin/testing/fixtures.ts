@@ -3,7 +3,14 @@
 import { catalog } from '../../renderers/catalog.ts';
 import { createFakeAdminHttp, type FakeAdminHttp } from './fake-admin.ts';
 
-const menu = (id: string, parentId: string, name: string, category = 1) => ({ id, parentId, name, code: `m${id}`, category, sort: Number(id) });
+const menu = (id: string, parentId: string, name: string, category = 1) => ({
+  id,
+  parentId,
+  name,
+  code: `m${id}`,
+  category,
+  sort: Number(id),
+});
 
 export const MENUS = [
   menu('1', '0', '系统管理'),
@@ -15,8 +22,16 @@ export const MENUS = [
   menu('7', '6', '项目'),
 ];
 
-const dict = (id: string, parentId: string, code: string, dictKey: string, dictValue: string, dictValueEn: string, sort: number, isSealed = 0) =>
-  ({ id, parentId, code, dictKey, dictValue, dictValueEn, sort, isSealed, remark: '' });
+const dict = (
+  id: string,
+  parentId: string,
+  code: string,
+  dictKey: string,
+  dictValue: string,
+  dictValueEn: string,
+  sort: number,
+  isSealed = 0,
+) => ({ id, parentId, code, dictKey, dictValue, dictValueEn, sort, isSealed, remark: '' });
 
 export const DICTS = [
   dict('600', '0', 'project_type', '-1', '工程类别', 'Project type', 1),
@@ -28,7 +43,10 @@ export const DICTS = [
 
 export function adminFake(options: { latencyMs?: number; hang?: boolean; failWith?: string } = {}): FakeAdminHttp {
   const fake = createFakeAdminHttp(catalog(), { rows: 3, ...options });
-  fake.tables.set('menu', MENUS.map((m) => ({ ...m })));
+  fake.tables.set(
+    'menu',
+    MENUS.map((m) => ({ ...m })),
+  );
   fake.tables.set('dataScope', [
     { id: '11', menuId: '2', scopeName: '本人可见' },
     { id: '12', menuId: '2', scopeName: '本部门可见' },
@@ -51,9 +69,20 @@ export function adminFake(options: { latencyMs?: number; hang?: boolean; failWit
   fake.tables.set('tenant', [
     { id: '400', tenantId: '000000', tenantName: '平台', accountNumber: -1, expireTime: null, packageId: null },
     { id: '401', tenantId: '100001', tenantName: '第一工程公司', accountNumber: 20, expireTime: '2027-12-31 23:59:59', packageId: '300' },
-    { id: '402', tenantId: '100002', tenantName: '市政工程公司', accountNumber: 20, expireTime: '2027-06-30 00:00:00', packageId: null, datasourceId: '350' },
+    {
+      id: '402',
+      tenantId: '100002',
+      tenantName: '市政工程公司',
+      accountNumber: 20,
+      expireTime: '2027-06-30 00:00:00',
+      packageId: null,
+      datasourceId: '350',
+    },
   ]);
-  fake.tables.set('dict', DICTS.map((d) => ({ ...d })));
+  fake.tables.set(
+    'dict',
+    DICTS.map((d) => ({ ...d })),
+  );
   fake.tables.set('topMenu', [{ id: '500', code: 'cost', name: '成本管控', sort: 1 }]);
   fake.roleGrants.set('101', { menu: ['1', '2', '5'], dataScope: ['11'], apiScope: [] });
   fake.topMenuGrants.set('500', ['6', '7']);

@@ -9,5 +9,9 @@ import { TestProviders } from '../../renderers/testing/providers.tsx';
 afterEach(cleanup);
 
 export function renderWith(ui: ReactNode, http: RendererHttp, lang: 'zh' | 'en' = 'zh') {
-  return render(<TestProviders http={http} lang={lang}>{ui}</TestProviders>);
+  return render(
+    <TestProviders http={http} lang={lang}>
+      {ui}
+    </TestProviders>,
+  );
 }

@@ -13,7 +13,9 @@ export function withFakeApi(make: () => RendererHttp, permissions: string[] = []
     appStore.set(permissionAtom, Object.fromEntries(permissions.map((p) => [p, true])));
     return (
       <QueryClientProvider client={client}>
-        <HttpProvider value={http}><Story /></HttpProvider>
+        <HttpProvider value={http}>
+          <Story />
+        </HttpProvider>
       </QueryClientProvider>
     );
   };

@@ -22,9 +22,25 @@ export function AuditInfo({ model, record, columns }: { model: EntityModel; reco
   const items = fields.map((field) => ({
     key: field.name,
     label: field.label[lang],
-    children: USER_FIELDS.has(field.name)
-      ? (record[field.name] ? users?.[String(record[field.name])] ?? '' : '—')
-      : <FieldDisplay field={field} value={record[field.name]} />,
+    children: USER_FIELDS.has(field.name) ? (
+      record[field.name] ? (
+        (users?.[String(record[field.name])] ?? '')
+      ) : (
+        '—'
+      )
+    ) : (
+      <FieldDisplay field={field} value={record[field.name]} />
+    ),
   }));
-  return <Descriptions title={t('detail.audit')} bordered size="small" column={Math.min(columns, 2)} items={items} styles={{ label: { whiteSpace: 'nowrap' } }} data-testid="detail-audit" />;
+  return (
+    <Descriptions
+      title={t('detail.audit')}
+      bordered
+      size="small"
+      column={Math.min(columns, 2)}
+      items={items}
+      styles={{ label: { whiteSpace: 'nowrap' } }}
+      data-testid="detail-audit"
+    />
+  );
 }

@@ -51,7 +51,9 @@ export function DetailRowsTable({ detail, rows = NO_ROWS }: { detail: DetailMode
   const summary = () => (
     <Table.Summary fixed>
       <Table.Summary.Row>
-        <Table.Summary.Cell index={0} align="center"><Typography.Text strong>{t('detail.total')}</Typography.Text></Table.Summary.Cell>
+        <Table.Summary.Cell index={0} align="center">
+          <Typography.Text strong>{t('detail.total')}</Typography.Text>
+        </Table.Summary.Cell>
         {fields.map((field, i) => (
           <Table.Summary.Cell key={field.name} index={i + 1} align="right">
             {totals.includes(field) && (
@@ -67,18 +69,18 @@ export function DetailRowsTable({ detail, rows = NO_ROWS }: { detail: DetailMode
 
   return (
     <div data-testid={`detail-rows-${detail.name}`}>
-    <Table<Row>
-      rowKey={(row) => String(row.id ?? rows.indexOf(row))}
-      size="small"
-      bordered
-      columns={columns}
-      dataSource={rows}
-      pagination={false}
-      virtual={long}
-      scroll={{ x: width, y: long ? 480 : undefined }}
-      summary={totals.length && rows.length ? summary : undefined}
-      locale={{ emptyText: t('detail.noRows') }}
-    />
+      <Table<Row>
+        rowKey={(row) => String(row.id ?? rows.indexOf(row))}
+        size="small"
+        bordered
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+        virtual={long}
+        scroll={{ x: width, y: long ? 480 : undefined }}
+        summary={totals.length && rows.length ? summary : undefined}
+        locale={{ emptyText: t('detail.noRows') }}
+      />
     </div>
   );
 }

@@ -22,14 +22,33 @@ function withLines(http: FakeHttp) {
     const amount = Math.round(demandQty * price * 100) / 100;
     total += amount;
     return {
-      id: `${record.id}${i}`, sortNo: i + 1, goodsId: g.id, goodsCode: g.code, goodsName: g.name, spec: g.spec, unit: g.unit,
-      workPart: ['基础', '主体', '屋面', '二次结构'][i % 4], designQty, lossRate: 2, demandQty, changeQty: 0, effectiveQty: demandQty,
-      budgetPrice: price, amount, plannedStartMonth: '2026-04', plannedEndMonth: '2026-09',
+      id: `${record.id}${i}`,
+      sortNo: i + 1,
+      goodsId: g.id,
+      goodsCode: g.code,
+      goodsName: g.name,
+      spec: g.spec,
+      unit: g.unit,
+      workPart: ['基础', '主体', '屋面', '二次结构'][i % 4],
+      designQty,
+      lossRate: 2,
+      demandQty,
+      changeQty: 0,
+      effectiveQty: demandQty,
+      budgetPrice: price,
+      amount,
+      plannedStartMonth: '2026-04',
+      plannedEndMonth: '2026-09',
     };
   });
   Object.assign(record, {
-    details: lines, totalAmount: Math.round(total * 100) / 100, createUser: users[0].id, updateUser: users[1].id,
-    updateTime: '2026-03-16 10:20:00', basis: '施工图、预算书', remark: '按施工进度分批进场',
+    details: lines,
+    totalAmount: Math.round(total * 100) / 100,
+    createUser: users[0].id,
+    updateUser: users[1].id,
+    updateTime: '2026-03-16 10:20:00',
+    basis: '施工图、预算书',
+    remark: '按施工进度分批进场',
   });
 }
 

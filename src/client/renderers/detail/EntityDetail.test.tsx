@@ -18,7 +18,17 @@ function demandWithLines(): { http: FakeHttp; id: string } {
   const [user, editor] = http.tables.get('user')!;
   const project = http.tables.get('project')![2];
   const line = (n: number, goods: typeof goodsA, designQty: number, amount: string) => ({
-    id: `77${n}`, sortNo: n, goodsId: goods.id, goodsName: goods.name, unit: 't', designQty, demandQty: designQty, effectiveQty: designQty, budgetPrice: 4000, amount, lossRate: 2,
+    id: `77${n}`,
+    sortNo: n,
+    goodsId: goods.id,
+    goodsName: goods.name,
+    unit: 't',
+    designQty,
+    demandQty: designQty,
+    effectiveQty: designQty,
+    budgetPrice: 4000,
+    amount,
+    lossRate: 2,
   });
   Object.assign(record, {
     projectId: project.id,

@@ -35,7 +35,9 @@ function Section({ model, section, record }: { model: EntityModel; section: View
   return (
     <section className="zs-detail-section">
       {section.title && <Typography.Title level={5}>{section.title[lang]}</Typography.Title>}
-      {items.length > 0 && <Descriptions bordered size="small" column={columns} items={items} styles={{ label: { whiteSpace: 'nowrap' } }} />}
+      {items.length > 0 && (
+        <Descriptions bordered size="small" column={columns} items={items} styles={{ label: { whiteSpace: 'nowrap' } }} />
+      )}
       {section.details.map((detail) => (
         <div key={detail.name} style={{ marginTop: items.length ? 12 : 0 }}>
           {(section.fields.length > 0 || !section.title) && <Typography.Text strong>{detail.label[lang]}</Typography.Text>}
@@ -55,14 +57,23 @@ export function EntityDetail({ model, id }: EntityDetailProps) {
   });
   const record = query.data;
   return (
-    <div className="zs-detail" data-testid="entity-detail" aria-busy={query.isFetching} style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
+    <div
+      className="zs-detail"
+      data-testid="entity-detail"
+      aria-busy={query.isFetching}
+      style={{ display: 'flex', flexDirection: 'column', gap: 16 }}
+    >
       {query.isLoading && <Skeleton active paragraph={{ rows: 8 }} />}
       {query.error && (
         <Alert
           type="error"
           showIcon
           title={t('detail.loadFailed', { message: query.error.message })}
-          action={<Button size="small" onClick={() => void query.refetch()}>{t('list.retry')}</Button>}
+          action={
+            <Button size="small" onClick={() => void query.refetch()}>
+              {t('list.retry')}
+            </Button>
+          }
         />
       )}
       {record && <RecordedWarnings model={model} id={id} />}

@@ -33,7 +33,9 @@ describe('the related documents of a contract', () => {
     const related = await screen.findByTestId('related-documents', {}, { timeout: 10_000 });
     await waitFor(() => expect(related.textContent).toContain(`${settlement.label.zh} 2`), { timeout: 10_000 });
     expect(related.textContent).not.toContain(labour.label.zh);
-    expect(related.querySelector('a')!.getAttribute('href')).toBe(`${settlement.menu!.path}?expenditureContractCode=${encodeURIComponent(the.code)}`);
+    expect(related.querySelector('a')!.getAttribute('href')).toBe(
+      `${settlement.menu!.path}?expenditureContractCode=${encodeURIComponent(the.code)}`,
+    );
     // nothing of a type without a menu (the monthly demands refer to contracts too)
     expect(related.querySelectorAll('a')).toHaveLength(1);
   });

@@ -48,7 +48,11 @@ export function RelatedDocuments({ model, record }: { model: EntityModel; record
     queries: referrers.map((r) => ({
       queryKey: ['list', r.model.key, 'count', r.field, r.value],
       staleTime: 30_000,
-      queryFn: () => http.get<{ total: number }>(`${r.model.api}/list`, { [`${r.field}_equal`]: r.value, size: 1 }, { silent: true }).then((p) => p.total).catch(() => 0),
+      queryFn: () =>
+        http
+          .get<{ total: number }>(`${r.model.api}/list`, { [`${r.field}_equal`]: r.value, size: 1 }, { silent: true })
+          .then((p) => p.total)
+          .catch(() => 0),
     })),
   });
   const shown = referrers.map((r, i) => ({ ...r, count: counts[i].data })).filter((r) => r.count);
@@ -59,7 +63,9 @@ export function RelatedDocuments({ model, record }: { model: EntityModel; record
       <Space wrap>
         {shown.map((r) => (
           <Link key={r.model.key} href={r.href}>
-            <Tag color="blue" style={{ cursor: 'pointer' }}>{r.model.label[lang]} {r.count}</Tag>
+            <Tag color="blue" style={{ cursor: 'pointer' }}>
+              {r.model.label[lang]} {r.count}
+            </Tag>
           </Link>
         ))}
       </Space>

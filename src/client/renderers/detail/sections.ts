@@ -35,7 +35,9 @@ export function viewSections(model: EntityModel, record: Row): ViewSection[] {
 /** The columns of a detail table: the row's own fields (not its id, parent key, order or tenant, nor the ids of picked source lines). */
 export function detailColumns(detail: DetailModel): FieldModel[] {
   const links = new Set(detail.pickFrom.map((p) => p.rowId));
-  return detail.fields.filter((f) => !f.system && !f.writeOnly && !links.has(f.name) && !((f.ui?.hidden as string[] | undefined) ?? []).includes('view'));
+  return detail.fields.filter(
+    (f) => !f.system && !f.writeOnly && !links.has(f.name) && !((f.ui?.hidden as string[] | undefined) ?? []).includes('view'),
+  );
 }
 
 /** Fields a schema gives a whole line (x-ui span 24: remarks, long texts). */

@@ -19,7 +19,15 @@ export function signInStoryUser(permissions: Record<string, boolean>): void {
   appStore.set(permissionAtom, permissions);
 }
 
-export function WithFakeApi({ options, prepare, children }: { options?: FakeHttpOptions; prepare?: (http: FakeHttp) => void; children: ReactNode }) {
+export function WithFakeApi({
+  options,
+  prepare,
+  children,
+}: {
+  options?: FakeHttpOptions;
+  prepare?: (http: FakeHttp) => void;
+  children: ReactNode;
+}) {
   const [http] = useState(() => {
     const fake = createFakeHttp(catalog(), options);
     prepare?.(fake);

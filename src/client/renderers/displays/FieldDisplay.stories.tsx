@@ -20,7 +20,10 @@ const ATTACHED = [
 const line = demand.details[0].fieldMap;
 
 /** A field of the catalog with another x-display (for the types no schema uses yet). */
-const shownAs = (field: FieldModel, type: string, options?: Record<string, unknown>): FieldModel => ({ ...field, display: { type, ...(options && { options }) } });
+const shownAs = (field: FieldModel, type: string, options?: Record<string, unknown>): FieldModel => ({
+  ...field,
+  display: { type, ...(options && { options }) },
+});
 
 interface Sample {
   field: FieldModel;
@@ -48,7 +51,11 @@ function samples(http: FakeHttp): Sample[] {
     { field: demand.fieldMap.projectId, value: http.tables.get('project')![0].id },
     { field: user.fieldMap.roleId, value: `${roles[0].id},${roles[1].id}` },
     { field: shownAs(line.amount, 'capital'), value: 10086.5 },
-    { field: tenant.fieldMap.backgroundUrl, value: 'data:image/svg+xml;utf8,<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80"><rect width="80" height="80" fill="%23409EFF"/></svg>' },
+    {
+      field: tenant.fieldMap.backgroundUrl,
+      value:
+        'data:image/svg+xml;utf8,<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80"><rect width="80" height="80" fill="%23409EFF"/></svg>',
+    },
     { field: shownAs(demand.fieldMap.basis, 'file'), value: '/files/%E6%96%BD%E5%B7%A5%E5%9B%BE.pdf,/files/budget.xlsx' },
     { field: expenditureContract.fieldMap.attachments, value: ATTACHED.map((a) => a.link).join(',') },
     { field: demand.fieldMap.remark, value: null },

@@ -12,10 +12,16 @@ const line = demand.details[0].fieldMap;
 
 afterEach(cleanup);
 
-function show(field: (typeof demand.fields)[number], value: unknown, options: { lang?: 'zh' | 'en'; compact?: boolean; empty?: string } = {}) {
+function show(
+  field: (typeof demand.fields)[number],
+  value: unknown,
+  options: { lang?: 'zh' | 'en'; compact?: boolean; empty?: string } = {},
+) {
   const http = createFakeHttp(catalog(), { rows: 3 });
   const view = renderWithApi(
-    <div data-testid="value"><FieldDisplay field={field} value={value} compact={options.compact} empty={options.empty} /></div>,
+    <div data-testid="value">
+      <FieldDisplay field={field} value={value} compact={options.compact} empty={options.empty} />
+    </div>,
     { http, lang: options.lang },
   );
   return { http, text: () => view.container.querySelector('[data-testid=value]')!.textContent };
@@ -77,7 +83,12 @@ describe('values as a person reads them', () => {
   it('references show the referenced record title, several of them joined', async () => {
     const http = createFakeHttp(catalog(), { rows: 3 });
     const [a, b] = http.tables.get('role')!;
-    renderWithApi(<div data-testid="roles"><FieldDisplay field={entities.user.fieldMap.roleId} value={`${a.id},${b.id}`} /></div>, { http });
+    renderWithApi(
+      <div data-testid="roles">
+        <FieldDisplay field={entities.user.fieldMap.roleId} value={`${a.id},${b.id}`} />
+      </div>,
+      { http },
+    );
     await waitFor(() => expect(screen.getByTestId('roles').textContent).toBe(`${a.roleName}、${b.roleName}`));
     expect(http.calls.filter((c) => c.url.endsWith('/options'))).toHaveLength(1);
   });
@@ -86,7 +97,12 @@ describe('values as a person reads them', () => {
     const { http, text } = show(demand.fieldMap.projectId, '42');
     await waitFor(() => expect(text()).toBe('42'));
     const requests = http.calls.length;
-    const view = renderWithApi(<div data-testid="given"><FieldDisplay field={demand.fieldMap.projectId} value="42" labels={{ 42: '一号楼' }} /></div>, { http });
+    const view = renderWithApi(
+      <div data-testid="given">
+        <FieldDisplay field={demand.fieldMap.projectId} value="42" labels={{ 42: '一号楼' }} />
+      </div>,
+      { http },
+    );
     expect(view.getByTestId('given').textContent).toBe('一号楼');
     expect(http.calls).toHaveLength(requests);
   });

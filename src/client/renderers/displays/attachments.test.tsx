@@ -21,10 +21,12 @@ const LIST = '/api/blade-resource/oss/file/upload/20260316/9b81de.xlsx';
 /** A fake API whose attachment records include the two uploaded files. */
 function api() {
   const http = createFakeHttp(catalog(), { rows: 2 });
-  http.tables.get('attach')!.push(
-    { id: '9000001', originalName: '塔吊租赁合同扫描件.pdf', link: SCAN, extension: 'pdf' },
-    { id: '9000002', originalName: '设备进场清单.xlsx', link: LIST, extension: 'xlsx' },
-  );
+  http.tables
+    .get('attach')!
+    .push(
+      { id: '9000001', originalName: '塔吊租赁合同扫描件.pdf', link: SCAN, extension: 'pdf' },
+      { id: '9000002', originalName: '设备进场清单.xlsx', link: LIST, extension: 'xlsx' },
+    );
   return http;
 }
 
@@ -60,7 +62,11 @@ function Probe({ initial }: { initial?: string }) {
 describe('attachments in the form', () => {
   it('shows the stored files by name and appends an uploaded file’s link', async () => {
     const http = api();
-    render(<TestProviders http={http}><Probe initial={SCAN} /></TestProviders>);
+    render(
+      <TestProviders http={http}>
+        <Probe initial={SCAN} />
+      </TestProviders>,
+    );
     expect(await screen.findByText('塔吊租赁合同扫描件.pdf')).toBeTruthy();
     const input = document.querySelector('input[type=file]') as HTMLInputElement;
     expect(input.multiple).toBe(true);

@@ -5,7 +5,19 @@ import { useDictionary, useReferenceLabels } from '../data.ts';
 import { translate } from '../../i18n/useT.ts';
 import { registerDisplay, type DisplayProps } from './registry.tsx';
 import {
-  booleanOf, capitalsText, dateText, displayOptions, fileName, joinLabels, moneyText, monthText, numberText, optionText, percentText, quantityText, valuesOf,
+  booleanOf,
+  capitalsText,
+  dateText,
+  displayOptions,
+  fileName,
+  joinLabels,
+  moneyText,
+  monthText,
+  numberText,
+  optionText,
+  percentText,
+  quantityText,
+  valuesOf,
 } from './text.ts';
 
 function Money({ field, value, compact, lang }: DisplayProps) {
@@ -38,14 +50,27 @@ function OptionTag({ field, value, lang }: DisplayProps) {
   const colours = (displayOptions(field).colors ?? {}) as Record<string, string>;
   const index = field.options?.findIndex((o) => String(o.value) === String(value)) ?? -1;
   const colour = colours[String(value)] ?? (index >= 0 ? TAG_COLOURS[index % TAG_COLOURS.length] : 'default');
-  const label = field.options ? optionText(field, value, lang) : field.kind === 'boolean' ? <YesNo field={field} value={value} lang={lang} compact /> : String(value);
-  return <Tag color={colour} style={{ marginInlineEnd: 0 }}>{label}</Tag>;
+  const label = field.options ? (
+    optionText(field, value, lang)
+  ) : field.kind === 'boolean' ? (
+    <YesNo field={field} value={value} lang={lang} compact />
+  ) : (
+    String(value)
+  );
+  return (
+    <Tag color={colour} style={{ marginInlineEnd: 0 }}>
+      {label}
+    </Tag>
+  );
 }
 
 function Dict({ field, value, lang }: DisplayProps) {
   const { data } = useDictionary(field.dict);
   const keys = field.dict?.multiple ? valuesOf(value) : [String(value)];
-  return joinLabels(keys.map((k) => data?.find((d) => d.value === k)?.label ?? k), lang);
+  return joinLabels(
+    keys.map((k) => data?.find((d) => d.value === k)?.label ?? k),
+    lang,
+  );
 }
 
 function Ref({ field, value, labels, lang }: DisplayProps) {
@@ -72,7 +97,9 @@ function Files({ field, value }: DisplayProps) {
       {urls.map((url, i) => (
         <span key={url}>
           {i > 0 && ', '}
-          <a href={url} target="_blank" rel="noreferrer">{names?.[url] || fileName(url)}</a>
+          <a href={url} target="_blank" rel="noreferrer">
+            {names?.[url] || fileName(url)}
+          </a>
         </span>
       ))}
     </span>
@@ -84,7 +111,18 @@ function Code({ value, compact }: DisplayProps) {
   const text = typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value);
   if (compact) return <span className="zs-display-code-line">{text.split('\n', 1)[0]}</span>;
   return (
-    <pre className="zs-display-code" style={{ margin: 0, maxHeight: 360, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 }}>
+    <pre
+      className="zs-display-code"
+      style={{
+        margin: 0,
+        maxHeight: 360,
+        overflow: 'auto',
+        whiteSpace: 'pre-wrap',
+        wordBreak: 'break-all',
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        fontSize: 12,
+      }}
+    >
       {text}
     </pre>
   );

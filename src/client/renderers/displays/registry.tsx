@@ -42,12 +42,18 @@ export function displayTypeOf(field: FieldModel): string {
   if (field.ref) return 'ref';
   if (field.options) return 'options';
   switch (field.kind) {
-    case 'boolean': return 'boolean';
-    case 'date': return 'date';
-    case 'datetime': return 'datetime';
-    case 'month': return 'month';
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+      return 'date';
+    case 'datetime':
+      return 'datetime';
+    case 'month':
+      return 'month';
     case 'decimal':
-    case 'integer': return 'number';
-    default: return 'text';
+    case 'integer':
+      return 'number';
+    default:
+      return 'text';
   }
 }

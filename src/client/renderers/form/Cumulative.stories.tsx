@@ -12,12 +12,26 @@ import { EntityForm } from './EntityForm.tsx';
 const model = catalog().entities.subcontractMonthlySettlement;
 const keys = { projectId: '1001', expenditureContractCode: 'ZCHT-202604-0001', subcontractorId: '1002' };
 const answer: CumulativeAnswer = {
-  keys, period: '2026-07', lastApprovedPeriod: '2026-06', approving: null, contract: { code: keys.expenditureContractCode, currentAmount: 330000 },
+  keys,
+  period: '2026-07',
+  lastApprovedPeriod: '2026-06',
+  approving: null,
+  contract: { code: keys.expenditureContractCode, currentAmount: 330000 },
   header: { previousCumulativeAmount: 105000, previousCumulativePayable: 80850 },
   totals: { thisAmountInclTax: 105000, retentionAmount: 3150 },
   lines: [
-    { key: { itemCode: '010101' }, previous: { previousCumulativeQty: 500, previousCumulativeAmount: 15000 }, contractQty: 1000, remainingQty: 500 },
-    { key: { itemCode: '010502' }, previous: { previousCumulativeQty: 150, previousCumulativeAmount: 90000 }, contractQty: 500, remainingQty: 350 },
+    {
+      key: { itemCode: '010101' },
+      previous: { previousCumulativeQty: 500, previousCumulativeAmount: 15000 },
+      contractQty: 1000,
+      remainingQty: 500,
+    },
+    {
+      key: { itemCode: '010502' },
+      previous: { previousCumulativeQty: 150, previousCumulativeAmount: 90000 },
+      contractQty: 500,
+      remainingQty: 350,
+    },
   ],
 };
 const rows = [
@@ -28,11 +42,19 @@ const rows = [
 function Settlement({ reply }: { reply: CumulativeAnswer }) {
   const [http] = useState(() => {
     const fake = createFakeHttp(catalog());
-    return { ...fake, get: (async (url: string, params?: never) => (url === `${model.api}/cumulative` ? reply : fake.get(url, params))) as typeof fake.get };
+    return {
+      ...fake,
+      get: (async (url: string, params?: never) => (url === `${model.api}/cumulative` ? reply : fake.get(url, params))) as typeof fake.get,
+    };
   });
   return (
     <HttpProvider value={http}>
-      <EntityForm model={model} mode="create" initial={{ ...keys, period: '2026-07', taxRate: 9, paymentRatio: 80, retentionRate: 3, details: rows }} onDone={() => undefined} />
+      <EntityForm
+        model={model}
+        mode="create"
+        initial={{ ...keys, period: '2026-07', taxRate: 9, paymentRatio: 80, retentionRate: 3, details: rows }}
+        onDone={() => undefined}
+      />
     </HttpProvider>
   );
 }
@@ -42,4 +64,6 @@ export default meta;
 type Story = StoryObj;
 
 export const ThirdMonthPrefilled: Story = { render: () => <Settlement reply={answer} /> };
-export const AnotherInApproval: Story = { render: () => <Settlement reply={{ ...answer, approving: { id: '9', code: 'FBJS-202607-0001' } }} /> };
+export const AnotherInApproval: Story = {
+  render: () => <Settlement reply={{ ...answer, approving: { id: '9', code: 'FBJS-202607-0001' } }} />,
+};

@@ -26,47 +26,119 @@ const VIEW = { width: 1200, height: ROW_HEIGHT * VISIBLE_ROWS };
 /** Header and footer: opaque (rows scroll under them), tinted like antd's table header. */
 function useStripe(): CSSProperties {
   const { token } = theme.useToken();
-  return { backgroundColor: token.colorBgContainer, backgroundImage: `linear-gradient(${token.colorFillAlter}, ${token.colorFillAlter})`, fontWeight: 500, borderBottom: `1px solid ${token.colorBorderSecondary}` };
+  return {
+    backgroundColor: token.colorBgContainer,
+    backgroundImage: `linear-gradient(${token.colorFillAlter}, ${token.colorFillAlter})`,
+    fontWeight: 500,
+    borderBottom: `1px solid ${token.colorBorderSecondary}`,
+  };
 }
 
-function GridHeader({ columns, readOnly, allSelected, someSelected, onSelectAll }: { columns: readonly GridColumn[]; readOnly: boolean; allSelected: boolean; someSelected: boolean; onSelectAll: (all: boolean) => void }) {
+function GridHeader({
+  columns,
+  readOnly,
+  allSelected,
+  someSelected,
+  onSelectAll,
+}: {
+  columns: readonly GridColumn[];
+  readOnly: boolean;
+  allSelected: boolean;
+  someSelected: boolean;
+  onSelectAll: (all: boolean) => void;
+}) {
   const t = useT();
   const lang = useAtomValue(langAtom);
   const stripe = useStripe();
   return (
-    <div role="row" style={{ position: 'sticky', top: 0, zIndex: 2, display: 'flex', alignItems: 'center', height: HEADER_HEIGHT, ...stripe }}>
+    <div
+      role="row"
+      style={{ position: 'sticky', top: 0, zIndex: 2, display: 'flex', alignItems: 'center', height: HEADER_HEIGHT, ...stripe }}
+    >
       {!readOnly && (
         <Cell width={SELECT_WIDTH} align="center">
-          <Checkbox checked={allSelected} indeterminate={someSelected && !allSelected} onChange={(e) => onSelectAll(e.target.checked)} aria-label={t('grid.deleteSelected')} />
+          <Checkbox
+            checked={allSelected}
+            indeterminate={someSelected && !allSelected}
+            onChange={(e) => onSelectAll(e.target.checked)}
+            aria-label={t('grid.deleteSelected')}
+          />
         </Cell>
       )}
-      <Cell width={INDEX_WIDTH} align="center">{t('grid.index')}</Cell>
+      <Cell width={INDEX_WIDTH} align="center">
+        {t('grid.index')}
+      </Cell>
       {columns.map((c) => (
         <Cell key={c.field.name} width={c.width} align={c.numeric ? 'right' : undefined}>
-          <span role="columnheader">{c.field.required && c.editable && !readOnly ? <span style={{ color: 'var(--ant-color-error, #ff4d4f)' }}>* </span> : null}{c.field.label[lang]}</span>
+          <span role="columnheader">
+            {c.field.required && c.editable && !readOnly ? <span style={{ color: 'var(--ant-color-error, #ff4d4f)' }}>* </span> : null}
+            {c.field.label[lang]}
+          </span>
         </Cell>
       ))}
-      {!readOnly && <Cell width={ACTIONS_WIDTH} align="center">{t('grid.actions')}</Cell>}
+      {!readOnly && (
+        <Cell width={ACTIONS_WIDTH} align="center">
+          {t('grid.actions')}
+        </Cell>
+      )}
     </div>
   );
 }
 
 /** The footer: the sum of every total column, recomputed as rows change. */
-function GridTotals({ store, detail, columns, readOnly }: { store: FormStore; detail: string; columns: readonly GridColumn[]; readOnly: boolean }) {
+function GridTotals({
+  store,
+  detail,
+  columns,
+  readOnly,
+}: {
+  store: FormStore;
+  detail: string;
+  columns: readonly GridColumn[];
+  readOnly: boolean;
+}) {
   const t = useT();
   const stripe = useStripe();
-  const version = useSyncExternalStore((notify) => store.subscribe('totals', notify), () => store.totals());
+  const version = useSyncExternalStore(
+    (notify) => store.subscribe('totals', notify),
+    () => store.totals(),
+  );
   const sums = useMemo(() => {
     const rows = store.rows(detail);
     const out: Record<string, string> = {};
-    for (const c of columns) if (c.total) out[c.field.name] = formatDecimal(evaluate({ sum: `${detail}.${c.field.name}` }, { [detail]: rows }).toFixed(), displayScale(c.field));
+    for (const c of columns)
+      if (c.total)
+        out[c.field.name] = formatDecimal(
+          evaluate({ sum: `${detail}.${c.field.name}` }, { [detail]: rows }).toFixed(),
+          displayScale(c.field),
+        );
     return out;
   }, [version, store, detail, columns]);
   return (
-    <div role="row" className="zs-grid-totals" style={{ position: 'sticky', bottom: 0, zIndex: 2, display: 'flex', alignItems: 'center', height: ROW_HEIGHT, ...stripe, borderBottom: 0, borderTop: stripe.borderBottom }}>
+    <div
+      role="row"
+      className="zs-grid-totals"
+      style={{
+        position: 'sticky',
+        bottom: 0,
+        zIndex: 2,
+        display: 'flex',
+        alignItems: 'center',
+        height: ROW_HEIGHT,
+        ...stripe,
+        borderBottom: 0,
+        borderTop: stripe.borderBottom,
+      }}
+    >
       {!readOnly && <Cell width={SELECT_WIDTH} />}
-      <Cell width={INDEX_WIDTH} align="center">{t('grid.total')}</Cell>
-      {columns.map((c) => <Cell key={c.field.name} width={c.width} align="right">{sums[c.field.name] ?? ''}</Cell>)}
+      <Cell width={INDEX_WIDTH} align="center">
+        {t('grid.total')}
+      </Cell>
+      {columns.map((c) => (
+        <Cell key={c.field.name} width={c.width} align="right">
+          {sums[c.field.name] ?? ''}
+        </Cell>
+      ))}
       {!readOnly && <Cell width={ACTIONS_WIDTH} />}
     </div>
   );
@@ -81,12 +153,21 @@ function PickButton({ store, detail, pick }: { store: FormStore; detail: string;
   const lang = useAtomValue(langAtom);
   const [open, setOpen] = useState(false);
   // the header mirrors rjsf's data; setHeader notifies "totals"
-  const selected = useSyncExternalStore((notify) => store.subscribe('totals', notify), () => store.header[pick.header]);
+  const selected = useSyncExternalStore(
+    (notify) => store.subscribe('totals', notify),
+    () => store.header[pick.header],
+  );
   const source = store.model.fieldMap[pick.header].label[lang];
   const ready = selected !== undefined && selected !== null && selected !== '';
   return (
     <>
-      <Button size="small" icon={<ImportOutlined />} disabled={!ready} title={ready ? undefined : t('grid.pickNeedsSource', { source })} onClick={() => setOpen(true)}>
+      <Button
+        size="small"
+        icon={<ImportOutlined />}
+        disabled={!ready}
+        title={ready ? undefined : t('grid.pickNeedsSource', { source })}
+        onClick={() => setOpen(true)}
+      >
         {t('grid.pickFrom', { source })}
       </Button>
       {open && <PickDialog store={store} detail={detail} pick={pick} open={open} onClose={() => setOpen(false)} />}
@@ -108,7 +189,10 @@ export interface DetailGridProps {
  * come back when they still apply.
  */
 function useStableErrors(store: FormStore, errors: ErrorSchema | undefined): ErrorSchema | undefined {
-  const round = useSyncExternalStore((notify) => store.subscribe('checked', notify), () => store.checks);
+  const round = useSyncExternalStore(
+    (notify) => store.subscribe('checked', notify),
+    () => store.checks,
+  );
   const last = useRef<{ text: string; errors?: ErrorSchema }>({ text: '' });
   const text = errors ? `${round}:${JSON.stringify(errors)}` : '';
   if (text !== last.current.text) last.current = { text, errors };
@@ -119,7 +203,10 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
   const t = useT();
   const errorSchema = useStableErrors(store, given);
   const columns = useMemo(() => gridColumns(store.model, store.detail(detail)), [store, detail]);
-  const keys = useSyncExternalStore((notify) => store.subscribe(`rows:${detail}`, notify), () => store.keys(detail));
+  const keys = useSyncExternalStore(
+    (notify) => store.subscribe(`rows:${detail}`, notify),
+    () => store.keys(detail),
+  );
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   // errors belong to row positions: once the rows change (added, copied, removed here, or replaced
   // by a fill or a pick) they are hidden until the next check
@@ -142,14 +229,24 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
     observeElementRect: (instance, report) => observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : VIEW)),
   });
 
-  const onSelect = useCallback((key: string, on: boolean) => setSelected((s) => {
-    const next = new Set(s);
-    if (on) next.add(key);
-    else next.delete(key);
-    return next;
-  }), []);
+  const onSelect = useCallback(
+    (key: string, on: boolean) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (on) next.add(key);
+        else next.delete(key);
+        return next;
+      }),
+    [],
+  );
   const onCopy = useCallback((key: string) => store.copyRow(detail, key), [store, detail]);
-  const onDelete = useCallback((key: string) => { store.removeRows(detail, [key]); onSelect(key, false); }, [store, detail, onSelect]);
+  const onDelete = useCallback(
+    (key: string) => {
+      store.removeRows(detail, [key]);
+      onSelect(key, false);
+    },
+    [store, detail, onSelect],
+  );
   const add = () => {
     store.addRow(detail);
     requestAnimationFrame(() => virtualizer.scrollToIndex(store.keys(detail).length - 1));
@@ -161,7 +258,10 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
 
   // after a failed check, bring the first row with an error into view
   useEffect(() => {
-    const first = Object.keys(errorSchema ?? {}).filter((k) => /^\d+$/.test(k)).map(Number).sort((a, b) => a - b)[0];
+    const first = Object.keys(errorSchema ?? {})
+      .filter((k) => /^\d+$/.test(k))
+      .map(Number)
+      .sort((a, b) => a - b)[0];
     if (first !== undefined) virtualizer.scrollToIndex(first, { align: 'center' });
   }, [errorSchema]);
 
@@ -169,27 +269,65 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
   const items = virtualizer.getVirtualItems();
   return (
     // Enter in a cell picks or confirms within the cell; it does not submit the whole document
-    <div className="zs-detail-grid" onKeyDown={(e) => { if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') e.preventDefault(); }}>
+    <div
+      className="zs-detail-grid"
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') e.preventDefault();
+      }}
+    >
       {!readOnly && (
         <Space style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
           <Space>
-            <Button type="primary" ghost size="small" icon={<PlusOutlined />} onClick={add}>{t('grid.add')}</Button>
-            {store.detail(detail).pickFrom.map((pick) => <PickButton key={pick.rowId} store={store} detail={detail} pick={pick} />)}
-            <Button danger size="small" icon={<DeleteOutlined />} disabled={selected.size === 0} onClick={removeSelected}>{t('grid.deleteSelected')}</Button>
+            <Button type="primary" ghost size="small" icon={<PlusOutlined />} onClick={add}>
+              {t('grid.add')}
+            </Button>
+            {store.detail(detail).pickFrom.map((pick) => (
+              <PickButton key={pick.rowId} store={store} detail={detail} pick={pick} />
+            ))}
+            <Button danger size="small" icon={<DeleteOutlined />} disabled={selected.size === 0} onClick={removeSelected}>
+              {t('grid.deleteSelected')}
+            </Button>
           </Space>
           <Typography.Text type="secondary">{t('grid.rows', { count: keys.length })}</Typography.Text>
         </Space>
       )}
-      <div ref={scrollRef} role="table" style={{ overflow: 'auto', maxHeight: HEADER_HEIGHT + ROW_HEIGHT * (VISIBLE_ROWS + 1) + 2, border: '1px solid var(--ant-color-border-secondary, #f0f0f0)', borderRadius: 6 }}>
+      <div
+        ref={scrollRef}
+        role="table"
+        style={{
+          overflow: 'auto',
+          maxHeight: HEADER_HEIGHT + ROW_HEIGHT * (VISIBLE_ROWS + 1) + 2,
+          border: '1px solid var(--ant-color-border-secondary, #f0f0f0)',
+          borderRadius: 6,
+        }}
+      >
         <div style={{ width, minWidth: '100%', position: 'relative' }}>
-          <GridHeader columns={columns} readOnly={readOnly} allSelected={keys.length > 0 && selected.size === keys.length} someSelected={selected.size > 0}
-            onSelectAll={(all) => setSelected(all ? new Set(keys) : new Set())} />
+          <GridHeader
+            columns={columns}
+            readOnly={readOnly}
+            allSelected={keys.length > 0 && selected.size === keys.length}
+            someSelected={selected.size > 0}
+            onSelectAll={(all) => setSelected(all ? new Set(keys) : new Set())}
+          />
           <div role="rowgroup" style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const key = keys[item.index];
               return (
-                <GridRow key={key} store={store} detail={detail} rowKey={key} index={item.index} top={item.start - HEADER_HEIGHT} columns={columns} readOnly={readOnly}
-                  selected={selected.has(key)} errors={errors?.[item.index] as ErrorSchema | undefined} onSelect={onSelect} onCopy={onCopy} onDelete={onDelete} />
+                <GridRow
+                  key={key}
+                  store={store}
+                  detail={detail}
+                  rowKey={key}
+                  index={item.index}
+                  top={item.start - HEADER_HEIGHT}
+                  columns={columns}
+                  readOnly={readOnly}
+                  selected={selected.has(key)}
+                  errors={errors?.[item.index] as ErrorSchema | undefined}
+                  onSelect={onSelect}
+                  onCopy={onCopy}
+                  onDelete={onDelete}
+                />
               );
             })}
           </div>
@@ -197,7 +335,11 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
           {columns.some((c) => c.total) && <GridTotals store={store} detail={detail} columns={columns} readOnly={readOnly} />}
         </div>
       </div>
-      {errors?.__errors?.map((text) => <Typography.Text key={text} type="danger" role="alert" style={{ display: 'block', marginTop: 4 }}>{text}</Typography.Text>)}
+      {errors?.__errors?.map((text) => (
+        <Typography.Text key={text} type="danger" role="alert" style={{ display: 'block', marginTop: 4 }}>
+          {text}
+        </Typography.Text>
+      ))}
     </div>
   );
 }

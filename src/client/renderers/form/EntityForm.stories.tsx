@@ -30,9 +30,20 @@ export function withDemandRows(count: number) {
     plan.details = Array.from({ length: count }, (_, i) => {
       const g = goods[i % goods.length];
       return {
-        id: String(5_000_000 + i), goodsId: g.id, goodsCode: g.code, goodsName: g.name, spec: g.spec, unit: g.unit,
-        workPart: `${i % 7 + 1}号楼`, designQty: 100 + i, lossRate: 2, changeQty: i % 5, budgetPrice: 3.5 + (i % 10),
-        plannedStartMonth: '2026-03', plannedEndMonth: '2026-09', sortNo: i + 1,
+        id: String(5_000_000 + i),
+        goodsId: g.id,
+        goodsCode: g.code,
+        goodsName: g.name,
+        spec: g.spec,
+        unit: g.unit,
+        workPart: `${(i % 7) + 1}号楼`,
+        designQty: 100 + i,
+        lossRate: 2,
+        changeQty: i % 5,
+        budgetPrice: 3.5 + (i % 10),
+        plannedStartMonth: '2026-03',
+        plannedEndMonth: '2026-09',
+        sortNo: i + 1,
       };
     });
   };
@@ -49,20 +60,48 @@ function DialogStory({ entity, mode }: { entity: string; mode: 'create' | 'edit'
   return (
     <WithApi>
       <Space orientation="vertical">
-        <Button type="primary" onClick={() => setOpen(true)}>{model.label.zh}</Button>
+        <Button type="primary" onClick={() => setOpen(true)}>
+          {model.label.zh}
+        </Button>
         {saved ? <Typography.Text code>{JSON.stringify(saved).slice(0, 300)}</Typography.Text> : null}
       </Space>
-      <FormDialog model={model} mode={mode} id={mode === 'edit' ? firstId(entity) : undefined} open={open} onClose={(s) => { setOpen(false); setSaved(s); }} />
+      <FormDialog
+        model={model}
+        mode={mode}
+        id={mode === 'edit' ? firstId(entity) : undefined}
+        open={open}
+        onClose={(s) => {
+          setOpen(false);
+          setSaved(s);
+        }}
+      />
     </WithApi>
   );
 }
 
-function PageStory({ mode, rows, options, readOnly }: { mode: 'create' | 'edit'; rows?: number; options?: FakeHttpOptions; readOnly?: boolean }) {
+function PageStory({
+  mode,
+  rows,
+  options,
+  readOnly,
+}: {
+  mode: 'create' | 'edit';
+  rows?: number;
+  options?: FakeHttpOptions;
+  readOnly?: boolean;
+}) {
   const model = entities.materialTotalDemand;
   const [closed, setClosed] = useState<string | null>(null);
-  const body = readOnly
-    ? <EntityForm model={model} mode="edit" id={firstId('materialTotalDemand')} readOnly onDone={() => setClosed('closed')} />
-    : <FormPage model={model} mode={mode} id={mode === 'edit' ? firstId('materialTotalDemand') : undefined} onClose={(s) => setClosed(s ? 'saved' : 'cancelled')} />;
+  const body = readOnly ? (
+    <EntityForm model={model} mode="edit" id={firstId('materialTotalDemand')} readOnly onDone={() => setClosed('closed')} />
+  ) : (
+    <FormPage
+      model={model}
+      mode={mode}
+      id={mode === 'edit' ? firstId('materialTotalDemand') : undefined}
+      onClose={(s) => setClosed(s ? 'saved' : 'cancelled')}
+    />
+  );
   return (
     <WithApi options={options} prepare={rows ? withDemandRows(rows) : undefined}>
       {closed ? <Button onClick={() => setClosed(null)}>{closed} · reopen</Button> : body}
@@ -84,7 +123,16 @@ export const DemandPlan500Rows: Story = { render: () => <PageStory mode="edit" r
 export const Loading: Story = { render: () => <PageStory mode="edit" options={{ hang: true }} /> };
 export const ServerError: Story = {
   render: () => (
-    <PageStory mode="edit" rows={5} options={{ saveErrors: [{ path: '/title', message: '计划名称 计划名称230 已存在' }, { path: '/details/2/designQty', message: '物资明细第3行 图纸设计量不能小于0' }] }} />
+    <PageStory
+      mode="edit"
+      rows={5}
+      options={{
+        saveErrors: [
+          { path: '/title', message: '计划名称 计划名称230 已存在' },
+          { path: '/details/2/designQty', message: '物资明细第3行 图纸设计量不能小于0' },
+        ],
+      }}
+    />
   ),
 };
 export const ReadOnly: Story = { render: () => <PageStory mode="edit" rows={5} readOnly /> };

@@ -19,7 +19,11 @@ interface Opened {
   onDone: ReturnType<typeof vi.fn>;
 }
 
-function open(model: EntityModel, props: { mode?: 'create' | 'edit'; id?: string; initial?: Record<string, unknown> } = {}, options: { lang?: 'zh' | 'en'; fake?: FakeHttpOptions; http?: FakeHttp } = {}): Opened {
+function open(
+  model: EntityModel,
+  props: { mode?: 'create' | 'edit'; id?: string; initial?: Record<string, unknown> } = {},
+  options: { lang?: 'zh' | 'en'; fake?: FakeHttpOptions; http?: FakeHttp } = {},
+): Opened {
   const http = options.http ?? createFakeHttp(catalog(), options.fake);
   const onDone = vi.fn();
   render(
@@ -31,22 +35,25 @@ function open(model: EntityModel, props: { mode?: 'create' | 'edit'; id?: string
 }
 
 /** A validation message under its field (not the same words as a placeholder). */
-const message = (text: string) => waitFor(() => expect(screen.getAllByText(text).some((el) => el.closest('.ant-form-item-explain'))).toBe(true));
+const message = (text: string) =>
+  waitFor(() => expect(screen.getAllByText(text).some((el) => el.closest('.ant-form-item-explain'))).toBe(true));
 /** A grid cell's message: short in the cell (its row goes without saying), whole on hover. */
-const cellMessage = (short: string, full: string) => waitFor(() => {
-  const el = screen.getAllByText(short).find((e) => e.classList.contains('zs-grid-error'));
-  expect(el?.getAttribute('title')).toBe(full);
-  return el!;
-});
+const cellMessage = (short: string, full: string) =>
+  waitFor(() => {
+    const el = screen.getAllByText(short).find((e) => e.classList.contains('zs-grid-error'));
+    expect(el?.getAttribute('title')).toBe(full);
+    return el!;
+  });
 const save = async () => fireEvent.click(await screen.findByRole('button', { name: /保\s*存|Save/ }));
 const posts = (http: FakeHttp) => http.calls.filter((c) => c.method === 'post');
 const input = (id: string) => document.getElementById(id) as HTMLInputElement;
 /** The input of a field once the form has rendered it. */
-const appear = (id: string) => waitFor(() => {
-  const found = input(id);
-  if (!found) throw new Error(`no input #${id}`);
-  return found;
-});
+const appear = (id: string) =>
+  waitFor(() => {
+    const found = input(id);
+    if (!found) throw new Error(`no input #${id}`);
+    return found;
+  });
 const type = (id: string, text: string) => fireEvent.change(input(id), { target: { value: text } });
 
 describe('validation messages', () => {
@@ -112,7 +119,9 @@ describe('saving', () => {
     const [call] = posts(http);
     expect(call.url).toBe('/api/blade-system/param/save');
     expect(call.body).toMatchObject({ paramName: '账号初始密码', paramKey: 'account.initPassword', paramValue: '123456' });
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ paramKey: 'account.initPassword', id: expect.any(String) })));
+    await waitFor(() =>
+      expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ paramKey: 'account.initPassword', id: expect.any(String) })),
+    );
   });
 
   it('edits a parameter: loads it, posts update with its id, says 更新成功 (Updated successfully in English)', async () => {
@@ -124,7 +133,10 @@ describe('saving', () => {
     type('root_paramValue', 'changed');
     await save();
     expect(await screen.findByText('Updated successfully')).toBeTruthy();
-    expect(posts(http)[0]).toMatchObject({ url: '/api/blade-system/param/update', body: { id: stored.id, paramName: stored.paramName, paramValue: 'changed' } });
+    expect(posts(http)[0]).toMatchObject({
+      url: '/api/blade-system/param/update',
+      body: { id: stored.id, paramName: stored.paramName, paramValue: 'changed' },
+    });
     await waitFor(() => expect(onDone).toHaveBeenCalled());
   });
 
@@ -143,7 +155,10 @@ describe('saving', () => {
 
   it('a refused save shows the server’s messages on the field and on the grid cell, and keeps what was typed', async () => {
     const http = createFakeHttp(catalog(), {
-      saveErrors: [{ path: '/title', message: '计划名称 春季计划 已存在' }, { path: '/details/1/designQty', message: '物资明细第2行 图纸设计量不能小于0' }],
+      saveErrors: [
+        { path: '/title', message: '计划名称 春季计划 已存在' },
+        { path: '/details/1/designQty', message: '物资明细第2行 图纸设计量不能小于0' },
+      ],
     });
     const plan = http.tables.get('materialTotalDemand')![0];
     const { onDone } = open(entities.materialTotalDemand, { mode: 'edit', id: plan.id }, { http });
@@ -242,8 +257,16 @@ describe('rules and cascades', () => {
 
   it('clears a cascading reference when the field it depends on changes', async () => {
     const model = entities.materialTotalDemand;
-    const previous: FieldModel = { ...model.fieldMap.previousVersionId, readOnly: false, ref: { ...model.fieldMap.previousVersionId.ref!, filter: { projectId: { _eq: '$form.projectId' } }, dependsOn: ['projectId'] } };
-    const cascading: EntityModel = { ...model, fields: model.fields.map((f) => (f.name === previous.name ? previous : f)), fieldMap: { ...model.fieldMap, previousVersionId: previous } };
+    const previous: FieldModel = {
+      ...model.fieldMap.previousVersionId,
+      readOnly: false,
+      ref: { ...model.fieldMap.previousVersionId.ref!, filter: { projectId: { _eq: '$form.projectId' } }, dependsOn: ['projectId'] },
+    };
+    const cascading: EntityModel = {
+      ...model,
+      fields: model.fields.map((f) => (f.name === previous.name ? previous : f)),
+      fieldMap: { ...model.fieldMap, previousVersionId: previous },
+    };
     const http = createFakeHttp(catalog());
     const [p1, p2] = http.tables.get('project')!;
     const earlier = http.tables.get('materialTotalDemand')![0];

@@ -53,11 +53,32 @@ export function EntityForm({ model, mode, id, initial, readOnly = false, submitT
   if (editing && !id) return <Alert type="error" title={t('form.loadFailed', { message: 'id' })} />;
   if (editing && loaded.isError) {
     return (
-      <Result status="error" title={t('form.loadFailed', { message: (loaded.error as Error).message })}
-        extra={[<Button key="retry" type="primary" onClick={() => void loaded.refetch()}>{t('form.retry')}</Button>, <Button key="back" onClick={() => onDone(null)}>{t('form.cancel')}</Button>]} />
+      <Result
+        status="error"
+        title={t('form.loadFailed', { message: (loaded.error as Error).message })}
+        extra={[
+          <Button key="retry" type="primary" onClick={() => void loaded.refetch()}>
+            {t('form.retry')}
+          </Button>,
+          <Button key="back" onClick={() => onDone(null)}>
+            {t('form.cancel')}
+          </Button>,
+        ]}
+      />
     );
   }
   if (editing && !loaded.data) return <Skeleton active paragraph={{ rows: 6 }} />;
   const record = editing ? loaded.data! : newRecord(model, initial);
-  return <FormBody key={`${model.key}:${id ?? 'new'}`} model={model} mode={mode} id={id} record={record} readOnly={readOnly} submitTo={submitTo} onDone={onDone} />;
+  return (
+    <FormBody
+      key={`${model.key}:${id ?? 'new'}`}
+      model={model}
+      mode={mode}
+      id={id}
+      record={record}
+      readOnly={readOnly}
+      submitTo={submitTo}
+      onDone={onDone}
+    />
+  );
 }

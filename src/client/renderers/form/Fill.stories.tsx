@@ -14,9 +14,19 @@ const stocktake = catalog().entities.materialInventory;
 const goods = (goodsId: string, goodsName: string, spec: string) => ({ goodsId, goodsCode: `WZ-${goodsId}`, goodsName, spec, unit: 't' });
 
 const generated = {
-  projectId: '1001', warehouseId: '2001', period: '2026-05',
+  projectId: '1001',
+  warehouseId: '2001',
+  period: '2026-05',
   details: [
-    { ...goods('31', '螺纹钢', 'HRB400 Φ25'), openingQty: 120, openingAmount: 480000, selfPurchaseQty: 60, receivedAmount: 246000, consumedQty: 0, transferOutQty: 0 },
+    {
+      ...goods('31', '螺纹钢', 'HRB400 Φ25'),
+      openingQty: 120,
+      openingAmount: 480000,
+      selfPurchaseQty: 60,
+      receivedAmount: 246000,
+      consumedQty: 0,
+      transferOutQty: 0,
+    },
     { ...goods('32', '盘圆', 'HPB300 Φ8'), openingQty: 40, openingAmount: 156000, consumedQty: 0, transferOutQty: 0 },
   ],
 };
@@ -28,7 +38,10 @@ const book = [
 function Filled({ model, route, reply, initial }: { model: EntityModel; route: string; reply: unknown; initial: Record<string, unknown> }) {
   const [http] = useState(() => {
     const fake = createFakeHttp(catalog());
-    return { ...fake, get: (async (url: string, params?: never) => (url === `${model.api}/${route}` ? reply : fake.get(url, params))) as typeof fake.get };
+    return {
+      ...fake,
+      get: (async (url: string, params?: never) => (url === `${model.api}/${route}` ? reply : fake.get(url, params))) as typeof fake.get,
+    };
   });
   return (
     <HttpProvider value={http}>
@@ -42,10 +55,28 @@ export default meta;
 type Story = StoryObj;
 
 export const MonthlyReportFromTheLedger: Story = {
-  render: () => <Filled model={report} route="generate" reply={generated} initial={{ projectId: '1001', warehouseId: '2001', period: '2026-05', compilerName: '王会计' }} />,
+  render: () => (
+    <Filled
+      model={report}
+      route="generate"
+      reply={generated}
+      initial={{ projectId: '1001', warehouseId: '2001', period: '2026-05', compilerName: '王会计' }}
+    />
+  ),
 };
 export const StocktakeReplacingItsLine: Story = {
   render: () => (
-    <Filled model={stocktake} route="book" reply={book} initial={{ projectId: '1001', warehouseId: '2001', inventoryDate: '2026-06-30', period: '2026-06', details: [{ ...goods('33', '钢板', 'Q235 δ10'), countQty: 5 }] }} />
+    <Filled
+      model={stocktake}
+      route="book"
+      reply={book}
+      initial={{
+        projectId: '1001',
+        warehouseId: '2001',
+        inventoryDate: '2026-06-30',
+        period: '2026-06',
+        details: [{ ...goods('33', '钢板', 'Q235 δ10'), countQty: 5 }],
+      }}
+    />
   ),
 };

@@ -81,24 +81,36 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   const live = useRef({ lang, rules: rules as RuleState, attempted: false, touched: new Set<string>() });
   live.current.lang = lang;
   live.current.rules = rules;
-  const validator = useMemo(() => engineValidator({
-    model,
-    lang: () => live.current.lang,
-    record: (formData) => store.record(formData),
-    shown: (e) => {
-      const top = topOf(e.path);
-      if (model.details.some((d) => d.name === top)) return live.current.attempted;
-      return onForm.has(top) && !live.current.rules.hidden.has(top) && (live.current.attempted || live.current.touched.has(top));
-    },
-  }), [model, store, onForm]);
+  const validator = useMemo(
+    () =>
+      engineValidator({
+        model,
+        lang: () => live.current.lang,
+        record: (formData) => store.record(formData),
+        shown: (e) => {
+          const top = topOf(e.path);
+          if (model.details.some((d) => d.name === top)) return live.current.attempted;
+          return onForm.has(top) && !live.current.rules.hidden.has(top) && (live.current.attempted || live.current.touched.has(top));
+        },
+      }),
+    [model, store, onForm],
+  );
 
-  const formContext = useMemo<FormContextValue>(() => ({
-    model, mode, lang, store, layout, readOnly,
-    pickHeader: (name, picked) => {
-      store.pickHeader(name, picked);
-      setHeader(store.header);
-    },
-  }), [model, mode, lang, store, layout, readOnly]);
+  const formContext = useMemo<FormContextValue>(
+    () => ({
+      model,
+      mode,
+      lang,
+      store,
+      layout,
+      readOnly,
+      pickHeader: (name, picked) => {
+        store.pickHeader(name, picked);
+        setHeader(store.header);
+      },
+    }),
+    [model, mode, lang, store, layout, readOnly],
+  );
 
   useEffect(() => {
     performance.mark('zs-form-ready');
@@ -113,7 +125,8 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
     setHeader(next);
     if (serverErrors) {
       const changed = Object.keys(next).filter((k) => next[k] !== before[k]);
-      if (changed.some((k) => k in serverErrors)) setServerErrors(Object.fromEntries(Object.entries(serverErrors).filter(([k]) => !changed.includes(k))) as ErrorSchema);
+      if (changed.some((k) => k in serverErrors))
+        setServerErrors(Object.fromEntries(Object.entries(serverErrors).filter(([k]) => !changed.includes(k))) as ErrorSchema);
     }
   };
 
@@ -123,7 +136,11 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
     setServerErrors(undefined);
     try {
       const body = { ...store.record(formData), ...(mode === 'edit' ? { id } : {}) };
-      const saved = await http.post<Record<string, any>>(submitTo?.url ?? `${model.api}/${mode === 'edit' ? 'update' : 'save'}`, body, submitTo?.searchParams ? { searchParams: submitTo.searchParams } : undefined);
+      const saved = await http.post<Record<string, any>>(
+        submitTo?.url ?? `${model.api}/${mode === 'edit' ? 'update' : 'save'}`,
+        body,
+        submitTo?.searchParams ? { searchParams: submitTo.searchParams } : undefined,
+      );
       void message.success(t(submitTo ? 'workflow.submitted' : mode === 'edit' ? 'form.updated' : 'form.created'));
       await invalidateEntity(queryClient, http, model.key);
       onDone(saved ?? body);
@@ -139,12 +156,26 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   };
 
   return (
-    <div className="zs-entity-form" onSubmitCapture={() => { live.current.attempted = true; store.checked(); }}>
+    <div
+      className="zs-entity-form"
+      onSubmitCapture={() => {
+        live.current.attempted = true;
+        store.checked();
+      }}
+    >
       {!readOnly && <FillButtons model={model} store={store} header={header} onHeader={setHeader} />}
       {!readOnly && <CumulativeNote answer={cumulatives} />}
       <RecordedWarnings model={model} id={id} />
       {!readOnly && <LiveWarnings warnings={warnings} />}
-      {failure && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={t('form.saveFailed')} description={failure.length ? failure.join(';') : undefined} />}
+      {failure && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t('form.saveFailed')}
+          description={failure.length ? failure.join(';') : undefined}
+        />
+      )}
       <Form
         schema={schema}
         uiSchema={uiSchema}
@@ -167,7 +198,11 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
       >
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginTop: 8 }}>
           <Button onClick={() => onDone(null)}>{t(readOnly ? 'form.close' : 'form.cancel')}</Button>
-          {!readOnly && <Button type="primary" htmlType="submit" loading={saving}>{t(submitTo ? 'workflow.submit' : 'form.save')}</Button>}
+          {!readOnly && (
+            <Button type="primary" htmlType="submit" loading={saving}>
+              {t(submitTo ? 'workflow.submit' : 'form.save')}
+            </Button>
+          )}
         </div>
       </Form>
     </div>

@@ -24,7 +24,11 @@ export function FormPage({ model, mode, id, initial, onClose }: FormPageProps) {
   return (
     <Card
       title={t(effective === 'edit' ? 'form.editTitle' : 'form.addTitle', { entity: model.label[lang] })}
-      extra={<Button icon={<ArrowLeftOutlined />} onClick={() => onClose(null)}>{t('form.back')}</Button>}
+      extra={
+        <Button icon={<ArrowLeftOutlined />} onClick={() => onClose(null)}>
+          {t('form.back')}
+        </Button>
+      }
       styles={{ body: { paddingTop: 12 } }}
     >
       <EntityForm model={model} mode={effective} id={id} initial={initial} onDone={onClose} />

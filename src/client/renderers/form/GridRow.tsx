@@ -21,13 +21,42 @@ import type { FormStore, Row } from './store.ts';
 
 /** A cell's message: one small red line under the input (the full text on hover). */
 const ERROR_STYLE: CSSProperties = {
-  color: 'var(--ant-color-error, #ff4d4f)', fontSize: 11, lineHeight: '12px', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', padding: '0 7px',
+  color: 'var(--ant-color-error, #ff4d4f)',
+  fontSize: 11,
+  lineHeight: '12px',
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  padding: '0 7px',
 };
 
-export function Cell({ width, align, children, style }: { width: number; align?: 'right' | 'center'; children?: ReactNode; style?: CSSProperties }) {
+export function Cell({
+  width,
+  align,
+  children,
+  style,
+}: {
+  width: number;
+  align?: 'right' | 'center';
+  children?: ReactNode;
+  style?: CSSProperties;
+}) {
   return (
-    <div role="cell" className="zs-grid-cell"
-      style={{ width, flex: `0 0 ${width}px`, textAlign: align, padding: '0 4px', overflow: 'hidden', display: 'flex', flexDirection: 'column', justifyContent: 'center', ...style }}>
+    <div
+      role="cell"
+      className="zs-grid-cell"
+      style={{
+        width,
+        flex: `0 0 ${width}px`,
+        textAlign: align,
+        padding: '0 4px',
+        overflow: 'hidden',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'center',
+        ...style,
+      }}
+    >
       {children}
     </div>
   );
@@ -37,7 +66,7 @@ function LabelText({ field, value }: { field: FieldModel; value: unknown }) {
   const dict = useDictionary(field.dict);
   const refs = useReferenceLabels(field.ref?.entity, field.ref ? [value as string] : [], field.ref?.valueField);
   const key = String(value);
-  return <>{field.dict ? dict.data?.find((d) => d.value === key)?.label ?? key : refs.data?.[key] ?? key}</>;
+  return <>{field.dict ? (dict.data?.find((d) => d.value === key)?.label ?? key) : (refs.data?.[key] ?? key)}</>;
 }
 
 /** A value the user does not type: derived amounts, snapshot fields. */
@@ -72,7 +101,20 @@ function withoutRow(message: string, rowLabel: string): string {
 }
 
 /** One cell; memoised, so typing in a row re-renders only the cells whose values changed. */
-const GridCell = memo(function GridCell({ store, detail, rowKey, index, column, value, hidden, readOnly, values, message, rowLabel, onEdited }: GridCellProps) {
+const GridCell = memo(function GridCell({
+  store,
+  detail,
+  rowKey,
+  index,
+  column,
+  value,
+  hidden,
+  readOnly,
+  values,
+  message,
+  rowLabel,
+  onEdited,
+}: GridCellProps) {
   const { field, width, editable, numeric } = column;
   const name = field.name;
   return (
@@ -96,7 +138,11 @@ const GridCell = memo(function GridCell({ store, detail, rowKey, index, column, 
       ) : (
         <CellText field={field} value={value} />
       )}
-      {message && <div className="zs-grid-error" title={message} style={ERROR_STYLE}>{withoutRow(message, rowLabel)}</div>}
+      {message && (
+        <div className="zs-grid-error" title={message} style={ERROR_STYLE}>
+          {withoutRow(message, rowLabel)}
+        </div>
+      )}
     </Cell>
   );
 });
@@ -119,7 +165,10 @@ export interface GridRowProps {
 
 function GridRowView({ store, detail, rowKey, index, top, columns, readOnly, selected, errors, onSelect, onCopy, onDelete }: GridRowProps) {
   const t = useT();
-  const row = useSyncExternalStore((notify) => store.subscribe(`row:${detail}:${rowKey}`, notify), () => store.row(detail, rowKey));
+  const row = useSyncExternalStore(
+    (notify) => store.subscribe(`row:${detail}:${rowKey}`, notify),
+    () => store.row(detail, rowKey),
+  );
   const [edited, setEdited] = useState<{ errors?: ErrorSchema; fields: ReadonlySet<string> }>({ errors, fields: new Set() });
   const touched = edited.errors === errors ? edited.fields : new Set<string>();
   const model = store.detail(detail);
@@ -129,32 +178,81 @@ function GridRowView({ store, detail, rowKey, index, top, columns, readOnly, sel
   const rules = ruleState(model.fields, row, values);
   const dependent = useMemo(() => new Set(model.fields.filter((f) => dependenciesOf(f).length > 0).map((f) => f.name)), [model]);
 
-  const onEdited = useCallback((name: string) => setEdited((e) => {
-    const fields = e.errors === errors ? e.fields : new Set<string>();
-    return fields.has(name) ? e : { errors, fields: new Set([...fields, name]) };
-  }), [errors]);
+  const onEdited = useCallback(
+    (name: string) =>
+      setEdited((e) => {
+        const fields = e.errors === errors ? e.fields : new Set<string>();
+        return fields.has(name) ? e : { errors, fields: new Set([...fields, name]) };
+      }),
+    [errors],
+  );
 
   return (
-    <div role="row" aria-rowindex={index + 2} className={`zs-grid-row${selected ? ' zs-grid-row-selected' : ''}`}
-      style={{ position: 'absolute', top: 0, left: 0, transform: `translateY(${top}px)`, height: ROW_HEIGHT, display: 'flex', alignItems: 'center' }}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className={`zs-grid-row${selected ? ' zs-grid-row-selected' : ''}`}
+      style={{
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        transform: `translateY(${top}px)`,
+        height: ROW_HEIGHT,
+        display: 'flex',
+        alignItems: 'center',
+      }}
+    >
       {!readOnly && (
         <Cell width={SELECT_WIDTH} align="center">
-          <Checkbox checked={selected} onChange={(e) => onSelect(rowKey, e.target.checked)} aria-label={t('grid.selectRow', { row: index + 1 })} />
+          <Checkbox
+            checked={selected}
+            onChange={(e) => onSelect(rowKey, e.target.checked)}
+            aria-label={t('grid.selectRow', { row: index + 1 })}
+          />
         </Cell>
       )}
-      <Cell width={INDEX_WIDTH} align="center">{index + 1}</Cell>
+      <Cell width={INDEX_WIDTH} align="center">
+        {index + 1}
+      </Cell>
       {columns.map((column) => {
         const name = column.field.name;
         return (
-          <GridCell key={name} store={store} detail={detail} rowKey={rowKey} index={index} column={column} value={row[name]}
-            hidden={rules.hidden.has(name)} readOnly={readOnly || rules.readonly.has(name)} values={dependent.has(name) ? values : undefined}
-            message={touched.has(name) ? undefined : (errors?.[name] as ErrorSchema | undefined)?.__errors?.[0]} rowLabel={rowLabel} onEdited={onEdited} />
+          <GridCell
+            key={name}
+            store={store}
+            detail={detail}
+            rowKey={rowKey}
+            index={index}
+            column={column}
+            value={row[name]}
+            hidden={rules.hidden.has(name)}
+            readOnly={readOnly || rules.readonly.has(name)}
+            values={dependent.has(name) ? values : undefined}
+            message={touched.has(name) ? undefined : (errors?.[name] as ErrorSchema | undefined)?.__errors?.[0]}
+            rowLabel={rowLabel}
+            onEdited={onEdited}
+          />
         );
       })}
       {!readOnly && (
         <Cell width={ACTIONS_WIDTH} align="center">
-          <Button size="small" type="text" icon={<CopyOutlined />} title={t('grid.copy')} aria-label={`${t('grid.copy')} ${index + 1}`} onClick={() => onCopy(rowKey)} />
-          <Button size="small" type="text" danger icon={<DeleteOutlined />} title={t('grid.delete')} aria-label={`${t('grid.delete')} ${index + 1}`} onClick={() => onDelete(rowKey)} />
+          <Button
+            size="small"
+            type="text"
+            icon={<CopyOutlined />}
+            title={t('grid.copy')}
+            aria-label={`${t('grid.copy')} ${index + 1}`}
+            onClick={() => onCopy(rowKey)}
+          />
+          <Button
+            size="small"
+            type="text"
+            danger
+            icon={<DeleteOutlined />}
+            title={t('grid.delete')}
+            aria-label={`${t('grid.delete')} ${index + 1}`}
+            onClick={() => onDelete(rowKey)}
+          />
         </Cell>
       )}
     </div>

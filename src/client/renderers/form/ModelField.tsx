@@ -12,11 +12,25 @@ import type { FormContextValue } from './context.ts';
 
 function ComputedValue({ ctx, field, id }: { ctx: FormContextValue; field: FieldModel; id: string }) {
   const { store } = ctx;
-  const value = useSyncExternalStore((notify) => store.subscribe('totals', notify), () => store.totals()[field.name]);
+  const value = useSyncExternalStore(
+    (notify) => store.subscribe('totals', notify),
+    () => store.totals()[field.name],
+  );
   return <FieldControl field={field} value={value} onChange={() => undefined} id={id} readOnly />;
 }
 
-export function ModelField({ name, formData, onChange, onBlur, fieldPathId, readonly, disabled, rawErrors, uiSchema, registry }: FieldProps) {
+export function ModelField({
+  name,
+  formData,
+  onChange,
+  onBlur,
+  fieldPathId,
+  readonly,
+  disabled,
+  rawErrors,
+  uiSchema,
+  registry,
+}: FieldProps) {
   const t = useT();
   const ctx = registry.formContext as FormContextValue;
   const { model, mode, store } = ctx;

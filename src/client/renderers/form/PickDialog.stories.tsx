@@ -27,8 +27,18 @@ function withContractLines(http: FakeHttp) {
   const goods = http.tables.get('goodsArchives')!;
   contract.name = '人才公寓二期钢筋采购合同';
   contract.details = LINES.map(([code, name, spec, unit, quantity, price], i) => ({
-    id: String(7_000_001 + i), goodsId: goods[i % goods.length].id, goodsCode: code, goodsName: name, spec, unit,
-    quantity, priceInclTax: price, taxRate: 13, priceExclTax: Math.round((price / 1.13) * 10000) / 10000, amountInclTax: quantity * price, sortNo: i + 1,
+    id: String(7_000_001 + i),
+    goodsId: goods[i % goods.length].id,
+    goodsCode: code,
+    goodsName: name,
+    spec,
+    unit,
+    quantity,
+    priceInclTax: price,
+    taxRate: 13,
+    priceExclTax: Math.round((price / 1.13) * 10000) / 10000,
+    amountInclTax: quantity * price,
+    sortNo: i + 1,
   }));
   return contract;
 }
@@ -46,7 +56,13 @@ function DemandPage({ chosen }: { chosen: boolean }) {
     <WithContract>
       {(http, contract) => {
         const initial = chosen
-          ? { projectId: http.tables.get('project')![0].id, materialTotalDemandId: http.tables.get('materialTotalDemand')![0].id, expenditureContractCode: contract.code, period: '2026-05', compilerName: '张伟' }
+          ? {
+              projectId: http.tables.get('project')![0].id,
+              materialTotalDemandId: http.tables.get('materialTotalDemand')![0].id,
+              expenditureContractCode: contract.code,
+              period: '2026-05',
+              compilerName: '张伟',
+            }
           : {};
         return <FormPage model={demand} mode="create" initial={initial} onClose={() => undefined} />;
       }}
@@ -58,7 +74,10 @@ function OpenDialog() {
   return (
     <WithContract>
       {(_http, contract) => {
-        const store = new FormStore(demand, { expenditureContractCode: contract.code, details: [rowFromLine(byContract, contract.details[0])] });
+        const store = new FormStore(demand, {
+          expenditureContractCode: contract.code,
+          details: [rowFromLine(byContract, contract.details[0])],
+        });
         return <PickDialog store={store} detail="details" pick={byContract} open onClose={() => undefined} />;
       }}
     </WithContract>

@@ -22,8 +22,30 @@ function withContract(): { http: FakeHttp; contract: Record<string, any> } {
   const contract = http.tables.get('expenditureContract')![0];
   const [rebar, cement] = http.tables.get('goodsArchives')!;
   contract.details = [
-    { id: '7000001', goodsId: rebar.id, goodsCode: 'WZ-GJ-001', goodsName: '螺纹钢', spec: 'HRB400 Φ25', unit: 't', quantity: 500, priceInclTax: 4150, taxRate: 13, amountInclTax: 2075000 },
-    { id: '7000002', goodsId: cement.id, goodsCode: 'WZ-SN-001', goodsName: '水泥', spec: 'P.O 42.5', unit: 't', quantity: 80, priceInclTax: 520, taxRate: 13, amountInclTax: 41600 },
+    {
+      id: '7000001',
+      goodsId: rebar.id,
+      goodsCode: 'WZ-GJ-001',
+      goodsName: '螺纹钢',
+      spec: 'HRB400 Φ25',
+      unit: 't',
+      quantity: 500,
+      priceInclTax: 4150,
+      taxRate: 13,
+      amountInclTax: 2075000,
+    },
+    {
+      id: '7000002',
+      goodsId: cement.id,
+      goodsCode: 'WZ-SN-001',
+      goodsName: '水泥',
+      spec: 'P.O 42.5',
+      unit: 't',
+      quantity: 80,
+      priceInclTax: 520,
+      taxRate: 13,
+      amountInclTax: 41600,
+    },
   ];
   return { http, contract };
 }
@@ -42,7 +64,12 @@ const rowCount = () => screen.getByText(/共 \d+ 行/).textContent;
 
 describe('picking rows from the selected contract', () => {
   it('maps a line to a row: the mapped fields and the line id', () => {
-    expect(rowFromLine(byContract, { id: '9', goodsId: '5', goodsName: '螺纹钢', priceInclTax: 4150, quantity: 500, spec: null })).toEqual({ contractDetailId: '9', goodsId: '5', goodsName: '螺纹钢', price: 4150 });
+    expect(rowFromLine(byContract, { id: '9', goodsId: '5', goodsName: '螺纹钢', priceInclTax: 4150, quantity: 500, spec: null })).toEqual({
+      contractDetailId: '9',
+      goodsId: '5',
+      goodsName: '螺纹钢',
+      price: 4150,
+    });
   });
 
   it('is disabled until a contract is selected, and says what to choose', async () => {
@@ -61,7 +88,9 @@ describe('picking rows from the selected contract', () => {
     expect(box.getByText('水泥')).toBeTruthy();
     expect(box.getByText('HRB400 Φ25')).toBeTruthy();
     expect(box.getByRole('columnheader', { name: '合同数量' })).toBeTruthy();
-    expect(http.calls.some((c) => c.url.endsWith('/expenditureContract/detail') && (c.params as Record<string, string>)?.code === contract.code)).toBe(true);
+    expect(
+      http.calls.some((c) => c.url.endsWith('/expenditureContract/detail') && (c.params as Record<string, string>)?.code === contract.code),
+    ).toBe(true);
     // nothing ticked: nothing to add
     expect(box.getByRole('button', { name: /添加所选\(0\)/ }).hasAttribute('disabled')).toBe(true);
     fireEvent.click(box.getByRole('checkbox', { name: '选择第1条' }));
@@ -85,7 +114,13 @@ describe('picking rows from the selected contract', () => {
     const { http, contract } = withContract();
     const [project] = http.tables.get('project')!;
     const [plan] = http.tables.get('materialTotalDemand')!;
-    open(http, { projectId: project.id, materialTotalDemandId: plan.id, expenditureContractCode: contract.code, period: '2026-05', compilerName: '张伟' });
+    open(http, {
+      projectId: project.id,
+      materialTotalDemandId: plan.id,
+      expenditureContractCode: contract.code,
+      period: '2026-05',
+      compilerName: '张伟',
+    });
     fireEvent.click(await pickButton());
     const box = within(await dialog());
     await box.findByText('螺纹钢');
@@ -105,7 +140,7 @@ describe('picking rows from the selected contract', () => {
     expect(body.totalAmount).toBe(502160);
   });
 
-  it('lets a line be picked again where rows are told apart by another field (a settlement\'s receiving check)', async () => {
+  it("lets a line be picked again where rows are told apart by another field (a settlement's receiving check)", async () => {
     const { http, contract } = withContract();
     open(http, { expenditureContractCode: contract.code }, 'zh', catalog().entities.materialMonthlySettlement);
     for (const round of [1, 2]) {

@@ -24,7 +24,8 @@ const NO_LINES: Row[] = [];
 /** The row a picked line becomes: the mapped fields and the line's id. */
 export function rowFromLine(pick: PickSource, line: Row): Row {
   const row: Row = { [pick.rowId]: line.id };
-  for (const [target, source] of Object.entries(pick.map)) if (line[source] !== undefined && line[source] !== null) row[target] = line[source];
+  for (const [target, source] of Object.entries(pick.map))
+    if (line[source] !== undefined && line[source] !== null) row[target] = line[source];
   return row;
 }
 
@@ -34,7 +35,9 @@ export function rowFromLine(pick: PickSource, line: Row): Row {
  */
 function lineColumns(lines: DetailModel, rows: readonly Row[]): FieldModel[] {
   const filled = (name: string) => rows.some((r) => r[name] !== undefined && r[name] !== null && r[name] !== '');
-  return detailColumns(lines).filter((f) => filled(f.name) && !(f.ref && Object.keys(f.ref.copy).some((c) => lines.fieldMap[c] && filled(c))));
+  return detailColumns(lines).filter(
+    (f) => filled(f.name) && !(f.ref && Object.keys(f.ref.copy).some((c) => lines.fieldMap[c] && filled(c))),
+  );
 }
 
 export interface PickDialogProps {
@@ -61,8 +64,18 @@ export function PickDialog({ store, detail, pick, open, onClose }: PickDialogPro
   });
   const rows = (query.data?.[pick.detail] as Row[] | undefined) ?? NO_LINES;
   const fields = useMemo(() => lineColumns(lines, rows), [lines, rows]);
-  const labels = usePageLabels(lines.fieldMap, fields.map((f) => f.name), rows);
-  const taken = new Set(store.rows(detail).map((r) => r[pick.rowId]).filter(Boolean).map(String));
+  const labels = usePageLabels(
+    lines.fieldMap,
+    fields.map((f) => f.name),
+    rows,
+  );
+  const taken = new Set(
+    store
+      .rows(detail)
+      .map((r) => r[pick.rowId])
+      .filter(Boolean)
+      .map(String),
+  );
   const lockTaken = !pick.unique?.length;
   const [chosen, setChosen] = useState<string[]>([]);
 
@@ -71,7 +84,10 @@ export function PickDialog({ store, detail, pick, open, onClose }: PickDialogPro
     onClose();
   };
   const confirm = () => {
-    store.appendRows(detail, rows.filter((r) => chosen.includes(String(r.id))).map((r) => rowFromLine(pick, r)));
+    store.appendRows(
+      detail,
+      rows.filter((r) => chosen.includes(String(r.id))).map((r) => rowFromLine(pick, r)),
+    );
     close();
   };
 
@@ -84,17 +100,32 @@ export function PickDialog({ store, detail, pick, open, onClose }: PickDialogPro
       align: NUMERIC_DISPLAYS.has(displayTypeOf(field)) ? ('right' as const) : undefined,
       render: (value: unknown) => <FieldDisplay field={field} value={value} labels={labels[field.name]} compact empty="" />,
     })),
-    { key: '__taken', title: '', width: 80, render: (_v, row) => (taken.has(String(row.id)) ? <Tag color="blue">{t('grid.picked')}</Tag> : null) },
+    {
+      key: '__taken',
+      title: '',
+      width: 80,
+      render: (_v, row) => (taken.has(String(row.id)) ? <Tag color="blue">{t('grid.picked')}</Tag> : null),
+    },
   ];
 
   const title = t('grid.pickFrom', { source: header.label[lang] });
   return (
-    <Modal open={open} title={title} width={960} onCancel={close} onOk={confirm} okText={t('grid.pickConfirm', { count: chosen.length })}
-      okButtonProps={{ disabled: chosen.length === 0 }} destroyOnHidden>
+    <Modal
+      open={open}
+      title={title}
+      width={960}
+      onCancel={close}
+      onOk={confirm}
+      okText={t('grid.pickConfirm', { count: chosen.length })}
+      okButtonProps={{ disabled: chosen.length === 0 }}
+      destroyOnHidden
+    >
       {query.isError && <Alert type="error" showIcon title={(query.error as Error).message} />}
       {query.data && (
         <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
-          {[query.data[source.titleField ?? 'id'], ...source.optionFields.filter((f) => f !== source.titleField).map((f) => query.data![f])].filter(Boolean).join(' · ')}
+          {[query.data[source.titleField ?? 'id'], ...source.optionFields.filter((f) => f !== source.titleField).map((f) => query.data![f])]
+            .filter(Boolean)
+            .join(' · ')}
         </Typography.Paragraph>
       )}
       <Table<Row>
@@ -109,7 +140,10 @@ export function PickDialog({ store, detail, pick, open, onClose }: PickDialogPro
         rowSelection={{
           selectedRowKeys: chosen,
           onChange: (keys) => setChosen(keys.map(String)),
-          getCheckboxProps: (r) => ({ disabled: lockTaken && taken.has(String(r.id)), 'aria-label': t('grid.pickLine', { row: rows.indexOf(r) + 1 }) }),
+          getCheckboxProps: (r) => ({
+            disabled: lockTaken && taken.has(String(r.id)),
+            'aria-label': t('grid.pickLine', { row: rows.indexOf(r) + 1 }),
+          }),
         }}
       />
     </Modal>

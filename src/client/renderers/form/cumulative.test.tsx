@@ -16,12 +16,26 @@ const model = catalog().entities.subcontractMonthlySettlement;
 const keys = { projectId: '1001', expenditureContractCode: 'ZCHT-202604-0001', subcontractorId: '1002' };
 
 const answer: CumulativeAnswer = {
-  keys, period: '2026-07', lastApprovedPeriod: '2026-06', approving: null, contract: { code: keys.expenditureContractCode, currentAmount: 330000 },
+  keys,
+  period: '2026-07',
+  lastApprovedPeriod: '2026-06',
+  approving: null,
+  contract: { code: keys.expenditureContractCode, currentAmount: 330000 },
   header: { previousCumulativeAmount: 105000, previousCumulativePayable: 80850 },
   totals: { thisAmountInclTax: 105000 },
   lines: [
-    { key: { itemCode: '010101' }, previous: { previousCumulativeQty: 500, previousCumulativeAmount: 15000 }, contractQty: 1000, remainingQty: 500 },
-    { key: { itemCode: '010502' }, previous: { previousCumulativeQty: 150, previousCumulativeAmount: 90000 }, contractQty: 500, remainingQty: 350 },
+    {
+      key: { itemCode: '010101' },
+      previous: { previousCumulativeQty: 500, previousCumulativeAmount: 15000 },
+      contractQty: 1000,
+      remainingQty: 500,
+    },
+    {
+      key: { itemCode: '010502' },
+      previous: { previousCumulativeQty: 150, previousCumulativeAmount: 90000 },
+      contractQty: 500,
+      remainingQty: 350,
+    },
   ],
 };
 
@@ -47,7 +61,15 @@ function open(initial: Record<string, unknown>, reply: CumulativeAnswer = answer
   return { asked, fake };
 }
 
-const row = (itemCode: string, thisQty: number, thisPrice: number) => ({ itemCode, itemName: itemCode, unit: 'm3', thisQty, thisPrice, taxRate: 9, contractQty: 1000 });
+const row = (itemCode: string, thisQty: number, thisPrice: number) => ({
+  itemCode,
+  itemName: itemCode,
+  unit: 'm3',
+  thisQty,
+  thisPrice,
+  taxRate: 9,
+  contractQty: 1000,
+});
 /** The text of a grid cell: row `index` (0-based), column titled `title` (after the select and number cells). */
 function cell(index: number, title: string): string {
   const headers = [...document.querySelectorAll('[role="columnheader"]')].map((h) => (h.textContent ?? '').replace(/^\* /, ''));
@@ -59,7 +81,13 @@ function cell(index: number, title: string): string {
 
 describe('a new settlement pre-filled from the cumulative query', () => {
   it('asks once the group and period are chosen, and shows previous and cumulative by line and in total', async () => {
-    const { asked } = open({ ...keys, period: '2026-07', taxRate: 9, paymentRatio: 80, details: [row('010101', 100, 30), row('010502', 20, 600)] });
+    const { asked } = open({
+      ...keys,
+      period: '2026-07',
+      taxRate: 9,
+      paymentRatio: 80,
+      details: [row('010101', 100, 30), row('010502', 20, 600)],
+    });
     await waitFor(() => expect(asked).toEqual([{ ...keys, period: '2026-07' }]));
     expect(await screen.findByText('上期末累计按已审批至 2026-06 的单据计算,保存时由系统重新核算')).toBeTruthy();
     await waitFor(() => expect(cell(0, '上期末累计数量')).toContain('500'));
@@ -84,6 +112,8 @@ describe('a new settlement pre-filled from the cumulative query', () => {
 
   it('warns of the one in approval, in English', async () => {
     open({ ...keys, period: '2026-07', details: [] }, { ...answer, approving: { id: '9', code: 'FBJS-202607-0001' } }, 'en');
-    expect(await screen.findByText('FBJS-202607-0001 of the same group is under approval: this one cannot be submitted until it is finished')).toBeTruthy();
+    expect(
+      await screen.findByText('FBJS-202607-0001 of the same group is under approval: this one cannot be submitted until it is finished'),
+    ).toBeTruthy();
   });
 });

@@ -17,7 +17,8 @@ export function cumulativeQuery(model: EntityModel, header: Row): Record<string,
   const spec = model.cumulative;
   if (!spec || !groupOf(spec, header, spec.queryKeys)) return undefined;
   const query: Record<string, string> = {};
-  for (const key of spec.keys) if (header[key] !== undefined && header[key] !== null && header[key] !== '') query[key] = String(header[key]);
+  for (const key of spec.keys)
+    if (header[key] !== undefined && header[key] !== null && header[key] !== '') query[key] = String(header[key]);
   if (spec.period && header[spec.period]) query.period = String(header[spec.period]);
   return query;
 }
@@ -57,7 +58,14 @@ function fillRows(model: EntityModel, store: FormStore, answer: CumulativeAnswer
  * Keeps a form's previous cumulatives equal to what the server will write on save. Returns the
  * answer (for the note), or undefined while the group is incomplete.
  */
-export function useCumulatives(model: EntityModel, id: string | undefined, store: FormStore, header: Row, onHeader: (next: Row) => void, active = true): CumulativeAnswer | undefined {
+export function useCumulatives(
+  model: EntityModel,
+  id: string | undefined,
+  store: FormStore,
+  header: Row,
+  onHeader: (next: Row) => void,
+  active = true,
+): CumulativeAnswer | undefined {
   const http = useHttp();
   const query = active ? cumulativeQuery(model, header) : undefined;
   const answer = useQuery({

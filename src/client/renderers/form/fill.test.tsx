@@ -37,11 +37,27 @@ function open(model: EntityModel, initial: Record<string, unknown>, route: strin
 }
 
 const rows = () => document.querySelectorAll('.zs-grid-row').length;
-const line = (goodsId: string, goodsName: string, openingQty: number) => ({ goodsId, goodsCode: `G${goodsId}`, goodsName, spec: 'Φ25', unit: 't', openingQty, openingAmount: openingQty * 4000, consumedQty: 0, transferOutQty: 0 });
+const line = (goodsId: string, goodsName: string, openingQty: number) => ({
+  goodsId,
+  goodsCode: `G${goodsId}`,
+  goodsName,
+  spec: 'Φ25',
+  unit: 't',
+  openingQty,
+  openingAmount: openingQty * 4000,
+  consumedQty: 0,
+  transferOutQty: 0,
+});
 
 describe('a form filled from a server route', () => {
   it('generates a monthly report from the ledger once project, warehouse and period are there', async () => {
-    const generated = { projectId: '11', warehouseId: '21', period: '2026-05', openingAmount: 600000, details: [line('31', '螺纹钢', 100), line('32', '盘圆', 50)] };
+    const generated = {
+      projectId: '11',
+      warehouseId: '21',
+      period: '2026-05',
+      openingAmount: 600000,
+      details: [line('31', '螺纹钢', 100), line('32', '盘圆', 50)],
+    };
     const { asked } = open(report, { projectId: '11', warehouseId: '21', period: '2026-05' }, 'generate', generated);
     fireEvent.click(await screen.findByRole('button', { name: '从台账生成' }));
     await waitFor(() => expect(rows()).toBe(2));
@@ -59,10 +75,17 @@ describe('a form filled from a server route', () => {
     expect(asked).toEqual([]);
   });
 
-  it('asks before a stocktake\'s book lines replace the rows already entered, and sends the date as `date`', async () => {
-    const book = [{ goodsId: '31', goodsCode: 'G31', goodsName: '螺纹钢', spec: 'Φ25', unit: 't', bookQty: 80, price: 4000, bookAmount: 320000 }];
+  it("asks before a stocktake's book lines replace the rows already entered, and sends the date as `date`", async () => {
+    const book = [
+      { goodsId: '31', goodsCode: 'G31', goodsName: '螺纹钢', spec: 'Φ25', unit: 't', bookQty: 80, price: 4000, bookAmount: 320000 },
+    ];
     const entered = { goodsId: '32', goodsName: '盘圆', countQty: 5 };
-    const { asked } = open(stocktake, { projectId: '11', warehouseId: '21', inventoryDate: '2026-06-30', details: [entered, entered] }, 'book', book);
+    const { asked } = open(
+      stocktake,
+      { projectId: '11', warehouseId: '21', inventoryDate: '2026-06-30', details: [entered, entered] },
+      'book',
+      book,
+    );
     await waitFor(() => expect(rows()).toBe(2));
     fireEvent.click(await screen.findByRole('button', { name: '带出账面库存' }));
     expect(await screen.findByText('将替换现有的 2 行明细,继续?')).toBeTruthy();
@@ -75,7 +98,9 @@ describe('a form filled from a server route', () => {
   });
 
   it('drops the grid\'s "no rows" message once a fill brings rows (it came back stale until the next save)', async () => {
-    const book = [{ goodsId: '31', goodsCode: 'G31', goodsName: '螺纹钢', spec: 'Φ25', unit: 't', bookQty: 80, price: 4000, bookAmount: 320000 }];
+    const book = [
+      { goodsId: '31', goodsCode: 'G31', goodsName: '螺纹钢', spec: 'Φ25', unit: 't', bookQty: 80, price: 4000, bookAmount: 320000 },
+    ];
     open(stocktake, { projectId: '11', warehouseId: '21', inventoryDate: '2026-06-30' }, 'book', book);
     fireEvent.click(await screen.findByRole('button', { name: /保\s*存/ }));
     const noRows = await screen.findByText(/至少需要1行/);

@@ -38,7 +38,11 @@ export function FillButtons({ model, store, header, onHeader }: FillButtonsProps
   const run = async (action: FillAction) => {
     setRunning(action.route);
     try {
-      const query = Object.fromEntries(Object.entries(action.params).filter(([, f]) => filled(header[f])).map(([name, f]) => [name, String(header[f])]));
+      const query = Object.fromEntries(
+        Object.entries(action.params)
+          .filter(([, f]) => filled(header[f]))
+          .map(([name, f]) => [name, String(header[f])]),
+      );
       const answer = await http.get<Row | Row[]>(`${model.api}/${action.route}`, query);
       const count = store.fill(answer ?? [], action.detail);
       onHeader(store.header);

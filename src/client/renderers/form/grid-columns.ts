@@ -20,8 +20,22 @@ export const INDEX_WIDTH = 56;
 export const ACTIONS_WIDTH = 120;
 
 const WIDTHS: Record<string, number> = {
-  ref: 200, treeSelect: 200, treeMultiSelect: 220, dict: 130, select: 120, text: 140, textarea: 200,
-  number: 120, money: 130, date: 140, month: 130, dateRange: 240, switch: 80, upload: 160, image: 120, password: 140,
+  ref: 200,
+  treeSelect: 200,
+  treeMultiSelect: 220,
+  dict: 130,
+  select: 120,
+  text: 140,
+  textarea: 200,
+  number: 120,
+  money: 130,
+  date: 140,
+  month: 130,
+  dateRange: 240,
+  switch: 80,
+  upload: 160,
+  image: 120,
+  password: 140,
 };
 
 function summed(model: EntityModel, detail: DetailModel): Set<string> {
@@ -42,7 +56,7 @@ export function gridColumns(model: EntityModel, detail: DetailModel): GridColumn
     .map((f) => {
       const widget = widgetNameOf(f);
       const numeric = f.kind === 'decimal' || f.kind === 'integer';
-      const width = f.name === 'remark' ? 200 : (f.ui?.options as { width?: number } | undefined)?.width ?? WIDTHS[widget] ?? 140;
+      const width = f.name === 'remark' ? 200 : ((f.ui?.options as { width?: number } | undefined)?.width ?? WIDTHS[widget] ?? 140);
       return {
         field: f,
         width,

@@ -40,11 +40,16 @@ export function formFields(model: EntityModel, mode: FormMode): FieldModel[] {
 
 function jsonType(field: FieldModel): RJSFSchema {
   switch (field.kind) {
-    case 'decimal': return { type: 'number' };
-    case 'integer': return { type: 'integer' };
-    case 'boolean': return { type: 'boolean' };
-    case 'json': return field.schema.type === 'array' || field.dict?.multiple ? { type: 'array', items: { type: 'string' } } : { type: 'string' };
-    default: return { type: 'string' };
+    case 'decimal':
+      return { type: 'number' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'json':
+      return field.schema.type === 'array' || field.dict?.multiple ? { type: 'array', items: { type: 'string' } } : { type: 'string' };
+    default:
+      return { type: 'string' };
   }
 }
 
@@ -82,7 +87,13 @@ export function dependencyValues(model: EntityModel, values: Record<string, unkn
   return out;
 }
 
-export function formUiSchema(model: EntityModel, mode: FormMode, rules: RuleState, layout: FormLayout, dependencies: Record<string, Record<string, unknown>>): UiSchema {
+export function formUiSchema(
+  model: EntityModel,
+  mode: FormMode,
+  rules: RuleState,
+  layout: FormLayout,
+  dependencies: Record<string, Record<string, unknown>>,
+): UiSchema {
   const ui: UiSchema = { 'ui:order': [...layout.sections.flatMap((s) => s.fields), '*'] };
   for (const f of formFields(model, mode)) {
     ui[f.name] = {

@@ -53,7 +53,14 @@ describe('FormStore: rows reading the header and their sibling rows', () => {
   });
 
   it('a typed quantity on one row of a goods moves the cumulative on every row of that goods', () => {
-    const row = (check: string, goodsId: string, thisQty: number) => ({ materialCheckId: check, goodsId, thisQty, thisPrice: 10, previousCumulativeQty: 5, previousCumulativeAmount: 50 });
+    const row = (check: string, goodsId: string, thisQty: number) => ({
+      materialCheckId: check,
+      goodsId,
+      thisQty,
+      thisPrice: 10,
+      previousCumulativeQty: 5,
+      previousCumulativeAmount: 50,
+    });
     const store = new FormStore(material, { details: [row('1', 'g1', 1), row('2', 'g2', 2), row('3', 'g1', 3)] });
     const [first, other, third] = store.keys('details');
     expect([first, other, third].map((k) => store.row('details', k).cumulativeQty)).toEqual([9, 7, 9]);

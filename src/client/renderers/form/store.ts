@@ -12,7 +12,12 @@ type Listener = () => void;
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 /** A detail row or header computed as the server will store it (fields of one level only). */
-function computeLevel(fields: readonly FieldModel[], fieldMap: Readonly<Record<string, FieldModel>>, computeOrder: readonly string[], row: Row): Row {
+function computeLevel(
+  fields: readonly FieldModel[],
+  fieldMap: Readonly<Record<string, FieldModel>>,
+  computeOrder: readonly string[],
+  row: Row,
+): Row {
   const level = { fields, details: [], fieldMap, computeOrder } as unknown as EntityModel;
   try {
     return applyComputed(level, row);
@@ -59,7 +64,10 @@ export class FormStore {
   /** Counts the checks of the whole record (save attempts): the grid shows their messages afresh. */
   checks = 0;
 
-  constructor(readonly model: EntityModel, initial: Row = {}) {
+  constructor(
+    readonly model: EntityModel,
+    initial: Row = {},
+  ) {
     const { header, rows } = this.split(initial);
     this.header = header;
     for (const d of model.details) {
@@ -315,7 +323,11 @@ export class FormStore {
 
   /** Every row of a detail recomputed together (sums over sibling rows, a changed header value). */
   private recomputeAll(s: DetailState): void {
-    const rows = computeSafely(s.model, s.keys.map((k) => this.inputOf(s, k, s.rows.get(k)!)), this.headerOfRows());
+    const rows = computeSafely(
+      s.model,
+      s.keys.map((k) => this.inputOf(s, k, s.rows.get(k)!)),
+      this.headerOfRows(),
+    );
     s.keys.forEach((k, i) => s.rows.set(k, rows[i]));
     for (const k of s.keys) this.emit(`row:${s.model.name}:${k}`);
   }

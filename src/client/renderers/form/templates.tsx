@@ -17,10 +17,19 @@ export function FieldTemplate(props: FieldTemplateProps) {
 }
 
 function Section({ title, page, first, children }: { title?: string; page: boolean; first: boolean; children: ReactNode }) {
-  if (page) return <Card size="small" title={title} style={{ marginBottom: 16 }}>{children}</Card>;
+  if (page)
+    return (
+      <Card size="small" title={title} style={{ marginBottom: 16 }}>
+        {children}
+      </Card>
+    );
   return (
     <>
-      {title && !first ? <Divider titlePlacement="start" plain>{title}</Divider> : null}
+      {title && !first ? (
+        <Divider titlePlacement="start" plain>
+          {title}
+        </Divider>
+      ) : null}
       {children}
     </>
   );
@@ -40,7 +49,9 @@ export function SectionsTemplate({ properties, registry }: ObjectFieldTemplatePr
         <Section key={s.title ?? i} title={shown.length > 1 || page ? s.title : undefined} page={page} first={i === 0}>
           <Row gutter={16}>
             {s.items.map((p) => (
-              <Col key={p!.name} xs={24} md={layout.spans[p!.name] ?? 24}>{p!.content}</Col>
+              <Col key={p!.name} xs={24} md={layout.spans[p!.name] ?? 24}>
+                {p!.content}
+              </Col>
             ))}
           </Row>
         </Section>

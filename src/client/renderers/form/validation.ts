@@ -2,14 +2,24 @@
 // what the server would, in the user's language and naming the field by its label
 // (请输入参数名称, 物资明细第2行 图纸设计量不能小于0) instead of Ajv's English.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ErrorSchemaBuilder, type ErrorSchema, type RJSFSchema, type RJSFValidationError, type ValidationData, type ValidatorType } from '@rjsf/utils';
+import {
+  ErrorSchemaBuilder,
+  type ErrorSchema,
+  type RJSFSchema,
+  type RJSFValidationError,
+  type ValidationData,
+  type ValidatorType,
+} from '@rjsf/utils';
 import type { EntityModel, Lang } from '../../../engine/model/types.ts';
 import { validateRecord, type FieldError } from '../../../engine/validate/record.ts';
 import { catalogAjv } from '../catalog.ts';
 
 /** "/details/3/designQty" → ["details", "3", "designQty"] */
 function segments(path: string): string[] {
-  return path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Field errors (JSON pointers) as rjsf's error schema and list. */

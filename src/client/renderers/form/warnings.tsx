@@ -12,7 +12,15 @@ import { hasRole, optionalEntityWithRole } from '../../../engine/model/roles.ts'
 import type { EntityModel, Label } from '../../../engine/model/types.ts';
 import { auxiliaryKind, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
 import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
-import { amountCapWarnings, demandWarnings, supplementaryWarnings, WARN_TYPES, type GoodsFigures, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
+import {
+  amountCapWarnings,
+  demandWarnings,
+  supplementaryWarnings,
+  WARN_TYPES,
+  type GoodsFigures,
+  type WarnSettings,
+  type Warning,
+} from '../../../engine/warnings/rules.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { catalog } from '../catalog.ts';
@@ -49,33 +57,57 @@ function useDemandWarnings(model: EntityModel, id: string | undefined, store: Fo
   const http = useHttp();
   const detail = model.details.find((d) => 'demandQty' in d.fieldMap && 'goodsId' in d.fieldMap);
   const rows = useRows(store, active && hasRole(model, 'demand.monthly') ? detail?.name : undefined);
-  const goods = [...new Set(rows.map((r) => r.goodsId).filter(filled).map(String))];
+  const goods = [
+    ...new Set(
+      rows
+        .map((r) => r.goodsId)
+        .filter(filled)
+        .map(String),
+    ),
+  ];
   const projectId = filled(header.projectId) ? String(header.projectId) : undefined;
   const answers = useQueries({
     queries: goods.map((goodsId) => ({
       queryKey: ['earlyWarning', model.key, projectId, header.materialTotalDemandId, goodsId, id],
       enabled: !!projectId,
       staleTime: 30_000,
-      queryFn: () => http.get<DemandFigures>(`${model.api}/earlyWarningAuxiliaryData`, {
-        projectId: projectId!, goodsId, ...(filled(header.materialTotalDemandId) ? { materialTotalDemandId: String(header.materialTotalDemandId) } : {}), ...(id ? { excludeId: id } : {}),
-      }, { silent: true }),
+      queryFn: () =>
+        http.get<DemandFigures>(
+          `${model.api}/earlyWarningAuxiliaryData`,
+          {
+            projectId: projectId!,
+            goodsId,
+            ...(filled(header.materialTotalDemandId) ? { materialTotalDemandId: String(header.materialTotalDemandId) } : {}),
+            ...(id ? { excludeId: id } : {}),
+          },
+          { silent: true },
+        ),
     })),
   });
   if (!projectId || !answers.length || answers.some((a) => !a.data)) return [];
-  const figures = new Map<string, GoodsFigures>(goods.map((g, i) => {
-    const a = answers[i].data!;
-    return [g, { planned: a.planned && a.effectiveQty !== null ? a.effectiveQty : undefined, taken: a.cumulativeMonthlyDemandQty }];
-  }));
-  const lines = rows.filter((r) => filled(r.goodsId) && filled(r.demandQty)).map((r) => ({ goodsId: String(r.goodsId), name: String(r.goodsName ?? ''), qty: r.demandQty as number }));
+  const figures = new Map<string, GoodsFigures>(
+    goods.map((g, i) => {
+      const a = answers[i].data!;
+      return [g, { planned: a.planned && a.effectiveQty !== null ? a.effectiveQty : undefined, taken: a.cumulativeMonthlyDemandQty }];
+    }),
+  );
+  const lines = rows
+    .filter((r) => filled(r.goodsId) && filled(r.demandQty))
+    .map((r) => ({ goodsId: String(r.goodsId), name: String(r.goodsName ?? ''), qty: r.demandQty as number }));
   return demandWarnings(lines, figures, answers[0].data!.thresholds);
 }
 
 /** R-CAP-3 live: the form's cumulative amount against the contract's current amount. */
 function useSettlementWarnings(model: EntityModel, id: string | undefined, header: Row, active: boolean): Warning[] {
   const http = useHttp();
-  const query = active && filled(header.projectId) && filled(header.expenditureContractCode)
-    ? { projectId: String(header.projectId), expenditureContractCode: String(header.expenditureContractCode), ...(id ? { excludeId: id } : {}) }
-    : undefined;
+  const query =
+    active && filled(header.projectId) && filled(header.expenditureContractCode)
+      ? {
+          projectId: String(header.projectId),
+          expenditureContractCode: String(header.expenditureContractCode),
+          ...(id ? { excludeId: id } : {}),
+        }
+      : undefined;
   const answer = useQuery({
     queryKey: ['earlyWarning', model.key, query],
     enabled: !!query,
@@ -110,7 +142,9 @@ function useContractWarnings(model: EntityModel, id: string | undefined, header:
   const figures = answer.data;
   // the stored agreement must belong to the parent now chosen
   if (!query || !figures || figures.originalContractCode !== header.parentContractCode || !filled(header.contractAmount)) return [];
-  const total = new Dec(String(figures.supplementaryAmount)).sub(new Dec(String(figures.contractAmount))).add(new Dec(String(header.contractAmount)));
+  const total = new Dec(String(figures.supplementaryAmount))
+    .sub(new Dec(String(figures.contractAmount)))
+    .add(new Dec(String(header.contractAmount)));
   return supplementaryWarnings(figures.originalContractAmount, decimalToJson(total), figures.thresholds);
 }
 
@@ -124,7 +158,17 @@ export function useLiveWarnings(model: EntityModel, id: string | undefined, stor
 }
 
 /** An alert listing warnings, red when one is critical. */
-function WarningAlert({ className, title, levels, items }: { className: string; title: string; levels: readonly { warnLevel: string }[]; items: { key: string | number; text: string }[] }) {
+function WarningAlert({
+  className,
+  title,
+  levels,
+  items,
+}: {
+  className: string;
+  title: string;
+  levels: readonly { warnLevel: string }[];
+  items: { key: string | number; text: string }[];
+}) {
   return (
     <Alert
       className={className}
@@ -132,7 +176,13 @@ function WarningAlert({ className, title, levels, items }: { className: string; 
       showIcon
       style={{ marginBottom: 12 }}
       title={title}
-      description={<ul style={{ margin: 0, paddingLeft: 18 }}>{items.map((i) => <li key={i.key}>{i.text}</li>)}</ul>}
+      description={
+        <ul style={{ margin: 0, paddingLeft: 18 }}>
+          {items.map((i) => (
+            <li key={i.key}>{i.text}</li>
+          ))}
+        </ul>
+      }
     />
   );
 }
@@ -143,7 +193,9 @@ export function LiveWarnings({ warnings }: { warnings: readonly Warning[] }) {
   const lang = useAtomValue(langAtom);
   if (!warnings.length) return null;
   const items = warnings.map((w, i) => ({ key: i, text: `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}` }));
-  return <WarningAlert className="zs-live-warnings" title={t('warnings.live', { count: warnings.length })} levels={warnings} items={items} />;
+  return (
+    <WarningAlert className="zs-live-warnings" title={t('warnings.live', { count: warnings.length })} levels={warnings} items={items} />
+  );
 }
 
 interface TipRow {
@@ -164,7 +216,8 @@ export function RecordedWarnings({ model, id }: { model: EntityModel; id: string
   const tips = useQuery({
     queryKey: ['warnings', 'recorded', model.key, id],
     enabled,
-    queryFn: () => http.get<{ records: TipRow[] }>(`${records!.api}/list`, { sourceEntity: model.key, sourceId: id!, size: 100 }, { silent: true }),
+    queryFn: () =>
+      http.get<{ records: TipRow[] }>(`${records!.api}/list`, { sourceEntity: model.key, sourceId: id!, size: 100 }, { silent: true }),
   });
   const open = (tips.data?.records ?? []).filter((w) => w.warnStatus === 'unread' || w.warnStatus === 'read');
   if (!enabled || !open.length) return null;
@@ -172,5 +225,7 @@ export function RecordedWarnings({ model, id }: { model: EntityModel; id: string
   const text = (m: string) => (m.includes(' / ') ? m.split(' / ')[lang === 'en' ? 1 : 0] : m);
   const typeName = (type: string) => (WARN_TYPES as Record<string, Label>)[type]?.[lang] ?? type;
   const items = open.map((w) => ({ key: w.id, text: `[${typeName(w.warnType)}] ${text(w.message)}` }));
-  return <WarningAlert className="zs-recorded-warnings" title={t('warnings.recorded', { count: open.length })} levels={open} items={items} />;
+  return (
+    <WarningAlert className="zs-recorded-warnings" title={t('warnings.recorded', { count: open.length })} levels={open} items={items} />
+  );
 }

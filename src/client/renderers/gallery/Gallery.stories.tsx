@@ -27,5 +27,9 @@ export const OneEntity: StoryObj<{ entity: string; view: GalleryView }> = {
     entity: { control: 'select', options: entityKeys },
     view: { control: 'inline-radio', options: [...GALLERY_VIEWS] },
   },
-  render: ({ entity, view }) => <div style={{ padding: 16 }}><GalleryPane key={`${entity}-${view}`} model={catalog().entities[entity]} view={view} /></div>,
+  render: ({ entity, view }) => (
+    <div style={{ padding: 16 }}>
+      <GalleryPane key={`${entity}-${view}`} model={catalog().entities[entity]} view={view} />
+    </div>
+  ),
 };

@@ -53,8 +53,15 @@ export function SchemaGallery({ initialEntity, initialView = 'list' }: { initial
         />
       </Layout.Sider>
       <Layout.Content style={{ padding: 16 }}>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>{model.label[lang]} <Typography.Text type="secondary">{model.file}</Typography.Text></Typography.Title>
-        <Segmented value={view} onChange={(v) => setView(v as GalleryView)} options={GALLERY_VIEWS.map((v) => ({ value: v, label: viewNames[v][lang] }))} style={{ marginBottom: 16 }} />
+        <Typography.Title level={4} style={{ marginTop: 0 }}>
+          {model.label[lang]} <Typography.Text type="secondary">{model.file}</Typography.Text>
+        </Typography.Title>
+        <Segmented
+          value={view}
+          onChange={(v) => setView(v as GalleryView)}
+          options={GALLERY_VIEWS.map((v) => ({ value: v, label: viewNames[v][lang] }))}
+          style={{ marginBottom: 16 }}
+        />
         <GalleryPane key={`${key}-${view}`} model={model} view={view} />
       </Layout.Content>
     </Layout>

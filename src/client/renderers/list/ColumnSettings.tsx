@@ -46,7 +46,9 @@ function SettingsList({ model, prefs, widths, onChange, onReset }: ColumnSetting
             }}
             className={dragging === index ? 'dragging' : undefined}
           >
-            <Tooltip title={t('list.dragToReorder')}><HolderOutlined className="zs-column-handle" /></Tooltip>
+            <Tooltip title={t('list.dragToReorder')}>
+              <HolderOutlined className="zs-column-handle" />
+            </Tooltip>
             <Checkbox
               checked={prefs.visibility[id] !== false}
               onChange={(e) => onChange({ visibility: { ...prefs.visibility, [id]: e.target.checked } })}
@@ -63,12 +65,28 @@ function SettingsList({ model, prefs, widths, onChange, onReset }: ColumnSetting
               onChange={(w) => typeof w === 'number' && onChange({ sizing: { ...prefs.sizing, [id]: w } })}
               style={{ width: 76 }}
             />
-            <Button size="small" type="text" icon={<ArrowUpOutlined />} aria-label={t('list.moveUp')} disabled={index === 0} onClick={() => onChange({ order: moved(order, index, index - 1) })} />
-            <Button size="small" type="text" icon={<ArrowDownOutlined />} aria-label={t('list.moveDown')} disabled={index === order.length - 1} onClick={() => onChange({ order: moved(order, index, index + 1) })} />
+            <Button
+              size="small"
+              type="text"
+              icon={<ArrowUpOutlined />}
+              aria-label={t('list.moveUp')}
+              disabled={index === 0}
+              onClick={() => onChange({ order: moved(order, index, index - 1) })}
+            />
+            <Button
+              size="small"
+              type="text"
+              icon={<ArrowDownOutlined />}
+              aria-label={t('list.moveDown')}
+              disabled={index === order.length - 1}
+              onClick={() => onChange({ order: moved(order, index, index + 1) })}
+            />
           </li>
         ))}
       </ul>
-      <Button size="small" onClick={onReset}>{t('list.columnsReset')}</Button>
+      <Button size="small" onClick={onReset}>
+        {t('list.columnsReset')}
+      </Button>
     </div>
   );
 }

@@ -26,9 +26,17 @@ function demandApi(rows = 40): FakeHttp {
   return http;
 }
 
-function showList(model: EntityModel, http: FakeHttp, options: { permissions?: Record<string, boolean>; lang?: 'zh' | 'en'; onOpen?: () => void } = {}) {
+function showList(
+  model: EntityModel,
+  http: FakeHttp,
+  options: { permissions?: Record<string, boolean>; lang?: 'zh' | 'en'; onOpen?: () => void } = {},
+) {
   const onOpen = vi.fn(options.onOpen);
-  const view = renderWithApi(<EntityList model={model} onOpen={onOpen} />, { http, permissions: options.permissions ?? grants(model.menu!.code), lang: options.lang });
+  const view = renderWithApi(<EntityList model={model} onOpen={onOpen} />, {
+    http,
+    permissions: options.permissions ?? grants(model.menu!.code),
+    lang: options.lang,
+  });
   return { ...view, onOpen, list: () => screen.getByTestId('entity-list') };
 }
 
@@ -36,7 +44,8 @@ const idle = () => waitFor(() => expect(screen.getByTestId('entity-list').getAtt
 const bodyRows = () => [...document.querySelectorAll('tbody tr.zs-grid-row')] as HTMLElement[];
 const listCalls = (http: FakeHttp) => http.calls.filter((c) => c.url.endsWith('/list'));
 const lastList = (http: FakeHttp) => listCalls(http).at(-1)!.params as Record<string, unknown>;
-const toolbarButton = (name: RegExp | string) => within(document.querySelector('.zs-list-toolbar') as HTMLElement).getByRole('button', { name });
+const toolbarButton = (name: RegExp | string) =>
+  within(document.querySelector('.zs-list-toolbar') as HTMLElement).getByRole('button', { name });
 const headerTexts = () => [...document.querySelectorAll('thead th')].map((th) => th.textContent);
 /** The list's headers for these x-list columns: the selection box, the labels, 操作. */
 const headersOf = (fields: string[]) => ['', ...fields.map((f) => demand.fieldMap[f].label.zh), '操作'];
@@ -125,7 +134,11 @@ describe('the list of a document type', () => {
     fireEvent.click(await screen.findByText('劳务分包', { selector: '.ant-select-item-option-content' }));
     fireEvent.click(await screen.findByText('机械设备租赁商', { selector: '.ant-select-item-option-content' }));
     fireEvent.click(screen.getByRole('button', { name: /搜\s*索/ }));
-    await waitFor(() => expect(listCalls(http).map((c) => c.params)).toContainEqual(expect.objectContaining({ subcontractorTypes_equal: 'labor,equipment_lessor' })));
+    await waitFor(() =>
+      expect(listCalls(http).map((c) => c.params)).toContainEqual(
+        expect.objectContaining({ subcontractorTypes_equal: 'labor,equipment_lessor' }),
+      ),
+    );
   });
 
   it('a reference filter pages through the referenced entity and sends the chosen record', async () => {
@@ -136,7 +149,10 @@ describe('the list of a document type', () => {
     const select = screen.getByText('项目', { selector: '.ant-select-placeholder' }).closest('.ant-select') as HTMLElement;
     fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
     fireEvent.click(await screen.findByText(project.name, { selector: '.ant-select-item-option-content' }));
-    expect(http.calls.find((c) => c.url === '/api/construct/project/options' && !c.params?.ids)?.params).toMatchObject({ current: 1, size: 20 });
+    expect(http.calls.find((c) => c.url === '/api/construct/project/options' && !c.params?.ids)?.params).toMatchObject({
+      current: 1,
+      size: 20,
+    });
     fireEvent.click(screen.getByRole('button', { name: /搜\s*索/ }));
     await waitFor(() => expect(lastList(http)).toMatchObject({ projectId_equal: project.id }));
   });
@@ -157,9 +173,17 @@ describe('the list of a document type', () => {
     const listsBefore = listCalls(http).length;
     fireEvent.click(toolbarButton(/删\s*除/));
     const confirm = await screen.findByText('确定将选择数据删除?');
-    fireEvent.click(within(confirm.closest('.ant-modal-container, .ant-modal-content, .ant-modal')! as HTMLElement).getByRole('button', { name: /确\s*定/ }));
+    fireEvent.click(
+      within(confirm.closest('.ant-modal-container, .ant-modal-content, .ant-modal')! as HTMLElement).getByRole('button', {
+        name: /确\s*定/,
+      }),
+    );
     expect(await screen.findByText('删除成功')).toBeTruthy();
-    expect(http.calls.find((c) => c.url.endsWith('/remove'))).toMatchObject({ method: 'post', url: '/api/construct/materialTotalDemand/remove', params: { ids: `${a},${b}` } });
+    expect(http.calls.find((c) => c.url.endsWith('/remove'))).toMatchObject({
+      method: 'post',
+      url: '/api/construct/materialTotalDemand/remove',
+      params: { ids: `${a},${b}` },
+    });
     await waitFor(() => expect(listCalls(http).length).toBeGreaterThan(listsBefore));
     await idle();
     expect(bodyRows().map((r) => r.getAttribute('data-row-id'))).not.toContain(a);
@@ -172,7 +196,11 @@ describe('the list of a document type', () => {
     await idle();
     const id = bodyRows()[2].getAttribute('data-row-id');
     fireEvent.click(within(bodyRows()[2]).getByRole('button', { name: /删\s*除/ }));
-    fireEvent.click(within((await screen.findByText('确定将选择数据删除?')).closest('.ant-modal')! as HTMLElement).getByRole('button', { name: /确\s*定/ }));
+    fireEvent.click(
+      within((await screen.findByText('确定将选择数据删除?')).closest('.ant-modal')! as HTMLElement).getByRole('button', {
+        name: /确\s*定/,
+      }),
+    );
     await screen.findByText('删除成功');
     expect(http.calls.find((c) => c.url.endsWith('/remove'))?.params).toEqual({ ids: id });
   });
@@ -243,7 +271,8 @@ describe('documents under approval', () => {
     });
     showList(demand, http);
     await idle();
-    const button = (title: string, name: RegExp) => within(bodyRows().find((r) => r.textContent!.includes(title))!).getByRole('button', { name }) as HTMLButtonElement;
+    const button = (title: string, name: RegExp) =>
+      within(bodyRows().find((r) => r.textContent!.includes(title))!).getByRole('button', { name }) as HTMLButtonElement;
     expect(button('计划-approving', /编\s*辑/).disabled).toBe(true);
     expect(button('计划-approving', /删\s*除/).title).toBe('材料总需用计划正在审批中,不能修改、删除或重复提交');
     expect(button('计划-approved', /删\s*除/).disabled).toBe(true);
@@ -261,7 +290,11 @@ describe('extensions of an entity', () => {
     const opened: ActionDialogProps[] = [];
     const Dialog = (props: ActionDialogProps) => {
       opened.push(props);
-      return <button type="button" onClick={() => props.onClose(true)}>close-dialog</button>;
+      return (
+        <button type="button" onClick={() => props.onClose(true)}>
+          close-dialog
+        </button>
+      );
     };
     registerExtension('tenantPackage', {
       disabledActions: ['view'],
@@ -303,7 +336,11 @@ describe('tree entities', () => {
     await waitFor(() => expect(bodyRows()).toHaveLength(roots.length + 2));
     expect(http.calls.filter((c) => c.url.endsWith('/lazy-list')).at(-1)?.params).toEqual({ parentId: roots[0].id });
     const children = rows.filter((r) => r.parentId === roots[0].id).map((r) => r.id);
-    expect(bodyRows().slice(1, 3).map((r) => r.getAttribute('data-row-id'))).toEqual(children);
+    expect(
+      bodyRows()
+        .slice(1, 3)
+        .map((r) => r.getAttribute('data-row-id')),
+    ).toEqual(children);
     fireEvent.click(within(bodyRows()[0]).getByRole('button', { name: '收起' }));
     await waitFor(() => expect(bodyRows()).toHaveLength(roots.length));
 
@@ -330,7 +367,9 @@ describe('column settings', () => {
     fireEvent.blur(within(panel).getByRole('spinbutton', { name: '计划名称 列宽' }));
     await waitFor(() => expect(headerTexts()).toEqual(headersOf(changed)));
     await waitFor(() => expect((document.querySelectorAll('colgroup col')[1] as HTMLElement).style.width).toBe('300px'));
-    expect(Object.keys(localStorage).filter((k) => k.startsWith('zhusuan-list-columns'))).toEqual(['zhusuan-list-columns-1001-materialTotalDemand']);
+    expect(Object.keys(localStorage).filter((k) => k.startsWith('zhusuan-list-columns'))).toEqual([
+      'zhusuan-list-columns-1001-materialTotalDemand',
+    ]);
 
     cleanup();
     showList(demand, http);
@@ -339,7 +378,11 @@ describe('column settings', () => {
     expect((document.querySelectorAll('colgroup col')[1] as HTMLElement).style.width).toBe('300px');
 
     cleanup();
-    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants('material_total_demand'), userId: '2002' });
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, {
+      http,
+      permissions: grants('material_total_demand'),
+      userId: '2002',
+    });
     await idle();
     expect(headerTexts()).toContain('编制人');
 
@@ -367,7 +410,9 @@ describe('the list of records the server alone writes (x-entity.readOnly)', () =
     expect(within(toolbar).queryByRole('button', { name: /新\s*增/ })).toBeNull();
     expect(within(toolbar).queryByRole('button', { name: /删\s*除/ })).toBeNull();
     expect(toolbarButton(/导\s*出/)).toBeTruthy();
-    const actions = within(bodyRows()[0]).getAllByRole('button').map((b) => b.textContent?.replace(/\s/g, ''));
+    const actions = within(bodyRows()[0])
+      .getAllByRole('button')
+      .map((b) => b.textContent?.replace(/\s/g, ''));
     expect(actions).toEqual(['查看']);
   });
 });

@@ -84,7 +84,12 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   const width = actionsWidth(model, actions, lang);
   const columns = useMemo(() => listColumns(model, lang, width), [model, lang, width]);
 
-  const changePrefs = useCallback(<K extends keyof ColumnPrefs>(key: K): OnChangeFn<ColumnPrefs[K]> => (updater) => update({ [key]: apply(updater, prefs[key]) }), [prefs, update]);
+  const changePrefs = useCallback(
+    <K extends keyof ColumnPrefs>(key: K): OnChangeFn<ColumnPrefs[K]> =>
+      (updater) =>
+        update({ [key]: apply(updater, prefs[key]) }),
+    [prefs, update],
+  );
   const onSortingChange: OnChangeFn<SortingState> = (updater) => {
     setSorting((current) => apply(updater, current));
     setPage((p) => ({ ...p, current: 1 }));
@@ -163,7 +168,11 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
           type="error"
           showIcon
           title={t('list.loadFailed', { message: error.message })}
-          action={<Button size="small" onClick={refetch}>{t('list.retry')}</Button>}
+          action={
+            <Button size="small" onClick={refetch}>
+              {t('list.retry')}
+            </Button>
+          }
         />
       )}
       {!(error && !data.length) && (

@@ -28,7 +28,12 @@ describe('a list opened with a search in its address', () => {
     await idle();
     const calls = listCalls(http);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ title: '钢筋', projectId_equal: project.id, planDate_datege: '2026-02-01', planDate_datele: '2026-02-28' });
+    expect(calls[0]).toMatchObject({
+      title: '钢筋',
+      projectId_equal: project.id,
+      planDate_datege: '2026-02-01',
+      planDate_datele: '2026-02-28',
+    });
     const title = screen.getByPlaceholderText(demand.fieldMap.title.label.zh) as HTMLInputElement;
     expect(title.value).toBe('钢筋');
     // the project picker shows the project's name, not its id

@@ -38,7 +38,12 @@ function SortButton({ header, label }: { header: Header<ListFeatures, Row, unkno
   const next = sorted === 'asc' ? 'desc' : 'asc';
   const sortBy = () => header.getContext().table.setSorting([{ id: header.column.id, desc: next === 'desc' }]);
   return (
-    <button type="button" className="zs-grid-sort" onClick={sortBy} title={translate(lang, next === 'asc' ? 'list.sortAsc' : 'list.sortDesc')}>
+    <button
+      type="button"
+      className="zs-grid-sort"
+      onClick={sortBy}
+      title={translate(lang, next === 'asc' ? 'list.sortAsc' : 'list.sortDesc')}
+    >
       <span className="zs-grid-title">{label}</span>
       <span className="zs-grid-sorter" aria-hidden>
         <CaretUpFilled className={sorted === 'asc' ? 'on' : ''} />
@@ -48,7 +53,15 @@ function SortButton({ header, label }: { header: Header<ListFeatures, Row, unkno
   );
 }
 
-const HeaderCell = memo(function HeaderCell({ model, table, header }: { model: EntityModel; table: ListTable; header: Header<ListFeatures, Row, unknown> }) {
+const HeaderCell = memo(function HeaderCell({
+  model,
+  table,
+  header,
+}: {
+  model: EntityModel;
+  table: ListTable;
+  header: Header<ListFeatures, Row, unknown>;
+}) {
   const column = header.column;
   const sorted = column.getIsSorted();
   const label = <table.FlexRender header={header} />;
@@ -163,20 +176,34 @@ export function GridTable({ model, table, loading }: GridTableProps) {
     <div ref={scrollRef} className={`zs-grid-scroll${virtual ? ' zs-grid-long' : ''}${ping}`} onScroll={measure}>
       <table className="zs-grid" style={{ width: table.getTotalSize() }}>
         <colgroup>
-          {columns.map((c) => <col key={c.id} style={{ width: c.getSize() }} />)}
+          {columns.map((c) => (
+            <col key={c.id} style={{ width: c.getSize() }} />
+          ))}
         </colgroup>
         <thead>
-          <tr>{headers.map((h) => <HeaderCell key={h.id} model={model} table={table} header={h} />)}</tr>
+          <tr>
+            {headers.map((h) => (
+              <HeaderCell key={h.id} model={model} table={table} header={h} />
+            ))}
+          </tr>
         </thead>
         <tbody>
-          {loading && !rows.length && Array.from({ length: 5 }, (_, i) => (
-            <Placeholder key={i} span={columns.length}><Skeleton.Input active block size="small" /></Placeholder>
-          ))}
+          {loading &&
+            !rows.length &&
+            Array.from({ length: 5 }, (_, i) => (
+              <Placeholder key={i} span={columns.length}>
+                <Skeleton.Input active block size="small" />
+              </Placeholder>
+            ))}
           {!loading && !rows.length && (
-            <Placeholder span={columns.length}><Empty image={Empty.PRESENTED_IMAGE_SIMPLE} /></Placeholder>
+            <Placeholder span={columns.length}>
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+            </Placeholder>
           )}
           {before > 0 && <tr aria-hidden style={{ height: before }} />}
-          {shown.map((row) => <BodyRow key={row.id} model={model} table={table} row={row} columns={columns} selected={row.getIsSelected()} />)}
+          {shown.map((row) => (
+            <BodyRow key={row.id} model={model} table={table} row={row} columns={columns} selected={row.getIsSelected()} />
+          ))}
           {after > 0 && <tr aria-hidden style={{ height: after }} />}
         </tbody>
       </table>

@@ -51,7 +51,8 @@ function PagedReferenceSelect({ field, value, onChange, placeholder, style }: Fi
   }, [pages.data, value, chosen]);
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     const el = event.currentTarget;
-    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 24 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 24 && pages.hasNextPage && !pages.isFetchingNextPage)
+      void pages.fetchNextPage();
   };
   return (
     <Select

@@ -36,7 +36,19 @@ export interface RowActionsProps {
 }
 
 /** Link-style buttons, drawn by the list's stylesheet: rows mount and unmount while a long list scrolls, so they stay light. */
-function LinkButton({ label, danger, disabled, title, onClick }: { label: string; danger?: boolean; disabled?: boolean; title?: string; onClick: () => void }) {
+function LinkButton({
+  label,
+  danger,
+  disabled,
+  title,
+  onClick,
+}: {
+  label: string;
+  danger?: boolean;
+  disabled?: boolean;
+  title?: string;
+  onClick: () => void;
+}) {
   return (
     <button type="button" className={`zs-grid-link${danger ? ' danger' : ''}`} disabled={disabled} title={title} onClick={onClick}>
       {label}
@@ -62,9 +74,11 @@ export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
           onClick={() => press(action)}
         />
       ))}
-      {actions.rowActions.filter((action) => action.appliesTo?.(row) ?? true).map((action) => (
-        <LinkButton key={action.key} label={action.label[lang]} danger={action.danger} onClick={() => actions.run(action, [row])} />
-      ))}
+      {actions.rowActions
+        .filter((action) => action.appliesTo?.(row) ?? true)
+        .map((action) => (
+          <LinkButton key={action.key} label={action.label[lang]} danger={action.danger} onClick={() => actions.run(action, [row])} />
+        ))}
     </span>
   );
 }

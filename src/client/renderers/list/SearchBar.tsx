@@ -13,7 +13,16 @@ import { ReferenceFilter } from './ReferenceFilter.tsx';
 
 const WIDTH = { width: 180 };
 
-function DictionaryFilter({ field, ...rest }: { field: FieldModel; value?: string | string[]; onChange?: (v: string | string[]) => void; placeholder?: string; style?: React.CSSProperties }) {
+function DictionaryFilter({
+  field,
+  ...rest
+}: {
+  field: FieldModel;
+  value?: string | string[];
+  onChange?: (v: string | string[]) => void;
+  placeholder?: string;
+  style?: React.CSSProperties;
+}) {
   const { data } = useDictionary(field.dict);
   // a multi-select field is searched for any of the chosen values
   const multiple = field.dict?.multiple ? { mode: 'multiple' as const, maxTagCount: 'responsive' as const } : {};
@@ -21,14 +30,36 @@ function DictionaryFilter({ field, ...rest }: { field: FieldModel; value?: strin
 }
 
 /** The input of one search field; Form.Item hands it value and onChange. */
-function FilterInput({ search, field, lang, placeholder, ...control }: { search: SearchFieldModel; field: FieldModel; lang: Lang; placeholder: string }) {
+function FilterInput({
+  search,
+  field,
+  lang,
+  placeholder,
+  ...control
+}: {
+  search: SearchFieldModel;
+  field: FieldModel;
+  lang: Lang;
+  placeholder: string;
+}) {
   const t = useT();
   const props = { ...control, placeholder, style: WIDTH };
   if (search.operator === 'dateRange') return <DatePicker.RangePicker {...control} style={{ width: 260 }} />;
   if (field.dict) return <DictionaryFilter field={field} {...props} />;
-  if (field.options) return <Select allowClear options={field.options.map((o) => ({ value: o.value as string, label: o.label[lang] }))} {...props} />;
+  if (field.options)
+    return <Select allowClear options={field.options.map((o) => ({ value: o.value as string, label: o.label[lang] }))} {...props} />;
   if (field.ref) return <ReferenceFilter field={field} widget={search.widget} {...props} />;
-  if (field.kind === 'boolean') return <Select allowClear options={[{ value: 'true', label: t('display.yes') }, { value: 'false', label: t('display.no') }]} {...props} />;
+  if (field.kind === 'boolean')
+    return (
+      <Select
+        allowClear
+        options={[
+          { value: 'true', label: t('display.yes') },
+          { value: 'false', label: t('display.no') },
+        ]}
+        {...props}
+      />
+    );
   if (field.kind === 'date' || field.kind === 'datetime') return <DatePicker {...props} />;
   return <Input allowClear {...props} />;
 }
@@ -45,9 +76,17 @@ export function SearchBar({ model, onSearch, initialValues }: SearchBarProps) {
   const [form] = Form.useForm<SearchValues>();
   const lang = useAtomValue(langAtom);
   if (!model.search.length) return null;
-  const labelOf = (s: SearchFieldModel, field: FieldModel) => (s.operator === 'dateRange' && s.field === 'createTime' ? t('common.createTimeRange') : field.label[lang]);
+  const labelOf = (s: SearchFieldModel, field: FieldModel) =>
+    s.operator === 'dateRange' && s.field === 'createTime' ? t('common.createTimeRange') : field.label[lang];
   return (
-    <Form form={form} initialValues={initialValues} layout="inline" className="zs-list-search" onFinish={(values) => onSearch(filtersOf(model, values))} role="search">
+    <Form
+      form={form}
+      initialValues={initialValues}
+      layout="inline"
+      className="zs-list-search"
+      onFinish={(values) => onSearch(filtersOf(model, values))}
+      role="search"
+    >
       {model.search.map((s) => {
         const field = model.fieldMap[s.field];
         const label = labelOf(s, field);
@@ -59,8 +98,17 @@ export function SearchBar({ model, onSearch, initialValues }: SearchBarProps) {
       })}
       <Form.Item>
         <Space>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('common.search')}</Button>
-          <Button onClick={() => { form.setFieldsValue(Object.fromEntries(model.search.map((s) => [s.field, undefined]))); onSearch({}); }}>{t('common.reset')}</Button>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+            {t('common.search')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.setFieldsValue(Object.fromEntries(model.search.map((s) => [s.field, undefined])));
+              onSearch({});
+            }}
+          >
+            {t('common.reset')}
+          </Button>
         </Space>
       </Form.Item>
     </Form>

@@ -29,22 +29,38 @@ export function Toolbar({ model, actions, selected, filters, onAdd, onRefresh, s
   const canExport = model.list.export && actions.granted('export');
   const exportNow = () => {
     setExporting(true);
-    actions.exportList(filters).catch(() => undefined).finally(() => setExporting(false));
+    actions
+      .exportList(filters)
+      .catch(() => undefined)
+      .finally(() => setExporting(false));
   };
   return (
     <div className="zs-list-toolbar">
       <Space wrap>
         {actions.granted('add') && (
-          <Button type="primary" icon={<PlusOutlined />} disabled={actions.disabled('add')} onClick={onAdd}>{t('common.add')}</Button>
+          <Button type="primary" icon={<PlusOutlined />} disabled={actions.disabled('add')} onClick={onAdd}>
+            {t('common.add')}
+          </Button>
         )}
         {batchDelete && (
-          <Button danger icon={<DeleteOutlined />} disabled={actions.disabled('delete')} onClick={() => actions.remove(selected.map((r) => String(r.id)))}>{t('common.delete')}</Button>
+          <Button
+            danger
+            icon={<DeleteOutlined />}
+            disabled={actions.disabled('delete')}
+            onClick={() => actions.remove(selected.map((r) => String(r.id)))}
+          >
+            {t('common.delete')}
+          </Button>
         )}
         {canExport && (
-          <Button icon={<DownloadOutlined />} loading={exporting} disabled={actions.disabled('export')} onClick={exportNow}>{t('common.export')}</Button>
+          <Button icon={<DownloadOutlined />} loading={exporting} disabled={actions.disabled('export')} onClick={exportNow}>
+            {t('common.export')}
+          </Button>
         )}
         {actions.toolbarActions.map((action) => (
-          <Button key={action.key} danger={action.danger} onClick={() => actions.run(action, selected)}>{action.label[lang]}</Button>
+          <Button key={action.key} danger={action.danger} onClick={() => actions.run(action, selected)}>
+            {action.label[lang]}
+          </Button>
         ))}
       </Space>
       <Space>

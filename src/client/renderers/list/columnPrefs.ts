@@ -28,7 +28,9 @@ function restore(model: EntityModel, stored: Partial<ColumnPrefs> | undefined): 
   const known = schemaColumns(model);
   const order = (stored?.order ?? []).filter((id) => known.includes(id));
   const visibility = Object.fromEntries(Object.entries(stored?.visibility ?? {}).filter(([id]) => known.includes(id)));
-  const sizing = Object.fromEntries(Object.entries(stored?.sizing ?? {}).filter(([id, w]) => known.includes(id) && typeof w === 'number' && w > 0));
+  const sizing = Object.fromEntries(
+    Object.entries(stored?.sizing ?? {}).filter(([id, w]) => known.includes(id) && typeof w === 'number' && w > 0),
+  );
   return { order: [...order, ...known.filter((id) => !order.includes(id))], visibility, sizing };
 }
 

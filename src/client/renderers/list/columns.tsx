@@ -4,9 +4,19 @@
 // context, so the column definitions stay stable while pages come and go.
 import { CaretDownOutlined, CaretRightOutlined, LoadingOutlined } from '@ant-design/icons';
 import {
-  columnOrderingFeature, columnPinningFeature, columnResizingFeature, columnSizingFeature, columnVisibilityFeature, createColumnHelper,
-  createExpandedRowModel, rowExpandingFeature, rowSelectionFeature, rowSortingFeature, tableFeatures,
-  type CellContext, type HeaderContext,
+  columnOrderingFeature,
+  columnPinningFeature,
+  columnResizingFeature,
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  createExpandedRowModel,
+  rowExpandingFeature,
+  rowSelectionFeature,
+  rowSortingFeature,
+  tableFeatures,
+  type CellContext,
+  type HeaderContext,
 } from '@tanstack/react-table';
 import { Checkbox } from 'antd';
 import { createContext, useContext, type ReactNode } from 'react';
@@ -75,19 +85,33 @@ function SelectAllHeader({ table }: HeaderContext<ListFeatures, Row, unknown>) {
 
 function SelectCell({ row }: CellContext<ListFeatures, Row, unknown>) {
   const { lang } = useContext(ListCells);
-  return <Checkbox aria-label={translate(lang, 'list.selectRow')} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />;
+  return (
+    <Checkbox aria-label={translate(lang, 'list.selectRow')} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+  );
 }
 
 function Expander({ row }: { row: CellContext<ListFeatures, Row, unknown>['row'] }) {
   const { toggleRow, loadingRows, lang } = useContext(ListCells);
   const indent = <span style={{ display: 'inline-block', width: row.depth * 20 }} />;
-  if (!row.getCanExpand()) return <>{indent}<span className="zs-grid-expander" /></>;
+  if (!row.getCanExpand())
+    return (
+      <>
+        {indent}
+        <span className="zs-grid-expander" />
+      </>
+    );
   const open = row.getIsExpanded();
   const icon = loadingRows?.has(row.id) ? <LoadingOutlined /> : open ? <CaretDownOutlined /> : <CaretRightOutlined />;
   return (
     <>
       {indent}
-      <button type="button" className="zs-grid-expander" aria-expanded={open} aria-label={translate(lang, open ? 'list.collapse' : 'list.expand')} onClick={() => toggleRow?.(row.original)}>
+      <button
+        type="button"
+        className="zs-grid-expander"
+        aria-expanded={open}
+        aria-label={translate(lang, open ? 'list.collapse' : 'list.expand')}
+        onClick={() => toggleRow?.(row.original)}
+      >
         {icon}
       </button>
     </>
@@ -115,7 +139,16 @@ export function listColumns(model: EntityModel, lang: Lang, actionsWidth: number
   const helper = createColumnHelper<ListFeatures, Row>();
   const fields = model.list.columns.filter((c) => model.fieldMap[c.field]);
   return helper.columns([
-    helper.display({ id: SELECT_COLUMN, header: SelectAllHeader, cell: SelectCell, size: 48, minSize: 48, enableResizing: false, enableHiding: false, enableSorting: false }),
+    helper.display({
+      id: SELECT_COLUMN,
+      header: SelectAllHeader,
+      cell: SelectCell,
+      size: 48,
+      minSize: 48,
+      enableResizing: false,
+      enableHiding: false,
+      enableSorting: false,
+    }),
     ...fields.map((c) =>
       helper.accessor((row: Row) => row[c.field], {
         id: c.field,
@@ -127,6 +160,15 @@ export function listColumns(model: EntityModel, lang: Lang, actionsWidth: number
         enableSorting: isSortable(model, c),
       }),
     ),
-    helper.display({ id: ACTIONS_COLUMN, header: translate(lang, 'common.actions'), cell: ActionsCell, size: actionsWidth, minSize: actionsWidth, enableResizing: false, enableHiding: false, enableSorting: false }),
+    helper.display({
+      id: ACTIONS_COLUMN,
+      header: translate(lang, 'common.actions'),
+      cell: ActionsCell,
+      size: actionsWidth,
+      minSize: actionsWidth,
+      enableResizing: false,
+      enableHiding: false,
+      enableSorting: false,
+    }),
   ]);
 }

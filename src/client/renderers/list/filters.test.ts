@@ -28,7 +28,9 @@ describe('what the search bar sends', () => {
 
   it('a multi-select dictionary sends the chosen keys comma-joined (any of them matches); none chosen sends nothing', () => {
     const { subcontractor } = catalog().entities;
-    expect(filtersOf(subcontractor, { subcontractorTypes: ['labor', 'equipment_lessor'] })).toEqual({ subcontractorTypes_equal: 'labor,equipment_lessor' });
+    expect(filtersOf(subcontractor, { subcontractorTypes: ['labor', 'equipment_lessor'] })).toEqual({
+      subcontractorTypes_equal: 'labor,equipment_lessor',
+    });
     expect(filtersOf(subcontractor, { subcontractorTypes: [] })).toEqual({});
   });
 });

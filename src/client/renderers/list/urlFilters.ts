@@ -27,7 +27,11 @@ export function searchValuesFromUrl(model: EntityModel, search: string): SearchV
       const [from, to] = raw.split(/[,~]/);
       const range = [day(from), day(to)];
       if (range[0] || range[1]) out[s.field] = range;
-    } else if (field.dict?.multiple) out[s.field] = raw.split(',').map((v) => v.trim()).filter(Boolean);
+    } else if (field.dict?.multiple)
+      out[s.field] = raw
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     else if (field.kind === 'boolean') {
       if (/^(true|1)$/.test(raw)) out[s.field] = 'true';
       else if (/^(false|0)$/.test(raw)) out[s.field] = 'false';

@@ -50,17 +50,24 @@ export function useLazyTree(model: EntityModel, enabled: boolean): LazyTree {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version, open]);
 
-  const toggle = useCallback((row: Row) => {
-    setOpen((current) => {
-      const next = { ...current };
-      if (next[row.id] !== undefined) delete next[row.id];
-      else next[row.id] = String(row[tree.keyField]);
-      return next;
-    });
-  }, [tree.keyField]);
+  const toggle = useCallback(
+    (row: Row) => {
+      setOpen((current) => {
+        const next = { ...current };
+        if (next[row.id] !== undefined) delete next[row.id];
+        else next[row.id] = String(row[tree.keyField]);
+        return next;
+      });
+    },
+    [tree.keyField],
+  );
 
   const expanded = useMemo(() => Object.fromEntries(Object.keys(open).map((id) => [id, true])), [open]);
-  const loading = new Set(Object.entries(open).filter(([, parent]) => results[parents.indexOf(parent)]?.isLoading).map(([id]) => id));
+  const loading = new Set(
+    Object.entries(open)
+      .filter(([, parent]) => results[parents.indexOf(parent)]?.isLoading)
+      .map(([id]) => id),
+  );
   return {
     roots,
     expanded,

@@ -77,16 +77,17 @@ export function useListActions(model: EntityModel, onRemoved: (ids: string[]) =>
   };
 
   const Dialog = open?.action.dialog;
-  const dialog: ReactNode = Dialog && open ? (
-    <Dialog
-      model={model}
-      rows={open.rows}
-      onClose={(changed) => {
-        setOpen(null);
-        if (changed) void refresh();
-      }}
-    />
-  ) : null;
+  const dialog: ReactNode =
+    Dialog && open ? (
+      <Dialog
+        model={model}
+        rows={open.rows}
+        onClose={(changed) => {
+          setOpen(null);
+          if (changed) void refresh();
+        }}
+      />
+    ) : null;
 
   return {
     granted,

@@ -38,7 +38,9 @@ function HeaderGrid({ fields, record, columns }: { fields: FieldModel[]; record:
       {fields.map((field, i) => (
         <div key={field.name} style={spans[i] > 1 ? { gridColumn: `span ${spans[i]}` } : undefined}>
           <dt>{field.label[lang]}</dt>
-          <dd data-field={field.name}><FieldDisplay field={field} value={record[field.name]} compact /></dd>
+          <dd data-field={field.name}>
+            <FieldDisplay field={field} value={record[field.name]} compact />
+          </dd>
         </div>
       ))}
     </dl>
@@ -62,8 +64,12 @@ function PairsTable({ pairs, record }: { pairs: PeriodPair[]; record: Row }) {
         {pairs.map(({ current, previous, cumulative }) => (
           <tr key={current.name}>
             <th scope="row">{current.label[lang]}</th>
-            <td className="zs-num"><FieldDisplay field={current} value={record[current.name]} compact /></td>
-            <td className="zs-num"><FieldDisplay field={previous} value={record[previous.name]} compact /></td>
+            <td className="zs-num">
+              <FieldDisplay field={current} value={record[current.name]} compact />
+            </td>
+            <td className="zs-num">
+              <FieldDisplay field={previous} value={record[previous.name]} compact />
+            </td>
             <td className="zs-num">{cumulative ? <FieldDisplay field={cumulative} value={record[cumulative.name]} compact /> : '—'}</td>
           </tr>
         ))}
@@ -83,19 +89,27 @@ function RowsTable({ detail, rows }: { detail: DetailModel; rows: Row[] }) {
   const t = useT();
   const lang = useAtomValue(langAtom);
   const fields = printedColumns(detail, rows);
-  const labels = usePageLabels(detail.fieldMap, fields.map((f) => f.name), rows);
+  const labels = usePageLabels(
+    detail.fieldMap,
+    fields.map((f) => f.name),
+    rows,
+  );
   const totals = fields.filter(isTotalled);
   return (
     <table className="zs-print-table zs-print-rows" data-testid={`print-rows-${detail.name}`}>
       <thead>
         <tr>
           <th className="zs-print-no">{t('detail.rowNo')}</th>
-          {fields.map((f) => <th key={f.name}>{f.label[lang]}</th>)}
+          {fields.map((f) => (
+            <th key={f.name}>{f.label[lang]}</th>
+          ))}
         </tr>
       </thead>
       <tbody>
         {rows.length === 0 && (
-          <tr><td colSpan={fields.length + 1}>{t('detail.noRows')}</td></tr>
+          <tr>
+            <td colSpan={fields.length + 1}>{t('detail.noRows')}</td>
+          </tr>
         )}
         {rows.map((row, i) => (
           <tr key={String(row.id ?? i)}>
@@ -128,7 +142,9 @@ function RowsTable({ detail, rows }: { detail: DetailModel; rows: Row[] }) {
 function Capitals({ fields, record }: { fields: FieldModel[]; record: Row }) {
   const t = useT();
   const lang = useAtomValue(langAtom);
-  const shown = fields.filter((f) => displayOptions(f).capitals === true && record[f.name] !== null && record[f.name] !== undefined && record[f.name] !== '');
+  const shown = fields.filter(
+    (f) => displayOptions(f).capitals === true && record[f.name] !== null && record[f.name] !== undefined && record[f.name] !== '',
+  );
   if (!shown.length) return null;
   return (
     <table className="zs-print-table zs-print-capitals" data-testid="print-capitals">
@@ -136,8 +152,12 @@ function Capitals({ fields, record }: { fields: FieldModel[]; record: Row }) {
         {shown.map((f) => (
           <tr key={f.name}>
             <th scope="row">{f.label[lang]}</th>
-            <td>{t('print.inCapitals')}:<strong>{capitalsText(f, record[f.name]) || '—'}</strong></td>
-            <td className="zs-num">¥ <FieldDisplay field={f} value={record[f.name]} compact /></td>
+            <td>
+              {t('print.inCapitals')}:<strong>{capitalsText(f, record[f.name]) || '—'}</strong>
+            </td>
+            <td className="zs-num">
+              ¥ <FieldDisplay field={f} value={record[f.name]} compact />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -171,9 +191,11 @@ function useSigners(model: EntityModel, record: Row): { reviewers: string; appro
     retry: false,
     queryFn: () => http.get<FlowStep[]>(FLOW_HISTORY, { processInstanceId: String(instance) }),
   });
-  const names = (history.data ?? []).filter((h) => h.historyActivityType === 'userTask' && h.endTime && h.isPass && h.assigneeName).map((h) => h.assigneeName!);
+  const names = (history.data ?? [])
+    .filter((h) => h.historyActivityType === 'userTask' && h.endTime && h.isPass && h.assigneeName)
+    .map((h) => h.assigneeName!);
   const approved = model.workflow ? record[model.workflow.statusField] === 'approved' : false;
-  const approver = approved ? names.at(-1) ?? '' : '';
+  const approver = approved ? (names.at(-1) ?? '') : '';
   const reviewers = [...new Set(approved ? names.slice(0, -1) : names)].join(lang === 'zh' ? '、' : ', ');
   return { reviewers, approver };
 }
@@ -184,14 +206,34 @@ function Signatures({ model, record }: { model: EntityModel; record: Row }) {
   const { data: users } = useReferenceLabels('user', [record.createUser as string | undefined]);
   const { reviewers, approver } = useSigners(model, record);
   const status = model.workflow ? model.fieldMap[model.workflow.statusField] : undefined;
-  const preparer = record.createUser ? users?.[String(record.createUser)] ?? '' : '';
+  const preparer = record.createUser ? (users?.[String(record.createUser)] ?? '') : '';
   return (
     <footer className="zs-print-sign" data-testid="print-signatures">
-      <div><span>{t('print.preparedBy')}:</span><span className="zs-print-line" data-testid="print-prepared">{preparer}</span></div>
-      <div><span>{t('print.reviewedBy')}:</span><span className="zs-print-line" data-testid="print-reviewed">{reviewers}</span></div>
-      <div><span>{t('print.approvedBy')}:</span><span className="zs-print-line" data-testid="print-approved">{approver}</span></div>
+      <div>
+        <span>{t('print.preparedBy')}:</span>
+        <span className="zs-print-line" data-testid="print-prepared">
+          {preparer}
+        </span>
+      </div>
+      <div>
+        <span>{t('print.reviewedBy')}:</span>
+        <span className="zs-print-line" data-testid="print-reviewed">
+          {reviewers}
+        </span>
+      </div>
+      <div>
+        <span>{t('print.approvedBy')}:</span>
+        <span className="zs-print-line" data-testid="print-approved">
+          {approver}
+        </span>
+      </div>
       {status && (
-        <div><span>{status.label[lang]}:</span><span className="zs-print-status"><FieldDisplay field={status} value={record[status.name]} compact /></span></div>
+        <div>
+          <span>{status.label[lang]}:</span>
+          <span className="zs-print-status">
+            <FieldDisplay field={status} value={record[status.name]} compact />
+          </span>
+        </div>
       )}
     </footer>
   );
@@ -218,7 +260,11 @@ function PrintForm({ model, record }: { model: EntityModel; record: Row }) {
     allFields.push(...section.fields);
     // the code is in the title, the status on the signature line; no attachment line when nothing is attached
     const fields = section.fields.filter(
-      (f) => !inPairs.has(f.name) && f.name !== statusName && f.name !== codeField && !(FILE_DISPLAYS.has(displayTypeOf(f)) && isEmptyValue(record[f.name])),
+      (f) =>
+        !inPairs.has(f.name) &&
+        f.name !== statusName &&
+        f.name !== codeField &&
+        !(FILE_DISPLAYS.has(displayTypeOf(f)) && isEmptyValue(record[f.name])),
     );
     const placePairs = !pairsPlaced && pairs.length > 0 && section.fields.some((f) => inPairs.has(f.name));
     if (placePairs) pairsPlaced = true;
@@ -248,7 +294,9 @@ function PrintForm({ model, record }: { model: EntityModel; record: Row }) {
         <div className="zs-print-meta">
           {titleName && record[titleName] ? <span>{String(record[titleName])}</span> : null}
           {codeField && (
-            <span>{t('print.code')}:<strong data-testid="print-code">{String(record[codeField] ?? '')}</strong></span>
+            <span>
+              {t('print.code')}:<strong data-testid="print-code">{String(record[codeField] ?? '')}</strong>
+            </span>
           )}
         </div>
       </header>

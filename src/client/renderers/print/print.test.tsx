@@ -47,7 +47,10 @@ async function openFirst(key: string, values: Record<string, unknown> = {}, lang
 
 describe('which documents print', () => {
   it('every type with a contract or settlement role (not settlement.activity), nothing else', () => {
-    const printable = Object.values(entities).filter(isPrintable).map((m) => m.key).sort();
+    const printable = Object.values(entities)
+      .filter(isPrintable)
+      .map((m) => m.key)
+      .sort();
     const expected = Object.values(entities)
       .filter((m) => m.roles.some((r) => r.startsWith('contract.') || (r.startsWith('settlement.') && r !== 'settlement.activity')))
       .map((m) => m.key)
@@ -79,8 +82,12 @@ describe('the print button', () => {
   it('a settlement: 打印 in the drawer calls window.print, the printed form holds the code, the pairs, capitals and signatures', async () => {
     const print = stubPrint();
     const { record } = await openFirst('laborMonthlySettlement', {
-      thisAmountInclTax: '1234567.80', previousCumulativeAmount: '1000000.00', cumulativeAmount: '2234567.80',
-      thisPayableAmount: '1000000.00', previousCumulativePayable: '800000.00', cumulativePayable: '1800000.00',
+      thisAmountInclTax: '1234567.80',
+      previousCumulativeAmount: '1000000.00',
+      cumulativeAmount: '2234567.80',
+      thisPayableAmount: '1000000.00',
+      previousCumulativePayable: '800000.00',
+      cumulativePayable: '1800000.00',
     });
     const button = await screen.findByTestId('print-button', {}, { timeout: 10_000 });
     expect(button.textContent?.replace(/\s/g, '')).toBe('打印');
@@ -93,7 +100,11 @@ describe('the print button', () => {
     expect(within(form).getByTestId('print-code').textContent).toBe(String(record.code));
     expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe('劳务月度结算');
     const pairs = within(form).getByTestId('print-pairs');
-    expect(within(pairs).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['项目', '本期', '至上期末累计', '开累']);
+    expect(
+      within(pairs)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['项目', '本期', '至上期末累计', '开累']);
     const line = within(pairs).getByText('本期结算金额(含税)').closest('tr')!;
     expect([...line.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1,234,567.80', '1,000,000.00', '2,234,567.80']);
     const capitals = within(form).getByTestId('print-capitals').textContent;
@@ -121,7 +132,12 @@ describe('the print button', () => {
   }, 30_000);
 
   it('the signature line names who passed the approval steps: the last under 审批 once approved, the others under 审核', async () => {
-    const step = (name: string, isPass = true, endTime: string | null = '2026-06-03 10:00:00') => ({ historyActivityType: 'userTask', assigneeName: name, isPass, endTime });
+    const step = (name: string, isPass = true, endTime: string | null = '2026-06-03 10:00:00') => ({
+      historyActivityType: 'userTask',
+      assigneeName: name,
+      isPass,
+      endTime,
+    });
     await openFirst('laborMonthlySettlement', { approvalStatus: 'approved', processInstanceId: '880001' }, 'zh', [
       { historyActivityType: 'startEvent', assigneeName: '王晓明', endTime: '2026-06-01 09:00:00' },
       step('李建国'),
@@ -132,7 +148,10 @@ describe('the print button', () => {
     expect(within(form).getByTestId('print-reviewed').textContent).toBe('李建国');
     cleanup();
     // still in approval: who passed so far has reviewed it, nobody has approved it yet
-    await openFirst('laborMonthlySettlement', { approvalStatus: 'approving', processInstanceId: '880002' }, 'zh', [step('李建国'), step('赵敏', true, null)]);
+    await openFirst('laborMonthlySettlement', { approvalStatus: 'approving', processInstanceId: '880002' }, 'zh', [
+      step('李建国'),
+      step('赵敏', true, null),
+    ]);
     const waiting = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
     await waitFor(() => expect(within(waiting).getByTestId('print-reviewed').textContent).toBe('李建国'));
     expect(within(waiting).getByTestId('print-approved').textContent).toBe('');
@@ -140,11 +159,19 @@ describe('the print button', () => {
 
   it('in English: Print, and the form in English', async () => {
     stubPrint();
-    await openFirst('laborMonthlySettlement', { thisAmountInclTax: '100.00', previousCumulativeAmount: '50.00', cumulativeAmount: '150.00' }, 'en');
+    await openFirst(
+      'laborMonthlySettlement',
+      { thisAmountInclTax: '100.00', previousCumulativeAmount: '50.00', cumulativeAmount: '150.00' },
+      'en',
+    );
     expect((await screen.findByTestId('print-button', {}, { timeout: 10_000 })).textContent?.trim()).toBe('Print');
     const form = await screen.findByTestId('print-document', {}, { timeout: 10_000 });
     expect(within(form).getByRole('heading', { level: 1 }).textContent).toBe(entities.laborMonthlySettlement.label.en);
-    expect(within(within(form).getByTestId('print-pairs')).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Item', 'This period', 'Up to last period', 'Cumulative']);
+    expect(
+      within(within(form).getByTestId('print-pairs'))
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Item', 'This period', 'Up to last period', 'Cumulative']);
     const signatures = within(form).getByTestId('print-signatures').textContent ?? '';
     for (const label of ['Prepared by', 'Reviewed by', 'Approved by']) expect(signatures).toContain(label);
   }, 30_000);

@@ -41,10 +41,21 @@ function seed(catalog: EntityCatalog, perEntity: number): Map<string, Row[]> {
     const rows: Row[] = [];
     for (let i = 0; i < perEntity; i++) {
       ctx.seq++;
-      const row: Row = { ...sampleRecord(model, ctx), id: String(++id), tenantId: '000000', createTime: `2026-0${1 + (i % 9)}-${pad(1 + (i % 28))} 09:${pad(i % 60)}:00` };
+      const row: Row = {
+        ...sampleRecord(model, ctx),
+        id: String(++id),
+        tenantId: '000000',
+        createTime: `2026-0${1 + (i % 9)}-${pad(1 + (i % 28))} 09:${pad(i % 60)}:00`,
+      };
       if (model.tree && i > 0 && i % 3 !== 0) row[model.tree.parentField] = rows[i - (i % 3)][model.tree.keyField];
       if (model.code) row[model.code.field] = `${model.code.prefix}2026${String(i + 1).padStart(model.code.digits, '0')}`;
-      for (const d of model.details) row[d.name] = (row[d.name] as Row[]).map((line, n) => ({ ...line, id: String(++id), [d.foreignKey]: row.id, [d.orderField]: n + 1 }));
+      for (const d of model.details)
+        row[d.name] = (row[d.name] as Row[]).map((line, n) => ({
+          ...line,
+          id: String(++id),
+          [d.foreignKey]: row.id,
+          [d.orderField]: n + 1,
+        }));
       rows.push(row);
       if (i === 0) ctx.ids.set(model.key, row);
     }
@@ -55,7 +66,12 @@ function seed(catalog: EntityCatalog, perEntity: number): Map<string, Row[]> {
 
 /** As the server's options label it: the option fields joined by spaces. */
 function labelOf(model: EntityModel, row: Row): string {
-  return model.optionFields.map((f) => row[f]).filter((v) => v !== undefined && v !== null && v !== '').join(' ') || String(row.id);
+  return (
+    model.optionFields
+      .map((f) => row[f])
+      .filter((v) => v !== undefined && v !== null && v !== '')
+      .join(' ') || String(row.id)
+  );
 }
 
 function matchesFilters(model: EntityModel, row: Row, params: Record<string, string>): boolean {
@@ -65,7 +81,16 @@ function matchesFilters(model: EntityModel, row: Row, params: Record<string, str
     const field = model.fieldMap[name];
     if (!field) continue;
     const actual = row[name] === undefined || row[name] === null ? '' : String(row[name]);
-    if (op === 'datege' ? actual < value : op === 'datele' ? actual > value : op || field.kind !== 'string' || field.dict || field.ref ? actual !== value : !actual.includes(value)) return false;
+    if (
+      op === 'datege'
+        ? actual < value
+        : op === 'datele'
+          ? actual > value
+          : op || field.kind !== 'string' || field.dict || field.ref
+            ? actual !== value
+            : !actual.includes(value)
+    )
+      return false;
   }
   return true;
 }
@@ -76,13 +101,24 @@ function sorted(rows: Row[], params: Record<string, string>): Row[] {
   if (!field) return rows;
   const sign = params.ascs ? 1 : -1;
   const key = (r: Row) => r[field] ?? '';
-  return rows.slice().sort((a, b) => sign * (typeof key(a) === 'number' && typeof key(b) === 'number' ? key(a) - key(b) : String(key(a)).localeCompare(String(key(b)))));
+  return rows
+    .slice()
+    .sort(
+      (a, b) =>
+        sign * (typeof key(a) === 'number' && typeof key(b) === 'number' ? key(a) - key(b) : String(key(a)).localeCompare(String(key(b)))),
+    );
 }
 
 function page<T>(rows: T[], params: Record<string, string>) {
   const size = Number(params.size ?? 10);
   const current = Number(params.current ?? 1);
-  return { records: rows.slice((current - 1) * size, current * size), total: rows.length, size, current, pages: Math.ceil(rows.length / size) };
+  return {
+    records: rows.slice((current - 1) * size, current * size),
+    total: rows.length,
+    size,
+    current,
+    pages: Math.ceil(rows.length / size),
+  };
 }
 
 export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions = {}): FakeHttp {
@@ -95,7 +131,11 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     if (options.hang) await new Promise(() => undefined);
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
     if (options.failWith) throw new ApiError(500, options.failWith, null);
-    const q: Record<string, string> = Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+    const q: Record<string, string> = Object.fromEntries(
+      Object.entries(params ?? {})
+        .filter(([, v]) => v !== undefined && v !== null)
+        .map(([k, v]) => [k, String(v)]),
+    );
     if (url.endsWith('/dictionary')) {
       const source = url.includes('dict-biz') ? 'biz' : 'system';
       const dict = catalog.dictionaries.find((d) => d.code === q.code && d.source === source);
@@ -109,7 +149,13 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     switch (action) {
       case 'list':
       case 'page':
-        return page(sorted(rows.filter((r) => matchesFilters(model, r, q)), q), q);
+        return page(
+          sorted(
+            rows.filter((r) => matchesFilters(model, r, q)),
+            q,
+          ),
+          q,
+        );
       case 'detail': {
         // by id, or by a lookup key (a contract by its code)
         const key = model.lookupKeys.find((k) => q[k] !== undefined);
@@ -120,8 +166,13 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
       case 'options': {
         const ids = q.ids?.split(',');
         const key = q.valueField ?? 'id';
-        const found = rows.filter((r) => (ids ? ids.includes(String(r[key])) : (!q.keyword || labelOf(model, r).includes(q.keyword)) && matchesFilters(model, r, q)));
-        return page(found.map((r) => ({ value: String(r[key]), label: labelOf(model, r) })), { ...q, size: ids ? String(ids.length) : q.size ?? '20' });
+        const found = rows.filter((r) =>
+          ids ? ids.includes(String(r[key])) : (!q.keyword || labelOf(model, r).includes(q.keyword)) && matchesFilters(model, r, q),
+        );
+        return page(
+          found.map((r) => ({ value: String(r[key]), label: labelOf(model, r) })),
+          { ...q, size: ids ? String(ids.length) : (q.size ?? '20') },
+        );
       }
       case 'tree':
       case 'package-tree': // the menus with their buttons (the tenant package's picker)
@@ -130,15 +181,25 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
       case 'lazy-tree': {
         const tree = model.tree!;
         const parent = q[tree.lazyParam] ?? tree.root;
-        return rows.filter((r) => String(r[tree.parentField]) === String(parent)).map((r) => ({
-          ...r, key: r.id, value: r.id, title: labelOf(model, r),
-          hasChildren: rows.some((c) => String(c[tree.parentField]) === String(r[tree.keyField])),
-        }));
+        return rows
+          .filter((r) => String(r[tree.parentField]) === String(parent))
+          .map((r) => ({
+            ...r,
+            key: r.id,
+            value: r.id,
+            title: labelOf(model, r),
+            hasChildren: rows.some((c) => String(c[tree.parentField]) === String(r[tree.keyField])),
+          }));
       }
       case 'save':
       case 'update':
       case 'submit': {
-        if (options.saveErrors?.length) throw new ApiError(400, options.saveErrors[0].message, { code: 400, msg: options.saveErrors[0].message, data: { errors: options.saveErrors } });
+        if (options.saveErrors?.length)
+          throw new ApiError(400, options.saveErrors[0].message, {
+            code: 400,
+            msg: options.saveErrors[0].message,
+            data: { errors: options.saveErrors },
+          });
         const record = structuredClone(body as Row);
         const existing = record.id ? byId(String(record.id)) : undefined;
         if (existing) Object.assign(existing, record);
@@ -147,7 +208,10 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
       }
       case 'remove': {
         const ids = (q.ids ?? '').split(',');
-        tables.set(model.key, rows.filter((r) => !ids.includes(String(r.id))));
+        tables.set(
+          model.key,
+          rows.filter((r) => !ids.includes(String(r.id))),
+        );
         return null;
       }
       case 'export':
@@ -162,7 +226,7 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     calls,
     get: (url, params) => answer('get', url, params),
     post: (url, json, opts) => answer('post', url, opts?.searchParams, json),
-    upload: async <T,>(url: string, body: FormData): Promise<T> => {
+    upload: async <T>(url: string, body: FormData): Promise<T> => {
       calls.push({ method: 'post', url, body });
       if (options.hang) await new Promise(() => undefined);
       if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));

@@ -39,7 +39,11 @@ export interface TestSetup {
 export function renderWithApi(ui: ReactElement, { http, lang = 'zh', permissions = {}, userId = '1001' }: TestSetup) {
   appStore.set(permissionAtom, permissions);
   appStore.set(userInfoAtom, { user_id: userId, account: 'tester' } as UserInfo);
-  const wrap = (node: ReactElement) => <TestProviders http={http} lang={lang}>{node}</TestProviders>;
+  const wrap = (node: ReactElement) => (
+    <TestProviders http={http} lang={lang}>
+      {node}
+    </TestProviders>
+  );
   const result = render(wrap(ui));
   return { ...result, rerender: (next: ReactElement) => result.rerender(wrap(next)) };
 }

@@ -13,7 +13,7 @@ import type { ControlProps } from './types.ts';
 
 /** Decimal places the input accepts: the column's scale; integers none. */
 export function inputScale(field: FieldModel): number {
-  return field.kind === 'integer' ? 0 : field.scale ?? 4;
+  return field.kind === 'integer' ? 0 : (field.scale ?? 4);
 }
 
 /** Whether `text` can still become a number of at most `scale` decimals while being typed. */
@@ -27,7 +27,10 @@ export function acceptsTyping(text: string, scale: number, negative: boolean): b
 export function parseTyped(text: string, field: FieldModel): number | string | undefined {
   const trimmed = text.replace(/\.$/, '');
   if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return undefined;
-  const canonical = trimmed.replace(/^(-?)0+(?=\d)/, '$1').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  const canonical = trimmed
+    .replace(/^(-?)0+(?=\d)/, '$1')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
   const n = Number(canonical);
   if (field.kind === 'integer') return n;
   return String(n) === canonical || (canonical === '-0' && n === 0) ? n : canonical;
@@ -39,7 +42,17 @@ function shown(field: FieldModel, value: unknown, money: boolean): string {
   return String(value);
 }
 
-export function DecimalControl({ field, value, onChange, onBlur, id, readOnly, invalid, compact, money = false }: ControlProps & { money?: boolean }) {
+export function DecimalControl({
+  field,
+  value,
+  onChange,
+  onBlur,
+  id,
+  readOnly,
+  invalid,
+  compact,
+  money = false,
+}: ControlProps & { money?: boolean }) {
   const lang = useAtomValue(langAtom);
   const [editing, setEditing] = useState<string | null>(null);
   const scale = inputScale(field);

@@ -77,7 +77,9 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
     onPick(await http.get<Row>(`${catalog().entities[ref.entity].api}/detail`, { [ref.valueField]: next }));
   };
 
-  const placeholder = waiting ? t('widget.dependsOnFirst', { field: fieldMap?.[waiting]?.label[lang] ?? waiting }) : placeholderOf(field, lang);
+  const placeholder = waiting
+    ? t('widget.dependsOnFirst', { field: fieldMap?.[waiting]?.label[lang] ?? waiting })
+    : placeholderOf(field, lang);
   return (
     <Select
       id={id}
@@ -94,7 +96,8 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
       }}
       onPopupScroll={(e) => {
         const el = e.currentTarget;
-        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 24 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
+        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 24 && pages.hasNextPage && !pages.isFetchingNextPage)
+          void pages.fetchNextPage();
       }}
       notFoundContent={pages.isFetching ? <Spin size="small" /> : undefined}
       loading={pages.isFetching}

@@ -30,7 +30,10 @@ export function TextControl({ field, value, onChange, onBlur, id, readOnly, inva
 
 export function TextAreaControl({ field, value, onChange, onBlur, id, readOnly, invalid, compact }: ControlProps) {
   const lang = useAtomValue(langAtom);
-  if (compact) return <TextControl field={field} value={value} onChange={onChange} onBlur={onBlur} id={id} readOnly={readOnly} invalid={invalid} compact />;
+  if (compact)
+    return (
+      <TextControl field={field} value={value} onChange={onChange} onBlur={onBlur} id={id} readOnly={readOnly} invalid={invalid} compact />
+    );
   return (
     <Input.TextArea
       id={id}

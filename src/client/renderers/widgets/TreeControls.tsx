@@ -27,7 +27,11 @@ interface FlatNode {
 const TREE = { id: 'id', pId: 'pId' } as const;
 
 /** Nested ({children}) or flat ({parentId}) nodes as antd's simple-mode list. */
-export function flattenTree(nodes: readonly Row[], keys: { value?: string; label?: string } = {}, parent: string | null = null): FlatNode[] {
+export function flattenTree(
+  nodes: readonly Row[],
+  keys: { value?: string; label?: string } = {},
+  parent: string | null = null,
+): FlatNode[] {
   const out: FlatNode[] = [];
   for (const n of nodes) {
     const value = String(n[keys.value ?? 'value'] ?? n.value ?? n.id);
@@ -52,11 +56,21 @@ export function TreeSelectControl({ field, value, onChange, onBlur, id, readOnly
   const [nodes, setNodes] = useState<FlatNode[]>([{ id: tree.root, pId: null, value: tree.root, title: t('widget.topLevel') }]);
   const current = value === undefined || value === null || value === '' ? undefined : String(value);
   const { data: labels } = useReferenceLabels(target.key, current && current !== tree.root ? [current] : [], field.ref!.valueField);
-  const label = current === tree.root ? t('widget.topLevel') : current && (nodes.find((n) => n.value === current)?.title ?? labels?.[current] ?? current);
+  const label =
+    current === tree.root
+      ? t('widget.topLevel')
+      : current && (nodes.find((n) => n.value === current)?.title ?? labels?.[current] ?? current);
 
   const loadChildren = async (parent: string) => {
     const children = await http.get<Row[]>(`${target.api}/lazy-tree`, { [tree.lazyParam]: parent });
-    const fresh = children.map((c) => ({ id: String(c.value ?? c.key), pId: parent, value: String(c.value ?? c.key), title: String(c.title), isLeaf: !c.hasChildren, disabled: String(c.id) === self }));
+    const fresh = children.map((c) => ({
+      id: String(c.value ?? c.key),
+      pId: parent,
+      value: String(c.value ?? c.key),
+      title: String(c.title),
+      isLeaf: !c.hasChildren,
+      disabled: String(c.id) === self,
+    }));
     setNodes((old) => [...old.filter((n) => !fresh.some((f) => f.id === n.id)), ...fresh]);
   };
 
@@ -138,7 +152,10 @@ export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, rea
       value={picked.map((v) => ({ value: v, label: titles.get(v) ?? v }))}
       onChange={(next: { value: string }[], _labels, extra) => {
         const trigger = extra?.triggerValue === undefined ? undefined : String(extra.triggerValue);
-        const ids = trigger === undefined || extra?.checked === undefined ? next.map((n) => n.value) : toggleChecked(nodes, picked, trigger, Boolean(extra.checked));
+        const ids =
+          trigger === undefined || extra?.checked === undefined
+            ? next.map((n) => n.value)
+            : toggleChecked(nodes, picked, trigger, Boolean(extra.checked));
         onChange(ids.length ? ids.join(separator) : undefined);
       }}
       onBlur={onBlur}

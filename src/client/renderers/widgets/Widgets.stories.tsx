@@ -19,7 +19,11 @@ const entities = catalog().entities;
 const detailField = (entity: string, name: string) => entities[entity].details[0].fieldMap[name];
 
 /** A field with another widget than its schema's (for widgets no schema uses yet). */
-const withWidget = (field: FieldModel, widget: WidgetName, extra: Partial<FieldModel> = {}): FieldModel => ({ ...field, ...extra, ui: { ...field.ui, widget } });
+const withWidget = (field: FieldModel, widget: WidgetName, extra: Partial<FieldModel> = {}): FieldModel => ({
+  ...field,
+  ...extra,
+  ui: { ...field.ui, widget },
+});
 
 /** A sample field and value per widget. */
 const samples: Record<Exclude<WidgetName, 'hidden'>, { field: FieldModel; value: unknown }> = {
@@ -35,19 +39,47 @@ const samples: Record<Exclude<WidgetName, 'hidden'>, { field: FieldModel; value:
   dict: { field: entities.project.fieldMap.projectType, value: 'building' },
   ref: { field: entities.materialTotalDemand.fieldMap.projectId, value: http.tables.get('project')![0].id },
   treeSelect: { field: entities.dict.fieldMap.parentId, value: '0' },
-  treeMultiSelect: { field: entities.tenantPackage.fieldMap.menuId, value: http.tables.get('menu')!.slice(0, 3).map((m) => m.id).join(',') },
-  upload: { field: withWidget(entities.materialTotalDemand.fieldMap.basis, 'upload', { label: { zh: '附件', en: 'Attachment' } }), value: 'https://oss.example.com/plan/drawing-review.pdf' },
+  treeMultiSelect: {
+    field: entities.tenantPackage.fieldMap.menuId,
+    value: http.tables
+      .get('menu')!
+      .slice(0, 3)
+      .map((m) => m.id)
+      .join(','),
+  },
+  upload: {
+    field: withWidget(entities.materialTotalDemand.fieldMap.basis, 'upload', { label: { zh: '附件', en: 'Attachment' } }),
+    value: 'https://oss.example.com/plan/drawing-review.pdf',
+  },
   image: { field: entities.user.fieldMap.avatar, value: undefined },
   switch: { field: entities.dict.fieldMap.isSealed, value: 0 },
 };
 
-function Variant({ title, field, initial, readOnly, error }: { title: string; field: FieldModel; initial: unknown; readOnly?: boolean; error?: string }) {
+function Variant({
+  title,
+  field,
+  initial,
+  readOnly,
+  error,
+}: {
+  title: string;
+  field: FieldModel;
+  initial: unknown;
+  readOnly?: boolean;
+  error?: string;
+}) {
   const lang = useAtomValue(langAtom);
   const [value, setValue] = useState(initial);
   return (
     <Col xs={24} md={8}>
       <Typography.Text type="secondary">{title}</Typography.Text>
-      <Form.Item label={field.label[lang]} required={field.required} validateStatus={error ? 'error' : undefined} help={error} layout="vertical">
+      <Form.Item
+        label={field.label[lang]}
+        required={field.required}
+        validateStatus={error ? 'error' : undefined}
+        help={error}
+        layout="vertical"
+      >
         <FieldControl field={field} value={value} onChange={setValue} readOnly={readOnly} invalid={Boolean(error)} values={{}} />
       </Form.Item>
       {!readOnly && !error && <Typography.Text code>{JSON.stringify(value) ?? 'undefined'}</Typography.Text>}
@@ -62,7 +94,9 @@ function Showcase({ widget }: { widget: Exclude<WidgetName, 'hidden'> }) {
   const prompt = engineT(['text', 'textarea', 'password', 'number', 'money'].includes(widget) ? 'enter' : 'choose', lang, { field: label });
   return (
     <HttpProvider value={http}>
-      <Typography.Title level={5}>{widget} · {widgetNameOf(field)}</Typography.Title>
+      <Typography.Title level={5}>
+        {widget} · {widgetNameOf(field)}
+      </Typography.Title>
       <Row gutter={24}>
         <Variant title={lang === 'en' ? 'Normal' : '正常'} field={field} initial={value} />
         <Variant title={lang === 'en' ? 'Read-only' : '只读'} field={field} initial={value} readOnly />

@@ -44,7 +44,11 @@ export function dependenciesOf(field: FieldModel): string[] {
 
 /** Fields of this record the predicate reads through `$form.` tokens. */
 function tokenNames(pred: Predicate): string[] {
-  return JSON.stringify(pred).match(/\$form\.[A-Za-z0-9_]+/g)?.map((t) => t.slice(6)) ?? [];
+  return (
+    JSON.stringify(pred)
+      .match(/\$form\.[A-Za-z0-9_]+/g)
+      ?.map((t) => t.slice(6)) ?? []
+  );
 }
 
 /** The first dependency still empty: the picker waits for it ("请先选择项目"). */

@@ -41,19 +41,26 @@ function isTreeRef(field: FieldModel): boolean {
 export function widgetNameOf(field: FieldModel): WidgetName {
   const named = field.ui?.widget as WidgetName | undefined;
   // a tree picker needs a tree entity; a reference to a flat entity is picked from its options
-  if (named === 'treeSelect' || named === 'treeMultiSelect') return isTreeRef(field) || (named === 'treeMultiSelect' && field.ui?.options) ? named : 'ref';
+  if (named === 'treeSelect' || named === 'treeMultiSelect')
+    return isTreeRef(field) || (named === 'treeMultiSelect' && field.ui?.options) ? named : 'ref';
   if (named && named in controls) return named;
   if (field.dict) return 'dict';
   if (field.ref) return isTreeRef(field) && field.ref.valueField !== 'id' && !field.ref.separator ? 'treeSelect' : 'ref';
   if (field.options) return 'select';
   switch (field.kind) {
-    case 'decimal': return field.display?.type === 'money' ? 'money' : 'number';
-    case 'integer': return 'number';
-    case 'boolean': return 'switch';
+    case 'decimal':
+      return field.display?.type === 'money' ? 'money' : 'number';
+    case 'integer':
+      return 'number';
+    case 'boolean':
+      return 'switch';
     case 'date':
-    case 'datetime': return 'date';
-    case 'month': return 'month';
-    default: return (field.maxLength ?? 0) > 500 ? 'textarea' : 'text';
+    case 'datetime':
+      return 'date';
+    case 'month':
+      return 'month';
+    default:
+      return (field.maxLength ?? 0) > 500 ? 'textarea' : 'text';
   }
 }
 

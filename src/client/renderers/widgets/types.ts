@@ -6,8 +6,23 @@ export type Row = Record<string, any>;
 
 /** The x-ui widget names (schemas/meta/x-ui.schema.json). */
 export type WidgetName =
-  | 'text' | 'textarea' | 'password' | 'number' | 'money' | 'date' | 'dateRange' | 'month'
-  | 'select' | 'dict' | 'ref' | 'treeSelect' | 'treeMultiSelect' | 'upload' | 'image' | 'switch' | 'hidden';
+  | 'text'
+  | 'textarea'
+  | 'password'
+  | 'number'
+  | 'money'
+  | 'date'
+  | 'dateRange'
+  | 'month'
+  | 'select'
+  | 'dict'
+  | 'ref'
+  | 'treeSelect'
+  | 'treeMultiSelect'
+  | 'upload'
+  | 'image'
+  | 'switch'
+  | 'hidden';
 
 export interface ControlProps {
   field: FieldModel;

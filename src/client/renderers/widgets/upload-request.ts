@@ -19,11 +19,23 @@ export async function uploadFile(http: RendererHttp, file: File): Promise<Upload
 }
 
 /** What is wrong with a file before it is sent, as a message key and its values; null when it may go. */
-export function fileProblem(file: { name: string; type: string; size: number }, rule: { types: readonly string[]; maxKb: number }):
-  { key: 'widget.uploadType' | 'widget.uploadSize'; types: string; size: string } | null {
+export function fileProblem(
+  file: { name: string; type: string; size: number },
+  rule: { types: readonly string[]; maxKb: number },
+): { key: 'widget.uploadType' | 'widget.uploadSize'; types: string; size: string } | null {
   const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
   const typeOk = rule.types.length === 0 || rule.types.some((t) => t === file.type || t.replace(/^\./, '') === extension);
-  const names = [...new Set(rule.types.map((t) => t.replace(/^image\//, '').replace(/^\./, '').replace('jpeg', 'jpg').toUpperCase()))].join('/');
+  const names = [
+    ...new Set(
+      rule.types.map((t) =>
+        t
+          .replace(/^image\//, '')
+          .replace(/^\./, '')
+          .replace('jpeg', 'jpg')
+          .toUpperCase(),
+      ),
+    ),
+  ].join('/');
   const size = rule.maxKb >= 1024 ? `${rule.maxKb / 1024} MB` : `${rule.maxKb}KB`;
   if (!typeOk) return { key: 'widget.uploadType', types: names, size };
   if (file.size > rule.maxKb * 1024) return { key: 'widget.uploadSize', types: names, size };

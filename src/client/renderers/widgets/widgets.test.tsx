@@ -16,7 +16,17 @@ afterEach(cleanup);
 const entities = catalog().entities;
 const demandLine = (name: string) => entities.materialTotalDemand.details[0].fieldMap[name];
 
-function Probe({ field, initial, values, onPick }: { field: FieldModel; initial?: unknown; values?: Row; onPick?: (r: Row | null) => void }) {
+function Probe({
+  field,
+  initial,
+  values,
+  onPick,
+}: {
+  field: FieldModel;
+  initial?: unknown;
+  values?: Row;
+  onPick?: (r: Row | null) => void;
+}) {
   const [value, setValue] = useState(initial);
   return (
     <>
@@ -26,9 +36,16 @@ function Probe({ field, initial, values, onPick }: { field: FieldModel; initial?
   );
 }
 
-function show(field: FieldModel, options: { initial?: unknown; http?: FakeHttp; lang?: 'zh' | 'en'; values?: Row; onPick?: (r: Row | null) => void } = {}) {
+function show(
+  field: FieldModel,
+  options: { initial?: unknown; http?: FakeHttp; lang?: 'zh' | 'en'; values?: Row; onPick?: (r: Row | null) => void } = {},
+) {
   const http = options.http ?? createFakeHttp(catalog());
-  render(<TestProviders http={http} lang={options.lang}><Probe field={field} initial={options.initial} values={options.values} onPick={options.onPick} /></TestProviders>);
+  render(
+    <TestProviders http={http} lang={options.lang}>
+      <Probe field={field} initial={options.initial} values={options.values} onPick={options.onPick} />
+    </TestProviders>,
+  );
   return http;
 }
 
@@ -184,7 +201,9 @@ describe('references', () => {
     expect(await screen.findByText(first.name)).toBeTruthy();
     expect(http.calls.filter((c) => c.url.endsWith('/project/options') && !c.params?.ids)).toHaveLength(0);
     openSelect(document.getElementById('probe')!);
-    await waitFor(() => expect(http.calls.some((c) => c.url.endsWith('/project/options') && c.params?.current === 1 && c.params?.size === 20)).toBe(true));
+    await waitFor(() =>
+      expect(http.calls.some((c) => c.url.endsWith('/project/options') && c.params?.current === 1 && c.params?.size === 20)).toBe(true),
+    );
     fireEvent.click(await screen.findByTitle(second.name));
     expect(value()).toBe(JSON.stringify(second.id));
   });
@@ -197,7 +216,11 @@ describe('references', () => {
     openSelect(document.getElementById('probe')!);
     // options name the goods by code, name and spec (x-entity optionFields), so that same-named goods differ
     fireEvent.click(await screen.findByTitle([goods.code, goods.name, goods.spec].filter(Boolean).join(' ')));
-    await waitFor(() => expect(onPick).toHaveBeenCalledWith(expect.objectContaining({ code: goods.code, name: goods.name, spec: goods.spec, unit: goods.unit })));
+    await waitFor(() =>
+      expect(onPick).toHaveBeenCalledWith(
+        expect.objectContaining({ code: goods.code, name: goods.name, spec: goods.spec, unit: goods.unit }),
+      ),
+    );
     expect(http.calls.some((c) => c.url.endsWith('/goodsArchives/detail') && c.params?.id === goods.id)).toBe(true);
   });
 
@@ -215,13 +238,23 @@ describe('references', () => {
   it('ref: a cascading picker waits for the field it depends on, then filters by it', async () => {
     const http = createFakeHttp(catalog());
     const project = http.tables.get('project')![0];
-    const previous: FieldModel = { ...entities.materialTotalDemand.fieldMap.previousVersionId, readOnly: false, ref: { ...entities.materialTotalDemand.fieldMap.previousVersionId.ref!, filter: { projectId: { _eq: '$form.projectId' } }, dependsOn: ['projectId'] } };
+    const previous: FieldModel = {
+      ...entities.materialTotalDemand.fieldMap.previousVersionId,
+      readOnly: false,
+      ref: {
+        ...entities.materialTotalDemand.fieldMap.previousVersionId.ref!,
+        filter: { projectId: { _eq: '$form.projectId' } },
+        dependsOn: ['projectId'],
+      },
+    };
     show(previous, { http, values: {} });
     expect((document.getElementById('probe') as HTMLInputElement).disabled).toBe(true);
     cleanup();
     show(previous, { http, values: { projectId: project.id } });
     openSelect(document.getElementById('probe')!);
-    await waitFor(() => expect(http.calls.some((c) => c.url.endsWith('/materialTotalDemand/options') && c.params?.projectId_equal === project.id)).toBe(true));
+    await waitFor(() =>
+      expect(http.calls.some((c) => c.url.endsWith('/materialTotalDemand/options') && c.params?.projectId_equal === project.id)).toBe(true),
+    );
   });
 
   it('treeSelect: the top level is 顶级 and a level loads when opened', async () => {

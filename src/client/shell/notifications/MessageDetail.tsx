@@ -19,7 +19,13 @@ export function MessageDetail({ api, id, onClose }: { api: MessageApi; id: strin
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const types = useDictionary(MESSAGE_TYPE_DICT);
-  const detail = useQuery({ queryKey: [...MESSAGES_KEY, 'detail', id], enabled: Boolean(id), queryFn: () => api.open(id!), staleTime: 0, gcTime: 0 });
+  const detail = useQuery({
+    queryKey: [...MESSAGES_KEY, 'detail', id],
+    enabled: Boolean(id),
+    queryFn: () => api.open(id!),
+    staleTime: 0,
+    gcTime: 0,
+  });
 
   // once the server has marked it read, the bell and the lists refresh
   useEffect(() => {
@@ -35,17 +41,36 @@ export function MessageDetail({ api, id, onClose }: { api: MessageApi; id: strin
       onCancel={onClose}
       destroyOnHidden
       footer={[
-        message?.path ? <Button key="open" type="primary" onClick={() => { onClose(); navigate(message.path!); }}>{t('message.open')}</Button> : null,
-        <Button key="close" onClick={onClose}>{t('common.close')}</Button>,
+        message?.path ? (
+          <Button
+            key="open"
+            type="primary"
+            onClick={() => {
+              onClose();
+              navigate(message.path!);
+            }}
+          >
+            {t('message.open')}
+          </Button>
+        ) : null,
+        <Button key="close" onClick={onClose}>
+          {t('common.close')}
+        </Button>,
       ]}
     >
-      {!message ? <Skeleton active /> : (
+      {!message ? (
+        <Skeleton active />
+      ) : (
         <div data-testid="message-detail">
-          <Descriptions size="small" column={2} items={[
-            { key: 'sender', label: t('column.sender'), children: senderName(message, t('message.system')) },
-            { key: 'time', label: t('column.time'), children: message.createTime },
-            { key: 'type', label: t('column.type'), children: typeLabel },
-          ]} />
+          <Descriptions
+            size="small"
+            column={2}
+            items={[
+              { key: 'sender', label: t('column.sender'), children: senderName(message, t('message.system')) },
+              { key: 'time', label: t('column.time'), children: message.createTime },
+              { key: 'type', label: t('column.type'), children: typeLabel },
+            ]}
+          />
           <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginTop: 12 }}>{message.content}</Typography.Paragraph>
         </div>
       )}

@@ -18,7 +18,17 @@ import { useTexts } from './texts.ts';
 
 type Box = 'inbox' | 'sent';
 
-export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: MessageApi; open: boolean; onClose: () => void; onOpenMessage: (id: string) => void }) {
+export function MessageDrawer({
+  api,
+  open,
+  onClose,
+  onOpenMessage,
+}: {
+  api: MessageApi;
+  open: boolean;
+  onClose: () => void;
+  onOpenMessage: (id: string) => void;
+}) {
   const t = useTexts();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
@@ -31,7 +41,12 @@ export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: Mess
   const [selected, setSelected] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
 
-  const query = { current: paging.current, size: paging.size, title: title || undefined, ...(box === 'inbox' && unreadOnly ? { isRead: 1 } : {}) };
+  const query = {
+    current: paging.current,
+    size: paging.size,
+    title: title || undefined,
+    ...(box === 'inbox' && unreadOnly ? { isRead: 1 } : {}),
+  };
   const list = useQuery({
     queryKey: [...MESSAGES_KEY, box, query],
     enabled: open,
@@ -44,7 +59,9 @@ export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: Mess
   const removeSelected = () => {
     if (!selected.length) return void message.warning(t('toast.selectOne'));
     modal.confirm({
-      title: t('confirm.delete'), okText: t('common.ok'), cancelText: t('common.cancel'),
+      title: t('confirm.delete'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
       onOk: async () => {
         try {
           await api.remove(selected);
@@ -59,37 +76,58 @@ export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: Mess
     });
   };
 
-  const readAll = () => modal.confirm({
-    title: t('confirm.readAll'), okText: t('common.ok'), cancelText: t('common.cancel'),
-    onOk: async () => {
-      try {
-        await api.readAll();
-        void message.success(t('toast.readAll'));
-      } catch {
-        // the HTTP client has shown the server's message
-      } finally {
-        await refresh();
-      }
-    },
-  });
+  const readAll = () =>
+    modal.confirm({
+      title: t('confirm.readAll'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        try {
+          await api.readAll();
+          void message.success(t('toast.readAll'));
+        } catch {
+          // the HTTP client has shown the server's message
+        } finally {
+          await refresh();
+        }
+      },
+    });
 
   const titleCell = (record: MessageRecord) => (
     <Typography.Link onClick={() => onOpenMessage(record.id)} strong={record.isRead === 1}>
-      {record.isRead === 1 && <Badge status="processing" style={{ marginRight: 6 }} />}{record.title}
+      {record.isRead === 1 && <Badge status="processing" style={{ marginRight: 6 }} />}
+      {record.title}
     </Typography.Link>
   );
-  const columns: ColumnsType<MessageRecord> = box === 'inbox' ? [
-    { key: 'title', title: t('column.title'), render: (_v, r) => titleCell(r) },
-    { key: 'type', title: t('column.type'), width: 120, render: (_v, r) => typeLabel(r.type) },
-    { key: 'sender', title: t('column.sender'), width: 140, render: (_v, r) => senderName(r, t('message.system')) },
-    { key: 'time', title: t('column.time'), dataIndex: 'createTime', width: 180 },
-    { key: 'status', title: t('column.status'), width: 90, render: (_v, r) => (r.isRead === 1 ? <Tag color="blue">{t('status.unread')}</Tag> : <Tag>{t('status.read')}</Tag>) },
-  ] : [
-    { key: 'title', title: t('column.title'), render: (_v, r) => <Typography.Link onClick={() => onOpenMessage(r.id)}>{r.title}</Typography.Link> },
-    { key: 'type', title: t('column.type'), width: 120, render: (_v, r) => typeLabel(r.type) },
-    { key: 'time', title: t('column.time'), dataIndex: 'createTime', width: 180 },
-    { key: 'receivers', title: t('column.receivers'), width: 140, render: (_v, r) => `${r.readCount ?? 0} / ${r.receiverCount ?? 0}` },
-  ];
+  const columns: ColumnsType<MessageRecord> =
+    box === 'inbox'
+      ? [
+          { key: 'title', title: t('column.title'), render: (_v, r) => titleCell(r) },
+          { key: 'type', title: t('column.type'), width: 120, render: (_v, r) => typeLabel(r.type) },
+          { key: 'sender', title: t('column.sender'), width: 140, render: (_v, r) => senderName(r, t('message.system')) },
+          { key: 'time', title: t('column.time'), dataIndex: 'createTime', width: 180 },
+          {
+            key: 'status',
+            title: t('column.status'),
+            width: 90,
+            render: (_v, r) => (r.isRead === 1 ? <Tag color="blue">{t('status.unread')}</Tag> : <Tag>{t('status.read')}</Tag>),
+          },
+        ]
+      : [
+          {
+            key: 'title',
+            title: t('column.title'),
+            render: (_v, r) => <Typography.Link onClick={() => onOpenMessage(r.id)}>{r.title}</Typography.Link>,
+          },
+          { key: 'type', title: t('column.type'), width: 120, render: (_v, r) => typeLabel(r.type) },
+          { key: 'time', title: t('column.time'), dataIndex: 'createTime', width: 180 },
+          {
+            key: 'receivers',
+            title: t('column.receivers'),
+            width: 140,
+            render: (_v, r) => `${r.readCount ?? 0} / ${r.receiverCount ?? 0}`,
+          },
+        ];
 
   const switchBox = (next: string) => {
     setBox(next as Box);
@@ -98,19 +136,63 @@ export function MessageDrawer({ api, open, onClose, onOpenMessage }: { api: Mess
   };
 
   return (
-    <Drawer open={open} onClose={onClose} placement="right" size="80%" title={t('drawer.title')} destroyOnHidden data-testid="message-drawer"
-      extra={permissions.message_add ? <Button type="primary" icon={<SendOutlined />} onClick={() => setSending(true)}>{t('drawer.send')}</Button> : null}>
-      <Tabs activeKey={box} onChange={switchBox} items={[{ key: 'inbox', label: t('drawer.inbox') }, { key: 'sent', label: t('drawer.sent') }]} />
+    <Drawer
+      open={open}
+      onClose={onClose}
+      placement="right"
+      size="80%"
+      title={t('drawer.title')}
+      destroyOnHidden
+      data-testid="message-drawer"
+      extra={
+        permissions.message_add ? (
+          <Button type="primary" icon={<SendOutlined />} onClick={() => setSending(true)}>
+            {t('drawer.send')}
+          </Button>
+        ) : null
+      }
+    >
+      <Tabs
+        activeKey={box}
+        onChange={switchBox}
+        items={[
+          { key: 'inbox', label: t('drawer.inbox') },
+          { key: 'sent', label: t('drawer.sent') },
+        ]}
+      />
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search allowClear placeholder={t('drawer.search')} aria-label={t('drawer.search')} onSearch={(v) => { setTitle(v.trim()); setPaging((p) => ({ ...p, current: 1 })); }} style={{ width: 240 }} />
+        <Input.Search
+          allowClear
+          placeholder={t('drawer.search')}
+          aria-label={t('drawer.search')}
+          onSearch={(v) => {
+            setTitle(v.trim());
+            setPaging((p) => ({ ...p, current: 1 }));
+          }}
+          style={{ width: 240 }}
+        />
         {box === 'inbox' && (
           <Space size={4}>
-            <Switch size="small" checked={unreadOnly} onChange={(v) => { setUnreadOnly(v); setPaging((p) => ({ ...p, current: 1 })); }} aria-label={t('drawer.onlyUnread')} />
+            <Switch
+              size="small"
+              checked={unreadOnly}
+              onChange={(v) => {
+                setUnreadOnly(v);
+                setPaging((p) => ({ ...p, current: 1 }));
+              }}
+              aria-label={t('drawer.onlyUnread')}
+            />
             <span>{t('drawer.onlyUnread')}</span>
           </Space>
         )}
-        {box === 'inbox' && <Button icon={<CheckOutlined />} onClick={readAll}>{t('drawer.readAll')}</Button>}
-        <Button danger icon={<DeleteOutlined />} onClick={removeSelected}>{t('drawer.delete')}</Button>
+        {box === 'inbox' && (
+          <Button icon={<CheckOutlined />} onClick={readAll}>
+            {t('drawer.readAll')}
+          </Button>
+        )}
+        <Button danger icon={<DeleteOutlined />} onClick={removeSelected}>
+          {t('drawer.delete')}
+        </Button>
       </Space>
       <Table<MessageRecord>
         rowKey="id"

@@ -22,13 +22,20 @@ export function NoticeBoard({ size = 5 }: { size?: number }) {
 
   return (
     <CardBox radius={10} title={t('notice.title')}>
-      {notices.isLoading ? <Skeleton active paragraph={{ rows: 2 }} /> : notices.data?.records.length ? (
+      {notices.isLoading ? (
+        <Skeleton active paragraph={{ rows: 2 }} />
+      ) : notices.data?.records.length ? (
         <List<Notice>
           size="small"
           data-testid="notice-board"
           dataSource={notices.data.records}
           renderItem={(n) => (
-            <List.Item key={n.id} onClick={() => setShown(n)} style={{ cursor: 'pointer' }} extra={<Typography.Text type="secondary">{n.releaseTime}</Typography.Text>}>
+            <List.Item
+              key={n.id}
+              onClick={() => setShown(n)}
+              style={{ cursor: 'pointer' }}
+              extra={<Typography.Text type="secondary">{n.releaseTime}</Typography.Text>}
+            >
               <Space size={8}>
                 <Tag color="blue">{category(n.category)}</Tag>
                 <Typography.Text>{n.title}</Typography.Text>
@@ -36,12 +43,15 @@ export function NoticeBoard({ size = 5 }: { size?: number }) {
             </List.Item>
           )}
         />
-      ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('notice.empty')} />}
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('notice.empty')} />
+      )}
       <Modal open={Boolean(shown)} title={shown?.title} onCancel={() => setShown(null)} footer={null} destroyOnHidden>
         {shown && (
           <>
             <Typography.Paragraph type="secondary">
-              <Tag color="blue">{category(shown.category)}</Tag>{t('notice.published', { date: shown.releaseTime })}
+              <Tag color="blue">{category(shown.category)}</Tag>
+              {t('notice.published', { date: shown.releaseTime })}
             </Typography.Paragraph>
             <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{shown.content}</Typography.Paragraph>
           </>

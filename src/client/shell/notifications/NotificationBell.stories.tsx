@@ -8,7 +8,15 @@ import { NoticeBoard } from './NoticeBoard.tsx';
 import { NotificationBell } from './NotificationBell.tsx';
 import { createFakeMessageServer, FakeMessageApi, manualLive, sampleMessages, type FakeMessageServerOptions } from './testing.tsx';
 
-function Bell({ server, permissions = {}, live = false }: { server: FakeMessageServerOptions; permissions?: Record<string, boolean>; live?: boolean }) {
+function Bell({
+  server,
+  permissions = {},
+  live = false,
+}: {
+  server: FakeMessageServerOptions;
+  permissions?: Record<string, boolean>;
+  live?: boolean;
+}) {
   const http = useMemo(() => createFakeMessageServer({ showError: (text) => void message.error(text), ...server }), [server]);
   const channel = useMemo(() => manualLive(), []);
   appStore.set(permissionAtom, permissions);
@@ -36,7 +44,9 @@ type Story = StoryObj<typeof Bell>;
 export const UnreadMessages: Story = { args: { server: { inbox: sampleMessages(23, 4) } } };
 export const NoMessages: Story = { args: { server: { inbox: [] } } };
 export const LiveMessage: Story = { args: { server: { inbox: sampleMessages(3, 0) }, live: true } };
-export const FailingReadAllAndDelete: Story = { args: { server: { inbox: sampleMessages(5, 5), fail: { readAll: '消息服务繁忙,请稍后再试', remove: '该消息已被发送人撤回' } } } };
+export const FailingReadAllAndDelete: Story = {
+  args: { server: { inbox: sampleMessages(5, 5), fail: { readAll: '消息服务繁忙,请稍后再试', remove: '该消息已被发送人撤回' } } },
+};
 export const SenderWithSentMessages: Story = {
   args: {
     permissions: { message_add: true },
@@ -48,10 +58,20 @@ export const HomeNotices: StoryObj<typeof NoticeBoard> = {
   render: () => {
     const http = createFakeMessageServer({
       notices: [
-        { id: '1', title: '关于做好年度成本结算工作的通知', category: '6', releaseTime: '2026-01-10', content: '请各项目于本月底前完成分包、劳务及材料的月度结算录入,并提交审批。' },
+        {
+          id: '1',
+          title: '关于做好年度成本结算工作的通知',
+          category: '6',
+          releaseTime: '2026-01-10',
+          content: '请各项目于本月底前完成分包、劳务及材料的月度结算录入,并提交审批。',
+        },
         { id: '2', title: '筑算成本管控平台上线运行', category: '1', releaseTime: '2026-01-05', content: '自即日起上线运行。' },
       ],
     });
-    return <FakeMessageApi http={http}><NoticeBoard /></FakeMessageApi>;
+    return (
+      <FakeMessageApi http={http}>
+        <NoticeBoard />
+      </FakeMessageApi>
+    );
   },
 };

@@ -63,8 +63,18 @@ describe('the notification bell', () => {
     const live = renderBell(server);
     await waitFor(() => expect(live.open).toBe(1));
     const before = server.calls.filter((c) => c.url.endsWith('/my/topList')).length;
-    server.inbox.unshift({ id: '7777', title: '混凝土浇筑通知', content: '明早六点浇筑。', type: '1', createUserName: '赵敏', createTime: '2026-11-22 08:00:00', isRead: 1 });
-    act(() => live.emit('message', { id: '7777', title: '混凝土浇筑通知', type: '1', createUserName: '赵敏', createTime: '2026-11-22 08:00:00' }));
+    server.inbox.unshift({
+      id: '7777',
+      title: '混凝土浇筑通知',
+      content: '明早六点浇筑。',
+      type: '1',
+      createUserName: '赵敏',
+      createTime: '2026-11-22 08:00:00',
+      isRead: 1,
+    });
+    act(() =>
+      live.emit('message', { id: '7777', title: '混凝土浇筑通知', type: '1', createUserName: '赵敏', createTime: '2026-11-22 08:00:00' }),
+    );
     const popup = await screen.findByTestId('live-message');
     expect(popup.textContent).toContain('混凝土浇筑通知');
     expect(popup.textContent).toContain('来自 赵敏');
@@ -105,10 +115,21 @@ describe('the message drawer', () => {
     await openDrawer(server);
     await waitFor(() => expect(rows()).toHaveLength(10));
     expect(screen.getByText('共 23 条')).toBeTruthy();
-    expect(server.calls).toContainEqual({ method: 'GET', url: '/api/blade-message/message/my/list', params: { current: 1, size: 10, title: undefined } });
+    expect(server.calls).toContainEqual({
+      method: 'GET',
+      url: '/api/blade-message/message/my/list',
+      params: { current: 1, size: 10, title: undefined },
+    });
     expect(screen.getAllByText('未读')).toHaveLength(5);
     fireEvent.mouseDown(document.querySelector('.ant-pagination-options .ant-select')!);
-    await waitFor(() => expect([...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent)).toEqual(['10 条/页', '20 条/页', '30 条/页', '50 条/页']));
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent)).toEqual([
+        '10 条/页',
+        '20 条/页',
+        '30 条/页',
+        '50 条/页',
+      ]),
+    );
   });
 
   it('deletes the selected messages after confirmation', async () => {
@@ -119,10 +140,15 @@ describe('the message drawer', () => {
     fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
     fireEvent.click(await screen.findByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(rows()).toHaveLength(2));
-    expect(server.calls).toContainEqual({ method: 'POST', url: '/api/blade-message/message/remove', params: { ids: '5003' }, body: undefined });
+    expect(server.calls).toContainEqual({
+      method: 'POST',
+      url: '/api/blade-message/message/remove',
+      params: { ids: '5003' },
+      body: undefined,
+    });
   });
 
-  it('a refused deletion keeps the row (the client shows the server\'s message)', async () => {
+  it("a refused deletion keeps the row (the client shows the server's message)", async () => {
     const server = createFakeMessageServer({ inbox: sampleMessages(2, 0), fail: { remove: '该消息已被发送人撤回' } });
     await openDrawer(server);
     await waitFor(() => expect(rows()).toHaveLength(2));
@@ -168,7 +194,14 @@ describe('the message drawer', () => {
     fireEvent.change(within(dialog).getByLabelText('消息标题'), { target: { value: '成本月报' } });
     fireEvent.change(within(dialog).getByLabelText('消息内容'), { target: { value: '请于 5 日前提交。' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /发\s*送/ }));
-    await waitFor(() => expect(admin.calls.find((c) => c.url.endsWith('/save'))?.body).toEqual({ type: '4', roleIds: '4001', title: '成本月报', content: '请于 5 日前提交。' }));
+    await waitFor(() =>
+      expect(admin.calls.find((c) => c.url.endsWith('/save'))?.body).toEqual({
+        type: '4',
+        roleIds: '4001',
+        title: '成本月报',
+        content: '请于 5 日前提交。',
+      }),
+    );
     expect(await screen.findByText('发送成功')).toBeTruthy();
   });
 });

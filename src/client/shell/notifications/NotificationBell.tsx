@@ -48,10 +48,23 @@ export function NotificationBell({ color, subscribe = sessionSubscribe }: Notifi
       description: (
         <div data-testid="live-message">
           <Typography.Text strong>{summary.title}</Typography.Text>
-          <div style={{ color: '#909399', fontSize: 12 }}>{t('message.from', { name: senderName(summary, t('message.system')) })} · {summary.createTime}</div>
+          <div style={{ color: '#909399', fontSize: 12 }}>
+            {t('message.from', { name: senderName(summary, t('message.system')) })} · {summary.createTime}
+          </div>
         </div>
       ),
-      actions: <Button type="primary" size="small" onClick={() => { notification.destroy(key); openMessage(summary.id); }}>{t('message.view')}</Button>,
+      actions: (
+        <Button
+          type="primary"
+          size="small"
+          onClick={() => {
+            notification.destroy(key);
+            openMessage(summary.id);
+          }}
+        >
+          {t('message.view')}
+        </Button>
+      ),
     });
   });
 
@@ -69,31 +82,64 @@ export function NotificationBell({ color, subscribe = sessionSubscribe }: Notifi
   const unread = top.data?.unReadCount ?? 0;
   const content = (
     <div style={{ width: 340 }} data-testid="message-popover">
-      {top.isLoading ? <Spin /> : top.data?.messageList.length ? (
+      {top.isLoading ? (
+        <Spin />
+      ) : top.data?.messageList.length ? (
         <List<MessageRecord>
           size="small"
           dataSource={top.data.messageList}
           renderItem={(item) => (
             <List.Item key={item.id} onClick={() => openMessage(item.id)} style={{ cursor: 'pointer' }}>
               <List.Item.Meta
-                title={<Space size={6}>{item.isRead === 1 && <Badge status="processing" />}<Typography.Text strong={item.isRead === 1} ellipsis style={{ maxWidth: 280 }}>{item.title}</Typography.Text></Space>}
+                title={
+                  <Space size={6}>
+                    {item.isRead === 1 && <Badge status="processing" />}
+                    <Typography.Text strong={item.isRead === 1} ellipsis style={{ maxWidth: 280 }}>
+                      {item.title}
+                    </Typography.Text>
+                  </Space>
+                }
                 description={`${senderName(item, t('message.system'))} · ${item.createTime}`}
               />
             </List.Item>
           )}
         />
-      ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('bell.empty')} />}
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('bell.empty')} />
+      )}
       <div style={{ display: 'flex', justifyContent: 'space-between', borderTop: '1px solid rgba(5,5,5,0.06)', paddingTop: 8 }}>
-        <Button type="link" size="small" disabled={!unread} onClick={() => void readAll()}>{t('bell.readAll')}</Button>
-        <Button type="link" size="small" onClick={() => { setOpen(false); setDrawer(true); }}>{t('bell.viewAll')}</Button>
+        <Button type="link" size="small" disabled={!unread} onClick={() => void readAll()}>
+          {t('bell.readAll')}
+        </Button>
+        <Button
+          type="link"
+          size="small"
+          onClick={() => {
+            setOpen(false);
+            setDrawer(true);
+          }}
+        >
+          {t('bell.viewAll')}
+        </Button>
       </div>
     </div>
   );
 
   return (
     <>
-      <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} content={content}
-        title={<Space>{t('bell.title')}{unread > 0 && <Typography.Text type="secondary">{t('bell.unread', { count: unread })}</Typography.Text>}</Space>}>
+      <Popover
+        trigger="click"
+        placement="bottomRight"
+        open={open}
+        onOpenChange={setOpen}
+        content={content}
+        title={
+          <Space>
+            {t('bell.title')}
+            {unread > 0 && <Typography.Text type="secondary">{t('bell.unread', { count: unread })}</Typography.Text>}
+          </Space>
+        }
+      >
         <Badge count={unread} overflowCount={website.logBadgeMax} size="small" offset={[-4, 4]}>
           <Button type="text" style={{ color }} icon={<BellOutlined />} aria-label={t('bell.title')} data-testid="message-bell" />
         </Badge>

@@ -21,7 +21,17 @@ interface SendValues {
 
 const RECIPIENT_FIELD: Record<string, 'receiverIds' | 'deptIds' | 'roleIds'> = { '1': 'receiverIds', '2': 'deptIds', '4': 'roleIds' };
 
-export function SendMessageForm({ api, open, onClose, onSent }: { api: MessageApi; open: boolean; onClose: () => void; onSent?: () => void }) {
+export function SendMessageForm({
+  api,
+  open,
+  onClose,
+  onSent,
+}: {
+  api: MessageApi;
+  open: boolean;
+  onClose: () => void;
+  onSent?: () => void;
+}) {
   const t = useTexts();
   const { message } = App.useApp();
   const [form] = Form.useForm<SendValues>();
@@ -29,11 +39,18 @@ export function SendMessageForm({ api, open, onClose, onSent }: { api: MessageAp
   const [keyword, setKeyword] = useState('');
   const [sending, setSending] = useState(false);
   const types = useDictionary(MESSAGE_TYPE_DICT);
-  const users = useQuery({ queryKey: ['message-users', keyword], enabled: open && type === '1', queryFn: () => api.users(keyword), staleTime: 30_000 });
+  const users = useQuery({
+    queryKey: ['message-users', keyword],
+    enabled: open && type === '1',
+    queryFn: () => api.users(keyword),
+    staleTime: 30_000,
+  });
   const depts = useQuery({ queryKey: ['message-depts'], enabled: open && type === '2', queryFn: api.depts, staleTime: 60_000 });
   const roles = useQuery({ queryKey: ['message-roles'], enabled: open && type === '4', queryFn: api.roles, staleTime: 60_000 });
   const [known, setKnown] = useState<Record<string, string>>({});
-  const userOptions = [...new Map([...(users.data?.records ?? []).map((o) => [o.value, o.label] as const), ...Object.entries(known)]).entries()].map(([value, label]) => ({ value, label }));
+  const userOptions = [
+    ...new Map([...(users.data?.records ?? []).map((o) => [o.value, o.label] as const), ...Object.entries(known)]).entries(),
+  ].map(([value, label]) => ({ value, label }));
 
   const submit = async (values: SendValues) => {
     const field = RECIPIENT_FIELD[values.type];
@@ -46,9 +63,11 @@ export function SendMessageForm({ api, open, onClose, onSent }: { api: MessageAp
       onSent?.();
       onClose();
     } catch (error) {
-      const errors = error instanceof ApiError ? (error.body as { data?: { errors?: { path: string; message: string }[] } })?.data?.errors : undefined;
+      const errors =
+        error instanceof ApiError ? (error.body as { data?: { errors?: { path: string; message: string }[] } })?.data?.errors : undefined;
       // the HTTP client has shown the server's message; field errors also go beside their fields
-      if (errors?.length) form.setFields(errors.map((e) => ({ name: e.path.replace(/^\//, '').split('/')[0] as keyof SendValues, errors: [e.message] })));
+      if (errors?.length)
+        form.setFields(errors.map((e) => ({ name: e.path.replace(/^\//, '').split('/')[0] as keyof SendValues, errors: [e.message] })));
     } finally {
       setSending(false);
     }
@@ -56,7 +75,17 @@ export function SendMessageForm({ api, open, onClose, onSent }: { api: MessageAp
 
   const required = (key: 'send.required' | 'send.choose', label: string) => [{ required: true, message: t(key, { field: label }) }];
   return (
-    <Modal open={open} title={t('send.title')} onCancel={onClose} onOk={() => form.submit()} okText={t('send.submit')} cancelText={t('send.cancel')} confirmLoading={sending} destroyOnHidden width={640}>
+    <Modal
+      open={open}
+      title={t('send.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('send.submit')}
+      cancelText={t('send.cancel')}
+      confirmLoading={sending}
+      destroyOnHidden
+      width={640}
+    >
       <Form form={form} layout="vertical" initialValues={{ type: '1' }} onFinish={submit} preserve={false}>
         <Form.Item name="type" label={t('send.type')} rules={required('send.choose', t('send.type'))}>
           <Select options={(types.data ?? []).filter((d) => d.value !== '3')} aria-label={t('send.type')} />
@@ -70,18 +99,35 @@ export function SendMessageForm({ api, open, onClose, onSent }: { api: MessageAp
               options={userOptions}
               loading={users.isFetching}
               aria-label={t('send.users')}
-              onChange={(_v, options) => setKnown((k) => ({ ...k, ...Object.fromEntries((options as { value: string; label: string }[]).map((o) => [o.value, o.label])) }))}
+              onChange={(_v, options) =>
+                setKnown((k) => ({
+                  ...k,
+                  ...Object.fromEntries((options as { value: string; label: string }[]).map((o) => [o.value, o.label])),
+                }))
+              }
             />
           </Form.Item>
         )}
         {type === '2' && (
           <Form.Item name="deptIds" label={t('send.depts')} rules={required('send.choose', t('send.depts'))}>
-            <TreeSelect multiple treeDefaultExpandAll treeData={depts.data ?? []} fieldNames={{ label: 'title', value: 'id', children: 'children' }} aria-label={t('send.depts')} />
+            <TreeSelect
+              multiple
+              treeDefaultExpandAll
+              treeData={depts.data ?? []}
+              fieldNames={{ label: 'title', value: 'id', children: 'children' }}
+              aria-label={t('send.depts')}
+            />
           </Form.Item>
         )}
         {type === '4' && (
           <Form.Item name="roleIds" label={t('send.roles')} rules={required('send.choose', t('send.roles'))}>
-            <TreeSelect multiple treeDefaultExpandAll treeData={roles.data ?? []} fieldNames={{ label: 'title', value: 'id', children: 'children' }} aria-label={t('send.roles')} />
+            <TreeSelect
+              multiple
+              treeDefaultExpandAll
+              treeData={roles.data ?? []}
+              fieldNames={{ label: 'title', value: 'id', children: 'children' }}
+              aria-label={t('send.roles')}
+            />
           </Form.Item>
         )}
         <Form.Item name="title" label={t('send.subject')} rules={required('send.required', t('send.subject'))}>

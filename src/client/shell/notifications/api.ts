@@ -72,4 +72,3 @@ export function messageApi(http: RendererHttp) {
 }
 
 export type MessageApi = ReturnType<typeof messageApi>;
-

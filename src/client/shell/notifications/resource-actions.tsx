@@ -33,8 +33,19 @@ function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
     }
   };
   return (
-    <Modal open width={480} title={t('resource.enable')} onCancel={() => onClose(false)} onOk={() => void enable()} confirmLoading={busy} okText={t('common.ok')} cancelText={t('common.cancel')}>
-      <Typography.Paragraph>{t('resource.enableConfirm', { code, what: t(model.key === 'sms' ? 'resource.sms' : 'resource.storage') })}</Typography.Paragraph>
+    <Modal
+      open
+      width={480}
+      title={t('resource.enable')}
+      onCancel={() => onClose(false)}
+      onOk={() => void enable()}
+      confirmLoading={busy}
+      okText={t('common.ok')}
+      cancelText={t('common.cancel')}
+    >
+      <Typography.Paragraph>
+        {t('resource.enableConfirm', { code, what: t(model.key === 'sms' ? 'resource.sms' : 'resource.storage') })}
+      </Typography.Paragraph>
     </Modal>
   );
 }
@@ -48,8 +59,13 @@ function SendSmsDialog({ model, onClose }: ActionDialogProps) {
   const send = async (values: { code?: string; phones: string; params?: string }) => {
     setBusy(true);
     try {
-      const phones = values.phones.split(/[\s,,]+/).filter(Boolean).join(',');
-      const answer = await http.post<{ recorded: boolean }>(`${model.api}/endpoint/send-message`, undefined, { searchParams: { code: values.code || undefined, phones, params: values.params || undefined } });
+      const phones = values.phones
+        .split(/[\s,,]+/)
+        .filter(Boolean)
+        .join(',');
+      const answer = await http.post<{ recorded: boolean }>(`${model.api}/endpoint/send-message`, undefined, {
+        searchParams: { code: values.code || undefined, phones, params: values.params || undefined },
+      });
       void message.success(answer?.recorded ? t('resource.smsRecorded') : t('resource.smsSent'));
       onClose(false);
     } catch {
@@ -59,11 +75,30 @@ function SendSmsDialog({ model, onClose }: ActionDialogProps) {
     }
   };
   return (
-    <Modal open width={560} title={t('resource.sendSms')} onCancel={() => onClose(false)} onOk={() => form.submit()} confirmLoading={busy} okText={t('send.submit')} cancelText={t('common.cancel')}>
+    <Modal
+      open
+      width={560}
+      title={t('resource.sendSms')}
+      onCancel={() => onClose(false)}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okText={t('send.submit')}
+      cancelText={t('common.cancel')}
+    >
       <Form form={form} layout="vertical" onFinish={(v) => void send(v)}>
-        <Form.Item name="code" label={t('resource.smsCode')}><Input /></Form.Item>
-        <Form.Item name="phones" label={t('resource.phones')} rules={[{ required: true, message: t('send.required', { field: t('resource.phones') }) }]}><Input.TextArea rows={2} /></Form.Item>
-        <Form.Item name="params" label={t('resource.params')}><Input.TextArea rows={3} placeholder='{"code": "4821"}' /></Form.Item>
+        <Form.Item name="code" label={t('resource.smsCode')}>
+          <Input />
+        </Form.Item>
+        <Form.Item
+          name="phones"
+          label={t('resource.phones')}
+          rules={[{ required: true, message: t('send.required', { field: t('resource.phones') }) }]}
+        >
+          <Input.TextArea rows={2} />
+        </Form.Item>
+        <Form.Item name="params" label={t('resource.params')}>
+          <Input.TextArea rows={3} placeholder='{"code": "4821"}' />
+        </Form.Item>
       </Form>
     </Modal>
   );
@@ -79,7 +114,10 @@ function UploadDialog({ onClose }: ActionDialogProps) {
         name="file"
         multiple
         action="/api/blade-resource/oss/endpoint/put-file"
-        headers={{ [website.tokenHeader]: `bearer ${tokenStore.access}`, Authorization: `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}` }}
+        headers={{
+          [website.tokenHeader]: `bearer ${tokenStore.access}`,
+          Authorization: `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`,
+        }}
         onChange={({ file }) => {
           if (file.status === 'done' && file.response?.code === 200) {
             setUploaded((n) => n + 1);
@@ -90,16 +128,22 @@ function UploadDialog({ onClose }: ActionDialogProps) {
           }
         }}
       >
-        <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
         <p className="ant-upload-text">{t('resource.uploadHint')}</p>
       </Upload.Dragger>
     </Modal>
   );
 }
 
-registerExtension('oss', { rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }] });
+registerExtension('oss', {
+  rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }],
+});
 registerExtension('sms', {
   rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'sms_enable', dialog: EnableDialog }],
   toolbarActions: [{ key: 'send', label: label('resource.sendSms'), permission: 'sms_send', dialog: SendSmsDialog }],
 });
-registerExtension('attach', { toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }] });
+registerExtension('attach', {
+  toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }],
+});

@@ -19,12 +19,28 @@ type Params = Record<string, string | number | boolean | undefined | null> | und
 
 const DICTIONARIES: Record<string, Record<'zh' | 'en', [string, string][]>> = {
   message_type: {
-    zh: [['1', '普通消息'], ['2', '部门广播'], ['3', '审批消息'], ['4', '角色广播']],
-    en: [['1', 'Ordinary'], ['2', 'Department broadcast'], ['3', 'Approval'], ['4', 'Role broadcast']],
+    zh: [
+      ['1', '普通消息'],
+      ['2', '部门广播'],
+      ['3', '审批消息'],
+      ['4', '角色广播'],
+    ],
+    en: [
+      ['1', 'Ordinary'],
+      ['2', 'Department broadcast'],
+      ['3', 'Approval'],
+      ['4', 'Role broadcast'],
+    ],
   },
   notice: {
-    zh: [['1', '发布通知'], ['6', '事务通知']],
-    en: [['1', 'Announcement'], ['6', 'Affairs notice']],
+    zh: [
+      ['1', '发布通知'],
+      ['6', '事务通知'],
+    ],
+    en: [
+      ['1', 'Announcement'],
+      ['6', 'Affairs notice'],
+    ],
   },
 };
 
@@ -70,7 +86,13 @@ export interface FakeMessageServer extends RendererHttp {
 function page<T>(rows: T[], params: Params) {
   const size = Number(params?.size ?? 10);
   const current = Number(params?.current ?? 1);
-  return { records: rows.slice((current - 1) * size, current * size), total: rows.length, size, current, pages: Math.ceil(rows.length / size) };
+  return {
+    records: rows.slice((current - 1) * size, current * size),
+    total: rows.length,
+    size,
+    current,
+    pages: Math.ceil(rows.length / size),
+  };
 }
 
 export function createFakeMessageServer(options: FakeMessageServerOptions = {}): FakeMessageServer {
@@ -105,7 +127,10 @@ export function createFakeMessageServer(options: FakeMessageServerOptions = {}):
         if (options.fail?.topList) failWith(options.fail.topList);
         return { messageList: server.inbox.slice(0, 5), unReadCount: server.inbox.filter((m) => m.isRead === 1).length };
       case `${MESSAGE_BASE}/my/list`:
-        return page(titleFilter(server.inbox).filter((m) => params?.isRead === undefined || m.isRead === Number(params.isRead)), params);
+        return page(
+          titleFilter(server.inbox).filter((m) => params?.isRead === undefined || m.isRead === Number(params.isRead)),
+          params,
+        );
       case `${MESSAGE_BASE}/my/sendList`:
         return page(titleFilter(server.sent), params);
       case `${MESSAGE_BASE}/detail`: {
@@ -117,9 +142,24 @@ export function createFakeMessageServer(options: FakeMessageServerOptions = {}):
       case '/api/blade-system/dict/dictionary':
         return (DICTIONARIES[String(params?.code)]?.[lang()] ?? []).map(([dictKey, dictValue]) => ({ dictKey, dictValue }));
       case '/api/blade-system/user/options':
-        return page([{ value: '2001', label: '王晓明' }, { value: '2002', label: '赵敏' }, { value: '2003', label: '李建国' }].filter((u) => !params?.keyword || u.label.includes(String(params.keyword))), { size: 20 });
+        return page(
+          [
+            { value: '2001', label: '王晓明' },
+            { value: '2002', label: '赵敏' },
+            { value: '2003', label: '李建国' },
+          ].filter((u) => !params?.keyword || u.label.includes(String(params.keyword))),
+          { size: 20 },
+        );
       case '/api/blade-system/dept/tree':
-        return [{ id: '3001', title: '筑算建设集团', key: '3001', value: '3001', children: [{ id: '3002', title: '第一工程公司', key: '3002', value: '3002' }] }];
+        return [
+          {
+            id: '3001',
+            title: '筑算建设集团',
+            key: '3001',
+            value: '3001',
+            children: [{ id: '3002', title: '第一工程公司', key: '3002', value: '3002' }],
+          },
+        ];
       case '/api/blade-system/role/tree':
         return [{ id: '4001', title: '成本经理', key: '4001', value: '4001' }];
       case '/api/blade-desk/notice/top':
@@ -144,7 +184,14 @@ export function createFakeMessageServer(options: FakeMessageServerOptions = {}):
       }
       case `${MESSAGE_BASE}/save`: {
         if (options.fail?.save) failWith(options.fail.save);
-        const record = { ...(body as MessageRecord), id: String(9000 + server.sent.length), createTime: '2026-11-22 10:00:00', createUserName: '管理员', receiverCount: 3, readCount: 0 };
+        const record = {
+          ...(body as MessageRecord),
+          id: String(9000 + server.sent.length),
+          createTime: '2026-11-22 10:00:00',
+          createUserName: '管理员',
+          receiverCount: 3,
+          readCount: 0,
+        };
         server.sent.unshift(record);
         return record;
       }
@@ -173,7 +220,17 @@ export function manualLive() {
 }
 
 /** The providers the shell gives the bell: jotai, antd (zh or en) with App, a fresh query cache, the fake API. */
-export function MessageTestProviders({ http, lang = 'zh', permissions = {}, children }: { http: RendererHttp; lang?: 'zh' | 'en'; permissions?: Record<string, boolean>; children: ReactNode }) {
+export function MessageTestProviders({
+  http,
+  lang = 'zh',
+  permissions = {},
+  children,
+}: {
+  http: RendererHttp;
+  lang?: 'zh' | 'en';
+  permissions?: Record<string, boolean>;
+  children: ReactNode;
+}) {
   const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }));
   appStore.set(langAtom, lang);
   appStore.set(permissionAtom, permissions);

@@ -14,7 +14,10 @@ export type Subscribe = (handlers: LiveHandlers) => LiveSubscription;
 export const sessionSubscribe: Subscribe = (handlers) =>
   subscribeLive({ ...handlers, token: () => tokenStore.access, lang: () => appStore.get(langAtom) });
 
-export function useLiveMessages(subscribe: Subscribe, onMessage: (message: Pick<MessageRecord, 'id' | 'title' | 'type' | 'createUserName' | 'createTime'>) => void) {
+export function useLiveMessages(
+  subscribe: Subscribe,
+  onMessage: (message: Pick<MessageRecord, 'id' | 'title' | 'type' | 'createUserName' | 'createTime'>) => void,
+) {
   const queryClient = useQueryClient();
   const latest = useRef(onMessage);
   latest.current = onMessage;

@@ -78,8 +78,10 @@ function useHandlerOptions() {
   });
   const roles = useQuery({
     queryKey: ['designer', 'roles'],
-    queryFn: async () => (await http.get<{ records: { roleAlias: string; roleName: string }[] }>('/api/blade-system/role/list', { current: 1, size: 500 })).records
-      .map((r) => ({ value: r.roleAlias, label: `${r.roleName} (${r.roleAlias})` })),
+    queryFn: async () =>
+      (
+        await http.get<{ records: { roleAlias: string; roleName: string }[] }>('/api/blade-system/role/list', { current: 1, size: 500 })
+      ).records.map((r) => ({ value: r.roleAlias, label: `${r.roleName} (${r.roleAlias})` })),
   });
   return { users: users.data ?? [], roles: roles.data ?? [] };
 }
@@ -96,7 +98,12 @@ export function ModelDesigner({ model, onClose }: { model: DraftModel; onClose: 
   const [busy, setBusy] = useState<'save' | 'deploy' | null>(null);
   const [drawError, setDrawError] = useState<string | null>(null);
   const { users, roles } = useHandlerOptions();
-  const [props, setProps] = useState<ProcessProps>({ name: model.name, modelKey: model.modelKey, category: model.category ?? '', description: model.description ?? '' });
+  const [props, setProps] = useState<ProcessProps>({
+    name: model.name,
+    modelKey: model.modelKey,
+    category: model.category ?? '',
+    description: model.description ?? '',
+  });
   const { problems, check, schedule } = useModelCheck(api);
   const propsValid = props.name.trim() !== '' && MODEL_KEY.test(props.modelKey);
 
@@ -110,7 +117,12 @@ export function ModelDesigner({ model, onClose }: { model: DraftModel; onClose: 
     }
     const xml = await api.current.xml();
     const saved = await http.post<{ id: string }>(`${FLOW}/model/submit`, {
-      id, name: props.name.trim(), modelKey: props.modelKey, category: props.category || undefined, description: description || undefined, xml,
+      id,
+      name: props.name.trim(),
+      modelKey: props.modelKey,
+      category: props.category || undefined,
+      description: description || undefined,
+      xml,
     });
     setId(String(saved.id));
     await queryClient.invalidateQueries({ queryKey: ['designer', 'models'] });
@@ -141,32 +153,80 @@ export function ModelDesigner({ model, onClose }: { model: DraftModel; onClose: 
   return (
     <Card
       data-testid="model-designer"
-      title={<Space><Typography.Text strong>{props.name}</Typography.Text><Typography.Text type="secondary">{props.modelKey}</Typography.Text><CheckTag problems={problems} /></Space>}
+      title={
+        <Space>
+          <Typography.Text strong>{props.name}</Typography.Text>
+          <Typography.Text type="secondary">{props.modelKey}</Typography.Text>
+          <CheckTag problems={problems} />
+        </Space>
+      }
       extra={
         <Space>
           <Button onClick={onClose}>{t('designer.back')}</Button>
-          <Button loading={busy === 'save'} disabled={busy !== null} onClick={() => void run('save')}>{t('designer.save')}</Button>
-          <Button type="primary" loading={busy === 'deploy'} disabled={busy !== null || !propsValid || problems === null || problems.length > 0} onClick={() => void run('deploy')}>{t('designer.deploy')}</Button>
+          <Button loading={busy === 'save'} disabled={busy !== null} onClick={() => void run('save')}>
+            {t('designer.save')}
+          </Button>
+          <Button
+            type="primary"
+            loading={busy === 'deploy'}
+            disabled={busy !== null || !propsValid || problems === null || problems.length > 0}
+            onClick={() => void run('deploy')}
+          >
+            {t('designer.deploy')}
+          </Button>
         </Space>
       }
     >
-      {problem && <Alert type="error" showIcon closable onClose={() => setProblem(null)} title={t('designer.failed')} description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>} style={{ marginBottom: 12 }} data-testid="designer-problem" />}
+      {problem && (
+        <Alert
+          type="error"
+          showIcon
+          closable
+          onClose={() => setProblem(null)}
+          title={t('designer.failed')}
+          description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>}
+          style={{ marginBottom: 12 }}
+          data-testid="designer-problem"
+        />
+      )}
       {drawError && <Alert type="error" showIcon title={drawError} style={{ marginBottom: 12 }} />}
       {problems && problems.length > 0 && (
-        <Alert type="warning" showIcon data-testid="designer-check" style={{ marginBottom: 12 }} title={t('designer.check.problems', { count: problems.length })}
-          description={<ul style={{ margin: 0, paddingLeft: 18 }}>{problems.map((p) => <li key={p}>{p}</li>)}</ul>} />
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="designer-check"
+          style={{ marginBottom: 12 }}
+          title={t('designer.check.problems', { count: problems.length })}
+          description={
+            <ul style={{ margin: 0, paddingLeft: 18 }}>
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          }
+        />
       )}
       <Flex gap={12} style={{ height: 'calc(100vh - 260px)', minHeight: 520 }}>
         <div style={{ flex: 1, minWidth: 0 }}>
           <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-            <ModelerCanvas xml={model.xml} onReady={(a) => { api.current = a; }} onSelect={setSelected} onError={setDrawError} onChange={schedule} />
+            <ModelerCanvas
+              xml={model.xml}
+              onReady={(a) => {
+                api.current = a;
+              }}
+              onSelect={setSelected}
+              onError={setDrawError}
+              onChange={schedule}
+            />
           </Suspense>
         </div>
         <div style={{ width: 320, overflowY: 'auto', borderLeft: '1px solid #f0f0f0', paddingLeft: 12 }}>
           <Typography.Title level={5}>{t(selected ? 'designer.properties' : 'designer.process')}</Typography.Title>
-          {selected
-            ? <PropertiesPanel key={selected.id} info={selected} users={users} roles={roles} onWrite={write} />
-            : <ProcessPanel value={props} onChange={setProps} />}
+          {selected ? (
+            <PropertiesPanel key={selected.id} info={selected} users={users} roles={roles} onWrite={write} />
+          ) : (
+            <ProcessPanel value={props} onChange={setProps} />
+          )}
         </div>
       </Flex>
     </Card>
@@ -176,9 +236,11 @@ export function ModelDesigner({ model, onClose }: { model: DraftModel; onClose: 
 function CheckTag({ problems }: { problems: Problems }) {
   const t = useT();
   if (problems === null) return <Tag>{t('designer.check.running')}</Tag>;
-  return problems.length
-    ? <Tag color="error">{t('designer.check.count', { count: problems.length })}</Tag>
-    : <Tag color="success">{t('designer.check.ok')}</Tag>;
+  return problems.length ? (
+    <Tag color="error">{t('designer.check.count', { count: problems.length })}</Tag>
+  ) : (
+    <Tag color="success">{t('designer.check.ok')}</Tag>
+  );
 }
 
 /** Name, key, category (the flow dictionary) and description of the process itself. */
@@ -189,15 +251,26 @@ export function ProcessPanel({ value, onChange }: { value: ProcessProps; onChang
   const keyError = !value.modelKey ? t('designer.keyRequired') : MODEL_KEY.test(value.modelKey) ? undefined : t('designer.keyPattern');
   return (
     <Form layout="vertical" data-testid="process-panel">
-      <Form.Item label={t('designer.processName')} required validateStatus={value.name.trim() ? undefined : 'error'} help={value.name.trim() ? undefined : t('designer.nameRequired')}>
+      <Form.Item
+        label={t('designer.processName')}
+        required
+        validateStatus={value.name.trim() ? undefined : 'error'}
+        help={value.name.trim() ? undefined : t('designer.nameRequired')}
+      >
         <Input value={value.name} maxLength={200} onChange={(e) => set({ name: e.target.value })} />
       </Form.Item>
       <Form.Item label={t('designer.processKey')} required validateStatus={keyError ? 'error' : undefined} help={keyError}>
         <Input value={value.modelKey} maxLength={100} onChange={(e) => set({ modelKey: e.target.value.trim() })} />
       </Form.Item>
       <Form.Item label={t('designer.category')}>
-        <Select allowClear showSearch={{ optionFilterProp: 'label' }} loading={categories.isLoading} value={value.category ? value.category.replace(/^flow_/, '') : undefined}
-          options={categories.data ?? []} onChange={(key?: string) => set({ category: key ? `flow_${key}` : '' })} />
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          loading={categories.isLoading}
+          value={value.category ? value.category.replace(/^flow_/, '') : undefined}
+          options={categories.data ?? []}
+          onChange={(key?: string) => set({ category: key ? `flow_${key}` : '' })}
+        />
       </Form.Item>
       <Form.Item label={t('designer.description')}>
         <Input.TextArea value={value.description} rows={3} maxLength={1000} onChange={(e) => set({ description: e.target.value })} />

@@ -43,7 +43,9 @@ const REFUSAL = '流程模型不能部署:\n不支持的流程元素 脚本任�
 
 function modelApi() {
   const calls: { method: string; url: string; body?: any; params?: any }[] = [];
-  const models = [{ id: '501', name: '材料总需用计划审批', modelKey: 'materialTotalDemand', version: 3, lastUpdated: '2026-11-22 10:00:00' }];
+  const models = [
+    { id: '501', name: '材料总需用计划审批', modelKey: 'materialTotalDemand', version: 3, lastUpdated: '2026-11-22 10:00:00' },
+  ];
   const http = {
     calls,
     get: async (url: string, params?: any) => {
@@ -52,7 +54,11 @@ function modelApi() {
       if (url.endsWith('/manager/list')) return { records: [], total: 0, size: 200, current: 1 };
       if (url.endsWith('/user/options')) return { records: [] };
       if (url.endsWith('/role/list')) return { records: [] };
-      if (url.endsWith('/dict/dictionary')) return [{ dictKey: 'materialCheck', dictValue: '材料验收' }, { dictKey: 'materialTotalDemand', dictValue: '材料总需用计划' }];
+      if (url.endsWith('/dict/dictionary'))
+        return [
+          { dictKey: 'materialCheck', dictValue: '材料验收' },
+          { dictKey: 'materialTotalDemand', dictValue: '材料总需用计划' },
+        ];
       throw new ApiError(404, 'not found', null);
     },
     post: async (url: string, body?: any) => {
@@ -118,7 +124,9 @@ describe('模型设计', () => {
   it('checks the whole model as the engine would before deploy: problems named, 部署 disabled until fixed', async () => {
     const http = modelApi();
     const orphan = newModelXml('orphanTask', '无人处理').replace(' flowable:candidateGroups="project_manager"', '');
-    renderWithApi(<ModelDesigner model={{ name: '无人处理', modelKey: 'orphanTask', xml: orphan }} onClose={() => undefined} />, { http: http as any });
+    renderWithApi(<ModelDesigner model={{ name: '无人处理', modelKey: 'orphanTask', xml: orphan }} onClose={() => undefined} />, {
+      http: http as any,
+    });
     const check = await screen.findByTestId('designer-check');
     expect(check.textContent).toContain('部署前检查发现 1 个问题');
     expect(check.textContent).toContain('用户任务 "审批" (approve) 没有处理人、候选人或候选组');
@@ -128,7 +136,13 @@ describe('模型设计', () => {
 
   it('the process properties (name, key, category from the flow dictionary, description) are saved with the model', async () => {
     const http = modelApi();
-    renderWithApi(<ModelDesigner model={{ name: '合同会签', modelKey: 'contractSign', xml: newModelXml('contractSign', '合同会签') }} onClose={() => undefined} />, { http: http as any });
+    renderWithApi(
+      <ModelDesigner
+        model={{ name: '合同会签', modelKey: 'contractSign', xml: newModelXml('contractSign', '合同会签') }}
+        onClose={() => undefined}
+      />,
+      { http: http as any },
+    );
     const panel = await screen.findByTestId('process-panel');
     fireEvent.change(within(panel).getByDisplayValue('合同会签'), { target: { value: '材料验收会签' } });
     fireEvent.change(within(panel).getByDisplayValue('contractSign'), { target: { value: 'bad key' } });
@@ -136,12 +150,21 @@ describe('模型设计', () => {
     expect((screen.getByRole('button', { name: /部\s*署/ }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(within(panel).getByDisplayValue('bad key'), { target: { value: 'materialCheckSign' } });
     fireEvent.mouseDown(within(panel).getByRole('combobox'));
-    fireEvent.click(await waitFor(() => [...document.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === '材料验收') as HTMLElement));
+    fireEvent.click(
+      await waitFor(
+        () => [...document.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === '材料验收') as HTMLElement,
+      ),
+    );
     fireEvent.change(within(panel).getAllByRole('textbox').at(-1)!, { target: { value: '验收金额较大时会签' } });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(http.calls.find((c) => c.url.endsWith('/model/submit'))).toBeTruthy());
     const saved = http.calls.find((c) => c.url.endsWith('/model/submit'))!.body;
-    expect(saved).toMatchObject({ name: '材料验收会签', modelKey: 'materialCheckSign', category: 'flow_materialCheck', description: '验收金额较大时会签' });
+    expect(saved).toMatchObject({
+      name: '材料验收会签',
+      modelKey: 'materialCheckSign',
+      category: 'flow_materialCheck',
+      description: '验收金额较大时会签',
+    });
     expect(saved.xml).toContain('<process id="materialCheckSign" name="材料验收会签"');
   });
 });

@@ -26,7 +26,14 @@ export default function ModelPage() {
   const open = async (row: FlowRow) => {
     try {
       const detail = await http.get<FlowRow>(`${FLOW}/model/detail`, { id: row.id });
-      setEditing({ id: String(detail.id), name: detail.name, modelKey: detail.modelKey, xml: detail.modelEditorXml, category: detail.category, description: detail.description });
+      setEditing({
+        id: String(detail.id),
+        name: detail.name,
+        modelKey: detail.modelKey,
+        xml: detail.modelEditorXml,
+        category: detail.category,
+        description: detail.description,
+      });
     } catch (err) {
       void message.error((err as Error).message);
     }
@@ -59,12 +66,20 @@ export default function ModelPage() {
     { key: 'version', dataIndex: 'version', title: t('designer.col.version'), render: (v) => `v${v}` },
     { key: 'lastUpdated', dataIndex: 'lastUpdated', title: t('designer.col.updated') },
     {
-      key: 'actions', title: t('designer.col.action'), render: (_, row) => (
+      key: 'actions',
+      title: t('designer.col.action'),
+      render: (_, row) => (
         <Space size={4}>
-          <Button type="link" size="small" onClick={() => void open(row)}>{t('designer.edit')}</Button>
-          <Button type="link" size="small" onClick={() => void deploy(row)}>{t('designer.deploy')}</Button>
+          <Button type="link" size="small" onClick={() => void open(row)}>
+            {t('designer.edit')}
+          </Button>
+          <Button type="link" size="small" onClick={() => void deploy(row)}>
+            {t('designer.deploy')}
+          </Button>
           <Popconfirm title={t('designer.removeConfirm')} onConfirm={() => remove(row)}>
-            <Button type="link" size="small" danger>{t('designer.remove')}</Button>
+            <Button type="link" size="small" danger>
+              {t('designer.remove')}
+            </Button>
           </Popconfirm>
         </Space>
       ),
@@ -73,9 +88,21 @@ export default function ModelPage() {
   return (
     <CardBox>
       <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setCreating(true)}>{t('designer.add')}</Button>
+        <Button type="primary" onClick={() => setCreating(true)}>
+          {t('designer.add')}
+        </Button>
       </Space>
-      {problem && <Alert type="error" showIcon closable onClose={() => setProblem(null)} title={t('designer.failed')} description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>} style={{ marginBottom: 12 }} />}
+      {problem && (
+        <Alert
+          type="error"
+          showIcon
+          closable
+          onClose={() => setProblem(null)}
+          title={t('designer.failed')}
+          description={<span style={{ whiteSpace: 'pre-wrap' }}>{problem}</span>}
+          style={{ marginBottom: 12 }}
+        />
+      )}
       <PagedTable
         testId="model-list"
         queryKey={['designer', 'models']}
@@ -83,7 +110,15 @@ export default function ModelPage() {
         columns={columns}
         rowKey={(row) => String(row.id)}
       />
-      {creating && <NewModelDialog onClose={() => setCreating(false)} onCreate={(draft) => { setCreating(false); setEditing(draft); }} />}
+      {creating && (
+        <NewModelDialog
+          onClose={() => setCreating(false)}
+          onCreate={(draft) => {
+            setCreating(false);
+            setEditing(draft);
+          }}
+        />
+      )}
     </CardBox>
   );
 }
@@ -114,9 +149,13 @@ function NewModelDialog({ onClose, onCreate }: { onClose: () => void; onCreate: 
     setLoading(true);
     setFailure(null);
     try {
-      const xml = values.basis === BLANK
-        ? newModelXml(values.modelKey, values.name, t('designer.templateTask'))
-        : withProcessKey((await http.get<ModelView>(`${FLOW}/process/model-view`, { processDefinitionId: values.basis })).xml, values.modelKey);
+      const xml =
+        values.basis === BLANK
+          ? newModelXml(values.modelKey, values.name, t('designer.templateTask'))
+          : withProcessKey(
+              (await http.get<ModelView>(`${FLOW}/process/model-view`, { processDefinitionId: values.basis })).xml,
+              values.modelKey,
+            );
       // a copy keeps the category of the process it starts from
       const category = definitions.find((d) => String(d.id) === values.basis)?.category;
       onCreate({ name: values.name, modelKey: values.modelKey, xml, category: category || undefined });
@@ -131,13 +170,31 @@ function NewModelDialog({ onClose, onCreate }: { onClose: () => void; onCreate: 
       {failure && <Alert type="error" showIcon title={failure} style={{ marginBottom: 12 }} />}
       <Form form={form} layout="vertical" initialValues={{ basis: BLANK, name: '', modelKey: '' }} onFinish={(v) => void submit(v)}>
         <Form.Item name="basis" label={t('designer.basis')}>
-          <Select showSearch={{ optionFilterProp: 'label' }} loading={deployed.isLoading} onChange={pickBasis}
-            options={[{ value: BLANK, label: t('designer.basisTemplate') }, ...definitions.map((d) => ({ value: String(d.id), label: `${d.name} (${d.key} v${d.version})` }))]} />
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            loading={deployed.isLoading}
+            onChange={pickBasis}
+            options={[
+              { value: BLANK, label: t('designer.basisTemplate') },
+              ...definitions.map((d) => ({ value: String(d.id), label: `${d.name} (${d.key} v${d.version})` })),
+            ]}
+          />
         </Form.Item>
-        <Form.Item name="name" label={t('designer.col.name')} rules={[{ required: true, whitespace: true, message: t('designer.nameRequired') }]}>
+        <Form.Item
+          name="name"
+          label={t('designer.col.name')}
+          rules={[{ required: true, whitespace: true, message: t('designer.nameRequired') }]}
+        >
           <Input maxLength={200} />
         </Form.Item>
-        <Form.Item name="modelKey" label={t('designer.col.key')} rules={[{ required: true, message: t('designer.keyRequired') }, { pattern: MODEL_KEY, message: t('designer.keyPattern') }]}>
+        <Form.Item
+          name="modelKey"
+          label={t('designer.col.key')}
+          rules={[
+            { required: true, message: t('designer.keyRequired') },
+            { pattern: MODEL_KEY, message: t('designer.keyPattern') },
+          ]}
+        >
           <Input maxLength={100} />
         </Form.Item>
       </Form>

@@ -50,7 +50,10 @@ export default function ModelerCanvas({ xml, onReady, onSelect, onError, onChang
         const moddle = modeler.get('moddle');
         const target: WriteTarget = {
           element: (id) => registry.get(id)?.businessObject,
-          update: (id, props) => { const el = registry.get(id); if (el) modeling.updateProperties(el, props); },
+          update: (id, props) => {
+            const el = registry.get(id);
+            if (el) modeling.updateProperties(el, props);
+          },
           create: (type, attrs) => moddle.create(type, attrs),
         };
         let selected: string | null = null;
@@ -72,7 +75,11 @@ export default function ModelerCanvas({ xml, onReady, onSelect, onError, onChang
           apply: (writes) => applyWrites(target, writes),
           process: () => {
             const bo = root().businessObject;
-            return { id: bo.id ?? '', name: bo.name ?? '', description: (bo.documentation ?? []).map((d: { text?: string }) => d.text ?? '').join('\n') };
+            return {
+              id: bo.id ?? '',
+              name: bo.name ?? '',
+              description: (bo.documentation ?? []).map((d: { text?: string }) => d.text ?? '').join('\n'),
+            };
           },
           updateProcess: (info) => {
             const documentation = info.description.trim() ? [moddle.create('bpmn:Documentation', { text: info.description.trim() })] : [];
@@ -90,5 +97,13 @@ export default function ModelerCanvas({ xml, onReady, onSelect, onError, onChang
       modeler?.destroy();
     };
   }, [xml]);
-  return <div ref={container} className="zs-designer-canvas" data-testid="designer-canvas" aria-busy={!ready} style={{ height: '100%', minHeight: 520, border: '1px solid #f0f0f0', background: '#fff' }} />;
+  return (
+    <div
+      ref={container}
+      className="zs-designer-canvas"
+      data-testid="designer-canvas"
+      aria-busy={!ready}
+      style={{ height: '100%', minHeight: 520, border: '1px solid #f0f0f0', background: '#fff' }}
+    />
+  );
 }

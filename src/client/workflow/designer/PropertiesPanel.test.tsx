@@ -16,8 +16,14 @@ import { PropertiesPanel } from './PropertiesPanel.tsx';
 afterEach(cleanup);
 
 const SHIPPED = readFileSync(join(process.cwd(), 'schemas/workflows/materialTotalDemand.bpmn'), 'utf8');
-const USERS = [{ value: '1123598821738675201', label: '王晓明' }, { value: '1123598821738675202', label: '赵敏' }];
-const ROLES = [{ value: 'project_manager', label: '项目经理 (project_manager)' }, { value: 'cost_manager', label: '成本经理 (cost_manager)' }];
+const USERS = [
+  { value: '1123598821738675201', label: '王晓明' },
+  { value: '1123598821738675202', label: '赵敏' },
+];
+const ROLES = [
+  { value: 'project_manager', label: '项目经理 (project_manager)' },
+  { value: 'cost_manager', label: '成本经理 (cost_manager)' },
+];
 const noHttp = { get: async () => ({}), post: async () => ({}), blob: async () => new Blob() } as any;
 
 /** A model loaded the way the designer holds it, with the panel's writes landing in its moddle tree. */
@@ -26,14 +32,25 @@ async function loadModel(xml = SHIPPED) {
   const { rootElement, elementsById } = await moddle.fromXML(xml);
   const target: WriteTarget = {
     element: (id) => elementsById[id] as BusinessObject,
-    update: (id, props) => { for (const [k, v] of Object.entries(props)) elementsById[id].set(k, v); },
+    update: (id, props) => {
+      for (const [k, v] of Object.entries(props)) elementsById[id].set(k, v);
+    },
     create: (type, attrs) => moddle.create(type, attrs),
   };
   return {
     info: (id: string) => readElement(elementsById[id] as BusinessObject),
     xml: async () => (await moddle.toXML(rootElement, { format: true })).xml as string,
     panel: (id: string, lang: 'zh' | 'en' = 'zh') =>
-      renderWithApi(<PropertiesPanel key={id} info={readElement(elementsById[id])} users={USERS} roles={ROLES} onWrite={(w) => applyWrites(target, w)} />, { http: noHttp, lang }),
+      renderWithApi(
+        <PropertiesPanel
+          key={id}
+          info={readElement(elementsById[id])}
+          users={USERS}
+          roles={ROLES}
+          onWrite={(w) => applyWrites(target, w)}
+        />,
+        { http: noHttp, lang },
+      ),
   };
 }
 
@@ -53,7 +70,9 @@ describe('properties panel', () => {
 
     fireEvent.change(screen.getByLabelText('名称'), { target: { value: '成本经理初审' } });
     // replace project_manager by cost_manager: remove the tag, then pick the role
-    fireEvent.click(document.querySelector('.ant-select-selection-item-remove, .ant-select-selection-item [aria-label="close"]')!.closest('span')!);
+    fireEvent.click(
+      document.querySelector('.ant-select-selection-item-remove, .ant-select-selection-item [aria-label="close"]')!.closest('span')!,
+    );
     await waitFor(() => expect(model.info('pmApprove').candidateGroups).toEqual([]));
     await pick('候选角色', '成本经理 (cost_manager)');
     await pick('候选人员', '赵敏');
@@ -123,7 +142,14 @@ describe('properties panel', () => {
     expect(model.info('approve').multi).toBeNull();
     fireEvent.change(screen.getByLabelText('集合'), { target: { value: '${signers}' } });
     fireEvent.change(screen.getByLabelText('完成条件'), { target: { value: '${nrOfCompletedInstances >= 2}' } });
-    await waitFor(() => expect(model.info('approve').multi).toEqual({ sequential: false, collection: '${signers}', elementVariable: 'assignee', completion: '${nrOfCompletedInstances >= 2}' }));
+    await waitFor(() =>
+      expect(model.info('approve').multi).toEqual({
+        sequential: false,
+        collection: '${signers}',
+        elementVariable: 'assignee',
+        completion: '${nrOfCompletedInstances >= 2}',
+      }),
+    );
     fireEvent.click(screen.getByText('串行'));
     await waitFor(() => expect(model.info('approve').multi?.sequential).toBe(true));
     const xml = await model.xml();
@@ -149,7 +175,11 @@ describe('properties panel', () => {
 
   it('the new-model template compiles: start → one approval → end', async () => {
     const graph = await compileDefinition(newModelXml('myProcess', '我的流程'));
-    expect(Object.values(graph.nodes).map((n) => n.kind).sort()).toEqual(['endEvent', 'startEvent', 'userTask']);
+    expect(
+      Object.values(graph.nodes)
+        .map((n) => n.kind)
+        .sort(),
+    ).toEqual(['endEvent', 'startEvent', 'userTask']);
     expect(graph.key).toBe('myProcess');
   });
 });

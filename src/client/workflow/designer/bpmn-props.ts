@@ -13,12 +13,25 @@ export const FLOWABLE_URI = 'http://flowable.org/bpmn';
 export const FLOWABLE_MODDLE = (() => {
   const attr = (name: string) => ({ name, isAttr: true, type: 'String' });
   return {
-    name: 'flowable', prefix: 'flowable', uri: FLOWABLE_URI, associations: [],
+    name: 'flowable',
+    prefix: 'flowable',
+    uri: FLOWABLE_URI,
+    associations: [],
     xml: { tagAlias: 'lowerCase' },
     types: [
-      { name: 'UserTaskAttrs', extends: ['bpmn:UserTask'], isAbstract: true, properties: ['assignee', 'candidateUsers', 'candidateGroups', 'formKey'].map(attr) },
+      {
+        name: 'UserTaskAttrs',
+        extends: ['bpmn:UserTask'],
+        isAbstract: true,
+        properties: ['assignee', 'candidateUsers', 'candidateGroups', 'formKey'].map(attr),
+      },
       { name: 'StartEventAttrs', extends: ['bpmn:StartEvent'], isAbstract: true, properties: ['initiator', 'formKey'].map(attr) },
-      { name: 'LoopAttrs', extends: ['bpmn:MultiInstanceLoopCharacteristics'], isAbstract: true, properties: ['collection', 'elementVariable'].map(attr) },
+      {
+        name: 'LoopAttrs',
+        extends: ['bpmn:MultiInstanceLoopCharacteristics'],
+        isAbstract: true,
+        properties: ['collection', 'elementVariable'].map(attr),
+      },
     ],
   };
 })();
@@ -67,7 +80,11 @@ const KINDS: Record<string, ElementKind> = {
 };
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-export const splitList = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+export const splitList = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function readElement(bo: BusinessObject): ElementInfo {
   const kind = KINDS[bo.$type] ?? 'other';
@@ -82,9 +99,15 @@ export function readElement(bo: BusinessObject): ElementInfo {
     assignee: kind === 'userTask' ? text(bo.get('flowable:assignee')) : '',
     candidateUsers: kind === 'userTask' ? splitList(text(bo.get('flowable:candidateUsers'))) : [],
     candidateGroups: kind === 'userTask' ? splitList(text(bo.get('flowable:candidateGroups'))) : [],
-    multi: loop && loop.$type === 'bpmn:MultiInstanceLoopCharacteristics'
-      ? { sequential: loop.isSequential === true, collection: text(loop.get('flowable:collection')), elementVariable: text(loop.get('flowable:elementVariable')), completion: text(loop.completionCondition?.body) }
-      : null,
+    multi:
+      loop && loop.$type === 'bpmn:MultiInstanceLoopCharacteristics'
+        ? {
+            sequential: loop.isSequential === true,
+            collection: text(loop.get('flowable:collection')),
+            elementVariable: text(loop.get('flowable:elementVariable')),
+            completion: text(loop.completionCondition?.body),
+          }
+        : null,
     condition: kind === 'sequenceFlow' ? text(bo.conditionExpression?.body) : '',
     fromExclusive,
     isDefault: fromExclusive && source?.default === bo,
@@ -113,12 +136,24 @@ export interface Assignment {
 
 /** A user task's handlers: picked ids / role aliases, or expressions, as Flowable attributes. */
 export function assignmentWrites(info: ElementInfo, a: Assignment): Write[] {
-  const list = (items: string[]) => orUndefined(items.map((s) => s.trim()).filter(Boolean).join(','));
-  return [{ kind: 'props', id: info.id, props: {
-    'flowable:assignee': orUndefined(a.assignee),
-    'flowable:candidateUsers': list(a.candidateUsers),
-    'flowable:candidateGroups': list(a.candidateGroups),
-  } }];
+  const list = (items: string[]) =>
+    orUndefined(
+      items
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .join(','),
+    );
+  return [
+    {
+      kind: 'props',
+      id: info.id,
+      props: {
+        'flowable:assignee': orUndefined(a.assignee),
+        'flowable:candidateUsers': list(a.candidateUsers),
+        'flowable:candidateGroups': list(a.candidateGroups),
+      },
+    },
+  ];
 }
 
 /** A flow's condition (only off an exclusive gateway); an empty one removes it. */
@@ -130,7 +165,10 @@ export function conditionWrites(info: ElementInfo, body: string): Write[] {
 export function defaultWrites(info: ElementInfo, isDefault: boolean): Write[] {
   if (!info.fromExclusive) return [];
   if (!isDefault) return info.isDefault ? [{ kind: 'default', gatewayId: info.gatewayId, flowId: undefined }] : [];
-  return [{ kind: 'condition', id: info.id, body: undefined }, { kind: 'default', gatewayId: info.gatewayId, flowId: info.id }];
+  return [
+    { kind: 'condition', id: info.id, body: undefined },
+    { kind: 'default', gatewayId: info.gatewayId, flowId: info.id },
+  ];
 }
 
 export function loopWrites(info: ElementInfo, multi: MultiInstanceInfo | null): Write[] {
@@ -159,12 +197,14 @@ export function applyWrites(target: WriteTarget, writes: Write[]): void {
         break;
       case 'loop': {
         const l = w.loop;
-        const loop = l && target.create('bpmn:MultiInstanceLoopCharacteristics', {
-          isSequential: l.sequential,
-          ...(orUndefined(l.collection) ? { 'flowable:collection': l.collection.trim() } : {}),
-          ...(orUndefined(l.elementVariable) ? { 'flowable:elementVariable': l.elementVariable.trim() } : {}),
-          ...(orUndefined(l.completion) ? { completionCondition: expression(l.completion.trim()) } : {}),
-        });
+        const loop =
+          l &&
+          target.create('bpmn:MultiInstanceLoopCharacteristics', {
+            isSequential: l.sequential,
+            ...(orUndefined(l.collection) ? { 'flowable:collection': l.collection.trim() } : {}),
+            ...(orUndefined(l.elementVariable) ? { 'flowable:elementVariable': l.elementVariable.trim() } : {}),
+            ...(orUndefined(l.completion) ? { completionCondition: expression(l.completion.trim()) } : {}),
+          });
         target.update(w.id, { loopCharacteristics: loop ?? undefined });
         break;
       }
@@ -239,6 +279,10 @@ export function newModelXml(key: string, name: string, taskName = '审批'): str
 export function withProcessKey(xml: string, key: string): string {
   const current = /<(?:[\w-]+:)?process\b[^>]*?\sid\s*=\s*"([^"]+)"/.exec(xml)?.[1];
   if (!current || current === key) return xml;
-  return xml.replace(new RegExp(`(<(?:[\\w-]+:)?process\\b[^>]*?\\sid\\s*=\\s*")${current.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`), `$1${escapeXml(key)}"`)
+  return xml
+    .replace(
+      new RegExp(`(<(?:[\\w-]+:)?process\\b[^>]*?\\sid\\s*=\\s*")${current.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`),
+      `$1${escapeXml(key)}"`,
+    )
     .replace(new RegExp(`bpmnElement="${current.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g'), `bpmnElement="${escapeXml(key)}"`);
 }

@@ -31,39 +31,137 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
   Object.assign(document, { approvalStatus: 'approving', processInstanceId: '7001', title: '江北人才公寓钢筋计划', remark: '初稿' });
   const key = options.taskDefinitionKey ?? 'pmApprove';
   const task: Row = {
-    taskId: '9001', taskName: key === 'pmApprove' ? '项目经理审批' : '成本经理审批', taskDefinitionKey: key,
-    processInstanceId: '7001', processDefinitionId: 'materialTotalDemand:1:1', processDefinitionName: '材料总需用计划审批',
-    category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', route: 'materialTotalDemand',
-    businessId: String(document.id), businessTitle: document.title, startUserName: '王晓明', createTime: '2026-11-22 09:00:00',
-    status: 'active', processIsFinished: 'unfinished', assignee: options.claimed ? '1001' : '', endTime: '',
+    taskId: '9001',
+    taskName: key === 'pmApprove' ? '项目经理审批' : '成本经理审批',
+    taskDefinitionKey: key,
+    processInstanceId: '7001',
+    processDefinitionId: 'materialTotalDemand:1:1',
+    processDefinitionName: '材料总需用计划审批',
+    category: 'flow_materialTotalDemand',
+    categoryName: '材料总需用计划',
+    route: 'materialTotalDemand',
+    businessId: String(document.id),
+    businessTitle: document.title,
+    startUserName: '王晓明',
+    createTime: '2026-11-22 09:00:00',
+    status: 'active',
+    processIsFinished: 'unfinished',
+    assignee: options.claimed ? '1001' : '',
+    endTime: '',
   };
   let claimed = options.claimed ?? false;
   let completed: 'ok' | 'reject' | null = null;
   // the flow administration: deployed definitions (manager) and whether the instance was terminated
-  const definitions: Row[] = [{ id: 'materialTotalDemand:2:5', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 2, deploymentId: '5', suspensionState: 2, deploymentTime: '2026-11-02 08:00:00' }];
+  const definitions: Row[] = [
+    {
+      id: 'materialTotalDemand:2:5',
+      name: '材料总需用计划审批',
+      key: 'materialTotalDemand',
+      category: 'flow_materialTotalDemand',
+      categoryName: '材料总需用计划',
+      version: 2,
+      deploymentId: '5',
+      suspensionState: 2,
+      deploymentTime: '2026-11-02 08:00:00',
+    },
+  ];
   let terminated = '';
   const page = (records: Row[]) => ({ records, total: records.length, size: 10, current: 1, pages: 1 });
   const history = () => [
-    { id: 'h1', historyActivityId: 'start', historyActivityName: '提交', historyActivityType: 'startEvent', createTime: '2026-11-22 09:00:00', endTime: '2026-11-22 09:00:00', assigneeName: '王晓明', historyActivityDurationTime: '0秒', comment: '', isPass: false, taskId: '' },
-    { id: 'h2', historyActivityId: key, historyActivityName: task.taskName, historyActivityType: 'userTask', createTime: '2026-11-22 09:00:00', endTime: completed ? '2026-11-22 10:00:00' : '', assigneeName: claimed ? '李建国' : '', historyActivityDurationTime: '', comment: '', isPass: completed === 'ok', taskId: task.taskId },
+    {
+      id: 'h1',
+      historyActivityId: 'start',
+      historyActivityName: '提交',
+      historyActivityType: 'startEvent',
+      createTime: '2026-11-22 09:00:00',
+      endTime: '2026-11-22 09:00:00',
+      assigneeName: '王晓明',
+      historyActivityDurationTime: '0秒',
+      comment: '',
+      isPass: false,
+      taskId: '',
+    },
+    {
+      id: 'h2',
+      historyActivityId: key,
+      historyActivityName: task.taskName,
+      historyActivityType: 'userTask',
+      createTime: '2026-11-22 09:00:00',
+      endTime: completed ? '2026-11-22 10:00:00' : '',
+      assigneeName: claimed ? '李建国' : '',
+      historyActivityDurationTime: '',
+      comment: '',
+      isPass: completed === 'ok',
+      taskId: task.taskId,
+    },
   ];
 
   const flowGet = (path: string, q: Row): unknown => {
     switch (path) {
-      case 'work/claim-list': return page(!claimed && !completed ? [task] : []);
-      case 'work/todo-list': return page(claimed && !completed ? [{ ...task, assignee: '1001' }] : []);
-      case 'work/send-list': return page([{ ...task, startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' }]);
-      case 'work/done-list': return page(completed ? [{ ...task, endTime: '2026-11-22 10:00:00', processIsFinished: 'finished' }] : []);
-      case 'work/start-list': return page([{ id: 'materialTotalDemand:1:1', name: '材料总需用计划审批', key: 'materialTotalDemand', category: 'flow_materialTotalDemand', categoryName: '材料总需用计划', version: 1, deploymentTime: '2026-11-01 08:00:00' }]);
-      case 'manager/list': return page(definitions.filter((d) => !q.key || d.key === q.key));
-      case 'follow/list': return page(completed || terminated || (q.processDefinitionKey && q.processDefinitionKey !== 'materialTotalDemand') ? [] : [{ ...task, id: task.processInstanceId, processDefinitionKey: 'materialTotalDemand', startUser: '王晓明', startTime: task.createTime }]);
+      case 'work/claim-list':
+        return page(!claimed && !completed ? [task] : []);
+      case 'work/todo-list':
+        return page(claimed && !completed ? [{ ...task, assignee: '1001' }] : []);
+      case 'work/send-list':
+        return page([{ ...task, startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' }]);
+      case 'work/done-list':
+        return page(completed ? [{ ...task, endTime: '2026-11-22 10:00:00', processIsFinished: 'finished' }] : []);
+      case 'work/start-list':
+        return page([
+          {
+            id: 'materialTotalDemand:1:1',
+            name: '材料总需用计划审批',
+            key: 'materialTotalDemand',
+            category: 'flow_materialTotalDemand',
+            categoryName: '材料总需用计划',
+            version: 1,
+            deploymentTime: '2026-11-01 08:00:00',
+          },
+        ]);
+      case 'manager/list':
+        return page(definitions.filter((d) => !q.key || d.key === q.key));
+      case 'follow/list':
+        return page(
+          completed || terminated || (q.processDefinitionKey && q.processDefinitionKey !== 'materialTotalDemand')
+            ? []
+            : [
+                {
+                  ...task,
+                  id: task.processInstanceId,
+                  processDefinitionKey: 'materialTotalDemand',
+                  startUser: '王晓明',
+                  startTime: task.createTime,
+                },
+              ],
+        );
       case 'work/task-detail':
         if (q.taskId !== task.taskId) throw new ApiError(404, '任务不存在或已处理', null);
-        return { ...task, canClaim: !claimed && !completed, canComplete: claimed && !completed, editableFields: key === 'costApprove' ? ['remark'] : [] };
-      case 'process/history-flow-list': return history();
-      case 'process/instance-detail': return { ...task, startUser: '王晓明', startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' };
-      case 'process/model-view': return { xml: DIAGRAM_XML, flow: [{ historyActivityId: 'start', historyActivityType: 'startEvent', endTime: '2026-11-22 09:00:00' }, { historyActivityId: 'toPm', historyActivityType: 'sequenceFlow', endTime: '2026-11-22 09:00:00' }, { historyActivityId: key, historyActivityType: 'userTask', endTime: completed ? '2026-11-22 10:00:00' : '' }] };
-      default: throw new ApiError(404, `no fake flow answer for ${path}`, null);
+        return {
+          ...task,
+          canClaim: !claimed && !completed,
+          canComplete: claimed && !completed,
+          editableFields: key === 'costApprove' ? ['remark'] : [],
+        };
+      case 'process/history-flow-list':
+        return history();
+      case 'process/instance-detail':
+        return {
+          ...task,
+          startUser: '王晓明',
+          startTime: task.createTime,
+          processIsFinished: completed === 'ok' ? 'finished' : 'unfinished',
+        };
+      case 'process/model-view':
+        return {
+          xml: DIAGRAM_XML,
+          flow: [
+            { historyActivityId: 'start', historyActivityType: 'startEvent', endTime: '2026-11-22 09:00:00' },
+            { historyActivityId: 'toPm', historyActivityType: 'sequenceFlow', endTime: '2026-11-22 09:00:00' },
+            { historyActivityId: key, historyActivityType: 'userTask', endTime: completed ? '2026-11-22 10:00:00' : '' },
+          ],
+        };
+      default:
+        throw new ApiError(404, `no fake flow answer for ${path}`, null);
     }
   };
 
@@ -93,7 +191,8 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
       return null;
     }
     if (path === 'follow/delete-process-instance') {
-      if (q.processInstanceId !== task.processInstanceId || completed || terminated) throw new ApiError(400, '流程实例不存在或已结束', null);
+      if (q.processInstanceId !== task.processInstanceId || completed || terminated)
+        throw new ApiError(400, '流程实例不存在或已结束', null);
       if (!q.deleteReason) throw new ApiError(400, '请填写终止原因', null);
       terminated = q.deleteReason;
       document.approvalStatus = 'terminated';
@@ -111,13 +210,23 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
     }
     return files.map((file) => {
       const version = definitions.length + 2;
-      const row = { ...definitions[0] ?? {}, id: `materialTotalDemand:${version}:${version + 4}`, name: '材料总需用计划审批', key: 'materialTotalDemand', version, deploymentId: String(version + 4), suspensionState: 1, deploymentTime: '2026-11-22 11:00:00', resourceName: file.name };
+      const row = {
+        ...(definitions[0] ?? {}),
+        id: `materialTotalDemand:${version}:${version + 4}`,
+        name: '材料总需用计划审批',
+        key: 'materialTotalDemand',
+        version,
+        deploymentId: String(version + 4),
+        suspensionState: 1,
+        deploymentTime: '2026-11-22 11:00:00',
+        resourceName: file.name,
+      };
       definitions.unshift(row);
       return row;
     });
   };
 
-  const own = (url: string) => url.startsWith(`${FLOW}/`) ? url.slice(FLOW.length + 1) : null;
+  const own = (url: string) => (url.startsWith(`${FLOW}/`) ? url.slice(FLOW.length + 1) : null);
   return {
     ...base,
     document,

@@ -12,10 +12,22 @@ const TTL_SECONDS = 300;
 export async function issueCaptcha(db: Queryable): Promise<{ key: string; image: string; code: string }> {
   // loaded on first use: it parses its font at import time
   const { default: svgCaptcha } = await import('svg-captcha');
-  const captcha = svgCaptcha.create({ size: 5, noise: 2, width: 130, height: 48, ignoreChars: '0oO1ilI', color: true, background: '#f4f6fb' });
+  const captcha = svgCaptcha.create({
+    size: 5,
+    noise: 2,
+    width: 130,
+    height: 48,
+    ignoreChars: '0oO1ilI',
+    color: true,
+    background: '#f4f6fb',
+  });
   const key = randomUUID();
   await db.query(`DELETE FROM zs_captcha WHERE expires_at < now()`);
-  await db.query(`INSERT INTO zs_captcha (key, code, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [key, captcha.text.toLowerCase(), TTL_SECONDS]);
+  await db.query(`INSERT INTO zs_captcha (key, code, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
+    key,
+    captcha.text.toLowerCase(),
+    TTL_SECONDS,
+  ]);
   return { key, image: `data:image/svg+xml;base64,${Buffer.from(captcha.data).toString('base64')}`, code: captcha.text };
 }
 

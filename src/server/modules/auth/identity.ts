@@ -46,7 +46,12 @@ const SWEEP_EVERY = 200;
 /** A refused login, answered in the OAuth2 shape {error, error_description}. */
 export class LoginError extends Error {
   /** `lockedNow`: after this failure the account needs the captcha from this address (the audit log records it as a lock). */
-  constructor(readonly status: number, readonly error: string, readonly key: MessageKey, readonly lockedNow = false) {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly key: MessageKey,
+    readonly lockedNow = false,
+  ) {
     super(key);
   }
 }
@@ -122,13 +127,19 @@ export class IdentityService {
   }
 
   async checkCredential(subject: 'user' | 'client', id: string, secret: string): Promise<boolean> {
-    const [row] = await this.db.query<{ hash: string }>(`SELECT hash FROM zs_credential WHERE subject = $1 AND subject_id = $2`, [subject, id]);
+    const [row] = await this.db.query<{ hash: string }>(`SELECT hash FROM zs_credential WHERE subject = $1 AND subject_id = $2`, [
+      subject,
+      id,
+    ]);
     return row !== undefined && (await this.verify(secret, row.hash));
   }
 
   /** Forgets the failed logins of these users' accounts, from every address: no captcha is needed any more. */
   async unlock(tx: Queryable, userIds: string[]) {
-    await tx.query(`UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = ANY($1::bigint[])`, [userIds]);
+    await tx.query(
+      `UPDATE zs_credential SET fail_count = 0, locked_until = NULL WHERE subject = 'user' AND subject_id = ANY($1::bigint[])`,
+      [userIds],
+    );
     await tx.query(
       `UPDATE zs_login_failure f SET failures = 0 FROM ${this.table('user')} u
         WHERE u.id = ANY($1::bigint[]) AND f.tenant_id = u.tenant_id AND f.account = u.account AND f.failures > 0`,
@@ -155,7 +166,10 @@ export class IdentityService {
     if (colon < 1) throw new LoginError(401, 'invalid_client', 'clientAuthFailed');
     const [clientId, secret] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
     const model = this.catalog.entities.client;
-    const [row] = await this.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.client_id = $1 AND t.is_deleted = 0`, [clientId]);
+    const [row] = await this.db.query(
+      `SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.client_id = $1 AND t.is_deleted = 0`,
+      [clientId],
+    );
     if (!row || !(await this.checkCredential('client', row.id, secret))) throw new LoginError(401, 'invalid_client', 'clientAuthFailed');
     return row as unknown as ClientRecord;
   }
@@ -172,7 +186,11 @@ export class IdentityService {
       throw new LoginError(400, 'access_denied', 'captchaWrong');
     }
     await this.checkTenant(req.tenantId);
-    const key: FailureKey = { tenantId: req.tenantId, account: (req.username ?? '').slice(0, 100), address: (req.address ?? '').slice(0, 64) };
+    const key: FailureKey = {
+      tenantId: req.tenantId,
+      account: (req.username ?? '').slice(0, 100),
+      address: (req.address ?? '').slice(0, 64),
+    };
     if (req.grantType === 'password' && (await this.captchaRequired(key))) {
       // the password grant after failures: a captcha like the web's, never a refusal of the right password
       if (!req.captchaKey && !req.captchaCode) throw new LoginError(400, 'captcha_required', 'captchaRequired');
@@ -188,7 +206,8 @@ export class IdentityService {
       [tenantId],
     );
     if (!tenant) throw new LoginError(400, 'access_denied', 'tenantNotFound');
-    if (tenantId !== PLATFORM_TENANT && tenant.expire && tenant.expire < nowText(this.timeZone)) throw new LoginError(400, 'access_denied', 'tenantExpired');
+    if (tenantId !== PLATFORM_TENANT && tenant.expire && tenant.expire < nowText(this.timeZone))
+      throw new LoginError(400, 'access_denied', 'tenantExpired');
   }
 
   /** The user of an account and its password hash, in one statement whether the account exists or not. */
@@ -205,7 +224,10 @@ export class IdentityService {
 
   private async userById(tenantId: string, id: string): Promise<Row | undefined> {
     const model = this.catalog.entities.user;
-    const [row] = await this.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.tenant_id = $1 AND t.id = $2 AND t.is_deleted = 0`, [tenantId, id]);
+    const [row] = await this.db.query(
+      `SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.tenant_id = $1 AND t.id = $2 AND t.is_deleted = 0`,
+      [tenantId, id],
+    );
     return row && toRecord(row, model.columns);
   }
 
@@ -272,7 +294,14 @@ export class IdentityService {
   /** Rotation: a refresh token works once; presenting a used one again ends all the user's sessions. */
   private async refresh(req: TokenRequest): Promise<TokenResponse> {
     const digest = tokenDigest(req.refreshToken ?? '');
-    const [row] = await this.db.query<{ user_id: string; tenant_id: string; dept_id: string | null; role_id: string | null; revoked: boolean; valid: boolean }>(
+    const [row] = await this.db.query<{
+      user_id: string;
+      tenant_id: string;
+      dept_id: string | null;
+      role_id: string | null;
+      revoked: boolean;
+      valid: boolean;
+    }>(
       `SELECT user_id::text, tenant_id, dept_id, role_id, revoked, (expires_at > now()) AS valid FROM zs_refresh_token WHERE token_hash = $1 AND client_id = $2`,
       [digest, req.client.clientId],
     );
@@ -282,13 +311,21 @@ export class IdentityService {
       await this.revokeUsers(this.db, [row.user_id]);
       throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
     }
-    const claimed = await this.db.query(`UPDATE zs_refresh_token SET revoked = true WHERE token_hash = $1 AND NOT revoked RETURNING token_hash`, [digest]);
+    const claimed = await this.db.query(
+      `UPDATE zs_refresh_token SET revoked = true WHERE token_hash = $1 AND NOT revoked RETURNING token_hash`,
+      [digest],
+    );
     if (!claimed.length) throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
     const user = await this.userById(row.tenant_id, row.user_id);
     if (!user) throw new LoginError(400, 'invalid_grant', 'refreshInvalid');
     this.checkStatus(user);
     await this.checkTenant(row.tenant_id);
-    return this.issue({ ...req, tenantId: row.tenant_id }, user, req.deptId || row.dept_id || undefined, req.roleId || row.role_id || undefined);
+    return this.issue(
+      { ...req, tenantId: row.tenant_id },
+      user,
+      req.deptId || row.dept_id || undefined,
+      req.roleId || row.role_id || undefined,
+    );
   }
 
   /** Narrows to the department and role chosen at login when switch mode is on. */
@@ -301,7 +338,10 @@ export class IdentityService {
   }
 
   private async issue(req: TokenRequest, user: Row, deptChoice?: string, roleChoice?: string): Promise<TokenResponse> {
-    const split = (v: unknown) => String(v ?? '').split(',').filter(Boolean);
+    const split = (v: unknown) =>
+      String(v ?? '')
+        .split(',')
+        .filter(Boolean);
     const roleIds = await this.narrow(req.tenantId, split(user.roleId), roleChoice);
     const deptIds = await this.narrow(req.tenantId, split(user.deptId), deptChoice);
     const roles = await this.db.query<{ id: string; alias: string; name: string }>(
@@ -325,7 +365,15 @@ export class IdentityService {
     await this.db.query(
       `INSERT INTO zs_refresh_token (token_hash, user_id, tenant_id, client_id, dept_id, role_id, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
-      [tokenDigest(refreshToken), user.id, req.tenantId, req.client.clientId, claims.dept_id, claims.role_id, req.client.refreshTokenValidity],
+      [
+        tokenDigest(refreshToken),
+        user.id,
+        req.tenantId,
+        req.client.clientId,
+        claims.dept_id,
+        claims.role_id,
+        req.client.refreshTokenValidity,
+      ],
     );
     return {
       access_token: accessToken,

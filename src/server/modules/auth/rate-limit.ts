@@ -16,12 +16,20 @@ export class RateLimiter {
   private attempts = 0;
 
   /** `bucket` names what is limited (login-address, captcha-address …); `limit` hits per `windowMs`. */
-  constructor(private readonly db: Queryable, private readonly bucket: string, private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly bucket: string,
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   /** Records an attempt; false when the key has used up its attempts in the window. */
   async take(key: string): Promise<boolean> {
     if (++this.attempts % SWEEP_EVERY === 0) {
-      await this.db.query(`DELETE FROM zs_rate_hit WHERE bucket = $1 AND at < clock_timestamp() - make_interval(secs => $2)`, [this.bucket, this.windowMs / 1000]);
+      await this.db.query(`DELETE FROM zs_rate_hit WHERE bucket = $1 AND at < clock_timestamp() - make_interval(secs => $2)`, [
+        this.bucket,
+        this.windowMs / 1000,
+      ]);
     }
     const taken = await this.db.query(
       `INSERT INTO zs_rate_hit (bucket, key)
@@ -56,5 +64,8 @@ export function clientAddress(ip: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -55,7 +55,9 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
       if (attempt && !(await perAddress.take(address))) throw new LoginError(429, 'access_denied', 'tooManyAttempts');
       const client = await identity.authenticateClient(header(request, 'authorization'));
       const token = await identity.token({
-        grantType, tenantId, client,
+        grantType,
+        tenantId,
+        client,
         username: params.username,
         password: params.password,
         refreshToken: params.refresh_token ?? params.refreshToken,
@@ -87,7 +89,10 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
   app.get('/api/blade-auth/oauth/captcha', async (request, reply) => {
     if (!(await captchasPerAddress.take(clientAddress(request.ip)))) {
       const seconds = await captchasPerAddress.retryAfterSeconds(clientAddress(request.ip));
-      return reply.status(429).header('retry-after', String(seconds)).send(envelope(429, null, t('tooManyRequests', request.lang, { seconds })));
+      return reply
+        .status(429)
+        .header('retry-after', String(seconds))
+        .send(envelope(429, null, t('tooManyRequests', request.lang, { seconds })));
     }
     const { key, image, code } = await issueCaptcha(identity.db);
     if (options.exposeCaptchaCode) reply.header('x-test-captcha-code', code);
@@ -112,11 +117,23 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
   app.post('/api/blade-auth/oauth/logout', logout);
 
   // the error log dialog's "upload to server": the logs without ending the session
-  app.post('/api/blade-auth/oauth/client-logs', async (request) => envelope(200, { stored: await uploadClientLogs(request) }, t('ok', request.lang)));
+  app.post('/api/blade-auth/oauth/client-logs', async (request) =>
+    envelope(200, { stored: await uploadClientLogs(request) }, t('ok', request.lang)),
+  );
 
   app.get('/api/blade-auth/oauth/user-info', async (request) => {
     const actor = actorOf(request);
-    return envelope(200, { tenantId: actor.tenantId, userId: actor.userId, deptId: actor.deptId, roleId: (actor.roleIds ?? []).join(','), roleName: (actor.roleAliases ?? []).join(',') }, t('ok', request.lang));
+    return envelope(
+      200,
+      {
+        tenantId: actor.tenantId,
+        userId: actor.userId,
+        deptId: actor.deptId,
+        roleId: (actor.roleIds ?? []).join(','),
+        roleName: (actor.roleAliases ?? []).join(','),
+      },
+      t('ok', request.lang),
+    );
   });
 
   // empties every process's permission caches, for every tenant: the platform administrator's call

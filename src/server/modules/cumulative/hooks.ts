@@ -22,7 +22,12 @@ function groupLabel(model: EntityModel): Label {
 }
 
 class CumulativeRules {
-  constructor(private readonly ctx: StoreContext, private readonly service: Cumulatives, private readonly finals: FinalSettlements, private readonly model: EntityModel) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly service: Cumulatives,
+    private readonly finals: FinalSettlements,
+    private readonly model: EntityModel,
+  ) {}
 
   private get spec() {
     return this.model.cumulative!;
@@ -47,7 +52,12 @@ class CumulativeRules {
     if (!group) return;
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${actor.tenantId}|${this.model.key}|${JSON.stringify(group)}`]);
     const other = await this.service.approving(tx, actor.tenantId, this.model, group, id);
-    if (other) throw new AppError(400, 'cumulativeApproving', { entity: this.model.label, code: other.code ?? other.id, group: groupLabel(this.model) });
+    if (other)
+      throw new AppError(400, 'cumulativeApproving', {
+        entity: this.model.label,
+        code: other.code ?? other.id,
+        group: groupLabel(this.model),
+      });
   }
 
   /** R-ORDER-2: nothing more is settled on a contract once its final settlement is approved. */
@@ -56,7 +66,12 @@ class CumulativeRules {
     const value = c && record[c.field];
     if (!c || value === undefined || value === null || value === '') return;
     const final = await this.finals.approvedFinal(tx, actor, c.entity, String(value), id);
-    if (final) throw new AppError(400, 'contractFinalized', { contract: String(value), entity: final.model.label, code: String(final.record[final.model.code?.field ?? 'id'] ?? final.record.id) });
+    if (final)
+      throw new AppError(400, 'contractFinalized', {
+        contract: String(value),
+        entity: final.model.label,
+        code: String(final.record[final.model.code?.field ?? 'id'] ?? final.record.id),
+      });
   }
 
   /** R-ORDER-2: a final settlement is submitted only when every interim settlement of the contract is approved (or deleted). */
@@ -77,7 +92,13 @@ class CumulativeRules {
     const answer = await this.service.answer(tx, actor, this.model, group, { period, excludeId: String(record.id) });
     const filled = applyPrevious(this.model, record, answer);
     const model = this.model;
-    await writeFields(tx, model.table, [...Object.keys(spec.header), ...model.computeOrder].map((f) => model.fieldMap[f]), String(record.id), filled);
+    await writeFields(
+      tx,
+      model.table,
+      [...Object.keys(spec.header), ...model.computeOrder].map((f) => model.fieldMap[f]),
+      String(record.id),
+      filled,
+    );
     const lines = spec.lines;
     if (!lines) return;
     const detail = model.details.find((d) => d.name === lines.detail)!;

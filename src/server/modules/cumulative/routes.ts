@@ -39,9 +39,14 @@ export function registerCumulativeRoutes(app: FastifyInstance, ctx: RouteContext
       const query = request.query as Query;
       const group = groupOf(model, query);
       const period = query.period?.trim() || undefined;
-      if (period !== undefined && (!model.cumulative!.period || !MONTH.test(period))) throw badRequest('badFilterValue', { field: 'period', value: period });
+      if (period !== undefined && (!model.cumulative!.period || !MONTH.test(period)))
+        throw badRequest('badFilterValue', { field: 'period', value: period });
       const excludeId = query.excludeId ? parseId(query.excludeId, 'excludeId') : undefined;
-      return envelope(200, await service.answer(tenantDb(ctx, actor.tenantId), actor, model, group, { period, excludeId }), t('ok', request.lang));
+      return envelope(
+        200,
+        await service.answer(tenantDb(ctx, actor.tenantId), actor, model, group, { period, excludeId }),
+        t('ok', request.lang),
+      );
     });
   }
 }

@@ -12,7 +12,14 @@ import { EntityStore, type Actor, type StoreContext } from '../../db/store.ts';
 const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
 
 /** WHERE terms selecting the live documents of a group in a status. */
-function groupWhere(model: EntityModel, tenantId: string, group: Record<string, string>, statuses: string[], params: Params, excludeId?: string): string[] {
+function groupWhere(
+  model: EntityModel,
+  tenantId: string,
+  group: Record<string, string>,
+  statuses: string[],
+  params: Params,
+  excludeId?: string,
+): string[] {
   const status = model.fieldMap[model.workflow!.statusField];
   const terms = [`t.tenant_id = ${params.add(tenantId)}`, `t.${q(status.column)} = ANY(${params.add(statuses)}::text[])`];
   if (model.softDelete) terms.push('t.is_deleted = 0');
@@ -34,7 +41,13 @@ export class Cumulatives {
   }
 
   /** R-CUM-4: what was approved in a group before a period, with the contract it settles. */
-  async answer(db: Queryable, actor: Actor, model: EntityModel, group: Record<string, string>, options: AnswerOptions = {}): Promise<CumulativeAnswer> {
+  async answer(
+    db: Queryable,
+    actor: Actor,
+    model: EntityModel,
+    group: Record<string, string>,
+    options: AnswerOptions = {},
+  ): Promise<CumulativeAnswer> {
     const spec = model.cumulative!;
     const source = this.catalog.entities[spec.source];
     const params = new Params();
@@ -67,7 +80,13 @@ export class Cumulatives {
   }
 
   /** A document of the group in approval (of `model`, other than `excludeId`). */
-  async approving(db: Queryable, tenantId: string, model: EntityModel, group: Record<string, string>, excludeId?: string): Promise<{ id: string; code: string | null } | null> {
+  async approving(
+    db: Queryable,
+    tenantId: string,
+    model: EntityModel,
+    group: Record<string, string>,
+    excludeId?: string,
+  ): Promise<{ id: string; code: string | null } | null> {
     const params = new Params();
     const where = groupWhere(model, tenantId, group, ['approving'], params, excludeId);
     const title = model.code ? `t.${q(model.fieldMap[model.code.field].column)}` : 'NULL';
@@ -79,7 +98,13 @@ export class Cumulatives {
   }
 
   /** The latest period of the group's approved or approving documents (other than `excludeId`). */
-  async latestPeriod(db: Queryable, tenantId: string, model: EntityModel, group: Record<string, string>, excludeId?: string): Promise<string | null> {
+  async latestPeriod(
+    db: Queryable,
+    tenantId: string,
+    model: EntityModel,
+    group: Record<string, string>,
+    excludeId?: string,
+  ): Promise<string | null> {
     const spec = model.cumulative!;
     if (!spec.period) return null;
     const params = new Params();
@@ -92,16 +117,27 @@ export class Cumulatives {
   }
 
   /** The referenced contract's snapshot and its lines, when the group names it. */
-  private async contract(db: Queryable, actor: Actor, spec: CumulativeModel, group: Record<string, string>): Promise<{ id: string; header: Row; rows: Row[] } | undefined> {
+  private async contract(
+    db: Queryable,
+    actor: Actor,
+    spec: CumulativeModel,
+    group: Record<string, string>,
+  ): Promise<{ id: string; header: Row; rows: Row[] } | undefined> {
     const c = spec.contract;
     if (!c || group[c.field] === undefined) return undefined;
     const target = this.catalog.entities[c.entity];
     const ref = this.catalog.entities[spec.source].fieldMap[c.field].ref ?? { valueField: 'id' };
     const fields = [...new Set(['id', ...c.snapshot])].map((f) => target.fieldMap[f]);
     const params = new Params();
-    const where = [`t.${q(target.fieldMap[ref.valueField].column)}::text = ${params.add(group[c.field])}`, `t.tenant_id = ${params.add(actor.tenantId)}`];
+    const where = [
+      `t.${q(target.fieldMap[ref.valueField].column)}::text = ${params.add(group[c.field])}`,
+      `t.tenant_id = ${params.add(actor.tenantId)}`,
+    ];
     if (target.softDelete) where.push('t.is_deleted = 0');
-    const [row] = await db.query(`SELECT ${selectList(fields)} FROM ${q(target.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
+    const [row] = await db.query(
+      `SELECT ${selectList(fields)} FROM ${q(target.table)} t WHERE ${where.join(' AND ')} LIMIT 1`,
+      params.values,
+    );
     if (!row) return undefined;
     const header = toRecord(row, fields);
     const cl = c.lines;
@@ -116,13 +152,31 @@ export class Cumulatives {
   }
 
   /** Previous sums by line, on the contract's lines first (in its order), then lines not on the contract. */
-  private async lines(db: Queryable, actor: Actor, spec: CumulativeModel, source: EntityModel, group: Record<string, string>, options: AnswerOptions, contractRows: Row[]): Promise<CumulativeLine[]> {
+  private async lines(
+    db: Queryable,
+    actor: Actor,
+    spec: CumulativeModel,
+    source: EntityModel,
+    group: Record<string, string>,
+    options: AnswerOptions,
+    contractRows: Row[],
+  ): Promise<CumulativeLine[]> {
     const lines = spec.lines;
     if (!lines) return [];
     const detail = source.details.find((d) => d.name === lines.detail)!;
     const periodField = spec.period && options.period ? source.fieldMap[spec.period] : undefined;
     const before = periodField ? { field: periodField, value: options.period! } : undefined;
-    const sums = await this.lineSums(db, actor.tenantId, source, detail, lines.match, [...new Set(Object.values(lines.previous))], group, options.excludeId, before);
+    const sums = await this.lineSums(
+      db,
+      actor.tenantId,
+      source,
+      detail,
+      lines.match,
+      [...new Set(Object.values(lines.previous))],
+      group,
+      options.excludeId,
+      before,
+    );
     const toLine = (key: Record<string, string>, found: Row | undefined): CumulativeLine => {
       const previous: Record<string, Amount> = {};
       for (const [target, from] of Object.entries(lines.previous)) previous[target] = amount(found?.[from]);
@@ -159,8 +213,15 @@ export class Cumulatives {
 
   /** Σ of row fields over the group's approved documents (before the period), by match key. */
   private async lineSums(
-    db: Queryable, tenantId: string, source: EntityModel, detail: DetailModel, match: readonly string[], fields: string[],
-    group: Record<string, string>, excludeId?: string, before?: { field: FieldModel; value: string },
+    db: Queryable,
+    tenantId: string,
+    source: EntityModel,
+    detail: DetailModel,
+    match: readonly string[],
+    fields: string[],
+    group: Record<string, string>,
+    excludeId?: string,
+    before?: { field: FieldModel; value: string },
   ): Promise<Map<string, Row>> {
     const params = new Params();
     const where = groupWhere(source, tenantId, group, ['approved'], params, excludeId);
@@ -208,7 +269,13 @@ export class Cumulatives {
     }
     const rowFields = await this.lineWriteBack(tx, actor.tenantId, writers, String(value), target, next);
     const computed = applyComputed(target, next);
-    await writeFields(tx, target.table, [...headerFields, ...target.computeOrder].map((f) => target.fieldMap[f]), String(contract.id), computed);
+    await writeFields(
+      tx,
+      target.table,
+      [...headerFields, ...target.computeOrder].map((f) => target.fieldMap[f]),
+      String(contract.id),
+      computed,
+    );
     for (const [name, fields] of rowFields) {
       const detail = target.details.find((d) => d.name === name)!;
       const columns = [...fields, ...detail.computeOrder].map((f) => detail.fieldMap[f]);
@@ -232,7 +299,13 @@ export class Cumulatives {
    * Σ (or the largest value, for a `max` write-back) over the approved documents of every writer of
    * `field` that reference the contract; a `max` without any is empty.
    */
-  private async aggregateOver(tx: Queryable, tenantId: string, writers: EntityModel[], value: string, field: string): Promise<Amount | string | null> {
+  private async aggregateOver(
+    tx: Queryable,
+    tenantId: string,
+    writers: EntityModel[],
+    value: string,
+    field: string,
+  ): Promise<Amount | string | null> {
     let total = new Dec(0);
     let largest: string | null = null;
     let numeric = true;
@@ -247,12 +320,18 @@ export class Cumulatives {
       const params = new Params();
       const where = groupWhere(source, tenantId, { [c.field]: value }, ['approved'], params);
       if (spec.aggregate === 'sum') {
-        const [row] = await tx.query<{ s: string }>(`SELECT coalesce(sum(t.${q(from.column)}), 0)::text AS s FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
+        const [row] = await tx.query<{ s: string }>(
+          `SELECT coalesce(sum(t.${q(from.column)}), 0)::text AS s FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`,
+          params.values,
+        );
         total = total.plus(row.s);
         continue;
       }
       numeric = from.kind === 'decimal' || from.kind === 'integer';
-      const [row] = await tx.query<{ m: string | null }>(`SELECT max(t.${q(from.column)})::text AS m FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`, params.values);
+      const [row] = await tx.query<{ m: string | null }>(
+        `SELECT max(t.${q(from.column)})::text AS m FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`,
+        params.values,
+      );
       if (row.m === null) continue;
       // numbers compare as decimals, months and dates as their fixed-width text
       if (largest === null || (numeric ? new Dec(row.m).greaterThan(largest) : row.m > largest)) largest = row.m;
@@ -263,7 +342,14 @@ export class Cumulatives {
   }
 
   /** Sets the contract rows' write-back fields in `contract`; answers which fields of which detail it set. */
-  private async lineWriteBack(tx: Queryable, tenantId: string, writers: EntityModel[], value: string, target: EntityModel, contract: Row): Promise<Map<string, Set<string>>> {
+  private async lineWriteBack(
+    tx: Queryable,
+    tenantId: string,
+    writers: EntityModel[],
+    value: string,
+    target: EntityModel,
+    contract: Row,
+  ): Promise<Map<string, Set<string>>> {
     const touched = new Map<string, Set<string>>();
     for (const m of writers) {
       const spec = m.cumulative!;
@@ -271,7 +357,9 @@ export class Cumulatives {
       if (!cl || !spec.lines || !Object.keys(cl.writeBack).length) continue;
       const source = this.catalog.entities[spec.source];
       const detail = source.details.find((d) => d.name === spec.lines!.detail)!;
-      const sums = await this.lineSums(tx, tenantId, source, detail, spec.lines.match, [...new Set(Object.values(cl.writeBack))], { [spec.contract!.field]: value });
+      const sums = await this.lineSums(tx, tenantId, source, detail, spec.lines.match, [...new Set(Object.values(cl.writeBack))], {
+        [spec.contract!.field]: value,
+      });
       const rows = (contract[cl.detail] as Row[] | undefined) ?? [];
       const fields = touched.get(cl.detail) ?? new Set<string>();
       touched.set(cl.detail, fields);
@@ -306,11 +394,16 @@ export interface FoundDocument {
 }
 
 export class FinalSettlements {
-  constructor(private readonly ctx: StoreContext, private readonly cumulatives: Cumulatives) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly cumulatives: Cumulatives,
+  ) {}
 
   /** The documents with x-cumulative that settle contracts of `entity`: finals and the others (interim). */
   private settling(entity: string, finals: boolean): EntityModel[] {
-    return Object.values(this.ctx.catalog.entities).filter((m) => m.cumulative?.contract?.entity === entity && !!m.cumulative.contract.final === finals);
+    return Object.values(this.ctx.catalog.entities).filter(
+      (m) => m.cumulative?.contract?.entity === entity && !!m.cumulative.contract.final === finals,
+    );
   }
 
   /** The approved final settlement of a contract (other than `excludeId`), if any. */
@@ -318,7 +411,10 @@ export class FinalSettlements {
     for (const model of this.settling(entity, true)) {
       const params = new Params();
       const where = groupWhere(model, actor.tenantId, { [model.cumulative!.contract!.field]: value }, ['approved'], params, excludeId);
-      const [row] = await db.query(`SELECT t.id::text AS id FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`, params.values);
+      const [row] = await db.query(
+        `SELECT t.id::text AS id FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`,
+        params.values,
+      );
       if (row) return { model, record: await new EntityStore(this.ctx, model, actor).detail(String(row.id), 'id', db) };
     }
     return null;
@@ -329,10 +425,17 @@ export class FinalSettlements {
     for (const model of this.settling(entity, false)) {
       const status = model.fieldMap[model.workflow!.statusField];
       const params = new Params();
-      const where = [`t.tenant_id = ${params.add(tenantId)}`, `t.${q(model.fieldMap[model.cumulative!.contract!.field].column)}::text = ${params.add(value)}`, `coalesce(t.${q(status.column)}, '') <> 'approved'`];
+      const where = [
+        `t.tenant_id = ${params.add(tenantId)}`,
+        `t.${q(model.fieldMap[model.cumulative!.contract!.field].column)}::text = ${params.add(value)}`,
+        `coalesce(t.${q(status.column)}, '') <> 'approved'`,
+      ];
       if (model.softDelete) where.push('t.is_deleted = 0');
       const title = model.code ? `t.${q(model.fieldMap[model.code.field].column)}` : 't.id::text';
-      const [row] = await db.query<{ code: string }>(`SELECT ${title} AS code FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`, params.values);
+      const [row] = await db.query<{ code: string }>(
+        `SELECT ${title} AS code FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`,
+        params.values,
+      );
       if (row) return { model, code: row.code };
     }
     return null;
@@ -362,10 +465,10 @@ export class FinalSettlements {
     const finals = this.settling(c.entity, true).map((m) => m.cumulative!.contract!.final!);
     if (!finals.some((f) => Object.entries(f.set).every(([k, v]) => contract[k] === v))) return;
     const changed = new Set<string>();
-    for (const f of finals) for (const [k, v] of Object.entries(f.reopen)) (next[k] = v, changed.add(k));
+    for (const f of finals) for (const [k, v] of Object.entries(f.reopen)) (next[k] = v), changed.add(k);
     for (const m of this.settling(c.entity, false)) {
       const status = m.cumulative!.contract!.status;
-      if (status) (next[status.field] = status.unsettled, changed.add(status.field));
+      if (status) (next[status.field] = status.unsettled), changed.add(status.field);
     }
     await this.write(tx, target, next, [...changed]);
     // the totals of every interim writer are recomputed by one of them (writeBack sums over all)
@@ -375,7 +478,13 @@ export class FinalSettlements {
 
   private async write(tx: Queryable, target: EntityModel, next: Row, fields: string[]): Promise<void> {
     const computed = applyComputed(target, next);
-    await writeFields(tx, target.table, [...fields, ...target.computeOrder].map((f) => target.fieldMap[f]), String(next.id), computed);
+    await writeFields(
+      tx,
+      target.table,
+      [...fields, ...target.computeOrder].map((f) => target.fieldMap[f]),
+      String(next.id),
+      computed,
+    );
   }
 }
 

@@ -21,7 +21,13 @@ export function registerNoticeRoutes(app: FastifyInstance, ctx: RouteContext) {
     const size = String(Math.min(Math.max(Number(query.size) || 5, 1), TOP_MAX));
     const current = String(Math.max(Number(query.current) || 1, 1));
     const today = nowText(ctx.timeZone).slice(0, 10);
-    const list = parseListParams(model, { current, size, category: query.category || undefined, releaseTime_le: today, descs: 'releaseTime' });
+    const list = parseListParams(model, {
+      current,
+      size,
+      category: query.category || undefined,
+      releaseTime_le: today,
+      descs: 'releaseTime',
+    });
     // every user of the tenant reads the published notices: no menu needed
     const page = await new EntityStore(ctx, model, actorOf(request)).list(list);
     return envelope(200, page, t('ok', request.lang));

@@ -46,13 +46,29 @@ export function parsePostgresUrl(text: string): PgConnection {
     throw new AppError(400, 'datasourceUrl');
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const valid = /^postgres(ql)?:$/.test(url.protocol) && url.hostname && url.username && database && !database.includes('/') && !url.search && !url.hash;
+  const valid =
+    /^postgres(ql)?:$/.test(url.protocol) &&
+    url.hostname &&
+    url.username &&
+    database &&
+    !database.includes('/') &&
+    !url.search &&
+    !url.hash;
   if (!valid) throw new AppError(400, 'datasourceUrl');
-  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 5432), database, user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || 5432),
+    database,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
 }
 
 export function isAllowedHost(host: string, allowed: readonly string[]): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return allowed.some((h) => h.toLowerCase() === name);
 }
 
@@ -63,7 +79,8 @@ export function datasourceHooks(box: SecretBox): EntityHooks {
       if (typeof record.url === 'string' && record.url !== '') {
         const parsed = parsePostgresUrl(record.url);
         const fromUrl: Row = { host: parsed.host, port: parsed.port, databaseName: parsed.database, username: parsed.user };
-        for (const [name, value] of Object.entries(fromUrl)) if (record[name] === undefined || record[name] === null || record[name] === '') record[name] = value;
+        for (const [name, value] of Object.entries(fromUrl))
+          if (record[name] === undefined || record[name] === null || record[name] === '') record[name] = value;
       }
       if (!record.host || !record.databaseName || !record.username) throw new AppError(400, 'datasourceIncomplete');
     },
@@ -79,7 +96,10 @@ export function datasourceHooks(box: SecretBox): EntityHooks {
       );
     },
     async beforeRemove({ tx, actor, ids }) {
-      await tx.query(`DELETE FROM ${DATASOURCE_SECRET_TABLE} WHERE datasource_id = ANY($1::bigint[]) AND tenant_id = $2`, [ids, actor.tenantId]);
+      await tx.query(`DELETE FROM ${DATASOURCE_SECRET_TABLE} WHERE datasource_id = ANY($1::bigint[]) AND tenant_id = $2`, [
+        ids,
+        actor.tenantId,
+      ]);
     },
   };
 }
@@ -88,7 +108,13 @@ export function datasourceHooks(box: SecretBox): EntityHooks {
  * The connection settings of the caller's tenant's data source, password opened. The one place a
  * stored password is read in clear (also for tenant data sources later): keep it that way.
  */
-export async function readConnection(db: Queryable, box: SecretBox, table: string, actor: Actor, id: string): Promise<PgConnection & { name: string }> {
+export async function readConnection(
+  db: Queryable,
+  box: SecretBox,
+  table: string,
+  actor: Actor,
+  id: string,
+): Promise<PgConnection & { name: string }> {
   const [row] = await db.query<Row>(
     `SELECT d.name, d.host, d.port, d.database_name AS "databaseName", d.username, s.secret
        FROM ${table} d LEFT JOIN ${DATASOURCE_SECRET_TABLE} s ON s.datasource_id = d.id AND s.tenant_id = d.tenant_id
@@ -97,7 +123,11 @@ export async function readConnection(db: Queryable, box: SecretBox, table: strin
   );
   if (!row) throw notFound({ zh: '数据源', en: 'Data source' });
   return {
-    name: String(row.name), host: String(row.host), port: Number(row.port ?? 5432), database: String(row.databaseName), user: String(row.username),
+    name: String(row.name),
+    host: String(row.host),
+    port: Number(row.port ?? 5432),
+    database: String(row.databaseName),
+    user: String(row.username),
     password: row.secret ? box.open(String(row.secret)) : '',
   };
 }
@@ -121,7 +151,11 @@ export interface ConnectionGuard {
  * and its address connected to. Every failure to connect is answered with one message, no sooner
  * than FAILURE_FLOOR_MS after the attempt began; its cause goes to the server's log.
  */
-export async function withConnection<T>(c: PgConnection & { name: string }, guard: ConnectionGuard, work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withConnection<T>(
+  c: PgConnection & { name: string },
+  guard: ConnectionGuard,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   if (!isAllowedHost(c.host, guard.allowedHosts)) throw new AppError(400, 'datasourceHostRefused', { host: c.host });
   const started = Date.now();
   const failed = async (err: unknown) => {
@@ -138,7 +172,15 @@ export async function withConnection<T>(c: PgConnection & { name: string }, guar
       throw await failed(err);
     }
   }
-  const client = new pg.Client({ host, port: c.port, database: c.database, user: c.user, password: c.password, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, statement_timeout: 10_000 });
+  const client = new pg.Client({
+    host,
+    port: c.port,
+    database: c.database,
+    user: c.user,
+    password: c.password,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: 10_000,
+  });
   try {
     await client.connect();
   } catch (err) {

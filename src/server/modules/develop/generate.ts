@@ -46,24 +46,33 @@ export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLow
 
 function typeOf(p: PrototypeRow, catalog: EntityCatalog): JsonSchema {
   switch (p.fieldType) {
-    case 'text': return { type: 'string', maxLength: p.maxLength ?? 4000, 'x-ui': { widget: 'textarea' }, 'x-db': { type: 'text' } };
-    case 'integer': return { type: 'integer' };
-    case 'number': return { $ref: `${TYPES}/quantity` };
-    case 'money': return { $ref: `${TYPES}/money` };
-    case 'date': return { type: 'string', format: 'date' };
-    case 'datetime': return { type: 'string', format: 'datetime' };
-    case 'boolean': return { type: 'boolean', default: false, 'x-ui': { widget: 'switch' }, 'x-display': { type: 'boolean' } };
+    case 'text':
+      return { type: 'string', maxLength: p.maxLength ?? 4000, 'x-ui': { widget: 'textarea' }, 'x-db': { type: 'text' } };
+    case 'integer':
+      return { type: 'integer' };
+    case 'number':
+      return { $ref: `${TYPES}/quantity` };
+    case 'money':
+      return { $ref: `${TYPES}/money` };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'datetime' };
+    case 'boolean':
+      return { type: 'boolean', default: false, 'x-ui': { widget: 'switch' }, 'x-display': { type: 'boolean' } };
     case 'id': {
       const target = p.refEntity ? catalog.entities[p.refEntity] : undefined;
       return { $ref: `${TYPES}/id`, 'x-ref': { entity: p.refEntity ?? '', labelField: target?.titleField ?? 'id' } };
     }
-    default: return { type: 'string', maxLength: p.maxLength ?? 255 };
+    default:
+      return { type: 'string', maxLength: p.maxLength ?? 255 };
   }
 }
 
 function propertyOf(p: PrototypeRow, catalog: EntityCatalog): JsonSchema {
   const property: JsonSchema = { ...typeOf(p, catalog), title: p.comment, 'x-i18n': { title: p.commentEn } };
-  if (p.dictCode && (p.fieldType === 'string' || !p.fieldType)) property['x-dict'] = { code: p.dictCode, source: p.dictSource === 'system' ? 'system' : 'biz' };
+  if (p.dictCode && (p.fieldType === 'string' || !p.fieldType))
+    property['x-dict'] = { code: p.dictCode, source: p.dictSource === 'system' ? 'system' : 'biz' };
   if (p.jdbcName !== snake(p.propertyName)) property['x-db'] = { ...(property['x-db'] ?? {}), column: p.jdbcName };
   if (p.isForm === false) property['x-ui'] = { ...(property['x-ui'] ?? {}), hidden: ['create', 'edit'] };
   return property;
@@ -84,7 +93,12 @@ export function generateSchema(model: ModelRow, prototypes: PrototypeRow[], code
     'x-i18n': { title: model.modelNameEn },
     type: 'object',
     'x-entity': {
-      key, table: model.modelTable, api: code.apiPath, scope: 'tenant', titleField: title.propertyName, icon: 'file-text',
+      key,
+      table: model.modelTable,
+      api: code.apiPath,
+      scope: 'tenant',
+      titleField: title.propertyName,
+      icon: 'file-text',
       menu: { parent: code.menuParent, code: snake(key), path: `/${code.folder}/${kebab(key)}`, sort: 1 },
     },
     'x-list': {
@@ -93,7 +107,9 @@ export function generateSchema(model: ModelRow, prototypes: PrototypeRow[], code
       rowActions: ['view', 'edit', 'delete'],
       batchActions: ['delete', 'export'],
     },
-    ...(prototypes.some((p) => p.isQuery) ? { 'x-search': { fields: prototypes.filter((p) => p.isQuery).map((p) => ({ field: p.propertyName, operator: searchOperator(p) })) } } : {}),
+    ...(prototypes.some((p) => p.isQuery)
+      ? { 'x-search': { fields: prototypes.filter((p) => p.isQuery).map((p) => ({ field: p.propertyName, operator: searchOperator(p) })) } }
+      : {}),
     required: prototypes.filter((p) => p.isRequired).map((p) => p.propertyName),
     properties: Object.fromEntries(prototypes.map((p) => [p.propertyName, propertyOf(p, catalog)])),
   };

@@ -29,7 +29,8 @@ export class LateRoutes {
       get: (url: string, handler: RouteHandlerMethod) => add('GET', url, handler),
       post: (url: string, handler: RouteHandlerMethod) => add('POST', url, handler),
       route: (r: { method: string; url: string; handler: RouteHandlerMethod }) => add(r.method, r.url, r.handler),
-      hasRoute: (r: { method: string; url: string }) => this.handlers.has(`${r.method} ${r.url}`) || this.app.hasRoute(r as Parameters<FastifyInstance['hasRoute']>[0]),
+      hasRoute: (r: { method: string; url: string }) =>
+        this.handlers.has(`${r.method} ${r.url}`) || this.app.hasRoute(r as Parameters<FastifyInstance['hasRoute']>[0]),
     };
     return stand as unknown as FastifyInstance;
   }

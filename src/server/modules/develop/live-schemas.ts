@@ -22,8 +22,13 @@ export interface SchemaSetAnswer {
 
 /** A digest of the set's content: the same files give the same version, whatever their order. */
 export function versionOf(source: SchemaSource): string {
-  const files = Object.keys(source.files).sort().map((path) => [path, source.files[path]]);
-  return createHash('sha256').update(JSON.stringify([source.manifest, files, source.meta])).digest('base64url').slice(0, 22);
+  const files = Object.keys(source.files)
+    .sort()
+    .map((path) => [path, source.files[path]]);
+  return createHash('sha256')
+    .update(JSON.stringify([source.manifest, files, source.meta]))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 export interface LiveSchemasOptions {

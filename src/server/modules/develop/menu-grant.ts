@@ -18,7 +18,9 @@ export async function grantInstalledMenu(ctx: RouteContext, actor: Actor, model:
     `SELECT id::text AS id, parent_id::text AS "parentId" FROM ${menus} WHERE code = $1 AND category = 1 AND is_deleted = 0`,
     [model.menu!.code],
   );
-  const buttons = await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${menus} WHERE parent_id = $1 AND is_deleted = 0`, [entry.id]);
+  const buttons = await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${menus} WHERE parent_id = $1 AND is_deleted = 0`, [
+    entry.id,
+  ]);
   const admins = await ctx.db.query<{ id: string }>(
     `SELECT id::text AS id FROM ${q(ctx.catalog.entities.role.table)} WHERE tenant_id = $1 AND role_alias = ANY($2::text[]) AND is_deleted = 0`,
     [actor.tenantId, ADMIN_ALIASES],

@@ -19,19 +19,36 @@ const resolver = async (host: string) => {
 
 describe('this machine', () => {
   it('by name and by literal', () => {
-    for (const host of ['localhost', 'LOCALHOST.', 'db.localhost', '127.0.0.1', '127.9.9.9', '[::1]', '::1', '0.0.0.0', '::', '::ffff:127.0.0.1', '/var/run/postgresql']) {
+    for (const host of [
+      'localhost',
+      'LOCALHOST.',
+      'db.localhost',
+      '127.0.0.1',
+      '127.9.9.9',
+      '[::1]',
+      '::1',
+      '0.0.0.0',
+      '::',
+      '::ffff:127.0.0.1',
+      '/var/run/postgresql',
+    ]) {
       expect(isThisMachineName(host), host).toBe(true);
     }
-    for (const host of ['10.0.0.5', 'minio.internal.example', '192.0.2.1', '::ffff:10.0.0.1', 'fe80::1']) expect(isThisMachineName(host), host).toBe(false);
+    for (const host of ['10.0.0.5', 'minio.internal.example', '192.0.2.1', '::ffff:10.0.0.1', 'fe80::1'])
+      expect(isThisMachineName(host), host).toBe(false);
     expect(isThisMachineAddress('::ffff:7f00:1')).toBe(true);
   });
 });
 
-describe('a tenant\'s target', () => {
+describe("a tenant's target", () => {
   const addresses = new PlatformAddresses(embedded, 'postgres://zs:pw@db.internal:5432/zhusuan', resolver);
-  const refused = (host: string, port: number) => addresses.tenantAddress(host, port).then(() => 'allowed', (err) => (err instanceof ReservedTarget ? 'reserved' : `failed: ${(err as Error).message}`));
+  const refused = (host: string, port: number) =>
+    addresses.tenantAddress(host, port).then(
+      () => 'allowed',
+      (err) => (err instanceof ReservedTarget ? 'reserved' : `failed: ${(err as Error).message}`),
+    );
 
-  it('is refused on this machine and on the main database\'s host and port, by name or by address', async () => {
+  it("is refused on this machine and on the main database's host and port, by name or by address", async () => {
     expect(await refused('localhost', 5432)).toBe('reserved');
     expect(await refused('db.internal', 5432)).toBe('reserved');
     expect(await refused('DB.Internal.', 5432)).toBe('reserved');
@@ -48,7 +65,7 @@ describe('a tenant\'s target', () => {
     expect(await refused('nowhere.corp', 5432)).toBe('failed: getaddrinfo ENOTFOUND nowhere.corp');
   });
 
-  it('without DATABASE_URL (the embedded database) only this machine is the platform\'s', async () => {
+  it("without DATABASE_URL (the embedded database) only this machine is the platform's", async () => {
     const local = new PlatformAddresses(embedded, undefined, resolver);
     expect(await local.reservedByName('127.0.0.1', 5432)).toBe(true);
     expect(await local.tenantAddress('db.internal', 5432)).toBe('10.0.0.5');

@@ -35,7 +35,11 @@ THIS_MACHINE.addAddress('::', 'ipv6');
 
 /** A host as compared: lower case, without IPv6 brackets or a trailing dot. */
 export function hostName(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 /** A loopback or unspecified address (IPv4-mapped IPv6 ones included). */
@@ -47,7 +51,14 @@ export function isThisMachineAddress(address: string): boolean {
 /** This machine by its name alone, before any lookup. */
 export function isThisMachineName(host: string): boolean {
   const name = hostName(host);
-  return name === 'localhost' || name.endsWith('.localhost') || name === 'ip6-localhost' || name === 'ip6-loopback' || name.startsWith('/') || isThisMachineAddress(name);
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === 'ip6-localhost' ||
+    name === 'ip6-loopback' ||
+    name.startsWith('/') ||
+    isThisMachineAddress(name)
+  );
 }
 
 /** The host and port of a postgres:// URL, as the driver would read them. */
@@ -73,7 +84,11 @@ export class PlatformAddresses {
   private main?: Promise<{ names: Endpoint[]; addresses: Endpoint[] }>;
 
   /** `db`: the main database; `mainUrl`: DATABASE_URL as configured. */
-  constructor(private readonly db: Db, private readonly mainUrl?: string, private readonly resolve: Resolver = resolveAll) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mainUrl?: string,
+    private readonly resolve: Resolver = resolveAll,
+  ) {}
 
   /** The main database's server: its names from the URLs, its addresses resolved and as the server reports them. */
   private mainServer() {
@@ -86,7 +101,9 @@ export class PlatformAddresses {
         addresses.push(...resolved.map((address) => ({ host: address, port })));
       }
       if (this.db.kind === 'postgres') {
-        const [own] = await this.db.query<{ host: string | null; port: number | null }>('SELECT host(inet_server_addr()) AS host, inet_server_port() AS port').catch(() => []);
+        const [own] = await this.db
+          .query<{ host: string | null; port: number | null }>('SELECT host(inet_server_addr()) AS host, inet_server_port() AS port')
+          .catch(() => []);
         if (own?.host && own.port) addresses.push({ host: own.host, port: Number(own.port) });
       }
       return { names, addresses };
@@ -113,7 +130,8 @@ export class PlatformAddresses {
     if (!addresses.length) throw new Error(`${name} has no address`);
     const main = (await this.mainServer()).addresses;
     const same = (a: string, b: string) => a === b || (isIP(b) !== 0 && single(b).check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6'));
-    if (addresses.some((a) => isThisMachineAddress(a) || main.some((e) => e.port === port && same(a, e.host)))) throw new ReservedTarget(host);
+    if (addresses.some((a) => isThisMachineAddress(a) || main.some((e) => e.port === port && same(a, e.host))))
+      throw new ReservedTarget(host);
     return addresses[0];
   }
 }

@@ -64,7 +64,11 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
   const ok = (request: FastifyRequest, data: unknown) => envelope(200, data, t('ok', request.lang));
   const storeOf = (key: string, actor: Actor, db = ctx) => new EntityStore(db, entity(key), actor);
   const schemas = new LiveSchemas({
-    root: options.schemaRoot, source: options.source, ctx, late: new LateRoutes(app), bus: options.bus,
+    root: options.schemaRoot,
+    source: options.source,
+    ctx,
+    late: new LateRoutes(app),
+    bus: options.bus,
     onError: (err) => app.log.error({ err }, 'the schema set changed on disk but could not be reloaded'),
   });
 
@@ -73,7 +77,9 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     const answer = schemas.answer();
     const etag = `"${answer.version}"`;
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
-    const known = String(request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    const known = String(request.headers['if-none-match'] ?? '')
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''));
     if (known.includes(etag)) return reply.code(304).send();
     reply.type('application/json; charset=utf-8');
     if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(answer.json);
@@ -82,26 +88,39 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
 
   /** The checks of the caller's connections: this machine and the main database's server are the platform administrator's. */
   const guardOf = (request: FastifyRequest, actor: Actor): ConnectionGuard => ({
-    allowedHosts: options.allowedHosts, addresses: options.addresses, platform: isAdministrator(actor),
+    allowedHosts: options.allowedHosts,
+    addresses: options.addresses,
+    platform: isAdministrator(actor),
     log: (detail, message) => request.log.warn(detail, message),
   });
 
   /** Runs `work` with a reader of the data source's database, or of the application's own. */
-  async function readDatabase<T>(request: FastifyRequest, actor: Actor, datasourceId: string | undefined, work: (read: ReadQuery) => Promise<T>): Promise<T> {
+  async function readDatabase<T>(
+    request: FastifyRequest,
+    actor: Actor,
+    datasourceId: string | undefined,
+    work: (read: ReadQuery) => Promise<T>,
+  ): Promise<T> {
     if (!datasourceId) {
       // the application's own tables are every tenant's business: the platform tenant's alone
       if (actor.tenantId !== PLATFORM_TENANT) throw new AppError(400, 'developMainDatabase');
       return work((sql, params) => ctx.db.query(sql, params));
     }
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(datasourceId, 'datasourceId'));
-    return withConnection(connection, guardOf(request, actor), (client) => work(async (sql, params) => (await client.query(sql, params)).rows));
+    return withConnection(connection, guardOf(request, actor), (client) =>
+      work(async (sql, params) => (await client.query(sql, params)).rows),
+    );
   }
 
   app.post(`${entity('datasource').api}/test`, async (request) => {
     const actor = actorOf(request);
     await ctx.access.checkButton(actor, 'datasource_test');
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(queryOf(request).id));
-    const version = await withConnection(connection, guardOf(request, actor), async (client) => (await client.query('SHOW server_version')).rows[0].server_version);
+    const version = await withConnection(
+      connection,
+      guardOf(request, actor),
+      async (client) => (await client.query('SHOW server_version')).rows[0].server_version,
+    );
     return ok(request, { name: connection.name, serverVersion: String(version) });
   });
 
@@ -144,7 +163,8 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     const actor = actorOf(request);
     await ctx.access.check(actor, entity('modelPrototype'), 'add');
     const rows = request.body;
-    if (!Array.isArray(rows) || !rows.length || rows.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) throw badRequest('badJson');
+    if (!Array.isArray(rows) || !rows.length || rows.some((r) => typeof r !== 'object' || r === null || Array.isArray(r)))
+      throw badRequest('badJson');
     const modelId = parseId(String(queryOf(request).modelId ?? rows[0].modelId ?? ''), 'modelId');
     if (rows.some((r) => r.modelId !== undefined && String(r.modelId) !== modelId)) throw new AppError(400, 'developMixedModels');
     await storeOf('model', actor).detail(modelId);
@@ -161,7 +181,10 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
   });
 
   async function prototypesOfIn(tx: Queryable, tenantId: string, modelId: string): Promise<string[]> {
-    const rows = await tx.query<{ id: string }>(`SELECT id::text AS id FROM ${entity('modelPrototype').table} WHERE tenant_id = $1 AND model_id = $2`, [tenantId, modelId]);
+    const rows = await tx.query<{ id: string }>(
+      `SELECT id::text AS id FROM ${entity('modelPrototype').table} WHERE tenant_id = $1 AND model_id = $2`,
+      [tenantId, modelId],
+    );
     return rows.map((r) => r.id);
   }
 
@@ -170,7 +193,11 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     await ctx.access.checkButton(actor, 'code_copy');
     const store = storeOf('code', actor);
     const source = await store.detail(parseId(queryOf(request).id));
-    const copy = Object.fromEntries(entity('code').fields.filter((f) => !f.readOnly).map((f) => [f.name, source[f.name]]));
+    const copy = Object.fromEntries(
+      entity('code')
+        .fields.filter((f) => !f.readOnly)
+        .map((f) => [f.name, source[f.name]]),
+    );
     return ok(request, await store.create({ ...copy, codeName: `${String(source.codeName).slice(0, 60)}-copy` }));
   });
 
@@ -190,7 +217,14 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     const out = [];
     for (const id of ids) {
       const generated = await generate(actor, id);
-      out.push({ codeId: id, key: generated.key, file: generated.file, manifestEntry: { [generated.key]: generated.file }, schema: generated.schema, issues: checkGenerated(options.schemaRoot, generated) });
+      out.push({
+        codeId: id,
+        key: generated.key,
+        file: generated.file,
+        manifestEntry: { [generated.key]: generated.file },
+        schema: generated.schema,
+        issues: checkGenerated(options.schemaRoot, generated),
+      });
     }
     return ok(request, out);
   });
@@ -200,7 +234,10 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     await ctx.access.check(actor, entity('code'), 'view');
     const generated = await generate(actor, parseId(queryOf(request).id));
     const name = generated.file.split('/').pop()!;
-    return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(`${JSON.stringify(generated.schema, null, 2)}\n`);
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(`${JSON.stringify(generated.schema, null, 2)}\n`);
   });
 
   app.post(`${entity('code').api}/install`, async (request) => {

@@ -47,7 +47,8 @@ function notAdditive(root: string, source: SchemaSource, generated: GeneratedSch
   for (const [key, file] of Object.entries(source.manifest.entities)) {
     const other = (source.files[file] as JsonSchema)['x-entity'] ?? {};
     if (other.table === entity.table) return `数据表 ${entity.table} 已属于 ${key} / table ${entity.table} belongs to ${key}`;
-    if (other.api === entity.api || String(other.api).startsWith(`${entity.api}/`) || entity.api.startsWith(`${other.api}/`)) return `接口路径 ${entity.api} 与 ${key} 重叠 / API base ${entity.api} overlaps ${key}`;
+    if (other.api === entity.api || String(other.api).startsWith(`${entity.api}/`) || entity.api.startsWith(`${other.api}/`))
+      return `接口路径 ${entity.api} 与 ${key} 重叠 / API base ${entity.api} overlaps ${key}`;
   }
   return null;
 }
@@ -71,7 +72,8 @@ export function prepareInstall(root: string, generated: GeneratedSchema): Compil
   try {
     result = compileWith(source, generated);
   } catch (err) {
-    if (err instanceof SchemaSetError) throw new AppError(400, 'developInvalidSchema', { issues: err.issues.map((i) => formatIssue(i).trim()).join('; ') });
+    if (err instanceof SchemaSetError)
+      throw new AppError(400, 'developInvalidSchema', { issues: err.issues.map((i) => formatIssue(i).trim()).join('; ') });
     throw err;
   }
   return {

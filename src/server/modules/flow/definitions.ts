@@ -44,10 +44,13 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 /** The default processes shipped in schemas/workflows (read once; compiled when first deployed). */
 export function readDefaultProcesses(dir: string): DefaultProcess[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.bpmn')).sort().map((file) => {
-    const xml = readFileSync(join(dir, file), 'utf8');
-    return { key: file.replace(/\.bpmn$/, ''), file, xml, hash: sha1(xml) };
-  });
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.bpmn'))
+    .sort()
+    .map((file) => {
+      const xml = readFileSync(join(dir, file), 'utf8');
+      return { key: file.replace(/\.bpmn$/, ''), file, xml, hash: sha1(xml) };
+    });
 }
 
 /** FlowProcess, the platform's shape of a definition in start-list and manager/list. */
@@ -96,7 +99,12 @@ export class DefinitionStore {
   private readonly ensured = new Set<string>();
 
   /** `prefixes`: the schemas' workflow prefixes; a process deployed under one of them joins its category */
-  constructor(private readonly db: (tenantId: string) => Db, private readonly timeZone: string, private readonly defaults: readonly DefaultProcess[], private readonly prefixes: readonly string[]) {}
+  constructor(
+    private readonly db: (tenantId: string) => Db,
+    private readonly timeZone: string,
+    private readonly defaults: readonly DefaultProcess[],
+    private readonly prefixes: readonly string[],
+  ) {}
 
   /** Compiles XML (refusals become 400 answers); the same text is compiled once per process. */
   compile(xml: string): Promise<ProcessGraph> {
@@ -115,7 +123,8 @@ export class DefinitionStore {
     const groups = new Set<string>();
     for (const process of this.defaults) {
       for (const node of Object.values((await this.compile(process.xml)).nodes)) {
-        if (node.candidateGroups && !isExpression(node.candidateGroups)) evaluateList(node.candidateGroups, {}).forEach((g) => groups.add(g));
+        if (node.candidateGroups && !isExpression(node.candidateGroups))
+          evaluateList(node.candidateGroups, {}).forEach((g) => groups.add(g));
       }
     }
     return [...groups].sort();
@@ -137,7 +146,10 @@ export class DefinitionStore {
 
   /** A live (not deleted) definition of the tenant. */
   async byId(db: Queryable, tenantId: string, id: string): Promise<DefinitionRow | undefined> {
-    const [row] = await db.query<DefinitionRow>(`SELECT ${DEFINITION_COLUMNS} FROM wf_definition d WHERE d.id = $1 AND d.tenant_id = $2 AND d.is_deleted = 0`, [id, tenantId]);
+    const [row] = await db.query<DefinitionRow>(
+      `SELECT ${DEFINITION_COLUMNS} FROM wf_definition d WHERE d.id = $1 AND d.tenant_id = $2 AND d.is_deleted = 0`,
+      [id, tenantId],
+    );
     return row;
   }
 
@@ -159,7 +171,10 @@ export class DefinitionStore {
     const run = async (q: Queryable) => {
       await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wf-deploy:${input.tenantId}:${graph.key}`]);
       const previous = await this.latest(q, input.tenantId, graph.key);
-      const [{ top }] = await q.query<{ top: number | null }>('SELECT max(version) AS top FROM wf_definition WHERE tenant_id = $1 AND def_key = $2', [input.tenantId, graph.key]);
+      const [{ top }] = await q.query<{ top: number | null }>(
+        'SELECT max(version) AS top FROM wf_definition WHERE tenant_id = $1 AND def_key = $2',
+        [input.tenantId, graph.key],
+      );
       const version = (top ?? 0) + 1;
       const category = input.category || previous?.category || (this.prefixes.includes(graph.key) ? categoryOf(graph.key) : null);
       const deploymentId = nextId();
@@ -167,12 +182,33 @@ export class DefinitionStore {
       const now = nowText(this.timeZone);
       await q.query(
         `INSERT INTO wf_deployment (id, tenant_id, name, category, source, resource_hash, deploy_user, deploy_time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [deploymentId, input.tenantId, (input.name || graph.name).slice(0, 200), category, input.source, sha1(input.xml), input.userId, now],
+        [
+          deploymentId,
+          input.tenantId,
+          (input.name || graph.name).slice(0, 200),
+          category,
+          input.source,
+          sha1(input.xml),
+          input.userId,
+          now,
+        ],
       );
       await q.query(
         `INSERT INTO wf_definition (id, tenant_id, deployment_id, def_key, version, name, category, description, resource_name, xml, deploy_time)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [id, input.tenantId, deploymentId, graph.key, version, graph.name.slice(0, 200), category, graph.description || null, input.resourceName.slice(0, 200), input.xml, now],
+        [
+          id,
+          input.tenantId,
+          deploymentId,
+          graph.key,
+          version,
+          graph.name.slice(0, 200),
+          category,
+          graph.description || null,
+          input.resourceName.slice(0, 200),
+          input.xml,
+          now,
+        ],
       );
       this.graphs.set(id, Promise.resolve(graph));
       return (await this.byId(q, input.tenantId, id))!;
@@ -189,19 +225,32 @@ export class DefinitionStore {
     if (this.ensured.has(tenantId) || !this.defaults.length) return;
     await this.db(tenantId).transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wf-defaults:${tenantId}`]);
-      const seeded = new Map((await tx.query<{ key: string; hash: string }>(
-        'SELECT def_key AS key, resource_hash AS hash FROM wf_default_seed WHERE tenant_id = $1', [tenantId],
-      )).map((r) => [r.key, r.hash]));
-      const latest = new Map((await tx.query<{ key: string; source: string }>(
-        `SELECT DISTINCT ON (d.def_key) d.def_key AS key, dep.source FROM wf_definition d JOIN wf_deployment dep ON dep.id = d.deployment_id
-          WHERE d.tenant_id = $1 AND d.is_deleted = 0 ORDER BY d.def_key, d.version DESC`, [tenantId],
-      )).map((r) => [r.key, r.source]));
+      const seeded = new Map(
+        (
+          await tx.query<{ key: string; hash: string }>(
+            'SELECT def_key AS key, resource_hash AS hash FROM wf_default_seed WHERE tenant_id = $1',
+            [tenantId],
+          )
+        ).map((r) => [r.key, r.hash]),
+      );
+      const latest = new Map(
+        (
+          await tx.query<{ key: string; source: string }>(
+            `SELECT DISTINCT ON (d.def_key) d.def_key AS key, dep.source FROM wf_definition d JOIN wf_deployment dep ON dep.id = d.deployment_id
+          WHERE d.tenant_id = $1 AND d.is_deleted = 0 ORDER BY d.def_key, d.version DESC`,
+            [tenantId],
+          )
+        ).map((r) => [r.key, r.source]),
+      );
       for (const process of this.defaults) {
         const known = seeded.get(process.key);
         const fresh = known === undefined && !latest.has(process.key);
         const upgraded = known !== undefined && known !== process.hash && latest.get(process.key) === 'default';
         if (fresh || upgraded) {
-          await this.deploy({ tenantId, xml: process.xml, source: 'default', resourceName: process.file, userId: null, category: categoryOf(process.key) }, tx);
+          await this.deploy(
+            { tenantId, xml: process.xml, source: 'default', resourceName: process.file, userId: null, category: categoryOf(process.key) },
+            tx,
+          );
         }
         if (known !== process.hash) {
           await tx.query(

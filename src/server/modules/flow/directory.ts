@@ -58,7 +58,9 @@ export class Directory {
   async names(db: Queryable, tenantId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
     const rows = await db.query<{ id: string; name: string }>(
-      `SELECT u.id::text AS id, ${this.nameOf('u')} AS name FROM ${this.users} u WHERE u.tenant_id = $1 AND u.id = ANY($2::bigint[])`, [tenantId, ids]);
+      `SELECT u.id::text AS id, ${this.nameOf('u')} AS name FROM ${this.users} u WHERE u.tenant_id = $1 AND u.id = ANY($2::bigint[])`,
+      [tenantId, ids],
+    );
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 

@@ -10,7 +10,17 @@ import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts'
 import type { Json } from '../../../engine/workflow/expression.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import { EntityStore, parseId, readerFor, tenantDb, PLATFORM_TENANT, type Actor, type DataFilter, type EntityHooks, type StoreContext } from '../../db/store.ts';
+import {
+  EntityStore,
+  parseId,
+  readerFor,
+  tenantDb,
+  PLATFORM_TENANT,
+  type Actor,
+  type DataFilter,
+  type EntityHooks,
+  type StoreContext,
+} from '../../db/store.ts';
 import { badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
@@ -109,7 +119,14 @@ export interface SubmitOptions {
  * Saves a document (create without id, else update) and starts its process in one transaction:
  * draft/rejected/withdrawn → approving. Used by the submit route and by the seed's demo approvals.
  */
-export async function submitDocument(ctx: StoreContext, flow: DocumentFlow, model: EntityModel, actor: Actor, body: Row, options: SubmitOptions = {}): Promise<Row> {
+export async function submitDocument(
+  ctx: StoreContext,
+  flow: DocumentFlow,
+  model: EntityModel,
+  actor: Actor,
+  body: Row,
+  options: SubmitOptions = {},
+): Promise<Row> {
   const wf = model.workflow;
   if (!wf) throw new Error(`${model.key} has no workflow`);
   const existing = body.id === undefined || body.id === null || body.id === '' ? undefined : parseId(String(body.id));
@@ -132,12 +149,19 @@ export async function submitDocument(ctx: StoreContext, flow: DocumentFlow, mode
     });
   } catch (err) {
     // two submits of one document at the same moment: the second finds the first's live instance
-    if (sqlState(err) === '23505' && String((err as Error).message).includes('wf_instance_live_uq')) throw flowError('approvingLocked', { entity: model.label });
+    if (sqlState(err) === '23505' && String((err as Error).message).includes('wf_instance_live_uq'))
+      throw flowError('approvingLocked', { entity: model.label });
     throw err;
   }
 }
 
-async function definitionFor(db: Queryable, definitions: DefinitionStore, model: EntityModel, actor: Actor, requested: string | undefined): Promise<DefinitionRow> {
+async function definitionFor(
+  db: Queryable,
+  definitions: DefinitionStore,
+  model: EntityModel,
+  actor: Actor,
+  requested: string | undefined,
+): Promise<DefinitionRow> {
   const key = model.workflow!.processKey;
   await definitions.ensureDefaults(actor.tenantId);
   const definition = requested ? await definitions.byId(db, actor.tenantId, requested) : await definitions.latest(db, actor.tenantId, key);
@@ -154,7 +178,8 @@ function registerFor(app: FastifyInstance, ctx: RouteContext, flow: DocumentFlow
     const existing = body.id !== undefined && body.id !== null && body.id !== '';
     await ctx.access.check(actor, model, existing ? 'edit' : 'add');
     const filters = await ctx.access.dataFilters(actor, model);
-    const definitionId = query.processDefinitionId || (typeof body.processDefinitionId === 'string' ? body.processDefinitionId : undefined) || undefined;
+    const definitionId =
+      query.processDefinitionId || (typeof body.processDefinitionId === 'string' ? body.processDefinitionId : undefined) || undefined;
     const record = await submitDocument(ctx, flow, model, actor, body, { filters, definitionId });
     return envelope(200, record, t('ok', request.lang));
   });

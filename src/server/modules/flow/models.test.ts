@@ -20,7 +20,11 @@ function prng(seed: number) {
 
 describe('processIdOf', () => {
   it('reads the first process id of a BPMN text', () => {
-    expect(processIdOf('<?xml version="1.0"?><bpmn:definitions><bpmn:process id="contract_approval" isExecutable="true"></bpmn:process></bpmn:definitions>')).toBe('contract_approval');
+    expect(
+      processIdOf(
+        '<?xml version="1.0"?><bpmn:definitions><bpmn:process id="contract_approval" isExecutable="true"></bpmn:process></bpmn:definitions>',
+      ),
+    ).toBe('contract_approval');
     expect(processIdOf('<process name="x"\n  id = "p1">')).toBe('p1');
     expect(processIdOf('<processes id="no"><process id="">…<process id="yes">')).toBe('yes');
     expect(processIdOf('<bpmn:definitions id="d"/>')).toBeUndefined();
@@ -44,7 +48,7 @@ describe('processIdOf', () => {
     'ids without a closing quote': `<process${' id="x'.repeat(700_000)}`,
     'empty ids': `<process${' id=""'.repeat(700_000)}`,
     'a prefix that is no prefix': `<${'a'.repeat(4_000_000)}`,
-    'prefixes': '<a'.repeat(2_000_000),
+    prefixes: '<a'.repeat(2_000_000),
   };
   it.each(Object.entries(SHAPES))('%s: 4 MB read within a second', (_shape, text) => {
     const started = performance.now();

@@ -61,7 +61,11 @@ export interface ModelInput {
 }
 
 export class FlowModels {
-  constructor(private readonly db: (tenantId: string) => Db, private readonly timeZone: string, private readonly directory: Directory) {}
+  constructor(
+    private readonly db: (tenantId: string) => Db,
+    private readonly timeZone: string,
+    private readonly directory: Directory,
+  ) {}
 
   private select(): string {
     const u = this.directory;
@@ -73,7 +77,16 @@ export class FlowModels {
 
   /** FlowModel, the platform's shape. */
   private shape(r: Row): Row {
-    return { ...r, description: r.description ?? '', category: r.category ?? '', createdBy: r.createdBy ?? '', lastUpdatedBy: r.lastUpdatedBy ?? '', modelComment: r.description ?? '', modelType: 0, modelEditorJson: '' };
+    return {
+      ...r,
+      description: r.description ?? '',
+      category: r.category ?? '',
+      createdBy: r.createdBy ?? '',
+      lastUpdatedBy: r.lastUpdatedBy ?? '',
+      modelComment: r.description ?? '',
+      modelType: 0,
+      modelEditorJson: '',
+    };
   }
 
   async list(actor: Actor, query: Record<string, string | undefined>, p: Paging): Promise<Page> {
@@ -81,15 +94,24 @@ export class FlowModels {
     const where = [`m.tenant_id = ${params.add(actor.tenantId)}`, 'm.is_deleted = 0'];
     if (query.name) where.push(`m.name LIKE ${params.add(`%${query.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     if (query.modelKey) where.push(`m.model_key = ${params.add(query.modelKey)}`);
-    const [{ total }] = await this.db(actor.tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM wf_model m WHERE ${where.join(' AND ')}`, params.values);
+    const [{ total }] = await this.db(actor.tenantId).query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM wf_model m WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await this.db(actor.tenantId).query(`${this.select()} WHERE ${where.join(' AND ')} ORDER BY m.update_time DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
+    const rows = await this.db(actor.tenantId).query(
+      `${this.select()} WHERE ${where.join(' AND ')} ORDER BY m.update_time DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
     return { records: rows.map((r) => this.shape(r)), total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) };
   }
 
   async detail(actor: Actor, id: string): Promise<Row> {
-    const [row] = await this.db(actor.tenantId).query(`${this.select().replace('SELECT ', 'SELECT m.xml, ')} WHERE m.id = $1 AND m.tenant_id = $2 AND m.is_deleted = 0`, [id, actor.tenantId]);
+    const [row] = await this.db(actor.tenantId).query(
+      `${this.select().replace('SELECT ', 'SELECT m.xml, ')} WHERE m.id = $1 AND m.tenant_id = $2 AND m.is_deleted = 0`,
+      [id, actor.tenantId],
+    );
     if (!row) throw flowError('modelNotFound', {}, 404);
     return { ...this.shape(row), modelEditorXml: row.xml };
   }
@@ -105,7 +127,8 @@ export class FlowModels {
     if (!modelKey) errors.push({ path: '/modelKey', message: t('required', lang, { field: LABELS.modelKey }) });
     else if (!KEY.test(modelKey)) errors.push({ path: '/modelKey', message: t('pattern', lang, { field: LABELS.modelKey }) });
     if (!xml.trim()) errors.push({ path: '/xml', message: t('required', lang, { field: LABELS.xml }) });
-    else if (xml.length > DEFINITION_LIMITS.bytes) errors.push({ path: '/xml', message: t('maxLength', lang, { field: LABELS.xml, limit: DEFINITION_LIMITS.bytes }) });
+    else if (xml.length > DEFINITION_LIMITS.bytes)
+      errors.push({ path: '/xml', message: t('maxLength', lang, { field: LABELS.xml, limit: DEFINITION_LIMITS.bytes }) });
     if (errors.length) throw new ValidationFailed(errors);
     if (processId && processId !== modelKey) throw flowError('modelKeyMismatch', { key: modelKey, id: processId });
     return { name, modelKey, xml };
@@ -145,13 +168,17 @@ export class FlowModels {
 
   async xmlOf(actor: Actor, id: string): Promise<{ xml: string; name: string; category: string | null }> {
     const [row] = await this.db(actor.tenantId).query<{ xml: string; name: string; category: string | null }>(
-      'SELECT xml, name, category FROM wf_model WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0', [id, actor.tenantId],
+      'SELECT xml, name, category FROM wf_model WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0',
+      [id, actor.tenantId],
     );
     if (!row) throw flowError('modelNotFound', {}, 404);
     return row;
   }
 
   async remove(actor: Actor, ids: string[]): Promise<void> {
-    await this.db(actor.tenantId).query('UPDATE wf_model SET is_deleted = 1, update_user = $3, update_time = $4 WHERE id = ANY($1::bigint[]) AND tenant_id = $2', [ids, actor.tenantId, actor.userId, nowText(this.timeZone)]);
+    await this.db(actor.tenantId).query(
+      'UPDATE wf_model SET is_deleted = 1, update_user = $3, update_time = $4 WHERE id = ANY($1::bigint[]) AND tenant_id = $2',
+      [ids, actor.tenantId, actor.userId, nowText(this.timeZone)],
+    );
   }
 }

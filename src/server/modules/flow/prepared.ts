@@ -15,5 +15,7 @@ export function queryPrepared<T extends Row = Row>(db: Queryable, sql: string, p
 
 /** Runs `fn` in one transaction (Db.transaction), with prepared statements at hand. */
 export function stepTransaction<T>(db: Db, fn: (tx: StepTx) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => fn({ query: (sql, params) => tx.query(sql, params), prepared: (sql, params) => tx.query(sql, params, { prepare: true }) }));
+  return db.transaction((tx) =>
+    fn({ query: (sql, params) => tx.query(sql, params), prepared: (sql, params) => tx.query(sql, params, { prepare: true }) }),
+  );
 }

@@ -32,7 +32,12 @@ const time = (column: string) => `to_char(${column}, 'YYYY-MM-DD HH24:MI:SS')`;
 export function durationText(seconds: number | null, lang: Lang): string {
   if (seconds === null || seconds === undefined || seconds < 0) return '';
   const units = lang === 'zh' ? ['天', '小时', '分钟', '秒'] : [' d', ' h', ' min', ' s'];
-  const parts = [Math.floor(seconds / 86400), Math.floor((seconds % 86400) / 3600), Math.floor((seconds % 3600) / 60), Math.floor(seconds % 60)];
+  const parts = [
+    Math.floor(seconds / 86400),
+    Math.floor((seconds % 86400) / 3600),
+    Math.floor((seconds % 3600) / 60),
+    Math.floor(seconds % 60),
+  ];
   const text = parts.map((n, i) => (n ? `${n}${units[i]}` : '')).filter(Boolean);
   return text.length ? text.slice(0, 2).join(lang === 'zh' ? '' : ' ') : `0${units[3]}`;
 }
@@ -42,8 +47,12 @@ function listFilters(query: Query, params: Params, timeColumn: string): string[]
   const where: string[] = [];
   if (query.category) where.push(`d.category = ${params.add(query.category)}`);
   if (query.processDefinitionKey) where.push(`d.def_key = ${params.add(query.processDefinitionKey)}`);
-  if (query.processDefinitionName) where.push(`d.name LIKE ${params.add(`%${query.processDefinitionName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
-  for (const [param, op] of [['beginDate', '>='], ['endDate', '<=']] as const) {
+  if (query.processDefinitionName)
+    where.push(`d.name LIKE ${params.add(`%${query.processDefinitionName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+  for (const [param, op] of [
+    ['beginDate', '>='],
+    ['endDate', '<='],
+  ] as const) {
     const v = query[param];
     if (!v) continue;
     if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(v)) throw badRequest('badFilterValue', { field: param, value: v });
@@ -62,7 +71,10 @@ export interface ApartUsers {
   main: Queryable;
 }
 
-const TASK_PEOPLE: [string, string][] = [['assignee', 'assigneeName'], ['startUser', 'startUserName']];
+const TASK_PEOPLE: [string, string][] = [
+  ['assignee', 'assigneeName'],
+  ['startUser', 'startUserName'],
+];
 const INSTANCE_PEOPLE: [string, string][] = [['startUserId', 'startUser']];
 
 export class FlowQueries {
@@ -84,7 +96,16 @@ export class FlowQueries {
     return {
       sql: UNNAMED,
       fill: async (rows, pairs) => {
-        const ids = [...new Set(rows.flatMap((r) => pairs.map(([id]) => r[id]).filter((v) => v !== null && v !== undefined && v !== '').map(String)))];
+        const ids = [
+          ...new Set(
+            rows.flatMap((r) =>
+              pairs
+                .map(([id]) => r[id])
+                .filter((v) => v !== null && v !== undefined && v !== '')
+                .map(String),
+            ),
+          ),
+        ];
         const names = await this.directory.names(main, tenantId, ids);
         for (const r of rows) for (const [id, name] of pairs) if (r[id]) r[name] = names.get(String(r[id])) ?? null;
         return rows;
@@ -99,17 +120,40 @@ export class FlowQueries {
   /** BladeFlow from a task row joined with its instance and definition. */
   private flowRow(r: Row, lang: Lang): Row {
     return {
-      taskId: r.taskId, taskName: r.taskName, taskDefinitionKey: r.taskDefinitionKey,
-      assignee: r.assignee ?? '', assigneeName: r.assigneeName ?? '',
-      category: r.category ?? '', categoryName: categoryName(r.category, this.catalog, lang), route: prefixOfCategory(r.category) ?? '',
-      createTime: r.createTime ?? '', claimTime: r.claimTime ?? '', endTime: r.endTime ?? '', historyTaskEndTime: r.endTime ?? '',
-      executionId: r.ref ?? '', processInstanceId: r.processInstanceId, processDefinitionId: r.processDefinitionId,
-      processDefinitionKey: r.processDefinitionKey, processDefinitionName: r.processDefinitionName, processDefinitionVersion: r.processDefinitionVersion,
-      processDefinitionDesc: r.processDefinitionDesc ?? '', processDefinitionResName: r.resourceName, processDefinitionDiagramResName: r.resourceName,
-      historyProcessInstanceId: r.processInstanceId, processIsFinished: r.instanceStatus === 'running' ? 'unfinished' : 'finished',
-      businessKey: r.businessKey ?? '', businessTable: r.businessTable ?? '', businessId: r.businessId ?? '', businessTitle: r.businessTitle ?? '',
-      startUser: r.startUser ?? '', startUserName: r.startUserName ?? '', status: r.taskStatus ?? r.instanceStatus,
-      processStatus: r.instanceStatus, comment: r.comment ?? '', isPass: r.outcome === 'approve', flag: r.outcome === 'approve' ? 'ok' : '',
+      taskId: r.taskId,
+      taskName: r.taskName,
+      taskDefinitionKey: r.taskDefinitionKey,
+      assignee: r.assignee ?? '',
+      assigneeName: r.assigneeName ?? '',
+      category: r.category ?? '',
+      categoryName: categoryName(r.category, this.catalog, lang),
+      route: prefixOfCategory(r.category) ?? '',
+      createTime: r.createTime ?? '',
+      claimTime: r.claimTime ?? '',
+      endTime: r.endTime ?? '',
+      historyTaskEndTime: r.endTime ?? '',
+      executionId: r.ref ?? '',
+      processInstanceId: r.processInstanceId,
+      processDefinitionId: r.processDefinitionId,
+      processDefinitionKey: r.processDefinitionKey,
+      processDefinitionName: r.processDefinitionName,
+      processDefinitionVersion: r.processDefinitionVersion,
+      processDefinitionDesc: r.processDefinitionDesc ?? '',
+      processDefinitionResName: r.resourceName,
+      processDefinitionDiagramResName: r.resourceName,
+      historyProcessInstanceId: r.processInstanceId,
+      processIsFinished: r.instanceStatus === 'running' ? 'unfinished' : 'finished',
+      businessKey: r.businessKey ?? '',
+      businessTable: r.businessTable ?? '',
+      businessId: r.businessId ?? '',
+      businessTitle: r.businessTitle ?? '',
+      startUser: r.startUser ?? '',
+      startUserName: r.startUserName ?? '',
+      status: r.taskStatus ?? r.instanceStatus,
+      processStatus: r.instanceStatus,
+      comment: r.comment ?? '',
+      isPass: r.outcome === 'approve',
+      flag: r.outcome === 'approve' ? 'ok' : '',
       variables: r.variables ?? {},
     };
   }
@@ -131,20 +175,40 @@ export class FlowQueries {
    * A page of tasks in one statement: the page's ids and the total from the list's index, then
    * the rows joined to their instance, definition and people (a page past the end counts apart).
    */
-  private async taskPage(tenantId: string, where: string[], params: Params, order: string, p: Paging, lang: Lang, filterJoin = false): Promise<Page> {
+  private async taskPage(
+    tenantId: string,
+    where: string[],
+    params: Params,
+    order: string,
+    p: Paging,
+    lang: Lang,
+    filterJoin = false,
+  ): Promise<Page> {
     const whereSql = where.join(' AND ');
     const from = filterJoin ? 'wf_task t JOIN wf_definition d ON d.id = t.definition_id' : 'wf_task t';
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
     const people = await this.people(tenantId);
-    const rows = await people.fill(await queryPrepared(this.db(tenantId),
-      `WITH page AS (SELECT t.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+    const rows = await people.fill(
+      await queryPrepared(
+        this.db(tenantId),
+        `WITH page AS (SELECT t.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
        ${this.taskSelect(people.sql, 'page JOIN wf_task t ON t.id = page.id', 'page.total::int AS "__total", ')}
        ORDER BY ${order}`,
-      params.values,
-    ), TASK_PEOPLE);
-    if (rows.length) return this.page(rows.map((r) => this.flowRow(r, lang)), rows[0].__total, p);
-    const [{ total }] = await this.db(tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
+        params.values,
+      ),
+      TASK_PEOPLE,
+    );
+    if (rows.length)
+      return this.page(
+        rows.map((r) => this.flowRow(r, lang)),
+        rows[0].__total,
+        p,
+      );
+    const [{ total }] = await this.db(tenantId).query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`,
+      params.values.slice(0, -2),
+    );
     return this.page([], total, p);
   }
 
@@ -161,7 +225,8 @@ export class FlowQueries {
     const params = new Params();
     const groups = [...(actor.roleAliases ?? []), ...(actor.roleIds ?? [])];
     const where = [
-      `t.status = 'active'`, 't.assignee_id IS NULL',
+      `t.status = 'active'`,
+      't.assignee_id IS NULL',
       `(t.candidate_users && ARRAY[${params.add(actor.userId)}::bigint] OR t.candidate_groups && ${params.add(groups)}::varchar[])`,
       `t.tenant_id = ${params.add(actor.tenantId)}`,
     ];
@@ -174,13 +239,24 @@ export class FlowQueries {
     const params = new Params();
     const where = [`t.tenant_id = ${params.add(actor.tenantId)}`, `t.completed_by = ${params.add(actor.userId)}`, `t.status = 'completed'`];
     const filters = listFilters(query, params, 't.end_time');
-    return this.taskPage(actor.tenantId, [...where, ...filters], params, 't.end_time DESC, t.id DESC', paging(query), actor.lang, filters.length > 0);
+    return this.taskPage(
+      actor.tenantId,
+      [...where, ...filters],
+      params,
+      't.end_time DESC, t.id DESC',
+      paging(query),
+      actor.lang,
+      filters.length > 0,
+    );
   }
 
   /** One task as BladeFlow (the handle page), or undefined. */
   async task(actor: Actor, taskId: string): Promise<Row | undefined> {
     const people = await this.people(actor.tenantId);
-    const [row] = await people.fill(await this.db(actor.tenantId).query(`${this.taskSelect(people.sql)} WHERE t.id = $1 AND t.tenant_id = $2`, [taskId, actor.tenantId]), TASK_PEOPLE);
+    const [row] = await people.fill(
+      await this.db(actor.tenantId).query(`${this.taskSelect(people.sql)} WHERE t.id = $1 AND t.tenant_id = $2`, [taskId, actor.tenantId]),
+      TASK_PEOPLE,
+    );
     return row && this.flowRow(row, actor.lang);
   }
 
@@ -196,14 +272,32 @@ export class FlowQueries {
   private instanceRow(r: Row, lang: Lang): Row {
     const activities = [...new Set(((r.tokens ?? []) as { at: string }[]).map((tk) => tk.at))];
     return {
-      id: r.processInstanceId, name: r.processDefinitionName, processInstanceId: r.processInstanceId, executionId: r.processInstanceId,
-      processDefinitionId: r.processDefinitionId, processDefinitionKey: r.processDefinitionKey, processDefinitionName: r.processDefinitionName,
-      processDefinitionVersion: r.processDefinitionVersion, category: r.category ?? '', categoryName: categoryName(r.category, this.catalog, lang),
-      route: prefixOfCategory(r.category) ?? '', startUserId: r.startUserId, startUser: r.startUser ?? '', startTime: r.startTime, endTime: r.endTime ?? '',
-      activityId: activities.join(','), taskDefinitionKey: activities.join(','), status: r.status,
-      processIsFinished: r.status === 'running' ? 'unfinished' : 'finished', suspensionState: r.suspended ? 2 : 1,
-      businessKey: r.businessKey ?? '', businessTable: r.businessTable ?? '', businessId: r.businessId ?? '', businessTitle: r.businessTitle ?? '',
-      endActivityId: r.endActivityId ?? '', deleteReason: r.deleteReason ?? '',
+      id: r.processInstanceId,
+      name: r.processDefinitionName,
+      processInstanceId: r.processInstanceId,
+      executionId: r.processInstanceId,
+      processDefinitionId: r.processDefinitionId,
+      processDefinitionKey: r.processDefinitionKey,
+      processDefinitionName: r.processDefinitionName,
+      processDefinitionVersion: r.processDefinitionVersion,
+      category: r.category ?? '',
+      categoryName: categoryName(r.category, this.catalog, lang),
+      route: prefixOfCategory(r.category) ?? '',
+      startUserId: r.startUserId,
+      startUser: r.startUser ?? '',
+      startTime: r.startTime,
+      endTime: r.endTime ?? '',
+      activityId: activities.join(','),
+      taskDefinitionKey: activities.join(','),
+      status: r.status,
+      processIsFinished: r.status === 'running' ? 'unfinished' : 'finished',
+      suspensionState: r.suspended ? 2 : 1,
+      businessKey: r.businessKey ?? '',
+      businessTable: r.businessTable ?? '',
+      businessId: r.businessId ?? '',
+      businessTitle: r.businessTitle ?? '',
+      endActivityId: r.endActivityId ?? '',
+      deleteReason: r.deleteReason ?? '',
     };
   }
 
@@ -214,14 +308,26 @@ export class FlowQueries {
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
     const people = await this.people(tenantId);
-    const rows = await people.fill(await queryPrepared(this.db(tenantId),
-      `WITH page AS (SELECT i.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY i.id DESC LIMIT ${limit} OFFSET ${offset})
+    const rows = await people.fill(
+      await queryPrepared(
+        this.db(tenantId),
+        `WITH page AS (SELECT i.id, count(*) OVER () AS total FROM ${from} WHERE ${whereSql} ORDER BY i.id DESC LIMIT ${limit} OFFSET ${offset})
        ${this.instanceSelect(people.sql, 'page JOIN wf_instance i ON i.id = page.id', 'page.total::int AS "__total", ')}
        ORDER BY i.id DESC`,
-      params.values,
-    ), INSTANCE_PEOPLE);
-    if (rows.length) return this.page(rows.map((r) => this.instanceRow(r, lang)), rows[0].__total, p);
-    const [{ total }] = await this.db(tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`, params.values.slice(0, -2));
+        params.values,
+      ),
+      INSTANCE_PEOPLE,
+    );
+    if (rows.length)
+      return this.page(
+        rows.map((r) => this.instanceRow(r, lang)),
+        rows[0].__total,
+        p,
+      );
+    const [{ total }] = await this.db(tenantId).query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${from} WHERE ${whereSql}`,
+      params.values.slice(0, -2),
+    );
     return this.page([], total, p);
   }
 
@@ -244,7 +350,13 @@ export class FlowQueries {
 
   async instance(actor: Actor, instanceId: string): Promise<Row | undefined> {
     const people = await this.people(actor.tenantId);
-    const [row] = await people.fill(await this.db(actor.tenantId).query(`${this.instanceSelect(people.sql)} WHERE i.id = $1 AND i.tenant_id = $2`, [instanceId, actor.tenantId]), INSTANCE_PEOPLE);
+    const [row] = await people.fill(
+      await this.db(actor.tenantId).query(`${this.instanceSelect(people.sql)} WHERE i.id = $1 AND i.tenant_id = $2`, [
+        instanceId,
+        actor.tenantId,
+      ]),
+      INSTANCE_PEOPLE,
+    );
     return row && this.instanceRow(row, actor.lang);
   }
 
@@ -252,8 +364,9 @@ export class FlowQueries {
   async history(actor: Actor, instanceId: string): Promise<Row[]> {
     const people = await this.people(actor.tenantId);
     const u = people.sql;
-    const rows = await people.fill(await this.db(actor.tenantId).query(
-      `SELECT h.id::text AS id, h.activity_id AS "historyActivityId", h.activity_name AS "historyActivityName", h.activity_type AS "historyActivityType",
+    const rows = await people.fill(
+      await this.db(actor.tenantId).query(
+        `SELECT h.id::text AS id, h.activity_id AS "historyActivityId", h.activity_name AS "historyActivityName", h.activity_type AS "historyActivityType",
           ${time('h.start_time')} AS "createTime", ${time('h.end_time')} AS "endTime",
           extract(epoch FROM (h.end_time - h.start_time))::int AS seconds,
           coalesce(t.completed_by, h.assignee_id, CASE WHEN h.activity_type = 'startEvent' THEN i.initiator_id END)::text AS assignee,
@@ -264,12 +377,22 @@ export class FlowQueries {
         ${u.nameJoin('ua', `coalesce(t.completed_by, h.assignee_id, CASE WHEN h.activity_type = 'startEvent' THEN i.initiator_id END)`)}
        WHERE h.instance_id = $1 AND i.tenant_id = $2 AND h.activity_type IN ('startEvent', 'userTask', 'endEvent')
        ORDER BY h.id`,
-      [instanceId, actor.tenantId],
-    ), [['assignee', 'assigneeName']]);
+        [instanceId, actor.tenantId],
+      ),
+      [['assignee', 'assigneeName']],
+    );
     return rows.map((r) => ({
-      ...r, historyActivityDurationTime: durationText(r.seconds, actor.lang), seconds: undefined,
-      taskId: r.taskId ?? '', assignee: r.assignee ?? '', assigneeName: r.assigneeName ?? '', endTime: r.endTime ?? '', comment: r.comment ?? '',
-      isPass: r.outcome === 'approve', flag: r.outcome === 'approve' ? 'ok' : '', processInstanceId: r.processInstanceId,
+      ...r,
+      historyActivityDurationTime: durationText(r.seconds, actor.lang),
+      seconds: undefined,
+      taskId: r.taskId ?? '',
+      assignee: r.assignee ?? '',
+      assigneeName: r.assigneeName ?? '',
+      endTime: r.endTime ?? '',
+      comment: r.comment ?? '',
+      isPass: r.outcome === 'approve',
+      flag: r.outcome === 'approve' ? 'ok' : '',
+      processInstanceId: r.processInstanceId,
     }));
   }
 
@@ -290,7 +413,10 @@ export class FlowQueries {
       return { xml: inst.xml, flow: flow.map((f) => ({ ...f, endTime: f.endTime ?? '', assignee: f.assignee ?? '' })) };
     }
     if (query.processDefinitionId) {
-      const [def] = await this.db(actor.tenantId).query<{ xml: string }>('SELECT xml FROM wf_definition WHERE id = $1 AND tenant_id = $2', [query.processDefinitionId, actor.tenantId]);
+      const [def] = await this.db(actor.tenantId).query<{ xml: string }>('SELECT xml FROM wf_definition WHERE id = $1 AND tenant_id = $2', [
+        query.processDefinitionId,
+        actor.tenantId,
+      ]);
       return def && { xml: def.xml, flow: [] };
     }
     throw badRequest('missingParam', { param: 'processInstanceId' });

@@ -76,8 +76,11 @@ function bodyOf(request: FastifyRequest): Row {
 /** Process variables sent by a client: a small JSON object with identifier names. */
 function variablesOf(value: unknown): Record<string, Json> | undefined {
   if (value === undefined || value === null) return undefined;
-  const ok = typeof value === 'object' && !Array.isArray(value) && JSON.stringify(value).length <= VARIABLES_LIMIT
-    && Object.keys(value).every((k) => VARIABLE_NAME.test(k));
+  const ok =
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    JSON.stringify(value).length <= VARIABLES_LIMIT &&
+    Object.keys(value).every((k) => VARIABLE_NAME.test(k));
   if (!ok) throw flowError('badVariables', { limit: VARIABLES_LIMIT });
   return value as Record<string, Json>;
 }
@@ -95,7 +98,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const instance = await queries.instance(actor, instanceId);
     if (!instance) throw flowError('instanceNotFound', {}, 404);
     const grants = await ctx.access.grants(actor);
-    if (grants.administrator || grants.codes.has('flow_follow') || await queries.participates(actor, instanceId)) return;
+    if (grants.administrator || grants.codes.has('flow_follow') || (await queries.participates(actor, instanceId))) return;
     const model = instance.businessKey ? ctx.catalog.entities[instance.businessKey] : undefined;
     if (model) {
       await ctx.access.check(actor, model, 'view');
@@ -116,11 +119,23 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     if (query.category) where.push(`d.category = ${params.add(query.category)}`);
     if (query.name) where.push(`d.name LIKE ${params.add(`%${query.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     const latest = `SELECT DISTINCT ON (d.def_key) ${DEFINITION_COLUMNS} FROM wf_definition d WHERE ${where.join(' AND ')} ORDER BY d.def_key, d.version DESC`;
-    const [{ total }] = await tenantDb(ctx, actor.tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM (${latest}) x WHERE NOT x.suspended`, params.values);
+    const [{ total }] = await tenantDb(ctx, actor.tenantId).query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM (${latest}) x WHERE NOT x.suspended`,
+      params.values,
+    );
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await tenantDb(ctx, actor.tenantId).query<DefinitionRow>(`SELECT * FROM (${latest}) x WHERE NOT x.suspended ORDER BY x.category, x.key LIMIT ${limit} OFFSET ${offset}`, params.values);
-    return ok(request, { records: rows.map((r) => flowProcess(r, ctx.catalog, actor.lang)), total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) });
+    const rows = await tenantDb(ctx, actor.tenantId).query<DefinitionRow>(
+      `SELECT * FROM (${latest}) x WHERE NOT x.suspended ORDER BY x.category, x.key LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
+    return ok(request, {
+      records: rows.map((r) => flowProcess(r, ctx.catalog, actor.lang)),
+      total,
+      size: p.size,
+      current: p.current,
+      pages: Math.ceil(total / p.size),
+    });
   });
 
   app.get(`${BASE}/work/claim-list`, async (request) => ok(request, await queries.claim(actorOf(request), q(request))));
@@ -157,8 +172,18 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const comment = body.comment === undefined || body.comment === null ? undefined : String(body.comment).slice(0, 1000);
     const record = body.record === undefined || body.record === null ? undefined : body.record;
     if (record !== undefined && (typeof record !== 'object' || Array.isArray(record))) throw badRequest('badJson');
-    const outcome = await runtime.complete(actor, { taskId, approve: body.flag === 'ok', comment, variables: variablesOf(body.variables), record: record as Row | undefined });
-    auditEvent(ctx, request, { event: body.flag === 'ok' ? 'approve' : 'reject', subject: `task ${taskId}`, detail: { comment, processStatus: outcome.status } });
+    const outcome = await runtime.complete(actor, {
+      taskId,
+      approve: body.flag === 'ok',
+      comment,
+      variables: variablesOf(body.variables),
+      record: record as Row | undefined,
+    });
+    auditEvent(ctx, request, {
+      event: body.flag === 'ok' ? 'approve' : 'reject',
+      subject: `task ${taskId}`,
+      detail: { comment, processStatus: outcome.status },
+    });
     return ok(request, { processStatus: outcome.status, processIsFinished: outcome.ended ? 'finished' : 'unfinished' });
   });
 
@@ -213,7 +238,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
   app.post(`${BASE}/follow/delete-process-instance`, async (request) => {
     const actor = actorOf(request);
     await need(actor, 'flow_follow');
-    const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
+    const query = { ...((request.body as Query | undefined) ?? {}), ...q(request) };
     await runtime.terminate(actor, parseId(query.processInstanceId, 'processInstanceId'), String(query.deleteReason ?? ''));
     return ok(request);
   });
@@ -230,20 +255,36 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const where = [`d.tenant_id = ${params.add(actor.tenantId)}`, 'd.is_deleted = 0'];
     if (query.category) where.push(`d.category = ${params.add(query.category)}`);
     if (query.key) where.push(`d.def_key = ${params.add(query.key)}`);
-    const [{ total }] = await tenantDb(ctx, actor.tenantId).query<{ total: number }>(`SELECT count(*)::int AS total FROM wf_definition d WHERE ${where.join(' AND ')}`, params.values);
+    const [{ total }] = await tenantDb(ctx, actor.tenantId).query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM wf_definition d WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
     const limit = params.add(p.size);
     const offset = params.add((p.current - 1) * p.size);
-    const rows = await tenantDb(ctx, actor.tenantId).query<DefinitionRow>(`SELECT ${DEFINITION_COLUMNS} FROM wf_definition d WHERE ${where.join(' AND ')} ORDER BY d.def_key, d.version DESC LIMIT ${limit} OFFSET ${offset}`, params.values);
-    return ok(request, { records: rows.map((r) => flowProcess(r, ctx.catalog, actor.lang)), total, size: p.size, current: p.current, pages: Math.ceil(total / p.size) });
+    const rows = await tenantDb(ctx, actor.tenantId).query<DefinitionRow>(
+      `SELECT ${DEFINITION_COLUMNS} FROM wf_definition d WHERE ${where.join(' AND ')} ORDER BY d.def_key, d.version DESC LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
+    return ok(request, {
+      records: rows.map((r) => flowProcess(r, ctx.catalog, actor.lang)),
+      total,
+      size: p.size,
+      current: p.current,
+      pages: Math.ceil(total / p.size),
+    });
   });
 
   app.post(`${BASE}/manager/change-state`, async (request) => {
     const actor = actorOf(request);
     await need(actor, 'flow_manager');
-    const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
-    if (query.state !== 'active' && query.state !== 'suspend') throw badRequest('badFilterValue', { field: 'state', value: query.state ?? '' });
+    const query = { ...((request.body as Query | undefined) ?? {}), ...q(request) };
+    if (query.state !== 'active' && query.state !== 'suspend')
+      throw badRequest('badFilterValue', { field: 'state', value: query.state ?? '' });
     const id = String(query.processId ?? '');
-    const rows = await tenantDb(ctx, actor.tenantId).query('UPDATE wf_definition SET suspended = $3 WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 RETURNING id', [id, actor.tenantId, query.state === 'suspend']);
+    const rows = await tenantDb(ctx, actor.tenantId).query(
+      'UPDATE wf_definition SET suspended = $3 WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 RETURNING id',
+      [id, actor.tenantId, query.state === 'suspend'],
+    );
     if (!rows.length) throw flowError('definitionNotFound', {}, 404);
     return ok(request);
   });
@@ -251,7 +292,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
   app.post(`${BASE}/manager/delete-deployment`, async (request) => {
     const actor = actorOf(request);
     await need(actor, 'flow_manager');
-    const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
+    const query = { ...((request.body as Query | undefined) ?? {}), ...q(request) };
     const ids = parseIds(query.deploymentIds, 'deploymentIds');
     await tenantDb(ctx, actor.tenantId).transaction(async (tx) => {
       const [busy] = await tx.query<{ name: string; n: number }>(
@@ -261,14 +302,20 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
       );
       if (busy) throw flowError('definitionInUse', { name: busy.name, count: busy.n });
       // definitions stay for the history of ended instances; they leave every list and cannot start
-      await tx.query('UPDATE wf_definition SET is_deleted = 1 WHERE deployment_id = ANY($1::bigint[]) AND tenant_id = $2', [ids, actor.tenantId]);
+      await tx.query('UPDATE wf_definition SET is_deleted = 1 WHERE deployment_id = ANY($1::bigint[]) AND tenant_id = $2', [
+        ids,
+        actor.tenantId,
+      ]);
     });
     return ok(request);
   });
 
   /** The tenants a deployment goes to: the caller's, or (platform administrator only) those named. */
   function targetTenants(actor: Actor, tenantIds: string | undefined): string[] {
-    const named = (tenantIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const named = (tenantIds ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!named.length || (named.length === 1 && named[0] === actor.tenantId)) return [actor.tenantId];
     if (!isAdministrator(actor)) throw new AppError(403, 'forbidden');
     return [...new Set(named)];
@@ -295,10 +342,22 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const deployed: DefinitionRow[] = [];
     for (const tenantId of tenants) {
       for (const file of files) {
-        deployed.push(await definitions.deploy({ tenantId, xml: file.xml, source: 'upload', resourceName: file.name, userId: actor.userId, category: fields.category }));
+        deployed.push(
+          await definitions.deploy({
+            tenantId,
+            xml: file.xml,
+            source: 'upload',
+            resourceName: file.name,
+            userId: actor.userId,
+            category: fields.category,
+          }),
+        );
       }
     }
-    return ok(request, deployed.map((d) => flowProcess(d, ctx.catalog, actor.lang)));
+    return ok(
+      request,
+      deployed.map((d) => flowProcess(d, ctx.catalog, actor.lang)),
+    );
   });
 
   // ---- model: the designer's drafts ----
@@ -327,7 +386,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
   app.post(`${BASE}/model/remove`, async (request) => {
     const actor = actorOf(request);
     await need(actor, 'flow_model');
-    const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
+    const query = { ...((request.body as Query | undefined) ?? {}), ...q(request) };
     await models.remove(actor, parseIds(query.ids));
     return envelope(200, null, t('removed', request.lang));
   });
@@ -335,15 +394,28 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
   app.post(`${BASE}/model/deploy`, async (request) => {
     const actor = actorOf(request);
     await need(actor, 'flow_model');
-    const query = { ...(request.body as Query | undefined ?? {}), ...q(request) };
+    const query = { ...((request.body as Query | undefined) ?? {}), ...q(request) };
     const model = await models.xmlOf(actor, parseId(query.modelId, 'modelId'));
     const tenants = targetTenants(actor, query.tenantIds);
     for (const tenantId of tenants) await definitions.ensureDefaults(tenantId);
     await definitions.compile(model.xml);
     const deployed: DefinitionRow[] = [];
     for (const tenantId of tenants) {
-      deployed.push(await definitions.deploy({ tenantId, xml: model.xml, source: 'model', resourceName: `${model.name}.bpmn`, userId: actor.userId, category: query.category || model.category || undefined, name: model.name }));
+      deployed.push(
+        await definitions.deploy({
+          tenantId,
+          xml: model.xml,
+          source: 'model',
+          resourceName: `${model.name}.bpmn`,
+          userId: actor.userId,
+          category: query.category || model.category || undefined,
+          name: model.name,
+        }),
+      );
     }
-    return ok(request, deployed.map((d) => flowProcess(d, ctx.catalog, actor.lang)));
+    return ok(
+      request,
+      deployed.map((d) => flowProcess(d, ctx.catalog, actor.lang)),
+    );
   });
 }

@@ -152,23 +152,52 @@ export class FlowRuntime {
   // ---- steps ----
 
   /** Starts an instance of `definition` inside the caller's transaction (a document's submit). */
-  async start(tx: Queryable, actor: Actor, definition: DefinitionRow, variables: Vars, business?: BusinessRef): Promise<{ instanceId: string; status: InstanceStatus }> {
+  async start(
+    tx: Queryable,
+    actor: Actor,
+    definition: DefinitionRow,
+    variables: Vars,
+    business?: BusinessRef,
+  ): Promise<{ instanceId: string; status: InstanceStatus }> {
     if (definition.suspended) throw flowError('suspended', { name: definition.name });
     const graph = await this.deps.definitions.graph(tx, definition.id);
     const result = await engineCall(() => engine.start(graph, variables, { initiator: actor.userId }));
     const now = this.now();
     const inst: InstanceRow = {
-      id: nextId(), tenantId: actor.tenantId, definitionId: definition.id, defKey: definition.key, defName: definition.name,
-      category: definition.category, businessKey: business?.model.key ?? null, businessId: business?.id ?? null,
-      businessTitle: business?.title ?? null, initiatorId: actor.userId, status: result.state.status, state: result.state, version: 0,
+      id: nextId(),
+      tenantId: actor.tenantId,
+      definitionId: definition.id,
+      defKey: definition.key,
+      defName: definition.name,
+      category: definition.category,
+      businessKey: business?.model.key ?? null,
+      businessId: business?.id ?? null,
+      businessTitle: business?.title ?? null,
+      initiatorId: actor.userId,
+      status: result.state.status,
+      state: result.state,
+      version: 0,
     };
     await tx.query(
       `INSERT INTO wf_instance (id, tenant_id, definition_id, def_key, business_key, business_table, business_id, business_title,
          initiator_id, status, state, version, start_time, end_time, end_activity_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $13, $14)`,
-      [inst.id, inst.tenantId, inst.definitionId, inst.defKey, inst.businessKey, business?.model.table ?? null, inst.businessId,
-        inst.businessTitle?.slice(0, 300) ?? null, inst.initiatorId, inst.status, JSON.stringify(result.state), now,
-        result.ended ? now : null, result.state.end ?? null],
+      [
+        inst.id,
+        inst.tenantId,
+        inst.definitionId,
+        inst.defKey,
+        inst.businessKey,
+        business?.model.table ?? null,
+        inst.businessId,
+        inst.businessTitle?.slice(0, 300) ?? null,
+        inst.initiatorId,
+        inst.status,
+        JSON.stringify(result.state),
+        now,
+        result.ended ? now : null,
+        result.state.end ?? null,
+      ],
     );
     const created = await this.write(tx, inst, result, actor.userId);
     await this.documentStatus(tx, inst, result.state.status, actor);
@@ -211,9 +240,9 @@ export class FlowRuntime {
       if (input.record && Object.keys(input.record).some((k) => k !== 'id')) {
         variables = { ...variables, ...(await this.editDocument(tx, actor, inst, task.activityId, input.record)) };
       }
-      const result = await engineCall(() => (input.approve
-        ? engine.complete(graph, inst.state, task.ref, variables)
-        : engine.reject(graph, inst.state, task.ref, variables)));
+      const result = await engineCall(() =>
+        input.approve ? engine.complete(graph, inst.state, task.ref, variables) : engine.reject(graph, inst.state, task.ref, variables),
+      );
       const done = { outcome: input.approve ? 'approve' : 'reject', comment: input.comment ?? null, variables: input.variables ?? null };
       const created = await this.write(tx, inst, result, actor.userId, { done });
       if (result.ended) await this.documentStatus(tx, inst, result.state.status, actor);
@@ -263,7 +292,13 @@ export class FlowRuntime {
    * and history. A stale version changes nothing and the step is retried; a task someone else
    * completed meanwhile fails the step.
    */
-  private async write(tx: Queryable, inst: InstanceRow, result: StepResult, actorId: string, options: WriteOptions = {}): Promise<CreatedRow[]> {
+  private async write(
+    tx: Queryable,
+    inst: InstanceRow,
+    result: StepResult,
+    actorId: string,
+    options: WriteOptions = {},
+  ): Promise<CreatedRow[]> {
     const run = (tx as Partial<StepTx>).prepared ?? tx.query.bind(tx);
     const now = this.now();
     const createdNow = new Set(result.created.map((t) => t.ref));
@@ -293,9 +328,24 @@ export class FlowRuntime {
             WHERE EXISTS (SELECT 1 FROM inst) RETURNING 1)
        SELECT (SELECT count(*) FROM inst)::int AS saved, (SELECT count(*) FROM done)::int AS done`,
       [
-        inst.id, inst.version, JSON.stringify(result.state), status, status === 'running' ? null : now, result.state.end ?? null, options.reason?.slice(0, 500) ?? null,
-        now, actorId, done?.outcome ?? 'approve', done?.comment?.slice(0, 1000) ?? null, done?.variables ? JSON.stringify(done.variables) : null,
-        result.completed, withdrawn, inst.tenantId, inst.definitionId, JSON.stringify(created.tasks), JSON.stringify(created.history),
+        inst.id,
+        inst.version,
+        JSON.stringify(result.state),
+        status,
+        status === 'running' ? null : now,
+        result.state.end ?? null,
+        options.reason?.slice(0, 500) ?? null,
+        now,
+        actorId,
+        done?.outcome ?? 'approve',
+        done?.comment?.slice(0, 1000) ?? null,
+        done?.variables ? JSON.stringify(done.variables) : null,
+        result.completed,
+        withdrawn,
+        inst.tenantId,
+        inst.definitionId,
+        JSON.stringify(created.tasks),
+        JSON.stringify(created.history),
       ],
     );
     if (!row.saved) throw new VersionConflict();
@@ -307,7 +357,13 @@ export class FlowRuntime {
   private async newRows(tx: Queryable, inst: InstanceRow, result: StepResult, now: string) {
     const cancelledNow = new Set(result.cancelled);
     const values = result.created.flatMap((t) => [...(t.assignee ? [t.assignee] : []), ...t.candidateUsers]);
-    const users = values.length ? await this.deps.directory.resolveUsers(await readerFor(this.deps.ctx, 'business', 'platform', inst.tenantId, tx), inst.tenantId, values) : new Map<string, { id: string; active: boolean }>();
+    const users = values.length
+      ? await this.deps.directory.resolveUsers(
+          await readerFor(this.deps.ctx, 'business', 'platform', inst.tenantId, tx),
+          inst.tenantId,
+          values,
+        )
+      : new Map<string, { id: string; active: boolean }>();
     const tasks = [];
     for (const t of result.created) {
       const assignee = t.assignee ? users.get(t.assignee) : undefined;
@@ -315,16 +371,31 @@ export class FlowRuntime {
       const open = !cancelledNow.has(t.ref);
       const candidates = t.candidateUsers.map((u) => users.get(u)).filter((u) => u !== undefined);
       const activeUsers = (assignee ? [assignee] : candidates).filter((u) => u.active).map((u) => u.id);
-      if (open && !assignee) activeUsers.push(...(await this.deps.directory.groupMembers(await readerFor(this.deps.ctx, 'business', 'platform', inst.tenantId, tx), inst.tenantId, t.candidateGroups)));
+      if (open && !assignee)
+        activeUsers.push(
+          ...(await this.deps.directory.groupMembers(
+            await readerFor(this.deps.ctx, 'business', 'platform', inst.tenantId, tx),
+            inst.tenantId,
+            t.candidateGroups,
+          )),
+        );
       // a task nobody active could ever claim would sit in no one's list: refuse the step instead
       if (open && !activeUsers.length) {
         const handlers = [t.assignee, ...t.candidateUsers, ...t.candidateGroups].filter(Boolean).join(', ');
         throw flowError('noHandler', { element: t.name, handlers });
       }
       tasks.push({
-        id: nextId(), ref: t.ref, activity_id: t.activityId, name: t.name.slice(0, 200), form_key: t.formKey ?? null, assignee_id: assignee?.id ?? null,
-        candidate_users: candidates.map((u) => u.id), candidate_groups: t.candidateGroups,
-        status: open ? 'active' : 'cancelled', end_time: open ? null : now, variables: Object.keys(t.local).length ? t.local : null,
+        id: nextId(),
+        ref: t.ref,
+        activity_id: t.activityId,
+        name: t.name.slice(0, 200),
+        form_key: t.formKey ?? null,
+        assignee_id: assignee?.id ?? null,
+        candidate_users: candidates.map((u) => u.id),
+        candidate_groups: t.candidateGroups,
+        status: open ? 'active' : 'cancelled',
+        end_time: open ? null : now,
+        variables: Object.keys(t.local).length ? t.local : null,
         activeUsers: [...new Set(activeUsers)],
       });
     }
@@ -332,8 +403,13 @@ export class FlowRuntime {
     const history = result.history.map((h) => {
       const task = h.taskRef ? taskByRef.get(h.taskRef) : undefined;
       return {
-        id: nextId(), activity_id: h.activityId, activity_type: h.activityType, activity_name: h.activityName.slice(0, 200) || null,
-        task_id: task?.id ?? null, assignee_id: task?.assignee_id ?? null, end_time: task && task.status === 'active' ? null : now,
+        id: nextId(),
+        activity_id: h.activityId,
+        activity_type: h.activityType,
+        activity_name: h.activityName.slice(0, 200) || null,
+        task_id: task?.id ?? null,
+        assignee_id: task?.assignee_id ?? null,
+        end_time: task && task.status === 'active' ? null : now,
       };
     });
     return {
@@ -355,14 +431,23 @@ export class FlowRuntime {
       sets.push(`${q(model.fieldMap[wf.instanceField].column)} = $${params.length}`);
     }
     params.push(inst.businessId, inst.tenantId);
-    await tx.query(`UPDATE ${q(model.table)} SET ${sets.join(', ')} WHERE id = $${params.length - 1} AND tenant_id = $${params.length}`, params);
+    await tx.query(
+      `UPDATE ${q(model.table)} SET ${sets.join(', ')} WHERE id = $${params.length - 1} AND tenant_id = $${params.length}`,
+      params,
+    );
     // the document's own rules on entering a status (refusing a submission, writing totals back)
     const by: Actor = actor ?? { tenantId: inst.tenantId, userId: inst.initiatorId, deptId: null, lang: 'zh' };
     await this.deps.ctx.hooks?.[model.key]?.afterStatus?.({ tx, actor: by, id: inst.businessId, status: DOCUMENT_STATUS[status] });
   }
 
   /** Changes the fields this task may edit, through the document's own validation. Returns the fresh variables. */
-  private async editDocument(tx: Queryable, actor: Actor, inst: InstanceRow, activityId: string, changes: Row): Promise<Record<string, Json>> {
+  private async editDocument(
+    tx: Queryable,
+    actor: Actor,
+    inst: InstanceRow,
+    activityId: string,
+    changes: Row,
+  ): Promise<Record<string, Json>> {
     const model = inst.businessKey ? this.deps.ctx.catalog.entities[inst.businessKey] : undefined;
     if (!model?.workflow || !inst.businessId) return {};
     const allowed = new Set(model.workflow.editable[activityId] ?? []);
@@ -395,7 +480,13 @@ export class FlowRuntime {
     for (const task of created.filter((t) => t.open)) {
       const path = prefix && inst.businessId ? `/work/process/${prefix}/handle/${task.id}/${inst.id}/${inst.businessId}` : undefined;
       const params = { subject, task: task.name };
-      await notify(tx, { tenantId: inst.tenantId, receiverIds: task.activeUsers, ...notice('noticeTodoTitle', 'noticeTodo', params), path, active: true });
+      await notify(tx, {
+        tenantId: inst.tenantId,
+        receiverIds: task.activeUsers,
+        ...notice('noticeTodoTitle', 'noticeTodo', params),
+        path,
+        active: true,
+      });
     }
     const ending = result.ended ? ENDINGS[result.state.status] : undefined;
     if (ending) {

@@ -26,13 +26,21 @@ function withRoles(changes: Record<string, string[]>): StoreContext {
 describe('the ledger at start-up', () => {
   it('binds its rules to the documents that play its roles', () => {
     const hooks = withLedger({}, withRoles({}));
-    expect(Object.keys(hooks).sort()).toEqual(['materialCheck', 'materialInventory', 'materialSituation', 'materialTurnoverCheck', 'materialTurnoverInventory']);
+    expect(Object.keys(hooks).sort()).toEqual([
+      'materialCheck',
+      'materialInventory',
+      'materialSituation',
+      'materialTurnoverCheck',
+      'materialTurnoverInventory',
+    ]);
     expect(hooks.materialCheck.afterStatus).toBeTypeOf('function');
     expect(hooks.materialSituation.afterWrite).toBeTypeOf('function');
   });
 
   it('refuses a schema set in which no document receives stock, naming the role', () => {
-    expect(() => withLedger({}, withRoles({ materialCheck: [] }))).toThrow('exactly one entity must declare x-entity.roles "stock.receipt"; none does');
+    expect(() => withLedger({}, withRoles({ materialCheck: [] }))).toThrow(
+      'exactly one entity must declare x-entity.roles "stock.receipt"; none does',
+    );
   });
 
   it('refuses a schema set in which two documents are the monthly report, naming both', () => {

@@ -61,7 +61,13 @@ class LedgerRules {
     const model = this.model(role);
     const detail = model.details[0];
     const computed = applyComputed(model, record);
-    await writeFields(tx, model.table, model.computeOrder.map((f) => model.fieldMap[f]), String(record.id), computed);
+    await writeFields(
+      tx,
+      model.table,
+      model.computeOrder.map((f) => model.fieldMap[f]),
+      String(record.id),
+      computed,
+    );
     const columns = [...lineFields, ...detail.computeOrder].map((f) => detail.fieldMap[f]);
     for (const row of lines(computed)) await writeFields(tx, detail.table, columns, String(row.id), row);
   }
@@ -95,8 +101,14 @@ class LedgerRules {
         await this.ledger.checkOpen(tx, actor, projectId, String(doc.warehouseId), monthOf(doc.checkDate));
         if (status !== 'approved') return;
         const entries: Entry[] = lines(doc).map((row) => ({
-          warehouseId: String(doc.warehouseId), goodsId: String(row.goodsId), month: monthOf(doc.checkDate), date: dateOf(doc.checkDate),
-          movement: 'receipt', source: (doc.materialSource as string) ?? null, qty: dec(row.acceptedQty), amount: dec(row.amountInclTax),
+          warehouseId: String(doc.warehouseId),
+          goodsId: String(row.goodsId),
+          month: monthOf(doc.checkDate),
+          date: dateOf(doc.checkDate),
+          movement: 'receipt',
+          source: (doc.materialSource as string) ?? null,
+          qty: dec(row.acceptedQty),
+          amount: dec(row.amountInclTax),
         }));
         await this.ledger.post(tx, actor, this.ref(LEDGER_ROLES.receipt, id, doc, projectId), entries);
       },
@@ -107,7 +119,13 @@ class LedgerRules {
 
   async refreshInventory(tx: Queryable, actor: Actor, doc: Row) {
     if (!doc.projectId || !doc.warehouseId || !doc.inventoryDate) return;
-    const book = await this.ledger.balancesAt(tx, actor.tenantId, String(doc.projectId), String(doc.warehouseId), dateOf(doc.inventoryDate));
+    const book = await this.ledger.balancesAt(
+      tx,
+      actor.tenantId,
+      String(doc.projectId),
+      String(doc.warehouseId),
+      dateOf(doc.inventoryDate),
+    );
     for (const row of lines(doc)) {
       const balance = book.get(String(row.goodsId));
       row.bookQty = (balance?.qty ?? new Dec(0)).toFixed();
@@ -131,9 +149,22 @@ class LedgerRules {
         await this.refreshInventory(tx, actor, before);
         if (status !== 'approved') return;
         const doc = await this.read(tx, actor, LEDGER_ROLES.count, id);
-        await this.ledger.checkAvailable(tx, actor, projectId, warehouseId, month, byGoods(lines(doc), (r) => dec(r.diffQty).negated()));
+        await this.ledger.checkAvailable(
+          tx,
+          actor,
+          projectId,
+          warehouseId,
+          month,
+          byGoods(lines(doc), (r) => dec(r.diffQty).negated()),
+        );
         const entries: Entry[] = lines(doc).map((row) => ({
-          warehouseId, goodsId: String(row.goodsId), month, date: dateOf(doc.inventoryDate), movement: 'gain_loss', qty: dec(row.diffQty), amount: dec(row.diffAmount),
+          warehouseId,
+          goodsId: String(row.goodsId),
+          month,
+          date: dateOf(doc.inventoryDate),
+          movement: 'gain_loss',
+          qty: dec(row.diffQty),
+          amount: dec(row.diffAmount),
         }));
         await this.ledger.post(tx, actor, this.ref(LEDGER_ROLES.count, id, doc, projectId), entries);
       },
@@ -144,12 +175,29 @@ class LedgerRules {
 
   async refreshSituation(tx: Queryable, actor: Actor, doc: Row) {
     if (!doc.projectId || !doc.period) return;
-    const figures = await this.ledger.monthFigures(tx, actor.tenantId, String(doc.projectId), doc.warehouseId ? String(doc.warehouseId) : null, String(doc.period));
+    const figures = await this.ledger.monthFigures(
+      tx,
+      actor.tenantId,
+      String(doc.projectId),
+      doc.warehouseId ? String(doc.warehouseId) : null,
+      String(doc.period),
+    );
     doc.details = lines(doc).map((row) => situationLine(row, figures.get(String(row.goodsId))));
     await this.refuseCountAboveBooks(tx, actor, lines(doc));
     await this.rewrite(tx, LEDGER_ROLES.report, doc, [
-      'openingQty', 'openingAmount', 'selfPurchaseQty', 'partyASupplyQty', 'partyAControlQty', 'transferInQty', 'otherInQty', 'receivedAmount',
-      'gainLossQty', 'gainLossAmount', 'consumedQty', 'consumedAmount', 'transferOutAmount',
+      'openingQty',
+      'openingAmount',
+      'selfPurchaseQty',
+      'partyASupplyQty',
+      'partyAControlQty',
+      'transferInQty',
+      'otherInQty',
+      'receivedAmount',
+      'gainLossQty',
+      'gainLossAmount',
+      'consumedQty',
+      'consumedAmount',
+      'transferOutAmount',
     ]);
   }
 
@@ -159,7 +207,9 @@ class LedgerRules {
     if (!over) return;
     const counted = dec(over.countedClosingQty);
     throw new AppError(400, 'situationCountExceeds', {
-      goods: await this.ledger.label(tx, actor, LEDGER_ROLES.masterGoods, String(over.goodsId)), available: counted.plus(dec(over.consumedQty)).toString(), counted: counted.toString(),
+      goods: await this.ledger.label(tx, actor, LEDGER_ROLES.masterGoods, String(over.goodsId)),
+      available: counted.plus(dec(over.consumedQty)).toString(),
+      counted: counted.toString(),
     });
   }
 
@@ -172,7 +222,12 @@ class LedgerRules {
           AND ${col('period')} = $4 AND ${col('approvalStatus')} IN ('approving', 'approved') AND id <> $5 ${model.softDelete ? 'AND is_deleted = 0' : ''} LIMIT 1`,
       [actor.tenantId, doc.projectId, doc.warehouseId, doc.period, doc.id],
     );
-    if (other) throw new AppError(400, 'situationDuplicate', { warehouseName: await this.ledger.label(tx, actor, LEDGER_ROLES.masterWarehouse, String(doc.warehouseId)), period: doc.period, code: other.code });
+    if (other)
+      throw new AppError(400, 'situationDuplicate', {
+        warehouseName: await this.ledger.label(tx, actor, LEDGER_ROLES.masterWarehouse, String(doc.warehouseId)),
+        period: doc.period,
+        code: other.code,
+      });
   }
 
   async reverseSituation(tx: Queryable, actor: Actor, id: string) {
@@ -197,12 +252,35 @@ class LedgerRules {
         await this.ledger.checkOpen(tx, actor, projectId, warehouseId, month);
         await this.refreshSituation(tx, actor, before);
         const doc = await this.read(tx, actor, LEDGER_ROLES.report, id);
-        await this.ledger.checkAvailable(tx, actor, projectId, warehouseId, month, byGoods(lines(doc), (r) => dec(r.consumedQty).plus(dec(r.transferOutQty))));
+        await this.ledger.checkAvailable(
+          tx,
+          actor,
+          projectId,
+          warehouseId,
+          month,
+          byGoods(lines(doc), (r) => dec(r.consumedQty).plus(dec(r.transferOutQty))),
+        );
         if (status !== 'approved') return;
         const date = lastDayOf(month);
         const entries: Entry[] = lines(doc).flatMap((row): Entry[] => [
-          { warehouseId, goodsId: String(row.goodsId), month, date, movement: 'consumption', qty: dec(row.consumedQty).negated(), amount: dec(row.consumedAmount).negated() },
-          { warehouseId, goodsId: String(row.goodsId), month, date, movement: 'transfer_out', qty: dec(row.transferOutQty).negated(), amount: dec(row.transferOutAmount).negated() },
+          {
+            warehouseId,
+            goodsId: String(row.goodsId),
+            month,
+            date,
+            movement: 'consumption',
+            qty: dec(row.consumedQty).negated(),
+            amount: dec(row.consumedAmount).negated(),
+          },
+          {
+            warehouseId,
+            goodsId: String(row.goodsId),
+            month,
+            date,
+            movement: 'transfer_out',
+            qty: dec(row.transferOutQty).negated(),
+            amount: dec(row.transferOutAmount).negated(),
+          },
         ]);
         const ref = this.ref(LEDGER_ROLES.report, id, doc, projectId);
         await this.ledger.post(tx, actor, ref, entries);
@@ -220,11 +298,22 @@ class LedgerRules {
         const doc = await this.read(tx, actor, LEDGER_ROLES.turnoverMovement, id);
         if (doc.checkType !== 'exit') return;
         await this.ledger.lock(tx, actor.tenantId, String(doc.projectId));
-        const onSite = await this.ledger.onSite(tx, actor.tenantId, String(doc.projectId), dateOf(doc.checkDate), doc.expenditureContractCode as string, id);
+        const onSite = await this.ledger.onSite(
+          tx,
+          actor.tenantId,
+          String(doc.projectId),
+          dateOf(doc.checkDate),
+          doc.expenditureContractCode as string,
+          id,
+        );
         for (const [goodsId, requested] of byGoods(lines(doc), (r) => dec(r.qty))) {
           const available = onSite.get(goodsId) ?? new Dec(0);
           if (requested.greaterThan(available)) {
-            throw new AppError(400, 'turnoverExitExceeds', { goods: await this.ledger.label(tx, actor, LEDGER_ROLES.masterGoods, goodsId), available: Dec.max(available, 0).toFixed(), requested: requested.toFixed() });
+            throw new AppError(400, 'turnoverExitExceeds', {
+              goods: await this.ledger.label(tx, actor, LEDGER_ROLES.masterGoods, goodsId),
+              available: Dec.max(available, 0).toFixed(),
+              requested: requested.toFixed(),
+            });
           }
         }
       },
@@ -233,7 +322,13 @@ class LedgerRules {
 
   async refreshTurnoverInventory(tx: Queryable, actor: Actor, doc: Row) {
     if (!doc.projectId || !doc.inventoryDate) return;
-    const onSite = await this.ledger.onSite(tx, actor.tenantId, String(doc.projectId), dateOf(doc.inventoryDate), doc.expenditureContractCode as string);
+    const onSite = await this.ledger.onSite(
+      tx,
+      actor.tenantId,
+      String(doc.projectId),
+      dateOf(doc.inventoryDate),
+      doc.expenditureContractCode as string,
+    );
     for (const row of lines(doc)) row.bookQty = (onSite.get(String(row.goodsId)) ?? new Dec(0)).toFixed();
     await this.rewrite(tx, LEDGER_ROLES.turnoverCount, doc, ['bookQty']);
   }
@@ -255,9 +350,9 @@ function compose(own: EntityHooks, mine: EntityHooks): EntityHooks {
     ...own,
     afterWrite: mine.afterWrite
       ? async (event) => {
-        await mine.afterWrite!(event);
-        await own.afterWrite?.(event);
-      }
+          await mine.afterWrite!(event);
+          await own.afterWrite?.(event);
+        }
       : own.afterWrite,
     afterStatus: async (event) => {
       await mine.afterStatus?.(event);

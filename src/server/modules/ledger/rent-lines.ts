@@ -48,7 +48,14 @@ function dayRuleParam(query: Query, fallback: unknown): DayRule {
 }
 
 /** The approved check lines of a project's lease contract dated up to `end`, oldest first. */
-async function checkLines(db: Queryable, check: EntityModel, tenantId: string, projectId: string, contractCode: string, end: string): Promise<CheckLine[]> {
+async function checkLines(
+  db: Queryable,
+  check: EntityModel,
+  tenantId: string,
+  projectId: string,
+  contractCode: string,
+  end: string,
+): Promise<CheckLine[]> {
   const detail = check.details[0];
   const h = (f: string) => `h.${q(check.fieldMap[f].column)}`;
   const d = (f: string) => (detail.fieldMap[f] ? `d.${q(detail.fieldMap[f].column)}::text` : 'NULL');
@@ -88,14 +95,21 @@ function picked(pick: PickSource, contractLine: Row): Row {
 
 const NO_MOVEMENT: Row = { openingQty: 0, enteredQty: 0, exitedQty: 0, qtyDays: 0, lostQty: 0, damagedQty: 0 };
 
-export function registerRentLinesRoute(app: FastifyInstance, ctx: RouteContext, goodsSnapshots: (db: Queryable, actor: Actor, ids: string[]) => Promise<Map<string, Row>>) {
+export function registerRentLinesRoute(
+  app: FastifyInstance,
+  ctx: RouteContext,
+  goodsSnapshots: (db: Queryable, actor: Actor, ids: string[]) => Promise<Map<string, Row>>,
+) {
   const settlement = optionalEntityWithRole(ctx.catalog, LEDGER_ROLES.rentSettlement);
   if (!settlement) return;
   const check = entityWithRole(ctx.catalog, LEDGER_ROLES.turnoverMovement);
   const projectModel = entityWithRole(ctx.catalog, LEDGER_ROLES.masterProject);
   const detail = settlement.details[0];
   const pick = detail?.pickFrom[0];
-  if (!pick) throw new Error(`${settlement.file}: a ${LEDGER_ROLES.rentSettlement} document needs lines picked from its contract (x-detail.pickFrom)`);
+  if (!pick)
+    throw new Error(
+      `${settlement.file}: a ${LEDGER_ROLES.rentSettlement} document needs lines picked from its contract (x-detail.pickFrom)`,
+    );
   const contract = ctx.catalog.entities[pick.entity];
   // the header holds the contract by the reference's value field (its code)
   const contractKey = settlement.fieldMap[pick.header].ref!.valueField;
@@ -125,7 +139,10 @@ export function registerRentLinesRoute(app: FastifyInstance, ctx: RouteContext, 
       const goodsId = String(contractLine.goodsId ?? '');
       // a goods on two contract lines is charged once, on the first
       const moved = byGoods.get(goodsId);
-      lines.push({ ...picked(pick, contractLine), ...(moved && !billed.has(goodsId) ? goodsFigures(moved, start, end, rule) : NO_MOVEMENT) });
+      lines.push({
+        ...picked(pick, contractLine),
+        ...(moved && !billed.has(goodsId) ? goodsFigures(moved, start, end, rule) : NO_MOVEMENT),
+      });
       billed.add(goodsId);
     }
     const unlisted = [...byGoods.keys()].filter((id) => !billed.has(id));

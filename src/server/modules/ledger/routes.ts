@@ -33,7 +33,9 @@ function param(query: Query, name: string, pattern: RegExp): string {
 
 /** A goods whose report line would not be all zeros. */
 function hasStockOrMovement(f: MonthFigures): boolean {
-  return [f.openingQty, f.openingAmount, f.receivedAmount, f.gainLossQty, f.gainLossAmount, ...Object.values(f.received)].some((v) => !v.isZero());
+  return [f.openingQty, f.openingAmount, f.receivedAmount, f.gainLossQty, f.gainLossAmount, ...Object.values(f.received)].some(
+    (v) => !v.isZero(),
+  );
 }
 
 export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
@@ -81,7 +83,12 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
     const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...book.keys()]);
     const lines = [...book.entries()]
       .filter(([, b]) => !b.qty.isZero())
-      .map(([id, b]) => ({ ...goods.get(id), bookQty: decimalToJson(b.qty), price: b.price ? decimalToJson(b.price) : null, bookAmount: decimalToJson(b.amount) }));
+      .map(([id, b]) => ({
+        ...goods.get(id),
+        bookQty: decimalToJson(b.qty),
+        price: b.price ? decimalToJson(b.price) : null,
+        bookAmount: decimalToJson(b.amount),
+      }));
     return envelope(200, lines, t('ok', request.lang));
   });
 
@@ -92,9 +99,17 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
       const query = request.query as Query;
       const { projectId } = await scope(actor, turnover, query, false);
       const date = param(query, 'date', DATE);
-      const onSite = await ledger.onSite(tenantDb(ctx, actor.tenantId), actor.tenantId, projectId, date, query.expenditureContractCode?.trim() || null);
+      const onSite = await ledger.onSite(
+        tenantDb(ctx, actor.tenantId),
+        actor.tenantId,
+        projectId,
+        date,
+        query.expenditureContractCode?.trim() || null,
+      );
       const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...onSite.keys()]);
-      const lines = [...onSite.entries()].filter(([, qty]) => !qty.isZero()).map(([id, qty]) => ({ ...goods.get(id), onSiteQty: decimalToJson(qty) }));
+      const lines = [...onSite.entries()]
+        .filter(([, qty]) => !qty.isZero())
+        .map(([id, qty]) => ({ ...goods.get(id), onSiteQty: decimalToJson(qty) }));
       return envelope(200, lines, t('ok', request.lang));
     });
   }

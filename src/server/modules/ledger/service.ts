@@ -71,7 +71,13 @@ export class Ledger {
   }
 
   /** The month's opening balance, receipts by source and stocktake gains/losses, per goods. */
-  async monthFigures(tx: Queryable, tenantId: string, projectId: string, warehouseId: string | null, month: string): Promise<Map<string, MonthFigures>> {
+  async monthFigures(
+    tx: Queryable,
+    tenantId: string,
+    projectId: string,
+    warehouseId: string | null,
+    month: string,
+  ): Promise<Map<string, MonthFigures>> {
     const params: unknown[] = [tenantId, projectId, month];
     const where = warehouseId ? `AND warehouse_id = $${params.push(warehouseId)}` : '';
     const rows = await tx.query<{ goodsId: string; movement: string; source: string | null; before: boolean; qty: string; amount: string }>(
@@ -84,7 +90,15 @@ export class Ledger {
     for (const r of rows) {
       let f = out.get(r.goodsId);
       if (!f) {
-        f = { goodsId: r.goodsId, openingQty: new Dec(0), openingAmount: new Dec(0), received: {}, receivedAmount: new Dec(0), gainLossQty: new Dec(0), gainLossAmount: new Dec(0) };
+        f = {
+          goodsId: r.goodsId,
+          openingQty: new Dec(0),
+          openingAmount: new Dec(0),
+          received: {},
+          receivedAmount: new Dec(0),
+          gainLossQty: new Dec(0),
+          gainLossAmount: new Dec(0),
+        };
         out.set(r.goodsId, f);
       }
       if (r.before) {
@@ -103,7 +117,13 @@ export class Ledger {
   }
 
   /** R-INV-2: quantity, amount and book price per goods at the end of a day. */
-  async balancesAt(tx: Queryable, tenantId: string, projectId: string, warehouseId: string, date: string): Promise<Map<string, { qty: Dec; amount: Dec; price: Dec | null }>> {
+  async balancesAt(
+    tx: Queryable,
+    tenantId: string,
+    projectId: string,
+    warehouseId: string,
+    date: string,
+  ): Promise<Map<string, { qty: Dec; amount: Dec; price: Dec | null }>> {
     const rows = await tx.query<{ goodsId: string; qty: string; amount: string }>(
       `SELECT goods_id::text AS "goodsId", sum(qty)::text AS qty, sum(amount)::text AS amount FROM material_ledger
         WHERE tenant_id = $1 AND project_id = $2 AND warehouse_id = $3 AND entry_date <= $4::date GROUP BY goods_id`,
@@ -126,7 +146,12 @@ export class Ledger {
   async checkOpen(tx: Queryable, actor: Actor, projectId: string, warehouseId: string, month: string) {
     const closed = await this.closedFrom(tx, actor.tenantId, projectId, warehouseId, month);
     if (closed) {
-      throw new AppError(400, 'stockMonthClosed', { warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId), month: closed.month, code: closed.code ?? '', period: month });
+      throw new AppError(400, 'stockMonthClosed', {
+        warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId),
+        month: closed.month,
+        code: closed.code ?? '',
+        period: month,
+      });
     }
   }
 
@@ -137,7 +162,13 @@ export class Ledger {
   async checkAvailable(tx: Queryable, actor: Actor, projectId: string, warehouseId: string, month: string, outflows: Map<string, Dec>) {
     const asked = [...outflows].filter(([, qty]) => qty.greaterThan(0));
     if (!asked.length) return;
-    const history = await this.monthlyNet(tx, actor.tenantId, projectId, warehouseId, asked.map(([goodsId]) => goodsId));
+    const history = await this.monthlyNet(
+      tx,
+      actor.tenantId,
+      projectId,
+      warehouseId,
+      asked.map(([goodsId]) => goodsId),
+    );
     for (const [goodsId, requested] of asked) {
       const available = availableFrom(history.get(goodsId) ?? [], month);
       if (requested.greaterThan(available)) throw await this.short(tx, actor, goodsId, warehouseId, Dec.max(available, 0), requested);
@@ -145,7 +176,14 @@ export class Ledger {
   }
 
   /** The R-STOCK-4 refusal, naming goods, warehouse and quantities. */
-  private async short(tx: Queryable, actor: Actor, goodsId: string, warehouseId: string, available: Dec, requested: Dec): Promise<AppError> {
+  private async short(
+    tx: Queryable,
+    actor: Actor,
+    goodsId: string,
+    warehouseId: string,
+    available: Dec,
+    requested: Dec,
+  ): Promise<AppError> {
     return new AppError(400, 'stockShort', {
       goods: await this.label(tx, actor, LEDGER_ROLES.masterGoods, goodsId),
       warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId),
@@ -176,9 +214,19 @@ export class Ledger {
        SELECT $1::varchar, $2::bigint, w, g, m, d::date, mv, src, qty::numeric, amt::numeric, $3::varchar, $4::bigint, $5::varchar
          FROM unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[]) AS u(w, g, m, d, mv, src, qty, amt)`,
       [
-        actor.tenantId, doc.projectId, doc.entity, doc.id, doc.code ?? null,
-        column((e) => e.warehouseId), column((e) => e.goodsId), column((e) => e.month), column((e) => e.date), column((e) => e.movement),
-        column((e) => e.source ?? null), column((e) => e.qty.toFixed()), column((e) => e.amount.toFixed()),
+        actor.tenantId,
+        doc.projectId,
+        doc.entity,
+        doc.id,
+        doc.code ?? null,
+        column((e) => e.warehouseId),
+        column((e) => e.goodsId),
+        column((e) => e.month),
+        column((e) => e.date),
+        column((e) => e.movement),
+        column((e) => e.source ?? null),
+        column((e) => e.qty.toFixed()),
+        column((e) => e.amount.toFixed()),
       ],
     );
   }
@@ -202,7 +250,11 @@ export class Ledger {
   }
 
   /** After removing inflows: every touched goods still has a non-negative balance in every month. */
-  private async checkNotNegative(tx: Queryable, actor: Actor, touched: ReadonlyArray<{ projectId: string; warehouseId: string; goodsId: string; month: string; qty: string }>) {
+  private async checkNotNegative(
+    tx: Queryable,
+    actor: Actor,
+    touched: ReadonlyArray<{ projectId: string; warehouseId: string; goodsId: string; month: string; qty: string }>,
+  ) {
     for (const r of touched) {
       if (!dec(r.qty).greaterThan(0)) continue;
       const history = await this.monthlyNet(tx, actor.tenantId, r.projectId, r.warehouseId, [r.goodsId]);
@@ -231,7 +283,14 @@ export class Ledger {
   }
 
   /** R-RENT-6 / R-TURN-INV: turnover items on site per goods = Σ approved entries − Σ approved exits up to a day. */
-  async onSite(tx: Queryable, tenantId: string, projectId: string, date: string, contractCode?: string | null, excludeId?: string): Promise<Map<string, Dec>> {
+  async onSite(
+    tx: Queryable,
+    tenantId: string,
+    projectId: string,
+    date: string,
+    contractCode?: string | null,
+    excludeId?: string,
+  ): Promise<Map<string, Dec>> {
     const check = this.model(LEDGER_ROLES.turnoverMovement);
     const detail = check.details[0];
     const col = (f: string) => `h.${q(check.fieldMap[f].column)}`;
@@ -279,18 +338,40 @@ export class Ledger {
 /** One report line filled from the ledger (R-STOCK-1..3); consumption and transfers out as entered. */
 export function situationLine(line: Row, f: MonthFigures | undefined): Row {
   const zero = new Dec(0);
-  const figures: Omit<MonthFigures, 'goodsId'> = f ?? { openingQty: zero, openingAmount: zero, received: {}, receivedAmount: zero, gainLossQty: zero, gainLossAmount: zero };
+  const figures: Omit<MonthFigures, 'goodsId'> = f ?? {
+    openingQty: zero,
+    openingAmount: zero,
+    received: {},
+    receivedAmount: zero,
+    gainLossQty: zero,
+    gainLossAmount: zero,
+  };
   const receivedQty = Object.values(figures.received).reduce((s, v) => s.plus(v), new Dec(0));
   const out = stockMonth({
-    openingQty: figures.openingQty, openingAmount: figures.openingAmount, receivedQty, receivedAmount: figures.receivedAmount,
-    gainLossQty: figures.gainLossQty, gainLossAmount: figures.gainLossAmount,
-    consumedQty: line.consumedQty as number, transferOutQty: line.transferOutQty as number, countedClosingQty: line.countedClosingQty as number,
+    openingQty: figures.openingQty,
+    openingAmount: figures.openingAmount,
+    receivedQty,
+    receivedAmount: figures.receivedAmount,
+    gainLossQty: figures.gainLossQty,
+    gainLossAmount: figures.gainLossAmount,
+    consumedQty: line.consumedQty as number,
+    transferOutQty: line.transferOutQty as number,
+    countedClosingQty: line.countedClosingQty as number,
   });
-  const row: Row = { ...line, openingQty: num(figures.openingQty), openingAmount: num(figures.openingAmount), receivedAmount: num(figures.receivedAmount) };
+  const row: Row = {
+    ...line,
+    openingQty: num(figures.openingQty),
+    openingAmount: num(figures.openingAmount),
+    receivedAmount: num(figures.receivedAmount),
+  };
   for (const column of Object.values(SOURCE_COLUMNS)) row[column] = num(figures.received[column] ?? zero);
   Object.assign(row, {
-    gainLossQty: num(figures.gainLossQty), gainLossAmount: num(figures.gainLossAmount),
-    consumedQty: num(out.consumedQty), consumedAmount: num(out.consumedAmount), transferOutQty: num(dec(line.transferOutQty)), transferOutAmount: num(out.transferOutAmount),
+    gainLossQty: num(figures.gainLossQty),
+    gainLossAmount: num(figures.gainLossAmount),
+    consumedQty: num(out.consumedQty),
+    consumedAmount: num(out.consumedAmount),
+    transferOutQty: num(dec(line.transferOutQty)),
+    transferOutAmount: num(out.transferOutAmount),
   });
   return row;
 }

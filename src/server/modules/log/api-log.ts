@@ -17,14 +17,15 @@ function logged(logs: LogService, request: FastifyRequest, tenantId: string): bo
 export function registerApiLog(app: FastifyInstance, logs: LogService) {
   app.addHook('onResponse', (request, reply, done) => {
     const who = whoOf(request);
-    const keep = () => logs.api(who, {
-      method: request.method,
-      requestUri: request.url.split('?')[0],
-      status: reply.statusCode,
-      duration: Math.round(reply.elapsedTime),
-      params: maskedParams(request.query, request.body, PARAMS_LIMIT),
-      ...originOf(request),
-    });
+    const keep = () =>
+      logs.api(who, {
+        method: request.method,
+        requestUri: request.url.split('?')[0],
+        status: reply.statusCode,
+        duration: Math.round(reply.elapsedTime),
+        params: maskedParams(request.query, request.body, PARAMS_LIMIT),
+        ...originOf(request),
+      });
     const decision = logged(logs, request, who.tenantId);
     if (decision === true) keep();
     else if (decision !== false) void decision.then((yes) => yes && keep());

@@ -13,7 +13,10 @@ const ID = /^\d{1,19}$/;
 function removedIds(request: FastifyRequest): string[] {
   const fields = [request.query, request.body].map((v) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {}));
   const raw = fields.map((f) => f.ids ?? f.id).find((v) => v !== undefined && v !== null);
-  return String(raw ?? '').split(',').map((s) => s.trim()).filter((s) => ID.test(s));
+  return String(raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => ID.test(s));
 }
 
 export function registerDeleteAudit(app: FastifyInstance, ctx: { db: Db; catalog: EntityCatalog }) {

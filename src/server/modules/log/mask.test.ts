@@ -4,12 +4,28 @@ import { MASK, maskedJson, maskedParams, maskSecrets, maskUrlPasswords } from '.
 describe('masking secrets before they are logged', () => {
   it('masks every secret-named value, at any depth, and keeps the rest', () => {
     const masked = maskSecrets({
-      username: 'admin', password: 'p', newPassword1: 'q', refresh_token: 'r', secretKey: 's', 'Captcha-Code': 'c', 'Blade-Auth': 'bearer x',
-      accessKey: 'ak', nested: { list: [{ pwd: 'z', name: 'n' }] }, empty: { password: '' },
+      username: 'admin',
+      password: 'p',
+      newPassword1: 'q',
+      refresh_token: 'r',
+      secretKey: 's',
+      'Captcha-Code': 'c',
+      'Blade-Auth': 'bearer x',
+      accessKey: 'ak',
+      nested: { list: [{ pwd: 'z', name: 'n' }] },
+      empty: { password: '' },
     });
     expect(masked).toEqual({
-      username: 'admin', password: MASK, newPassword1: MASK, refresh_token: MASK, secretKey: MASK, 'Captcha-Code': MASK, 'Blade-Auth': MASK,
-      accessKey: MASK, nested: { list: [{ pwd: MASK, name: 'n' }] }, empty: { password: '' },
+      username: 'admin',
+      password: MASK,
+      newPassword1: MASK,
+      refresh_token: MASK,
+      secretKey: MASK,
+      'Captcha-Code': MASK,
+      'Blade-Auth': MASK,
+      accessKey: MASK,
+      nested: { list: [{ pwd: MASK, name: 'n' }] },
+      empty: { password: '' },
     });
   });
 
@@ -53,7 +69,32 @@ describe('masking costs time linear in the input', () => {
   it('masks exactly what the regular expression masked (random texts of URL characters)', () => {
     const random = prng(18);
     // white space of every kind \s knows: ASCII, no-break, ideographic, line separator, BOM
-    const pieces = ['a', 'Z', '9', '+', '.', '-', ':', '/', '://', '?', '#', '@', ' ', '\t', '\n', '\u3000', '\u00a0', '\u2028', '\ufeff', 'x', 'pg', 'postgres://', 'u:p@', '@h'];
+    const pieces = [
+      'a',
+      'Z',
+      '9',
+      '+',
+      '.',
+      '-',
+      ':',
+      '/',
+      '://',
+      '?',
+      '#',
+      '@',
+      ' ',
+      '\t',
+      '\n',
+      '\u3000',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      'x',
+      'pg',
+      'postgres://',
+      'u:p@',
+      '@h',
+    ];
     for (let n = 0; n < 30_000; n++) {
       let text = '';
       const length = Math.floor(random() * 16);
@@ -72,7 +113,12 @@ describe('masking costs time linear in the input', () => {
       const whole = maskUrlPasswords(text);
       const room = Math.floor(random() * 40);
       const start = maskUrlPasswords(text, room);
-      expect({ text, room, start: start.slice(0, room), longer: start.length > room }).toEqual({ text, room, start: whole.slice(0, room), longer: whole.length > room });
+      expect({ text, room, start: start.slice(0, room), longer: start.length > room }).toEqual({
+        text,
+        room,
+        start: whole.slice(0, room),
+        longer: whole.length > room,
+      });
     }
   });
 
@@ -109,7 +155,11 @@ describe('masking costs time linear in the input', () => {
     const reference = (query: unknown, body: unknown, limit: number) => {
       const parts: Record<string, unknown> = {};
       if (query && typeof query === 'object' && Object.keys(query).length) parts.query = maskSecrets(query);
-      if (body !== undefined && body !== null) parts.body = typeof body === 'object' && !Buffer.isBuffer(body) ? maskSecrets(body) : `[${typeof body === 'string' ? body.length : Buffer.isBuffer(body) ? body.length : 0} bytes]`;
+      if (body !== undefined && body !== null)
+        parts.body =
+          typeof body === 'object' && !Buffer.isBuffer(body)
+            ? maskSecrets(body)
+            : `[${typeof body === 'string' ? body.length : Buffer.isBuffer(body) ? body.length : 0} bytes]`;
       if (!Object.keys(parts).length) return null;
       const text = JSON.stringify(parts);
       return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
@@ -121,7 +171,9 @@ describe('masking costs time linear in the input', () => {
       const r = random();
       if (depth > 10 || r < 0.4) return leaves[Math.floor(random() * leaves.length)];
       if (r < 0.7) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [names[Math.floor(random() * names.length)], make(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [names[Math.floor(random() * names.length)], make(depth + 1)]),
+      );
     };
     for (let n = 0; n < 3_000; n++) {
       const query = random() < 0.5 ? { current: '1', token: 'x' } : {};
@@ -130,19 +182,24 @@ describe('masking costs time linear in the input', () => {
         expect(maskedParams(query, body, limit), JSON.stringify({ query, body, limit })).toBe(reference(query, body, limit));
         if (body === undefined) continue;
         const whole = JSON.stringify(maskSecrets(body));
-        expect(maskedJson(body, limit), JSON.stringify({ body, limit })).toBe(whole.length > limit ? `${whole.slice(0, limit - 1)}…` : whole);
+        expect(maskedJson(body, limit), JSON.stringify({ body, limit })).toBe(
+          whole.length > limit ? `${whole.slice(0, limit - 1)}…` : whole,
+        );
       }
     }
   });
 
   it('visits no more of a large body than the limit needs', () => {
     let reads = 0;
-    const rows = new Proxy(Array.from({ length: 1_000_000 }, () => ({ name: 'x' })), {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
-        return Reflect.get(target, key, receiver);
+    const rows = new Proxy(
+      Array.from({ length: 1_000_000 }, () => ({ name: 'x' })),
+      {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, receiver);
+        },
       },
-    });
+    );
     const text = maskedParams({}, { rows }, 8000)!;
     expect(text).toHaveLength(8000);
     expect(reads).toBeLessThan(1_000);

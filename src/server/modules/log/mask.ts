@@ -10,7 +10,8 @@
 export const MASK = '******';
 
 /** Names whose values are secrets (password, newPassword1, refresh_token, secretKey, Captcha-Code, Blade-Auth, …). */
-const SECRET_NAME = /pass(word)?|pwd|token|secret|captcha|authorization|blade-auth|credential|access[-_]?key|private[-_]?key|signature|cookie/i;
+const SECRET_NAME =
+  /pass(word)?|pwd|token|secret|captcha|authorization|blade-auth|credential|access[-_]?key|private[-_]?key|signature|cookie/i;
 
 const MAX_DEPTH = 8;
 
@@ -100,7 +101,10 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth >= MAX_DEPTH) return '…';
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretName(k) && v !== '' && v != null ? MASK : maskSecrets(v, depth + 1)]),
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+      k,
+      isSecretName(k) && v !== '' && v != null ? MASK : maskSecrets(v, depth + 1),
+    ]),
   );
 }
 

@@ -27,7 +27,11 @@ async function retentionByTenant(db: Db, catalog: EntityCatalog): Promise<Map<st
   return new Map([PLATFORM_TENANT, ...tenants.map((t) => t.tenant)].map((t) => [t, own.get(t) ?? fallback]));
 }
 
-export async function purgeExpiredLogs(ctx: { db: Db; catalog: EntityCatalog; timeZone: string }, models: EntityModel[], now: Date): Promise<number> {
+export async function purgeExpiredLogs(
+  ctx: { db: Db; catalog: EntityCatalog; timeZone: string },
+  models: EntityModel[],
+  now: Date,
+): Promise<number> {
   let removed = 0;
   for (const [tenant, keep] of await retentionByTenant(ctx.db, ctx.catalog)) {
     const cutoff = nowText(ctx.timeZone, new Date(now.getTime() - keep * DAY_MS));

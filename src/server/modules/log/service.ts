@@ -73,7 +73,10 @@ export class LogService {
   private readonly reads = new Map<string, { at: number; value?: boolean; pending: Promise<boolean> }>();
   private retentionTimer?: NodeJS.Timeout;
 
-  constructor(private readonly ctx: { db: Db; catalog: EntityCatalog; timeZone: string }, private readonly options: LogServiceOptions = {}) {
+  constructor(
+    private readonly ctx: { db: Db; catalog: EntityCatalog; timeZone: string },
+    private readonly options: LogServiceOptions = {},
+  ) {
     const entity = (key: string) => ctx.catalog.entities[key];
     this.models = { api: entity(LOG_ENTITIES.api), error: entity(LOG_ENTITIES.error), usual: entity(LOG_ENTITIES.usual) };
     this.writer = new BatchWriter(ctx.db, {
@@ -107,19 +110,47 @@ export class LogService {
     return purgeExpiredLogs(this.ctx, Object.values(this.models), now);
   }
 
-  api(who: Who, entry: { method: string; requestUri: string; status: number; duration: number; params: string | null; remoteIp?: string; userAgent?: string }) {
+  api(
+    who: Who,
+    entry: {
+      method: string;
+      requestUri: string;
+      status: number;
+      duration: number;
+      params: string | null;
+      remoteIp?: string;
+      userAgent?: string;
+    },
+  ) {
     this.push(this.models.api, who, entry);
   }
 
   /** Keeps an error and returns its id (the number the client is told to quote). */
-  error(who: Who, entry: { source: 'server' | 'client'; exceptionName?: string; message?: string; stackTrace?: string; method?: string; requestUri?: string; params?: string | null; remoteIp?: string; userAgent?: string; clientTime?: string }): string {
+  error(
+    who: Who,
+    entry: {
+      source: 'server' | 'client';
+      exceptionName?: string;
+      message?: string;
+      stackTrace?: string;
+      method?: string;
+      requestUri?: string;
+      params?: string | null;
+      remoteIp?: string;
+      userAgent?: string;
+      clientTime?: string;
+    },
+  ): string {
     const id = this.push(this.models.error, who, entry);
     // errors are rare and wanted soon: no need to wait for the interval
     void this.flush();
     return id;
   }
 
-  usual(who: Who, entry: { event: AuditEventType; account?: string; subject?: string; detail?: string; remoteIp?: string; userAgent?: string }) {
+  usual(
+    who: Who,
+    entry: { event: AuditEventType; account?: string; subject?: string; detail?: string; remoteIp?: string; userAgent?: string },
+  ) {
     this.push(this.models.usual, who, entry);
   }
 
@@ -132,7 +163,10 @@ export class LogService {
     if (hit && Date.now() - hit.at <= READS_CACHE_MS) return hit.value ?? hit.pending;
     const entry: { at: number; value?: boolean; pending: Promise<boolean> } = {
       at: Date.now(),
-      pending: readParam(this.ctx.db, this.ctx.catalog, tenantId, LOG_PARAMS.apiReads, 'false').then((v) => v.trim() === 'true', () => false),
+      pending: readParam(this.ctx.db, this.ctx.catalog, tenantId, LOG_PARAMS.apiReads, 'false').then(
+        (v) => v.trim() === 'true',
+        () => false,
+      ),
     };
     void entry.pending.then((value) => (entry.value = value));
     this.reads.set(tenantId, entry);
@@ -148,12 +182,24 @@ export class LogService {
     const now = nowText(this.ctx.timeZone);
     const user = who.userId && ID.test(who.userId) ? who.userId : null;
     const dept = (who.deptId ?? '').split(',').find((d) => ID.test(d)) ?? null;
-    const row: Row = { id: nextId(), tenantId: who.tenantId, userId: user, createUser: user, createDept: dept, createTime: now, updateUser: user, updateTime: now };
+    const row: Row = {
+      id: nextId(),
+      tenantId: who.tenantId,
+      userId: user,
+      createUser: user,
+      createDept: dept,
+      createTime: now,
+      updateUser: user,
+      updateTime: now,
+    };
     for (const [name, value] of Object.entries(fields)) {
       const field = model.fieldMap[name];
       if (!field || value === undefined || value === null) continue;
       // a value longer than its column would fail the whole batch: keep its beginning
-      row[name] = typeof value === 'string' && field.maxLength !== undefined && value.length > field.maxLength ? `${value.slice(0, field.maxLength - 1)}…` : value;
+      row[name] =
+        typeof value === 'string' && field.maxLength !== undefined && value.length > field.maxLength
+          ? `${value.slice(0, field.maxLength - 1)}…`
+          : value;
     }
     this.writer.push(model, row);
     return row.id as string;
@@ -173,7 +219,11 @@ export function auditEvent(ctx: { db: Db }, request: FastifyRequest | undefined,
   const logs = services.get(ctx.db);
   if (!logs) return;
   const caller = request ? whoOf(request) : { tenantId: PLATFORM_TENANT };
-  const who: Who = { ...caller, tenantId: event.tenantId ?? caller.tenantId, userId: event.userId === undefined ? caller.userId : event.userId };
+  const who: Who = {
+    ...caller,
+    tenantId: event.tenantId ?? caller.tenantId,
+    userId: event.userId === undefined ? caller.userId : event.userId,
+  };
   logs.usual(who, {
     event: event.event,
     account: event.account,

@@ -23,7 +23,10 @@ export class BatchWriter {
   /** Rows dropped because the queue was full. */
   dropped = 0;
 
-  constructor(private readonly db: Db, private readonly options: WriterOptions) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: WriterOptions,
+  ) {}
 
   start() {
     this.timer ??= setInterval(() => void this.flush(), this.options.intervalMs);
@@ -75,6 +78,9 @@ export class BatchWriter {
     const columns = model.columns.filter((c) => rows.some((r) => r[c.name] !== undefined));
     const values: unknown[] = [];
     const tuples = rows.map((row) => `(${columns.map((c) => `$${values.push(row[c.name] ?? null)}`).join(', ')})`);
-    await this.db.query(`INSERT INTO ${q(model.table)} (${columns.map((c) => q(c.column)).join(', ')}) VALUES ${tuples.join(', ')}`, values);
+    await this.db.query(
+      `INSERT INTO ${q(model.table)} (${columns.map((c) => q(c.column)).join(', ')}) VALUES ${tuples.join(', ')}`,
+      values,
+    );
   }
 }

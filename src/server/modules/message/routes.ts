@@ -44,7 +44,8 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
   const model = ctx.catalog.entities.message;
   const base = model.api;
   const table = q(model.table);
-  const ok = (request: FastifyRequest, data: unknown = null, key: 'ok' | 'removed' | 'updated' = 'ok') => envelope(200, data, t(key, request.lang));
+  const ok = (request: FastifyRequest, data: unknown = null, key: 'ok' | 'removed' | 'updated' = 'ok') =>
+    envelope(200, data, t(key, request.lang));
   const ownStore = (actor: Actor) => new EntityStore(ctx, model, actor);
   const changed = (actor: Actor, userIds: string[] = [actor.userId]) =>
     hub.notifier.publish(ctx.db, { tenantId: actor.tenantId, userIds, name: 'changed' });
@@ -54,7 +55,12 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
     const { isRead, ...rest } = query;
     const list = parseListParams(model, rest);
     const params = new Params();
-    const where = [`r.tenant_id = ${params.add(actor.tenantId)}`, `r.user_id = ${params.add(actor.userId)}`, 'r.is_deleted = 0', 'm.is_deleted = 0'];
+    const where = [
+      `r.tenant_id = ${params.add(actor.tenantId)}`,
+      `r.user_id = ${params.add(actor.userId)}`,
+      'r.is_deleted = 0',
+      'm.is_deleted = 0',
+    ];
     for (const filter of list.filters) where.push(filterSql(model.fieldMap[filter.field], filter, params, 'm'));
     if (isRead !== undefined && isRead !== '') {
       if (isRead !== '0' && isRead !== '1') throw badRequest('badFilterValue', { field: 'isRead', value: isRead });
@@ -141,7 +147,10 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
     if (own) {
       if (own.isRead === 1) {
         const now = nowText(ctx.timeZone);
-        await ctx.db.query(`UPDATE ${RECEIVER_TABLE} SET is_read = 0, read_time = $4 WHERE tenant_id = $1 AND user_id = $2 AND message_id = $3 AND is_read = 1`, [actor.tenantId, actor.userId, id, now]);
+        await ctx.db.query(
+          `UPDATE ${RECEIVER_TABLE} SET is_read = 0, read_time = $4 WHERE tenant_id = $1 AND user_id = $2 AND message_id = $3 AND is_read = 1`,
+          [actor.tenantId, actor.userId, id, now],
+        );
         await changed(actor);
         return ok(request, { ...message, isRead: 0, readTime: now });
       }
@@ -183,10 +192,12 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
     const body = (request.body ?? {}) as Query;
     const raw = query.ids ?? query.id ?? body.ids ?? body.id;
     const ids = parseIds(raw === undefined ? undefined : String(raw));
-    const received = (await ctx.db.query<{ id: string }>(
-      `SELECT message_id::text AS id FROM ${RECEIVER_TABLE} WHERE tenant_id = $1 AND user_id = $2 AND message_id = ANY($3::bigint[]) AND is_deleted = 0`,
-      [actor.tenantId, actor.userId, ids],
-    )).map((r) => r.id);
+    const received = (
+      await ctx.db.query<{ id: string }>(
+        `SELECT message_id::text AS id FROM ${RECEIVER_TABLE} WHERE tenant_id = $1 AND user_id = $2 AND message_id = ANY($3::bigint[]) AND is_deleted = 0`,
+        [actor.tenantId, actor.userId, ids],
+      )
+    ).map((r) => r.id);
     const sent = ids.filter((id) => !received.includes(id));
     // a withdrawal is checked whole before anything changes: the caller's own messages, or the delete button
     if (sent.length) {
@@ -199,7 +210,10 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
       await ownStore(actor).remove(sent);
     }
     if (received.length) {
-      await ctx.db.query(`UPDATE ${RECEIVER_TABLE} SET is_deleted = 1 WHERE tenant_id = $1 AND user_id = $2 AND message_id = ANY($3::bigint[])`, [actor.tenantId, actor.userId, received]);
+      await ctx.db.query(
+        `UPDATE ${RECEIVER_TABLE} SET is_deleted = 1 WHERE tenant_id = $1 AND user_id = $2 AND message_id = ANY($3::bigint[])`,
+        [actor.tenantId, actor.userId, received],
+      );
       await changed(actor);
     }
     return ok(request, null, 'removed');

@@ -49,13 +49,25 @@ export interface MessageSummary {
   createTime: string;
 }
 
-const idList = (value: unknown): string[] => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const idList = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 /**
  * Writes the receipts of a new message and returns the recipients' ids. One statement: the users
  * are chosen by the message's type inside the database.
  */
-export async function writeReceipts(tx: Queryable, catalog: EntityCatalog, actor: Actor, messageId: string, record: Row): Promise<string[]> {
+export async function writeReceipts(
+  tx: Queryable,
+  catalog: EntityCatalog,
+  actor: Actor,
+  messageId: string,
+  record: Row,
+): Promise<string[]> {
   const users = q(catalog.entities.user.table);
   const depts = q(catalog.entities.dept.table);
   const params = new Params();
@@ -125,7 +137,11 @@ export function messageHooks({ catalog, notifier, timeZone }: MessageHookDeps): 
         const userIds = await writeReceipts(tx, catalog, actor, id, record);
         if (!userIds.length) throw new AppError(400, 'messageNoRecipients');
         const summary: MessageSummary = {
-          id, title: String(record.title), type: String(record.type), createUserName: String(record.createUserName ?? ''), createTime: nowText(timeZone),
+          id,
+          title: String(record.title),
+          type: String(record.type),
+          createUserName: String(record.createUserName ?? ''),
+          createTime: nowText(timeZone),
         };
         await notifier.publish(tx, { tenantId: actor.tenantId, userIds, name: 'message', data: summary });
       },

@@ -80,13 +80,21 @@ async function savedRun(ctx: RouteContext, request: FastifyRequest, id: string |
   return { ...(await prepare(ctx, request, report.entityKey, report.definition)), name: String(report.name) };
 }
 
-async function execute(ctx: RouteContext, { store, definition }: Run, lang: Lang, paging: { current: number; size: number }): Promise<ReportRun> {
+async function execute(
+  ctx: RouteContext,
+  { store, definition }: Run,
+  lang: Lang,
+  paging: { current: number; size: number },
+): Promise<ReportRun> {
   const model = store.model;
   const { page, groups, totals } = await store.report({ ...definition, ...paging, maxGroups: MAX_GROUPS });
   const fieldsOf = (names: string[]) => names.map((n) => model.fieldMap[n]);
   const shown = fieldsOf([...new Set([...definition.groupBy, ...definition.columns])]);
   const maps = await resolveLabels(ctx, store.actor, shown, [...page.records, ...groups], lang);
-  const labelled = (row: Row, fields: FieldModel[]) => ({ ...row, ...Object.fromEntries(fields.map((f) => [f.name, displayValue(f, row[f.name], maps, lang)])) });
+  const labelled = (row: Row, fields: FieldModel[]) => ({
+    ...row,
+    ...Object.fromEntries(fields.map((f) => [f.name, displayValue(f, row[f.name], maps, lang)])),
+  });
   const numeric = new Set(definition.sums);
   return {
     entityKey: model.key,

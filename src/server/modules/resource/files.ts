@@ -21,7 +21,11 @@ const MB = 1024 * 1024;
 
 /** A size as people read it: 500 KB, 10 MB. */
 export function sizeText(bytes: number): string {
-  return bytes >= MB && bytes % MB === 0 ? `${bytes / MB} MB` : bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+  return bytes >= MB && bytes % MB === 0
+    ? `${bytes / MB} MB`
+    : bytes >= MB
+      ? `${(bytes / MB).toFixed(1)} MB`
+      : `${Math.round(bytes / 1024)} KB`;
 }
 
 const UNSAFE_CHARACTERS = /[/\\:*?"<>|\u0000-\u001f\u007f]/;
@@ -60,7 +64,10 @@ const SIGNATURES: Record<string, number[][]> = {
   jpg: [[0xff, 0xd8, 0xff]],
   jpeg: [[0xff, 0xd8, 0xff]],
   png: [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
-  gif: [[0x47, 0x49, 0x46, 0x38, 0x37, 0x61], [0x47, 0x49, 0x46, 0x38, 0x39, 0x61]],
+  gif: [
+    [0x47, 0x49, 0x46, 0x38, 0x37, 0x61],
+    [0x47, 0x49, 0x46, 0x38, 0x39, 0x61],
+  ],
   pdf: [[0x25, 0x50, 0x44, 0x46, 0x2d]],
   zip: [ZIP],
   docx: [ZIP],
@@ -77,16 +84,28 @@ const TEXT_TYPES = new Set(['txt', 'csv']);
 /** Content that contradicts the extension is refused. */
 export function checkContent(ext: string, body: Buffer) {
   const signatures = SIGNATURES[ext];
-  const matches = signatures ? signatures.some((sig) => sig.every((byte, i) => body[i] === byte)) : !TEXT_TYPES.has(ext) || !body.subarray(0, 8192).includes(0);
+  const matches = signatures
+    ? signatures.some((sig) => sig.every((byte, i) => body[i] === byte))
+    : !TEXT_TYPES.has(ext) || !body.subarray(0, 8192).includes(0);
   if (!matches) throw new AppError(400, 'fileContent', { ext });
 }
 
 const MIME: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf',
-  txt: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8', zip: 'application/zip',
-  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  txt: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  zip: 'application/zip',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
 export function mimeOf(ext: string): string {

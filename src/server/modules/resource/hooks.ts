@@ -50,7 +50,10 @@ export interface UploadedFile {
 }
 
 export async function readSecret(db: Queryable, owner: 'oss' | 'sms', ownerId: string, tenantId: string): Promise<string> {
-  const [row] = await db.query<{ secret: string }>(`SELECT secret FROM ${SECRET_TABLE} WHERE owner = $1 AND owner_id = $2 AND tenant_id = $3`, [owner, ownerId, tenantId]);
+  const [row] = await db.query<{ secret: string }>(
+    `SELECT secret FROM ${SECRET_TABLE} WHERE owner = $1 AND owner_id = $2 AND tenant_id = $3`,
+    [owner, ownerId, tenantId],
+  );
   return row?.secret ?? '';
 }
 
@@ -79,13 +82,19 @@ export function resourceHooks(catalog: EntityCatalog): Record<string, EntityHook
           [ids, actor.tenantId],
         );
         if (used) throw new AppError(400, 'referenced', { entity: catalog.entities.oss.label, by: attach.label });
-        await tx.query(`DELETE FROM ${SECRET_TABLE} WHERE owner = 'oss' AND owner_id = ANY($1::bigint[]) AND tenant_id = $2`, [ids, actor.tenantId]);
+        await tx.query(`DELETE FROM ${SECRET_TABLE} WHERE owner = 'oss' AND owner_id = ANY($1::bigint[]) AND tenant_id = $2`, [
+          ids,
+          actor.tenantId,
+        ]);
       },
     },
     sms: {
       ...keepsSecret('sms'),
       async beforeRemove({ tx, actor, ids }) {
-        await tx.query(`DELETE FROM ${SECRET_TABLE} WHERE owner = 'sms' AND owner_id = ANY($1::bigint[]) AND tenant_id = $2`, [ids, actor.tenantId]);
+        await tx.query(`DELETE FROM ${SECRET_TABLE} WHERE owner = 'sms' AND owner_id = ANY($1::bigint[]) AND tenant_id = $2`, [
+          ids,
+          actor.tenantId,
+        ]);
       },
     },
     attach: {

@@ -22,7 +22,21 @@ import { AppError, notFound } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
-import { AVATAR_LIMITS, checkContent, checkExtension, checkFileName, checkSize, DEFAULT_MAX_MB, DEFAULT_TYPES, inline, mimeOf, OBJECT_NAME, objectName, sizeText, type UploadLimits } from './files.ts';
+import {
+  AVATAR_LIMITS,
+  checkContent,
+  checkExtension,
+  checkFileName,
+  checkSize,
+  DEFAULT_MAX_MB,
+  DEFAULT_TYPES,
+  inline,
+  mimeOf,
+  OBJECT_NAME,
+  objectName,
+  sizeText,
+  type UploadLimits,
+} from './files.ts';
 import { readSecret, UPLOADED, type UploadedFile } from './hooks.ts';
 import { LocalDiskStorage, S3Storage, type ObjectStorage, type S3Factory } from './storage.ts';
 import { isAllowedHost } from '../develop/datasource.ts';
@@ -68,14 +82,29 @@ export class Storages {
   private readonly model: EntityModel;
 
   /** `log`: the server's log, where a failing storage's cause goes (never the answer, nor a log a tenant reads). */
-  constructor(private readonly ctx: RouteContext, private readonly settings: StorageSettings, private readonly log: FastifyBaseLogger) {
+  constructor(
+    private readonly ctx: RouteContext,
+    private readonly settings: StorageSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {
     this.local = new LocalDiskStorage(settings.storageDir);
     this.model = ctx.catalog.entities.oss;
   }
 
   /** A tenant's configuration by code, or its enabled one. */
   async config(db: Queryable, tenantId: string, code?: string): Promise<OssRow | undefined> {
-    const fields = ['id', 'ossCode', 'category', 'endpoint', 'region', 'bucketName', 'accessKey', 'maxSizeMb', 'allowedTypes', 'updateTime'].map((n) => this.model.fieldMap[n]);
+    const fields = [
+      'id',
+      'ossCode',
+      'category',
+      'endpoint',
+      'region',
+      'bucketName',
+      'accessKey',
+      'maxSizeMb',
+      'allowedTypes',
+      'updateTime',
+    ].map((n) => this.model.fieldMap[n]);
     const where = code ? 't.oss_code = $2' : `t.status = ${ENABLED}`;
     const [row] = await db.query<OssRow>(
       `SELECT ${selectList(fields)} FROM ${q(this.model.table)} t WHERE t.tenant_id = $1 AND t.is_deleted = 0 AND ${where} ORDER BY t.update_time DESC LIMIT 1`,
@@ -86,7 +115,10 @@ export class Storages {
 
   limits(row: OssRow | undefined): UploadLimits {
     const cap = this.settings.uploadMaxMb * MB;
-    const types = (row?.allowedTypes || DEFAULT_TYPES).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const types = (row?.allowedTypes || DEFAULT_TYPES)
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
     return { maxBytes: Math.min((row?.maxSizeMb || DEFAULT_MAX_MB) * MB, cap), types };
   }
 
@@ -102,7 +134,12 @@ export class Storages {
         if (tenantId !== PLATFORM_TENANT) await this.tenantAddress(host, port);
         const secretKey = await readSecret(this.ctx.db, 'oss', row.id, tenantId);
         const { client, commands } = await this.settings.s3Factory({
-          category: row.category, endpoint: row.endpoint ?? '', region: row.region, bucketName: row.bucketName ?? '', accessKey: row.accessKey ?? '', secretKey,
+          category: row.category,
+          endpoint: row.endpoint ?? '',
+          region: row.region,
+          bucketName: row.bucketName ?? '',
+          accessKey: row.accessKey ?? '',
+          secretKey,
         });
         return new S3Storage(client, commands, row.bucketName ?? '');
       })();
@@ -129,7 +166,8 @@ export class Storages {
       host = endpoint.slice(0, 100);
     }
     if (!host || !isAllowedHost(host, this.settings.allowedHosts)) throw new AppError(400, 'ossHostRefused', { host: host || '—' });
-    if (tenantId !== PLATFORM_TENANT && (await this.settings.addresses.reservedByName(host, port))) throw new AppError(400, 'ossHostReserved', { host });
+    if (tenantId !== PLATFORM_TENANT && (await this.settings.addresses.reservedByName(host, port)))
+      throw new AppError(400, 'ossHostReserved', { host });
     return { host, port };
   }
 
@@ -172,7 +210,8 @@ async function readUpload(request: FastifyRequest, limits: UploadLimits): Promis
     return { filename, body: await part.toBuffer() };
   } catch (err) {
     part.file.resume();
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(400, 'fileTooLarge', { limit: sizeText(limits.maxBytes) });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(400, 'fileTooLarge', { limit: sizeText(limits.maxBytes) });
     throw err;
   }
 }
@@ -191,7 +230,10 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
     const config = await storages.config(ctx.db, actor.tenantId, query.code || undefined);
     if (query.code && !config) throw notFound(oss.label);
     const configured = storages.limits(config);
-    const limits = query.kind === 'avatar' ? { maxBytes: Math.min(AVATAR_LIMITS.maxBytes, configured.maxBytes), types: AVATAR_LIMITS.types } : configured;
+    const limits =
+      query.kind === 'avatar'
+        ? { maxBytes: Math.min(AVATAR_LIMITS.maxBytes, configured.maxBytes), types: AVATAR_LIMITS.types }
+        : configured;
     const { filename, body } = await readUpload(request, limits);
     const ext = checkExtension(filename, limits);
     checkSize(body.length, limits);
@@ -208,7 +250,14 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
       await failureFloor(started);
       throw new AppError(502, 'storageFailed');
     }
-    const file: UploadedFile = { link: `${fileBase}/${name}`, domain: fileBase, name, extension: ext, attachSize: body.length, ossCode: config?.ossCode ?? LOCAL_CODE };
+    const file: UploadedFile = {
+      link: `${fileBase}/${name}`,
+      domain: fileBase,
+      name,
+      extension: ext,
+      attachSize: body.length,
+      ossCode: config?.ossCode ?? LOCAL_CODE,
+    };
     let record: Row;
     try {
       record = await new EntityStore(ctx, attach, actor).create({ originalName: filename, [UPLOADED]: file });
@@ -216,7 +265,11 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
       await storage.remove(key).catch(() => undefined);
       throw err;
     }
-    return envelope(200, { link: file.link, domain: file.domain, name, originalName: filename, attachId: record.id }, t('ok', request.lang));
+    return envelope(
+      200,
+      { link: file.link, domain: file.domain, name, originalName: filename, attachId: record.id },
+      t('ok', request.lang),
+    );
   }
   app.post(`${oss.api}/endpoint/put-file`, putFile);
   app.post(`${oss.api}/endpoint/put-file-attach`, putFile);
@@ -289,10 +342,23 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
 /** Makes one configuration of the caller's tenant the enabled one (status 2), the others 1. */
 export async function enableOne(ctx: RouteContext, model: EntityModel, actor: Actor, id: string) {
   await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query(`SELECT id FROM ${q(model.table)} WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 FOR UPDATE`, [id, actor.tenantId]);
+    const [row] = await tx.query(`SELECT id FROM ${q(model.table)} WHERE id = $1 AND tenant_id = $2 AND is_deleted = 0 FOR UPDATE`, [
+      id,
+      actor.tenantId,
+    ]);
     if (!row) throw notFound(model.label);
     const now = nowText(ctx.timeZone);
-    await tx.query(`UPDATE ${q(model.table)} SET status = $1, update_time = $3 WHERE tenant_id = $2 AND status = $4 AND is_deleted = 0`, [DISABLED, actor.tenantId, now, ENABLED]);
-    await tx.query(`UPDATE ${q(model.table)} SET status = $1, update_user = $3, update_time = $4 WHERE id = $2`, [ENABLED, id, actor.userId, now]);
+    await tx.query(`UPDATE ${q(model.table)} SET status = $1, update_time = $3 WHERE tenant_id = $2 AND status = $4 AND is_deleted = 0`, [
+      DISABLED,
+      actor.tenantId,
+      now,
+      ENABLED,
+    ]);
+    await tx.query(`UPDATE ${q(model.table)} SET status = $1, update_user = $3, update_time = $4 WHERE id = $2`, [
+      ENABLED,
+      id,
+      actor.userId,
+      now,
+    ]);
   });
 }

@@ -54,7 +54,18 @@ export const recordingProvider: SmsProvider = {
     await tx.query(
       `INSERT INTO ${SMS_RECORD_TABLE} (id, tenant_id, sms_code, category, template_id, sign_name, phones, params, create_user, create_time)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [nextId(), actor.tenantId, config.smsCode, config.category, config.templateId, config.signName, message.phones.join(','), JSON.stringify(message.params), actor.userId, now],
+      [
+        nextId(),
+        actor.tenantId,
+        config.smsCode,
+        config.category,
+        config.templateId,
+        config.signName,
+        message.phones.join(','),
+        JSON.stringify(message.params),
+        actor.userId,
+        now,
+      ],
     );
   },
 };
@@ -63,7 +74,14 @@ export const recordingProvider: SmsProvider = {
 export const SMS_PROVIDERS: Record<string, SmsProvider> = { [BUILTIN_SMS.category]: recordingProvider };
 
 export function parsePhones(raw: string | undefined): string[] {
-  const phones = [...new Set((raw ?? '').split(',').map((p) => p.trim()).filter(Boolean))];
+  const phones = [
+    ...new Set(
+      (raw ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!phones.length) throw new AppError(400, 'missingParam', { param: 'phones' });
   const bad = phones.find((p) => !PHONE.test(p));
   if (bad) throw new AppError(400, 'smsPhone', { value: bad.slice(0, 30) });
@@ -79,7 +97,11 @@ export function parseSmsParams(raw: string | undefined): Record<string, string |
   } catch {
     value = undefined;
   }
-  const valid = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
+  const valid =
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
   if (!valid) throw new AppError(400, 'smsParams');
   return value as Record<string, string | number>;
 }
@@ -131,7 +153,10 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: RouteContext) {
       params.push(phone);
       where += ` AND $${params.length} = ANY(string_to_array(phones, ','))`;
     }
-    const [{ total }] = await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${SMS_RECORD_TABLE} WHERE ${where}`, params);
+    const [{ total }] = await ctx.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${SMS_RECORD_TABLE} WHERE ${where}`,
+      params,
+    );
     const records = await ctx.db.query(
       `SELECT id::text AS id, sms_code AS "smsCode", category, template_id AS "templateId", sign_name AS "signName", phones, params,
               create_user::text AS "createUser", to_char(create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime"

@@ -91,11 +91,23 @@ export interface S3Commands {
 }
 
 export class S3Storage implements ObjectStorage {
-  constructor(private readonly client: S3Api, private readonly commands: S3Commands, private readonly bucket: string) {}
+  constructor(
+    private readonly client: S3Api,
+    private readonly commands: S3Commands,
+    private readonly bucket: string,
+  ) {}
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertKey(key);
-    await this.client.send(new this.commands.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }));
+    await this.client.send(
+      new this.commands.PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.length,
+      }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -105,7 +117,12 @@ export class S3Storage implements ObjectStorage {
       return out?.Body ? { body: out.Body as Readable, size: out.ContentLength } : undefined;
     } catch (err) {
       const name = (err as { name?: string; Code?: string }).name ?? (err as { Code?: string }).Code;
-      if (name === 'NoSuchKey' || name === 'NotFound' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+      if (
+        name === 'NoSuchKey' ||
+        name === 'NotFound' ||
+        (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+      )
+        return undefined;
       throw err;
     }
   }

@@ -3,7 +3,13 @@
 // consumed) per goods. Approved documents only, of the projects the caller sees; the caller's grants
 // and data scopes decide what is summed, as for statisticsData. Documents are found by role.
 import { Dec, decimalToJson } from '../../../engine/compute/decimal.ts';
-import { costTrend, type CostTrendAnswer, type FunnelRow, type FunnelStage, type MaterialFunnelAnswer } from '../../../engine/statistics/dashboards.ts';
+import {
+  costTrend,
+  type CostTrendAnswer,
+  type FunnelRow,
+  type FunnelStage,
+  type MaterialFunnelAnswer,
+} from '../../../engine/statistics/dashboards.ts';
 import type { Amount } from '../../../engine/statistics/statistics.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { Params, q } from '../../db/sql.ts';
@@ -29,19 +35,34 @@ export interface FunnelScope {
 type StageSums = Map<string, Amount>;
 
 export class Dashboards {
-  constructor(private readonly ctx: StoreContext, private readonly models: StatisticsModels) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly models: StatisticsModels,
+  ) {}
 
   /** Σ settled excl. tax by settlement period and contract type, over the approved contracts the caller sees. */
-  async costTrend(actor: Actor, scope: StatisticsScope, projectIds: string[], projectId: string | null, typeNames: ReadonlyMap<string, string>): Promise<CostTrendAnswer> {
+  async costTrend(
+    actor: Actor,
+    scope: StatisticsScope,
+    projectIds: string[],
+    projectId: string | null,
+    typeNames: ReadonlyMap<string, string>,
+  ): Promise<CostTrendAnswer> {
     if (!projectIds.length || !this.models.settlements.length) return costTrend(projectId, [], typeNames);
     const c = this.models.expenseContract;
     const params = new Params();
     const ids = params.add(projectIds);
-    const settlements = this.models.settlements.map((m) => {
-      const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
-      return `SELECT t.${col(m, 'expenditureContractCode')} AS code, t.${col(m, 'period')}::text AS month, t.${col(m, 'thisAmountExclTax')} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
-    }).join(' UNION ALL ');
-    const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
+    const settlements = this.models.settlements
+      .map((m) => {
+        const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
+        return `SELECT t.${col(m, 'expenditureContractCode')} AS code, t.${col(m, 'period')}::text AS month, t.${col(m, 'thisAmountExclTax')} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+      })
+      .join(' UNION ALL ');
+    const where = [
+      ...approvedLive(c, 'c', actor.tenantId, params),
+      `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`,
+      ...scoped(scope.contracts, params, 'c'),
+    ];
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ month: string; type: string | null; amount: string }>(
       `SELECT s.month, c.${col(c, 'expenditureContractType')} AS type, sum(s.excl)::text AS amount
          FROM ${q(c.table)} c JOIN (${settlements}) s ON s.code = c.${col(c, 'code')}
@@ -49,7 +70,11 @@ export class Dashboards {
         GROUP BY 1, 2`,
       params.values,
     );
-    return costTrend(projectId, rows.map((r) => ({ month: r.month, type: r.type ?? '', amount: amount(r.amount) })), typeNames);
+    return costTrend(
+      projectId,
+      rows.map((r) => ({ month: r.month, type: r.type ?? '', amount: amount(r.amount) })),
+      typeNames,
+    );
   }
 
   /** Per goods of the projects: each stage's approved quantity, null for a stage the caller may not read. */
@@ -63,7 +88,10 @@ export class Dashboards {
       this.ledger(actor, projectIds),
     ]);
     const stages: Record<FunnelStage, StageSums | null> = {
-      planned, monthlyDemand, procured, supplied,
+      planned,
+      monthlyDemand,
+      procured,
+      supplied,
       received: scope.received ? ledger.received : null,
       consumed: scope.consumed ? ledger.consumed : null,
     };
@@ -72,7 +100,8 @@ export class Dashboards {
     const rows = goodsIds.map((id): FunnelRow => {
       const g = goods.get(id);
       const row = { goodsId: id, goodsName: g?.name ?? id, spec: g?.spec ?? null, unit: g?.unit ?? null } as FunnelRow;
-      for (const [stage, sums] of Object.entries(stages) as [FunnelStage, StageSums | null][]) row[stage] = sums ? (sums.get(id) ?? 0) : null;
+      for (const [stage, sums] of Object.entries(stages) as [FunnelStage, StageSums | null][])
+        row[stage] = sums ? (sums.get(id) ?? 0) : null;
       return row;
     });
     return { projectId, rows: rows.sort((a, b) => a.goodsName.localeCompare(b.goodsName, 'zh') || a.goodsId.localeCompare(b.goodsId)) };
@@ -90,9 +119,16 @@ export class Dashboards {
     for (const { model, detail, qtyField, filters } of readable) {
       const params = new Params();
       const ids = params.add(projectIds);
-      const admitted = (a: string) => [...approvedLive(model, a, actor.tenantId, params), `${a}.${col(model, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(filters!, params, a)];
+      const admitted = (a: string) => [
+        ...approvedLive(model, a, actor.tenantId, params),
+        `${a}.${col(model, 'projectId')} = ANY(${ids}::bigint[])`,
+        ...scoped(filters!, params, a),
+      ];
       const where = admitted('h');
-      if (newestOnly) where.push(`h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${col(model, 'projectId')})`);
+      if (newestOnly)
+        where.push(
+          `h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${col(model, 'projectId')})`,
+        );
       const rows = await tenantDb(this.ctx, actor.tenantId).query<{ g: string; qty: string }>(
         `SELECT l.${q(detail.fieldMap.goodsId.column)}::text AS g, sum(l.${q(detail.fieldMap[qtyField].column)})::text AS qty
            FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}

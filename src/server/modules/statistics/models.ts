@@ -30,17 +30,24 @@ export interface StatisticsModels {
   funnel: { totalDemand: FunnelSource[]; monthlyDemand: FunnelSource[]; procurement: FunnelSource[]; supply: FunnelSource[] };
 }
 
-function requireFields(model: EntityModel, role: string, fields: readonly string[], where: { fieldMap: Readonly<Record<string, unknown>> } = model) {
+function requireFields(
+  model: EntityModel,
+  role: string,
+  fields: readonly string[],
+  where: { fieldMap: Readonly<Record<string, unknown>> } = model,
+) {
   const missing = fields.filter((f) => !where.fieldMap[f]);
   if (missing.length) throw new Error(`${model.key} plays the role "${role}" but has no field ${missing.join(', ')}`);
-  if (!model.workflow && role !== STATISTICS_ROLES.projects) throw new Error(`${model.key} plays the role "${role}" but has no approval workflow (only approved documents are counted)`);
+  if (!model.workflow && role !== STATISTICS_ROLES.projects)
+    throw new Error(`${model.key} plays the role "${role}" but has no approval workflow (only approved documents are counted)`);
 }
 
 /** Every document of a role that settles or closes an expense contract, checked for its fields. */
 function contractDocuments(catalog: EntityCatalog, role: string, contract: EntityModel, fields: readonly string[]): EntityModel[] {
   return entitiesWithRole(catalog, role).map((m) => {
     requireFields(m, role, ['projectId', 'expenditureContractCode', ...fields]);
-    if (m.fieldMap.expenditureContractCode.ref?.entity !== contract.key) throw new Error(`${m.key} plays the role "${role}" but its expenditureContractCode does not refer to ${contract.key}`);
+    if (m.fieldMap.expenditureContractCode.ref?.entity !== contract.key)
+      throw new Error(`${m.key} plays the role "${role}" but its expenditureContractCode does not refer to ${contract.key}`);
     return m;
   });
 }
@@ -60,15 +67,36 @@ export function statisticsModels(catalog: EntityCatalog): StatisticsModels {
   const projectModel = entityWithRole(catalog, R.projects);
   requireFields(projectModel, R.projects, ['name', 'targetCost']);
   const expenseContract = entityWithRole(catalog, R.expenseContract);
-  requireFields(expenseContract, R.expenseContract, ['code', 'projectId', 'expenditureContractType', 'contractAmount', 'changeAmount', 'currentAmount']);
+  requireFields(expenseContract, R.expenseContract, [
+    'code',
+    'projectId',
+    'expenditureContractType',
+    'contractAmount',
+    'changeAmount',
+    'currentAmount',
+  ]);
   const incomeContract = entityWithRole(catalog, R.incomeContract);
-  requireFields(incomeContract, R.incomeContract, ['projectId', 'contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'taxRate', 'receivedAmount']);
+  requireFields(incomeContract, R.incomeContract, [
+    'projectId',
+    'contractAmount',
+    'changeAmount',
+    'currentAmount',
+    'measuredAmount',
+    'taxRate',
+    'receivedAmount',
+  ]);
   return {
     projectModel,
     projectBudgets: projectModel.details.find((d) => d.fieldMap.expenditureContractType && d.fieldMap.budgetAmount),
     expenseContract,
     incomeContract,
-    settlements: contractDocuments(catalog, R.settlement, expenseContract, ['period', 'thisAmountInclTax', 'thisAmountExclTax', 'thisPayableAmount', 'retentionAmount']),
+    settlements: contractDocuments(catalog, R.settlement, expenseContract, [
+      'period',
+      'thisAmountInclTax',
+      'thisAmountExclTax',
+      'thisPayableAmount',
+      'retentionAmount',
+    ]),
     finalSettlements: contractDocuments(catalog, R.finalSettlement, expenseContract, ['cumulativePaidAmount']),
     goods: optionalEntityWithRole(catalog, R.goods),
     stockReceipts: entitiesWithRole(catalog, R.stockReceipt),

@@ -5,8 +5,16 @@
 // count them (docs/business-rules.md#dashboards).
 import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import {
-  monthEnd, settlementTimeliness, shouldSettle, warningSummary,
-  type ApprovalSpan, type ExpectedContract, type FlaggedSettlement, type TimelinessAnswer, type WarningCount, type WarningsAnswer,
+  monthEnd,
+  settlementTimeliness,
+  shouldSettle,
+  warningSummary,
+  type ApprovalSpan,
+  type ExpectedContract,
+  type FlaggedSettlement,
+  type TimelinessAnswer,
+  type WarningCount,
+  type WarningsAnswer,
 } from '../../../engine/statistics/panels.ts';
 import { resolveLabels } from '../../db/labels.ts';
 import { Params, q } from '../../db/sql.ts';
@@ -18,7 +26,15 @@ import { amount, approvedLive, col, scoped } from './service.ts';
 const COUNTED = ['approved', 'approving'];
 
 /** The expense-contract fields the timeliness panel reads, beside those the statistics need. */
-export const TIMELINESS_CONTRACT_FIELDS = ['name', 'subcontractorId', 'signDate', 'startDate', 'parentContractCode', 'performanceStatus', 'settlementStatus'] as const;
+export const TIMELINESS_CONTRACT_FIELDS = [
+  'name',
+  'subcontractorId',
+  'signDate',
+  'startDate',
+  'parentContractCode',
+  'performanceStatus',
+  'settlementStatus',
+] as const;
 
 /** Refuses to start when the warning type or the contract lacks a field the panels read. */
 export function checkPanelModels(models: StatisticsModels, warnings: EntityModel) {
@@ -35,7 +51,11 @@ export function checkPanelModels(models: StatisticsModels, warnings: EntityModel
 const live = (m: EntityModel, a: string) => (m.softDelete ? [`${a}.is_deleted = 0`] : []);
 
 export class Panels {
-  constructor(private readonly ctx: StoreContext, private readonly models: StatisticsModels, private readonly warnings: EntityModel) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly models: StatisticsModels,
+    private readonly warnings: EntityModel,
+  ) {}
 
   private labels(actor: Actor, field: FieldModel | undefined): Promise<Map<string, string>> {
     if (!field) return Promise.resolve(new Map());
@@ -43,7 +63,13 @@ export class Panels {
   }
 
   /** The warnings of the projects by type, level, status and day raised, within the caller's data scope on warnings. */
-  async warningCounts(actor: Actor, filters: readonly DataFilter[], projectIds: string[], projectId: string | null, today: string): Promise<WarningsAnswer> {
+  async warningCounts(
+    actor: Actor,
+    filters: readonly DataFilter[],
+    projectIds: string[],
+    projectId: string | null,
+    today: string,
+  ): Promise<WarningsAnswer> {
     const m = this.warnings;
     const [typeNames, levelNames] = await Promise.all([this.labels(actor, m.fieldMap.warnType), this.labels(actor, m.fieldMap.warnLevel)]);
     // levels in their dictionary order, most severe first when the dictionary lists them mildest first
@@ -51,13 +77,24 @@ export class Panels {
     if (levels[0] === 'info') levels.reverse();
     if (!projectIds.length) return warningSummary(projectId, [], today, levels, typeNames);
     const params = new Params();
-    const where = [`w.tenant_id = ${params.add(actor.tenantId)}`, ...live(m, 'w'), `w.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`, ...scoped(filters, params, 'w')];
+    const where = [
+      `w.tenant_id = ${params.add(actor.tenantId)}`,
+      ...live(m, 'w'),
+      `w.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
+      ...scoped(filters, params, 'w'),
+    ];
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ t: string; l: string; s: string; d: string; n: number }>(
       `SELECT w.${col(m, 'warnType')} AS t, w.${col(m, 'warnLevel')} AS l, w.${col(m, 'warnStatus')} AS s, to_char(w.${col(m, 'createTime')}, 'YYYY-MM-DD') AS d, count(*)::int AS n
          FROM ${q(m.table)} w WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3, 4`,
       params.values,
     );
-    const counts: WarningCount[] = rows.map((r) => ({ warnType: r.t ?? '', warnLevel: r.l ?? '', warnStatus: r.s ?? '', createDate: r.d, count: Number(r.n) }));
+    const counts: WarningCount[] = rows.map((r) => ({
+      warnType: r.t ?? '',
+      warnLevel: r.l ?? '',
+      warnStatus: r.s ?? '',
+      createDate: r.d,
+      count: Number(r.n),
+    }));
     return warningSummary(projectId, counts, today, levels, typeNames);
   }
 
@@ -66,7 +103,13 @@ export class Panels {
    * (docs/business-rules.md#dashboards: signed and on site by the month's end, not finally settled), their settlements of
    * the month, and the approval times of the month's approved settlements.
    */
-  async timeliness(actor: Actor, contractFilters: readonly DataFilter[], projects: { id: string; name: string }[], projectId: string | null, month: string): Promise<TimelinessAnswer> {
+  async timeliness(
+    actor: Actor,
+    contractFilters: readonly DataFilter[],
+    projects: { id: string; name: string }[],
+    projectId: string | null,
+    month: string,
+  ): Promise<TimelinessAnswer> {
     const settlementKinds = this.models.settlements;
     if (!projects.length || !settlementKinds.length) return settlementTimeliness(projectId, month, [], [], []);
     const c = this.models.expenseContract;
@@ -79,21 +122,49 @@ export class Panels {
     const params = new Params();
     const pids = params.add(ids);
     const monthParam = params.add(month);
-    const settlements = settlementKinds.map((m, i) => {
-      const instance = m.workflow?.instanceField && m.fieldMap[m.workflow.instanceField] ? `t.${col(m, m.workflow.instanceField)}::text` : 'NULL::text';
-      return `SELECT ${i} AS kind, t.id::text AS id, t.${col(m, 'code')}::text AS code, t.${col(m, 'expenditureContractCode')} AS contract, t.${col(m, 'period')}::text AS period,
+    const settlements = settlementKinds
+      .map((m, i) => {
+        const instance =
+          m.workflow?.instanceField && m.fieldMap[m.workflow.instanceField] ? `t.${col(m, m.workflow.instanceField)}::text` : 'NULL::text';
+        return `SELECT ${i} AS kind, t.id::text AS id, t.${col(m, 'code')}::text AS code, t.${col(m, 'expenditureContractCode')} AS contract, t.${col(m, 'period')}::text AS period,
                      t.${col(m, m.workflow!.statusField)} AS status, t.${col(m, 'thisAmountInclTax')}::text AS amount, t.${col(m, 'thisPayableAmount')}::text AS payable, ${instance} AS instance
-                FROM ${q(m.table)} t WHERE t.tenant_id = ${params.add(actor.tenantId)}${live(m, 't').map((x) => ` AND ${x}`).join('')} AND t.${col(m, 'projectId')} = ANY(${pids}::bigint[])
+                FROM ${q(m.table)} t WHERE t.tenant_id = ${params.add(actor.tenantId)}${live(m, 't')
+                  .map((x) => ` AND ${x}`)
+                  .join('')} AND t.${col(m, 'projectId')} = ANY(${pids}::bigint[])
                  AND t.${col(m, 'period')} <= ${monthParam}`;
-    }).join(' UNION ALL ');
-    const contractWhere = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${pids}::bigint[])`, ...scoped(contractFilters, params, 'c')];
+      })
+      .join(' UNION ALL ');
+    const contractWhere = [
+      ...approvedLive(c, 'c', actor.tenantId, params),
+      `c.${col(c, 'projectId')} = ANY(${pids}::bigint[])`,
+      ...scoped(contractFilters, params, 'c'),
+    ];
     const party = c.fieldMap.subcontractorId.ref && this.ctx.catalog.entities[c.fieldMap.subcontractorId.ref.entity];
-    const partyName = party && party.fieldMap[c.fieldMap.subcontractorId.ref!.labelField ?? 'name']
-      ? `(SELECT p.${col(party, c.fieldMap.subcontractorId.ref!.labelField ?? 'name')} FROM ${q(party.table)} p WHERE p.id = c.${col(c, 'subcontractorId')})` : 'NULL';
+    const partyName =
+      party && party.fieldMap[c.fieldMap.subcontractorId.ref!.labelField ?? 'name']
+        ? `(SELECT p.${col(party, c.fieldMap.subcontractorId.ref!.labelField ?? 'name')} FROM ${q(party.table)} p WHERE p.id = c.${col(c, 'subcontractorId')})`
+        : 'NULL';
     const rows = await db.query<{
-      contractId: string; code: string; name: string; projectId: string; type: string | null; party: string | null; signDate: string | null; startDate: string | null;
-      performanceStatus: string | null; settlementStatus: string | null; parentContractCode: string | null;
-      lastSettled: string | null; kind: number | null; id: string | null; sCode: string | null; period: string | null; status: string | null; amount: string | null; payable: string | null; instance: string | null;
+      contractId: string;
+      code: string;
+      name: string;
+      projectId: string;
+      type: string | null;
+      party: string | null;
+      signDate: string | null;
+      startDate: string | null;
+      performanceStatus: string | null;
+      settlementStatus: string | null;
+      parentContractCode: string | null;
+      lastSettled: string | null;
+      kind: number | null;
+      id: string | null;
+      sCode: string | null;
+      period: string | null;
+      status: string | null;
+      amount: string | null;
+      payable: string | null;
+      instance: string | null;
     }>(
       // a contract's row with each of its settlements of the month, and its last approved period before
       // it summed in SQL (24 months of history would otherwise come back as 24 rows per contract)
@@ -120,19 +191,37 @@ export class Panels {
       if (thisMonth) {
         const kind = settlementKinds[r.kind!];
         flagged.push({
-          entity: kind.key, entityName: kind.label[actor.lang], id: r.id!, code: r.sCode ?? r.id!, expenditureContractCode: r.code, contractName: r.name,
-          approvalStatus: r.status!, thisAmountInclTax: amount(r.amount), thisPayableAmount: r.payable === null ? null : amount(r.payable),
+          entity: kind.key,
+          entityName: kind.label[actor.lang],
+          id: r.id!,
+          code: r.sCode ?? r.id!,
+          expenditureContractCode: r.code,
+          contractName: r.name,
+          approvalStatus: r.status!,
+          thisAmountInclTax: amount(r.amount),
+          thisPayableAmount: r.payable === null ? null : amount(r.payable),
         });
         if (r.status === 'approved' && r.instance) approvedInstances.push({ kind: r.kind!, instance: r.instance });
       }
       if (!shouldSettle(r, end)) continue;
       let e = expected.get(r.contractId);
       if (!e) {
-        expected.set(r.contractId, e = {
-          contractId: r.contractId, code: r.code, name: r.name, projectId: r.projectId, projectName: projectNames.get(r.projectId) ?? r.projectId,
-          expenditureContractType: r.type ?? '', expenditureContractTypeName: typeNames.get(r.type ?? '') ?? r.type ?? '',
-          subcontractorName: r.party ?? null, signDate: r.signDate, lastSettledPeriod: r.lastSettled, settled: false,
-        });
+        expected.set(
+          r.contractId,
+          (e = {
+            contractId: r.contractId,
+            code: r.code,
+            name: r.name,
+            projectId: r.projectId,
+            projectName: projectNames.get(r.projectId) ?? r.projectId,
+            expenditureContractType: r.type ?? '',
+            expenditureContractTypeName: typeNames.get(r.type ?? '') ?? r.type ?? '',
+            subcontractorName: r.party ?? null,
+            signDate: r.signDate,
+            lastSettledPeriod: r.lastSettled,
+            settled: false,
+          }),
+        );
       }
       if (thisMonth) e.settled = true;
     }

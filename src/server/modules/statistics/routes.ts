@@ -43,14 +43,21 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
     const actor = actorOf(request);
     await ctx.access.check(actor, projectModel, 'view');
     await ctx.access.check(actor, expenseContract, 'view');
-    return { projects: await ctx.access.dataFilters(actor, projectModel), contracts: await ctx.access.dataFilters(actor, expenseContract), income: await readable(actor, incomeContract) };
+    return {
+      projects: await ctx.access.dataFilters(actor, projectModel),
+      contracts: await ctx.access.dataFilters(actor, expenseContract),
+      income: await readable(actor, incomeContract),
+    };
   }
 
   /** The caller's data filters on a document type, or null without its view permission (left out, not refused). */
   async function readable(actor: Actor, model: EntityModel): Promise<readonly DataFilter[] | null> {
     return ctx.access.check(actor, model, 'view').then(
       () => ctx.access.dataFilters(actor, model),
-      (err) => { if (err instanceof AppError && err.status === 403) return null; throw err; },
+      (err) => {
+        if (err instanceof AppError && err.status === 403) return null;
+        throw err;
+      },
     );
   }
 
@@ -74,17 +81,24 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
     const actor = actorOf(request);
     await ctx.access.check(actor, projectModel, 'view');
     const { projectId, ids } = await projectsOf(request, await ctx.access.dataFilters(actor, projectModel));
-    const scopedSources = (sources: readonly FunnelSource[]) => Promise.all(sources.map(async (s) => ({ ...s, filters: await readable(actor, s.model) })));
-    const readsAll = async (types: readonly EntityModel[]) => types.length > 0 && (await Promise.all(types.map((m) => readable(actor, m)))).every((f) => f !== null);
+    const scopedSources = (sources: readonly FunnelSource[]) =>
+      Promise.all(sources.map(async (s) => ({ ...s, filters: await readable(actor, s.model) })));
+    const readsAll = async (types: readonly EntityModel[]) =>
+      types.length > 0 && (await Promise.all(types.map((m) => readable(actor, m)))).every((f) => f !== null);
     const { funnel } = models;
-    return dashboards.materialFunnel(actor, {
-      planned: await scopedSources(funnel.totalDemand),
-      monthlyDemand: await scopedSources(funnel.monthlyDemand),
-      procured: await scopedSources(funnel.procurement),
-      supplied: await scopedSources(funnel.supply),
-      received: await readsAll(models.stockReceipts),
-      consumed: await readsAll(models.stockReports),
-    }, ids, projectId);
+    return dashboards.materialFunnel(
+      actor,
+      {
+        planned: await scopedSources(funnel.totalDemand),
+        monthlyDemand: await scopedSources(funnel.monthlyDemand),
+        procured: await scopedSources(funnel.procurement),
+        supplied: await scopedSources(funnel.supply),
+        received: await readsAll(models.stockReceipts),
+        consumed: await readsAll(models.stockReports),
+      },
+      ids,
+      projectId,
+    );
   }
 
   async function warningStatistics(request: FastifyRequest): Promise<WarningsAnswer> {
@@ -112,7 +126,8 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
     const query = request.query as Query;
     const projectId = query.projectId?.trim() ? parseId(query.projectId.trim(), 'projectId') : undefined;
     const type = query.expenditureContractType?.trim() || undefined;
-    if (type !== undefined && !(await service.contractTypes(actor)).has(type)) throw badRequest('badFilterValue', { field: 'expenditureContractType', value: type });
+    if (type !== undefined && !(await service.contractTypes(actor)).has(type))
+      throw badRequest('badFilterValue', { field: 'expenditureContractType', value: type });
     const result = await service.answer(actor, scope, { projectId, expenditureContractType: type });
     // a project of another tenant, removed, or outside the caller's data scope is not found
     if (projectId && !result.projects.length) throw notFound(projectModel.label);
@@ -120,9 +135,15 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
   }
 
   app.get(`${projectModel.api}/statisticsData`, async (request) => envelope(200, await answer(request), t('ok', request.lang)));
-  app.get(`${projectModel.api}/statisticsDataExport`, async (request, reply) => sendWorkbook(reply, await statisticsWorkbook(await answer(request), actorOf(request).lang)));
+  app.get(`${projectModel.api}/statisticsDataExport`, async (request, reply) =>
+    sendWorkbook(reply, await statisticsWorkbook(await answer(request), actorOf(request).lang)),
+  );
   app.get(`${projectModel.api}/costTrend`, async (request) => envelope(200, await costTrend(request), t('ok', request.lang)));
   app.get(`${projectModel.api}/materialFunnel`, async (request) => envelope(200, await materialFunnel(request), t('ok', request.lang)));
-  app.get(`${projectModel.api}/warningStatistics`, async (request) => envelope(200, await warningStatistics(request), t('ok', request.lang)));
-  app.get(`${projectModel.api}/settlementTimeliness`, async (request) => envelope(200, await settlementTimeliness(request), t('ok', request.lang)));
+  app.get(`${projectModel.api}/warningStatistics`, async (request) =>
+    envelope(200, await warningStatistics(request), t('ok', request.lang)),
+  );
+  app.get(`${projectModel.api}/settlementTimeliness`, async (request) =>
+    envelope(200, await settlementTimeliness(request), t('ok', request.lang)),
+  );
 }

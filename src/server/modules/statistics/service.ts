@@ -5,7 +5,14 @@
 import { Dec, decimalToJson } from '../../../engine/compute/decimal.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import {
-  addSums, NO_INCOME, projectFigures, statisticsRow, type Amount, type ContractSums, type IncomeSums, type StatisticsAnswer,
+  addSums,
+  NO_INCOME,
+  projectFigures,
+  statisticsRow,
+  type Amount,
+  type ContractSums,
+  type IncomeSums,
+  type StatisticsAnswer,
 } from '../../../engine/statistics/statistics.ts';
 import type { Row } from '../../db/db.ts';
 import { resolveLabels } from '../../db/labels.ts';
@@ -35,10 +42,14 @@ export function approvedLive(model: EntityModel, a: string, tenantId: string, pa
   return terms;
 }
 
-export const scoped = (filters: readonly DataFilter[], params: Params, a: string) => (filters.length ? [`(${filters.map((f) => f(params, a)).join(' OR ')})`] : []);
+export const scoped = (filters: readonly DataFilter[], params: Params, a: string) =>
+  filters.length ? [`(${filters.map((f) => f(params, a)).join(' OR ')})`] : [];
 
 export class Statistics {
-  constructor(private readonly ctx: StoreContext, private readonly models: StatisticsModels) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly models: StatisticsModels,
+  ) {}
 
   async answer(actor: Actor, scope: StatisticsScope, query: StatisticsQuery): Promise<StatisticsAnswer> {
     const projects = await this.visibleProjects(actor, scope.projects, query.projectId);
@@ -51,10 +62,16 @@ export class Statistics {
     ]);
     const byType = groupBy(groups, (g) => g.type);
     // a type with a budget and nothing contracted yet still has its row: the whole budget is left
-    for (const type of budgets.keys()) if (!byType.has(type) && (!query.expenditureContractType || type === query.expenditureContractType)) byType.set(type, []);
+    for (const type of budgets.keys())
+      if (!byType.has(type) && (!query.expenditureContractType || type === query.expenditureContractType)) byType.set(type, []);
     if (query.expenditureContractType && !byType.has(query.expenditureContractType)) byType.set(query.expenditureContractType, []);
-    const rows = [...byType].map(([type, of]) => statisticsRow(type, names.get(type) ?? type, addSums(of.map((g) => g.sums)), budgets.get(type) ?? null))
-      .sort((a, b) => Number(b.currentAmount) - Number(a.currentAmount) || String(a.expenditureContractType).localeCompare(String(b.expenditureContractType)));
+    const rows = [...byType]
+      .map(([type, of]) => statisticsRow(type, names.get(type) ?? type, addSums(of.map((g) => g.sums)), budgets.get(type) ?? null))
+      .sort(
+        (a, b) =>
+          Number(b.currentAmount) - Number(a.currentAmount) ||
+          String(a.expenditureContractType).localeCompare(String(b.expenditureContractType)),
+      );
     const byProject = groupBy(groups, (g) => g.projectId);
     const targetCost = sumOrNull(projects.map((p) => p.targetCost));
     return {
@@ -62,14 +79,17 @@ export class Statistics {
       expenditureContractType: query.expenditureContractType ?? null,
       rows,
       // the target cost is the plan of every type together; asked for one type, its budget is the plan
-      total: statisticsRow(null, null, addSums(groups.map((g) => g.sums)), query.expenditureContractType ? (budgets.get(query.expenditureContractType) ?? null) : targetCost),
+      total: statisticsRow(
+        null,
+        null,
+        addSums(groups.map((g) => g.sums)),
+        query.expenditureContractType ? (budgets.get(query.expenditureContractType) ?? null) : targetCost,
+      ),
       income: scope.income ? addIncome([...income.values()]) : null,
       targetCost,
-      projects: projects.map((p) => projectFigures(
-        p,
-        addSums((byProject.get(p.id) ?? []).map((g) => g.sums)),
-        scope.income ? (income.get(p.id) ?? NO_INCOME) : null,
-      )),
+      projects: projects.map((p) =>
+        projectFigures(p, addSums((byProject.get(p.id) ?? []).map((g) => g.sums)), scope.income ? (income.get(p.id) ?? NO_INCOME) : null),
+      ),
     };
   }
 
@@ -90,10 +110,18 @@ export class Statistics {
   }
 
   /** The live projects the caller's data scope admits (one when asked for one; none if it is not visible). */
-  async visibleProjects(actor: Actor, filters: readonly DataFilter[], projectId?: string): Promise<{ id: string; name: string; targetCost: Amount | null }[]> {
+  async visibleProjects(
+    actor: Actor,
+    filters: readonly DataFilter[],
+    projectId?: string,
+  ): Promise<{ id: string; name: string; targetCost: Amount | null }[]> {
     const m = this.models.projectModel;
     const params = new Params();
-    const where = [`p.tenant_id = ${params.add(actor.tenantId)}`, ...(m.softDelete ? ['p.is_deleted = 0'] : []), ...scoped(filters, params, 'p')];
+    const where = [
+      `p.tenant_id = ${params.add(actor.tenantId)}`,
+      ...(m.softDelete ? ['p.is_deleted = 0'] : []),
+      ...scoped(filters, params, 'p'),
+    ];
     if (projectId) where.push(`p.id = ${params.add(projectId)}`);
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; target: string | null }>(
       `SELECT p.id::text AS id, p.${col(m, 'name')} AS name, p.${col(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
@@ -103,23 +131,40 @@ export class Statistics {
   }
 
   /** Σ by project and contract type over the approved contracts, joined to their approved settlements' and payments' sums. */
-  private async contractGroups(actor: Actor, scope: StatisticsScope, projectIds: string[], type?: string): Promise<{ projectId: string; type: string; sums: ContractSums }[]> {
+  private async contractGroups(
+    actor: Actor,
+    scope: StatisticsScope,
+    projectIds: string[],
+    type?: string,
+  ): Promise<{ projectId: string; type: string; sums: ContractSums }[]> {
     const c = this.models.expenseContract;
     const params = new Params();
     const ids = params.add(projectIds);
-    const union = (models: readonly EntityModel[], select: (m: EntityModel) => string) => models.map((m) => {
-      const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
-      return `SELECT t.${col(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
-    }).join(' UNION ALL ');
+    const union = (models: readonly EntityModel[], select: (m: EntityModel) => string) =>
+      models
+        .map((m) => {
+          const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
+          return `SELECT t.${col(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+        })
+        .join(' UNION ALL ');
     // paid so far as the contract ledger takes it: the figure on approved final settlements and on the
     // approved interim settlements that record one (x-cumulative writes its largest into the contract);
     // the interim ones are read in the same pass as their amounts
     const paidOf = (m: EntityModel) => (m.fieldMap.cumulativePaidAmount ? `t.${col(m, 'cumulativePaidAmount')}` : 'NULL::numeric');
-    const settlements = union(this.models.settlements, (m) =>
-      `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention, ${paidOf(m)} AS paid`);
+    const settlements = union(
+      this.models.settlements,
+      (m) =>
+        `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention, ${paidOf(m)} AS paid`,
+    );
     const finals = this.models.finalSettlements;
-    const paid = finals.length ? union(finals, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`) : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
-    const where = [...approvedLive(c, 'c', actor.tenantId, params), `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`, ...scoped(scope.contracts, params, 'c')];
+    const paid = finals.length
+      ? union(finals, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`)
+      : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
+    const where = [
+      ...approvedLive(c, 'c', actor.tenantId, params),
+      `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`,
+      ...scoped(scope.contracts, params, 'c'),
+    ];
     if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
     const sum = (expr: string) => `coalesce(sum(${expr}), 0)::text`;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
@@ -141,8 +186,14 @@ export class Statistics {
       projectId: String(r.projectId),
       type: String(r.type ?? ''),
       sums: {
-        contractCount: Number(r.n), contractAmount: amount(r.contract), changeAmount: amount(r.change), currentAmount: amount(r.current),
-        settledAmountInclTax: amount(r.incl), settledAmountExclTax: amount(r.excl), payableAmount: amount(r.payable), retentionHeld: amount(r.retention),
+        contractCount: Number(r.n),
+        contractAmount: amount(r.contract),
+        changeAmount: amount(r.change),
+        currentAmount: amount(r.current),
+        settledAmountInclTax: amount(r.incl),
+        settledAmountExclTax: amount(r.excl),
+        payableAmount: amount(r.payable),
+        retentionHeld: amount(r.retention),
         paidAmount: r.paid === null ? null : amount(r.paid),
       },
     }));
@@ -152,7 +203,11 @@ export class Statistics {
   private async income(actor: Actor, filters: readonly DataFilter[], projectIds: string[]): Promise<Map<string, IncomeSums>> {
     const m = this.models.incomeContract;
     const params = new Params();
-    const where = [...approvedLive(m, 'i', actor.tenantId, params), `i.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`, ...scoped(filters, params, 'i')];
+    const where = [
+      ...approvedLive(m, 'i', actor.tenantId, params),
+      `i.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
+      ...scoped(filters, params, 'i'),
+    ];
     const sum = (f: string) => `coalesce(sum(i.${col(m, f)}), 0)::text AS ${q(f)}`;
     // each contract's measured output without its own tax, to the fen (round: half away from zero)
     const measuredExcl = `coalesce(sum(round(i.${col(m, 'measuredAmount')} * 100 / (100 + coalesce(i.${col(m, 'taxRate')}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
@@ -161,10 +216,20 @@ export class Statistics {
          FROM ${q(m.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
       params.values,
     );
-    return new Map(rows.map((r) => [String(r.projectId), {
-      contractCount: Number(r.n), contractAmount: amount(r.contractAmount), changeAmount: amount(r.changeAmount), currentAmount: amount(r.currentAmount),
-      measuredAmount: amount(r.measuredAmount), measuredAmountExclTax: amount(r.measuredAmountExclTax), receivedAmount: amount(r.receivedAmount),
-    }]));
+    return new Map(
+      rows.map((r) => [
+        String(r.projectId),
+        {
+          contractCount: Number(r.n),
+          contractAmount: amount(r.contractAmount),
+          changeAmount: amount(r.changeAmount),
+          currentAmount: amount(r.currentAmount),
+          measuredAmount: amount(r.measuredAmount),
+          measuredAmountExclTax: amount(r.measuredAmountExclTax),
+          receivedAmount: amount(r.receivedAmount),
+        },
+      ]),
+    );
   }
 
   /** The contract types (dictionary keys) and their names in the caller's language. */
@@ -197,7 +262,15 @@ function addIncome(groups: IncomeSums[]): IncomeSums {
   const out: IncomeSums = { ...NO_INCOME };
   for (const g of groups) {
     out.contractCount += g.contractCount;
-    for (const k of ['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'measuredAmountExclTax', 'receivedAmount'] as const) out[k] = decimalToJson(new Dec(String(out[k])).plus(String(g[k])));
+    for (const k of [
+      'contractAmount',
+      'changeAmount',
+      'currentAmount',
+      'measuredAmount',
+      'measuredAmountExclTax',
+      'receivedAmount',
+    ] as const)
+      out[k] = decimalToJson(new Dec(String(out[k])).plus(String(g[k])));
   }
   return out;
 }

@@ -23,9 +23,16 @@ export function registerDictionaryRoutes(app: FastifyInstance, ctx: RouteContext
     if (!code) throw badRequest('missingParam', { param: 'code' });
     // every signed-in user reads dictionaries (forms and lists need them), not only their administrators
     const store = new EntityStore(ctx, model, actorOf(request));
-    const page = await store.list(parseListParams(model, { code_equal: code, parentId_notequal: '0', isSealed_equal: '0', ascs: 'sort', size: '500' }));
+    const page = await store.list(
+      parseListParams(model, { code_equal: code, parentId_notequal: '0', isSealed_equal: '0', ascs: 'sort', size: '500' }),
+    );
     const items = page.records.map((r) => ({
-      id: r.id, parentId: r.parentId, code: r.code, dictKey: r.dictKey, sort: r.sort, remark: r.remark,
+      id: r.id,
+      parentId: r.parentId,
+      code: r.code,
+      dictKey: r.dictKey,
+      sort: r.sort,
+      remark: r.remark,
       dictValue: request.lang === 'en' && r.dictValueEn ? r.dictValueEn : r.dictValue,
     }));
     return envelope(200, items, t('ok', request.lang));

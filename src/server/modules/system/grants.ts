@@ -15,7 +15,11 @@ export async function grantMenus(tx: Queryable, tenantId: string, roleIds: strin
 
 /** Replaces the data scopes (category 1) or API scopes (category 2) of roles. */
 export async function grantScopes(tx: Queryable, tenantId: string, roleIds: string[], category: 1 | 2, scopeIds: string[]) {
-  await tx.query(`DELETE FROM blade_role_scope WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2 AND scope_category = $3`, [roleIds, tenantId, category]);
+  await tx.query(`DELETE FROM blade_role_scope WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2 AND scope_category = $3`, [
+    roleIds,
+    tenantId,
+    category,
+  ]);
   if (!scopeIds.length) return;
   for (const roleId of roleIds) {
     await tx.query(

@@ -65,13 +65,28 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
   const users = catalog.entities.user;
   /** What a user's tokens carry or depend on: a change ends the sessions (disabled, other roles or departments). */
   const sessionFields = ['status', 'roleId', 'deptId'].map((name) => users.fieldMap[name]);
-  const idSet = (v: unknown) => [...new Set(String(v ?? '').split(',').map((s) => s.trim()).filter(Boolean))].sort().join(',');
+  const idSet = (v: unknown) =>
+    [
+      ...new Set(
+        String(v ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ]
+      .sort()
+      .join(',');
   /** Whether the record being written changes what the user's tokens may do. */
   const signsDifferently = async (tx: Queryable, id: string, record: Row) => {
-    const [stored] = await tx.query(`SELECT ${sessionFields.map((f) => `${q(f.column)} AS ${q(f.name)}`).join(', ')} FROM ${q(users.table)} WHERE id = $1`, [id]);
+    const [stored] = await tx.query(
+      `SELECT ${sessionFields.map((f) => `${q(f.column)} AS ${q(f.name)}`).join(', ')} FROM ${q(users.table)} WHERE id = $1`,
+      [id],
+    );
     if (!stored) return false;
     // a field absent from the record is written empty (update) or was cleared (updatePart)
-    return sessionFields.some((f) => (f.name === 'status' ? String(record.status ?? '') !== String(stored.status ?? '') : idSet(record[f.name]) !== idSet(stored[f.name])));
+    return sessionFields.some((f) =>
+      f.name === 'status' ? String(record.status ?? '') !== String(stored.status ?? '') : idSet(record[f.name]) !== idSet(stored[f.name]),
+    );
   };
   return {
     user: {
@@ -81,9 +96,15 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
           if (id && (await signsDifferently(tx, id, record))) await identity.revokeUsers(tx, [id]);
           return;
         }
-        const [tenant] = await tx.query<{ quota: number | null }>(`SELECT account_number AS quota FROM ${q(catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [actor.tenantId]);
+        const [tenant] = await tx.query<{ quota: number | null }>(
+          `SELECT account_number AS quota FROM ${q(catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`,
+          [actor.tenantId],
+        );
         if (tenant?.quota !== null && tenant?.quota !== undefined && tenant.quota >= 0) {
-          const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${q(catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [actor.tenantId]);
+          const [{ n }] = await tx.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM ${q(catalog.entities.user.table)} WHERE tenant_id = $1 AND is_deleted = 0`,
+            [actor.tenantId],
+          );
           if (n >= tenant.quota) throw new AppError(400, 'accountQuota');
         }
       },
@@ -98,7 +119,8 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
     client: {
       validate: requiredOnCreate('clientSecret', label('client', 'clientSecret')),
       async afterWrite({ tx, id, body }) {
-        if (typeof body.clientSecret === 'string' && body.clientSecret !== '') await identity.setCredential(tx, 'client', id, body.clientSecret);
+        if (typeof body.clientSecret === 'string' && body.clientSecret !== '')
+          await identity.setCredential(tx, 'client', id, body.clientSecret);
       },
     },
     dept: {
@@ -108,7 +130,10 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
           record.ancestors = '0';
           return;
         }
-        const [row] = await tx.query<{ ancestors: string | null }>(`SELECT ancestors FROM ${q(catalog.entities.dept.table)} WHERE id = $1 AND tenant_id = $2`, [parent, actor.tenantId]);
+        const [row] = await tx.query<{ ancestors: string | null }>(
+          `SELECT ancestors FROM ${q(catalog.entities.dept.table)} WHERE id = $1 AND tenant_id = $2`,
+          [parent, actor.tenantId],
+        );
         record.ancestors = `${row?.ancestors ?? '0'},${parent}`;
       },
     },
@@ -138,21 +163,47 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
  * password is the initial password parameter (to be changed at first login), and the business
  * roles its processes hand tasks to (`processRoles`, copied from the platform tenant).
  */
-export async function seedBusinessDictionariesAccounts(ctx: StoreContext, identity: IdentityService, tx: Queryable, tenantId: string, tenantName: string, processRoles: readonly string[] = []) {
+export async function seedBusinessDictionariesAccounts(
+  ctx: StoreContext,
+  identity: IdentityService,
+  tx: Queryable,
+  tenantId: string,
+  tenantName: string,
+  processRoles: readonly string[] = [],
+) {
   const txCtx: StoreContext = { ...ctx, db: { ...ctx.db, query: tx.query.bind(tx), transaction: (fn) => fn(tx) } };
   const actor: Actor = { tenantId, userId: '0', deptId: null, lang: 'zh' };
   const store = (key: string) => new EntityStore(txCtx, ctx.catalog.entities[key], actor);
   await seedBusinessDictionaries(txCtx, tenantId);
-  const dept = await store('dept').create({ parentId: '0', deptCategory: '1', deptName: tenantName.slice(0, 45), fullName: tenantName.slice(0, 45), sort: 1 });
+  const dept = await store('dept').create({
+    parentId: '0',
+    deptCategory: '1',
+    deptName: tenantName.slice(0, 45),
+    fullName: tenantName.slice(0, 45),
+    sort: 1,
+  });
   const role = await store('role').create({ parentId: '0', roleName: '管理员', roleAlias: 'admin', sort: 1 });
   const password = await readParam(tx, ctx.catalog, tenantId, PARAMS.initPassword, '');
   if (!password) throw new AppError(400, 'missingParam', { param: PARAMS.initPassword });
-  await store('user').create({ account: 'admin', password, name: '管理员', realName: '管理员', roleId: role.id, deptId: dept.id, status: 1, userType: '1' });
+  await store('user').create({
+    account: 'admin',
+    password,
+    name: '管理员',
+    realName: '管理员',
+    roleId: role.id,
+    deptId: dept.id,
+    status: 1,
+    userType: '1',
+  });
   const [tenant] = await tx.query<{ menus: string | null }>(
     `SELECT p.menu_id AS menus FROM ${q(ctx.catalog.entities.tenant.table)} t LEFT JOIN ${q(ctx.catalog.entities.tenantPackage.table)} p ON p.id = t.package_id WHERE t.tenant_id = $1`,
     [tenantId],
   );
-  const menuIds = tenant?.menus ? tenant.menus.split(',') : (await tx.query<{ id: string }>(`SELECT id::text AS id FROM ${q(ctx.catalog.entities.menu.table)} WHERE is_deleted = 0`)).map((r) => r.id);
+  const menuIds = tenant?.menus
+    ? tenant.menus.split(',')
+    : (await tx.query<{ id: string }>(`SELECT id::text AS id FROM ${q(ctx.catalog.entities.menu.table)} WHERE is_deleted = 0`)).map(
+        (r) => r.id,
+      );
   await grantMenus(tx, tenantId, [role.id], menuIds);
   await copyBusinessRoles(txCtx, tx, tenantId, processRoles, menuIds);
 }

@@ -25,7 +25,13 @@ interface MenuNode extends Row {
 }
 
 function treeNodes(rows: MenuNode[], lang: 'zh' | 'en'): TreeNode[] {
-  const nodes: TreeNode[] = rows.map((r) => ({ id: r.id, parentId: r.parentId, title: String((lang === 'en' && r.nameEn) || r.name), key: r.id, value: r.id }));
+  const nodes: TreeNode[] = rows.map((r) => ({
+    id: r.id,
+    parentId: r.parentId,
+    title: String((lang === 'en' && r.nameEn) || r.name),
+    key: r.id,
+    value: r.id,
+  }));
   const roots = forest(nodes);
   const mark = (n: TreeNode) => {
     if (!n.children?.length) return;
@@ -43,7 +49,9 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   /** Every live menu, sorted, as records. */
   const allMenus = async (): Promise<MenuNode[]> => {
-    const rows = await ctx.db.query(`SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.is_deleted = 0 ORDER BY t.sort, t.id`);
+    const rows = await ctx.db.query(
+      `SELECT ${selectList(model.columns)} FROM ${q(model.table)} t WHERE t.is_deleted = 0 ORDER BY t.sort, t.id`,
+    );
     return rows.map((r) => toRecord(r, model.columns) as MenuNode);
   };
 
@@ -68,7 +76,13 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     const { topMenuId } = request.query as Query;
     let menus = (await visibleMenus(request)).filter((m) => m.category === 1);
     if (topMenuId) {
-      const ids = new Set((await ctx.db.query<{ id: string }>(`SELECT menu_id::text AS id FROM blade_top_menu_setting WHERE top_menu_id = $1`, [parseIds(topMenuId, 'topMenuId')[0]])).map((r) => r.id));
+      const ids = new Set(
+        (
+          await ctx.db.query<{ id: string }>(`SELECT menu_id::text AS id FROM blade_top_menu_setting WHERE top_menu_id = $1`, [
+            parseIds(topMenuId, 'topMenuId')[0],
+          ])
+        ).map((r) => r.id),
+      );
       menus = menus.filter((m) => ids.has(m.id));
     }
     return ok(request, forest(withAncestors(menus, await allMenus()).filter((m) => m.category === 1)));
@@ -94,31 +108,62 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     const owners = menus.filter((m) => rules.some((r) => r.menuId === m.id));
     const nodes: MenuNode[] = [
       ...withAncestors(owners, menus),
-      ...rules.filter((r) => menus.some((m) => m.id === r.menuId)).map((r) => ({ id: r.id, parentId: r.menuId, code: '', category: 0, sort: 0, name: r.scopeName })),
+      ...rules
+        .filter((r) => menus.some((m) => m.id === r.menuId))
+        .map((r) => ({ id: r.id, parentId: r.menuId, code: '', category: 0, sort: 0, name: r.scopeName })),
     ];
     return treeNodes(nodes, request.lang);
   };
 
   app.get(`${base}/grant-tree`, async (request) => {
     const menus = await grantableMenus(request);
-    return ok(request, { menu: treeNodes(menus, request.lang), dataScope: await scopeTree('dataScope', menus, request), apiScope: await scopeTree('apiScope', menus, request) });
+    return ok(request, {
+      menu: treeNodes(menus, request.lang),
+      dataScope: await scopeTree('dataScope', menus, request),
+      apiScope: await scopeTree('apiScope', menus, request),
+    });
   });
 
   app.get(`${base}/role-tree-keys`, async (request) => {
     const actor = actorOf(request);
     const roleIds = parseIds((request.query as Query).roleIds, 'roleIds');
-    const menu = await ctx.db.query<{ id: string }>(`SELECT menu_id::text AS id FROM blade_role_menu WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2`, [roleIds, actor.tenantId]);
-    const scopes = await ctx.db.query<{ id: string; c: number }>(`SELECT scope_id::text AS id, scope_category AS c FROM blade_role_scope WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2`, [roleIds, actor.tenantId]);
-    return ok(request, { menu: [...new Set(menu.map((r) => r.id))], dataScope: scopes.filter((s) => s.c === 1).map((s) => s.id), apiScope: scopes.filter((s) => s.c === 2).map((s) => s.id) });
+    const menu = await ctx.db.query<{ id: string }>(
+      `SELECT menu_id::text AS id FROM blade_role_menu WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2`,
+      [roleIds, actor.tenantId],
+    );
+    const scopes = await ctx.db.query<{ id: string; c: number }>(
+      `SELECT scope_id::text AS id, scope_category AS c FROM blade_role_scope WHERE role_id = ANY($1::bigint[]) AND tenant_id = $2`,
+      [roleIds, actor.tenantId],
+    );
+    return ok(request, {
+      menu: [...new Set(menu.map((r) => r.id))],
+      dataScope: scopes.filter((s) => s.c === 1).map((s) => s.id),
+      apiScope: scopes.filter((s) => s.c === 2).map((s) => s.id),
+    });
   });
 
-  app.get(`${base}/grant-top-tree`, async (request) => ok(request, { menu: treeNodes((await grantableMenus(request)).filter((m) => m.category === 1), request.lang) }));
+  app.get(`${base}/grant-top-tree`, async (request) =>
+    ok(request, {
+      menu: treeNodes(
+        (await grantableMenus(request)).filter((m) => m.category === 1),
+        request.lang,
+      ),
+    }),
+  );
 
   app.get(`${base}/top-tree-keys`, async (request) => {
     const ids = parseIds((request.query as Query).topMenuIds, 'topMenuIds');
-    const own = await new EntityStore(ctx, ctx.catalog.entities.topMenu, actorOf(request)).list({ current: 1, size: 500, filters: [], sort: [] });
+    const own = await new EntityStore(ctx, ctx.catalog.entities.topMenu, actorOf(request)).list({
+      current: 1,
+      size: 500,
+      filters: [],
+      sort: [],
+    });
     const mine = ids.filter((id) => own.records.some((r) => r.id === id));
-    const rows = await ctx.db.query<{ id: string }>(`SELECT DISTINCT menu_id::text AS id FROM blade_top_menu_setting WHERE top_menu_id = ANY($1::bigint[])`, [mine]);
+    const rows = await ctx.db.query<{ id: string }>(
+      `SELECT DISTINCT menu_id::text AS id FROM blade_top_menu_setting WHERE top_menu_id = ANY($1::bigint[])`,
+      [mine],
+    );
     return ok(request, { menu: rows.map((r) => r.id) });
   });
 
@@ -129,7 +174,13 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   app.get(`${base}/tree`, async (request) => {
     await storeFor(ctx, model, request, 'view');
-    return ok(request, treeNodes((await allMenus()).filter((m) => m.category === 1), request.lang));
+    return ok(
+      request,
+      treeNodes(
+        (await allMenus()).filter((m) => m.category === 1),
+        request.lang,
+      ),
+    );
   });
 
   // a tenant package names the menus and the buttons its tenants may have (access counts buttons by
@@ -147,7 +198,10 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
   app.get(`${base}/lazy-menu-list`, async (request) => {
     const store = await storeFor(ctx, model, request, 'view');
     const rows = await store.children((request.query as Query).parentId || '0');
-    return ok(request, rows.filter((r) => r.category === 1));
+    return ok(
+      request,
+      rows.filter((r) => r.category === 1),
+    );
   });
 
   // top menus: which menus each shows
@@ -164,11 +218,14 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     await ctx.db.transaction(async (tx) => {
       await tx.query(`DELETE FROM blade_top_menu_setting WHERE top_menu_id = ANY($1::bigint[])`, [topIds]);
       for (const id of topIds) {
-        if (menuIds.length) await tx.query(`INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) SELECT $1, m FROM unnest($2::bigint[]) AS m ON CONFLICT DO NOTHING`, [id, menuIds]);
+        if (menuIds.length)
+          await tx.query(
+            `INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) SELECT $1, m FROM unnest($2::bigint[]) AS m ON CONFLICT DO NOTHING`,
+            [id, menuIds],
+          );
       }
     });
     auditEvent(ctx, request, { event: 'grant', subject: `topMenu ${topIds.join(',')}`, detail: { menuIds } });
     return ok(request, null);
   });
 }
-

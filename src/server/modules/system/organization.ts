@@ -31,7 +31,9 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
     const { userId } = request.query as Query;
     if (!userId) return undefined;
     const record = await new EntityStore(ctx, user, actorOf(request)).detail(parseId(userId, 'userId'));
-    return String(record[field] ?? '').split(',').filter(Boolean);
+    return String(record[field] ?? '')
+      .split(',')
+      .filter(Boolean);
   };
 
   const select = (model: typeof role, field: 'roleId' | 'deptId') => async (request: FastifyRequest) => {
@@ -55,7 +57,8 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
     if (isAdministrator(actor)) return ok(request, nodes);
     const rows = await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(role.table)} WHERE role_alias = 'administrator'`);
     const hidden = new Set(rows.map((r) => r.id));
-    const prune = (list: TreeNode[]): TreeNode[] => list.filter((n) => !hidden.has(n.id)).map((n) => (n.children ? { ...n, children: prune(n.children) } : n));
+    const prune = (list: TreeNode[]): TreeNode[] =>
+      list.filter((n) => !hidden.has(n.id)).map((n) => (n.children ? { ...n, children: prune(n.children) } : n));
     return ok(request, prune(nodes));
   });
 
@@ -87,7 +90,13 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
     for (const id of roleIds) await roles.detail(id);
     // a tenant hands out only menus of its package
     const pkg = actor.tenantId === PLATFORM_TENANT ? undefined : await ctx.access.packageMenus(actor.tenantId);
-    const known = new Set((await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(menu.table)} WHERE id = ANY($1::bigint[]) AND is_deleted = 0`, [menuIds])).map((r) => r.id));
+    const known = new Set(
+      (
+        await ctx.db.query<{ id: string }>(`SELECT id::text AS id FROM ${q(menu.table)} WHERE id = ANY($1::bigint[]) AND is_deleted = 0`, [
+          menuIds,
+        ])
+      ).map((r) => r.id),
+    );
     if (menuIds.some((id) => !known.has(id) || (pkg && !pkg.has(id)))) throw new AppError(403, 'forbidden');
     await ctx.db.transaction(async (tx) => {
       await grantMenus(tx, actor.tenantId, roleIds, menuIds);
@@ -109,7 +118,10 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
   app.get(`${tenant.api}/info`, async (request) => {
     const domain = (request.query as Query).domain;
     if (!domain) return ok(request, {});
-    const [row] = await ctx.db.query(`SELECT tenant_id AS "tenantId", domain, background_url AS "backgroundUrl" FROM ${q(tenant.table)} WHERE domain = $1 AND is_deleted = 0`, [domain]);
+    const [row] = await ctx.db.query(
+      `SELECT tenant_id AS "tenantId", domain, background_url AS "backgroundUrl" FROM ${q(tenant.table)} WHERE domain = $1 AND is_deleted = 0`,
+      [domain],
+    );
     return ok(request, row ?? {});
   });
 
@@ -117,7 +129,9 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
     const query = { ...(request.query as Query), ...((request.body ?? {}) as Query) };
     const store = await tenantStore(request, 'tenant_setting');
     // a value not sent stays as it is; an empty one clears it (no expiry)
-    const settings = Object.fromEntries((['accountNumber', 'expireTime'] as const).filter((k) => query[k] !== undefined).map((k) => [k, query[k]]));
+    const settings = Object.fromEntries(
+      (['accountNumber', 'expireTime'] as const).filter((k) => query[k] !== undefined).map((k) => [k, query[k]]),
+    );
     for (const id of parseIds(query.ids)) await store.updatePart(id, settings);
     return ok(request);
   });

@@ -36,7 +36,13 @@ const TENANT_ID = /^\d{6}$/;
 const PLATFORM_ACTOR: Actor = { tenantId: PLATFORM_TENANT, userId: '0', deptId: null, lang: 'zh' };
 
 /** A data source of the platform tenant, password opened; a host outside the allow-list is refused before any connection. */
-export async function platformConnection(main: Db, box: SecretBox, catalog: EntityCatalog, allowedHosts: readonly string[], datasourceId: string): Promise<TenantConnection> {
+export async function platformConnection(
+  main: Db,
+  box: SecretBox,
+  catalog: EntityCatalog,
+  allowedHosts: readonly string[],
+  datasourceId: string,
+): Promise<TenantConnection> {
   const c = await readConnection(main, box, q(catalog.entities.datasource.table), PLATFORM_ACTOR, datasourceId);
   if (!isAllowedHost(c.host, allowedHosts)) throw new AppError(400, 'datasourceHostRefused', { host: c.host });
   return c;
@@ -71,16 +77,22 @@ export function followMoves(notifier: Notifier, tenants: TenantDatabases): () =>
 async function copyTable(source: Queryable, target: Queryable, table: string, tenantId: string): Promise<void> {
   await target.query(`DELETE FROM ${q(table)} WHERE tenant_id = $1`, [tenantId]);
   // rows travel as PostgreSQL's own JSON text (bigint ids, numerics and timestamps never pass through JS numbers)
-  await source.query(`DECLARE zs_tenant_copy NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS r FROM ${q(table)} t WHERE t.tenant_id = '${tenantId}'`);
+  await source.query(
+    `DECLARE zs_tenant_copy NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS r FROM ${q(table)} t WHERE t.tenant_id = '${tenantId}'`,
+  );
   for (;;) {
     const rows = await source.query<{ r: string }>(`FETCH ${COPY_BATCH} FROM zs_tenant_copy`);
     if (!rows.length) break;
-    await target.query(`INSERT INTO ${q(table)} SELECT * FROM json_populate_recordset(NULL::${q(table)}, $1::json)`, [`[${rows.map((row) => row.r).join(',')}]`]);
+    await target.query(`INSERT INTO ${q(table)} SELECT * FROM json_populate_recordset(NULL::${q(table)}, $1::json)`, [
+      `[${rows.map((row) => row.r).join(',')}]`,
+    ]);
   }
   await source.query('CLOSE zs_tenant_copy');
   // a serial column's sequence continues after the copied values
   const serials = await target.query<{ c: string }>(
-    `SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_default LIKE 'nextval(%'`, [table]);
+    `SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_default LIKE 'nextval(%'`,
+    [table],
+  );
   for (const { c } of serials) {
     await target.query(`SELECT setval(pg_get_serial_sequence($1, $2), GREATEST((SELECT max(${q(c)}) FROM ${q(table)}), 1))`, [table, c]);
   }
@@ -89,14 +101,19 @@ async function copyTable(source: Queryable, target: Queryable, table: string, te
 async function numericColumns(db: Queryable, table: string): Promise<string[]> {
   const rows = await db.query<{ c: string }>(
     `SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1
-        AND data_type IN ('smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision') ORDER BY column_name`, [table]);
+        AND data_type IN ('smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision') ORDER BY column_name`,
+    [table],
+  );
   return rows.map((r) => r.c);
 }
 
 /** The row count and the sum of every numeric column of the tenant's rows, as one text. */
 async function figures(db: Queryable, table: string, columns: readonly string[], tenantId: string): Promise<string> {
   const sums = columns.map((c) => `coalesce(sum(${q(c)}::numeric), 0)::text`);
-  const [row] = await db.query<{ f: string }>(`SELECT concat_ws(' ', count(*)::text, ${[...sums, "''"].join(', ')}) AS f FROM ${q(table)} WHERE tenant_id = $1`, [tenantId]);
+  const [row] = await db.query<{ f: string }>(
+    `SELECT concat_ws(' ', count(*)::text, ${[...sums, "''"].join(', ')}) AS f FROM ${q(table)} WHERE tenant_id = $1`,
+    [tenantId],
+  );
   return row.f.trim();
 }
 
@@ -128,35 +145,46 @@ export interface MoveDeps {
 }
 
 /** Moves the tenant's business data to `datasourceId`'s database (null: the main one). */
-export async function moveTenant(deps: MoveDeps, tenantId: string, datasourceId: string | null, log: FailureLog = () => undefined): Promise<{ tables: number }> {
+export async function moveTenant(
+  deps: MoveDeps,
+  tenantId: string,
+  datasourceId: string | null,
+  log: FailureLog = () => undefined,
+): Promise<{ tables: number }> {
   const { main, tenants, catalog } = deps;
   const from = await tenants.datasourceOf(tenantId);
   if (from === datasourceId) throw new AppError(400, 'tenantDatabaseSame', { tenantId });
   const target = datasourceId ? await openTarget(tenants, datasourceId, log) : main;
   const source = from ? await tenants.pool(from) : main;
   const tables = tenantDataTables(catalog);
-  await tenants.whileMoving(tenantId, () => source.transaction(async (hold) => {
-    // waits for the tenant's writes in flight, and refuses new ones until this transaction ends
-    await hold.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MOVE_LOCK, tenantId]);
-    await target.transaction(async (tx) => {
-      for (const table of tables) await copyTable(hold, tx, table, tenantId);
-      for (const table of tables) await checkCopy(hold, tx, table, tenantId);
-      await tx.query('DELETE FROM zs_tenant_moved WHERE tenant_id = $1', [tenantId]);
-    });
-    await main.transaction(async (tx) => {
-      if (datasourceId) {
-        await tx.query(
-          `INSERT INTO zs_tenant_database (tenant_id, datasource_id) VALUES ($1, $2)
-           ON CONFLICT (tenant_id) DO UPDATE SET datasource_id = EXCLUDED.datasource_id, bound_at = now()`, [tenantId, datasourceId]);
-      } else {
-        await tx.query('DELETE FROM zs_tenant_database WHERE tenant_id = $1', [tenantId]);
-      }
-      await tx.query(`UPDATE ${q(catalog.entities.tenant.table)} SET datasource_id = $2 WHERE tenant_id = $1`, [tenantId, datasourceId]);
-      await announceMove(tx, tenantId);
-    });
-    for (const table of tables) await hold.query(`DELETE FROM ${q(table)} WHERE tenant_id = $1`, [tenantId]);
-    await hold.query('INSERT INTO zs_tenant_moved (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO UPDATE SET moved_at = now()', [tenantId]);
-  }));
+  await tenants.whileMoving(tenantId, () =>
+    source.transaction(async (hold) => {
+      // waits for the tenant's writes in flight, and refuses new ones until this transaction ends
+      await hold.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MOVE_LOCK, tenantId]);
+      await target.transaction(async (tx) => {
+        for (const table of tables) await copyTable(hold, tx, table, tenantId);
+        for (const table of tables) await checkCopy(hold, tx, table, tenantId);
+        await tx.query('DELETE FROM zs_tenant_moved WHERE tenant_id = $1', [tenantId]);
+      });
+      await main.transaction(async (tx) => {
+        if (datasourceId) {
+          await tx.query(
+            `INSERT INTO zs_tenant_database (tenant_id, datasource_id) VALUES ($1, $2)
+           ON CONFLICT (tenant_id) DO UPDATE SET datasource_id = EXCLUDED.datasource_id, bound_at = now()`,
+            [tenantId, datasourceId],
+          );
+        } else {
+          await tx.query('DELETE FROM zs_tenant_database WHERE tenant_id = $1', [tenantId]);
+        }
+        await tx.query(`UPDATE ${q(catalog.entities.tenant.table)} SET datasource_id = $2 WHERE tenant_id = $1`, [tenantId, datasourceId]);
+        await announceMove(tx, tenantId);
+      });
+      for (const table of tables) await hold.query(`DELETE FROM ${q(table)} WHERE tenant_id = $1`, [tenantId]);
+      await hold.query('INSERT INTO zs_tenant_moved (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO UPDATE SET moved_at = now()', [
+        tenantId,
+      ]);
+    }),
+  );
   tenants.forget(tenantId);
   await tenants.closeUnused();
   return { tables: tables.length };

@@ -43,7 +43,13 @@ export function subtreesHolding(roles: readonly RoleRow[], aliases: readonly str
  * Copies the platform's roles named by `aliases` (with their subtrees) into `ctx`'s tenant, with
  * their grants restricted to `menuIds` (the tenant's package). Runs inside the tenant's creation.
  */
-export async function copyBusinessRoles(ctx: StoreContext, tx: Queryable, tenantId: string, aliases: readonly string[], menuIds: readonly string[]) {
+export async function copyBusinessRoles(
+  ctx: StoreContext,
+  tx: Queryable,
+  tenantId: string,
+  aliases: readonly string[],
+  menuIds: readonly string[],
+) {
   if (!aliases.length) return;
   const { role } = ctx.catalog.entities;
   const roles = await tx.query<RoleRow>(
@@ -54,7 +60,12 @@ export async function copyBusinessRoles(ctx: StoreContext, tx: Queryable, tenant
   const store = new EntityStore(ctx, role, { tenantId, userId: '0', deptId: null, lang: 'zh' });
   const copies = new Map<string, string>();
   for (const source of subtreesHolding(roles, aliases)) {
-    const created = await store.create({ parentId: copies.get(source.parentId) ?? '0', roleName: source.roleName, roleAlias: source.roleAlias, sort: source.sort ?? 1 });
+    const created = await store.create({
+      parentId: copies.get(source.parentId) ?? '0',
+      roleName: source.roleName,
+      roleAlias: source.roleAlias,
+      sort: source.sort ?? 1,
+    });
     copies.set(source.id, created.id);
   }
   for (const [from, to] of copies) await copyGrants(tx, ctx.catalog, tenantId, from, to, menuIds);
@@ -67,8 +78,10 @@ async function copyGrants(tx: Queryable, catalog: EntityCatalog, tenantId: strin
     [to, tenantId, from, PLATFORM_TENANT, menuIds],
   );
   // scopes belong to menus too (their menu_id): a scope of a menu outside the package is left out
-  const scopes = ['dataScope', 'apiScope'].map((key) => catalog.entities[key])
-    .map((scope) => `SELECT id FROM ${q(scope.table)} WHERE ${q(scope.fieldMap.menuId.column)} = ANY($5::bigint[])`).join(' UNION ');
+  const scopes = ['dataScope', 'apiScope']
+    .map((key) => catalog.entities[key])
+    .map((scope) => `SELECT id FROM ${q(scope.table)} WHERE ${q(scope.fieldMap.menuId.column)} = ANY($5::bigint[])`)
+    .join(' UNION ');
   await tx.query(
     `INSERT INTO blade_role_scope (role_id, scope_category, scope_id, tenant_id)
      SELECT $1, scope_category, scope_id, $2 FROM blade_role_scope WHERE role_id = $3 AND tenant_id = $4 AND scope_id IN (${scopes}) ON CONFLICT DO NOTHING`,

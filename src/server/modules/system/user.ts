@@ -40,7 +40,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
   });
 
   app.get(`${base}/info`, async (request) => ok(request, await ownStore(request).detail(actorOf(request).userId)));
-  app.get(`${base}/platform-detail`, async (request) => ok(request, await (await storeFor(ctx, model, request, 'view')).detail(parseId((request.query as Query).id))));
+  app.get(`${base}/platform-detail`, async (request) =>
+    ok(request, await (await storeFor(ctx, model, request, 'view')).detail(parseId((request.query as Query).id))),
+  );
 
   app.post(`${base}/update-platform`, async (request) => {
     const query = request.query as Query;
@@ -110,9 +112,12 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
   app.post(`${base}/register-guest`, async (request) => {
     const body = { ...(request.query as Query), ...((request.body ?? {}) as Query) };
     const tenantId = body.tenantId ?? '';
-    const [tenant] = await ctx.db.query(`SELECT 1 FROM ${q(ctx.catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [tenantId]);
+    const [tenant] = await ctx.db.query(`SELECT 1 FROM ${q(ctx.catalog.entities.tenant.table)} WHERE tenant_id = $1 AND is_deleted = 0`, [
+      tenantId,
+    ]);
     if (!tenant) throw badRequest('tenantNotFound');
-    if ((await readParam(ctx.db, ctx.catalog, tenantId, PARAMS.registerUser, 'false')) !== 'true') throw new AppError(403, 'registerClosed');
+    if ((await readParam(ctx.db, ctx.catalog, tenantId, PARAMS.registerUser, 'false')) !== 'true')
+      throw new AppError(403, 'registerClosed');
     const guest = { tenantId, userId: '0', deptId: null, lang: request.lang };
     const store = new EntityStore(ctx, model, guest);
     await store.create({ account: body.account, password: body.password, name: body.name, realName: body.name, userType: '1', status: 2 });

@@ -6,10 +6,31 @@ import { hasRole } from '../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
 import { isSettlement } from '../../../engine/warnings/auxiliary.ts';
 import {
-  acceptanceWarnings, amountCapWarnings, budgetWarnings, demandWarnings, inventoryLossWarnings, leaseOverdueWarnings, overuseWarnings, priceWarnings, procureOverTotalWarnings,
-  procureWarnings, quantityCapWarnings, receiptOverContractWarnings, receiptOverSupplyWarnings, settlementAmountWarnings, smallSettlementWarnings,
-  stockWarnings, supplementaryWarnings, supplyWarnings, ticketWarnings, timelinessWarnings,
-  type GoodsFigures, type LinkedLine, type PricedLine, type WarnSettings, type Warning,
+  acceptanceWarnings,
+  amountCapWarnings,
+  budgetWarnings,
+  demandWarnings,
+  inventoryLossWarnings,
+  leaseOverdueWarnings,
+  overuseWarnings,
+  priceWarnings,
+  procureOverTotalWarnings,
+  procureWarnings,
+  quantityCapWarnings,
+  receiptOverContractWarnings,
+  receiptOverSupplyWarnings,
+  settlementAmountWarnings,
+  smallSettlementWarnings,
+  stockWarnings,
+  supplementaryWarnings,
+  supplyWarnings,
+  ticketWarnings,
+  timelinessWarnings,
+  type GoodsFigures,
+  type LinkedLine,
+  type PricedLine,
+  type WarnSettings,
+  type Warning,
 } from '../../../engine/warnings/rules.ts';
 import type { Row } from '../../db/db.ts';
 import { COMMITTED, Figures, LEASE_ROLE, OPTIONAL_WARNING_ROLES, WARNING_ROLES } from './figures.ts';
@@ -29,7 +50,14 @@ function planFigures(plan: Map<string, { effectiveQty: string }>, taken: Map<str
 
 async function pricedLines(figures: Figures, lines: Row[], priceField: string): Promise<PricedLine[]> {
   const references = await figures.referencePrices(goodsOf(lines));
-  return lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: 0, price: r[priceField] as number, referencePrice: references.get(String(r.goodsId)) }));
+  return lines.map((r) => ({
+    id: str(r.id),
+    goodsId: str(r.goodsId),
+    name: nameOf(r),
+    qty: 0,
+    price: r[priceField] as number,
+    referencePrice: references.get(String(r.goodsId)),
+  }));
 }
 
 /** R-DEM-1, R-STOCK-4 (next month's estimate against the stock), R-PRICE on a monthly demand. */
@@ -38,13 +66,31 @@ const monthlyDemand: Evaluator = async (figures, doc, settings, model) => {
   const lines = rows(doc);
   const goods = goodsOf(lines);
   const plan = await figures.totalDemand(projectId, str(doc.materialTotalDemandId));
-  const taken = await figures.lineSums({ model, sum: 'demandQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
+  const taken = await figures.lineSums({
+    model,
+    sum: 'demandQty',
+    by: 'goodsId',
+    projectId,
+    statuses: COMMITTED,
+    excludeId: String(doc.id),
+    keys: goods,
+  });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.demandQty as number }));
   const { stock } = await figures.stock(projectId, goods);
   return [
     ...demandWarnings(asLines, planFigures(plan, taken, goods), settings),
     // R-STOCK-4 compares the stock with the coming month's estimate, where the line gives one
-    ...stockWarnings(lines.filter((r) => Number(r.nextMonthEstimateQty) > 0).map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.nextMonthEstimateQty as number, stock: stock.get(String(r.goodsId)) ?? '0' }))),
+    ...stockWarnings(
+      lines
+        .filter((r) => Number(r.nextMonthEstimateQty) > 0)
+        .map((r) => ({
+          id: str(r.id),
+          goodsId: str(r.goodsId),
+          name: nameOf(r),
+          qty: r.nextMonthEstimateQty as number,
+          stock: stock.get(String(r.goodsId)) ?? '0',
+        })),
+    ),
     ...priceWarnings(await pricedLines(figures, lines, 'price'), settings),
   ];
 };
@@ -67,12 +113,28 @@ async function linkedLines(figures: Figures, doc: Row, link: Link): Promise<Link
   const lines = rows(doc);
   const upstreamIds = [...new Set(lines.map((r) => str(r[link.field])).filter((d): d is string => !!d))];
   const limits = await figures.lines(link.upstream, upstreamIds, [link.upstreamQty]);
-  const taken = await figures.lineSums({ model: link.model, sum: link.qty, by: link.field, projectId: String(doc.projectId), statuses: COMMITTED, excludeId: String(doc.id), keys: upstreamIds });
+  const taken = await figures.lineSums({
+    model: link.model,
+    sum: link.qty,
+    by: link.field,
+    projectId: String(doc.projectId),
+    statuses: COMMITTED,
+    excludeId: String(doc.id),
+    keys: upstreamIds,
+  });
   return lines
     .filter((r) => limits.has(String(r[link.field])))
     .map((r) => {
       const up = String(r[link.field]);
-      return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r[link.qty] as number, upstreamId: up, limit: String(limits.get(up)![link.upstreamQty] ?? 0), taken: taken.get(up) ?? '0' };
+      return {
+        id: str(r.id),
+        goodsId: str(r.goodsId),
+        name: nameOf(r),
+        qty: r[link.qty] as number,
+        upstreamId: up,
+        limit: String(limits.get(up)![link.upstreamQty] ?? 0),
+        taken: taken.get(up) ?? '0',
+      };
     });
 }
 
@@ -81,9 +143,23 @@ const monthlyProcure: Evaluator = async (figures, doc, settings, model) => {
   const projectId = String(doc.projectId);
   const lines = rows(doc);
   const goods = goodsOf(lines);
-  const linked = await linkedLines(figures, doc, { model, field: 'monthlyDemandDetailId', qty: 'procureQty', upstream: figures.documents.monthlyDemand, upstreamQty: 'demandQty' });
+  const linked = await linkedLines(figures, doc, {
+    model,
+    field: 'monthlyDemandDetailId',
+    qty: 'procureQty',
+    upstream: figures.documents.monthlyDemand,
+    upstreamQty: 'demandQty',
+  });
   const plan = await figures.totalDemand(projectId);
-  const taken = await figures.lineSums({ model, sum: 'procureQty', by: 'goodsId', projectId, statuses: COMMITTED, excludeId: String(doc.id), keys: goods });
+  const taken = await figures.lineSums({
+    model,
+    sum: 'procureQty',
+    by: 'goodsId',
+    projectId,
+    statuses: COMMITTED,
+    excludeId: String(doc.id),
+    keys: goods,
+  });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.procureQty as number }));
   return [
     ...procureWarnings(linked),
@@ -94,7 +170,13 @@ const monthlyProcure: Evaluator = async (figures, doc, settings, model) => {
 
 /** R-SUP-1 and R-PRICE on a delivery batch. */
 const batchSupply: Evaluator = async (figures, doc, settings, model) => {
-  const linked = await linkedLines(figures, doc, { model, field: 'procureDetailId', qty: 'supplyQty', upstream: figures.documents.procurement, upstreamQty: 'procureQty' });
+  const linked = await linkedLines(figures, doc, {
+    model,
+    field: 'procureDetailId',
+    qty: 'supplyQty',
+    upstream: figures.documents.procurement,
+    upstreamQty: 'procureQty',
+  });
   return [...supplyWarnings(linked), ...priceWarnings(await pricedLines(figures, rows(doc), 'price'), settings)];
 };
 
@@ -124,8 +206,8 @@ async function budget(figures: Figures, doc: Row, settings: WarnSettings): Promi
 
 /** R-BUD-1, R-SUPP and R-PRICE on an expense contract. */
 const expenseContract: Evaluator = async (figures, doc, settings) => [
-  ...await budget(figures, doc, settings),
-  ...await supplementary(figures, doc, settings),
+  ...(await budget(figures, doc, settings)),
+  ...(await supplementary(figures, doc, settings)),
   ...priceWarnings(await pricedLines(figures, rows(doc), 'priceInclTax'), settings),
 ];
 
@@ -135,41 +217,101 @@ const expenseContract: Evaluator = async (figures, doc, settings) => [
  * quantity, and on a contract line against its quantity (the changed one when there is one).
  */
 const receipt: Evaluator = async (figures, doc, _settings, model) => {
-  const accepted = acceptanceWarnings(rows(doc).map((r) => ({
-    id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.acceptedQty as Num, deliveredQty: r.deliveredQty as Num, returnedQty: r.returnedQty as Num | null,
-  })));
+  const accepted = acceptanceWarnings(
+    rows(doc).map((r) => ({
+      id: str(r.id),
+      goodsId: str(r.goodsId),
+      name: nameOf(r),
+      qty: r.acceptedQty as Num,
+      deliveredQty: r.deliveredQty as Num,
+      returnedQty: r.returnedQty as Num | null,
+    })),
+  );
   const contractModel = figures.documents.contract;
-  const batch = await linkedLines(figures, doc, { model, field: 'batchDetailId', qty: 'acceptedQty', upstream: figures.documents.batch, upstreamQty: 'supplyQty' });
-  const contract = await linkedLines(figures, doc, { model, field: 'contractDetailId', qty: 'acceptedQty', upstream: contractModel, upstreamQty: 'quantity' });
-  const changed = await figures.lines(contractModel, contract.map((l) => l.upstreamId), ['changedQuantity']);
+  const batch = await linkedLines(figures, doc, {
+    model,
+    field: 'batchDetailId',
+    qty: 'acceptedQty',
+    upstream: figures.documents.batch,
+    upstreamQty: 'supplyQty',
+  });
+  const contract = await linkedLines(figures, doc, {
+    model,
+    field: 'contractDetailId',
+    qty: 'acceptedQty',
+    upstream: contractModel,
+    upstreamQty: 'quantity',
+  });
+  const changed = await figures.lines(
+    contractModel,
+    contract.map((l) => l.upstreamId),
+    ['changedQuantity'],
+  );
   const limited = contract.map((l) => ({ ...l, limit: String(changed.get(l.upstreamId)?.changedQuantity ?? l.limit) }));
   return [...accepted, ...receiptOverSupplyWarnings(batch), ...receiptOverContractWarnings(limited)];
 };
 
 /** R-REC-1 on a delivery ticket (a one-goods document): received against delivered, or the net weight when weighed. */
 const ticket: Evaluator = async (_figures, doc) =>
-  ticketWarnings([{ goodsId: str(doc.goodsId), name: nameOf(doc), qty: doc.receivedQty as Num, deliveredQty: doc.deliveredQty as Num, netWeight: doc.netWeight as Num | null }]);
+  ticketWarnings([
+    {
+      goodsId: str(doc.goodsId),
+      name: nameOf(doc),
+      qty: doc.receivedQty as Num,
+      deliveredQty: doc.deliveredQty as Num,
+      netWeight: doc.netWeight as Num | null,
+    },
+  ]);
 
 /** R-INV-1 on a stocktake: its lines' book quantity and price are the ledger's, written on save. */
 const stocktake: Evaluator = async (_figures, doc, settings) =>
-  inventoryLossWarnings(rows(doc).map((r) => ({
-    id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: 0, bookQty: r.bookQty as Num, countQty: r.countQty as Num, price: r.price as Num | null,
-  })), settings);
+  inventoryLossWarnings(
+    rows(doc).map((r) => ({
+      id: str(r.id),
+      goodsId: str(r.goodsId),
+      name: nameOf(r),
+      qty: 0,
+      bookQty: r.bookQty as Num,
+      countQty: r.countQty as Num,
+      price: r.price as Num | null,
+    })),
+    settings,
+  );
 
 /** R-VAR on a monthly report: a line's consumption against its design quantity and loss rate, valued at its consumption's average price. */
 const monthlyReport: Evaluator = async (_figures, doc, settings) =>
-  overuseWarnings(rows(doc).map((r) => {
-    const consumed = new Dec(String(r.consumedQty ?? 0));
-    const price = consumed.gt(0) ? new Dec(String(r.consumedAmount ?? 0)).div(consumed).toDecimalPlaces(4).toString() : (r.closingPrice as Num | null);
-    return { id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: consumed.toString(), designQty: r.designQty as Num | null, lossRate: r.lossRate as Num | null, price };
-  }), settings);
+  overuseWarnings(
+    rows(doc).map((r) => {
+      const consumed = new Dec(String(r.consumedQty ?? 0));
+      const price = consumed.gt(0)
+        ? new Dec(String(r.consumedAmount ?? 0)).div(consumed).toDecimalPlaces(4).toString()
+        : (r.closingPrice as Num | null);
+      return {
+        id: str(r.id),
+        goodsId: str(r.goodsId),
+        name: nameOf(r),
+        qty: consumed.toString(),
+        designQty: r.designQty as Num | null,
+        lossRate: r.lossRate as Num | null,
+        price,
+      };
+    }),
+    settings,
+  );
 
 /** Near-zero settlements (docs/rules.md#zero_settlement): this interim settlement and its group's last approved periods before it, against the contract. */
-async function smallSettlements(figures: Figures, doc: Row, model: EntityModel, currentAmount: Num | null, settings: WarnSettings): Promise<Warning[]> {
+async function smallSettlements(
+  figures: Figures,
+  doc: Row,
+  model: EntityModel,
+  currentAmount: Num | null,
+  settings: WarnSettings,
+): Promise<Warning[]> {
   const period = str(doc.period);
   if ((doc.settlementType !== undefined && doc.settlementType !== 'interim') || !period || settings.smallSettlementCount < 1) return [];
   const group: Record<string, string> = {};
-  for (const key of ['projectId', 'expenditureContractCode', 'subcontractorId']) if (key in model.fieldMap && str(doc[key])) group[key] = String(doc[key]);
+  for (const key of ['projectId', 'expenditureContractCode', 'subcontractorId'])
+    if (key in model.fieldMap && str(doc[key])) group[key] = String(doc[key]);
   const earlier = await figures.lastPeriods(model, group, settings.smallSettlementCount - 1, String(doc.id), period);
   return smallSettlementWarnings([doc.thisAmountInclTax as Num, ...earlier.map((p) => p.amount)], currentAmount, settings);
 }
@@ -188,13 +330,29 @@ const settlement: Evaluator = async (figures, doc, settings, model) => {
   const lines = rows(doc);
   const capped = lines
     .filter((r) => r.cumulativeQty !== undefined && r.cumulativeQty !== null)
-    .map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.thisQty as number, cumulativeQty: r.cumulativeQty as number, contractQty: r.contractQty as number | null }));
+    .map((r) => ({
+      id: str(r.id),
+      goodsId: str(r.goodsId),
+      name: nameOf(r),
+      qty: r.thisQty as number,
+      cumulativeQty: r.cumulativeQty as number,
+      contractQty: r.contractQty as number | null,
+    }));
   const warnings = [
     ...quantityCapWarnings(capped),
     ...amountCapWarnings(doc.cumulativeAmount as number, currentAmount, settings),
     ...settlementAmountWarnings(doc.thisAmountInclTax as number, doc.thisPayableAmount as Num | undefined),
-    ...await smallSettlements(figures, doc, model, currentAmount, settings),
-    ...timelinessWarnings({ period: str(doc.period), startDate: str(doc.startDate), endDate: str(doc.endDate), preparedMonth: String(doc.createTime ?? '').slice(0, 7) }, settings, await approvalOf(figures, doc, model)),
+    ...(await smallSettlements(figures, doc, model, currentAmount, settings)),
+    ...timelinessWarnings(
+      {
+        period: str(doc.period),
+        startDate: str(doc.startDate),
+        endDate: str(doc.endDate),
+        preparedMonth: String(doc.createTime ?? '').slice(0, 7),
+      },
+      settings,
+      await approvalOf(figures, doc, model),
+    ),
   ];
   if (hasRole(model, LEASE_ROLE)) warnings.push(...leaseOverdueWarnings(str(doc.endDate), str(contract?.endDate)));
   if (lines.some((r) => 'thisPrice' in r)) warnings.push(...priceWarnings(await pricedLines(figures, lines, 'thisPrice'), settings));

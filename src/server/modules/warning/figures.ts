@@ -44,7 +44,9 @@ export const OPTIONAL_WARNING_ROLES = {
 /** Settlements that bill rent: their period may not run past the lease contract. */
 export const LEASE_ROLE = 'settlement.lease';
 
-export type WarningDocuments = { [K in keyof typeof WARNING_ROLES]: EntityModel } & { [K in keyof typeof OPTIONAL_WARNING_ROLES]?: EntityModel };
+export type WarningDocuments = { [K in keyof typeof WARNING_ROLES]: EntityModel } & {
+  [K in keyof typeof OPTIONAL_WARNING_ROLES]?: EntityModel;
+};
 
 const resolved = new WeakMap<EntityCatalog, WarningDocuments>();
 
@@ -77,7 +79,11 @@ export interface LineSum {
 export class Figures {
   readonly documents: WarningDocuments;
 
-  constructor(private readonly db: Queryable, private readonly ctx: Pick<StoreContext, 'catalog' | 'dictionaryEntities' | 'timeZone'>, private readonly tenantId: string) {
+  constructor(
+    private readonly db: Queryable,
+    private readonly ctx: Pick<StoreContext, 'catalog' | 'dictionaryEntities' | 'timeZone'>,
+    private readonly tenantId: string,
+  ) {
     this.documents = warningDocuments(ctx.catalog);
   }
 
@@ -87,7 +93,8 @@ export class Figures {
     const detail = model.details[0];
     const params = new Params();
     const where = [
-      `h.tenant_id = ${params.add(this.tenantId)}`, `h.${column(model, 'projectId')} = ${params.add(spec.projectId)}`,
+      `h.tenant_id = ${params.add(this.tenantId)}`,
+      `h.${column(model, 'projectId')} = ${params.add(spec.projectId)}`,
       `h.${column(model, model.workflow!.statusField)} = ANY(${params.add([...spec.statuses])}::text[])`,
       `l.${q(detail.fieldMap[spec.by].column)} IS NOT NULL`,
     ];
@@ -119,7 +126,10 @@ export class Figures {
    * The total demand plan a document draws on: the one it names, else the project's newest approved
    * one. Per goods: planned (demandQty), changeQty and effectiveQty.
    */
-  async totalDemand(projectId: string, planId?: string | null): Promise<Map<string, { demandQty: string; changeQty: string; effectiveQty: string }>> {
+  async totalDemand(
+    projectId: string,
+    planId?: string | null,
+  ): Promise<Map<string, { demandQty: string; changeQty: string; effectiveQty: string }>> {
     const model = this.documents.totalDemand;
     const detail = model.details[0];
     const params = new Params();
@@ -174,8 +184,22 @@ export class Figures {
   /** An expense contract of this tenant by code or id, with the fields the rules read. */
   async contract(by: 'code' | 'id', value: string): Promise<Row | null> {
     const model = this.documents.contract;
-    const fields = ['code', 'projectId', 'expenditureContractType', 'parentContractCode', 'contractAmount', 'changeAmount', 'currentAmount', 'endDate',
-      'cumulativeSettledAmount', 'cumulativePayableAmount', 'remainingAmount', 'retentionRate', 'paymentRatio', 'approvalStatus'];
+    const fields = [
+      'code',
+      'projectId',
+      'expenditureContractType',
+      'parentContractCode',
+      'contractAmount',
+      'changeAmount',
+      'currentAmount',
+      'endDate',
+      'cumulativeSettledAmount',
+      'cumulativePayableAmount',
+      'remainingAmount',
+      'retentionRate',
+      'paymentRatio',
+      'approvalStatus',
+    ];
     const select = fields.map((f) => `${column(model, f)}${model.fieldMap[f].kind === 'decimal' ? '::text' : ''} AS ${q(f)}`).join(', ');
     const key = by === 'id' ? 'id::text' : column(model, 'code');
     const [row] = await this.db.query<Row>(
@@ -189,11 +213,17 @@ export class Figures {
   async supplementaryTotal(parentCode: string, excludeId?: string): Promise<string> {
     const model = this.documents.contract;
     const params = new Params();
-    const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, 'parentContractCode')} = ${params.add(parentCode)}`,
-      `${column(model, 'approvalStatus')} = ANY(${params.add(COMMITTED)}::text[])`];
+    const where = [
+      `tenant_id = ${params.add(this.tenantId)}`,
+      `${column(model, 'parentContractCode')} = ${params.add(parentCode)}`,
+      `${column(model, 'approvalStatus')} = ANY(${params.add(COMMITTED)}::text[])`,
+    ];
     if (model.softDelete) where.push('is_deleted = 0');
     if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
-    const [row] = await this.db.query<{ s: string }>(`SELECT coalesce(sum(${column(model, 'contractAmount')}), 0)::text AS s FROM ${q(model.table)} WHERE ${where.join(' AND ')}`, params.values);
+    const [row] = await this.db.query<{ s: string }>(
+      `SELECT coalesce(sum(${column(model, 'contractAmount')}), 0)::text AS s FROM ${q(model.table)} WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
     return row.s;
   }
 
@@ -210,7 +240,12 @@ export class Figures {
   }
 
   /** A settlement group's approved amount before a period (all when none), its last approved period, and whether one is in approval. */
-  async settledBefore(model: EntityModel, group: Record<string, string>, period?: string, excludeId?: string): Promise<{ amount: string; last: string | null; approving: boolean }> {
+  async settledBefore(
+    model: EntityModel,
+    group: Record<string, string>,
+    period?: string,
+    excludeId?: string,
+  ): Promise<{ amount: string; last: string | null; approving: boolean }> {
     const params = new Params();
     const where = [`tenant_id = ${params.add(this.tenantId)}`];
     if (model.softDelete) where.push('is_deleted = 0');
@@ -228,7 +263,13 @@ export class Figures {
   }
 
   /** The last approved periods' amounts of a settlement group (before a period, when given), newest first. */
-  async lastPeriods(model: EntityModel, group: Record<string, string>, limit: number, excludeId?: string, before?: string): Promise<{ period: string; amount: string }[]> {
+  async lastPeriods(
+    model: EntityModel,
+    group: Record<string, string>,
+    limit: number,
+    excludeId?: string,
+    before?: string,
+  ): Promise<{ period: string; amount: string }[]> {
     if (limit < 1) return [];
     const params = new Params();
     const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, model.workflow!.statusField)} = 'approved'`];
@@ -268,7 +309,10 @@ export class Figures {
    */
   async approval(instanceId: string): Promise<ApprovalTimeline | null> {
     const time = (column: string) => `to_char(${column}, 'YYYY-MM-DD HH24:MI:SS')`;
-    const [instance] = await this.db.query<{ s: string }>(`SELECT ${time('start_time')} AS s FROM wf_instance WHERE tenant_id = $1 AND id::text = $2`, [this.tenantId, instanceId]);
+    const [instance] = await this.db.query<{ s: string }>(
+      `SELECT ${time('start_time')} AS s FROM wf_instance WHERE tenant_id = $1 AND id::text = $2`,
+      [this.tenantId, instanceId],
+    );
     if (!instance) return null;
     const finished = nowText(this.ctx.timeZone);
     const tasks = await this.db.query<{ name: string; s: string; e: string | null }>(

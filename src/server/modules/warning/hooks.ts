@@ -15,7 +15,11 @@ import { warningDocuments } from './figures.ts';
 import { readSettings, Warnings } from './service.ts';
 
 class WarningRules {
-  constructor(private readonly ctx: StoreContext, private readonly service: Warnings, private readonly model: EntityModel) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly service: Warnings,
+    private readonly model: EntityModel,
+  ) {}
 
   /** Evaluates the stored document, refuses a submission hard control forbids, records and announces its tips. */
   async run(tx: Queryable, actor: Actor, id: string, submitting: boolean) {
@@ -25,7 +29,11 @@ class WarningRules {
     const warnings = await this.service.evaluate(tx, actor, this.model, doc, settings);
     const blocked = submitting ? blocking(warnings, settings) : [];
     if (blocked.length) {
-      throw new AppError(400, 'warningHardControl', { entity: this.model.label, code: String(doc[this.model.code?.field ?? 'code'] ?? id), details: describe(blocked) });
+      throw new AppError(400, 'warningHardControl', {
+        entity: this.model.label,
+        code: String(doc[this.model.code?.field ?? 'code'] ?? id),
+        details: describe(blocked),
+      });
     }
     const added = await this.service.record(tx, actor, this.model, doc, warnings);
     await this.service.notify(tx, actor, this.model, doc, added);

@@ -68,10 +68,14 @@ export class LateSettlementCheck {
     if (everyMs <= 0 || this.timer) return;
     const round = () => {
       if (this.running !== undefined) return;
-      this.running = this.run().catch((err) => {
-        console.error('late settlement check failed', err);
-        return { ran: false, tenants: 0, raised: 0, closed: 0 };
-      }).finally(() => { this.running = undefined; });
+      this.running = this.run()
+        .catch((err) => {
+          console.error('late settlement check failed', err);
+          return { ran: false, tenants: 0, raised: 0, closed: 0 };
+        })
+        .finally(() => {
+          this.running = undefined;
+        });
     };
     round();
     this.timer = setInterval(round, everyMs);
@@ -100,7 +104,9 @@ export class LateSettlementCheck {
 
   private async allTenants(today: string): Promise<LateRunReport> {
     const tenant = this.ctx.catalog.entities.tenant;
-    const rows = await this.main.query<{ id: string }>(`SELECT DISTINCT tenant_id AS id FROM ${q(tenant.table)} WHERE is_deleted = 0 ORDER BY tenant_id`);
+    const rows = await this.main.query<{ id: string }>(
+      `SELECT DISTINCT tenant_id AS id FROM ${q(tenant.table)} WHERE is_deleted = 0 ORDER BY tenant_id`,
+    );
     const report: LateRunReport = { ran: true, tenants: rows.length, raised: 0, closed: 0 };
     for (const { id } of rows) {
       try {
@@ -136,7 +142,11 @@ export class LateSettlementCheck {
         }
       }
       const settled = await this.settledMonths(tx, tenantId, [...active.keys()]);
-      const input: ContractMonths[] = [...active].map(([code, months]) => ({ contract: code, active: [...months.keys()], settled: [...(settled.get(code) ?? [])] }));
+      const input: ContractMonths[] = [...active].map(([code, months]) => ({
+        contract: code,
+        active: [...months.keys()],
+        settled: [...(settled.get(code) ?? [])],
+      }));
       const late = lateSettlements(input, today);
 
       const tips = await this.tips(tx, tenantId, tip, contractModel);
@@ -153,8 +163,16 @@ export class LateSettlementCheck {
       const fresh = late.filter((l) => !held.has(identity(String(byCode.get(l.contract)!.id), l.month)));
       for (const code of [...new Set(fresh.map((l) => l.contract))]) {
         const contract = byCode.get(code)!;
-        const warnings = fresh.filter((l) => l.contract === code).map((l) => lateSettlementWarning(l, this.names(activities, active.get(code)!.get(l.month)!)));
-        const doc: Row = { id: contract.id, projectId: contract.projectId, [contractModel.code?.field ?? 'code']: code, expenditureContractCode: code, subcontractorId: contract.subcontractorId };
+        const warnings = fresh
+          .filter((l) => l.contract === code)
+          .map((l) => lateSettlementWarning(l, this.names(activities, active.get(code)!.get(l.month)!)));
+        const doc: Row = {
+          id: contract.id,
+          projectId: contract.projectId,
+          [contractModel.code?.field ?? 'code']: code,
+          expenditureContractCode: code,
+          subcontractorId: contract.subcontractorId,
+        };
         await this.service.add(tx, actor, contractModel, doc, warnings);
         await this.service.notify(tx, actor, contractModel, doc, warnings);
         raised += warnings.length;
@@ -168,8 +186,12 @@ export class LateSettlementCheck {
     const col = (f: string) => q(model.fieldMap[f].column);
     const code = col(model.code?.field ?? 'code');
     const params: unknown[] = [tenantId, FINISHED_PERFORMANCE, FINAL_SETTLEMENT];
-    const running = model.fieldMap.performanceStatus ? ` AND coalesce(${col('performanceStatus')}, '') <> ALL($2::text[])` : ' AND $2::text[] IS NOT NULL';
-    const unfinished = model.fieldMap.settlementStatus ? ` AND coalesce(${col('settlementStatus')}, '') <> $3::text` : ' AND $3::text IS NOT NULL';
+    const running = model.fieldMap.performanceStatus
+      ? ` AND coalesce(${col('performanceStatus')}, '') <> ALL($2::text[])`
+      : ' AND $2::text[] IS NOT NULL';
+    const unfinished = model.fieldMap.settlementStatus
+      ? ` AND coalesce(${col('settlementStatus')}, '') <> $3::text`
+      : ' AND $3::text IS NOT NULL';
     if (model.workflow) params.push(['approved']);
     return tx.query(
       `SELECT id::text AS id, ${code} AS code, ${col('projectId')}::text AS "projectId", ${model.fieldMap.subcontractorId ? `${col('subcontractorId')}::text` : 'NULL'} AS "subcontractorId"
@@ -218,7 +240,13 @@ export class LateSettlementCheck {
          FROM ${q(tip.table)} WHERE tenant_id = $1 AND ${col('warnType')} = 'late_settlement' AND ${col('sourceEntity')} = $2 AND ${col('period')} IS NOT NULL${softDeleted(tip)}`,
       [tenantId, contract.key],
     );
-    return rows.map((r) => ({ id: String(r.id), sourceId: String(r.sourceId), period: String(r.period), open: r.status === 'unread' || r.status === 'read', handlerName: r.handlerName as string | null }));
+    return rows.map((r) => ({
+      id: String(r.id),
+      sourceId: String(r.sourceId),
+      period: String(r.period),
+      open: r.status === 'unread' || r.status === 'read',
+      handlerName: r.handlerName as string | null,
+    }));
   }
 
   /** What happened in the month, named by document type in both languages. */

@@ -40,7 +40,10 @@ async function demandFigures(figures: Figures, query: Query) {
   const excludeId = optionalId(query, 'excludeId');
   const keys = [goodsId];
   const plan = (await figures.totalDemand(projectId, planId)).get(goodsId);
-  const sum = (model: EntityModel, field: string) => figures.lineSums({ model, sum: field, by: 'goodsId', projectId, statuses: COMMITTED, keys, excludeId }).then((m) => num(m.get(goodsId)));
+  const sum = (model: EntityModel, field: string) =>
+    figures
+      .lineSums({ model, sum: field, by: 'goodsId', projectId, statuses: COMMITTED, keys, excludeId })
+      .then((m) => num(m.get(goodsId)));
   const { monthlyDemand, procurement, batch } = figures.documents;
   const monthly = await sum(monthlyDemand, 'demandQty');
   const { received, consumed, stock } = await figures.stock(projectId, keys);
@@ -71,7 +74,10 @@ async function contractFigures(figures: Figures, query: Query) {
   // an original contract: its agreements; a supplementary one: all of its parent's, itself included
   const base = parent ?? contract;
   const supplementaryAmount = num(await figures.supplementaryTotal(String(base.code)));
-  const withSelf = parent && !COMMITTED.includes(String(contract.approvalStatus)) ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.contractAmount ?? 0)))) : supplementaryAmount;
+  const withSelf =
+    parent && !COMMITTED.includes(String(contract.approvalStatus))
+      ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.contractAmount ?? 0))))
+      : supplementaryAmount;
   const type = contract.expenditureContractType ? String(contract.expenditureContractType) : undefined;
   const others = type ? num(await figures.contractsOfType(String(contract.projectId), type, id)) : 0;
   const budget = type ? (await figures.budgets(String(contract.projectId))).get(type) : undefined;
@@ -113,7 +119,10 @@ async function settlementFigures(figures: Figures, model: EntityModel, query: Qu
     lastApprovedPeriod: settled.last,
     approvingExists: settled.approving,
     cumulativeRatioBeforeThis: current === null ? null : percent(settled.amount, current),
-    lastThreePeriodAmounts: (await figures.lastPeriods(model, group, 3, excludeId)).map((p) => ({ period: p.period, amount: num(p.amount) })),
+    lastThreePeriodAmounts: (await figures.lastPeriods(model, group, 3, excludeId)).map((p) => ({
+      period: p.period,
+      amount: num(p.amount),
+    })),
     retentionRate: mine ? num(mine.retentionRate) : null,
     paymentRatio: mine ? num(mine.paymentRatio) : null,
   };
@@ -130,7 +139,12 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
       const query = request.query as Query;
       const figures = new Figures(tenantDb(ctx, actor.tenantId), ctx, actor.tenantId);
       const settings = await readSettings(ctx.db, ctx, actor.tenantId);
-      const data = kind === 'demand' ? await demandFigures(figures, query) : kind === 'contract' ? await contractFigures(figures, query) : await settlementFigures(figures, model, query);
+      const data =
+        kind === 'demand'
+          ? await demandFigures(figures, query)
+          : kind === 'contract'
+            ? await contractFigures(figures, query)
+            : await settlementFigures(figures, model, query);
       if (data === null) throw notFound(model.label);
       return envelope(200, { ...data, thresholds: settings }, t('ok', request.lang));
     });

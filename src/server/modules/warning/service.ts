@@ -85,7 +85,12 @@ export class Warnings {
    */
   async record(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, warnings: readonly Warning[]): Promise<Warning[]> {
     const store = new EntityStore(inTransaction(this.ctx, tx), this.tip, actor);
-    const open = new Map((await this.openTips(tx, actor.tenantId, model.key, String(doc.id), true)).map((r) => [identity(r.warnType, r.sourceDetailId, r.goodsId), String(r.id)]));
+    const open = new Map(
+      (await this.openTips(tx, actor.tenantId, model.key, String(doc.id), true)).map((r) => [
+        identity(r.warnType, r.sourceDetailId, r.goodsId),
+        String(r.id),
+      ]),
+    );
     const added: Warning[] = [];
     const seen = new Set<string>();
     for (const w of warnings) {
@@ -130,12 +135,22 @@ export class Warnings {
   private fields(model: EntityModel, doc: Row, w: Warning): Row {
     const message = `${w.message.zh} / ${w.message.en}`.slice(0, 500);
     return {
-      projectId: String(doc.projectId), warnType: w.warnType, warnLevel: w.warnLevel, sourceEntity: model.key, sourceId: String(doc.id),
-      sourceCode: String(doc[model.code?.field ?? 'code'] ?? doc.id).slice(0, 32), message,
-      ...(w.sourceDetailId ? { sourceDetailId: w.sourceDetailId } : {}), ...(w.goodsId ? { goodsId: w.goodsId } : {}), ...(w.period ? { period: w.period } : {}),
-      ...(typeof doc.expenditureContractCode === 'string' && doc.expenditureContractCode ? { expenditureContractCode: doc.expenditureContractCode } : {}),
+      projectId: String(doc.projectId),
+      warnType: w.warnType,
+      warnLevel: w.warnLevel,
+      sourceEntity: model.key,
+      sourceId: String(doc.id),
+      sourceCode: String(doc[model.code?.field ?? 'code'] ?? doc.id).slice(0, 32),
+      message,
+      ...(w.sourceDetailId ? { sourceDetailId: w.sourceDetailId } : {}),
+      ...(w.goodsId ? { goodsId: w.goodsId } : {}),
+      ...(w.period ? { period: w.period } : {}),
+      ...(typeof doc.expenditureContractCode === 'string' && doc.expenditureContractCode
+        ? { expenditureContractCode: doc.expenditureContractCode }
+        : {}),
       ...(doc.subcontractorId ? { subcontractorId: String(doc.subcontractorId) } : {}),
-      ...(w.thresholdValue !== undefined ? { thresholdValue: w.thresholdValue } : {}), ...(w.actualValue !== undefined ? { actualValue: w.actualValue } : {}),
+      ...(w.thresholdValue !== undefined ? { thresholdValue: w.thresholdValue } : {}),
+      ...(w.actualValue !== undefined ? { actualValue: w.actualValue } : {}),
     };
   }
 
@@ -153,7 +168,13 @@ export class Warnings {
 
   /** Closes the open tips of removed documents. */
   async sourcesRemoved(tx: Queryable, actor: Actor, model: EntityModel, ids: readonly string[]) {
-    for (const id of ids) await this.close(tx, actor, (await this.openTips(tx, actor.tenantId, model.key, id)).map((r) => String(r.id)), SOURCE_REMOVED);
+    for (const id of ids)
+      await this.close(
+        tx,
+        actor,
+        (await this.openTips(tx, actor.tenantId, model.key, id)).map((r) => String(r.id)),
+        SOURCE_REMOVED,
+      );
   }
 
   /**
@@ -186,9 +207,16 @@ export class Warnings {
     if (!receiverIds.length) return;
     const code = String(doc[model.code?.field ?? 'code'] ?? doc.id);
     const line = (lang: 'zh' | 'en') => added.map((w) => `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}`).join('\n');
-    const title: Label = { zh: `预警:${model.label.zh} ${code} 触发 ${added.length} 条预警`, en: `Warning: ${model.label.en} ${code} raised ${added.length} warning(s)` };
+    const title: Label = {
+      zh: `预警:${model.label.zh} ${code} 触发 ${added.length} 条预警`,
+      en: `Warning: ${model.label.en} ${code} raised ${added.length} warning(s)`,
+    };
     await sendSystemMessage(inTransaction(this.ctx, tx), {
-      tenantId: actor.tenantId, receiverIds, title: title.zh, content: `${line('zh')}\n\n${title.en}\n${line('en')}`, path: this.tip.menu?.path,
+      tenantId: actor.tenantId,
+      receiverIds,
+      title: title.zh,
+      content: `${line('zh')}\n\n${title.en}\n${line('en')}`,
+      path: this.tip.menu?.path,
     });
   }
 }
