@@ -9,22 +9,11 @@ import { compile } from '../../src/engine/model/compile.ts';
 import type { EntityModel } from '../../src/engine/model/types.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { databaseKinds, startServer, type TestServer } from './harness.ts';
+import { prng } from '../support/prng.ts';
 
 const { catalog } = compile(readSchemaSource());
 const entities = Object.values(catalog.entities);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PAYLOADS: readonly string[] = [
   "' OR '1'='1",

@@ -9,6 +9,7 @@ import {
   parseTemplate,
   type Vars,
 } from './expression.ts';
+import { prng as random } from '../../../tests/support/prng.ts';
 
 const value = (text: string, vars: Vars = {}) => evaluateTemplate(parseTemplate(text), vars);
 const holds = (text: string, vars: Vars = {}) => evaluateCondition(parseTemplate(text), vars);
@@ -147,18 +148,6 @@ describe('expressions: what is refused', () => {
     expect(() => parseExpression('a ? '.repeat(100) + 'b' + ' : c'.repeat(100))).toThrow(ExpressionError);
   });
 });
-
-/** A small seeded generator, so a failing case can be replayed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   'a',

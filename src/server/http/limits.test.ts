@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { badTextPath, jsonShapeRefusal, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_OBJECT_KEYS, type JsonBounds } from './limits.ts';
+import { prng } from '../../../tests/support/prng.ts';
 
 /** The refusal's message key and limit, or 'ok'. */
 function shape(text: string, bounds?: JsonBounds): string {
@@ -12,18 +13,6 @@ function shape(text: string, bounds?: JsonBounds): string {
   if (!refusal) return 'ok';
   expect(refusal).toBeInstanceOf(AppError);
   return `${refusal.status} ${refusal.key} ${refusal.params.limit}`;
-}
-
-/** mulberry32 */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Depth, the most members of one object and the values in all of a parsed value: the reference. */

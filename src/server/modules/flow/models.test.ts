@@ -2,21 +2,10 @@
 // checked: it finds what the expression it replaces found, in time linear in the text (issue #18).
 import { describe, expect, it } from 'vitest';
 import { processIdOf } from './models.ts';
+import { prng } from '../../../../tests/support/prng.ts';
 
 /** The expression processIdOf replaces: the reference for what it finds (quadratic: short inputs only). */
 const REFERENCE = /<(?:[\w-]+:)?process\b[^>]*?\sid\s*=\s*"([^"]+)"/;
-
-/** mulberry32 */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('processIdOf', () => {
   it('reads the first process id of a BPMN text', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MASK, maskedJson, maskedParams, maskSecrets, maskUrlPasswords } from './mask.ts';
+import { prng } from '../../../../tests/support/prng.ts';
 
 describe('masking secrets before they are logged', () => {
   it('masks every secret-named value, at any depth, and keeps the rest', () => {
@@ -53,18 +54,6 @@ describe('masking secrets before they are logged', () => {
 describe('masking costs time linear in the input', () => {
   /** The expression the scan replaces: the reference for what is masked (quadratic: short inputs only). */
   const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#@]+@/gi;
-
-  /** mulberry32 */
-  function prng(seed: number) {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   it('masks exactly what the regular expression masked (random texts of URL characters)', () => {
     const random = prng(18);
