@@ -30,4 +30,10 @@ function resetPage() {
 
 vi.resetModules();
 resetPage();
-afterAll(resetPage);
+afterAll(() => {
+  // what a file may have left switched on: fake timers, stubbed globals and environment variables
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  resetPage();
+});
