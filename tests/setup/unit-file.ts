@@ -28,6 +28,14 @@ function resetPage() {
   else if (location.href !== START_URL) history.replaceState(null, '', '/');
 }
 
+// Testing Library's waitFor/findBy give up after 1 s by default: a bound a loaded machine breaks
+// (a list that renders in 0.3 s alone takes seconds beside a build). Every such wait is for a
+// condition, so a generous bound costs nothing when the condition comes.
+if (typeof document !== 'undefined') {
+  const { configure } = await import('@testing-library/dom');
+  configure({ asyncUtilTimeout: 10_000 });
+}
+
 vi.resetModules();
 resetPage();
 afterAll(() => {

@@ -2,7 +2,7 @@
 // The approval buttons of a document list follow the record's status: 提交 on drafts (and rejected,
 // withdrawn, terminated), 撤回 while under approval, 流程图 once an instance exists; 撤回 says so
 // when a handler has already acted.
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
 import { EntityList } from '../renderers/list/EntityList.tsx';
@@ -16,7 +16,6 @@ const grants = Object.fromEntries(['add', 'edit', 'delete', 'view', 'export'].ma
 
 beforeAll(() => registerWorkflowActions(catalog()));
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
-configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 
 const idle = () => waitFor(() => expect(screen.getByTestId('entity-list').getAttribute('aria-busy')).toBe('false'));

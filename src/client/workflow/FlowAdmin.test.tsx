@@ -2,7 +2,7 @@
 // 部署管理 and 流程跟踪 over the fake flow API: the requests each action sends (change-state,
 // deploy-upload with its files, delete-deployment, delete-process-instance with the reason, the
 // key search), the confirmations asked first, and the toasts (the server's refusal included).
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApi } from '../renderers/testing/providers.tsx';
 import { DefinitionManager, InstanceFollow } from './FlowAdmin.tsx';
@@ -11,7 +11,6 @@ import { createFakeFlow } from './testing/fake-flow.ts';
 vi.mock('./BpmnCanvas.tsx', () => ({ default: () => <div data-testid="canvas-stub" /> }));
 
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
-configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 
 const row = (text: string) => screen.findByRole('row', { name: new RegExp(text) });

@@ -2,7 +2,7 @@
 // The approval pages over a fake flow API: the handle page (claim first, approve or reject with a
 // comment, the fields a step may change, timeline and diagram), the detail page, the start form
 // sent to submit, and a prefix no document carries.
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
 import { EntityForm } from '../renderers/form/EntityForm.tsx';
@@ -18,7 +18,6 @@ vi.mock('./BpmnCanvas.tsx', () => ({
 }));
 
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
-configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 beforeEach(() => window.history.replaceState(null, '', '/work/todo'));
 

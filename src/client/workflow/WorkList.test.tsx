@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // My work lists over a fake flow API: what each list shows, claim then handle, the links that lead
 // on, and the 流程图展示 dialog (bpmn-js itself is replaced: it does not draw in happy-dom).
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApi } from '../renderers/testing/providers.tsx';
 import { createFakeFlow } from './testing/fake-flow.ts';
@@ -16,7 +16,6 @@ vi.mock('./BpmnCanvas.tsx', () => ({
 }));
 
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
-configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 beforeEach(() => window.history.replaceState(null, '', '/work/todo'));
 

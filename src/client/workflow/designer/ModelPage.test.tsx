@@ -2,7 +2,7 @@
 // 模型设计 over a small in-memory model API (the bpmn-js drawing is replaced: it does not draw in
 // happy-dom): the list's columns, a new model from the simple template saved with model/submit,
 // and a deploy refusal shown with every refused element.
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/http.ts';
 import { renderWithApi } from '../../renderers/testing/providers.tsx';
@@ -36,7 +36,6 @@ vi.mock('./ModelerCanvas.tsx', async () => {
 });
 
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
-configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 
 const REFUSAL = '流程模型不能部署:\n不支持的流程元素 脚本任务 "算价" (calc)';
