@@ -17,21 +17,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs, spawnServer, type ChildServer } from './child-server.ts';
 import { createTestDatabase, databaseKinds, startServer, type DbKind, type TestServer } from './harness.ts';
+import { PROTOTYPE_NAMES } from '../support/prototype-names.ts';
 
 /** What "answers promptly" means here: far above a normal answer on a loaded machine, far below a stall. */
 const PROMPT_MS = 5_000;
 const CJK = /[\u4e00-\u9fff]/;
-/** Names that are members of every plain object (Object.prototype), as query or body keys. */
-const PROTO_NAMES = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'isPrototypeOf',
-  '__defineGetter__',
-  'propertyIsEnumerable',
-];
 /** The query strings tried on every GET route: bare keys, operator suffixes, sort columns. */
 const PROTO_QUERIES = [
   'constructor=x',
@@ -171,7 +161,7 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
     expect(saves.length).toBeGreaterThan(30);
     for (const api of saves) {
       for (const action of ['save', 'update', 'submit']) {
-        for (const name of PROTO_NAMES) {
+        for (const name of PROTOTYPE_NAMES) {
           const lang = n++ % 2 ? 'en' : 'zh';
           const body = `{"${name}":"x","id":"1"}`;
           const found = fault(`${lang} POST ${api}/${action} ${body}`, await call('POST', `${api}/${action}`, lang, body), lang);

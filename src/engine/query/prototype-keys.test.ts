@@ -5,19 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../model/compile.ts';
 import { readSchemaSource } from '../../server/schema-source.ts';
 import { findField, parseListParams, QueryError } from './list-params.ts';
+import { PROTOTYPE_NAMES } from '../../../tests/support/prototype-names.ts';
 
 const { catalog } = compile(readSchemaSource());
-const NAMES = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'isPrototypeOf',
-  '__defineGetter__',
-  'propertyIsEnumerable',
-  'toLocaleString',
-];
 
 /** The QueryError's key a call throws, or what it answered instead. */
 function refusal(fn: () => unknown): string {
@@ -34,13 +24,13 @@ describe('keys named after members of Object.prototype', () => {
     for (const model of Object.values(catalog.entities)) {
       expect(Object.getPrototypeOf(model.fieldMap), model.key).toBeNull();
       for (const detail of model.details) expect(Object.getPrototypeOf(detail.fieldMap), `${model.key}.${detail.name}`).toBeNull();
-      for (const name of NAMES) expect(findField(model, name), `${model.key} ${name}`).toBeUndefined();
+      for (const name of PROTOTYPE_NAMES) expect(findField(model, name), `${model.key} ${name}`).toBeUndefined();
     }
   });
 
   it('are refused as unknown filters, with any operator, and as unknown sort columns', () => {
     const project = catalog.entities.project;
-    for (const name of NAMES) {
+    for (const name of PROTOTYPE_NAMES) {
       for (const key of [name, `${name}_like`, `${name}_equal`, `${name}_null`]) {
         // a computed key is an own property, also for __proto__
         expect(
