@@ -157,10 +157,11 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
   });
 
   it('no spelling of a path answers without a token', async () => {
+    // 403: the built client's file server refuses a path such as `//api/schemas` itself
     for (const path of [SCHEMAS, PROJECTS, '/api/blade-system/user/list', '/api/blade-auth/oauth/user-info']) {
       for (const spelled of spellings(path)) {
         const answer = await send(port, spelled);
-        expect([400, 401, 404], `${spelled}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`).toContain(answer.status);
+        expect([400, 401, 403, 404], `${spelled}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`).toContain(answer.status);
       }
     }
   });
@@ -186,7 +187,7 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
       ]) {
         const spelled = pub + tail;
         const answer = await send(port, spelled);
-        expect([400, 401, 404], `${spelled}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`).toContain(answer.status);
+        expect([400, 401, 403, 404], `${spelled}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`).toContain(answer.status);
       }
     }
     // a public route with a letter encoded is refused like any other path
@@ -194,6 +195,8 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
   });
 
   it("a letter percent-encoded in the path is refused before anything else, in the caller's language", async () => {
+    // encoded twice, the first segment would otherwise be a page of the built client (200)
+    expect((await send(port, '/%2561pi/schemas')).status).toBe(400);
     const zh = await send(port, '/%61pi/schemas');
     expect(zh.status).toBe(400);
     expect(zh.body).toMatchObject({ code: 400, success: false, data: null });

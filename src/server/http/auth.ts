@@ -34,10 +34,12 @@ export function actorFromClaims(claims: Claims, lang: 'zh' | 'en'): Actor {
 
 /**
  * A percent-encoded character that never needs encoding (RFC 3986 unreserved: letters, digits,
- * `-._~`): no browser or client library writes one, and a check that read the path as sent while
- * the router decodes it would take `/%61pi/...` for something other than `/api/...`.
+ * `-._~`), also encoded twice (`%2561`): no browser or client library writes one, and a check that
+ * read the path as sent while the router decodes it would take `/%61pi/...` for something other
+ * than `/api/...`. Refusing the doubled form too gives one answer whether or not a built client
+ * would otherwise serve its page for the once-decoded path.
  */
-const ENCODED_UNRESERVED = /%(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2[de]|5f|7e)/i;
+const ENCODED_UNRESERVED = /%(?:25)?(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2[de]|5f|7e)/i;
 
 /**
  * The path as the router (find-my-way) matches it: up to `?` or `#`, percent-decoded except the

@@ -81,10 +81,25 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     return reply.status(500).send(envelope(500, null, t('serverError', lang)));
   });
   app.setNotFoundHandler((request, reply) => {
-    // client routes (no file extension) get the app; a missing file stays a 404
-    if (options.spaFallback && request.method === 'GET' && !request.url.startsWith('/api/') && !/\.[a-z0-9]+(\?|$)/i.test(request.url)) {
+    // client routes (no file extension) get the app; a missing file and an API path stay a 404
+    if (options.spaFallback && request.method === 'GET' && !isApiPath(request.url) && !/\.[a-z0-9]+(\?|$)/i.test(request.url)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send(envelope(404, null, t('routeNotFound', request.lang ?? 'zh')));
   });
+}
+
+/**
+ * Whether a path names the API however it is spelled (`/api%2Fschemas`, `//api/...`): such a path
+ * never gets the client's page, so an unknown API path answers 404 in every spelling.
+ */
+function isApiPath(url: string): boolean {
+  const path = url.split('?')[0];
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return /^\/+api(?:[/;]|$)/i.test(decoded);
 }
