@@ -28,6 +28,8 @@ import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
 import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
 import { AUTH_PUBLIC_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
+import { loadSm2KeyPair } from './modules/auth/sm2.ts';
+import { unprefixedApi } from './http/unprefixed.ts';
 import { registerApiLog } from './modules/log/api-log.ts';
 import { registerDeleteAudit } from './modules/log/delete-audit.ts';
 import { adoptClientErrorTable } from './modules/log/client-logs.ts';
@@ -157,6 +159,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
     const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret), { db });
+    const sm2 = await loadSm2KeyPair(db, config.sm2PrivateKey);
     // the grants follow the schema set served now (code generation's install replaces ctx.catalog)
     const access = new AccessControl(db, () => ctx.catalog);
     // data sources' passwords: sealed with a key of this installation (no default key)
@@ -230,11 +233,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     releaseStartup = undefined;
 
     const limits = limitsOf(config);
+    const unprefixed = unprefixedApi();
     const app = Fastify({
       logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false),
       ...serverLimitOptions(limits),
       trustProxy: config.trustProxy ?? false,
+      rewriteUrl: unprefixed.rewrite,
     });
+    unprefixed.follow(app);
     const clientDir = join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
     registerSecurityHeaders(app);
@@ -284,6 +290,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       loginLimits: config.loginLimits,
       captchaPerAddress: limits.captchaPerAddress,
       logs,
+      sm2,
     });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one

@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl?: string;
   /** Signing key override; by default one is generated on first start. */
   jwtSecret?: string;
+  /** SM2 private key (64 hex digits) of the SpringBlade sign-in; by default one is generated on first start. */
+  sm2PrivateKey?: string;
   timeZone: string;
   /** Seed data on first start (the platform tenant, dictionaries, parameters). */
   seed: boolean;
@@ -124,6 +126,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.ZS_JWT_SECRET || undefined,
+    sm2PrivateKey: env.ZS_SM2_PRIVATE_KEY || undefined,
     timeZone: env.ZS_TIME_ZONE ?? 'Asia/Shanghai',
     seed: env.ZS_SEED !== 'off',
     demo: demoLevel(env.ZS_DEMO),

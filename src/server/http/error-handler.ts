@@ -8,6 +8,7 @@ import { LIMIT_DEFAULTS, type Limits } from '../config.ts';
 import { isConnectionLost, isStatementTimeout, RETRY_AFTER_SECONDS } from '../db/faults.ts';
 import { AppError, ValidationFailed } from '../errors.ts';
 import { envelope } from './envelope.ts';
+import { isApiPath } from './unprefixed.ts';
 
 export interface ErrorHandlerOptions {
   /** Serve the client's index.html for unknown non-API GET paths (client-side routes). */
@@ -87,19 +88,4 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     }
     return reply.status(404).send(envelope(404, null, t('routeNotFound', request.lang ?? 'zh')));
   });
-}
-
-/**
- * Whether a path names the API however it is spelled (`/api%2Fschemas`, `//api/...`): such a path
- * never gets the client's page, so an unknown API path answers 404 in every spelling.
- */
-function isApiPath(url: string): boolean {
-  const path = url.split('?')[0];
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return true;
-  }
-  return /^\/+api(?:[/;]|$)/i.test(decoded);
 }

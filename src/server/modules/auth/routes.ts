@@ -1,6 +1,7 @@
 // /api/blade-auth/oauth: token (password, captcha and refresh_token grants), captcha, logout,
 // user-info, clear-cache, in the platform's shapes: the token answer is flat snake_case JSON, and
 // a refused login is {error, error_description} with the description in the caller's language.
+// Beside it, the open-source flavour's /api/blade-auth/token, captcha and logout (token-flavours.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import { PLATFORM_TENANT } from '../../db/store.ts';
@@ -13,8 +14,17 @@ import { auditEvent, type LogService } from '../log/service.ts';
 import { issueCaptcha } from './captcha.ts';
 import { LoginError, type IdentityService } from './identity.ts';
 import { clientAddress, RateLimiter } from './rate-limit.ts';
+import type { Sm2KeyPair } from './sm2.ts';
+import { bladeXFlavour, springBladeFlavour, type TokenFlavour } from './token-flavours.ts';
 
-export const AUTH_PUBLIC_PATHS = ['/api/blade-auth/oauth/token', '/api/blade-auth/oauth/token/refresh', '/api/blade-auth/oauth/captcha'];
+export const AUTH_PUBLIC_PATHS = [
+  '/api/blade-auth/oauth/token',
+  '/api/blade-auth/oauth/token/refresh',
+  '/api/blade-auth/oauth/captcha',
+  '/api/blade-auth/token',
+  '/api/blade-auth/captcha',
+  '/api/blade-auth/public-key',
+];
 
 type Params = Record<string, string | undefined>;
 
@@ -27,6 +37,8 @@ export interface AuthRouteOptions {
   captchaPerAddress: number;
   /** Where uploaded browser error logs go (the error log). */
   logs: LogService;
+  /** The key pair the SpringBlade flavour's passwords are encrypted with. */
+  sm2: Sm2KeyPair;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -40,13 +52,11 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
   const perAddress = new RateLimiter(identity.db, 'login-address', options.loginLimits.perAddress, 60_000);
   const captchasPerAddress = new RateLimiter(identity.db, 'captcha-address', options.captchaPerAddress, 60_000);
 
-  const refuse = (reply: FastifyReply, request: FastifyRequest, err: LoginError) =>
-    reply.status(err.status).send({ error: err.error, error_description: t(err.key, request.lang) });
-
-  const tokenHandler = (forcedGrant?: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const tokenHandler = (flavour: TokenFlavour, forcedGrant?: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     const params: Params = { ...(request.query as Params), ...((typeof request.body === 'object' && request.body) as Params) };
-    const tenantId = header(request, 'Tenant-Id') || params.tenantId || params.tenant_id || PLATFORM_TENANT;
-    const grantType = forcedGrant ?? params.grant_type ?? 'password';
+    const asked = flavour.read(params, request);
+    const tenantId = header(request, 'Tenant-Id') || asked.tenantId || PLATFORM_TENANT;
+    const grantType = forcedGrant ?? asked.grantType ?? 'password';
     const address = clientAddress(request.ip);
     try {
       const attempt = grantType !== 'refresh_token';
@@ -58,46 +68,61 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
         grantType,
         tenantId,
         client,
-        username: params.username,
-        password: params.password,
-        refreshToken: params.refresh_token ?? params.refreshToken,
+        username: asked.username,
+        password: attempt ? asked.password() : undefined,
+        refreshToken: asked.refreshToken,
         captchaKey: header(request, 'Captcha-Key'),
         captchaCode: header(request, 'Captcha-Code'),
         address,
         deptId: header(request, 'Dept-Id') || params.deptId,
         roleId: header(request, 'Role-Id') || params.roleId,
       });
-      if (attempt) auditEvent(identity, request, { event: 'login', tenantId, userId: String(token.user_id), account: params.username });
-      return reply.send(token);
+      if (attempt) auditEvent(identity, request, { event: 'login', tenantId, userId: String(token.user_id), account: asked.username });
+      return reply.send(flavour.answer(token, request.lang));
     } catch (err) {
       if (err instanceof LoginError) {
         // a refused login is audited (never with its password); a refused refresh is not a login
         if (grantType !== 'refresh_token') {
-          const failed = { tenantId, userId: null, account: params.username, detail: { reason: err.key, grantType } };
+          const failed = { tenantId, userId: null, account: asked.username, detail: { reason: err.key, grantType } };
           auditEvent(identity, request, { event: 'loginFailed', ...failed });
           if (err.lockedNow) auditEvent(identity, request, { event: 'lock', ...failed });
         }
-        return refuse(reply, request, err);
+        return reply.status(err.status).send(flavour.refuse(err, request.lang));
       }
       throw err;
     }
   };
 
-  app.post('/api/blade-auth/oauth/token', tokenHandler());
-  app.post('/api/blade-auth/oauth/token/refresh', tokenHandler('refresh_token'));
-
-  app.get('/api/blade-auth/oauth/captcha', async (request, reply) => {
+  const captcha = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(await captchasPerAddress.take(clientAddress(request.ip)))) {
       const seconds = await captchasPerAddress.retryAfterSeconds(clientAddress(request.ip));
-      return reply
+      reply
         .status(429)
         .header('retry-after', String(seconds))
         .send(envelope(429, null, t('tooManyRequests', request.lang, { seconds })));
+      return undefined;
     }
     const { key, image, code } = await issueCaptcha(identity.db);
     if (options.exposeCaptchaCode) reply.header('x-test-captcha-code', code);
     return { key, image };
+  };
+
+  const bladeX = bladeXFlavour();
+  app.post('/api/blade-auth/oauth/token', tokenHandler(bladeX));
+  app.post('/api/blade-auth/oauth/token/refresh', tokenHandler(bladeX, 'refresh_token'));
+  app.get('/api/blade-auth/oauth/captcha', async (request, reply) => (await captcha(request, reply)) ?? reply);
+
+  // the open-source flavour (SpringBlade, the Saber client): camelCase in the R envelope
+  const springBlade = springBladeFlavour(options.sm2);
+  app.post('/api/blade-auth/token', tokenHandler(springBlade));
+  app.get('/api/blade-auth/captcha', async (request, reply) => {
+    const issued = await captcha(request, reply);
+    return issued ? envelope(200, issued, t('ok', request.lang)) : reply;
   });
+  // what a Saber build is configured with (website.auth.publicKey)
+  app.get('/api/blade-auth/public-key', async (request) =>
+    envelope(200, { publicKey: options.sm2.publicKey, algorithm: 'SM2', cipherMode: 'C1C2C3' }, t('ok', request.lang)),
+  );
 
   /** The browser's local error log, kept in the error log; answered once stored. */
   const uploadClientLogs = async (request: FastifyRequest) => {
@@ -115,6 +140,10 @@ export function registerAuthRoutes(app: FastifyInstance, identity: IdentityServi
   };
   app.get('/api/blade-auth/oauth/logout', logout);
   app.post('/api/blade-auth/oauth/logout', logout);
+  app.post('/api/blade-auth/logout', async (request) => {
+    await logout(request);
+    return envelope(200, null, t('ok', request.lang));
+  });
 
   // the error log dialog's "upload to server": the logs without ending the session
   app.post('/api/blade-auth/oauth/client-logs', async (request) =>

@@ -1,0 +1,150 @@
+// The open-source flavour of the platform, as its Saber client speaks it (issue #20): the sign-in
+// through /blade-auth/token with every value in the query string, the password SM2-encrypted with
+// the installation's public key (sm-crypto, cipher mode C1C2C3, as the client does), the captcha in
+// the R envelope, refresh and logout; and every API route reached without its /api prefix, as the
+// client's development proxy and root-mounted gateways send it. The fixtures are ours, written from
+// what the client sends and reads.
+import { sm2 } from 'sm-crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, startServer, type TestServer } from './harness.ts';
+
+const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+/** What the client's login form does with the typed password: sm-crypto, cipher mode 0 (C1C2C3). */
+const encrypt = (password: string, publicKey: string) => sm2.doEncrypt(password, publicKey, 0);
+
+describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
+  let server: TestServer;
+  let publicKey: string;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    const res = await server.app.inject({ method: 'GET', url: '/blade-auth/public-key' });
+    publicKey = JSON.parse(res.body).data.publicKey;
+  });
+  afterAll(async () => server?.dispose());
+
+  async function json(method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}, query?: Record<string, string>) {
+    const res = await server.app.inject({ method, url, query, headers: { authorization: SABER, ...headers } });
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  }
+
+  async function captcha() {
+    const { body } = await json('GET', '/blade-auth/captcha');
+    const [row] = await server.db.query<{ code: string }>(`SELECT code FROM zs_captcha WHERE key = $1`, [body.data.key]);
+    return { key: body.data.key as string, code: row.code, image: body.data.image as string };
+  }
+
+  /** The client's sign-in: POST with an empty body, the captcha in headers. */
+  async function signIn(account: string, password: string, options: { lang?: string; cipher?: string } = {}) {
+    const c = await captcha();
+    return json(
+      'POST',
+      '/blade-auth/token',
+      { 'captcha-key': c.key, 'captcha-code': c.code, ...(options.lang ? { 'accept-language': options.lang } : {}) },
+      { grantType: 'captcha', tenantId: '000000', account, password: options.cipher ?? encrypt(password, publicKey), type: 'account' },
+    );
+  }
+
+  it('serves the public key a client is configured with, under both paths', async () => {
+    expect(publicKey).toMatch(/^04[0-9a-f]{128}$/);
+    const prefixed = await json('GET', '/api/blade-auth/public-key');
+    expect(prefixed.body).toMatchObject({ code: 200, success: true, data: { publicKey, algorithm: 'SM2' } });
+  });
+
+  it('answers the captcha in the envelope, as a data URL of five characters', async () => {
+    const c = await captcha();
+    expect(c.image).toMatch(/^data:image\/[a-z+]+;base64,/);
+    expect(c.code).toMatch(/^[a-z0-9]{5}$/);
+  });
+
+  it('signs in with the encrypted password and answers the token in camelCase', async () => {
+    const { status, body } = await signIn('admin', 'admin');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ code: 200, success: true });
+    const info = body.data;
+    for (const field of [
+      'accessToken',
+      'refreshToken',
+      'tokenType',
+      'expiresIn',
+      'userId',
+      'tenantId',
+      'account',
+      'userName',
+      'authority',
+      'avatar',
+    ])
+      expect(info, field).toHaveProperty(field);
+    expect(info).toMatchObject({ tokenType: 'bearer', tenantId: '000000', account: 'admin' });
+    expect(info.authority).toContain('admin');
+    // the token opens the API, with and without the prefix
+    const auth = { 'blade-auth': `bearer ${info.accessToken}` };
+    for (const url of ['/blade-system/user/page?current=1&size=5', '/api/blade-system/user/page?current=1&size=5']) {
+      const page = await json('GET', url, auth);
+      expect(page.status, url).toBe(200);
+      expect(page.body.data.records.length, url).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a wrong password, and a ciphertext under another key, alike and in the envelope', async () => {
+    const wrong = await signIn('admin', 'not-the-password');
+    const otherKey = await signIn('admin', 'admin', { cipher: encrypt('admin', sm2.generateKeyPairHex().publicKey) });
+    const garbage = await signIn('admin', 'admin', { cipher: 'zz-not-hex' });
+    for (const refused of [wrong, otherKey, garbage]) {
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ code: 400, success: false, data: null, msg: '用户名或密码错误' });
+    }
+    const english = await signIn('admin', 'not-the-password', { lang: 'en' });
+    expect(english.body.msg).toBe('Wrong user name or password');
+  });
+
+  it('refuses a wrong captcha', async () => {
+    const c = await captcha();
+    const { status, body } = await json(
+      'POST',
+      '/blade-auth/token',
+      { 'captcha-key': c.key, 'captcha-code': 'zzzzz' },
+      { grantType: 'captcha', tenantId: '000000', account: 'admin', password: encrypt('admin', publicKey) },
+    );
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 400, success: false, data: null });
+  });
+
+  it('refreshes through the same route, and logout ends the session', async () => {
+    const first = (await signIn('admin', 'admin')).body.data;
+    const refreshed = await json(
+      'POST',
+      '/blade-auth/token',
+      { 'blade-auth': `bearer ${first.accessToken}` },
+      {
+        grantType: 'refresh_token',
+        refreshToken: first.refreshToken,
+        scope: 'all',
+      },
+    );
+    expect(refreshed.body).toMatchObject({ code: 200, success: true, data: { tenantId: '000000', account: 'admin' } });
+    const token = refreshed.body.data.accessToken as string;
+    expect(token).toBeTruthy();
+    const auth = { 'blade-auth': `bearer ${token}` };
+    expect((await json('GET', '/blade-system/user/page', auth)).status).toBe(200);
+    const out = await json('POST', '/blade-auth/logout', auth);
+    expect(out.body).toMatchObject({ code: 200, success: true });
+    const after = await json('GET', '/blade-system/user/page', auth);
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ code: 401, success: false });
+  });
+
+  it('an unprefixed path needs a token like the prefixed one, and an unknown one is a 404 in the envelope', async () => {
+    const anonymous = await server.app.inject({ method: 'GET', url: '/blade-system/user/page' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(JSON.parse(anonymous.body)).toMatchObject({ code: 401, success: false });
+    const token = await server.token();
+    const unknown = await server.app.inject({
+      method: 'GET',
+      url: '/blade-system/no-such-route',
+      headers: { 'blade-auth': `bearer ${token}` },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ code: 404, success: false });
+  });
+});
