@@ -49,6 +49,7 @@ import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
 import { seedOnce } from './seed/seed.ts';
+import { seedRegions } from './modules/system/regions.ts';
 import { registerNoticeRoutes } from './modules/desk/notice.ts';
 import { registerMessageRoutes } from './modules/message/routes.ts';
 import { MESSAGE_DDL, messageHooks } from './modules/message/service.ts';
@@ -223,12 +224,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ),
       catalog,
     );
-    if (config.seed)
+    if (config.seed) {
       await seedOnce(ctx, {
         dir: join(PROJECT_ROOT, 'schemas/seed'),
         demo: demoOption(options.demo) ?? config.demo ?? 'full',
         flow: seedFlow(ctx),
       });
+      // reference data an installation that predates it gets too: only into an empty table
+      await seedRegions(db, catalog.entities.region.table);
+    }
     await releaseStartup?.();
     releaseStartup = undefined;
 

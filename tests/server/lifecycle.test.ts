@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { createApp } from '../../src/server/app.ts';
 import { isWidening, SchemaSyncError, syncSchema } from '../../src/server/db/sync.ts';
+import { seedRegions } from '../../src/server/modules/system/regions.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { testConfig } from './config.ts';
 import { client, databaseKinds, openTestDb, type TestServer } from './harness.ts';
@@ -22,6 +23,11 @@ describe('restart on the embedded database', () => {
     const token = await first.tokens.sign({ tenant_id: '000000', user_id: '1', role_name: 'administrator' });
     const created = await project(client(first as TestServer, token), { name: '重启后仍在的项目' });
     const dictRows = (await first.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n;
+    const regions = async (db: typeof first.db) => (await db.query('SELECT count(*)::int AS n FROM blade_region'))[0].n as number;
+    const seededRegions = await regions(first.db);
+    expect(seededRegions).toBeGreaterThan(3000);
+    // an installation from before the regions were seeded
+    await first.db.query('DELETE FROM blade_region');
     await first.close();
 
     const second = await createApp(config, { logger: false });
@@ -31,6 +37,12 @@ describe('restart on the embedded database', () => {
       const res = await api.get('/api/construct/project/detail', { id: created.id });
       expect(res.body.data.name).toBe('重启后仍在的项目');
       expect((await second.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n).toBe(dictRows);
+      expect(await regions(second.db)).toBe(seededRegions);
+      // regions an administrator keeps are never added to
+      await second.db.query('DELETE FROM blade_region');
+      await api.post('/api/blade-system/region/save', { code: '99', parentCode: '00', name: '自设区域', regionLevel: '1', sort: 1 });
+      expect(await seedRegions(second.db)).toBe(0);
+      expect(await regions(second.db)).toBe(1);
     } finally {
       await second.close();
     }

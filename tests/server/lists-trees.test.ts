@@ -222,18 +222,27 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect(item.body.msg).toBe('字典键值不能为空');
   });
 
-  it('serves regions as a lazy tree keyed by code, and detail by code', async () => {
+  it("serves China's regions as a lazy tree keyed by code, and detail by code", async () => {
     const platform = client(server, await server.token());
+    const level = async (parentCode: string) => (await api.get('/api/blade-system/region/lazy-tree', { parentCode })).body.data;
+    // seeded on the first start: provinces, cities, counties
+    const provinces = await level('00');
+    expect(provinces).toHaveLength(34);
+    expect(provinces).toContainEqual(
+      expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true }),
+    );
+    expect(await level('32')).toContainEqual(expect.objectContaining({ key: '3201', title: '南京市', hasChildren: true }));
+    expect(await level('3201')).toContainEqual(expect.objectContaining({ key: '320102', title: '玄武区', hasChildren: false }));
+    // a municipality's counties under a city of its own name
+    expect(await level('11')).toEqual([expect.objectContaining({ key: '1101', title: '北京市', hasChildren: true })]);
+    expect(await level('1101')).toContainEqual(expect.objectContaining({ key: '110101', title: '东城区' }));
+    const nanjing = (await api.get('/api/blade-system/region/detail', { code: '3201' })).body.data;
+    expect(nanjing).toMatchObject({ name: '南京市', provinceName: '江苏省', regionLevel: '2', ancestors: '00,32' });
     const save = (body: Record<string, unknown>) => platform.post('/api/blade-system/region/save', body).then((r) => r.body);
-    expect((await save({ code: '32', parentCode: '00', name: '江苏省', regionLevel: '1', sort: 1 })).code).toBe(200);
-    expect((await save({ code: '3201', parentCode: '32', name: '南京市', regionLevel: '2', sort: 1 })).code).toBe(200);
+    expect((await save({ code: '320199', parentCode: '3201', name: '新区', regionLevel: '3', sort: 99 })).code).toBe(200);
+    expect(await level('3201')).toContainEqual(expect.objectContaining({ key: '320199', title: '新区', hasChildren: false }));
     const bad = await save({ code: '3299', parentCode: '99', name: '不存在', regionLevel: '2', sort: 1 });
     expect(bad.code).toBe(400);
-    const provinces = (await api.get('/api/blade-system/region/lazy-tree', { parentCode: '00' })).body.data;
-    expect(provinces).toEqual([
-      expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true }),
-    ]);
-    expect((await api.get('/api/blade-system/region/detail', { code: '3201' })).body.data.name).toBe('南京市');
     // labels of parentCode references: looked up by code, the key the reference holds
     const labels = await api.get('/api/blade-system/region/options', { ids: '32,3201', valueField: 'code' });
     expect(labels.body.data.records).toEqual(
