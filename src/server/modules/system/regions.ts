@@ -98,6 +98,8 @@ export function chinaRegions(divisions: Division[] = readDivisions()): RegionRow
 
 /** Writes the regions into an empty region table, in one statement; the number written. */
 export async function seedRegions(db: Queryable, table = 'blade_region'): Promise<number> {
+  // the usual start: regions are there, and the rows are not even built
+  if ((await db.query(`SELECT 1 FROM ${table} LIMIT 1`)).length) return 0;
   const rows = chinaRegions().map((row) => ({ id: nextId(), ...row }));
   const [{ written }] = await db.query<{ written: number }>(
     `WITH inserted AS (INSERT INTO ${table} (id, code, parent_code, ancestors, name, province_code, province_name, city_code, city_name,
