@@ -49,7 +49,7 @@ import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
 import { seedOnce } from './seed/seed.ts';
-import { seedRegions } from './modules/system/regions.ts';
+import { registerRegionRoutes, seedRegions } from './modules/system/regions.ts';
 import { registerNoticeRoutes } from './modules/desk/notice.ts';
 import { registerMessageRoutes } from './modules/message/routes.ts';
 import { MESSAGE_DDL, messageHooks } from './modules/message/service.ts';
@@ -301,6 +301,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerUserRoutes(app, ctx, identity);
     registerMenuRoutes(app, ctx);
     registerOrganizationRoutes(app, ctx);
+    registerRegionRoutes(app, ctx);
     registerTenantDatasourceRoutes(app, ctx, { main: db, tenants, catalog });
     const liveHub = hub;
     app.addHook('preClose', async () => liveHub.close());

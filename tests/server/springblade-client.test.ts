@@ -147,4 +147,30 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     expect(unknown.statusCode).toBe(404);
     expect(JSON.parse(unknown.body)).toMatchObject({ code: 404, success: false });
   });
+
+  it("answers the cascading region picker level by level, the country's provinces by default", async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const provinces = (await json('GET', '/blade-system/region/select', auth)).body.data;
+    expect(provinces).toHaveLength(34);
+    expect(provinces[0]).toMatchObject({ code: '11', name: '北京市', parentCode: '00' });
+    const cities = (await json('GET', '/blade-system/region/select?code=32', auth)).body.data;
+    expect(cities.map((c: { name: string }) => c.name)).toContain('南京市');
+    expect(cities.every((c: { parentCode: string }) => c.parentCode === '32')).toBe(true);
+    expect((await json('GET', '/blade-system/region/select?code=320102', auth)).body.data).toEqual([]);
+  });
+
+  it('lists the data sources for the code generator to pick from', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const saved = await server.app.inject({
+      method: 'POST',
+      url: '/blade-develop/datasource/save',
+      headers: auth,
+      payload: { name: '报表库', url: 'postgres://report:secret-pass@127.0.0.1:5432/report' },
+    });
+    expect(JSON.parse(saved.body).code).toBe(200);
+    const { body } = await json('GET', '/blade-develop/datasource/select', auth);
+    expect(body.code).toBe(200);
+    expect(body.data).toContainEqual(expect.objectContaining({ id: expect.any(String), name: '报表库' }));
+    expect(JSON.stringify(body.data)).not.toContain('secret-pass');
+  });
 });

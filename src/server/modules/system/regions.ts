@@ -7,8 +7,12 @@
 // first start and on an installation that predates them; an administrator's own regions are never
 // touched.
 import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import { t } from '../../../engine/i18n/messages.ts';
 import type { Queryable } from '../../db/db.ts';
 import { nextId } from '../../db/ids.ts';
+import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
+import { envelope } from '../../http/envelope.ts';
 
 /** A node of the package's level.min.json: code, name, children. */
 interface Division {
@@ -114,4 +118,23 @@ export async function seedRegions(db: Queryable, table = 'blade_region'): Promis
     [JSON.stringify(rows)],
   );
   return written;
+}
+
+/**
+ * `region/select?code=`: the regions directly under one (the country, 00, by default), in their
+ * order: what a cascading province / city / county picker asks at each step.
+ */
+export function registerRegionRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const region = ctx.catalog.entities.region;
+  app.get(`${region.api}/select`, async (request) => {
+    const code = (request.query as Record<string, string | undefined>).code || ROOT;
+    const store = await storeFor(ctx, region, request, 'view');
+    const children = await store.list({
+      current: 1,
+      size: 500,
+      filters: [{ field: 'parentCode', op: 'equal', value: code }],
+      sort: [{ field: 'sort', order: 'asc' }],
+    });
+    return envelope(200, children.records, t('ok', request.lang));
+  });
 }
