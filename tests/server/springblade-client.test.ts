@@ -173,4 +173,39 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     expect(body.data).toContainEqual(expect.objectContaining({ id: expect.any(String), name: '报表库' }));
     expect(JSON.stringify(body.data)).not.toContain('secret-pass');
   });
+
+  it("takes a user as the platform's client sends it: numbers for dictionary keys, a date with its time", async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const [dept] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_dept WHERE tenant_id = '000000' LIMIT 1`);
+    const [role] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_role WHERE tenant_id = '000000' LIMIT 1`);
+    const user = {
+      account: 'saber_clerk',
+      password: 'Clerk#2026',
+      password2: 'Clerk#2026',
+      name: '小王',
+      realName: '王小明',
+      sex: 1,
+      birthday: '1990-05-01 00:00:00',
+      roleId: role.id,
+      deptId: dept.id,
+      // what the client's grid rows carry along: shown, never stored
+      sexName: '男',
+      $sex: '男',
+    };
+    const save = async (body: Record<string, unknown>) =>
+      JSON.parse((await server.app.inject({ method: 'POST', url: '/blade-system/user/submit', headers: auth, payload: body })).body);
+    const saved = await save(user);
+    expect(saved, JSON.stringify(saved)).toMatchObject({ code: 200, success: true });
+    const [stored] = await server.db.query<{ sex: string; birthday: string }>(
+      `SELECT sex, to_char(birthday, 'YYYY-MM-DD') AS birthday FROM blade_user WHERE account = 'saber_clerk'`,
+    );
+    expect(stored).toEqual({ sex: '1', birthday: '1990-05-01' });
+    // exact on the way out: the same values our own client would have stored
+    const detail = (await json('GET', `/blade-system/user/detail?id=${saved.data.id}`, auth)).body.data;
+    expect(detail).toMatchObject({ sex: '1', birthday: '1990-05-01' });
+    // a time with a zone could be another day: refused, nothing stored
+    const zoned = await save({ ...user, account: 'saber_zoned', birthday: '1990-05-01T20:00:00Z' });
+    expect(zoned).toMatchObject({ code: 400, success: false });
+    expect(await server.db.query(`SELECT 1 FROM blade_user WHERE account = 'saber_zoned'`)).toEqual([]);
+  });
 });

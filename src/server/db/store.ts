@@ -115,16 +115,30 @@ function isBlank(v: unknown): boolean {
   return v === undefined || v === null || v === '';
 }
 
-/** Keeps the fields a client may set; numeric strings become numbers; blanks become absent. */
+/** A local date and time as the platform's clients send it where a date is meant: `2026-11-27 00:00:00`. */
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
+
+/**
+ * The value as stored, for the spellings the platform's clients send (lenient on the way in, exact
+ * on the way out): a numeric string for a number, a local date and time for a date (its date: a
+ * value with a time zone is left to be refused), a number for a single dictionary key.
+ */
+function normalizeValue(f: FieldModel, v: unknown): unknown {
+  if ((f.kind === 'decimal' || f.kind === 'integer') && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
+  if (f.kind === 'date' && typeof v === 'string') return LOCAL_DATE_TIME.exec(v)?.[1] ?? v;
+  if (f.dict && !f.dict.multiple && f.kind === 'string' && typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return v;
+}
+
+/** Keeps the fields a client may set, each as stored (normalizeValue); blanks become absent. */
 function normalizeInput(fields: readonly FieldModel[], body: Row, keepId: boolean): Row {
   const out: Row = {};
   if (keepId && typeof body.id === 'string' && body.id !== '') out.id = body.id;
   for (const f of fields) {
     if (f.system || (f.readOnly && !f.compute) || !(f.name in body)) continue;
-    let v = body[f.name];
+    const v = body[f.name];
     if (isBlank(v)) continue;
-    if ((f.kind === 'decimal' || f.kind === 'integer') && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) v = Number(v);
-    out[f.name] = v;
+    out[f.name] = normalizeValue(f, v);
   }
   return out;
 }
