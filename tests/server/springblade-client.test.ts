@@ -208,4 +208,29 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     expect(zoned).toMatchObject({ code: 400, success: false });
     expect(await server.db.query(`SELECT 1 FROM blade_user WHERE account = 'saber_zoned'`)).toEqual([]);
   });
+
+  it('takes a data source as a JDBC URL with the user and password in their own fields', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const save = async (body: Record<string, unknown>) =>
+      JSON.parse((await server.app.inject({ method: 'POST', url: '/blade-develop/datasource/submit', headers: auth, payload: body })).body);
+    const saved = await save({
+      name: '旧平台库',
+      url: 'jdbc:postgresql://127.0.0.1:5432/blade?currentSchema=public&ssl=false',
+      username: 'blade',
+      password: 'blade-pass',
+      driverClass: 'org.postgresql.Driver',
+    });
+    expect(saved, JSON.stringify(saved)).toMatchObject({
+      code: 200,
+      data: { host: '127.0.0.1', port: 5432, databaseName: 'blade', username: 'blade' },
+    });
+    expect(JSON.stringify(saved)).not.toContain('blade-pass');
+    const inUrl = await save({ name: '旧平台库二', url: 'jdbc:postgresql://127.0.0.1/blade2?user=reader&password=p' });
+    expect(inUrl).toMatchObject({ code: 200, data: { port: 5432, databaseName: 'blade2', username: 'reader' } });
+    // an engine we do not connect to is refused in the caller's language, and nothing is kept
+    const mysql = await save({ name: '旧库三', url: 'jdbc:mysql://127.0.0.1:3306/blade', username: 'root' });
+    expect(mysql).toMatchObject({ code: 400, success: false });
+    expect(mysql.msg).toBe('连接地址的格式不正确');
+    expect(await server.db.query(`SELECT 1 FROM blade_datasource WHERE name = '旧库三'`)).toEqual([]);
+  });
 });

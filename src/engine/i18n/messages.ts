@@ -175,8 +175,8 @@ export const messages = {
   },
   // low-code tooling (/api/blade-develop)
   datasourceUrl: {
-    zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库 的形式',
-    en: 'The connection URL must look like postgres://user:password@host:port/database',
+    zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库 或 jdbc:postgresql://主机:端口/数据库 的形式',
+    en: 'The connection URL must look like postgres://user:password@host:port/database or jdbc:postgresql://host:port/database',
   },
   datasourceIncomplete: { zh: '请填写连接地址,或主机、数据库和用户名', en: 'Give a connection URL, or the host, database and user' },
   datasourceHostRefused: {

@@ -37,30 +37,35 @@ export interface PgConnection {
 /**
  * host, port, database, user and password of a postgres:// URL. Query parameters are refused: the
  * driver would read `?host=` and `?sslrootcert=` from them, around the allow-list and onto the disk.
+ * The JDBC form the platform's clients send (`jdbc:postgresql://host:port/database`) is read too:
+ * its user and password may stand in the connection's own fields or as `?user=&password=`, and its
+ * other parameters (driver settings of Java's) are ignored: only the fields returned here connect.
  */
 export function parsePostgresUrl(text: string): PgConnection {
+  const jdbc = /^jdbc:postgresql:\/\//i.test(text);
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(jdbc ? text.slice('jdbc:'.length) : text);
   } catch {
     throw new AppError(400, 'datasourceUrl');
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const user = url.username ? decodeURIComponent(url.username) : jdbc ? (url.searchParams.get('user') ?? '') : '';
   const valid =
     /^postgres(ql)?:$/.test(url.protocol) &&
     url.hostname &&
-    url.username &&
+    (user || jdbc) &&
     database &&
     !database.includes('/') &&
-    !url.search &&
+    (jdbc || !url.search) &&
     !url.hash;
   if (!valid) throw new AppError(400, 'datasourceUrl');
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: Number(url.port || 5432),
     database,
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
+    user,
+    password: url.password ? decodeURIComponent(url.password) : jdbc ? (url.searchParams.get('password') ?? '') : '',
   };
 }
 
@@ -78,7 +83,7 @@ export function datasourceHooks(box: SecretBox): EntityHooks {
     async beforeWrite({ record }) {
       if (typeof record.url === 'string' && record.url !== '') {
         const parsed = parsePostgresUrl(record.url);
-        const fromUrl: Row = { host: parsed.host, port: parsed.port, databaseName: parsed.database, username: parsed.user };
+        const fromUrl: Row = { host: parsed.host, port: parsed.port, databaseName: parsed.database, username: parsed.user || undefined };
         for (const [name, value] of Object.entries(fromUrl))
           if (record[name] === undefined || record[name] === null || record[name] === '') record[name] = value;
       }
