@@ -38,6 +38,14 @@ describe('masking secrets before they are logged', () => {
     expect(maskSecrets(['postgresql://u@h/db'])).toEqual(['postgresql://u@h/db']);
   });
 
+  it('masks a secret-named query parameter of a URL (a JDBC URL, a link with a token)', () => {
+    expect(maskSecrets({ url: 'jdbc:postgresql://h/db?user=reader&password=s3cret&ssl=false' })).toEqual({
+      url: `jdbc:postgresql://h/db?user=reader&password=${MASK}&ssl=false`,
+    });
+    expect(maskUrlPasswords('see /export?blade-auth=bearer%20abc&id=1')).toBe(`see /export?blade-auth=${MASK}&id=1`);
+    expect(maskUrlPasswords('a=b&c=d?password=')).toBe('a=b&c=d?password=');
+  });
+
   it('describes raw bodies by size and cuts long parameters', () => {
     expect(maskedParams({}, Buffer.from('abc'), 100)).toBe('{"body":"[3 bytes]"}');
     expect(maskedParams({ password: 'x' }, undefined, 100)).toBe('{"query":{"password":"******"}}');
@@ -124,6 +132,8 @@ describe('masking costs time linear in the input', () => {
     'passwords with colons': `a://u:${'p:'.repeat(2 * MB)}`,
     'every one a match': 'a://u:p@'.repeat(500_000),
     'colons and at signs': 'a:@/'.repeat(MB),
+    'query passwords': '&password=x'.repeat(400_000),
+    'parameter names without values': `&${'a'.repeat(63)}`.repeat(65_000),
   };
 
   // bounds far above the time the scan takes on a loaded machine (tens of milliseconds), far below

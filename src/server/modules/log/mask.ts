@@ -1,6 +1,7 @@
 // Secrets never reach a log: values under names that carry passwords, tokens, keys or captcha
 // answers are replaced before a request's parameters are kept, and so is the password of a URL
-// (postgres://user:password@host) wherever it stands in a text.
+// (postgres://user:password@host, or a secret-named query parameter: ?user=x&password=y) wherever
+// it stands in a text.
 //
 // This runs on every request that is logged, anonymous ones included, on whatever the caller sent,
 // after the answer has left but on the same event loop: its cost must grow with the input's length
@@ -48,6 +49,24 @@ const PASSWORD_RUN = /[^\s/?#@]*/y;
  * whole one is), and the text past that is not read.
  */
 export function maskUrlPasswords(text: string, room = Infinity): string {
+  return maskSecretParameters(maskUserInfoPasswords(text, room));
+}
+
+/**
+ * A query parameter of a URL: its separator, a name of up to 64 characters and its value. Linear:
+ * at each position a separator, a bounded name and "=" are tried, and a value is read once.
+ */
+const PARAMETER = /([?&;])([\w.-]{1,64})=([^&;\s#]*)/g;
+
+/** `text` with the value of every secret-named query parameter (`&password=…`) masked. */
+function maskSecretParameters(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(PARAMETER, (whole, separator: string, name: string, value: string) =>
+    value && isSecretName(name) ? `${separator}${name}=${MASK}` : whole,
+  );
+}
+
+function maskUserInfoPasswords(text: string, room: number): string {
   let at = text.indexOf('://');
   if (at === -1) return text.length > room + 1 ? text.slice(0, room + 1) : text;
   const n = text.length;
