@@ -233,4 +233,30 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     expect(mysql.msg).toBe('连接地址的格式不正确');
     expect(await server.db.query(`SELECT 1 FROM blade_datasource WHERE name = '旧库三'`)).toEqual([]);
   });
+
+  it('creates a department from a form that has no category (a department, by default)', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const [parent] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_dept WHERE tenant_id = '000000' LIMIT 1`);
+    const saved = JSON.parse(
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: '/blade-system/dept/submit',
+          headers: auth,
+          payload: {
+            parentId: parent.id,
+            deptName: '质检部',
+            fullName: '质量检验部',
+            sort: 9,
+            remark: '',
+            parentName: '总部',
+            hasChildren: false,
+          },
+        })
+      ).body,
+    );
+    expect(saved, JSON.stringify(saved)).toMatchObject({ code: 200, success: true });
+    const detail = (await json('GET', `/blade-system/dept/detail?id=${saved.data.id}`, auth)).body.data;
+    expect(detail).toMatchObject({ deptName: '质检部', deptCategory: '2' });
+  });
 });
