@@ -259,4 +259,20 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     const detail = (await json('GET', `/blade-system/dept/detail?id=${saved.data.id}`, auth)).body.data;
     expect(detail).toMatchObject({ deptName: '质检部', deptCategory: '2' });
   });
+
+  it('lists users with the names of their roles, departments and posts beside the ids', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    for (const url of ['/blade-system/user/list?account=admin', '/blade-system/user/page?account=admin']) {
+      const [admin] = (await json('GET', url, auth)).body.data.records;
+      const [role] = await server.db.query<{ name: string }>(`SELECT role_name AS name FROM blade_role WHERE id = $1`, [
+        admin.roleId.split(',')[0],
+      ]);
+      const [dept] = await server.db.query<{ name: string }>(`SELECT dept_name AS name FROM blade_dept WHERE id = $1`, [
+        admin.deptId.split(',')[0],
+      ]);
+      expect(admin.roleName.split(','), url).toContain(role.name);
+      expect(admin.deptName.split(','), url).toContain(dept.name);
+      expect(admin, url).toHaveProperty('postName');
+    }
+  });
 });

@@ -6,7 +6,8 @@ import { t } from '../../../engine/i18n/messages.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
 import type { Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
-import { EntityStore, parseId, parseIds } from '../../db/store.ts';
+import { resolveLabels } from '../../db/labels.ts';
+import { EntityStore, parseId, parseIds, type Actor } from '../../db/store.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import { envelope } from '../../http/envelope.ts';
@@ -28,11 +29,34 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
   const ok = (request: FastifyRequest, data: unknown = null) => envelope(200, data, t('ok', request.lang));
   const ownStore = (request: FastifyRequest) => new EntityStore(ctx, model, actorOf(request));
 
+  /**
+   * The rows with the names of their roles, departments and posts beside the ids (roleName,
+   * deptName, postName, comma-joined like the ids): what the platform's clients show in a user list.
+   */
+  const linkFields = model.fields.filter((f) => ['roleId', 'deptId', 'postId'].includes(f.name));
+  const withNames = async (actor: Actor, rows: Row[]): Promise<Row[]> => {
+    const maps = await resolveLabels(ctx, actor, linkFields, rows, actor.lang);
+    const names = (field: (typeof linkFields)[number], value: unknown) =>
+      String(value ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((id) => maps.get(field)?.get(id) ?? id)
+        .join(',');
+    return rows.map((row) => ({
+      ...row,
+      ...Object.fromEntries(linkFields.map((f) => [f.ref!.labelField ?? `${f.name}Name`, names(f, row[f.name])])),
+    }));
+  };
+  const listWithNames = async (request: FastifyRequest, params: Query) => {
+    const page = await (await storeFor(ctx, model, request, 'view')).list(parseListParams(model, params));
+    return ok(request, { ...page, records: await withNames(actorOf(request), page.records) });
+  };
+
   app.get(`${base}/page`, async (request) => {
     const { deptId, ...rest } = request.query as Query;
-    const query = parseListParams(model, deptId ? { ...rest, deptId_equal: parseId(deptId, 'deptId') } : rest);
-    return ok(request, await (await storeFor(ctx, model, request, 'view')).list(query));
+    return listWithNames(request, deptId ? { ...rest, deptId_equal: parseId(deptId, 'deptId') } : rest);
   });
+  app.get(`${base}/list`, async (request) => listWithNames(request, request.query as Query));
 
   app.get(`${base}/user-list`, async (request) => {
     const query = parseListParams(model, { ...(request.query as Query), size: '500' });
