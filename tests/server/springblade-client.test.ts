@@ -146,6 +146,12 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     });
     expect(unknown.statusCode).toBe(404);
     expect(JSON.parse(unknown.body)).toMatchObject({ code: 404, success: false });
+    // the client's own pages are never taken for the API (the page when the client is built, else a 404)
+    for (const page of ['/login', '/wel/index', '/construct/project', '/system/user']) {
+      const answer = await server.app.inject({ method: 'GET', url: page });
+      expect([200, 404], `${page}: ${answer.statusCode} ${answer.body.slice(0, 80)}`).toContain(answer.statusCode);
+      if (answer.statusCode === 200) expect(answer.body, page).toContain('<!doctype html>');
+    }
   });
 
   it("answers the cascading region picker level by level, the country's provinces by default", async () => {

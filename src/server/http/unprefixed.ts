@@ -31,7 +31,9 @@ export function unprefixedApi(): UnprefixedApi {
     },
     follow(app) {
       app.addHook('onRoute', (route) => {
-        if (!route.url.startsWith(`${API_PREFIX}/`)) return;
+        // a wildcard (the catch-all of types added while running, late-routes.ts) would take every
+        // page of the client for the API: those answer under /api only
+        if (!route.url.startsWith(`${API_PREFIX}/`) || route.url.includes('*')) return;
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         const path = route.url.slice(API_PREFIX.length);
         for (const method of methods) if (!routes.hasRoute(method as HTTPMethod, path)) routes.on(method as HTTPMethod, path, noop);
