@@ -19,6 +19,7 @@ import {
   TEST_TIMEOUT,
   toast,
   saveOneLinePlan,
+  SLOW_SERVER,
   signInAs,
   searchList,
 } from './harness.ts';
@@ -114,11 +115,19 @@ describe('flow model designer', () => {
       await saveOneLinePlan(TITLE, '10');
       await searchList('计划名称', TITLE);
       await listRow(TITLE).getByText('提交', { exact: true }).click();
+      // the first submit after a deployment reads the new process definition: on a loaded machine
+      // that took longer than the toast's wait, so wait for the server's answer first and name it
+      const submitted = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/materialTotalDemand/submit'),
+        { timeout: SLOW_SERVER },
+      );
       await page
         .getByRole('dialog')
         .filter({ hasText: '确定提交审批?' })
         .getByRole('button', { name: /确\s*定|OK/ })
         .click();
+      const answer = (await (await submitted).json()) as { success?: boolean; msg?: string };
+      expect(answer.success, `the submit was refused: ${answer.msg}`).toBe(true);
       await see(toast('提交成功')).toBeVisible();
 
       // --- the task reaches the cost manager, not the project manager ---
