@@ -49,7 +49,12 @@ function citiesOf(province: Division): { code: string; name: string; counties: D
   if (children.some((child) => child.d))
     return children.map((city) => ({ code: city.c.slice(0, 4), name: city.n, counties: city.d ?? [] }));
   const byCity = new Map<string, Division[]>();
-  for (const county of children) byCity.set(county.c.slice(0, 4), [...(byCity.get(county.c.slice(0, 4)) ?? []), county]);
+  for (const county of children) {
+    const code = county.c.slice(0, 4);
+    const counties = byCity.get(code) ?? [];
+    if (!counties.length) byCity.set(code, counties);
+    counties.push(county);
+  }
   return [...byCity].map(([code, counties]) => ({ code, name: province.n, counties }));
 }
 
