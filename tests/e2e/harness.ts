@@ -223,10 +223,15 @@ export async function dropdownItem(name: string) {
   return menu.getByRole('menuitem', { name, exact: true });
 }
 
-/** The choice `text` (`choice`: its CSS selector) of the open select or tree select, once the dropdown has finished opening. */
+/**
+ * The choice `text` (`choice`: its CSS selector) of the open select or tree select, once the dropdown has finished opening
+ * and shows the choices of the text typed into it (a reference picker is aria-busy until its search has been answered:
+ * a click on an earlier choice can land while the list is replaced).
+ */
 export async function selectChoice(choice: string, text: string) {
   const dropdown = page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .filter({ hasNot: page.locator('[aria-busy="true"]') })
     .filter({ has: page.locator(choice).filter({ hasText: text }) });
   await settled(dropdown);
   return dropdown.locator(choice).filter({ hasText: text });

@@ -61,6 +61,8 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
   const waiting = missingDependency(field, context);
   // a reference by another key (a contract by its code) is offered and stored by that key
   const pages = useOptionPages(ref.entity, ref.valueField, keyword, filters, open && !waiting);
+  // the choices shown are not yet those of the typed text (debounce, then the request)
+  const searching = search !== keyword || pages.isFetching;
   const { data: labels } = useReferenceLabels(ref.entity, ids, ref.valueField);
 
   const options = useMemo(() => {
@@ -99,6 +101,7 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
         if (el.scrollTop + el.clientHeight >= el.scrollHeight - 24 && pages.hasNextPage && !pages.isFetchingNextPage)
           void pages.fetchNextPage();
       }}
+      popupRender={(menu) => <div aria-busy={searching}>{menu}</div>}
       notFoundContent={pages.isFetching ? <Spin size="small" /> : undefined}
       loading={pages.isFetching}
       onBlur={onBlur}

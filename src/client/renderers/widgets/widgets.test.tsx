@@ -224,6 +224,22 @@ describe('references', () => {
     expect(http.calls.some((c) => c.url.endsWith('/goodsArchives/detail') && c.params?.id === goods.id)).toBe(true);
   });
 
+  it('ref: the choices are marked busy until those of the typed text have come (a click cannot land on the old list)', async () => {
+    const http = createFakeHttp(catalog());
+    const goods = http.tables.get('goodsArchives')!;
+    const wanted = goods[1];
+    show(demandLine('goodsId'), { http });
+    const input = document.getElementById('probe')!;
+    openSelect(input);
+    await screen.findByTitle([goods[0].code, goods[0].name, goods[0].spec].filter(Boolean).join(' '));
+    const popup = () => document.querySelector('.ant-select-dropdown [aria-busy]')!;
+    await waitFor(() => expect(popup().getAttribute('aria-busy')).toBe('false'));
+    type(input, wanted.code);
+    expect(popup().getAttribute('aria-busy'), 'the typed text is not yet searched').toBe('true');
+    await waitFor(() => expect(popup().getAttribute('aria-busy')).toBe('false'));
+    expect(http.calls.some((c) => c.url.endsWith('/goodsArchives/options') && c.params?.keyword === wanted.code)).toBe(true);
+  });
+
   it('ref: a reference by code (a purchase contract) offers and keeps the code, not the id', async () => {
     const http = createFakeHttp(catalog());
     const contract = http.tables.get('expenditureContract')![0];
