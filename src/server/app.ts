@@ -30,7 +30,7 @@ import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
 import { AUTH_PUBLIC_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
 import { loadSm2KeyPair } from './modules/auth/sm2.ts';
 import { unprefixedApi } from './http/unprefixed.ts';
-import { registerApiLog } from './modules/log/api-log.ts';
+import { registerApiLog, REQUEST_LOG_SERIALIZERS } from './modules/log/api-log.ts';
 import { registerDeleteAudit } from './modules/log/delete-audit.ts';
 import { adoptClientErrorTable } from './modules/log/client-logs.ts';
 import { attachLogs, LogService, originOf, whoOf } from './modules/log/service.ts';
@@ -239,7 +239,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const limits = limitsOf(config);
     const unprefixed = unprefixedApi();
     const app = Fastify({
-      logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel } : false),
+      // the request log writes each URL with its secret-named query parameters masked (a download's ?blade-auth=)
+      logger: options.logger ?? (config.logLevel !== 'silent' ? { level: config.logLevel, serializers: REQUEST_LOG_SERIALIZERS } : false),
       ...serverLimitOptions(limits),
       trustProxy: config.trustProxy ?? false,
       rewriteUrl: unprefixed.rewrite,
@@ -298,7 +299,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one
-    registerUserRoutes(app, ctx, identity);
+    registerUserRoutes(app, ctx, identity, { importMaxBytes: Math.round(limits.bodyLimitMb * 1024 * 1024) });
     registerMenuRoutes(app, ctx);
     registerOrganizationRoutes(app, ctx);
     registerRegionRoutes(app, ctx);

@@ -147,6 +147,41 @@ export const messages = {
   accountQuota: { zh: '租户账号额度已用完', en: 'The tenant has used up its account quota' },
   notSupportedYet: { zh: '{feature}暂不支持', en: '{feature} is not supported yet' },
   exportTooLarge: { zh: '导出的记录超过{limit}条,请缩小查询范围', en: 'More than {limit} records to export; narrow the search' },
+  // importing users from a workbook (user/import-user)
+  importFileType: {
+    zh: '只能导入 .xlsx 格式的 Excel 文件(不支持 .xls 等其他格式,请在 Excel 中另存为 .xlsx): {name}',
+    en: 'Only .xlsx Excel files can be imported (not .xls or any other format; save it as .xlsx in Excel): {name}',
+  },
+  importNotWorkbook: {
+    zh: '文件 {name} 不是有效的 Excel 工作簿,未导入任何数据',
+    en: 'File {name} is not a valid Excel workbook; nothing was imported',
+  },
+  importUnpackedTooLarge: {
+    zh: '工作簿解压后超过 {limit},未导入任何数据',
+    en: 'The workbook unpacks to more than {limit}; nothing was imported',
+  },
+  importNoHeader: {
+    zh: '第1行须为导入模板的表头(至少有“{column}”列),未导入任何数据;请下载导入模板后填写',
+    en: 'Row 1 must be the header row of the import template (with at least the column "{column}"); nothing was imported. Download the template and fill it in',
+  },
+  importNoRows: { zh: '文件中没有要导入的数据行', en: 'The file has no rows to import' },
+  importTooManyRows: {
+    zh: '一次最多导入 {limit} 行,文件中有 {count} 行,未导入任何数据;请分成几个文件导入',
+    en: 'At most {limit} rows can be imported at once and the file has {count}; nothing was imported. Split it into several files',
+  },
+  importOtherTenant: {
+    zh: '租户编号 {value} 不是当前租户,只能导入本租户的用户',
+    en: 'Tenant ID {value} is not your tenant: only users of your own tenant can be imported',
+  },
+  importNameUnknown: { zh: '{field}中的“{value}”不存在', en: '{field}: "{value}" does not exist' },
+  importNameAmbiguous: {
+    zh: '{field}中的“{value}”有多个同名记录,无法确定是哪一个',
+    en: '{field}: more than one record is named "{value}", so it is not known which one is meant',
+  },
+  importDone: {
+    zh: '读取 {read} 行:新增 {created} 行,更新 {updated} 行,未导入 {refused} 行',
+    en: 'Read {read} rows: {created} added, {updated} updated, {refused} refused',
+  },
   // messages
   messageNoRecipients: {
     zh: '没有符合条件的消息接收人(只发给本租户正常状态的用户)',

@@ -1,6 +1,8 @@
 // The auth guard: every /api route needs `Blade-Auth: bearer <token>` unless it is listed as public.
 // The verified claims become request.actor, which is all the data layer trusts; then the API scope
-// rules are checked for the path.
+// rules are checked for the path. A file download the browser opens itself (window.open) cannot
+// send the header: a GET route that declares `config: DOWNLOAD` also takes the token from the query
+// parameter `blade-auth`, as the platform's clients send it there; no other route does.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pickLang } from '../../engine/i18n/messages.ts';
 import type { Actor } from '../db/store.ts';
@@ -12,6 +14,23 @@ declare module 'fastify' {
     actor: Actor | null;
     lang: 'zh' | 'en';
   }
+  interface FastifyContextConfig {
+    /** A GET download opened by the browser: the token may come as the query parameter blade-auth. */
+    queryToken?: boolean;
+  }
+}
+
+/** Route config of a GET file download that accepts the token as the query parameter blade-auth. */
+export const DOWNLOAD = { queryToken: true } as const;
+
+/** The query parameter a download's token may come in (SpringBlade's name, read case-sensitively). */
+const TOKEN_PARAM = 'blade-auth';
+
+/** The token of a download route's query parameter, or undefined (any other route, or another method). */
+function queryToken(request: FastifyRequest): string | undefined {
+  if (request.method !== 'GET' || request.routeOptions.config?.queryToken !== true) return undefined;
+  const value = (request.query as Record<string, unknown> | undefined)?.[TOKEN_PARAM];
+  return typeof value === 'string' ? bearerToken(value) : undefined;
 }
 
 export function bearerToken(header: string | string[] | undefined): string | undefined {
@@ -79,7 +98,8 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, options
     const route = request.routeOptions.url;
     if (!path.startsWith('/api/') && !route?.startsWith('/api/')) return;
     if (options.publicPaths.has(route ?? path)) return;
-    const token = bearerToken(request.headers['blade-auth']);
+    // the header wins; the query parameter counts only on a download route
+    const token = bearerToken(request.headers['blade-auth']) ?? queryToken(request);
     if (!token) throw new AppError(401, 'tokenMissing');
     try {
       request.actor = actorFromClaims(await tokens.verify(token), request.lang);

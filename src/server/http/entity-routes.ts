@@ -2,14 +2,14 @@
 // list, detail, save, update, submit, updatePart, remove, export, and tree / lazy-list / lazy-tree
 // for tree entities. Each is a thin shell around the entity's store. The platform's extra paths
 // (a master list's `all`, an income contract's `submitApply`, …) are aliases the schema declares (x-entity.routes).
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import { EntityStore, parseId, parseIds, type StoreContext } from '../db/store.ts';
 import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
-import { actorOf } from './auth.ts';
+import { actorOf, DOWNLOAD } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { exportList, exportRecord, sendWorkbook } from './export.ts';
 
@@ -86,7 +86,8 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
   const base = model.api;
   const taken = (method: 'GET' | 'POST', url: string) => app.hasRoute({ method, url });
   const route = {
-    get: (url: string, handler: RouteHandlerMethod) => taken('GET', url) || app.get(url, handler),
+    get: (url: string, handler: RouteHandlerMethod, config: FastifyContextConfig = {}) =>
+      taken('GET', url) || app.get(url, { config }, handler),
     // every generic POST writes: records the server alone writes (x-entity.readOnly, logs) get none
     post: (url: string, handler: RouteHandlerMethod) => model.readOnly || taken('POST', url) || app.post(url, handler),
   };
@@ -170,13 +171,18 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     return ok(request, null, 'removed');
   });
 
-  route.get(`${base}/export`, async (request, reply) => {
-    const query = request.query as Query;
-    const store = await storeFor(ctx, model, request, 'export');
-    if (query.id !== undefined) return sendWorkbook(reply, await exportRecord(ctx, store, parseId(query.id), request.lang));
-    const { id: _id, ...filters } = query;
-    return sendWorkbook(reply, await exportList(ctx, store, parseListParams(model, filters), request.lang));
-  });
+  // a download the browser may open itself (window.open): the token may come as ?blade-auth=
+  route.get(
+    `${base}/export`,
+    async (request, reply) => {
+      const query = request.query as Query;
+      const store = await storeFor(ctx, model, request, 'export');
+      if (query.id !== undefined) return sendWorkbook(reply, await exportRecord(ctx, store, parseId(query.id), request.lang));
+      const { id: _id, ...filters } = query;
+      return sendWorkbook(reply, await exportList(ctx, store, parseListParams(model, filters), request.lang));
+    },
+    DOWNLOAD,
+  );
 
   if (model.tree) {
     const param = model.tree.lazyParam;

@@ -2,7 +2,7 @@
 // method, path, masked parameters, address, agent, duration, status). Calls that change data are
 // always kept; reads only for tenants whose log.apiReads parameter is "true".
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { maskedParams } from './mask.ts';
+import { maskedParams, maskUrlPasswords } from './mask.ts';
 import { originOf, whoOf, type LogService } from './service.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -13,6 +13,20 @@ function logged(logs: LogService, request: FastifyRequest, tenantId: string): bo
   if (!request.url.startsWith('/api/')) return false;
   return !READS.has(request.method) || logs.logsReads(tenantId);
 }
+
+/**
+ * The request log's view of a request (Fastify's own fields), its URL masked: a token sent as a
+ * query parameter (a download's ?blade-auth=bearer …) or a password in a link never reaches it.
+ */
+export const REQUEST_LOG_SERIALIZERS = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: maskUrlPasswords(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};
 
 export function registerApiLog(app: FastifyInstance, logs: LogService) {
   app.addHook('onResponse', (request, reply, done) => {

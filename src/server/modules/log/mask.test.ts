@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { REQUEST_LOG_SERIALIZERS } from './api-log.ts';
 import { MASK, maskedJson, maskedParams, maskSecrets, maskUrlPasswords } from './mask.ts';
 import { prng } from '../../../../tests/support/prng.ts';
 
@@ -44,6 +46,27 @@ describe('masking secrets before they are logged', () => {
     });
     expect(maskUrlPasswords('see /export?blade-auth=bearer%20abc&id=1')).toBe(`see /export?blade-auth=${MASK}&id=1`);
     expect(maskUrlPasswords('a=b&c=d?password=')).toBe('a=b&c=d?password=');
+  });
+
+  it("masks a download's token sent as the query parameter blade-auth, in the API log and the request log", () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJ1c2VyX2lkIjoiMSJ9.c2lnbmF0dXJl';
+    expect(maskedParams({ 'blade-auth': `bearer ${token}`, account: 'admin' }, undefined, 1000)).toBe(
+      `{"query":{"blade-auth":"${MASK}","account":"admin"}}`,
+    );
+    const logged = REQUEST_LOG_SERIALIZERS.req({
+      method: 'GET',
+      url: `/api/blade-system/user/export-user?blade-auth=bearer%20${token}&account=undefined`,
+      host: 'localhost',
+      ip: '127.0.0.1',
+      socket: { remotePort: 50000 },
+    } as unknown as FastifyRequest);
+    expect(logged).toEqual({
+      method: 'GET',
+      url: `/api/blade-system/user/export-user?blade-auth=${MASK}&account=undefined`,
+      host: 'localhost',
+      remoteAddress: '127.0.0.1',
+      remotePort: 50000,
+    });
   });
 
   it('describes raw bodies by size and cuts long parameters', () => {

@@ -1,6 +1,8 @@
 // /api/blade-system/user beyond the generic routes: the paged list by department, the caller's own
 // profile and password, and the administrator's actions (grant roles, reset password, unlock),
-// plus guest registration, which creates an account that waits for approval.
+// plus guest registration, which creates an account that waits for approval, and the workbook
+// routes of the platform's open-source client: export-user, export-template and import-user
+// (user-excel.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
@@ -9,9 +11,13 @@ import { q } from '../../db/sql.ts';
 import { resolveLabels } from '../../db/labels.ts';
 import { EntityStore, parseId, parseIds, type Actor } from '../../db/store.ts';
 import { AppError, badRequest } from '../../errors.ts';
-import { actorOf } from '../../http/auth.ts';
+import { actorOf, DOWNLOAD } from '../../http/auth.ts';
 import { envelope } from '../../http/envelope.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
+import { sendWorkbook } from '../../http/export.ts';
+import { NotAWorkbook, readWorkbook, UNPACKED_LIMIT, WorkbookTooLarge } from '../../http/xlsx-read.ts';
+import { extensionOf, sizeText } from '../resource/files.ts';
+import { exportUsers, importUsers, sheetRows, userTemplate } from './user-excel.ts';
 import { clientHash, isClientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
 import { PARAMS, readParam } from './params.ts';
@@ -23,7 +29,41 @@ export const USER_PUBLIC_PATHS = ['/api/blade-system/user/register-guest'];
 
 const PROFILE_FIELDS = ['avatar', 'name', 'realName', 'email', 'phone', 'birthday', 'sex'];
 
-export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, identity: IdentityService) {
+export interface UserRouteOptions {
+  /** The largest workbook import-user reads (the request body limit). */
+  importMaxBytes: number;
+}
+
+/** The uploaded workbook of import-user (multipart field `file`, an .xlsx), or why it cannot be read. */
+async function readImportFile(request: FastifyRequest, maxBytes: number): Promise<{ name: string; body: Buffer }> {
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    // one byte past the limit is read, so that a file of exactly the limit passes
+    part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1 } });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError(400, 'fileMissing');
+    throw err;
+  }
+  if (!part || part.fieldname !== 'file') {
+    part?.file.resume();
+    throw new AppError(400, 'fileMissing');
+  }
+  const name = (part.filename ?? '').split(/[\\/]/).pop()!.slice(0, 80);
+  if (extensionOf(name) !== 'xlsx') {
+    part.file.resume();
+    throw new AppError(400, 'importFileType', { name });
+  }
+  try {
+    return { name, body: await part.toBuffer() };
+  } catch (err) {
+    part.file.resume();
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(400, 'fileTooLarge', { limit: sizeText(maxBytes) });
+    throw err;
+  }
+}
+
+export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, identity: IdentityService, options: UserRouteOptions) {
   const model = ctx.catalog.entities.user;
   const base = model.api;
   const ok = (request: FastifyRequest, data: unknown = null) => envelope(200, data, t('ok', request.lang));
@@ -131,6 +171,44 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     for (const id of ids) await store.updatePart(id, { roleId: roleIds });
     auditEvent(ctx, request, { event: 'grant', subject: `user ${ids.join(',')}`, detail: { roleIds } });
     return ok(request);
+  });
+
+  // Workbooks. The two downloads are opened by the browser (window.open), so they take the token as
+  // ?blade-auth= too; an unset search field comes as the text "undefined" and means no filter.
+  app.get(`${base}/export-user`, { config: DOWNLOAD }, async (request, reply) => {
+    const query = Object.fromEntries(Object.entries(request.query as Query).filter(([, v]) => v !== 'undefined'));
+    const store = await storeFor(ctx, model, request, 'export');
+    return sendWorkbook(reply, await exportUsers(ctx, store, parseListParams(model, query), request.lang));
+  });
+
+  // the template is for importing: it needs the grant an import needs
+  app.get(`${base}/export-template`, { config: DOWNLOAD }, async (request, reply) => {
+    await ctx.access.check(actorOf(request), model, 'add');
+    return sendWorkbook(reply, await userTemplate(model, request.lang));
+  });
+
+  // every row is written as user/submit would write it (user-excel.ts); ?isCovered=1 (or true)
+  // updates the accounts that exist, which needs the edit grant as well
+  app.post(`${base}/import-user`, async (request) => {
+    const actor = actorOf(request);
+    const raw = (request.query as Query).isCovered ?? '';
+    const covered = raw === '1' || raw.toLowerCase() === 'true';
+    const store = await storeFor(ctx, model, request, 'add');
+    if (covered) await ctx.access.check(actor, model, 'edit');
+    // new accounts get the tenant's initial password, as a reset gives it
+    const password = await readParam(ctx.db, ctx.catalog, actor.tenantId, PARAMS.initPassword, '');
+    if (!password) throw badRequest('missingParam', { param: PARAMS.initPassword });
+    const file = await readImportFile(request, options.importMaxBytes);
+    let book: Awaited<ReturnType<typeof readWorkbook>>;
+    try {
+      book = await readWorkbook(file.body);
+    } catch (err) {
+      if (err instanceof WorkbookTooLarge) throw badRequest('importUnpackedTooLarge', { limit: sizeText(UNPACKED_LIMIT) });
+      if (err instanceof NotAWorkbook) throw badRequest('importNotWorkbook', { name: file.name });
+      throw err;
+    }
+    const report = await importUsers(ctx, store, sheetRows(book, model, request.lang), { covered, password });
+    return envelope(200, report, t('importDone', request.lang, { ...report }));
   });
 
   app.post(`${base}/register-guest`, async (request) => {
