@@ -25,9 +25,11 @@ export class LateRoutes {
       this.handlers.set(`${method} ${url}`, handler);
       return true;
     };
+    // app.get(url, handler) or app.get(url, options, handler); the options (a route's config) are not kept
+    const last = (args: unknown[]) => args.at(-1) as RouteHandlerMethod;
     const stand = {
-      get: (url: string, handler: RouteHandlerMethod) => add('GET', url, handler),
-      post: (url: string, handler: RouteHandlerMethod) => add('POST', url, handler),
+      get: (url: string, ...rest: unknown[]) => add('GET', url, last(rest)),
+      post: (url: string, ...rest: unknown[]) => add('POST', url, last(rest)),
       route: (r: { method: string; url: string; handler: RouteHandlerMethod }) => add(r.method, r.url, r.handler),
       hasRoute: (r: { method: string; url: string }) =>
         this.handlers.has(`${r.method} ${r.url}`) || this.app.hasRoute(r as Parameters<FastifyInstance['hasRoute']>[0]),
