@@ -6,7 +6,17 @@
 // what the client sends and reads.
 import { sm2 } from 'sm-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodesOf } from '../../src/engine/tree/forest.ts';
 import { databaseKinds, startServer, type TestServer } from './harness.ts';
+
+interface Row {
+  id: string;
+  parentId: string;
+  parentName: string;
+  hasChildren: boolean;
+  children?: Row[];
+  [field: string]: unknown;
+}
 
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 /** What the client's login form does with the typed password: sm-crypto, cipher mode 0 (C1C2C3). */
@@ -280,5 +290,34 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
       expect(admin.deptName.split(','), url).toContain(dept.name);
       expect(admin, url).toHaveProperty('postName');
     }
+  });
+  it('lists departments, dictionaries, menus and roles as forests: children, hasChildren and parentName on every node', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const lists = { dept: 'deptName', dict: 'dictValue', 'dict-biz': 'dictValue', menu: 'name', role: 'roleName' };
+    for (const [entity, title] of Object.entries(lists)) {
+      const url = `/blade-system/${entity}/list`;
+      // the client sends its paging to these lists too, and reads a plain array
+      const { body } = await json('GET', `${url}?current=1&size=10`, auth);
+      expect(body.code, url).toBe(200);
+      expect(Array.isArray(body.data), url).toBe(true);
+      const nodes = nodesOf<Row>(body.data);
+      expect(nodes.length, url).toBeGreaterThan(body.data.length);
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      for (const node of nodes) {
+        expect(typeof node.id, url).toBe('string');
+        expect(node.hasChildren, `${url} ${node.id}`).toBe(Boolean(node.children));
+        if (node.children) expect(node.children.length, url).toBeGreaterThan(0);
+        for (const child of node.children ?? []) expect(child.parentId, url).toBe(node.id);
+        const parent = byId.get(node.parentId);
+        expect(node.parentName, `${url} ${node.id}`).toBe(parent ? parent[title] : '顶级');
+      }
+      // a search's finds: a record whose parent is not found is a root, and still names its parent
+      const child = nodes.find((n) => byId.has(n.parentId))!;
+      const found = (await json('GET', url, auth, { [`${title}_equal`]: String(child[title]) })).body.data as Row[];
+      const root = found.find((n) => n.id === child.id);
+      expect(root, `${url} ${child[title]}`).toMatchObject({ parentId: child.parentId, parentName: byId.get(child.parentId)![title] });
+    }
+    const english = (await json('GET', '/blade-system/role/list', { ...auth, 'accept-language': 'en' })).body.data as Row[];
+    expect(english[0].parentName).toBe('Top level');
   });
 });

@@ -11,6 +11,7 @@ import { createApp, type App } from '../../src/server/app.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
 import { chain, endEvent, flow, parallel, processXml, startEvent, userTask } from '../../src/engine/workflow/testing.ts';
 import { testConfig } from './config.ts';
+import { nodesOf } from '../../src/engine/tree/forest.ts';
 import { demand, demandRow, goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
 
@@ -441,7 +442,7 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const tenantAdmin = client(server, other.token);
     const enAdmin = client(server, other.token, 'en');
     const roles = (await tenantAdmin.get('/api/blade-system/role/list', { size: '100' })).body.data;
-    const aliases = (Array.isArray(roles) ? roles : roles.records).map((r: any) => r.roleAlias);
+    const aliases = nodesOf<any>(roles).map((r) => r.roleAlias);
     expect(aliases).toEqual(
       expect.arrayContaining(['admin', 'business', 'project_clerk', 'project_manager', 'cost_manager', 'cost_center']),
     );

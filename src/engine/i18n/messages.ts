@@ -4,6 +4,7 @@ import type { Label, Lang } from '../model/types.ts';
 export const messages = {
   ok: { zh: '操作成功', en: 'Operation successful' },
   noData: { zh: '暂无承载数据', en: 'No data' },
+  treeTop: { zh: '顶级', en: 'Top level' },
   saved: { zh: '新增成功', en: 'Added successfully' },
   updated: { zh: '更新成功', en: 'Updated successfully' },
   removed: { zh: '删除成功', en: 'Deleted successfully' },

@@ -402,6 +402,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     keyField: spec.tree.keyField ?? 'id',
     root: String(spec.tree.root ?? '0'),
     lazyParam: spec.tree.lazyParam ?? spec.tree.parentField,
+    list: spec.tree.list ?? 'page',
   };
   return {
     // the declared key: the linter reports it when it differs from the manifest key

@@ -126,6 +126,8 @@ export interface TreeModel {
   keyField: string;
   root: string;
   lazyParam: string;
+  /** What `list` answers: a page, or the forest of the records found (x-entity.tree.list). */
+  list: 'page' | 'forest';
 }
 
 export interface CodeModel {

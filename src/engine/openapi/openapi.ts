@@ -86,7 +86,17 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
   ];
   const write = (summary: string) => ({ tags: tag, summary, requestBody: { required: true, content: json(ref) }, responses: answer(ref) });
   const paths: Record<string, JsonSchema> = {
-    [`${model.api}/list`]: { get: { tags: tag, summary: `List ${model.label.en}`, parameters: listParams, responses: answer(page(ref)) } },
+    [`${model.api}/list`]: {
+      get:
+        model.tree?.list === 'forest'
+          ? {
+              tags: tag,
+              summary: `The ${model.label.en} records found, as a forest (children, hasChildren, parentName; unpaged)`,
+              parameters: listParams.slice(4),
+              responses: answer({ type: 'array', items: ref }),
+            }
+          : { tags: tag, summary: `List ${model.label.en}`, parameters: listParams, responses: answer(page(ref)) },
+    },
     [`${model.api}/detail`]: {
       get: {
         tags: tag,

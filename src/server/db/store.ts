@@ -439,6 +439,35 @@ export class EntityStore {
     return roots;
   }
 
+  /**
+   * The records the filters find, as a forest (x-entity.tree.list "forest", the platform's dept,
+   * dict, menu and role lists): each with its parent's title (`parentName`, `topName` at a root),
+   * `hasChildren`, and `children` when it has any. A record whose parent is not among those found
+   * is a root, so a search still shows what it found.
+   */
+  async forestList(query: ListQuery, topName: string): Promise<Row[]> {
+    const tree = this.requireTree();
+    this.assertRead();
+    const params = new Params();
+    const where = this.scope(params);
+    for (const filter of query.filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    const column = (field: string) => q(this.model.fieldMap[field].column);
+    const parentScope = this.scope(params, this.model, 'p');
+    const parentName = `(SELECT p.${column(this.model.titleField ?? tree.keyField)}::text FROM ${q(this.model.table)} p WHERE p.${column(tree.keyField)} = t.${column(tree.parentField)}${parentScope.map((s) => ` AND ${s}`).join('')} LIMIT 1)`;
+    const rows = await this.db.query<Row>(
+      `SELECT ${selectList(this.model.columns)}, ${parentName} AS "parentName" FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
+      params.values,
+    );
+    const records: Row[] = rows.map((r) => ({ ...toRecord(r, this.model.columns), parentName: r.parentName ?? topName }));
+    const roots = forest(
+      records,
+      (r) => String(r[tree.keyField]),
+      (r) => String(r[tree.parentField] ?? tree.root),
+    );
+    for (const r of records) r.hasChildren = Boolean(r.children);
+    return roots;
+  }
+
   /** One level of the tree, each record with hasChildren. */
   async children(parent: string): Promise<Row[]> {
     const tree = this.requireTree();

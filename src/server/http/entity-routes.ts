@@ -96,7 +96,9 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
 
   route.get(`${base}/list`, async (request) => {
     const query = parseListParams(model, request.query as Query);
-    return ok(request, await (await storeFor(ctx, model, request, 'view')).list(query));
+    const store = await storeFor(ctx, model, request, 'view');
+    if (model.tree?.list === 'forest') return ok(request, await store.forestList(query, t('treeTop', request.lang)));
+    return ok(request, await store.list(query));
   });
 
   route.get(`${base}/detail`, async (request) => {

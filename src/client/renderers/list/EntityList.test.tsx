@@ -352,6 +352,36 @@ describe('tree entities', () => {
   });
 });
 
+describe('forest entities (x-entity.tree.list)', () => {
+  it('a search shows what it found as a forest, every branch open and closable, with the count and no pages', async () => {
+    const model = catalog().entities.dept;
+    const http = createFakeHttp(catalog(), { rows: 9 });
+    const rows = http.tables.get('dept')!;
+    const roots = rows.filter((r) => r.parentId === '0');
+    const [company] = roots;
+    const branches = rows.filter((r) => r.parentId === company.id);
+    expect(branches.length, 'the fake tree has branches under its first root').toBeGreaterThan(0);
+    for (const r of rows) r.deptName = `其他${r.id}`;
+    company.deptName = '华东公司';
+    for (const r of branches) r.deptName = `华东公司${r.id}项目部`;
+    showList(model, http);
+    await idle();
+
+    fireEvent.change(screen.getByPlaceholderText(model.fieldMap.deptName.label.zh), { target: { value: '华东' } });
+    fireEvent.click(screen.getByRole('button', { name: /搜\s*索/ }));
+    await waitFor(() => expect(lastList(http)).toMatchObject({ deptName: '华东' }));
+    await idle();
+    await waitFor(() => expect(bodyRows().map((r) => r.getAttribute('data-row-id'))).toEqual([company.id, ...branches.map((r) => r.id)]));
+    expect(document.querySelector('.ant-pagination')).toBeNull();
+    expect(screen.getByText(`共 ${1 + branches.length} 条`)).toBeTruthy();
+
+    fireEvent.click(within(bodyRows()[0]).getByRole('button', { name: '收起' }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    fireEvent.click(within(bodyRows()[0]).getByRole('button', { name: '展开' }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(1 + branches.length));
+  });
+});
+
 describe('column settings', () => {
   const changed = ['title', 'code', ...demandColumns.filter((c) => !['title', 'code', 'compilerName'].includes(c))];
 

@@ -8,6 +8,7 @@ import { Alert, Button, Pagination, Spin, theme } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useMemo, useState, type CSSProperties } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
+import { nodesOf } from '../../../engine/tree/forest.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import type { Row } from '../extensions.ts';
@@ -19,6 +20,7 @@ import { actionsWidth, RowActions } from './RowActions.tsx';
 import { filtersOf, type SearchValues } from './filters.ts';
 import { SearchBar } from './SearchBar.tsx';
 import { Toolbar } from './Toolbar.tsx';
+import { useForestExpansion } from './useForestExpansion.ts';
 import { useLazyTree, type TreeRow } from './useLazyTree.ts';
 import { useListActions } from './useListActions.tsx';
 import { defaultSorting, useListQuery } from './useListQuery.ts';
@@ -60,10 +62,6 @@ function useThemeVariables(): CSSProperties {
   } as CSSProperties;
 }
 
-function flatten(rows: readonly TreeRow[]): Row[] {
-  return rows.flatMap((r) => [r, ...flatten(r.children ?? [])]);
-}
-
 export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   const t = useT();
   const lang = useAtomValue(langAtom);
@@ -73,11 +71,15 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const { prefs, update, reset } = useColumnPrefs(model);
 
-  // a tree entity lists as a lazy tree; a search shows the flat list of what it finds
+  // a tree entity lists as a lazy tree; a search shows what it finds: a page, or for a forest
+  // entity (x-entity.tree.list) the forest of the finds, every branch open
   const treeMode = Boolean(model.tree) && Object.keys(filters).length === 0;
+  const forestMode = !treeMode && model.tree?.list === 'forest';
+  const nested = treeMode || forestMode;
   const list = useListQuery(model, { filters, ...page, sorting }, !treeMode);
   const tree = useLazyTree(model, treeMode);
   const data: Row[] = treeMode ? tree.roots : (list.data?.records ?? NO_ROWS);
+  const found = useForestExpansion(forestMode ? data : NO_ROWS);
 
   const forget = (ids: string[]) => setSelection((s) => Object.fromEntries(Object.entries(s).filter(([id]) => !ids.includes(id))));
   const actions = useListActions(model, forget);
@@ -102,9 +104,9 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
     data,
     getRowId: (row) => String(row.id),
     getSubRows: (row) => (row as TreeRow).children,
-    getRowCanExpand: (row) => treeMode && Boolean(row.original.hasChildren),
+    getRowCanExpand: (row) => (treeMode ? Boolean(row.original.hasChildren) : forestMode && Boolean((row.original as TreeRow).children)),
     manualSorting: true,
-    enableSorting: !treeMode,
+    enableSorting: !nested,
     enableSortingRemoval: false,
     enableMultiSort: false,
     enableSubRowSelection: false,
@@ -112,7 +114,7 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
     state: {
       sorting,
       rowSelection: selection,
-      expanded: treeMode ? tree.expanded : {},
+      expanded: treeMode ? tree.expanded : forestMode ? found.expanded : {},
       columnOrder: [SELECT_COLUMN, ...prefs.order, ACTIONS_COLUMN],
       columnVisibility: prefs.visibility,
       columnSizing: prefs.sizing,
@@ -127,14 +129,14 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   });
 
   const visibleFields = useMemo(() => prefs.order.filter((id) => prefs.visibility[id] !== false), [prefs]);
-  const allRows = useMemo(() => (treeMode ? flatten(tree.roots) : data), [treeMode, tree.roots, data]);
+  const allRows = useMemo(() => (nested ? nodesOf<TreeRow>(data) : data), [nested, data]);
   const labels = usePageLabels(model.fieldMap, visibleFields, allRows);
   const selected = table.getSelectedRowModel().rows.map((r) => r.original);
 
   const cells: ListCellContext = {
     lang,
     labels,
-    toggleRow: treeMode ? tree.toggle : undefined,
+    toggleRow: treeMode ? tree.toggle : forestMode ? found.toggle : undefined,
     loadingRows: tree.loading,
     renderActions: (row) => <RowActions model={model} row={row} actions={actions} onOpen={onOpen} />,
   };
@@ -182,7 +184,8 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
           </ListCells.Provider>
         </Spin>
       )}
-      {!treeMode && (
+      {forestMode && <div className="zs-list-footer">{t('common.total', { total: list.data?.total ?? 0 })}</div>}
+      {!nested && (
         <div className="zs-list-footer">
           <Pagination
             current={page.current}

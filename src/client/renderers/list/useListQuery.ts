@@ -4,6 +4,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { SortingState } from '@tanstack/react-table';
 import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
+import { nodesOf } from '../../../engine/tree/forest.ts';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
 
@@ -54,6 +55,10 @@ export function useListQuery(model: EntityModel, request: ListRequest, enabled =
     queryKey: ['list', model.key, params],
     enabled,
     placeholderData: keepPreviousData,
-    queryFn: () => http.get<ListPage>(`${model.api}/list`, params),
+    queryFn: async (): Promise<ListPage> => {
+      // a forest entity's list (x-entity.tree.list) answers the records found as a forest, unpaged
+      const answer = await http.get<ListPage | Row[]>(`${model.api}/list`, params);
+      return Array.isArray(answer) ? { records: answer, total: nodesOf(answer).length } : answer;
+    },
   });
 }

@@ -4,6 +4,7 @@
 import { ApiError } from '../../api/http.ts';
 import { dependencyOrder, sampleRecord, type SampleContext } from '../../../engine/sample/sample.ts';
 import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts';
+import { forest } from '../../../engine/tree/forest.ts';
 import type { RendererHttp } from '../http-context.tsx';
 
 type Row = Record<string, any>;
@@ -149,6 +150,15 @@ export function createFakeHttp(catalog: EntityCatalog, options: FakeHttpOptions 
     switch (action) {
       case 'list':
       case 'page':
+        // a forest entity's list answers the records found as a forest (x-entity.tree.list)
+        if (action === 'list' && model.tree?.list === 'forest') {
+          const tree = model.tree;
+          return forest(
+            rows.filter((r) => matchesFilters(model, r, q)).map((r) => ({ ...r })),
+            (r) => String(r[tree.keyField]),
+            (r) => String(r[tree.parentField]),
+          );
+        }
         return page(
           sorted(
             rows.filter((r) => matchesFilters(model, r, q)),

@@ -45,7 +45,7 @@ function modelApi(refuseDeploy: boolean): RendererHttp {
         };
       if (url.endsWith('/process/model-view')) return { xml, flow: [] };
       if (url.endsWith('/user/options')) return { records: USERS };
-      if (url.endsWith('/role/list')) return { records: ROLES.map((r) => ({ roleAlias: r.value, roleName: r.label.split(' ')[0] })) };
+      if (url.endsWith('/role/list')) return ROLES.map((r) => ({ roleAlias: r.value, roleName: r.label.split(' ')[0] }));
       if (url.endsWith('/dict/dictionary'))
         return [
           { dictKey: 'materialTotalDemand', dictValue: '材料总需用计划' },

@@ -9,6 +9,7 @@ import { useAtomValue } from 'jotai';
 import { Alert, App, Button, Card, Flex, Form, Input, Select, Skeleton, Space, Tag, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { lazyWithTimeout } from '../../app/lazy.ts';
+import { nodesOf } from '../../../engine/tree/forest.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useDictionary } from '../../renderers/data.ts';
 import { useHttp } from '../../renderers/http-context.tsx';
@@ -69,6 +70,12 @@ function useModelCheck(api: React.RefObject<ModelerApi | null>) {
   return { problems, check, schedule };
 }
 
+interface RoleNode {
+  roleAlias: string;
+  roleName: string;
+  children?: RoleNode[];
+}
+
 /** Our users (by id) and roles (by alias), the choices for a task's handlers. */
 function useHandlerOptions() {
   const http = useHttp();
@@ -79,9 +86,10 @@ function useHandlerOptions() {
   const roles = useQuery({
     queryKey: ['designer', 'roles'],
     queryFn: async () =>
-      (
-        await http.get<{ records: { roleAlias: string; roleName: string }[] }>('/api/blade-system/role/list', { current: 1, size: 500 })
-      ).records.map((r) => ({ value: r.roleAlias, label: `${r.roleName} (${r.roleAlias})` })),
+      nodesOf(await http.get<RoleNode[]>('/api/blade-system/role/list')).map((r) => ({
+        value: r.roleAlias,
+        label: `${r.roleName} (${r.roleAlias})`,
+      })),
   });
   return { users: users.data ?? [], roles: roles.data ?? [] };
 }

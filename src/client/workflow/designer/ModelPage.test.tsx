@@ -52,7 +52,7 @@ function modelApi() {
       if (url.endsWith('/model/list')) return { records: models, total: models.length, size: 10, current: 1 };
       if (url.endsWith('/manager/list')) return { records: [], total: 0, size: 200, current: 1 };
       if (url.endsWith('/user/options')) return { records: [] };
-      if (url.endsWith('/role/list')) return { records: [] };
+      if (url.endsWith('/role/list')) return [];
       if (url.endsWith('/dict/dictionary'))
         return [
           { dictKey: 'materialCheck', dictValue: '材料验收' },
