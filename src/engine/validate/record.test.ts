@@ -2,6 +2,7 @@
 // with a JSON pointer to the value.
 import { describe, expect, it } from 'vitest';
 import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
+import { UNCHANGED_SECRET, withoutUnchangedSecrets, withSecretPlaceholders } from '../model/secrets.ts';
 import { describePath, validateRecord } from './record.ts';
 
 const { catalog, ajv } = compiledSchemaSet();
@@ -224,5 +225,21 @@ describe('partial mode', () => {
   it('checks detail rows only when the details are sent', () => {
     expect(errorsOf(plan, { title: '改名' }, 'zh', 'partial')).toEqual([]);
     expect(errorsOf(plan, { details: [] }, 'zh', 'partial')).toEqual([{ path: '/details', message: '物资明细至少需要1行' }]);
+  });
+});
+
+describe('write-only fields sent back as the placeholder of a detail', () => {
+  const datasource = catalog.entities.datasource;
+  const edited = { id: '1', name: '成本库', host: '127.0.0.1', port: 5432, databaseName: 'cost', username: 'report' };
+
+  it('are "unchanged": no pattern or length check applies to them', () => {
+    expect(errorsOf(datasource, { ...edited, url: UNCHANGED_SECRET, password: UNCHANGED_SECRET })).toEqual([]);
+    expect(errorsOf(datasource, { ...edited, url: 'mysql://root@127.0.0.1/cost' }).map((e) => e.path)).toEqual(['/url']);
+  });
+
+  it('are answered by detail as the placeholder and dropped from what is written', () => {
+    const shown = withSecretPlaceholders(datasource, edited);
+    expect(shown).toMatchObject({ url: UNCHANGED_SECRET, password: UNCHANGED_SECRET, name: '成本库' });
+    expect(withoutUnchangedSecrets(datasource, { ...shown, password: 'new-secret' })).toEqual({ ...edited, password: 'new-secret' });
   });
 });

@@ -2,6 +2,7 @@
 // name the field by its label, in the caller's language, with a JSON pointer to the value.
 import type { Ajv } from '../dialect/ajv.ts';
 import { formatNames, t, typeNames, type MessageKey } from '../i18n/messages.ts';
+import { withoutUnchangedSecrets } from '../model/secrets.ts';
 import { matches } from '../predicate/predicate.ts';
 import type { DetailModel, EntityModel, FieldModel, JsonSchema, Lang } from '../model/types.ts';
 
@@ -193,7 +194,7 @@ export function validateRecord(
   record: Record<string, unknown>,
   { mode, lang, changed, prompts = false }: ValidateOptions,
 ): FieldError[] {
-  const numeric = withNumericDecimals(model, record);
+  const numeric = withNumericDecimals(model, withoutUnchangedSecrets(model, record));
   const checked = mode === 'partial' ? new Set(changed ?? Object.keys(record)) : undefined;
   const subject = checked ? Object.fromEntries(Object.entries(numeric).filter(([k]) => checked.has(k))) : numeric;
   const validate = validatorFor(ajv, model, mode);

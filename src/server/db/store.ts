@@ -3,6 +3,7 @@
 // to. Writes run the whole pipeline: normalize, compute, validate, check dictionaries and references,
 // then header and detail rows in one transaction.
 import { applyComputed } from '../../engine/compute/apply.ts';
+import { withoutUnchangedSecrets } from '../../engine/model/secrets.ts';
 import { forest } from '../../engine/tree/forest.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
@@ -524,6 +525,7 @@ export class EntityStore {
    * HH:mm:ss) dates it, and its code, in the past instead of now: the demo's history.
    */
   async create(body: Row, { createdAt }: { createdAt?: string } = {}): Promise<Row> {
+    body = withoutUnchangedSecrets(this.model, body);
     this.assertWrite();
     const { input, record: checked } = this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
@@ -542,6 +544,7 @@ export class EntityStore {
 
   /** Replaces a record's editable fields (and, when sent, its rows). Absent fields become empty. */
   async update(id: string, body: Row): Promise<Row> {
+    body = withoutUnchangedSecrets(this.model, body);
     this.assertWrite();
     const { input, record: checked } = this.prepare(body, 'full', false);
     await this.write(async (tx) => {
@@ -561,6 +564,7 @@ export class EntityStore {
 
   /** Changes only the fields sent; derived values are recomputed from the stored record. */
   async updatePart(id: string, body: Row): Promise<Row> {
+    body = withoutUnchangedSecrets(this.model, body);
     this.assertWrite();
     const given = normalizeInput(this.model.fields, body, false);
     const cleared = this.editableFields()

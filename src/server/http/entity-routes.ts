@@ -3,6 +3,7 @@
 // for tree entities. Each is a thin shell around the entity's store. The platform's extra paths
 // (a master list's `all`, an income contract's `submitApply`, …) are aliases the schema declares (x-entity.routes).
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { withSecretPlaceholders } from '../../engine/model/secrets.ts';
 import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
@@ -103,7 +104,7 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
 
   route.get(`${base}/detail`, async (request) => {
     const { value, by } = lookup(model, request.query as Query);
-    return ok(request, await (await storeFor(ctx, model, request, 'view')).detail(value, by));
+    return ok(request, withSecretPlaceholders(model, await (await storeFor(ctx, model, request, 'view')).detail(value, by)));
   });
 
   // {value, label} for reference pickers (keyword, paged, narrowed by the list's filters: cascading
