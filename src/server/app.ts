@@ -48,7 +48,7 @@ import {
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
-import { seedOnce } from './seed/seed.ts';
+import { moveFormerMenuPaths, seedOnce } from './seed/seed.ts';
 import { registerRegionRoutes, seedRegions } from './modules/system/regions.ts';
 import { registerNoticeRoutes } from './modules/desk/notice.ts';
 import { registerMessageRoutes } from './modules/message/routes.ts';
@@ -233,6 +233,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // reference data an installation that predates it gets too: only into an empty table
       await seedRegions(db, catalog.entities.region.table);
     }
+    await moveFormerMenuPaths(db, catalog);
     await releaseStartup?.();
     releaseStartup = undefined;
 

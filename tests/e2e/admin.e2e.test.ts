@@ -5,7 +5,7 @@
 // starts the app and Chromium).
 import type { Locator } from 'playwright-core';
 import { describe, test } from 'vitest';
-import { TEST_TIMEOUT, base, login, opened, openFromSidebar, page, poll, see, shot, toast } from './harness.ts';
+import { TEST_TIMEOUT, base, login, opened, openFromSidebar, page, poll, see, shot, tab, tabs, toast, waitForList } from './harness.ts';
 
 const content = () => page.locator('.zs-content');
 const dialog = () => page.locator('.ant-modal:visible').last();
@@ -141,6 +141,23 @@ describe('admin screens in the browser', () => {
       await shot('admin-tenant-datasource.png');
       await button(dialog(), '取消').click();
       await see(page.locator('.ant-modal:visible')).toHaveCount(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "the platform's view paths: /system/topmenu opens 顶部菜单, and our earlier spelling /system/topMenu is taken there",
+    async () => {
+      await login();
+      for (const path of ['/system/topmenu', '/system/topMenu']) {
+        await page.goto(`${base}${path}`);
+        await page.waitForURL((u) => u.pathname === '/system/topmenu');
+        await see(tab('顶部菜单')).toHaveAttribute('aria-selected', 'true');
+        await waitForList();
+        await see(tabs().getByRole('tab', { name: '顶部菜单', exact: true })).toHaveCount(1);
+      }
+      await page.goto(`${base}/report/reportlist`);
+      await see(tab('报表')).toHaveAttribute('aria-selected', 'true');
     },
     TEST_TIMEOUT,
   );

@@ -320,4 +320,34 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     const english = (await json('GET', '/blade-system/role/list', { ...auth, 'accept-language': 'en' })).body.data as Row[];
     expect(english[0].parentName).toBe('Top level');
   });
+  it("points the menus of the platform's own pages where its client keeps their views", async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const routes = nodesOf<{ path: string; children?: { path: string }[] }>(
+      (await json('GET', '/blade-system/menu/routes', auth)).body.data,
+    );
+    const paths = routes.map((m) => m.path);
+    for (const view of [
+      '/desk/notice',
+      '/system/user',
+      '/system/dept',
+      '/system/post',
+      '/system/dict',
+      '/system/menu',
+      '/system/topmenu',
+      '/system/param',
+      '/system/tenant',
+      '/system/client',
+      '/authority/role',
+      '/authority/datascope',
+      '/authority/apiscope',
+      '/base/region',
+      '/monitor/log/usual',
+      '/monitor/log/api',
+      '/monitor/log/error',
+      '/tool/code',
+      '/tool/datasource',
+      '/report/reportlist',
+    ])
+      expect(paths, view).toContain(view);
+  });
 });

@@ -142,8 +142,18 @@ export function resolve(path: string, menus: MenuNode[]): Resolved {
     if (params) return { route, params };
   }
   const clean = path.replace(/\/index$/, '');
-  const menu = pageMenus(menus).find((m) => m.path === clean);
+  const pages = pageMenus(menus);
+  const menu = pages.find((m) => m.path === clean) ?? pages.find((m) => sameSpelling(m.path, clean));
   return { menu, params: {} };
+}
+
+/**
+ * Menu paths spelled apart only in case and hyphens are one page: the platform's clients write
+ * `/system/topmenu` where our earlier menus said `/system/topMenu`, and old bookmarks keep either.
+ */
+function sameSpelling(a: string, b: string): boolean {
+  const plain = (p: string) => p.toLowerCase().replace(/-/g, '');
+  return plain(a) === plain(b);
 }
 
 function tabFor(path: string, r: Resolved): Tab {
@@ -184,6 +194,8 @@ export function AppRouter() {
   const setTabs = useSetAtom(tabsAtom);
   const setVisits = useSetAtom(visitsAtom);
   const resolved = useMemo(() => resolve(location, menus), [location, menus]);
+  // another spelling of a menu's path: it is taken to the menu's own (one tab, the menu highlighted)
+  const respelled = resolved.menu !== undefined && location.replace(/\/index$/, '') !== resolved.menu.path;
   const meta: RouteMeta = resolved.route?.meta ?? {};
   const decision = guard({ path: location, meta, loggedIn: userInfo !== null, token, locked: lock !== null });
 
@@ -193,7 +205,7 @@ export function AppRouter() {
       const timer = setTimeout(() => navigate(decision.to, { replace: true }), decision.delayMs ?? 0);
       return () => clearTimeout(timer);
     }
-    if (decision.addTab && (resolved.route || resolved.menu)) {
+    if (decision.addTab && !respelled && (resolved.route || resolved.menu)) {
       const tab = tabFor(location, resolved);
       const tabs = appStore.get(tabsAtom);
       if (!tabs.some((t) => t.value === location)) setTabs([...tabs, tab]);
@@ -219,6 +231,7 @@ export function AppRouter() {
   }, [resolved, lang]);
 
   if (location === '/' || location === '/wel') return <Redirect to={website.firstPage.path} replace />;
+  if (respelled) return <Redirect to={resolved.menu!.path} replace />;
   if (decision.kind === 'redirect') return <Loading />;
   if (!resolved.route && !resolved.menu) return <Redirect to="/404" replace />;
   const content = (

@@ -428,6 +428,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       parent: spec.menu.parent,
       code: spec.menu.code ?? snakeCase(key),
       path: spec.menu.path ?? `/${spec.menu.parent.replace(/_/g, '-')}/${key}`,
+      formerPaths: spec.menu.formerPaths ?? [],
       sort: spec.menu.sort ?? 0,
       buttons: spec.menu.buttons ?? [],
     },

@@ -173,6 +173,8 @@ export interface MenuModel {
   parent: string;
   code: string;
   path: string;
+  /** Routes the list page had before (x-entity.menu.formerPaths): moved to `path` on start, and opened as `path`. */
+  formerPaths: readonly string[];
   sort: number;
   buttons: readonly { code: string; name: string; en: string }[];
 }

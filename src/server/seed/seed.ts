@@ -20,7 +20,7 @@
 //   { "reject": "@doc", "as": "costmgr", "comment": "…" }      the user rejects it back to its submitter
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EntityModel } from '../../engine/model/types.ts';
+import type { EntityCatalog, EntityModel } from '../../engine/model/types.ts';
 import { nowText } from '../clock.ts';
 import type { DemoLevel } from '../config.ts';
 import type { Queryable, Row } from '../db/db.ts';
@@ -139,6 +139,26 @@ function subtrees(rows: MenuRow[], codes: string[]): MenuRow[] {
     walk(root);
   }
   return out;
+}
+
+/**
+ * An installation seeded before an entity's list page moved (x-entity.menu.formerPaths) still has
+ * its menu entry at the old route: moved to the new one, in one statement, on every start. An entry
+ * a tenant pointed elsewhere is left alone. Answers how many entries moved.
+ */
+export async function moveFormerMenuPaths(db: Queryable, catalog: EntityCatalog): Promise<number> {
+  const moves = Object.values(catalog.entities)
+    .filter((m) => m.menu?.formerPaths.length)
+    .map((m) => ({ code: m.menu!.code, path: m.menu!.path, former: m.menu!.formerPaths }));
+  if (!moves.length) return 0;
+  const moved = await db.query(
+    `UPDATE ${q(catalog.entities.menu.table)} m SET path = x.path
+       FROM jsonb_to_recordset($1::jsonb) AS x(code text, path text, former jsonb)
+      WHERE m.code = x.code AND m.category = 1 AND m.path IN (SELECT jsonb_array_elements_text(x.former))
+      RETURNING m.id`,
+    [JSON.stringify(moves)],
+  );
+  return moved.length;
 }
 
 const STANDARD_BUTTONS = [
