@@ -77,6 +77,20 @@ export async function demand(api: Api, projectId: string, rows: Record<string, u
   });
 }
 
+/** A user of `roleId` named `alias` (password secret1), created as an administrator does; answers its id. */
+export async function userOfRole(admin: Api, alias: string, roleId: string): Promise<string> {
+  const user = await admin.post('/api/blade-system/user/save', {
+    account: alias,
+    password: 'secret1',
+    name: alias,
+    realName: alias,
+    roleId,
+    status: 1,
+  });
+  expect(user.body.code, JSON.stringify(user.body)).toBe(200);
+  return user.body.data.id;
+}
+
 /** How many records a list finds: its page's total, or the nodes of its forest. */
 export async function count(api: Api, url: string, query: Record<string, string> = {}) {
   const res = await api.get(url, { size: '1', ...query });

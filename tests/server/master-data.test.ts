@@ -8,6 +8,7 @@ import { compile } from '../../src/engine/model/compile.ts';
 import { dependencyOrder, sampleRecord } from '../../src/engine/sample/sample.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
+import { userOfRole } from './fixtures.ts';
 
 const { catalog } = compile(readSchemaSource());
 const { entities } = catalog;
@@ -63,20 +64,12 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
         })
       ).body.code,
     ).toBe(200);
-    const user = await admin.post('/api/blade-system/user/save', {
-      account: alias,
-      password: 'secret1',
-      name: alias,
-      realName: alias,
-      roleId: role.body.data.id,
-      status: 1,
-    });
-    expect(user.body.code, JSON.stringify(user.body)).toBe(200);
+    const userId = await userOfRole(admin, alias, role.body.data.id);
     return client(
       server,
       await server.tokens.sign({
         tenant_id: tenant.tenantId,
-        user_id: user.body.data.id,
+        user_id: userId,
         dept_id: '',
         role_id: role.body.data.id,
         role_name: alias,

@@ -6,7 +6,7 @@
 // else; one it takes for no route is 404; none answers data without a token or past a scope.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project } from './fixtures.ts';
+import { project, userOfRole } from './fixtures.ts';
 import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 
 interface Answer {
@@ -131,16 +131,8 @@ describe.each(databaseKinds())('paths spelled differently on %s', (kind) => {
           })
         ).body.code,
       ).toBe(200);
-      const user = await tenantAdmin.post('/api/blade-system/user/save', {
-        account: alias,
-        password: 'secret1',
-        name: alias,
-        realName: alias,
-        roleId: role.body.data.id,
-        status: 1,
-      });
-      expect(user.body.code, JSON.stringify(user.body)).toBe(200);
-      return server.tokens.sign({ tenant_id: tenant.tenantId, user_id: user.body.data.id, role_id: role.body.data.id, role_name: alias });
+      const userId = await userOfRole(tenantAdmin, alias, role.body.data.id);
+      return server.tokens.sign({ tenant_id: tenant.tenantId, user_id: userId, role_id: role.body.data.id, role_name: alias });
     };
     clerk = await member([]);
     granted = await member([scope.body.data.id]);

@@ -3,11 +3,12 @@
 // search field sent as the text "undefined"), and import-user (multipart field `file`, optional
 // isCovered). The workbooks are built and read back with exceljs, as a person's spreadsheet would be;
 // each refused row is named by its row in the sheet, and nothing of it is written.
-import { deflateRawSync } from 'node:zlib';
+import { zipOfZeros } from '../support/zip.ts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
+import { userOfRole } from './fixtures.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const HEADER_ZH = [
@@ -64,34 +65,6 @@ async function sheetOf(raw: Buffer): Promise<string[][]> {
     rows.push(cells);
   });
   return rows;
-}
-
-/** A zip of one part that inflates to `size` zero bytes: a few kilobytes on the wire. */
-function zipBomb(size: number): Buffer {
-  const data = deflateRawSync(Buffer.alloc(size));
-  const name = Buffer.from('xl/worksheets/sheet1.xml');
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(name.length, 28);
-  const directory = local.length + name.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(directory, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
 }
 
 /** A multipart/form-data body with one file part, as the client's upload sends it. */
@@ -338,7 +311,7 @@ describe.each(databaseKinds())('user export, template and import on %s', (kind) 
     expect(english.body.msg).toBe(
       'Only .xlsx Excel files can be imported (not .xls or any other format; save it as .xlsx in Excel): users.csv',
     );
-    const bomb = await importFile(zipBomb(64 * 1024 * 1024));
+    const bomb = await importFile(zipOfZeros(64 * 1024 * 1024));
     expect(bomb).toMatchObject({ status: 400, body: { msg: '工作簿解压后超过 16 MB,未导入任何数据' } });
     const rows: Cell[][] = [HEADER_ZH];
     for (let i = 0; i < 501; i++) rows.push([null, `bulk_${i}`, `批量${i}`, `批量${i}`]);
@@ -365,18 +338,10 @@ describe.each(databaseKinds())('user export, template and import on %s', (kind) 
         dataScopeIds: [],
         apiScopeIds: [],
       });
-      const user = await admin.post('/api/blade-system/user/save', {
-        account: alias,
-        password: 'secret1',
-        name: alias,
-        realName: alias,
-        roleId: role.body.data.id,
-        status: 1,
-      });
-      expect(user.body.code, JSON.stringify(user.body)).toBe(200);
+      const userId = await userOfRole(admin, alias, role.body.data.id);
       return server.tokens.sign({
         tenant_id: tenant.tenantId,
-        user_id: user.body.data.id,
+        user_id: userId,
         dept_id: '',
         role_id: role.body.data.id,
         role_name: alias,

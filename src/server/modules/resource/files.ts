@@ -3,6 +3,7 @@
 // format's signature (a script renamed to .png is not a picture). Each refusal is an AppError
 // naming the problem in the caller's language.
 import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 
 export interface UploadLimits {
@@ -123,3 +124,36 @@ export function objectName(today: string, ext: string): string {
 }
 
 export const OBJECT_NAME = /^upload\/\d{8}\/[0-9a-f]{32}\.[a-z0-9]{1,10}$/;
+
+/**
+ * The one file of a multipart request (field `file`), read up to `maxBytes`, its name vetted by
+ * `nameOf` (which answers the name kept, or refuses it) before the body is read. Refusals:
+ * fileMissing, fileTooLarge, and whatever `nameOf` throws; a refused file is drained.
+ */
+export async function readUploadedFile(
+  request: FastifyRequest,
+  maxBytes: number,
+  nameOf: (raw: string | undefined) => string,
+): Promise<{ filename: string; body: Buffer }> {
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    // one byte past the limit is read, so that a file of exactly the limit passes
+    part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1 } });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError(400, 'fileMissing');
+    throw err;
+  }
+  if (!part || part.fieldname !== 'file') {
+    part?.file.resume();
+    throw new AppError(400, 'fileMissing');
+  }
+  try {
+    const filename = nameOf(part.filename);
+    return { filename, body: await part.toBuffer() };
+  } catch (err) {
+    part.file.resume();
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(400, 'fileTooLarge', { limit: sizeText(maxBytes) });
+    throw err;
+  }
+}

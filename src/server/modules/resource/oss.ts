@@ -34,7 +34,7 @@ import {
   mimeOf,
   OBJECT_NAME,
   objectName,
-  sizeText,
+  readUploadedFile,
   type UploadLimits,
 } from './files.ts';
 import { readSecret, UPLOADED, type UploadedFile } from './hooks.ts';
@@ -191,31 +191,6 @@ export class Storages {
   }
 }
 
-/** The multipart upload's one file, or the reason it cannot be read. */
-async function readUpload(request: FastifyRequest, limits: UploadLimits): Promise<{ filename: string; body: Buffer }> {
-  let part: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    // one byte past the limit is read, so that a file of exactly the limit passes
-    part = await request.file({ limits: { fileSize: limits.maxBytes + 1, files: 1 } });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError(400, 'fileMissing');
-    throw err;
-  }
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume();
-    throw new AppError(400, 'fileMissing');
-  }
-  try {
-    const filename = checkFileName(part.filename);
-    return { filename, body: await part.toBuffer() };
-  } catch (err) {
-    part.file.resume();
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError(400, 'fileTooLarge', { limit: sizeText(limits.maxBytes) });
-    throw err;
-  }
-}
-
 export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext, settings: StorageSettings): Promise<Storages> {
   // preservePath: the name arrives as sent, so that a name with a path is refused, not silently cut
   await app.register(multipart, { preservePath: true, limits: { fileSize: settings.uploadMaxMb * MB, files: 1, fields: 10, parts: 12 } });
@@ -234,7 +209,7 @@ export async function registerOssRoutes(app: FastifyInstance, ctx: RouteContext,
       query.kind === 'avatar'
         ? { maxBytes: Math.min(AVATAR_LIMITS.maxBytes, configured.maxBytes), types: AVATAR_LIMITS.types }
         : configured;
-    const { filename, body } = await readUpload(request, limits);
+    const { filename, body } = await readUploadedFile(request, limits.maxBytes, checkFileName);
     const ext = checkExtension(filename, limits);
     checkSize(body.length, limits);
     checkContent(ext, body);

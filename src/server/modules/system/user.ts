@@ -16,7 +16,7 @@ import { envelope } from '../../http/envelope.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { sendWorkbook } from '../../http/export.ts';
 import { NotAWorkbook, readWorkbook, UNPACKED_LIMIT, WorkbookTooLarge } from '../../http/xlsx-read.ts';
-import { extensionOf, sizeText } from '../resource/files.ts';
+import { extensionOf, readUploadedFile, sizeText } from '../resource/files.ts';
 import { exportUsers, importUsers, sheetRows, userTemplate } from './user-excel.ts';
 import { clientHash, isClientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
@@ -34,33 +34,11 @@ export interface UserRouteOptions {
   importMaxBytes: number;
 }
 
-/** The uploaded workbook of import-user (multipart field `file`, an .xlsx), or why it cannot be read. */
-async function readImportFile(request: FastifyRequest, maxBytes: number): Promise<{ name: string; body: Buffer }> {
-  let part: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    // one byte past the limit is read, so that a file of exactly the limit passes
-    part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1 } });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError(400, 'fileMissing');
-    throw err;
-  }
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume();
-    throw new AppError(400, 'fileMissing');
-  }
-  const name = (part.filename ?? '').split(/[\\/]/).pop()!.slice(0, 80);
-  if (extensionOf(name) !== 'xlsx') {
-    part.file.resume();
-    throw new AppError(400, 'importFileType', { name });
-  }
-  try {
-    return { name, body: await part.toBuffer() };
-  } catch (err) {
-    part.file.resume();
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError(400, 'fileTooLarge', { limit: sizeText(maxBytes) });
-    throw err;
-  }
+/** The name of import-user's workbook (an .xlsx), or why it is refused. */
+function workbookName(raw: string | undefined): string {
+  const name = (raw ?? '').split(/[\\/]/).pop()!.slice(0, 80);
+  if (extensionOf(name) !== 'xlsx') throw new AppError(400, 'importFileType', { name });
+  return name;
 }
 
 export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, identity: IdentityService, options: UserRouteOptions) {
@@ -198,13 +176,13 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     // new accounts get the tenant's initial password, as a reset gives it
     const password = await readParam(ctx.db, ctx.catalog, actor.tenantId, PARAMS.initPassword, '');
     if (!password) throw badRequest('missingParam', { param: PARAMS.initPassword });
-    const file = await readImportFile(request, options.importMaxBytes);
+    const file = await readUploadedFile(request, options.importMaxBytes, workbookName);
     let book: Awaited<ReturnType<typeof readWorkbook>>;
     try {
       book = await readWorkbook(file.body);
     } catch (err) {
       if (err instanceof WorkbookTooLarge) throw badRequest('importUnpackedTooLarge', { limit: sizeText(UNPACKED_LIMIT) });
-      if (err instanceof NotAWorkbook) throw badRequest('importNotWorkbook', { name: file.name });
+      if (err instanceof NotAWorkbook) throw badRequest('importNotWorkbook', { name: file.filename });
       throw err;
     }
     const report = await importUsers(ctx, store, sheetRows(book, model, request.lang), { covered, password });
