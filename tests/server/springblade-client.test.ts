@@ -225,6 +225,24 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     expect(await server.db.query(`SELECT 1 FROM blade_user WHERE account = 'saber_zoned'`)).toEqual([]);
   });
 
+  it('takes a dictionary entry whose key the client sends as a number, and stores it as our own client does', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const [sex] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_dict WHERE code = 'sex' AND parent_id = 0`);
+    const saved = JSON.parse(
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: '/blade-system/dict/submit',
+          headers: auth,
+          payload: { parentId: sex.id, code: 'sex', dictKey: 3, dictValue: '未知', sort: 3, remark: '', isSealed: 0 },
+        })
+      ).body,
+    );
+    expect(saved, JSON.stringify(saved)).toMatchObject({ code: 200, data: { dictKey: '3' } });
+    const [stored] = await server.db.query<{ key: string }>(`SELECT dict_key AS key FROM blade_dict WHERE id = $1`, [saved.data.id]);
+    expect(stored.key).toBe('3');
+  });
+
   it('takes a data source as a JDBC URL with the user and password in their own fields', async () => {
     const auth = { 'blade-auth': `bearer ${await server.token()}` };
     const save = async (body: Record<string, unknown>) =>

@@ -127,7 +127,8 @@ const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3
 function normalizeValue(f: FieldModel, v: unknown): unknown {
   if ((f.kind === 'decimal' || f.kind === 'integer') && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
   if (f.kind === 'date' && typeof v === 'string') return LOCAL_DATE_TIME.exec(v)?.[1] ?? v;
-  if (f.dict && !f.dict.multiple && f.kind === 'string' && typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  // the platform's clients send numbers for text (a dictionary key typed as a number, `dictKey: 3`)
+  if (f.kind === 'string' && typeof v === 'number' && Number.isFinite(v)) return String(v);
   return v;
 }
 
