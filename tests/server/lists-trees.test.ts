@@ -229,14 +229,16 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     const provinces = await level('00');
     expect(provinces).toHaveLength(34);
     expect(provinces).toContainEqual(
-      expect.objectContaining({ id: expect.any(String), key: '32', value: '32', title: '江苏省', hasChildren: true }),
+      expect.objectContaining({ id: '32', parentId: '00', key: '32', value: '32', title: '江苏省', hasChildren: true }),
     );
     expect(await level('32')).toContainEqual(expect.objectContaining({ key: '3201', title: '南京市', hasChildren: true }));
     expect(await level('3201')).toContainEqual(expect.objectContaining({ key: '320102', title: '玄武区', hasChildren: false }));
     // a municipality's counties under a city of its own name
     expect(await level('11')).toEqual([expect.objectContaining({ key: '1101', title: '北京市', hasChildren: true })]);
     expect(await level('1101')).toContainEqual(expect.objectContaining({ key: '110101', title: '东城区' }));
-    const nanjing = (await api.get('/api/blade-system/region/detail', { code: '3201' })).body.data;
+    // a node's id is its code: the platform's client asks for the record by it (detail?code=<node id>)
+    const nanjingNode = (await level('32')).find((n: { title: string }) => n.title === '南京市');
+    const nanjing = (await api.get('/api/blade-system/region/detail', { code: nanjingNode.id })).body.data;
     expect(nanjing).toMatchObject({ name: '南京市', provinceName: '江苏省', regionLevel: '2', ancestors: '00,32' });
     const save = (body: Record<string, unknown>) => platform.post('/api/blade-system/region/save', body).then((r) => r.body);
     expect((await save({ code: '320199', parentCode: '3201', name: '新区', regionLevel: '3', sort: 99 })).code).toBe(200);

@@ -516,7 +516,10 @@ export class EntityStore {
   private treeNode(r: Row, tree: NonNullable<EntityModel['tree']>): TreeNode {
     const key = String(r[tree.keyField]);
     const title = this.model.titleField ? String(r[this.model.titleField] ?? '') : key;
-    return { id: String(r.id), parentId: String(r[tree.parentField] ?? tree.root), title, key, value: key };
+    // a tree keyed by another field (a region by its code) names its nodes by that key, as the
+    // platform does: its clients ask for a node's record by the node's id (region/detail?code=)
+    const id = tree.keyField === 'id' ? String(r.id) : key;
+    return { id, parentId: String(r[tree.parentField] ?? tree.root), title, key, value: key };
   }
 
   // ---- writes ----

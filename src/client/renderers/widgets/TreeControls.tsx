@@ -52,7 +52,9 @@ export function TreeSelectControl({ field, value, onChange, onBlur, id, readOnly
   const lang = useAtomValue(langAtom);
   const target = treeTarget(field.ref!.entity);
   const tree = target.tree!;
-  const self = values?.id === undefined ? undefined : String(values.id);
+  // the record itself cannot be its own parent (its key: an id, or a region's code)
+  const selfKey = values?.[tree.keyField];
+  const self = selfKey === undefined || selfKey === null ? undefined : String(selfKey);
   const [nodes, setNodes] = useState<FlatNode[]>([{ id: tree.root, pId: null, value: tree.root, title: t('widget.topLevel') }]);
   const current = value === undefined || value === null || value === '' ? undefined : String(value);
   const { data: labels } = useReferenceLabels(target.key, current && current !== tree.root ? [current] : [], field.ref!.valueField);
@@ -69,7 +71,7 @@ export function TreeSelectControl({ field, value, onChange, onBlur, id, readOnly
       value: String(c.value ?? c.key),
       title: String(c.title),
       isLeaf: !c.hasChildren,
-      disabled: String(c.id) === self,
+      disabled: String(c.value ?? c.key) === self,
     }));
     setNodes((old) => [...old.filter((n) => !fresh.some((f) => f.id === n.id)), ...fresh]);
   };
