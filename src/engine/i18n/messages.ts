@@ -144,7 +144,7 @@ export const messages = {
   registerClosed: { zh: '系统未开放注册', en: 'Registration is closed' },
   passwordMismatch: { zh: '两次输入的密码不一致', en: 'The two passwords entered do not match' },
   oldPasswordWrong: { zh: '原密码不正确', en: 'The old password is wrong' },
-  passwordFormat: { zh: '密码须为客户端加密后的32位十六进制串', en: 'The password must arrive hashed by the client (32 hex digits)' },
+  passwordFormat: { zh: '请填写原密码、新密码和确认密码', en: 'Enter the old password, the new one and its confirmation' },
   accountQuota: { zh: '租户账号额度已用完', en: 'The tenant has used up its account quota' },
   notSupportedYet: { zh: '{feature}暂不支持', en: '{feature} is not supported yet' },
   exportTooLarge: { zh: '导出的记录超过{limit}条,请缩小查询范围', en: 'More than {limit} records to export; narrow the search' },

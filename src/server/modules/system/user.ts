@@ -101,11 +101,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
   app.post(`${base}/update-password`, async (request) => {
     const actor = actorOf(request);
     const { oldPassword = '', newPassword = '', newPassword1 = '' } = { ...(request.query as Query), ...((request.body ?? {}) as Query) };
-    if (![oldPassword, newPassword, newPassword1].every(isClientHash)) throw badRequest('passwordFormat');
+    if (![oldPassword, newPassword, newPassword1].every((p) => typeof p === 'string' && p !== '')) throw badRequest('passwordFormat');
     if (newPassword !== newPassword1) throw badRequest('passwordMismatch');
-    if (!(await identity.checkCredential('user', actor.userId, oldPassword))) throw badRequest('oldPasswordWrong');
+    // our client sends the md5 of each password, as the commercial flavour does; the platform's
+    // open-source client sends the passwords themselves, hashed here the same way
+    const hashed = (password: string) => (isClientHash(password) ? password : clientHash(password));
+    if (!(await identity.checkCredential('user', actor.userId, hashed(oldPassword)))) throw badRequest('oldPasswordWrong');
     await ctx.db.transaction(async (tx) => {
-      await identity.setCredential(tx, 'user', actor.userId, newPassword);
+      await identity.setCredential(tx, 'user', actor.userId, hashed(newPassword));
       await identity.revokeUsers(tx, [actor.userId]);
     });
     return ok(request);
