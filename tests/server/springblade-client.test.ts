@@ -368,4 +368,44 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     ])
       expect(paths, view).toContain(view);
   });
+  it('changes a password the client sends as text, as it sends it from the profile page', async () => {
+    const signedIn = await signIn('clerk', 'clerk');
+    expect(signedIn.body.code, JSON.stringify(signedIn.body)).toBe(200);
+    const auth = { 'blade-auth': `bearer ${signedIn.body.data.accessToken}` };
+    const change = (query: Record<string, string>) => json('POST', '/blade-system/user/update-password', auth, query);
+    expect((await change({ oldPassword: 'nope', newPassword: 'Clerk#2027', newPassword1: 'Clerk#2027' })).body.msg).toBe('原密码不正确');
+    expect((await change({ oldPassword: 'clerk', newPassword: 'Clerk#2027', newPassword1: 'Clerk#2028' })).body.msg).toBe(
+      '两次输入的密码不一致',
+    );
+    expect((await change({ oldPassword: 'clerk', newPassword: 'Clerk#2027', newPassword1: 'Clerk#2027' })).body.code).toBe(200);
+    expect((await signIn('clerk', 'clerk')).body.code).toBe(400);
+    expect((await signIn('clerk', 'Clerk#2027')).body.code).toBe(200);
+  });
+
+  it('keeps the scope rules as the client writes them: an API path without /api, a data rule with its class and fields', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    const [menu] = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = 'notice' AND category = 1`);
+    const post = async (url: string, payload: Record<string, unknown>) =>
+      JSON.parse((await server.app.inject({ method: 'POST', url, headers: auth, payload })).body);
+    const api = await post('/blade-system/api-scope/submit', {
+      menuId: menu.id,
+      resourceCode: 'notice_list',
+      scopeName: '通知列表',
+      scopePath: '/blade-desk/notice/list',
+      scopeType: '1',
+    });
+    expect(api, JSON.stringify(api)).toMatchObject({ code: 200, data: { scopePath: '/api/blade-desk/notice/list' } });
+    const data = await post('/blade-system/data-scope/submit', {
+      menuId: menu.id,
+      resourceCode: 'notice',
+      scopeName: '本人可见',
+      scopeColumn: 'create_user',
+      scopeType: 2,
+      scopeField: '*',
+      scopeClass: 'org.springblade.desk.mapper.NoticeMapper.selectNoticePage',
+    });
+    expect(data, JSON.stringify(data)).toMatchObject({ code: 200 });
+    const detail = (await json('GET', `/blade-system/data-scope/detail?id=${data.data.id}`, auth)).body.data;
+    expect(detail).toMatchObject({ scopeField: '*', scopeClass: 'org.springblade.desk.mapper.NoticeMapper.selectNoticePage' });
+  });
 });

@@ -44,6 +44,20 @@ function refreshAccess(access: AccessControl): EntityHooks {
   };
 }
 
+/**
+ * API scope rules match the paths of our API, which all start with /api; the platform's clients
+ * write a service path (/blade-system/user/**), which is the same route without the prefix.
+ */
+function apiScopeHooks(access: AccessControl): EntityHooks {
+  return {
+    ...refreshAccess(access),
+    beforeWrite: async ({ record }) => {
+      const path = record.scopePath;
+      if (typeof path === 'string' && !path.startsWith('/api/')) record.scopePath = `/api${path}`;
+    },
+  };
+}
+
 function refreshParams(caches: CacheBus | undefined): EntityHooks {
   return {
     afterWrite: async ({ tx }) => caches?.announce(tx, 'params'),
@@ -151,7 +165,7 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
     role: refreshAccess(access),
     menu: refreshAccess(access),
     dataScope: refreshAccess(access),
-    apiScope: refreshAccess(access),
+    apiScope: apiScopeHooks(access),
     tenantPackage: refreshAccess(access),
     param: refreshParams(caches),
   };
