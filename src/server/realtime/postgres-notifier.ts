@@ -12,6 +12,8 @@ const RETRY_MAX_MS = 15_000;
 export class PostgresNotifier extends SqlNotifier {
   private client: pg.PoolClient | undefined;
   private closed = false;
+  /** The reconnect under way, if any. */
+  private reconnecting: Promise<void> | undefined;
   private retryMs = RETRY_MIN_MS;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -32,6 +34,8 @@ export class PostgresNotifier extends SqlNotifier {
 
   private async listen(): Promise<void> {
     const client = await this.pool.connect();
+    // closed while the connection was being made: a client kept here would hold pool.end() forever
+    if (this.closed) return client.release(true);
     client.on('notification', (msg) => {
       if (msg.channel === LIVE_CHANNEL) this.receive(msg.payload);
     });
@@ -43,6 +47,7 @@ export class PostgresNotifier extends SqlNotifier {
       client.release(true);
       throw err;
     }
+    if (this.closed) return client.release(true);
     this.client = client;
     this.retryMs = RETRY_MIN_MS;
   }
@@ -64,9 +69,13 @@ export class PostgresNotifier extends SqlNotifier {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (this.closed) return;
-      this.listen().then(
-        () => this.emit({ tenantId: '', userIds: [], name: 'refresh', everyone: true }),
-        () => this.scheduleReconnect(),
+      this.reconnecting = this.listen().then(
+        () => {
+          if (!this.closed) this.emit({ tenantId: '', userIds: [], name: 'refresh', everyone: true });
+        },
+        () => {
+          if (!this.closed) this.scheduleReconnect();
+        },
       );
     }, delay);
     this.retryTimer.unref();
@@ -75,6 +84,8 @@ export class PostgresNotifier extends SqlNotifier {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    // a reconnect under way gives its connection back once it is made (listen checks `closed`)
+    await this.reconnecting;
     const client = this.client;
     this.client = undefined;
     if (!client) return;
