@@ -8,21 +8,22 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
   base,
+  confirmSubmit,
   entityList,
   listRow,
   login,
   page,
   pickOption,
+  searchList,
   see,
   shot,
   sideItem,
+  signInAs,
   squash,
   TEST_TIMEOUT,
   toast,
   typeInto,
   waitForList,
-  signInAs,
-  searchList,
 } from './harness.ts';
 
 const STAMP = Date.now();
@@ -210,11 +211,7 @@ describe('a monthly demand picks the lines of an approved expense contract', () 
       await findContract();
       await see(listRow(CONTRACT)).toContainText('草稿');
       await listRow(CONTRACT).getByText('提交', { exact: true }).click();
-      await page
-        .getByRole('dialog')
-        .filter({ hasText: '确定提交审批?' })
-        .getByRole('button', { name: /确\s*定|OK/ })
-        .click();
+      await confirmSubmit();
       await see(toast('提交成功')).toBeVisible();
       await waitForList();
       await see(listRow(CONTRACT)).toContainText('审批中');

@@ -210,6 +210,12 @@ export async function confirmButton(name: RegExp = /确\s*定/) {
   return box.getByRole('button', { name });
 }
 
+/** Presses 确定 in the open 确定提交审批? dialog once it has finished opening (a click during its animation can miss). */
+export async function confirmSubmit() {
+  const dialog = await opened(page.getByRole('dialog').filter({ hasText: '确定提交审批?' }));
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+}
+
 /** `popup` (a popover, drawer or modal), once it is visible and has finished its opening animation. */
 export async function opened(popup: Locator) {
   await settled(popup);

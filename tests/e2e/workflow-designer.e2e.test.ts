@@ -6,22 +6,23 @@
 // manager's 待签事务 — and no longer the project manager's.
 import { describe, expect, test } from 'vitest';
 import {
-  poll,
+  confirmSubmit,
   listRow,
   login,
   openFromSidebar,
   page,
   pickOption,
+  poll,
+  saveOneLinePlan,
+  searchList,
   see,
   shot,
   sideItem,
+  signInAs,
+  SLOW_SERVER,
   squash,
   TEST_TIMEOUT,
   toast,
-  saveOneLinePlan,
-  SLOW_SERVER,
-  signInAs,
-  searchList,
 } from './harness.ts';
 
 const TITLE = `设计器测试计划 ${Date.now()}`;
@@ -121,11 +122,7 @@ describe('flow model designer', () => {
         (r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/materialTotalDemand/submit'),
         { timeout: SLOW_SERVER },
       );
-      await page
-        .getByRole('dialog')
-        .filter({ hasText: '确定提交审批?' })
-        .getByRole('button', { name: /确\s*定|OK/ })
-        .click();
+      await confirmSubmit();
       const answer = (await (await submitted).json()) as { success?: boolean; msg?: string };
       expect(answer.success, `the submit was refused: ${answer.msg}`).toBe(true);
       await see(toast('提交成功')).toBeVisible();

@@ -5,21 +5,22 @@
 // then sees the plan approved in its list and the process finished in 已发事务.
 import { describe, expect, test } from 'vitest';
 import {
+  confirmSubmit,
+  entityList,
+  listRow,
   login,
   openFromSidebar,
   page,
+  saveOneLinePlan,
+  searchList,
   see,
   shot,
   sideItem,
+  signInAs,
   squash,
   TEST_TIMEOUT,
   toast,
   waitForList,
-  entityList,
-  listRow,
-  saveOneLinePlan,
-  signInAs,
-  searchList,
 } from './harness.ts';
 
 const TITLE = `审批测试计划 ${Date.now()}`;
@@ -52,8 +53,7 @@ describe('approval of a material total demand plan', () => {
       await see(listRow(TITLE)).toContainText('草稿');
 
       await listRow(TITLE).getByText('提交', { exact: true }).click();
-      const confirm = page.getByRole('dialog').filter({ hasText: '确定提交审批?' });
-      await confirm.getByRole('button', { name: /确\s*定|OK/ }).click();
+      await confirmSubmit();
       await see(toast('提交成功')).toBeVisible();
       await waitForList();
       await see(listRow(TITLE)).toContainText('审批中');
