@@ -5,7 +5,22 @@
 // starts the app and Chromium).
 import type { Locator } from 'playwright-core';
 import { describe, test } from 'vitest';
-import { TEST_TIMEOUT, base, login, opened, openFromSidebar, page, poll, see, shot, tab, tabs, toast, waitForList } from './harness.ts';
+import {
+  TEST_TIMEOUT,
+  base,
+  login,
+  opened,
+  openFromSidebar,
+  page,
+  poll,
+  searchList,
+  see,
+  shot,
+  tab,
+  tabs,
+  toast,
+  waitForList,
+} from './harness.ts';
 
 const content = () => page.locator('.zs-content');
 const dialog = () => page.locator('.ant-modal:visible').last();
@@ -158,6 +173,28 @@ describe('admin screens in the browser', () => {
       }
       await page.goto(`${base}/report/reportlist`);
       await see(tab('报表')).toHaveAttribute('aria-selected', 'true');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    '机构管理: a search shows the departments it found as their tree, with the count',
+    async () => {
+      await login();
+      await openFromSidebar('机构管理');
+      // the group and its two companies carry the group's name in their full names; the cost centre does not
+      await searchList('机构全称', '筑算建设集团');
+      const rows = content().locator('tbody tr.zs-grid-row');
+      await see(rows).toHaveCount(3);
+      await see(rows.nth(0)).toContainText('筑算建设集团');
+      await see(rows.nth(0).getByRole('button', { name: '收起' })).toBeVisible();
+      await see(content().locator('.zs-list-footer')).toContainText('共 3 条');
+      await see(content().locator('.ant-pagination')).toHaveCount(0);
+      await rows.nth(0).getByRole('button', { name: '收起' }).click();
+      await see(rows).toHaveCount(1);
+      await rows.nth(0).getByRole('button', { name: '展开' }).click();
+      await see(rows).toHaveCount(3);
+      await shot('admin-dept-search-forest.png');
     },
     TEST_TIMEOUT,
   );
