@@ -77,11 +77,16 @@ export async function demand(api: Api, projectId: string, rows: Record<string, u
   });
 }
 
-/** A user of `roleId` named `alias` (password secret1), created as an administrator does; answers its id. */
-export async function userOfRole(admin: Api, alias: string, roleId: string): Promise<string> {
+/** A user of `roleId` named `alias`, created as an administrator does; answers its id. */
+export async function userOfRole(
+  admin: Api,
+  alias: string,
+  roleId: string,
+  { account = alias, password = 'secret1' }: { account?: string; password?: string } = {},
+): Promise<string> {
   const user = await admin.post('/api/blade-system/user/save', {
-    account: alias,
-    password: 'secret1',
+    account,
+    password,
     name: alias,
     realName: alias,
     roleId,

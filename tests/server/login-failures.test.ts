@@ -10,6 +10,7 @@ import { createApp, type App } from '../../src/server/app.ts';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { testConfig } from './config.ts';
 import { client, databaseKinds, openTestDb, type Api, type TestServer } from './harness.ts';
+import { userOfRole } from './fixtures.ts';
 
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 const PER_ADDRESS = 20;
@@ -53,18 +54,7 @@ describe.each(databaseKinds())('failed logins on %s', (kind) => {
     await drop?.();
   });
 
-  async function newUser(account: string, password: string): Promise<string> {
-    const saved = await admin.post('/api/blade-system/user/save', {
-      account,
-      password,
-      name: account,
-      realName: account,
-      roleId,
-      status: 1,
-    });
-    expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
-    return saved.body.data.id;
-  }
+  const newUser = (account: string, password: string) => userOfRole(admin, account, roleId, { password });
 
   async function captcha(): Promise<{ key: string; code: string }> {
     const res = await server.app.inject({ method: 'GET', url: '/api/blade-auth/oauth/captcha', remoteAddress: '192.0.2.250' });

@@ -86,15 +86,7 @@ describe.each(databaseKinds())('master data and extra calls on %s', (kind) => {
     const roleId =
       existing?.id ??
       (await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 5 })).body.data.id;
-    const user = await admin.post('/api/blade-system/user/save', {
-      account: `${alias}1`,
-      password: 'secret1',
-      name: alias,
-      realName: alias,
-      roleId,
-      status: 1,
-    });
-    expect(user.body.code, JSON.stringify(user.body)).toBe(200);
+    await userOfRole(admin, alias, roleId, { account: `${alias}1` });
   }
 
   beforeAll(async () => {
