@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledSchemaSet } from '../support/schema-set.ts';
 import { client, databaseKinds, startServer, type TestServer } from '../server/harness.ts';
 import { dependencyOrder, editableText, sampleRecord, type SampleContext } from '../../src/engine/sample/sample.ts';
+import { UNCHANGED_SECRET } from '../../src/engine/model/secrets.ts';
 
 const { catalog } = compiledSchemaSet();
 const models = dependencyOrder(catalog).filter((m) => !m.readOnly);
@@ -32,7 +33,8 @@ describe.each(databaseKinds())('conformance on %s', (kind) => {
     expect(detail.body.code).toBe(200);
     for (const [name, value] of Object.entries(record)) {
       if (model.fieldMap[name]?.writeOnly) {
-        expect(detail.body.data, `${name} is write-only`).not.toHaveProperty(name);
+        // never the value: the placeholder that means "set, unchanged" when sent back
+        expect(detail.body.data[name], `${name} is write-only`).toBe(UNCHANGED_SECRET);
         continue;
       }
       if (Array.isArray(value) && model.details.some((d) => d.name === name)) {
