@@ -338,6 +338,28 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     ]);
   });
 
+  it('an x-rules.atLeast naming an unknown field, the field itself, or a field of another kind', () => {
+    const issues = issuesAfter((s) => {
+      const props = s.files[PROJECT].properties;
+      props.plannedEndDate['x-rules'].atLeast = 'plannedStart';
+      props.actualEndDate['x-rules'].atLeast = ['actualEndDate'];
+      props.actualStartDate['x-rules'] = { atLeast: 'targetCost' };
+    });
+    const at = '/x-rules/atLeast';
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { file: PROJECT, pointer: `/properties/plannedEndDate${at}`, message: 'atLeast names unknown field "plannedStart"' },
+        { file: PROJECT, pointer: `/properties/actualEndDate${at}`, message: 'atLeast names the field itself' },
+        {
+          file: PROJECT,
+          pointer: `/properties/actualStartDate${at}`,
+          message: 'atLeast compares "actualStartDate" (date) with "targetCost" (decimal): both must be numbers, or dates of one kind',
+        },
+      ]),
+    );
+    expect(issues).toHaveLength(3);
+  });
+
   it('an x-entity.key differing from its manifest key', () => {
     const issues = issuesAfter((s) => {
       s.files[PARAM]['x-entity'].key = 'params';

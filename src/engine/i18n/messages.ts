@@ -97,6 +97,9 @@ export const messages = {
   format: { zh: '{field}的格式不正确,应为{format}', en: '{field} must be a valid {format}' },
   minimum: { zh: '{field}不能小于{limit}', en: '{field} must be at least {limit}' },
   maximum: { zh: '{field}不能大于{limit}', en: '{field} must be at most {limit}' },
+  // x-rules.atLeast: an end before its start, named by both fields (结算期止不能早于结算期起)
+  notBefore: { zh: '{field}不能早于{other}', en: '{field} cannot be earlier than {other}' },
+  notBelowField: { zh: '{field}不能小于{other}', en: '{field} cannot be less than {other}' },
   exclusiveMinimum: { zh: '{field}必须大于{limit}', en: '{field} must be greater than {limit}' },
   exclusiveMaximum: { zh: '{field}必须小于{limit}', en: '{field} must be less than {limit}' },
   enum: { zh: '{field}的值不在可选范围内', en: '{field} has a value that is not allowed' },

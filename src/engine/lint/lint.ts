@@ -350,8 +350,28 @@ function lintFields(
           for (const name of fieldsOf(pred))
             if (!(name in fieldMap)) report(`${at(f.name)}/x-rules/${key}`, `condition names unknown field "${name}"`);
       }
+      for (const problem of orderProblems(f, fieldMap)) report(`${at(f.name)}/x-rules/atLeast`, problem);
     }
   }
+}
+
+/** What an x-rules.atLeast value is compared as: numbers, or one kind of date; null when it has no order. */
+function orderOf(kind: FieldModel['kind']): string | null {
+  if (kind === 'decimal' || kind === 'integer') return 'number';
+  return kind === 'date' || kind === 'datetime' || kind === 'month' ? kind : null;
+}
+
+/** x-rules.atLeast names other fields of the record (or row) with values of the same kind. */
+function orderProblems(f: FieldModel, fieldMap: Readonly<Record<string, FieldModel>>): string[] {
+  const problems: string[] = [];
+  for (const name of f.rules?.atLeast ?? []) {
+    const other = fieldMap[name];
+    if (!other) problems.push(`atLeast names unknown field "${name}"`);
+    else if (name === f.name) problems.push('atLeast names the field itself');
+    else if (orderOf(f.kind) === null || orderOf(f.kind) !== orderOf(other.kind))
+      problems.push(`atLeast compares "${f.name}" (${f.kind}) with "${name}" (${other.kind}): both must be numbers, or dates of one kind`);
+  }
+  return problems;
 }
 
 /** A formula reads existing fields and sums existing columns, its types fit, its texts are the field's values. */

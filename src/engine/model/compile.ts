@@ -257,6 +257,11 @@ function optionsOf(schema: JsonSchema): OptionModel[] | undefined {
   return branches.map((b: ConstBranch) => ({ value: b.const, label: labelOf(b, String(b.const)) }));
 }
 
+/** A keyword that takes one name or several, as a list (undefined when absent). */
+function listOf(value: string | string[] | undefined): string[] | undefined {
+  return value === undefined ? undefined : Array.isArray(value) ? value : [value];
+}
+
 function buildField(name: string, raw: JsonSchema, baseId: string, required: boolean, resolver: RefResolver): FieldModel {
   const schema = resolver.resolve(raw, baseId);
   const kind = kindOf(schema);
@@ -292,7 +297,7 @@ function buildField(name: string, raw: JsonSchema, baseId: string, required: boo
       copy: ref.copy ?? {},
     },
     compute: compute && { expr: compute.expr as Expr, scale: compute.scale, mode: compute.mode ?? 'always' },
-    rules: rules && { ...rules, clearWhenHidden: rules.clearWhenHidden ?? true },
+    rules: rules && { ...rules, clearWhenHidden: rules.clearWhenHidden ?? true, atLeast: listOf(rules.atLeast) },
     options: optionsOf(schema),
     ui: schema['x-ui'],
     display: schema['x-display'],

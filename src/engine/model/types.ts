@@ -46,6 +46,8 @@ export interface RuleBinding {
   requiredIf?: Predicate;
   readonlyIf?: Predicate;
   clearWhenHidden: boolean;
+  /** Fields of the same record (or row) this value may not be below: an end date's start date. */
+  atLeast?: readonly string[];
 }
 
 export interface OptionModel {

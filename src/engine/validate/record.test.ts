@@ -214,6 +214,61 @@ describe('requiredIf (x-rules)', () => {
   });
 });
 
+describe('fields in order (x-rules.atLeast)', () => {
+  const contract = catalog.entities.constructionContract;
+  const lease = catalog.entities.equipmentLeaseMonthlySettlement;
+  const settlement = catalog.entities.laborMonthlySettlement;
+
+  it('refuses an end before its start, naming both fields in the caller’s language', () => {
+    const early = { ...validProject, plannedEndDate: '2024-02-29' };
+    expect(errorsOf(project, early)).toEqual([{ path: '/plannedEndDate', message: '计划竣工日期不能早于计划开工日期' }]);
+    expect(errorsOf(project, early, 'en')).toEqual([
+      { path: '/plannedEndDate', message: 'Planned completion date cannot be earlier than Planned start date' },
+    ]);
+    expect(errorsOf(project, { ...validProject, plannedEndDate: '2024-03-01' })).toEqual([]);
+  });
+
+  it('a contract completed before it was started or signed: one message for the completion date', () => {
+    const record = { signDate: '2026-12-20', startDate: '2026-12-01', endDate: '2026-01-31' };
+    const messages = validateRecord(ajv, contract, record, { mode: 'partial', lang: 'zh', changed: Object.keys(record) });
+    expect(messages).toEqual([{ path: '/endDate', message: '合同竣工日期不能早于合同开工日期' }]);
+    const afterStart = { ...record, endDate: '2026-12-10' };
+    expect(validateRecord(ajv, contract, afterStart, { mode: 'partial', lang: 'zh', changed: ['endDate'] })).toEqual([
+      { path: '/endDate', message: '合同竣工日期不能早于签订日期' },
+    ]);
+  });
+
+  it('is checked when only the start moves past the stored end (updatePart)', () => {
+    const stored = { period: '2026-11', startDate: '2026-12-01', endDate: '2026-11-30' };
+    expect(validateRecord(ajv, settlement, stored, { mode: 'partial', lang: 'zh', changed: ['startDate'] })).toEqual([
+      { path: '/endDate', message: '结算期止不能早于结算期起' },
+    ]);
+  });
+
+  it('compares the fields of each detail row, and numbers as numbers', () => {
+    const rows = [
+      { entryDate: '2026-11-01', exitDate: '2026-11-30' },
+      { entryDate: '2026-11-10', exitDate: '2026-11-09' },
+    ];
+    const errors = validateRecord(ajv, lease, { details: rows }, { mode: 'partial', lang: 'zh', changed: ['details'] });
+    expect(errors).toContainEqual({ path: '/details/1/exitDate', message: expect.stringMatching(/第2行 退场日期不能早于进场日期$/) });
+    expect(errors.filter((e) => e.path.endsWith('/exitDate'))).toHaveLength(1);
+    const voucher = catalog.entities.materialReceiveVoucher;
+    const weights = { grossWeight: '9.5', tareWeight: 10 };
+    expect(validateRecord(ajv, voucher, weights, { mode: 'partial', lang: 'zh', changed: ['grossWeight', 'tareWeight'] })).toEqual([
+      { path: '/grossWeight', message: '毛重不能小于皮重' },
+    ]);
+    expect(
+      validateRecord(ajv, voucher, { grossWeight: 10, tareWeight: '9.5' }, { mode: 'partial', lang: 'zh', changed: ['grossWeight'] }),
+    ).toEqual([]);
+  });
+
+  it('says nothing while either field is empty', () => {
+    const { plannedStartDate: _omit, ...rest } = validProject;
+    expect(errorsOf(project, { ...rest, plannedEndDate: '2000-01-01' }).map((e) => e.path)).toEqual(['/plannedStartDate']);
+  });
+});
+
 describe('partial mode', () => {
   it('requires nothing at the top level but still checks what was sent', () => {
     expect(errorsOf(project, { remark: '改' }, 'zh', 'partial')).toEqual([]);

@@ -2,6 +2,7 @@
 // name the field by its label, in the caller's language, with a JSON pointer to the value.
 import type { Ajv } from '../dialect/ajv.ts';
 import { formatNames, t, typeNames, type MessageKey } from '../i18n/messages.ts';
+import { toDecimal } from '../compute/decimal.ts';
 import { withoutUnchangedSecrets } from '../model/secrets.ts';
 import { matches } from '../predicate/predicate.ts';
 import type { DetailModel, EntityModel, FieldModel, JsonSchema, Lang } from '../model/types.ts';
@@ -129,9 +130,44 @@ function isBlank(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-/** requiredIf rules and detail row counts, which Ajv cannot see. */
+/** `a` compared with `b`, both of one field kind (null when either is empty or not comparable). */
+function compareValues(kind: FieldModel['kind'], a: unknown, b: unknown): number | null {
+  if (isBlank(a) || isBlank(b)) return null;
+  if (kind === 'decimal' || kind === 'integer') {
+    try {
+      return toDecimal(a)!.comparedTo(toDecimal(b)!);
+    } catch {
+      return null; // not a number: Ajv reports the type
+    }
+  }
+  // dates, months and date-times are ISO texts: their order is the text order
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** x-rules.atLeast: a value below the field it may not be below (an end before its start). */
+function orderErrors(
+  field: FieldModel,
+  values: Record<string, unknown>,
+  path: string,
+  label: string,
+  fieldMap: Readonly<Record<string, FieldModel>>,
+  lang: Lang,
+): FieldError[] {
+  const out: FieldError[] = [];
+  for (const name of field.rules?.atLeast ?? []) {
+    const other = fieldMap[name];
+    if (!other || (compareValues(field.kind, values[field.name], values[name]) ?? 0) >= 0) continue;
+    const key = field.kind === 'decimal' || field.kind === 'integer' ? 'notBelowField' : 'notBefore';
+    out.push({ path, message: t(key, lang, { field: label, other: other.label }) });
+    break; // one message per field is enough to act on
+  }
+  return out;
+}
+
+/** requiredIf and atLeast rules and detail row counts, which Ajv cannot see. */
 function ruleErrors(
   fields: readonly FieldModel[],
+  fieldMap: Readonly<Record<string, FieldModel>>,
   values: Record<string, unknown>,
   prefix: string,
   labelOf: (f: FieldModel) => string,
@@ -143,6 +179,7 @@ function ruleErrors(
     if (f.rules?.requiredIf && matches(f.rules.requiredIf, values) && isBlank(values[f.name])) {
       out.push({ path: `${prefix}/${f.name}`, message: requiredMessage(f, labelOf(f), lang, prompts) });
     }
+    out.push(...orderErrors(f, values, `${prefix}/${f.name}`, labelOf(f), fieldMap, lang));
   }
   return out;
 }
@@ -206,8 +243,9 @@ export function validateRecord(
         errors.push({ path: `/${f.name}`, message: requiredMessage(f, f.label[lang], lang, prompts) });
     }
   }
-  const ruled = checked ? model.fields.filter((f) => checked.has(f.name)) : model.fields;
-  errors.push(...ruleErrors(ruled, record, '', (f) => f.label[lang], lang, prompts));
+  // a changed field is checked, and so is a field that may not be below it (a moved start date)
+  const ruled = checked ? model.fields.filter((f) => checked.has(f.name) || f.rules?.atLeast?.some((n) => checked.has(n))) : model.fields;
+  errors.push(...ruleErrors(ruled, model.fieldMap, record, '', (f) => f.label[lang], lang, prompts));
   for (const detail of model.details) {
     if (checked && !checked.has(detail.name)) continue;
     const rows = record[detail.name];
@@ -215,7 +253,9 @@ export function validateRecord(
     if (!Array.isArray(rows)) continue;
     rows.forEach((row, i) => {
       const rowLabel = (f: FieldModel) => `${t('detailRow', lang, { detail: detail.label, row: i + 1 })} ${f.label[lang]}`;
-      errors.push(...ruleErrors(detail.fields, row as Record<string, unknown>, `/${detail.name}/${i}`, rowLabel, lang, prompts));
+      errors.push(
+        ...ruleErrors(detail.fields, detail.fieldMap, row as Record<string, unknown>, `/${detail.name}/${i}`, rowLabel, lang, prompts),
+      );
     });
   }
   return dedupe(errors);
