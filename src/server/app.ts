@@ -19,6 +19,7 @@ import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
 import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
 import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
+import { clientCacheControl, registerCompression } from './http/compression.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonLimits, registerTextGuard, serverLimitOptions } from './http/limits.ts';
 import { registerDrain } from './http/drain.ts';
@@ -247,7 +248,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       rewriteUrl: unprefixed.rewrite,
     });
     unprefixed.follow(app);
-    const clientDir = join(PROJECT_ROOT, 'dist/client');
+    await registerCompression(app);
+    const clientDir = config.clientDir ?? join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));
     registerSecurityHeaders(app);
     registerJsonLimits(app);
@@ -344,8 +346,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         root: clientDir,
         // files are looked up per request, so a rebuilt client is served without a restart
         wildcard: true,
-        setHeaders: (res, path) =>
-          res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+        // the build's .br and .gz beside each file (http/compression.ts)
+        preCompressed: true,
+        setHeaders: (res, path) => res.header('cache-control', clientCacheControl(path)),
       });
     }
 

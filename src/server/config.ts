@@ -42,6 +42,8 @@ export interface Config {
   datasourceKey?: string;
   /** The folder holding entities.manifest.json and schemas/ (ZS_SCHEMA_DIR; default: the installation's own). */
   schemaDir?: string;
+  /** The built client the server serves (default: the installation's dist/client; tests give their own). */
+  clientDir?: string;
   /** Guards against floods and slow clients; unset ones take LIMIT_DEFAULTS. */
   limits?: Partial<Limits>;
   /**

@@ -9,6 +9,7 @@ import { createApp, type App } from '../../src/server/app.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres, type PostgresOptions } from '../../src/server/db/postgres.ts';
 import type { Db } from '../../src/server/db/db.ts';
+import type { Config } from '../../src/server/config.ts';
 import type { Claims } from '../../src/server/security/tokens.ts';
 import { testConfig } from './config.ts';
 
@@ -87,9 +88,9 @@ export async function openTestDb(
   return { db, drop: () => db.close() };
 }
 
-export async function startServer(kind: DbKind): Promise<TestServer> {
+export async function startServer(kind: DbKind, config: Partial<Config> = {}): Promise<TestServer> {
   const { db, drop } = await openTestDb(kind);
-  const app = await createApp(testConfig(), { db, logger: false });
+  const app = await createApp(testConfig(config), { db, logger: false });
   const token = (claims: Partial<Claims> = {}) =>
     app.tokens.sign({
       tenant_id: '000000',

@@ -68,6 +68,7 @@ http {
     tcp_nopush on;
     types_hash_max_size 2048;
     default_type application/octet-stream;
+    gzip on;
     log_format probe '$http_x_probe|$upstream_addr|$status|$request_method|$uri';
     access_log ${prefix}/access.log probe;
     client_body_temp_path ${prefix}/body;

@@ -158,6 +158,15 @@ describe.each(databaseKinds().filter((kind) => kind === 'postgres'))('three proc
     expect(streamedBy.filter((upstream) => upstream !== sender)).toHaveLength(2);
   });
 
+  it("passes the server's compression through: one encoding, applied once", async () => {
+    const res = await through('/api/openapi.json', 'openapi', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    // fetch undoes the one encoding it was told of: compressed twice, this would not parse
+    expect((await res.json()).openapi).toMatch(/^3\./);
+  });
+
   describe('caches: a change through process A, served by process B once the signal reached it', () => {
     /** Well under the caches' own time limits (grants 10 s, parameters 30 s). */
     const SIGNAL_DELIVERY = { timeout: 3_000, interval: 20 };

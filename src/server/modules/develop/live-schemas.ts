@@ -4,7 +4,7 @@
 // schema folder they share, so the new type's routes, validation and OpenAPI answer everywhere.
 // Browsers compile their catalog from the same set (GET /api/schemas), tagged with its version.
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { compile, type CompileResult } from '../../../engine/model/compile.ts';
 import type { SchemaSource } from '../../../engine/model/source.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -13,11 +13,25 @@ import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { readSchemaSource } from '../../schema-source.ts';
 import type { LateRoutes } from './late-routes.ts';
 
-/** The set as browsers fetch it: JSON, and gzip for those that accept it. */
-export interface SchemaSetAnswer {
-  version: string;
-  json: Buffer;
-  gzip: Buffer;
+/** The set as browsers fetch it: JSON, and Brotli or gzip for those that accept it (each made on first use). */
+export class SchemaSetAnswer {
+  private encoded: { br?: Buffer; gzip?: Buffer } = {};
+
+  constructor(
+    readonly version: string,
+    readonly json: Buffer,
+  ) {}
+
+  encodedAs(encoding: 'br' | 'gzip'): Buffer {
+    // Brotli's quality 6: about 0.1 s once per version for a fifth smaller than gzip (11 takes 25 times longer)
+    this.encoded[encoding] ??=
+      encoding === 'br'
+        ? brotliCompressSync(this.json, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: this.json.length },
+          })
+        : gzipSync(this.json);
+    return this.encoded[encoding];
+  }
 }
 
 /** A digest of the set's content: the same files give the same version, whatever their order. */
@@ -62,7 +76,7 @@ export class LiveSchemas {
   answer(): SchemaSetAnswer {
     if (!this.current.answer) {
       const json = Buffer.from(JSON.stringify({ version: this.current.version, ...this.source }));
-      this.current.answer = { version: this.current.version, json, gzip: gzipSync(json) };
+      this.current.answer = new SchemaSetAnswer(this.current.version, json);
     }
     return this.current.answer;
   }

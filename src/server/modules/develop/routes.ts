@@ -23,6 +23,7 @@ import { SchemaSyncError, syncSchema } from '../../db/sync.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { RouteContext } from '../../http/entity-routes.ts';
+import { acceptedEncoding } from '../../http/compression.ts';
 import { envelope } from '../../http/envelope.ts';
 import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
@@ -76,14 +77,16 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
   app.get(SCHEMAS_PATH, async (request, reply) => {
     const answer = schemas.answer();
     const etag = `"${answer.version}"`;
-    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
+    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
     const known = String(request.headers['if-none-match'] ?? '')
       .split(',')
       .map((tag) => tag.trim().replace(/^W\//, ''));
     if (known.includes(etag)) return reply.code(304).send();
     reply.type('application/json; charset=utf-8');
-    if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(answer.json);
-    return reply.header('content-encoding', 'gzip').send(answer.gzip);
+    // encoded once per version here, not per request by the compression plugin
+    const encoding = acceptedEncoding(request.headers['accept-encoding']);
+    if (!encoding) return reply.send(answer.json);
+    return reply.header('content-encoding', encoding).send(answer.encodedAs(encoding));
   });
 
   /** The checks of the caller's connections: this machine and the main database's server are the platform administrator's. */
