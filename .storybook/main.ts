@@ -8,8 +8,9 @@ const config: StorybookConfig = {
   typescript: { reactDocgen: 'react-docgen' },
   async viteFinal(config) {
     // the app's vite.config sets root to src/client; stories live across src/. Stories compile
-    // the bundled schema files: there is no server to load them from
-    return { ...config, root: undefined, define: { ...config.define, 'import.meta.env.ZS_SCHEMAS_FROM_SERVER': 'false' } };
+    // the bundled schema files: there is no server to load them from. No .br/.gz copies: no server sends them
+    const plugins = (config.plugins ?? []).filter((plugin) => !(plugin && 'name' in plugin && plugin.name === 'vite-plugin-compression'));
+    return { ...config, root: undefined, plugins, define: { ...config.define, 'import.meta.env.ZS_SCHEMAS_FROM_SERVER': 'false' } };
   },
 };
 
