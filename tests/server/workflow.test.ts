@@ -233,6 +233,57 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect((await detail(doc.id)).approvalStatus).toBe('approving');
   });
 
+  it('list and detail say who may recall: the submitter, until someone acts; nobody else', async () => {
+    const doc = await draft(5000, '谁能撤回');
+    const canRecall = async (who: Person) => {
+      const [row] = records(await who.api.get(`${DOC}/list`, { title: '谁能撤回', size: '10' }));
+      const one = expectOk(await who.api.get(`${DOC}/detail`, { id: doc.id }));
+      expect(one.canRecall, 'detail and list agree').toBe(row.canRecall);
+      return row.canRecall;
+    };
+    expect(await canRecall(clerk)).toBe(false); // a draft is submitted, not recalled
+    const { processInstanceId: instanceId } = await submit({ id: doc.id });
+    expect(await canRecall(clerk)).toBe(true);
+    expect(await canRecall(costmgr)).toBe(false);
+    expect(await canRecall(manager)).toBe(false);
+    // claiming is not acting: the submitter may still take it back
+    const task = await claim(manager, instanceId);
+    expect(await canRecall(clerk)).toBe(true);
+    expectOk(await approve(manager, task.taskId));
+    expect(await canRecall(clerk)).toBe(false);
+  });
+
+  it('work/counts says how many tasks wait to be claimed and how many are to do', async () => {
+    const counts = async (who: Person) => expectOk(await who.api.get(`${FLOW}/work/counts`));
+    const before = { manager: await counts(manager), costmgr: await counts(costmgr) };
+    const doc = await draft(5000, '计数');
+    const { processInstanceId: instanceId } = await submit({ id: doc.id });
+    expect(await counts(manager)).toEqual({ todo: before.manager.todo, claim: before.manager.claim + 1 });
+    expect(await counts(costmgr)).toEqual(before.costmgr);
+    const task = await claim(manager, instanceId);
+    expect(await counts(manager)).toEqual({ todo: before.manager.todo + 1, claim: before.manager.claim });
+    expectOk(await approve(manager, task.taskId));
+    expect(await counts(manager)).toEqual(before.manager);
+    expect(await counts(costmgr)).toEqual({ todo: before.costmgr.todo, claim: before.costmgr.claim + 1 });
+  });
+
+  it('a reject needs a comment; the comment goes to the approval, the editable remark to the document', async () => {
+    const doc = await draft(5000, '意见与备注');
+    const { processInstanceId: instanceId } = await submit({ id: doc.id });
+    expectOk(await approve(manager, (await claim(manager, instanceId)).taskId));
+    const cost = await claim(costmgr, instanceId);
+    const bare = await costmgr.api.post(`${FLOW}/work/complete-task`, { taskId: cost.taskId, comment: '  ', record: { remark: '改了' } });
+    expect(bare.body).toMatchObject({ code: 400, msg: '驳回时请填写审批意见' });
+    const bareEn = await costmgr.en.post(`${FLOW}/work/complete-task`, { taskId: cost.taskId, flag: 'reject' });
+    expect(bareEn.body).toMatchObject({ code: 400, msg: 'Please give a comment when rejecting' });
+    expect(await detail(doc.id)).toMatchObject({ approvalStatus: 'approving', remark: null });
+
+    expectOk(await rejectTask(costmgr, cost.taskId, '单价偏高'));
+    expect((await detail(doc.id)).approvalStatus).toBe('rejected');
+    const timeline = expectOk(await clerk.api.get(`${FLOW}/process/history-flow-list`, { processInstanceId: instanceId }));
+    expect(timeline.find((h: any) => h.historyActivityName === '成本经理审批')).toMatchObject({ comment: '单价偏高', isPass: false });
+  });
+
   it("approving and approved documents refuse update, remove and a second submit, in the caller's language", async () => {
     const doc = await draft(1000, '锁定');
     const { processInstanceId: instanceId } = await submit({ id: doc.id });
@@ -506,7 +557,7 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
   it("the OpenAPI document describes the flow API and each approval document's submit and recall", async () => {
     const doc = JSON.parse((await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
     const flowPaths = Object.keys(doc.paths).filter((p) => p.startsWith(FLOW));
-    expect(flowPaths).toHaveLength(25);
+    expect(flowPaths).toHaveLength(26);
     for (const path of flowPaths) {
       for (const method of Object.keys(doc.paths[path]))
         expect(server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }), `${method} ${path}`).toBe(true);

@@ -37,7 +37,11 @@ function objectSchema(fields: readonly FieldModel[], extra: Record<string, JsonS
 function recordSchema(model: EntityModel): JsonSchema {
   const details: Record<string, JsonSchema> = {};
   for (const d of model.details) details[d.name] = { type: 'array', title: `${d.label.zh} / ${d.label.en}`, items: objectSchema(d.fields) };
-  return objectSchema(model.fields, details);
+  // list and detail answers of a document with a workflow say whether the caller may recall it now
+  const answered: Record<string, JsonSchema> = model.workflow
+    ? { canRecall: { type: 'boolean', readOnly: true, description: 'the caller submitted it and nobody has acted on it yet' } }
+    : {};
+  return objectSchema(model.fields, { ...details, ...answered });
 }
 
 const envelope = (data: JsonSchema): JsonSchema => ({

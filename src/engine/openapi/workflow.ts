@@ -166,6 +166,10 @@ export function flowPaths(): Record<string, JsonSchema> {
     ),
     [`${FLOW}/work/claim-list`]: get('Tasks the caller may claim (a candidate, by user or role)', workFilters, flows),
     [`${FLOW}/work/todo-list`]: get('Tasks assigned to the caller', workFilters, flows),
+    [`${FLOW}/work/counts`]: get('How many tasks wait for the caller: assigned (todo) and waiting to be claimed (claim)', [], {
+      type: 'object',
+      properties: { todo: { type: 'integer' }, claim: { type: 'integer' } },
+    }),
     [`${FLOW}/work/send-list`]: get('Instances the caller started', workFilters, flows),
     [`${FLOW}/work/done-list`]: get('Tasks the caller completed', workFilters, flows),
     [`${FLOW}/work/task-detail`]: get(

@@ -85,6 +85,7 @@ export const workflowMessages = {
   notAssignee: { zh: '该任务不是您的待办任务,请先签收', en: 'This task is not in your to-do list; claim it first' },
   claimTaken: { zh: '任务已被签收或您不是候选人', en: 'The task has already been claimed, or you are not one of its candidates' },
   notInitiator: { zh: '只有发起人可以撤回', en: 'Only the person who submitted it can recall it' },
+  rejectNeedsComment: { zh: '驳回时请填写审批意见', en: 'Please give a comment when rejecting' },
   fieldNotEditable: { zh: '{field}在当前审批环节不可修改', en: '{field} cannot be changed at this approval step' },
   noWorkflow: { zh: '{entity}没有配置审批流程', en: 'The {entity} has no approval workflow' },
   notSubmitted: { zh: '{entity}没有正在审批的流程', en: 'The {entity} has no approval in progress' },

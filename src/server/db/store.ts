@@ -50,6 +50,8 @@ export interface EntityHooks {
   beforeRemove?(event: { tx: Queryable; actor: Actor; ids: string[] }): Promise<void>;
   /** After a workflow step moved the record's approval status (approving, approved, rejected, …), in the step's transaction. */
   afterStatus?(event: { tx: Queryable; actor: Actor; id: string; status: string }): Promise<void>;
+  /** Adds to the records a list or detail answer returns what the caller may do with each (an approval's recall), in place. */
+  afterRead?(event: { db: Queryable; actor: Actor; records: Row[] }): Promise<void>;
 }
 
 /** A row filter from a data scope: SQL over the entity's own table (alias t) with its parameters. */

@@ -7,7 +7,8 @@ import { withSecretPlaceholders } from '../../engine/model/secrets.ts';
 import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
-import { EntityStore, parseId, parseIds, type StoreContext } from '../db/store.ts';
+import type { Row } from '../db/db.ts';
+import { EntityStore, parseId, parseIds, tenantDb, type StoreContext } from '../db/store.ts';
 import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
 import { actorOf, DOWNLOAD } from './auth.ts';
@@ -94,17 +95,27 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
   };
   const ok = (request: FastifyRequest, data: unknown, key: 'ok' | 'saved' | 'updated' | 'removed' = 'ok') =>
     envelope(200, data, t(key, request.lang));
+  /** What the caller may do with the records read, as the entity's hooks add it (the approval's canRecall). */
+  const annotate = async (request: FastifyRequest, records: Row[]) => {
+    const afterRead = ctx.hooks?.[model.key]?.afterRead;
+    const actor = actorOf(request);
+    if (afterRead && records.length) await afterRead({ db: tenantDb(ctx, actor.tenantId), actor, records });
+  };
 
   route.get(`${base}/list`, async (request) => {
     const query = parseListParams(model, request.query as Query);
     const store = await storeFor(ctx, model, request, 'view');
     if (model.tree?.list === 'forest') return ok(request, await store.forestList(query, t('treeTop', request.lang)));
-    return ok(request, await store.list(query));
+    const page = await store.list(query);
+    await annotate(request, page.records);
+    return ok(request, page);
   });
 
   route.get(`${base}/detail`, async (request) => {
     const { value, by } = lookup(model, request.query as Query);
-    return ok(request, withSecretPlaceholders(model, await (await storeFor(ctx, model, request, 'view')).detail(value, by)));
+    const record = await (await storeFor(ctx, model, request, 'view')).detail(value, by);
+    await annotate(request, [record]);
+    return ok(request, withSecretPlaceholders(model, record));
   });
 
   // {value, label} for reference pickers (keyword, paged, narrowed by the list's filters: cascading

@@ -48,7 +48,28 @@ function refusal(model: EntityModel, status: string) {
   return flowError(status === 'approved' ? 'approvedLocked' : 'approvingLocked', { entity: model.label });
 }
 
-/** The approval lock of every document type with x-workflow, composed with the hooks it already has. */
+/**
+ * Which of `records` the caller may recall now: documents under approval that the caller submitted
+ * and nobody has acted on yet (the rule FlowRuntime.recall enforces), each marked canRecall.
+ */
+async function markRecallable(db: Queryable, model: EntityModel, actor: Actor, records: Row[]): Promise<void> {
+  const statusField = model.workflow!.statusField;
+  const approving = records.filter((r) => r[statusField] === 'approving').map((r) => String(r.id));
+  const mine = approving.length
+    ? await db.query<{ id: string }>(
+        `SELECT business_id::text AS id FROM wf_instance WHERE tenant_id = $1 AND business_key = $2 AND business_id = ANY($3::bigint[])
+            AND status = 'running' AND initiator_id = $4::bigint AND COALESCE((state ->> 'acted')::int, 0) = 0`,
+        [actor.tenantId, model.key, approving, actor.userId],
+      )
+    : [];
+  const recallable = new Set(mine.map((r) => r.id));
+  for (const record of records) record.canRecall = recallable.has(String(record.id));
+}
+
+/**
+ * The approval lock of every document type with x-workflow, and what the caller may do with the
+ * documents read (canRecall), composed with the hooks it already has.
+ */
 export function withWorkflowLocks(hooks: Record<string, EntityHooks>, catalog: EntityCatalog): Record<string, EntityHooks> {
   const out = { ...hooks };
   for (const model of Object.values(catalog.entities)) {
@@ -67,6 +88,10 @@ export function withWorkflowLocks(hooks: Record<string, EntityHooks>, catalog: E
         const status = await lockedStatus(event.tx, model, event.actor, event.ids);
         if (status) throw refusal(model, status);
         await own.beforeRemove?.(event);
+      },
+      async afterRead(event) {
+        await own.afterRead?.(event);
+        await markRecallable(event.db, model, event.actor, event.records);
       },
     };
   }

@@ -234,6 +234,18 @@ export class FlowQueries {
     return this.taskPage(actor.tenantId, [...where, ...filters], params, 't.id DESC', paging(query), actor.lang, filters.length > 0);
   }
 
+  /** How many tasks wait for the caller: assigned (待办) and waiting to be claimed (待签). */
+  async counts(actor: Actor): Promise<{ todo: number; claim: number }> {
+    const groups = [...(actor.roleAliases ?? []), ...(actor.roleIds ?? [])];
+    const [row] = await this.db(actor.tenantId).query<{ todo: number; claim: number }>(
+      `SELECT (SELECT count(*) FROM wf_task t WHERE t.tenant_id = $1 AND t.assignee_id = $2::bigint AND t.status = 'active')::int AS todo,
+              (SELECT count(*) FROM wf_task t WHERE t.tenant_id = $1 AND t.status = 'active' AND t.assignee_id IS NULL
+                 AND (t.candidate_users && ARRAY[$2::bigint] OR t.candidate_groups && $3::varchar[]))::int AS claim`,
+      [actor.tenantId, actor.userId, groups],
+    );
+    return row;
+  }
+
   /** Tasks the caller completed (approved or rejected), most recent first. */
   done(actor: Actor, query: Query): Promise<Page> {
     const params = new Params();

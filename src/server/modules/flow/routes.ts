@@ -1,5 +1,5 @@
 // /api/blade-flow: the platform's workflow API (docs/workflows.md#flow-api).
-//   work     start-list, claim-list, todo-list, send-list, done-list (the caller's own), task-detail,
+//   work     start-list, claim-list, todo-list, send-list, done-list (the caller's own), counts {todo, claim}, task-detail,
 //            claim-task, complete-task {taskId, flag:"ok" approves (else rejects), comment, variables,
 //            record: changes to the fields this task may edit}, recall-process (the submitter)
 //   process  history-flow-list, model-view {xml, flow[]}, instance-detail, resource-view (XML)
@@ -140,6 +140,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
 
   app.get(`${BASE}/work/claim-list`, async (request) => ok(request, await queries.claim(actorOf(request), q(request))));
   app.get(`${BASE}/work/todo-list`, async (request) => ok(request, await queries.todo(actorOf(request), q(request))));
+  app.get(`${BASE}/work/counts`, async (request) => ok(request, await queries.counts(actorOf(request))));
   app.get(`${BASE}/work/send-list`, async (request) => ok(request, await queries.sent(actorOf(request), q(request))));
   app.get(`${BASE}/work/done-list`, async (request) => ok(request, await queries.done(actorOf(request), q(request))));
 
@@ -172,6 +173,8 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: RouteContext, flow
     const comment = body.comment === undefined || body.comment === null ? undefined : String(body.comment).slice(0, 1000);
     const record = body.record === undefined || body.record === null ? undefined : body.record;
     if (record !== undefined && (typeof record !== 'object' || Array.isArray(record))) throw badRequest('badJson');
+    // a reject sends the document back: its submitter must be told why
+    if (body.flag !== 'ok' && !comment?.trim()) throw flowError('rejectNeedsComment');
     const outcome = await runtime.complete(actor, {
       taskId,
       approve: body.flag === 'ok',
