@@ -1,4 +1,4 @@
-// Home: a greeting, the cost overview (for users who may read the project statistics), tiles to
+// Home: a greeting, the tasks waiting for the user (to claim, to do), the cost overview (for users who may read the project statistics), tiles to
 // the routes the user opens most, and the tenant's notices.
 import { Empty } from 'antd';
 import { useAtomValue } from 'jotai';
@@ -8,6 +8,7 @@ import { NoticeBoard } from '../shell/notifications/NoticeBoard.tsx';
 import { CostOverview } from '../stats/CostOverview.tsx';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
+import { WaitingWorkCard } from '../workflow/WaitingWork.tsx';
 
 const COLOURS = ['#409EFF', '#13a8a8', '#e6a23c', '#67c23a', '#9254de', '#f56c6c', '#1f5fbf', '#d4af37'];
 
@@ -29,6 +30,7 @@ export default function Home() {
       <CardBox radius={10} title={t('home.welcome', { name: user?.real_name ?? '' })}>
         <span style={{ color: '#909399' }}>{user?.role_name}</span>
       </CardBox>
+      <WaitingWorkCard />
       <CostOverview />
       <CardBox radius={10} title={t('home.frequent')}>
         {tiles.length ? (

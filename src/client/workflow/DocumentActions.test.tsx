@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The approval buttons of a document list follow the record's status: 提交 on drafts (and rejected,
-// withdrawn, terminated), 撤回 while under approval, 流程图 once an instance exists; 撤回 says so
-// when a handler has already acted.
+// withdrawn, terminated), 撤回 while under approval and only to whom the server says may recall
+// (the submitter, before anyone acted), 流程图 once an instance exists; 撤回 says so when a handler
+// acted after the list was loaded.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
@@ -49,6 +50,15 @@ describe('approval actions on a document list', () => {
     expect(buttons('已通过计划')).not.toContain('撤回');
   });
 
+  it('撤回 only where the server says the caller may recall (the submitter): others see no 撤回', async () => {
+    const http = createFakeFlow({ submitter: false });
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
+    await idle();
+    expect(buttons('江北人才公寓钢筋计划')).toContain('流程图');
+    expect(buttons('江北人才公寓钢筋计划')).not.toContain('撤回');
+    expect(buttons('江北人才公寓钢筋计划')).not.toContain('提交');
+  });
+
   it('撤回 asks while nobody has acted, and says it is too late once a handler has', async () => {
     const http = threeDemands();
     renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
@@ -61,16 +71,20 @@ describe('approval actions on a document list', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消|Cancel/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    // the project manager approves the first step; the document waits for the next one
+    // the project manager approves the first step while the clerk's list still shows the row as it was
     await http.post(`${FLOW}/work/claim-task`, undefined, { searchParams: { taskId: '9001' } });
     await http.post(`${FLOW}/work/complete-task`, { taskId: '9001', flag: 'ok' });
     http.document.approvalStatus = 'approving';
-    cleanup();
-    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
-    await idle();
     fireEvent.click(within(rowOf('江北人才公寓钢筋计划')).getByRole('button', { name: '撤回' }));
     dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('已有审批人处理过,不能再撤回')).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: /确\s*定|OK/ }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消|Cancel/ }));
+
+    // listed again, the row no longer offers 撤回 (the server's canRecall is false once someone acted)
+    cleanup();
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
+    await idle();
+    expect(buttons('江北人才公寓钢筋计划')).not.toContain('撤回');
   });
 });

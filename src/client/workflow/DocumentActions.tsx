@@ -21,8 +21,9 @@ function ConfirmDialog({ model, rows, onClose, action }: ActionDialogProps & { a
   const run = async () => {
     setBusy(true);
     try {
-      if (action === 'submit') await http.post(`${model.api}/submit`, { id });
-      else await http.post(`${model.api}/recall`, undefined, { searchParams: { id } });
+      // the dialog shows a refusal itself, once (the client's own toast stays silent)
+      if (action === 'submit') await http.post(`${model.api}/submit`, { id }, { silent: true });
+      else await http.post(`${model.api}/recall`, undefined, { searchParams: { id }, silent: true });
       void message.success(t(action === 'submit' ? 'workflow.submitted' : 'workflow.recalled'));
       onClose(true);
     } catch (err) {

@@ -120,6 +120,7 @@ export function DefinitionManager() {
         run(
           () =>
             http.post(`${FLOW}/manager/change-state`, undefined, {
+              silent: true,
               searchParams: { state: suspend ? 'suspend' : 'active', processId: row.id },
             }),
           t(suspend ? 'workflow.suspendDone' : 'workflow.activated'),
@@ -134,7 +135,7 @@ export function DefinitionManager() {
       cancelText: t('common.cancel'),
       onOk: () =>
         run(
-          () => http.post(`${FLOW}/manager/delete-deployment`, undefined, { searchParams: { deploymentIds: row.deploymentId } }),
+          () => http.post(`${FLOW}/manager/delete-deployment`, undefined, { searchParams: { deploymentIds: row.deploymentId }, silent: true }),
           t('workflow.deploymentDeleted'),
         ),
     });
@@ -176,6 +177,7 @@ function TerminateDialog({ row, onClose }: { row: FlowRow; onClose: () => void }
     const done = await run(
       () =>
         http.post(`${FLOW}/follow/delete-process-instance`, undefined, {
+          silent: true,
           searchParams: { processInstanceId: row.processInstanceId, deleteReason: reason.trim() },
         }),
       t('workflow.terminated'),

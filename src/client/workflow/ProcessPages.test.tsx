@@ -74,6 +74,30 @@ describe('the handle page', () => {
     expect(completion(http)?.body).toMatchObject({ flag: 'reject', comment: '数量有误' });
   });
 
+  it('the approval comment comes first; the remark this step may change is apart, under the document, as a change to it', async () => {
+    const http = createFakeFlow({ claimed: true, taskDefinitionKey: 'costApprove' });
+    handle(http);
+    const actions = await screen.findByTestId('task-actions');
+    const changes = await screen.findByTestId('document-changes');
+    // the decision's card holds the comment and nothing of the document; the document's fields are in their own card after it
+    expect(within(actions).getByLabelText('审批意见')).toBeTruthy();
+    expect(within(actions).queryByLabelText('备注')).toBeNull();
+    expect(within(changes).getByText('对单据的修改')).toBeTruthy();
+    expect(within(changes).getByLabelText('备注')).toBeTruthy();
+    const order = [actions, screen.getByText('单据信息'), changes];
+    for (let i = 1; i < order.length; i++)
+      expect(order[i - 1].compareDocumentPosition(order[i]) & Node.DOCUMENT_POSITION_FOLLOWING, `${i}`).toBeTruthy();
+    // a reject acts on the comment, whatever the remark holds
+    fireEvent.change(within(changes).getByLabelText('备注'), { target: { value: '单价偏高' } });
+    fireEvent.click(await button(/驳\s*回/));
+    expect(await screen.findByText('驳回时请填写审批意见')).toBeTruthy();
+    expect(completion(http)).toBeUndefined();
+    fireEvent.change(within(actions).getByLabelText('审批意见'), { target: { value: '单价偏高,请核实' } });
+    fireEvent.click(await button(/驳\s*回/));
+    expect(await screen.findByText('已驳回')).toBeTruthy();
+    expect(completion(http)?.body).toMatchObject({ flag: 'reject', comment: '单价偏高,请核实', record: { remark: '单价偏高' } });
+  });
+
   it('the step that may change the remark shows it filled in, and sends only it as the record', async () => {
     const http = createFakeFlow({ claimed: true, taskDefinitionKey: 'costApprove' });
     handle(http, 'en');

@@ -1,9 +1,9 @@
 // The approval pages of every document type, from its schema alone:
 //   /work/process/<prefix>/form/:processDefinitionId   the start form (the create form, sent to submit)
 //   /work/process/<prefix>/handle/:taskId/:processInstanceId/:businessId
-//                                                      the document read-only, the fields this task may
-//                                                      change, claim, approve / reject with a comment,
-//                                                      the timeline and the diagram
+//                                                      claim, or the approval comment with approve /
+//                                                      reject; the document read-only and under it, apart,
+//                                                      the fields this task may change; timeline, diagram
 //   /work/process/<prefix>/detail/:processInstanceId/:businessId   read-only, timeline, diagram
 // A prefix no document type carries shows 该单据类型尚未配置.
 import { ArrowLeftOutlined } from '@ant-design/icons';
@@ -68,11 +68,14 @@ function DocumentAndFlow({
   businessId,
   processInstanceId,
   children,
+  underDocument,
 }: {
   model: EntityModel;
   businessId: string;
   processInstanceId: string;
   children?: ReactNode;
+  /** shown right under the document (the changes this step makes to it) */
+  underDocument?: ReactNode;
 }) {
   const t = useT();
   return (
@@ -81,6 +84,7 @@ function DocumentAndFlow({
       <Card size="small" title={t('workflow.document')}>
         <EntityDetail model={model} id={businessId} />
       </Card>
+      {underDocument}
       <Card size="small" title={t('workflow.history')}>
         <FlowHistory processInstanceId={processInstanceId} />
       </Card>
@@ -92,10 +96,11 @@ function DocumentAndFlow({
 }
 
 /**
- * The fields this task may change (x-workflow editable), each with the widget the document's form
- * gives it (the renderers' FieldControl: a dictionary select, a date picker, a decimal input …).
+ * The fields this task may change (x-workflow editable), apart from the approval and under the
+ * document: they are changes to the document, saved with the decision. Each has the widget the
+ * document's form gives it (the renderers' FieldControl: a dictionary select, a date picker …).
  */
-function EditableFields({
+function DocumentChanges({
   model,
   fields,
   values,
@@ -107,23 +112,27 @@ function EditableFields({
   onChange: (next: Record<string, unknown>) => void;
 }) {
   const lang = useAtomValue(langAtom);
+  const t = useT();
   return (
-    <>
-      {fields
-        .filter((name) => model.fieldMap[name])
-        .map((name) => (
-          <Form.Item key={name} label={model.fieldMap[name].label[lang]} htmlFor={`editable_${name}`}>
-            <FieldControl
-              id={`editable_${name}`}
-              field={model.fieldMap[name]}
-              value={values[name] ?? null}
-              values={values}
-              fieldMap={model.fieldMap}
-              onChange={(value) => onChange({ ...values, [name]: value })}
-            />
-          </Form.Item>
-        ))}
-    </>
+    <Card size="small" title={t('workflow.changes')} data-testid="document-changes">
+      <Alert type="info" showIcon title={t('workflow.changesHint')} style={{ marginBottom: 12 }} />
+      <Form layout="vertical">
+        {fields
+          .filter((name) => model.fieldMap[name])
+          .map((name) => (
+            <Form.Item key={name} label={model.fieldMap[name].label[lang]} htmlFor={`editable_${name}`}>
+              <FieldControl
+                id={`editable_${name}`}
+                field={model.fieldMap[name]}
+                value={values[name] ?? null}
+                values={values}
+                fieldMap={model.fieldMap}
+                onChange={(value) => onChange({ ...values, [name]: value })}
+              />
+            </Form.Item>
+          ))}
+      </Form>
+    </Card>
   );
 }
 
@@ -158,7 +167,7 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
   const claim = async () => {
     setBusy('claim');
     try {
-      await http.post(`${FLOW}/work/claim-task`, undefined, { searchParams: { taskId } });
+      await http.post(`${FLOW}/work/claim-task`, undefined, { searchParams: { taskId }, silent: true });
       void message.success(t('workflow.claimed'));
       await refresh();
     } catch (err) {
@@ -173,7 +182,7 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
     setBusy(flag);
     try {
       const changed = editable.length ? { record: values } : {};
-      await http.post(`${FLOW}/work/complete-task`, { taskId, flag, comment, ...changed });
+      await http.post(`${FLOW}/work/complete-task`, { taskId, flag, comment, ...changed }, { silent: true });
       void message.success(t(flag === 'ok' ? 'workflow.approved' : 'workflow.rejected'));
       await refresh();
       navigate('/work/todo');
@@ -187,8 +196,11 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
   if (task.isError) return <Alert type="warning" showIcon title={t('workflow.taskDone')} description={(task.error as Error).message} />;
   if (!task.data) return <Skeleton active />;
   const { canClaim, canComplete } = task.data;
+  const changes = editable.length > 0 && (
+    <DocumentChanges model={model} fields={editable} values={values} onChange={setEdits} />
+  );
   return (
-    <DocumentAndFlow model={model} businessId={businessId} processInstanceId={processInstanceId}>
+    <DocumentAndFlow model={model} businessId={businessId} processInstanceId={processInstanceId} underDocument={changes}>
       <Card size="small" title={task.data.taskName} data-testid="task-actions">
         {canClaim && !canComplete && (
           <Alert
@@ -205,7 +217,6 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
         {!canClaim && !canComplete && <Alert type="warning" showIcon title={t('workflow.taskDone')} />}
         {canComplete && (
           <Form layout="vertical">
-            {editable.length > 0 && <EditableFields model={model} fields={editable} values={values} onChange={setEdits} />}
             <Form.Item label={t('workflow.comment')} htmlFor="workflow-comment">
               <Input.TextArea
                 id="workflow-comment"

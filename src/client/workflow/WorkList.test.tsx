@@ -5,7 +5,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApi } from '../renderers/testing/providers.tsx';
 import { createFakeFlow } from './testing/fake-flow.ts';
-import { WorkList } from './WorkList.tsx';
+import { TodoList, WorkList } from './WorkList.tsx';
 
 vi.mock('./BpmnCanvas.tsx', () => ({
   default: ({ highlights }: { highlights: { active: string[]; done: string[]; taken: string[] } }) => (
@@ -40,6 +40,22 @@ describe('my work lists', () => {
     fireEvent.click(within(await row('江北人才公寓钢筋计划')).getByRole('button', { name: /处\s*理/ }));
     await waitFor(() => expect(window.location.pathname).toBe(`/work/process/materialTotalDemand/handle/9001/7001/${http.document.id}`));
     expect(http.calls.find((c) => c.url.endsWith('/work/todo-list'))?.params).toMatchObject({ current: 1, size: 10 });
+  });
+
+  it('待办事务 says how many tasks wait to be claimed, and 去签收 leads to 待签事务; once claimed, the notice goes', async () => {
+    const http = createFakeFlow();
+    renderWithApi(<TodoList />, { http });
+    const notice = await screen.findByTestId('claim-waiting');
+    expect(notice.textContent).toContain('1 项任务待签收');
+    expect(notice.textContent).toContain('签收后任务进入待办事务');
+    fireEvent.click(within(notice).getByRole('button', { name: /去签收/ }));
+    await waitFor(() => expect(window.location.pathname).toBe('/work/claim'));
+    cleanup();
+
+    await http.post('/api/blade-flow/work/claim-task', undefined, { searchParams: { taskId: '9001' } });
+    renderWithApi(<TodoList />, { http });
+    await row('江北人才公寓钢筋计划');
+    expect(screen.queryByTestId('claim-waiting')).toBeNull();
   });
 
   it('发起事务 leads to the start form of the chosen process; 已发事务 to the detail page', async () => {

@@ -16,6 +16,7 @@ import { useHttp } from '../renderers/http-context.tsx';
 import { detailPath, FLOW, formPath, handlePath, WORK_LIST_URL, type FlowPage, type FlowRow, type WorkKind } from './api.ts';
 import { FlowDiagramDialog } from './FlowDiagram.tsx';
 import { PagedTable } from './PagedTable.tsx';
+import { ClaimWaiting } from './WaitingWork.tsx';
 
 type Translate = ReturnType<typeof useT>;
 
@@ -97,9 +98,11 @@ export interface WorkListProps {
   toolbar?: ReactNode;
   /** More buttons for a row, before 流程图. */
   rowActions?: (row: FlowRow) => ReactNode;
+  /** Shown above the search (待办事务: the tasks waiting to be claimed). */
+  notice?: ReactNode;
 }
 
-export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListProps) {
+export function WorkList({ kind, params = {}, toolbar, rowActions, notice }: WorkListProps) {
   const http = useHttp();
   const t = useT();
   const { message } = App.useApp();
@@ -113,7 +116,7 @@ export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListPro
   const claim = async (row: FlowRow) => {
     setClaiming(String(row.taskId));
     try {
-      await http.post(`${FLOW}/work/claim-task`, undefined, { searchParams: { taskId: row.taskId } });
+      await http.post(`${FLOW}/work/claim-task`, undefined, { searchParams: { taskId: row.taskId }, silent: true });
       void message.success(t('workflow.claimed'));
       await queryClient.invalidateQueries({ queryKey: ['flow'] });
       navigate(handlePath(row));
@@ -160,6 +163,7 @@ export function WorkList({ kind, params = {}, toolbar, rowActions }: WorkListPro
   ];
   return (
     <CardBox>
+      {notice}
       {toolbar ?? (SEARCHABLE.has(kind) && <WorkSearch kind={kind} onSearch={setSearch} />)}
       <PagedTable
         testId="work-list"
@@ -257,7 +261,10 @@ const page = (kind: WorkKind) =>
 
 export const StartList = page('start');
 export const ClaimList = page('claim');
-export const TodoList = page('todo');
+/** 待办事务, and above it how many tasks wait to be claimed (they are not in this list until claimed). */
+export function TodoList() {
+  return <WorkList kind="todo" notice={<ClaimWaiting />} />;
+}
 export const SendList = page('send');
 export const DoneList = page('done');
 // the flow administration's pages, under the names the router imports

@@ -1,5 +1,6 @@
 // The approval actions of every document type with x-workflow (提交 on draft, rejected, withdrawn or
-// terminated rows, 撤回 on approving ones, 流程图 where an instance exists), added to the renderers' extension registry. The catalog and the dialogs load apart
+// terminated rows, 撤回 on approving ones the server says the caller may recall, 流程图 where an
+// instance exists), added to the renderers' extension registry. The catalog and the dialogs load apart
 // from the first bundle: once someone is signed in, the catalog's chunk (which every list page
 // needs anyway) is fetched and the actions registered; each dialog loads on first use. The login
 // page never fetches the catalog for this.
@@ -28,8 +29,13 @@ export function registerWorkflowActions(catalog: EntityCatalog): void {
     registerExtension(model.key, {
       rowActions: [
         { key: 'workflow-submit', label: label('workflow.submit'), dialog: SubmitDialog, appliesTo: (row) => SUBMITTABLE.has(status(row)) },
-        // whether someone acted already is not in the row: the dialog looks before it offers to recall
-        { key: 'workflow-recall', label: label('workflow.recall'), dialog: RecallDialog, appliesTo: (row) => status(row) === 'approving' },
+        // only the submitter may recall, while nobody has acted: the server says so in the row (canRecall)
+        {
+          key: 'workflow-recall',
+          label: label('workflow.recall'),
+          dialog: RecallDialog,
+          appliesTo: (row) => status(row) === 'approving' && row.canRecall === true,
+        },
         {
           key: 'workflow-diagram',
           label: label('workflow.diagram'),

@@ -1,5 +1,5 @@
-// The header's bell: the unread count, and on click a popover with the newest messages, "mark all
-// read" and "view all messages" (the drawer). It holds the browser's live subscription: a new
+// The header's bell: the unread count, and on click a popover with the tasks waiting for the user
+// (to claim, to do), the newest messages, "mark all read" and "view all messages" (the drawer). It holds the browser's live subscription: a new
 // message refreshes the count at once and opens a popup that stays until the user closes it.
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { useHttp } from '../../renderers/http-context.tsx';
 import { MESSAGES_KEY, messageApi, type MessageRecord } from './api.ts';
 import { MessageDetail, senderName } from './MessageDetail.tsx';
 import { MessageDrawer } from './MessageDrawer.tsx';
+import { COUNTS_KEY, WaitingWorkLine } from '../../workflow/WaitingWork.tsx';
 import { useTexts } from './texts.ts';
 import { sessionSubscribe, useLiveMessages, type Subscribe } from './useLiveMessages.ts';
 // the resource screens' extra actions (enable, send SMS, upload) register as the shell loads
@@ -40,6 +41,8 @@ export function NotificationBell({ color, subscribe = sessionSubscribe }: Notifi
 
   useLiveMessages(subscribe, (summary) => {
     const key = `message-${summary.id}`;
+    // a new task's message: the tasks waiting for the user changed too
+    void queryClient.invalidateQueries({ queryKey: COUNTS_KEY });
     notification.open({
       key,
       // a live message waits for the user: the popup never closes by itself
@@ -82,6 +85,7 @@ export function NotificationBell({ color, subscribe = sessionSubscribe }: Notifi
   const unread = top.data?.unReadCount ?? 0;
   const content = (
     <div style={{ width: 340 }} data-testid="message-popover">
+      <WaitingWorkLine onGo={() => setOpen(false)} style={{ marginBottom: 8 }} />
       {top.isLoading ? (
         <Spin />
       ) : top.data?.messageList.length ? (

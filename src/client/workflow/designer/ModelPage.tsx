@@ -25,7 +25,7 @@ export default function ModelPage() {
 
   const open = async (row: FlowRow) => {
     try {
-      const detail = await http.get<FlowRow>(`${FLOW}/model/detail`, { id: row.id });
+      const detail = await http.get<FlowRow>(`${FLOW}/model/detail`, { id: row.id }, { silent: true });
       setEditing({
         id: String(detail.id),
         name: detail.name,
@@ -41,7 +41,7 @@ export default function ModelPage() {
   const deploy = async (row: FlowRow) => {
     setProblem(null);
     try {
-      await http.post(`${FLOW}/model/deploy`, { modelId: row.id });
+      await http.post(`${FLOW}/model/deploy`, { modelId: row.id }, { silent: true });
       await queryClient.invalidateQueries({ queryKey: ['flow'] });
       void message.success(t('designer.deployed'));
     } catch (err) {
@@ -50,7 +50,7 @@ export default function ModelPage() {
   };
   const remove = async (row: FlowRow) => {
     try {
-      await http.post(`${FLOW}/model/remove`, undefined, { searchParams: { ids: row.id } });
+      await http.post(`${FLOW}/model/remove`, undefined, { searchParams: { ids: row.id }, silent: true });
       await queryClient.invalidateQueries({ queryKey: ['designer', 'models'] });
       void message.success(t('designer.removed'));
     } catch (err) {

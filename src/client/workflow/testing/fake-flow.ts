@@ -17,6 +17,8 @@ export interface FakeFlowOptions {
   taskDefinitionKey?: 'pmApprove' | 'costApprove';
   /** Already claimed by the caller (in todo rather than claim). */
   claimed?: boolean;
+  /** The caller submitted the document (the server's canRecall on its row); default true. */
+  submitter?: boolean;
 }
 
 export interface FakeFlow extends FakeHttp {
@@ -28,7 +30,13 @@ export interface FakeFlow extends FakeHttp {
 export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
   const base = createFakeHttp(catalog(), { rows: 3 });
   const document = base.tables.get('materialTotalDemand')![0];
-  Object.assign(document, { approvalStatus: 'approving', processInstanceId: '7001', title: '江北人才公寓钢筋计划', remark: '初稿' });
+  Object.assign(document, {
+    approvalStatus: 'approving',
+    processInstanceId: '7001',
+    title: '江北人才公寓钢筋计划',
+    remark: '初稿',
+    canRecall: options.submitter ?? true,
+  });
   const key = options.taskDefinitionKey ?? 'pmApprove';
   const task: Row = {
     taskId: '9001',
@@ -102,6 +110,8 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
         return page(!claimed && !completed ? [task] : []);
       case 'work/todo-list':
         return page(claimed && !completed ? [{ ...task, assignee: '1001' }] : []);
+      case 'work/counts':
+        return { todo: claimed && !completed ? 1 : 0, claim: !claimed && !completed ? 1 : 0 };
       case 'work/send-list':
         return page([{ ...task, startTime: task.createTime, processIsFinished: completed === 'ok' ? 'finished' : 'unfinished' }]);
       case 'work/done-list':
@@ -174,6 +184,7 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
     if (path === 'work/complete-task') {
       if (!claimed || completed) throw new ApiError(400, '任务不存在或已处理', null);
       completed = body.flag === 'ok' ? 'ok' : 'reject';
+      document.canRecall = false;
       if (body.record) Object.assign(document, body.record);
       document.approvalStatus = completed === 'ok' ? 'approved' : 'rejected';
       return { processStatus: completed === 'ok' ? 'completed' : 'rejected' };
