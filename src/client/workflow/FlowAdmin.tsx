@@ -135,7 +135,8 @@ export function DefinitionManager() {
       cancelText: t('common.cancel'),
       onOk: () =>
         run(
-          () => http.post(`${FLOW}/manager/delete-deployment`, undefined, { searchParams: { deploymentIds: row.deploymentId }, silent: true }),
+          () =>
+            http.post(`${FLOW}/manager/delete-deployment`, undefined, { searchParams: { deploymentIds: row.deploymentId }, silent: true }),
           t('workflow.deploymentDeleted'),
         ),
     });

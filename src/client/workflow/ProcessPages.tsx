@@ -196,9 +196,7 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
   if (task.isError) return <Alert type="warning" showIcon title={t('workflow.taskDone')} description={(task.error as Error).message} />;
   if (!task.data) return <Skeleton active />;
   const { canClaim, canComplete } = task.data;
-  const changes = editable.length > 0 && (
-    <DocumentChanges model={model} fields={editable} values={values} onChange={setEdits} />
-  );
+  const changes = editable.length > 0 && <DocumentChanges model={model} fields={editable} values={values} onChange={setEdits} />;
   return (
     <DocumentAndFlow model={model} businessId={businessId} processInstanceId={processInstanceId} underDocument={changes}>
       <Card size="small" title={task.data.taskName} data-testid="task-actions">
