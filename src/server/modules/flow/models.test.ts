@@ -39,9 +39,10 @@ describe('processIdOf', () => {
     'a prefix that is no prefix': `<${'a'.repeat(4_000_000)}`,
     prefixes: '<a'.repeat(2_000_000),
   };
-  it.each(Object.entries(SHAPES))('%s: 4 MB read within a second', (_shape, text) => {
-    const started = performance.now();
-    processIdOf(text);
-    expect(performance.now() - started).toBeLessThan(1_000);
+  // the bound is the test's own timeout: far above a linear read of 4 MB (milliseconds), far below
+  // the expression's hours; no wall-clock figure is asserted, so a loaded machine cannot fail it.
+  // The answer is the former expression's on the same shape at 1/10,000 of the length
+  it.each(Object.entries(SHAPES))('%s: 4 MB read whole, answering as the expression does', (_shape, text) => {
+    expect(processIdOf(text)).toBe(REFERENCE.exec(text.slice(0, Math.ceil(text.length / 10_000)))?.[1]);
   });
 });

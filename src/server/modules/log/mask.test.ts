@@ -159,15 +159,12 @@ describe('masking costs time linear in the input', () => {
     'parameter names without values': `&${'a'.repeat(63)}`.repeat(65_000),
   };
 
-  // bounds far above the time the scan takes on a loaded machine (tens of milliseconds), far below
-  // the former expression's (hours for 4 MB of letters)
-  it.each(Object.entries(SHAPES))('%s: 4 MB masked whole within seconds, logged within a fraction of one', (shape, text) => {
-    let started = performance.now();
+  // The bound is the test's own timeout: far above what the scan takes on a loaded machine (tens of
+  // milliseconds), far below the former expression's (hours for 4 MB of letters). No wall-clock
+  // figure is asserted, so a loaded machine cannot fail it
+  it.each(Object.entries(SHAPES))('%s: 4 MB masked whole, and logged', (shape, text) => {
     const masked = maskUrlPasswords(text);
-    expect(performance.now() - started).toBeLessThan(3_000);
-    started = performance.now();
     const params = maskedParams({ q: text }, { name: text, rows: [text, { url: text }] }, 8000);
-    expect(performance.now() - started).toBeLessThan(500);
     expect(params).toHaveLength(8000);
     if (shape === 'every one a match') expect(masked === `a://u:${MASK}@`.repeat(500_000)).toBe(true);
     if (shape === 'letters then ://') expect(masked.endsWith(`://u:${MASK}@h`)).toBe(true);
