@@ -285,6 +285,10 @@ export const messages = {
     zh: '预警硬控制已开启,{entity} {code} 不能提交:{details}',
     en: 'Hard control of warnings is on: {entity} {code} cannot be submitted: {details}',
   },
+  previewNotDocument: {
+    zh: '预警预览的请求体应为单据对象(表头字段及明细行)',
+    en: 'The warning preview expects the document as a JSON object (header fields and detail lines)',
+  },
   // the material ledger (docs/business-rules.md#material-ledger)
   stockShort: {
     zh: '库存不足:{goods} 在仓库 {warehouseName} 可用 {available},本单需要 {requested};库存不能为负',

@@ -1,6 +1,7 @@
-// The OpenAPI description of GET <api>/earlyWarningAuxiliaryData (docs/business-rules.md#early-warnings).
-import type { EntityCatalog, JsonSchema } from '../model/types.ts';
-import { AUXILIARY_PARAMS, auxiliaryKind, type AuxiliaryKind } from '../warnings/auxiliary.ts';
+// The OpenAPI description of GET <api>/earlyWarningAuxiliaryData and <api>/earlyWarningPreview
+// (docs/business-rules.md#early-warnings).
+import type { EntityCatalog, EntityModel, JsonSchema } from '../model/types.ts';
+import { AUXILIARY_PARAMS, auxiliaryKind, hasPreview, type AuxiliaryKind } from '../warnings/auxiliary.ts';
 
 const amount: JsonSchema = {
   type: ['number', 'string', 'null'],
@@ -76,9 +77,77 @@ const ANSWERS: Record<AuxiliaryKind, JsonSchema> = {
   },
 };
 
+const preview: JsonSchema = {
+  type: 'object',
+  properties: {
+    warnings: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          warnType: { type: 'string', description: 'dictionary warn_type' },
+          typeName: { type: 'string', description: "the rule's name in the caller's language" },
+          warnLevel: { type: 'string', enum: ['info', 'warning', 'critical'] },
+          message: { type: 'string', description: "in the caller's language" },
+          actualValue: { ...amount, description: 'the figure the rule measured' },
+          thresholdValue: { ...amount, description: 'the figure it was measured against' },
+          sourceDetailId: { type: ['string', 'null'], description: 'the saved line the warning is about' },
+          goodsId: { type: ['string', 'null'] },
+        },
+      },
+    },
+    hardControl: { type: 'boolean', description: 'on: a critical warning refuses the submission' },
+  },
+};
+
+const answered = (schema: JsonSchema) => ({
+  '200': {
+    description: 'OK',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { code: { type: 'integer' }, success: { type: 'boolean' }, data: schema, msg: { type: 'string' } },
+        },
+      },
+    },
+  },
+});
+
+/** The warnings a document would raise, for a stored one (GET ?id=) and for one as a form holds it (POST). */
+function previewPath(model: EntityModel): JsonSchema {
+  const refused = {
+    '401': { description: 'No valid token' },
+    '403': { description: `No view permission on ${model.label.en}` },
+    '404': { description: "No such document in the caller's tenant" },
+  };
+  return {
+    get: {
+      tags: [model.key],
+      summary: `${model.label.en}: the warnings a stored document raises now (what submitting it would record)`,
+      parameters: [{ name: 'id', in: 'query', required: true, schema: { type: 'string' } }],
+      responses: { ...answered(preview), '400': { description: 'A missing or malformed id' }, ...refused },
+    },
+    post: {
+      tags: [model.key],
+      summary: `${model.label.en}: the warnings a document would raise if saved as sent (nothing is written)`,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', description: 'the document as a form holds it (header fields and lines), with its id when editing' },
+          },
+        },
+      },
+      responses: { ...answered(preview), '400': { description: 'The body is not a JSON object' }, ...refused },
+    },
+  };
+}
+
 export function warningPaths(catalog: EntityCatalog): Record<string, JsonSchema> {
   const paths: Record<string, JsonSchema> = {};
   for (const model of Object.values(catalog.entities)) {
+    if (hasPreview(model)) paths[`${model.api}/earlyWarningPreview`] = previewPath(model);
     const kind = auxiliaryKind(model);
     if (!kind) continue;
     const parameters = AUXILIARY_PARAMS[kind].map((p) => ({

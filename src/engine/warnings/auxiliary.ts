@@ -1,6 +1,6 @@
-// Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures
+// Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures; which preview their warnings
 // (docs/business-rules.md#early-warnings), by the roles the documents play (x-entity.roles): the server registers the routes from it,
-// the OpenAPI document describes them, a form asks them.
+// the OpenAPI document describes them; forms ask <api>/earlyWarningPreview instead (the server's own evaluation).
 import { hasRole } from '../model/roles.ts';
 import type { EntityModel } from '../model/types.ts';
 
@@ -57,4 +57,9 @@ export function hasWarningRules(model: EntityModel): boolean {
   return (
     (auxiliaryKind(model) !== undefined && !hasRole(model, 'demand.total')) || WARNED_WITHOUT_FIGURES.some((role) => hasRole(model, role))
   );
+}
+
+/** Whether a form may ask `<api>/earlyWarningPreview` what saving the document would record: rules, on a project. */
+export function hasPreview(model: EntityModel): boolean {
+  return hasWarningRules(model) && 'projectId' in model.fieldMap;
 }

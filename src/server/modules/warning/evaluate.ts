@@ -72,7 +72,7 @@ const monthlyDemand: Evaluator = async (figures, doc, settings, model) => {
     by: 'goodsId',
     projectId,
     statuses: COMMITTED,
-    excludeId: String(doc.id),
+    excludeId: str(doc.id),
     keys: goods,
   });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.demandQty as number }));
@@ -119,7 +119,7 @@ async function linkedLines(figures: Figures, doc: Row, link: Link): Promise<Link
     by: link.field,
     projectId: String(doc.projectId),
     statuses: COMMITTED,
-    excludeId: String(doc.id),
+    excludeId: str(doc.id),
     keys: upstreamIds,
   });
   return lines
@@ -157,7 +157,7 @@ const monthlyProcure: Evaluator = async (figures, doc, settings, model) => {
     by: 'goodsId',
     projectId,
     statuses: COMMITTED,
-    excludeId: String(doc.id),
+    excludeId: str(doc.id),
     keys: goods,
   });
   const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.procureQty as number }));
@@ -185,7 +185,7 @@ async function supplementary(figures: Figures, doc: Row, settings: WarnSettings)
   const parentCode = str(doc.parentContractCode);
   const parent = parentCode ? await figures.contract('code', parentCode) : null;
   if (!parentCode || !parent) return [];
-  const others = await figures.supplementaryTotal(parentCode, String(doc.id));
+  const others = await figures.supplementaryTotal(parentCode, str(doc.id));
   const total = new Dec(others).add(new Dec(String(doc.contractAmount ?? 0))).toString();
   return supplementaryWarnings(parent.contractAmount as string, total, settings);
 }
@@ -199,7 +199,7 @@ async function budget(figures: Figures, doc: Row, settings: WarnSettings): Promi
   if (!type) return [];
   const budgets = await figures.budgets(String(doc.projectId));
   if (!budgets.has(type)) return [];
-  const others = await figures.contractsOfType(String(doc.projectId), type, String(doc.id));
+  const others = await figures.contractsOfType(String(doc.projectId), type, str(doc.id));
   const own = new Dec(String(doc.currentAmount ?? doc.contractAmount ?? 0));
   return budgetWarnings(new Dec(others).add(own).toString(), budgets.get(type), await figures.typeName(type), settings);
 }
@@ -312,7 +312,7 @@ async function smallSettlements(
   const group: Record<string, string> = {};
   for (const key of ['projectId', 'expenditureContractCode', 'subcontractorId'])
     if (key in model.fieldMap && str(doc[key])) group[key] = String(doc[key]);
-  const earlier = await figures.lastPeriods(model, group, settings.smallSettlementCount - 1, String(doc.id), period);
+  const earlier = await figures.lastPeriods(model, group, settings.smallSettlementCount - 1, str(doc.id), period);
   return smallSettlementWarnings([doc.thisAmountInclTax as Num, ...earlier.map((p) => p.amount)], currentAmount, settings);
 }
 

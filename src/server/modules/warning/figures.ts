@@ -228,13 +228,15 @@ export class Figures {
   }
 
   /** Σ current amounts of the project's other live contracts of one type (approved or in approval). */
-  async contractsOfType(projectId: string, type: string, excludeId: string): Promise<string> {
+  async contractsOfType(projectId: string, type: string, excludeId?: string): Promise<string> {
     const model = this.documents.contract;
+    // a contract not saved yet has no id to leave out
+    const others = excludeId ? ' AND id <> $5' : '';
     const [row] = await this.db.query<{ s: string }>(
       `SELECT coalesce(sum(${column(model, 'currentAmount')}), 0)::text AS s FROM ${q(model.table)}
-        WHERE tenant_id = $1 AND ${column(model, 'projectId')} = $2 AND ${column(model, 'expenditureContractType')} = $3 AND id <> $4
-          AND ${column(model, 'approvalStatus')} = ANY($5::text[])${model.softDelete ? ' AND is_deleted = 0' : ''}`,
-      [this.tenantId, projectId, type, excludeId, COMMITTED],
+        WHERE tenant_id = $1 AND ${column(model, 'projectId')} = $2 AND ${column(model, 'expenditureContractType')} = $3${others}
+          AND ${column(model, 'approvalStatus')} = ANY($4::text[])${model.softDelete ? ' AND is_deleted = 0' : ''}`,
+      [this.tenantId, projectId, type, COMMITTED, ...(excludeId ? [excludeId] : [])],
     );
     return row.s;
   }

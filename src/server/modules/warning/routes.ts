@@ -1,18 +1,21 @@
 // GET <api>/earlyWarningAuxiliaryData (docs/business-rules.md#early-warnings): the figures a form needs to show its
-// early warnings live, for a material plan line, an expense contract, or a monthly settlement's group.
+// early warnings live, for a material plan line, an expense contract, or a monthly settlement's group;
+// <api>/earlyWarningPreview: the warnings a document would raise, evaluated as its save would (preview.ts).
 // Tenant-scoped (another tenant's ids answer zeros and nulls) and behind the document's view permission.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
-import { auxiliaryKind } from '../../../engine/warnings/auxiliary.ts';
+import { auxiliaryKind, hasPreview } from '../../../engine/warnings/auxiliary.ts';
 import { percent } from '../../../engine/warnings/rules.ts';
-import { parseId, tenantDb } from '../../db/store.ts';
+import type { Db, Row } from '../../db/db.ts';
+import { parseId, tenantDb, type EntityStore } from '../../db/store.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { actorOf } from '../../http/auth.ts';
-import type { RouteContext } from '../../http/entity-routes.ts';
+import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { envelope } from '../../http/envelope.ts';
 import { COMMITTED, Figures, num, warningDocuments } from './figures.ts';
+import { WarningPreview } from './preview.ts';
 import { readSettings } from './service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -128,8 +131,41 @@ async function settlementFigures(figures: Figures, model: EntityModel, query: Qu
   };
 }
 
+/**
+ * GET <api>/earlyWarningPreview?id= (a stored document) and POST <api>/earlyWarningPreview (the document as a form
+ * holds it, with its id when editing): the warnings a save or submission would record, in the caller's language.
+ */
+function registerPreviewRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const preview = new WarningPreview(ctx);
+  for (const model of Object.values(ctx.catalog.entities)) {
+    if (!hasPreview(model)) continue;
+    const answer = async (request: FastifyRequest, doc: (db: Db, store: EntityStore) => Promise<Row>) => {
+      const actor = actorOf(request);
+      const store = await storeFor(ctx, model, request, 'view');
+      const db = tenantDb(ctx, actor.tenantId);
+      const settings = await readSettings(ctx.db, ctx, actor.tenantId);
+      const data = await preview.evaluate(db, actor, model, await doc(db, store), settings, request.lang);
+      return envelope(200, data, t('ok', request.lang));
+    };
+    app.get(`${model.api}/earlyWarningPreview`, (request) =>
+      answer(request, (_db, store) => store.detail(parseId((request.query as Query).id?.trim(), 'id'))),
+    );
+    app.post(`${model.api}/earlyWarningPreview`, (request) =>
+      answer(request, async (db, store) => {
+        const body = request.body;
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('previewNotDocument');
+        const input = body as Row;
+        const stored =
+          input.id === undefined || input.id === null || input.id === '' ? undefined : await store.detail(parseId(String(input.id)));
+        return preview.asSaved(db, actorOf(request), model, input, stored);
+      }),
+    );
+  }
+}
+
 export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
   warningDocuments(ctx.catalog);
+  registerPreviewRoutes(app, ctx);
   for (const model of Object.values(ctx.catalog.entities)) {
     const kind = auxiliaryKind(model);
     if (!kind) continue;
