@@ -210,9 +210,12 @@ export async function confirmButton(name: RegExp = /确\s*定/) {
   return box.getByRole('button', { name });
 }
 
-/** Presses 确定 in the open 确定提交审批? dialog once it has finished opening (a click during its animation can miss). */
+/**
+ * Presses 确定 in the open 确定提交审批? dialog once it has finished opening (a click during its animation can miss);
+ * a document raising warnings asks 仍要提交审批吗? under them instead.
+ */
 export async function confirmSubmit() {
-  const dialog = await opened(page.getByRole('dialog').filter({ hasText: '确定提交审批?' }));
+  const dialog = await opened(page.getByRole('dialog').filter({ hasText: /确定提交审批?|仍要提交审批吗?/ }));
   await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
 }
 

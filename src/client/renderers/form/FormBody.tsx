@@ -18,7 +18,7 @@ import { useHttp } from '../http-context.tsx';
 import type { FormContextValue } from './context.ts';
 import { CumulativeNote, useCumulatives } from './cumulative.tsx';
 import { FillButtons } from './fill.tsx';
-import { LiveWarnings, RecordedWarnings, useLiveWarnings } from './warnings.tsx';
+import { LiveWarnings, RecordedWarnings, refused, SubmitWarnings, useAskPreview, useLiveWarnings } from './warnings.tsx';
 import { DetailGridField } from './DetailGrid.tsx';
 import { ModelField } from './ModelField.tsx';
 import { ruleKey, ruleState, settle, type RuleState } from './rules.ts';
@@ -60,7 +60,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   const http = useHttp();
   const t = useT();
   const lang = useAtomValue(langAtom);
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [store] = useState(() => new FormStore(model, record));
   const [header, setHeader] = useState<Row>(() => store.header);
@@ -117,6 +117,21 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   }, []);
   const cumulatives = useCumulatives(model, id, store, header, setHeader, !readOnly);
   const warnings = useLiveWarnings(model, id, store, header, !readOnly);
+  const askPreview = useAskPreview(model, id, store);
+
+  /** Before a submission: the warnings it raises, and whether the clerk still submits (none: no question). */
+  const submitAnyway = async (): Promise<boolean> => {
+    const preview = await askPreview().catch(() => null);
+    if (!preview?.warnings.length) return true;
+    const critical = preview.warnings.some((w) => w.warnLevel === 'critical');
+    return modal.confirm({
+      title: t('workflow.submit'),
+      width: 640,
+      type: critical ? 'error' : 'warning',
+      content: <SubmitWarnings preview={preview} />,
+      okButtonProps: { disabled: refused(preview), danger: critical },
+    });
+  };
 
   const onChange = (event: IChangeEvent) => {
     const before = store.header;
@@ -131,6 +146,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   };
 
   const save = async (formData: Row) => {
+    if (submitTo && !(await submitAnyway())) return;
     setSaving(true);
     setFailure(null);
     setServerErrors(undefined);
@@ -166,7 +182,6 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
       {!readOnly && <FillButtons model={model} store={store} header={header} onHeader={setHeader} />}
       {!readOnly && <CumulativeNote answer={cumulatives} />}
       <RecordedWarnings model={model} id={id} />
-      {!readOnly && <LiveWarnings warnings={warnings} />}
       {failure && (
         <Alert
           type="error"
@@ -196,6 +211,8 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
         onError={() => store.checked()}
         onSubmit={({ formData }) => void save(formData ?? {})}
       >
+        {/* beside the save button, where the clerk looks before saving */}
+        {!readOnly && <LiveWarnings warnings={warnings.warnings} />}
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginTop: 8 }}>
           <Button onClick={() => onDone(null)}>{t(readOnly ? 'form.close' : 'form.cancel')}</Button>
           {!readOnly && (

@@ -1,161 +1,177 @@
-// Early warnings in the form and on the document, for every document type the engine gives figures
-// for (engine/warnings/auxiliary.ts): while one types, the engine's own rules run on the form's
-// numbers and the figures `${api}/earlyWarningAuxiliaryData` answers (a monthly demand against its
-// total plan, a settlement against its contract), so the warning the server will record on save shows
-// before saving; a saved document also lists its open warning records (the document type playing
-// the role warning.record).
-import { useQueries, useQuery } from '@tanstack/react-query';
-import { Alert } from 'antd';
+// Early warnings in the form, in the submit confirmation and on the document, for every document type
+// with warning rules (engine/warnings/auxiliary.ts hasPreview): while one types, the form's record goes
+// to `${api}/earlyWarningPreview`, which runs the very evaluators a save runs on the project's figures,
+// so the form shows what the save (and the approver) will see — level, figure and threshold — before
+// saving; submitting asks again and lists them; a saved document also lists its open warning records
+// (the document type playing the role warning.record).
+import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
+import { Alert, Tag } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { hasRole, optionalEntityWithRole } from '../../../engine/model/roles.ts';
+import { optionalEntityWithRole } from '../../../engine/model/roles.ts';
 import type { EntityModel, Label } from '../../../engine/model/types.ts';
-import { auxiliaryKind, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
-import { decimalToJson, Dec } from '../../../engine/compute/decimal.ts';
-import {
-  amountCapWarnings,
-  demandWarnings,
-  supplementaryWarnings,
-  WARN_TYPES,
-  type GoodsFigures,
-  type WarnSettings,
-  type Warning,
-} from '../../../engine/warnings/rules.ts';
+import { hasPreview, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
+import { WARN_TYPES } from '../../../engine/warnings/rules.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { catalog } from '../catalog.ts';
-import { useHttp } from '../http-context.tsx';
+import { useHttp, type RendererHttp } from '../http-context.tsx';
 import type { FormStore, Row } from './store.ts';
 
-interface DemandFigures {
-  planned: boolean;
-  effectiveQty: number | string | null;
-  cumulativeMonthlyDemandQty: number | string;
-  thresholds: WarnSettings;
+export type WarnLevel = 'info' | 'warning' | 'critical';
+
+/** One warning as `${api}/earlyWarningPreview` answers it, in the caller's language. */
+export interface PreviewedWarning {
+  warnType: string;
+  typeName: string;
+  warnLevel: WarnLevel;
+  message: string;
+  actualValue: number | string | null;
+  thresholdValue: number | string | null;
 }
 
-interface SettlementFigures {
-  currentContractAmount: number | string | null;
-  thresholds: WarnSettings;
+export interface Preview {
+  warnings: PreviewedWarning[];
+  hardControl: boolean;
 }
+
+const NONE: Preview = { warnings: [], hardControl: false };
+/** How long typing pauses before the form asks again. */
+const PAUSE_MS = 400;
 
 const filled = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-/** The store's rows of a detail, re-read whenever a row or the totals change. */
-function useRows(store: FormStore, detail: string | undefined): Row[] {
-  const [rows, setRows] = useState<Row[]>(() => (detail ? store.rows(detail) : []));
+/** The record a save would send, with the id of the document being edited. */
+function recordOf(store: FormStore, id: string | undefined): Row {
+  return { ...store.record(), ...(id ? { id } : {}) };
+}
+
+/** The warnings saving `record` would raise. */
+export function previewOf(http: RendererHttp, model: EntityModel, record: Row): Promise<Preview> {
+  return http.post<Preview>(`${model.api}/earlyWarningPreview`, record, { silent: true });
+}
+
+/** The warnings submitting a stored document would raise. */
+export function storedPreviewOf(http: RendererHttp, model: EntityModel, id: string): Promise<Preview> {
+  return http.get<Preview>(`${model.api}/earlyWarningPreview`, { id }, { silent: true });
+}
+
+/** The form's record, taken again once typing in the header or a row has paused. */
+function usePausedRecord(store: FormStore, id: string | undefined, header: Row, active: boolean): Row | undefined {
+  const [record, setRecord] = useState<Row>();
+  const [changes, setChanges] = useState(0);
+  useEffect(() => (active ? store.subscribe('totals', () => setChanges((n) => n + 1)) : undefined), [store, active]);
   useEffect(() => {
-    if (!detail) return;
-    setRows(store.rows(detail));
-    return store.subscribe('totals', () => setRows(store.rows(detail)));
-  }, [store, detail]);
-  return rows;
+    if (!active) return;
+    const timer = setTimeout(() => setRecord(recordOf(store, id)), PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [store, id, header, changes, active]);
+  return active ? record : undefined;
 }
 
-/** R-DEM-1 live: each goods' figures, then the engine's rule over the form's lines. */
-function useDemandWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Warning[] {
+/** The warnings the form's current figures raise (none for document types without rules, or before a project is chosen). */
+export function useLiveWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Preview {
   const http = useHttp();
-  const detail = model.details.find((d) => 'demandQty' in d.fieldMap && 'goodsId' in d.fieldMap);
-  const rows = useRows(store, active && hasRole(model, 'demand.monthly') ? detail?.name : undefined);
-  const goods = [
-    ...new Set(
-      rows
-        .map((r) => r.goodsId)
-        .filter(filled)
-        .map(String),
-    ),
-  ];
-  const projectId = filled(header.projectId) ? String(header.projectId) : undefined;
-  const answers = useQueries({
-    queries: goods.map((goodsId) => ({
-      queryKey: ['earlyWarning', model.key, projectId, header.materialTotalDemandId, goodsId, id],
-      enabled: !!projectId,
-      staleTime: 30_000,
-      queryFn: () =>
-        http.get<DemandFigures>(
-          `${model.api}/earlyWarningAuxiliaryData`,
-          {
-            projectId: projectId!,
-            goodsId,
-            ...(filled(header.materialTotalDemandId) ? { materialTotalDemandId: String(header.materialTotalDemandId) } : {}),
-            ...(id ? { excludeId: id } : {}),
-          },
-          { silent: true },
-        ),
-    })),
+  const lang = useAtomValue(langAtom);
+  const enabled = active && hasPreview(model);
+  const record = usePausedRecord(store, id, header, enabled);
+  const asked = !!record && filled(record.projectId);
+  const answer = useQuery({
+    queryKey: ['warnings', 'preview', model.key, lang, record],
+    enabled: asked,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+    queryFn: () => previewOf(http, model, record!),
   });
-  if (!projectId || !answers.length || answers.some((a) => !a.data)) return [];
-  const figures = new Map<string, GoodsFigures>(
-    goods.map((g, i) => {
-      const a = answers[i].data!;
-      return [g, { planned: a.planned && a.effectiveQty !== null ? a.effectiveQty : undefined, taken: a.cumulativeMonthlyDemandQty }];
-    }),
+  return asked && answer.data ? answer.data : NONE;
+}
+
+/** Asks the preview of the form's record now (for the submit confirmation), through the query cache. */
+export function useAskPreview(model: EntityModel, id: string | undefined, store: FormStore): () => Promise<Preview> {
+  const http = useHttp();
+  const lang = useAtomValue(langAtom);
+  const queryClient = useQueryClient();
+  return async () => {
+    const record = recordOf(store, id);
+    if (!hasPreview(model) || !filled(record.projectId)) return NONE;
+    return queryClient.fetchQuery({
+      queryKey: ['warnings', 'preview', model.key, lang, record],
+      staleTime: 0,
+      queryFn: () => previewOf(http, model, record),
+    });
+  };
+}
+
+/** The preview of a stored document (the list's 提交 dialog). */
+export function useStoredPreview(model: EntityModel, id: string, active: boolean) {
+  const http = useHttp();
+  const lang = useAtomValue(langAtom);
+  return useQuery({
+    queryKey: ['warnings', 'stored', model.key, lang, id],
+    enabled: active && !!id && hasPreview(model),
+    staleTime: 0,
+    queryFn: () => storedPreviewOf(http, model, id),
+  });
+}
+
+const LEVEL_COLORS: Record<WarnLevel, string> = { critical: 'red', warning: 'orange', info: 'blue' };
+
+/** 1234567.5 → "1,234,567.5": a figure as the warning list shows it, its decimals kept. */
+export function figureText(v: number | string): string {
+  const [whole, fraction] = String(v).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** One warning: its level, rule and message, and the figure against its threshold. */
+export function WarningItem({ warning }: { warning: PreviewedWarning }) {
+  const t = useT();
+  const lang = useAtomValue(langAtom);
+  const figures = [
+    filled(warning.actualValue) ? t('warnings.figure', { value: figureText(warning.actualValue!) }) : '',
+    filled(warning.thresholdValue) ? t('warnings.threshold', { value: figureText(warning.thresholdValue!) }) : '',
+  ].filter(Boolean);
+  return (
+    <li className={`zs-warning zs-warning-${warning.warnLevel}`}>
+      <Tag color={LEVEL_COLORS[warning.warnLevel]}>{t(`warnings.level.${warning.warnLevel}`)}</Tag>
+      {`[${warning.typeName}] ${warning.message}`}
+      {figures.length > 0 && (
+        <span className="zs-warning-figures">{lang === 'zh' ? `(${figures.join(',')})` : ` (${figures.join(', ')})`}</span>
+      )}
+    </li>
   );
-  const lines = rows
-    .filter((r) => filled(r.goodsId) && filled(r.demandQty))
-    .map((r) => ({ goodsId: String(r.goodsId), name: String(r.goodsName ?? ''), qty: r.demandQty as number }));
-  return demandWarnings(lines, figures, answers[0].data!.thresholds);
 }
 
-/** R-CAP-3 live: the form's cumulative amount against the contract's current amount. */
-function useSettlementWarnings(model: EntityModel, id: string | undefined, header: Row, active: boolean): Warning[] {
-  const http = useHttp();
-  const query =
-    active && filled(header.projectId) && filled(header.expenditureContractCode)
-      ? {
-          projectId: String(header.projectId),
-          expenditureContractCode: String(header.expenditureContractCode),
-          ...(id ? { excludeId: id } : {}),
-        }
-      : undefined;
-  const answer = useQuery({
-    queryKey: ['earlyWarning', model.key, query],
-    enabled: !!query,
-    staleTime: 30_000,
-    queryFn: () => http.get<SettlementFigures>(`${model.api}/earlyWarningAuxiliaryData`, query, { silent: true }),
-  });
-  if (!query || !answer.data || !filled(header.cumulativeAmount)) return [];
-  return amountCapWarnings(header.cumulativeAmount as number, answer.data.currentContractAmount, answer.data.thresholds);
+const SEVERITY: Record<WarnLevel, number> = { critical: 0, warning: 1, info: 2 };
+
+/** The warnings, the critical ones first. */
+export function WarningItems({ warnings }: { warnings: readonly PreviewedWarning[] }) {
+  const ordered = [...warnings].sort((a, b) => SEVERITY[a.warnLevel] - SEVERITY[b.warnLevel]);
+  return (
+    <ul style={{ margin: 0, paddingLeft: 0, listStyle: 'none' }}>
+      {ordered.map((w, i) => (
+        <WarningItem key={i} warning={w} />
+      ))}
+    </ul>
+  );
 }
 
-interface ContractFigures {
-  contractAmount: number | string;
-  originalContractCode: string;
-  originalContractAmount: number | string;
-  supplementaryAmount: number | string;
-  thresholds: WarnSettings;
+/** "本单将触发 2 条预警(其中严重 1 条):", the list, and what submitting will do. */
+export function SubmitWarnings({ preview }: { preview: Preview }) {
+  const t = useT();
+  const critical = preview.warnings.filter((w) => w.warnLevel === 'critical').length;
+  const count = preview.warnings.length;
+  return (
+    <div className="zs-submit-warnings">
+      <p style={{ marginBottom: 8 }}>{t(critical ? 'warnings.submitCritical' : 'warnings.submitCount', { count, critical })}</p>
+      <WarningItems warnings={preview.warnings} />
+      {preview.hardControl && critical > 0 && <Alert style={{ marginTop: 8 }} type="error" showIcon title={t('warnings.hardControl')} />}
+      <p style={{ marginTop: 8, marginBottom: 0 }}>{t('workflow.submitAnyway')}</p>
+    </div>
+  );
 }
 
-/**
- * R-SUPP live on a saved supplementary agreement: the answer's total holds the agreement at its stored
- * amount, which the amount being typed replaces. A new agreement is checked when saved.
- */
-function useContractWarnings(model: EntityModel, id: string | undefined, header: Row, active: boolean): Warning[] {
-  const http = useHttp();
-  const query = active && id && filled(header.parentContractCode) ? { primaryId: id } : undefined;
-  const answer = useQuery({
-    queryKey: ['earlyWarning', model.key, query],
-    enabled: !!query,
-    staleTime: 30_000,
-    queryFn: () => http.get<ContractFigures>(`${model.api}/earlyWarningAuxiliaryData`, query, { silent: true }),
-  });
-  const figures = answer.data;
-  // the stored agreement must belong to the parent now chosen
-  if (!query || !figures || figures.originalContractCode !== header.parentContractCode || !filled(header.contractAmount)) return [];
-  const total = new Dec(String(figures.supplementaryAmount))
-    .sub(new Dec(String(figures.contractAmount)))
-    .add(new Dec(String(header.contractAmount)));
-  return supplementaryWarnings(figures.originalContractAmount, decimalToJson(total), figures.thresholds);
-}
-
-/** The warnings the form's current numbers raise (empty for document types without live rules). */
-export function useLiveWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Warning[] {
-  const kind = auxiliaryKind(model);
-  const demand = useDemandWarnings(model, id, store, header, active && kind === 'demand');
-  const settlement = useSettlementWarnings(model, id, header, active && kind === 'settlement');
-  const contract = useContractWarnings(model, id, header, active && kind === 'contract');
-  return [...demand, ...settlement, ...contract];
-}
+/** Whether hard control will refuse the submission. */
+export const refused = (preview: Preview) => preview.hardControl && preview.warnings.some((w) => w.warnLevel === 'critical');
 
 /** An alert listing warnings, red when one is critical. */
 function WarningAlert({
@@ -188,13 +204,18 @@ function WarningAlert({
 }
 
 /** The form's live warnings, above the fields. */
-export function LiveWarnings({ warnings }: { warnings: readonly Warning[] }) {
+export function LiveWarnings({ warnings }: { warnings: readonly PreviewedWarning[] }) {
   const t = useT();
-  const lang = useAtomValue(langAtom);
   if (!warnings.length) return null;
-  const items = warnings.map((w, i) => ({ key: i, text: `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}` }));
   return (
-    <WarningAlert className="zs-live-warnings" title={t('warnings.live', { count: warnings.length })} levels={warnings} items={items} />
+    <Alert
+      className="zs-live-warnings"
+      type={warnings.some((w) => w.warnLevel === 'critical') ? 'error' : 'warning'}
+      showIcon
+      style={{ marginBottom: 12 }}
+      title={t('warnings.live', { count: warnings.length })}
+      description={<WarningItems warnings={warnings} />}
+    />
   );
 }
 
