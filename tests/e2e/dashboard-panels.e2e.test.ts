@@ -63,9 +63,10 @@ async function siteWithWarningsAndAContract() {
       details: [{ itemCode: '020101', itemName: '管廊主体混凝土', unit: 'm3', quantity: 10, priceInclTax: 1000, taxRate: 9 }],
     }),
   );
-  await app.db.query(`UPDATE ${app.catalog.entities.expenditureContract.table} SET approval_status = 'approved' WHERE id = $1`, [
-    contract.id,
-  ]);
+  await app.db.query(
+    `UPDATE ${app.catalog.entities.expenditureContract.table} SET approval_status = 'approved', performance_status = 'performing' WHERE id = $1`,
+    [contract.id],
+  );
   return { site: site as { id: string }, contract: contract as { code: string } };
 }
 

@@ -60,6 +60,10 @@ export async function settledSubcontract(o: {
     }),
   );
   await approve(app.catalog.entities.expenditureContract.table, contract.id);
+  // approval makes the contract performing (x-workflow.onApproved), as the workflow would have
+  await app.db.query(`UPDATE ${app.catalog.entities.expenditureContract.table} SET performance_status = 'performing' WHERE id = $1`, [
+    contract.id,
+  ]);
   const settlement = ok(
     await admin.post('/api/construct/subcontractMonthlySettlement/save', {
       projectId: site.id,

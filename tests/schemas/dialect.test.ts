@@ -360,6 +360,30 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     expect(issues).toHaveLength(3);
   });
 
+  it('a status the workflow or the cumulatives write that a client could set, or a value it cannot hold', () => {
+    const CONTRACT = 'schemas/construct/expenditure-contract.schema.json';
+    const SETTLEMENT = 'schemas/construct/labor-monthly-settlement.schema.json';
+    const issues = issuesAfter((s) => {
+      s.files[CONTRACT].properties.settlementStatus.readOnly = false;
+      s.files[CONTRACT]['x-workflow'].onApproved = { performanceStatus: 'running', remark: '已审批' };
+    });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { file: CONTRACT, pointer: '/x-workflow/onApproved/performanceStatus', message: '"running" is not a value of "performanceStatus"' },
+        {
+          file: CONTRACT,
+          pointer: '/x-workflow/onApproved/remark',
+          message: 'onApproved field "remark" must be readOnly (only the workflow sets it)',
+        },
+        {
+          file: SETTLEMENT,
+          pointer: '/x-cumulative/contract/status/field',
+          message: '"settlementStatus" of expenditureContract must be readOnly (the server writes it)',
+        },
+      ]),
+    );
+  });
+
   it('an x-entity.key differing from its manifest key', () => {
     const issues = issuesAfter((s) => {
       s.files[PARAM]['x-entity'].key = 'params';

@@ -142,10 +142,10 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
     const late = await contract(t.id, team.id, '未结算');
     const zero = await contract(t.id, team.id, '零结算');
     const negative = await contract(t.id, team.id, '负结算');
-    const completed = await contract(t.id, team.id, '已完工', { performanceStatus: 'completed' });
+    const completed = await contract(t.id, team.id, '已完工');
     const signedLater = await contract(t.id, team.id, '十一月签订', { signDate: '2026-11-05', startDate: '2026-11-06' });
     const supplementary = await contract(t.id, team.id, '补充协议', { parentContractCode: settled.code });
-    const finalised = await contract(t.id, team.id, '已最终结算', { settlementStatus: 'final' });
+    const finalised = await contract(t.id, team.id, '已最终结算');
     await contract(t.id, team.id, '草稿合同');
     const elsewhere = await contract(other.id, team.id, '另一个项目的合同');
     await setStatus(
@@ -153,6 +153,17 @@ describe.each(databaseKinds())('dashboard panels on %s', (kind) => {
       [settled, late, zero, negative, completed, signedLater, supplementary, finalised, elsewhere].map((c) => c.id),
       'approved',
     );
+    // the statuses are the workflow's (approval makes a contract performing, a final settlement
+    // completes and finally settles it): set as it would have
+    const contractStatus = (ids: string[], column: string, value: string) =>
+      server.db.query(`UPDATE ${table('expenditureContract')} SET ${column} = $1 WHERE id = ANY($2::bigint[])`, [value, ids]);
+    await contractStatus(
+      [settled, late, zero, negative, signedLater, supplementary, finalised, elsewhere].map((c) => c.id),
+      'performance_status',
+      'performing',
+    );
+    await contractStatus([completed.id], 'performance_status', 'completed');
+    await contractStatus([finalised.id], 'settlement_status', 'final');
 
     // October: 100 × 300 = 30,000 approved in 1.5 days (2 Nov 09:00 → 3 Nov 21:00)
     const oct = await settlement(settled, '2026-10', 100);

@@ -1,10 +1,12 @@
 // Fields in order (x-rules.atLeast) as the server enforces them: every ordered pair of every document
 // type, header or detail row, refuses a value below its partner with a message naming both fields,
 // in zh and en, and saves nothing; a record in order saves, and an update that reverses it is refused.
+// The statuses a contract's workflow keeps cannot be set by a client, on save, update or updatePart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityModel, FieldModel } from '../../src/engine/model/types.ts';
 import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
-import { count, project } from './fixtures.ts';
+import { count, expenseContract, goods, project, supplier } from './fixtures.ts';
+import { approvedSubcontract, EARTHWORK_LINE, ok, tokenOf } from './approval.ts';
 
 interface OrderedPair {
   model: EntityModel;
@@ -103,5 +105,33 @@ describe.each(databaseKinds())('fields in order on %s', (kind) => {
     const stored = (await api.get(`${url}/detail`, { id: p.id })).body.data;
     expect([stored.plannedStartDate, stored.plannedEndDate]).toEqual(['2026-11-01', '2026-11-30']);
     expect((await api.post(`${url}/updatePart`, { id: p.id, plannedStartDate: '2026-11-30' })).body.code).toBe(200);
+  });
+
+  it('keeps the statuses the workflow owns whatever a client sends', async () => {
+    const p = await project(api);
+    const vendor = await supplier(api);
+    const line = { goodsId: (await goods(api)).id, quantity: 10, priceInclTax: 3950 };
+    const c = await expenseContract(api, p.id, vendor.id, [line], { performanceStatus: 'completed', settlementStatus: 'final' });
+    expect([c.performanceStatus, c.settlementStatus]).toEqual(['not_started', 'none']);
+    const url = '/api/construct/expenditureContract';
+    const updated = await api.post(`${url}/update`, {
+      ...c,
+      remark: '改备注',
+      performanceStatus: 'terminated',
+      settlementStatus: 'partial',
+    });
+    expect(updated.body.code).toBe(200);
+    expect((await api.post(`${url}/updatePart`, { id: c.id, settlementStatus: 'final' })).body.code).toBe(200);
+    const stored = (await api.get(`${url}/detail`, { id: c.id })).body.data;
+    expect([stored.remark, stored.performanceStatus, stored.settlementStatus]).toEqual(['改备注', 'not_started', 'none']);
+  });
+
+  it('makes a contract performing when its approval ends, and no sooner', async () => {
+    const manager = client(server, await tokenOf(server, 'manager'));
+    const p = await project(api);
+    const { contract } = await approvedSubcontract(api, manager, p.id, '土方分包合同(履约状态)', [EARTHWORK_LINE]);
+    expect(contract.performanceStatus).toBe('not_started');
+    const approved = ok(await api.get('/api/construct/expenditureContract/detail', { id: contract.id }));
+    expect([approved.approvalStatus, approved.performanceStatus, approved.settlementStatus]).toEqual(['approved', 'performing', 'none']);
   });
 });

@@ -105,6 +105,8 @@ export function lintCumulative(
   if (status) {
     const f = target.fieldMap[status.field];
     if (!f) report(at('contract', 'status', 'field'), `"${status.field}" is not a property of ${contract.entity}`);
+    else if (!f.readOnly)
+      report(at('contract', 'status', 'field'), `"${status.field}" of ${contract.entity} must be readOnly (the server writes it)`);
     else if (f.options && ![status.settled, status.unsettled, ...status.keep].every((v) => f.options!.some((o) => o.value === v))) {
       report(at('contract', 'status'), `a value is not an option of ${contract.entity}.${status.field}`);
     }
@@ -159,6 +161,7 @@ function lintFinal(
     for (const [field, value] of Object.entries(final[part])) {
       const f = contract.fieldMap[field];
       if (!f) report([part, field], `"${field}" is not a property of ${contract.key}`);
+      else if (!f.readOnly) report([part, field], `"${field}" of ${contract.key} must be readOnly (the server writes it)`);
       else {
         const allowed =
           f.options?.map((o) => String(o.value)) ??

@@ -108,7 +108,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
-  if (model.workflow) lintWorkflow(model, report);
+  if (model.workflow) lintWorkflow(model, dictionaries, report);
   lintCumulative(model, entities, report, dictionaries);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
@@ -265,7 +265,7 @@ function lintReadOnly(model: EntityModel, report: Report) {
 }
 
 /** x-workflow names fields the server writes (status, instance) and fields handlers may change. */
-function lintWorkflow(model: EntityModel, report: Report) {
+function lintWorkflow(model: EntityModel, dictionaries: DictionaryDef[], report: Report) {
   const wf = model.workflow!;
   const own = (name: string) => (model.fieldMap[name] && !model.fieldMap[name].system ? model.fieldMap[name] : undefined);
   const status = own(wf.statusField);
@@ -289,6 +289,18 @@ function lintWorkflow(model: EntityModel, report: Report) {
       else if (f && (f.readOnly || field === wf.statusField))
         report(pointer('x-workflow', 'editable', task, i), `editable field "${field}" is readOnly`);
     });
+  }
+  for (const [field, value] of Object.entries(wf.onApproved)) {
+    const f = own(field);
+    const at = pointer('x-workflow', 'onApproved', field);
+    if (!f) report(at, `onApproved sets unknown field "${field}"`);
+    else if (!f.readOnly || field === wf.statusField)
+      report(at, `onApproved field "${field}" must be readOnly (only the workflow sets it)`);
+    else {
+      const dict = f.dict && dictionaries.find((d) => d.code === f.dict!.code && d.source === f.dict!.source);
+      const allowed = f.options?.map((o) => String(o.value)) ?? dict?.items.map((item) => item.key);
+      if (allowed && !allowed.includes(value)) report(at, `"${value}" is not a value of "${field}"`);
+    }
   }
 }
 

@@ -510,6 +510,7 @@ function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
     instanceField: spec.instanceField,
     variables: spec.variables ?? {},
     editable: spec.editable ?? {},
+    onApproved: spec.onApproved ?? {},
   };
 }
 

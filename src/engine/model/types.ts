@@ -211,6 +211,8 @@ export interface WorkflowModel {
   variables: Readonly<Record<string, string>>;
   /** task definition key → the header fields its handler may change */
   editable: Readonly<Record<string, readonly string[]>>;
+  /** readOnly header field → the value it takes when the document is approved (a status the workflow owns) */
+  onApproved: Readonly<Record<string, string>>;
 }
 
 /**

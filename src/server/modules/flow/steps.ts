@@ -426,6 +426,12 @@ export class FlowRuntime {
     const wf = model.workflow;
     const sets = [`${q(model.fieldMap[wf.statusField].column)} = $1`];
     const params: unknown[] = [DOCUMENT_STATUS[status]];
+    // the statuses the workflow owns take their approved values (x-workflow.onApproved)
+    if (DOCUMENT_STATUS[status] === 'approved')
+      for (const [field, value] of Object.entries(wf.onApproved)) {
+        params.push(value);
+        sets.push(`${q(model.fieldMap[field].column)} = $${params.length}`);
+      }
     if (wf.instanceField) {
       params.push(inst.id);
       sets.push(`${q(model.fieldMap[wf.instanceField].column)} = $${params.length}`);
