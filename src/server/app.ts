@@ -49,7 +49,9 @@ import {
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
-import { moveFormerMenuPaths, seedOnce } from './seed/seed.ts';
+import { moveFormerMenuPaths, seedOnce, type SeedProgress } from './seed/seed.ts';
+import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
+import { StartupClock } from './startup-clock.ts';
 import { registerRegionRoutes, seedRegions } from './modules/system/regions.ts';
 import { registerNoticeRoutes } from './modules/desk/notice.ts';
 import { registerMessageRoutes } from './modules/message/routes.ts';
@@ -100,6 +102,8 @@ export interface App {
   tenantDatabases: TenantDatabases;
   /** The periodic late-settlement check (late_settlement (c)); run(today) runs a round now. */
   lateSettlements: LateSettlementCheck;
+  /** How long each phase of this start took (main.ts prints them, the start-up benchmark records them). */
+  startup: StartupClock;
   close(): Promise<void>;
 }
 
@@ -112,6 +116,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Builds S3 clients for storage configurations (tests inject a fake; default: the AWS SDK). */
   s3Factory?: S3Factory;
+  /** Told how far the first start's seed has come (main.ts prints a progress line). */
+  onSeedProgress?: SeedProgress;
 }
 
 /** Tables of the modules that are not documents (credentials, grants, captchas). */
@@ -149,17 +155,28 @@ export async function openDatabase(config: Config): Promise<Db> {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  // validators are generated on first use: `schemas:check` and the tests compile every one
+  const clock = new StartupClock();
   const source = readSchemaSource(config.schemaDir ?? PROJECT_ROOT);
-  const { catalog, ajv } = compile(source, { validators: 'lazy' });
   const db = options.db ?? (await openDatabase(config));
+  clock.mark('open');
   let hub: SubscriptionHub | undefined;
   let tenantDatabases: TenantDatabases | undefined;
-  // schema sync, the signing key and the first start's seed: once, however many processes start
-  let releaseStartup = await db.lockStartup?.();
+  let releaseStartup: (() => Promise<void>) | undefined;
+  let restoreCommits: (() => Promise<void>) | undefined;
   try {
+    // validators are generated on first use: `schemas:check` and the tests compile every one
+    const digest = checkDigest(source);
+    const checked = await checkedBefore(db, digest);
+    const { catalog, ajv } = compile(source, { validators: 'lazy', checks: checked ? 'skip' : 'all' });
+    clock.mark('schemas');
+    if (checked) clock.notes.push(SKIPPED_CHECKS_NOTE);
+    // schema sync, the signing key and the first start's seed: once, however many processes start
+    releaseStartup = await db.lockStartup?.();
+    restoreCommits = await db.relaxCommits?.();
     await db.exec(MODULE_DDL);
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
+    if (!checked) await rememberChecked(db, digest);
+    clock.mark('sync');
     const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret), { db });
     const sm2 = await loadSm2KeyPair(db, config.sm2PrivateKey);
     // the grants follow the schema set served now (code generation's install replaces ctx.catalog)
@@ -225,16 +242,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ),
       catalog,
     );
+    clock.mark('services');
     if (config.seed) {
       await seedOnce(ctx, {
         dir: join(PROJECT_ROOT, 'schemas/seed'),
         demo: demoOption(options.demo) ?? config.demo ?? 'full',
         flow: seedFlow(ctx),
+        onProgress: options.onSeedProgress,
       });
+      clock.mark('seed');
       // reference data an installation that predates it gets too: only into an empty table
       await seedRegions(db, catalog.entities.region.table);
+      clock.mark('regions');
     }
     await moveFormerMenuPaths(db, catalog);
+    await restoreCommits?.();
+    restoreCommits = undefined;
     await releaseStartup?.();
     releaseStartup = undefined;
 
@@ -351,6 +374,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         setHeaders: (res, path) => res.header('cache-control', clientCacheControl(path)),
       });
     }
+    clock.mark('routes');
 
     return {
       app,
@@ -366,12 +390,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       logs,
       tenantDatabases: tenants,
       lateSettlements,
+      startup: clock,
       async close() {
         await app.close();
         if (!options.db) await db.close();
       },
     };
   } catch (err) {
+    await restoreCommits?.().catch(() => undefined);
     await releaseStartup?.();
     await hub?.close().catch(() => undefined);
     await tenantDatabases?.close();

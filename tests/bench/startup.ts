@@ -19,7 +19,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
 const RESULTS_FILE = join(HERE, 'startup-results.md');
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS) || 5;
-const SERVER_RUNS = 3;
+const SERVER_RUNS = Number(process.env.BENCH_STARTUP_SERVER_RUNS) || 5;
 const IDLE_MS = 5000;
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PG_DB = 'zs_bench_startup';
@@ -43,7 +43,20 @@ interface Probe {
 interface ServerRun {
   firstAnswerMs?: number;
   idleRssMib?: number;
+  /** The phases of the server's own ready line (code, open, schemas, sync, services, seed, regions, routes). */
+  phases?: Record<string, number>;
+  /** Whether the start skipped the schema checks an earlier start passed. */
+  checkedBefore?: boolean;
   error?: string;
+}
+
+/** "Zhusuan: ready in 812 ms (code 301, open 31, …; note)" as main.ts prints it. */
+function readyLine(output: string): Pick<ServerRun, 'phases' | 'checkedBefore'> {
+  const line = /Zhusuan: ready in (\d+) ms \(([^)]*)\)/.exec(output);
+  if (!line) return {};
+  const [list, ...notes] = line[2].split('; ');
+  const phases = Object.fromEntries(list.split(', ').map((p) => [p.replace(/ \d+$/, ''), Number(p.split(' ').at(-1))]));
+  return { phases: { ...phases, ready: Number(line[1]) }, checkedBefore: notes.some((n) => /checked at an earlier start/.test(n)) };
 }
 type Kind = 'pglite' | 'postgres';
 
@@ -119,7 +132,7 @@ async function serverRun(kind: Kind, target: string): Promise<ServerRun> {
     );
     if (firstAnswerMs === undefined) return { error: proc.hasExited() ? `exited: ${proc.output().slice(-500)}` : 'no answer in time' };
     await sleep(IDLE_MS);
-    return { firstAnswerMs, idleRssMib: memSample(proc).server };
+    return { firstAnswerMs, idleRssMib: memSample(proc).server, ...readyLine(proc.output()) };
   } finally {
     await stopServer(proc);
   }
@@ -264,6 +277,34 @@ async function main() {
       }),
       ['l', 'l', 'r', 'r'],
     ),
+  );
+  r.p(
+    'Where each start went, from the server\'s own ready line (`Zhusuan: ready in … ms (…)`, main.ts; ms, median of the restarts): code = loading the modules before `createApp`, open = the database, schemas = reading and compiling the set (its checks skipped when an earlier start passed them on the same set and engine), sync = module tables and the schema sync, services = keys, hub, caches, seed = the first start\'s seed (a marker check on a restart), regions = the region reference data, routes = Fastify and every route. "ready" is the whole, to `listen`; the first answer above adds the spawn and the first request.',
+  );
+  const phaseNames = ['code', 'open', 'schemas', 'sync', 'services', 'seed', 'regions', 'routes', 'ready'];
+  r.p(
+    table(
+      ['database', 'start', ...phaseNames],
+      results.flatMap(({ kind, first, restarts }) => {
+        const ok = restarts.filter((x) => x.phases);
+        const phase = (runs: ServerRun[], name: string) => ms(median(runs.map((x) => x.phases?.[name] ?? NaN)), 0);
+        return [
+          [kind, 'first', ...phaseNames.map((n) => (first.phases ? phase([first], n) : '—'))],
+          [
+            kind,
+            `restart${ok.every((x) => x.checkedBefore) ? ', checks skipped' : ''}`,
+            ...phaseNames.map((n) => (ok.length ? phase(ok, n) : '—')),
+          ],
+        ];
+      }),
+      ['l', 'l', ...phaseNames.map(() => 'r' as const)],
+    ),
+  );
+  r.p(
+    `Load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} (2 cores: above 2, every figure is stretched by other work).`,
   );
   const text = r.toString();
   writeFileSync(RESULTS_FILE, text);

@@ -30,6 +30,13 @@ export interface Db extends Queryable {
    * one process by construction: PGlite holds its data directory).
    */
   lockStartup?(): Promise<() => Promise<void>>;
+  /**
+   * Commits stop waiting for the disk until the returned restore is called, which makes them all
+   * durable at once. For the start-up's thousands of small commits (table sync, the first start's
+   * seed), before the server listens: nothing else may use the database meanwhile. A crash in
+   * between loses the last commits, never consistency. PostgreSQL only (PGlite does not wait on them).
+   */
+  relaxCommits?(): Promise<() => Promise<void>>;
 }
 
 /** PostgreSQL's error code, from either driver. */

@@ -40,7 +40,17 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // A connection cut while checked out (between two statements of a transaction, or after its last
   // answer) is also an 'error' event, and one nobody listens to would end the process. The statement
   // that uses it next fails instead (answered 503), and the broken client is then discarded.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    connections.add(client);
+  });
+  pool.on('remove', (client) => connections.delete(client));
+  const connections = new Set<pg.PoolClient>();
+  /** The open connections now, and (as a start-up parameter) the ones the pool opens later. */
+  const setOnAll = (value: 'on' | 'off') => {
+    pool.options.options = value === 'off' ? '-c synchronous_commit=off' : undefined;
+    return Promise.all([...connections].map((c) => c.query(`SET synchronous_commit = ${value}`)));
+  };
   await pool.query('select 1');
   const query = async <T extends Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) =>
     (await pool.query(config(sql, params, options))).rows as T[];
@@ -70,6 +80,14 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       await pool.query(sql);
     },
     close: () => pool.end(),
+    async relaxCommits() {
+      await setOnAll('off');
+      return async () => {
+        await setOnAll('on');
+        // a synchronous commit flushes the log up to it: every relaxed commit before it is on disk
+        await pool.query('SELECT txid_current()');
+      };
+    },
     async lockStartup() {
       // a session lock on a connection of its own, outside the pool (whose connections the start-up
       // work needs), without a statement timeout: it waits as long as another process's start takes

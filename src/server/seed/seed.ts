@@ -55,7 +55,12 @@ export interface SeedOptions {
   demo: DemoLevel;
   /** the workflow module, for seed files that submit and approve records */
   flow?: DocumentFlow;
+  /** Told after each step: the first start with the full demo takes a while */
+  onProgress?: SeedProgress;
 }
+
+/** Steps done of all the steps this seed runs, and the file being seeded. */
+export type SeedProgress = (done: number, total: number, file: string) => void;
 
 const platformActor: Actor = { tenantId: PLATFORM_TENANT, userId: SEED_ADMIN.userId, deptId: SEED_ADMIN.deptId, lang: 'zh' };
 
@@ -320,14 +325,17 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
   await seedDictionarySource(ctx, 'system', platformActor);
   await seedBusinessDictionaries(ctx, PLATFORM_TENANT);
   const run = new SeedRun(ctx, options.flow);
-  for (const { file, seed } of readSeedFiles(options.dir)) {
-    if (!seeds(seed, options.demo)) continue;
+  const files = readSeedFiles(options.dir).filter(({ seed }) => seeds(seed, options.demo));
+  const total = files.reduce((n, { seed }) => n + seed.records.length, 0);
+  let done = 0;
+  for (const { file, seed } of files) {
     for (const [i, step] of seed.records.entries()) {
       try {
         await seedStep(ctx, step, run);
       } catch (err) {
         throw new Error(`seed ${file} step ${i}: ${(err as Error).message}`, { cause: err });
       }
+      options.onProgress?.(++done, total, file);
     }
   }
   await attributeToAdmin(ctx);
