@@ -124,14 +124,18 @@ export function ModelDesigner({ model, onClose }: { model: DraftModel; onClose: 
       api.current.updateProcess({ id: props.modelKey, name: props.name.trim(), description });
     }
     const xml = await api.current.xml();
-    const saved = await http.post<{ id: string }>(`${FLOW}/model/submit`, {
-      id,
-      name: props.name.trim(),
-      modelKey: props.modelKey,
-      category: props.category || undefined,
-      description: description || undefined,
-      xml,
-    });
+    const saved = await http.post<{ id: string }>(
+      `${FLOW}/model/submit`,
+      {
+        id,
+        name: props.name.trim(),
+        modelKey: props.modelKey,
+        category: props.category || undefined,
+        description: description || undefined,
+        xml,
+      },
+      { silent: true },
+    );
     setId(String(saved.id));
     await queryClient.invalidateQueries({ queryKey: ['designer', 'models'] });
     return String(saved.id);
@@ -145,7 +149,8 @@ export function ModelDesigner({ model, onClose }: { model: DraftModel; onClose: 
       // a draft may hold anything; a deployment only what the engine runs
       if (kind === 'deploy' && (await check()).length) return;
       if (kind === 'deploy') {
-        await http.post(`${FLOW}/model/deploy`, { modelId });
+        // the designer shows a refusal beside the model (designer-problem), once: no toast too
+        await http.post(`${FLOW}/model/deploy`, { modelId }, { silent: true });
         await queryClient.invalidateQueries({ queryKey: ['flow'] });
       }
       void message.success(t(kind === 'save' ? 'designer.saved' : 'designer.deployed'));
