@@ -188,6 +188,34 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     ]);
   });
 
+  it('x-ref.inherit naming what the records do not hold, onto a read-only field, or in a detail row', () => {
+    const SETTLEMENT = 'schemas/construct/subcontract-monthly-settlement.schema.json';
+    const issues = issuesAfter((s) => {
+      const props = s.files[SETTLEMENT].properties;
+      props.expenditureContractCode['x-ref'].inherit = {
+        partyId: 'subcontractorId',
+        taxRate: 'taxRates',
+        contractAmount: 'contractAmount',
+        period: 'taxRate',
+      };
+      props.details.items.properties.contractDetailId['x-ref'] = { entity: 'expenditureContract', inherit: { itemCode: 'code' } };
+    });
+    const at = '/properties/expenditureContractCode/x-ref/inherit';
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { file: SETTLEMENT, pointer: at, message: 'inherit target "partyId" is not a field of this record' },
+        { file: SETTLEMENT, pointer: at, message: 'inherit source "taxRates" is not a field of expenditureContract' },
+        { file: SETTLEMENT, pointer: at, message: 'inherit target "contractAmount" is read-only (a snapshot belongs in x-ref.copy)' },
+        { file: SETTLEMENT, pointer: at, message: 'inherit target "period" (month) and source "taxRate" (decimal) differ in kind' },
+        {
+          file: SETTLEMENT,
+          pointer: '/properties/details/items/properties/contractDetailId/x-ref/inherit',
+          message: 'only a header reference passes terms on (x-ref.inherit)',
+        },
+      ]),
+    );
+  });
+
   it('x-dict with an unknown dictionary code', () => {
     const issues = issuesAfter((s) => {
       s.files[PROJECT].properties.projectType['x-dict'].code = 'project_kind';

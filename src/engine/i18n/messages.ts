@@ -126,6 +126,14 @@ export const messages = {
     zh: '{entity}已被{by}引用,不能删除,可以停用',
     en: '{entity} is referenced by {by} and cannot be deleted; disable it instead',
   },
+  inheritedTerm: {
+    zh: '{field}须与{ref}“{record}”的约定一致:{value}',
+    en: '{field} must be the one of {ref} "{record}": {value}',
+  },
+  inheritedTermEmpty: {
+    zh: '{field}须留空:{ref}“{record}”未约定',
+    en: '{field} must stay empty: {ref} "{record}" sets none',
+  },
   refInactive: { zh: '{field}: {entity}“{value}”已停用,不能选用', en: '{field}: {entity} "{value}" is disabled and cannot be chosen' },
   treeCycle: { zh: '{field}不能是自身或其下级', en: '{field} cannot be the record itself or one of its descendants' },
   clientAuthFailed: { zh: '客户端认证失败', en: 'Client authentication failed' },

@@ -310,6 +310,29 @@ interface LintContext {
   report: Report;
 }
 
+/** x-ref.inherit: header references only, onto editable fields of this record, from fields of the same kind. */
+function lintInherit(
+  f: FieldModel,
+  fieldMap: Readonly<Record<string, FieldModel>>,
+  target: EntityModel,
+  header: boolean,
+  report: (where: string, message: string) => void,
+) {
+  if (!header) report('/x-ref/inherit', 'only a header reference passes terms on (x-ref.inherit)');
+  if (f.ref!.separator) report('/x-ref/inherit', 'a comma-joined reference cannot pass terms on');
+  for (const [name, term] of Object.entries(f.ref!.inherit)) {
+    const mine = fieldMap[name];
+    const theirs = target.fieldMap[term.from];
+    if (!mine) report('/x-ref/inherit', `inherit target "${name}" is not a field of this record`);
+    else if (mine.readOnly || mine.system)
+      report('/x-ref/inherit', `inherit target "${name}" is read-only (a snapshot belongs in x-ref.copy)`);
+    else if (name in f.ref!.copy) report('/x-ref/inherit', `"${name}" is both copied and inherited`);
+    if (!theirs) report('/x-ref/inherit', `inherit source "${term.from}" is not a field of ${f.ref!.entity}`);
+    else if (mine && mine.kind !== theirs.kind)
+      report('/x-ref/inherit', `inherit target "${name}" (${mine.kind}) and source "${term.from}" (${theirs.kind}) differ in kind`);
+  }
+}
+
 function lintFields(
   fields: readonly FieldModel[],
   fieldMap: Readonly<Record<string, FieldModel>>,
@@ -341,6 +364,8 @@ function lintFields(
             report(at(f.name) + '/x-ref/copy', `copy source "${sourceField}" is not a field of ${f.ref.entity}`);
         }
       }
+      if (target && Object.keys(f.ref.inherit).length)
+        lintInherit(f, fieldMap, target, fields === owner.fields, (where, message) => report(at(f.name) + where, message));
       if (f.ref.filter)
         for (const name of fieldsOf(f.ref.filter)) {
           if (target && !(name in target.fieldMap) && !(name in fieldMap))

@@ -15,6 +15,7 @@ import type {
   EntityModel,
   FieldKind,
   FieldModel,
+  InheritedTerm,
   JsonSchema,
   Label,
   OptionModel,
@@ -262,6 +263,18 @@ function listOf(value: string | string[] | undefined): string[] | undefined {
   return value === undefined ? undefined : Array.isArray(value) ? value : [value];
 }
 
+type RawTerm = string | { from: string; overridable?: boolean };
+
+/** x-ref.inherit in its one shape: a bare field name is a term that is not overridable. */
+function inheritedTerms(spec: Record<string, RawTerm> | undefined): Record<string, InheritedTerm> {
+  return Object.fromEntries(
+    Object.entries(spec ?? {}).map(([target, term]) => [
+      target,
+      typeof term === 'string' ? { from: term, overridable: false } : { from: term.from, overridable: term.overridable ?? false },
+    ]),
+  );
+}
+
 function buildField(name: string, raw: JsonSchema, baseId: string, required: boolean, resolver: RefResolver): FieldModel {
   const schema = resolver.resolve(raw, baseId);
   const kind = kindOf(schema);
@@ -295,6 +308,7 @@ function buildField(name: string, raw: JsonSchema, baseId: string, required: boo
       dependsOn: ref.dependsOn ?? [],
       separator: ref.separator,
       copy: ref.copy ?? {},
+      inherit: inheritedTerms(ref.inherit),
     },
     compute: compute && { expr: compute.expr as Expr, scale: compute.scale, mode: compute.mode ?? 'always' },
     rules: rules && { ...rules, clearWhenHidden: rules.clearWhenHidden ?? true, atLeast: listOf(rules.atLeast) },

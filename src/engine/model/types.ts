@@ -33,6 +33,15 @@ export interface RefBinding {
   separator?: ',';
   /** target field of this row -> field of the referenced record, copied on save */
   copy: Readonly<Record<string, string>>;
+  /** target field of this record -> the term of the referenced record it inherits (x-ref.inherit) */
+  inherit: Readonly<Record<string, InheritedTerm>>;
+}
+
+export interface InheritedTerm {
+  /** The referenced record's field. */
+  from: string;
+  /** The record may hold another value: the term is only filled in when empty. */
+  overridable: boolean;
 }
 
 export interface ComputeBinding {

@@ -85,7 +85,7 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
         in: 'query',
         required: false,
         schema: { type: 'string' },
-        description: `${f.label.en}. Suffixes: _equal _notequal _like _likeleft _likeright _notlike _ge _le _gt _lt _datege _dategt _dateequal _datelt _datele _null _notnull`,
+        description: `${f.label.en}. Suffixes: _equal _notequal _in (comma-joined values) _like _likeleft _likeright _notlike _ge _le _gt _lt _datege _dategt _dateequal _datelt _datele _null _notnull`,
       })),
   ];
   const write = (summary: string) => ({ tags: tag, summary, requestBody: { required: true, content: json(ref) }, responses: answer(ref) });

@@ -9,6 +9,7 @@ import { isRecordId } from './ids.ts';
 export type FilterOp =
   | 'equal'
   | 'notequal'
+  | 'in'
   | 'like'
   | 'likeleft'
   | 'likeright'
@@ -56,6 +57,7 @@ export class QueryError extends Error {
 const OPS: FilterOp[] = [
   'notequal',
   'equal',
+  'in',
   'notlike',
   'likeleft',
   'likeright',
@@ -102,6 +104,12 @@ function parseValue(field: FieldModel, op: FilterOp, raw: string, param: string)
     throw bad();
   }
   if (op.includes('like')) return raw;
+  // any of comma-joined values, each a valid value of the field (an x-ref filter's _in)
+  if (op === 'in')
+    return raw
+      .split(',')
+      .map((v) => String(parseValue(field, 'equal', v, param)))
+      .join(',');
   // a multi-select dictionary field matches any of the comma-joined keys
   if (field.dict?.multiple && op === 'equal') return raw;
   switch (field.kind) {

@@ -99,9 +99,20 @@ export function sampleRecord(model: EntityModel, ctx: SampleContext): Row {
     }
     return row;
   };
-  const record = fill(model.fields);
+  const record = { ...fill(model.fields), ...inheritedSamples(model, ctx) };
   for (const d of model.details) record[d.name] = [fill(d.fields), fill(d.fields)];
   return record;
+}
+
+/** The terms the referenced records pass on (x-ref.inherit): a document holds its contract's. */
+function inheritedSamples(model: EntityModel, ctx: SampleContext): Row {
+  const out: Row = {};
+  for (const f of model.fields) {
+    const referenced = f.ref && ctx.ids.get(f.ref.entity);
+    if (!referenced) continue;
+    for (const [target, term] of Object.entries(f.ref!.inherit)) if (referenced[term.from] != null) out[target] = referenced[term.from];
+  }
+  return out;
 }
 
 /** A string field a round trip can change (not a code, reference, dictionary or patterned field). */

@@ -89,6 +89,8 @@ export function filterSql(f: FieldModel, filter: Filter, params: Params, alias =
       return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
     case 'notequal':
       return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
+    case 'in':
+      return `${text} = ANY(${params.add(String(v).split(','))}::text[])`;
     case 'like':
       return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)}`;
     case 'notlike':

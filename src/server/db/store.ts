@@ -7,6 +7,7 @@ import { withoutUnchangedSecrets } from '../../engine/model/secrets.ts';
 import { forest } from '../../engine/tree/forest.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
+import { inheritingRefs, termsOnSave, type TermConflict } from '../../engine/inherit/inherit.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Filter, ListQuery } from '../../engine/query/list-params.ts';
 import { isRecordId } from '../../engine/query/ids.ts';
@@ -533,7 +534,7 @@ export class EntityStore {
   async create(body: Row, { createdAt }: { createdAt?: string } = {}): Promise<Row> {
     body = withoutUnchangedSecrets(this.model, body);
     this.assertWrite();
-    const { input, record: checked } = this.prepare(body, 'full', true);
+    const { input, record: checked } = await this.prepare(body, 'full', true);
     const id = await this.write(async (tx) => {
       await this.checkValues(tx, checked);
       const record = this.withSnapshots(checked, input);
@@ -552,7 +553,7 @@ export class EntityStore {
   async update(id: string, body: Row): Promise<Row> {
     body = withoutUnchangedSecrets(this.model, body);
     this.assertWrite();
-    const { input, record: checked } = this.prepare(body, 'full', false);
+    const { input, record: checked } = await this.prepare(body, 'full', false);
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
       await this.checkValues(tx, checked, id, existing);
@@ -584,8 +585,11 @@ export class EntityStore {
       const merged: Row = { ...existing, ...given };
       for (const name of cleared) delete merged[name];
       for (const d of sent) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
+      const inherited = await this.inheritTerms(tx, this.forgetTermsOfChangedRefs(merged, existing, given), (name) => name in body);
       const computed = applyComputed(this.model, merged);
-      const checked = [...new Set([...Object.keys(given), ...cleared, ...this.model.computeOrder, ...sentDetails.map((d) => d.name)])];
+      const checked = [
+        ...new Set([...Object.keys(given), ...cleared, ...inherited, ...this.model.computeOrder, ...sentDetails.map((d) => d.name)]),
+      ];
       this.assertValid(computed, 'partial', checked);
       const partial: Row = {};
       for (const name of checked) if (name in computed) partial[name] = computed[name];
@@ -647,12 +651,78 @@ export class EntityStore {
     return this.model.fields.filter((f) => !f.system && !(f.readOnly && !f.compute));
   }
 
+  /**
+   * x-ref.inherit: fills the terms `input` leaves empty from the records its references name, and
+   * refuses a fixed term that differs from the record's (`sent`: only the fields this write sets are
+   * refused, a stored document is not blamed for its past). Answers the fields filled.
+   */
+  private async inheritTerms(tx: Queryable, input: Row, sent: (name: string) => boolean = () => true): Promise<string[]> {
+    const filled: string[] = [];
+    const errors: FieldError[] = [];
+    for (const ref of inheritingRefs(this.model.fields)) {
+      if (isBlank(input[ref.name])) continue;
+      const target = this.ctx.catalog.entities[ref.ref!.entity];
+      const sources = Object.values(ref.ref!.inherit).map((term) => term.from);
+      const referenced = await this.recordBy(tx, target, ref.ref!.valueField, input[ref.name], sources);
+      if (!referenced) continue; // the reference check names the missing record
+      const { fill, conflicts } = termsOnSave(ref, referenced, input, this.model.fieldMap);
+      Object.assign(input, fill);
+      filled.push(...Object.keys(fill));
+      for (const c of conflicts.filter((x) => sent(x.field) || sent(x.ref)))
+        errors.push({ path: `/${c.field}`, message: await this.termMessage(tx, c, target, referenced) });
+    }
+    if (errors.length) throw new ValidationFailed(errors);
+    return filled;
+  }
+
+  /** A reference changed by a partial update takes the new record's terms where the update names none. */
+  private forgetTermsOfChangedRefs(merged: Row, existing: Row, given: Row): Row {
+    for (const ref of inheritingRefs(this.model.fields)) {
+      if (!(ref.name in given) || String(given[ref.name]) === String(existing[ref.name] ?? '')) continue;
+      for (const target of Object.keys(ref.ref!.inherit)) if (!(target in given)) delete merged[target];
+    }
+    return merged;
+  }
+
+  /** 合同乙方须与分包合同“…”一致:某劳务公司 — the term's field, the record it comes from and its value. */
+  private async termMessage(tx: Queryable, c: TermConflict, target: EntityModel, referenced: Row): Promise<string> {
+    const lang = this.actor.lang;
+    const params = { field: this.describe(`/${c.field}`), ref: this.describe(`/${c.ref}`), record: referenced.__title };
+    if (isBlank(c.expected)) return t('inheritedTermEmpty', lang, params);
+    return t('inheritedTerm', lang, { ...params, value: await this.shownValue(tx, this.model.fieldMap[c.field], c.expected) });
+  }
+
+  /** A value as a user knows it: a referenced record by its title. */
+  private async shownValue(tx: Queryable, field: FieldModel, value: unknown): Promise<unknown> {
+    if (!field.ref) return value;
+    const found = await this.recordBy(tx, this.ctx.catalog.entities[field.ref.entity], field.ref.valueField, value, []);
+    return found?.__title ?? value;
+  }
+
+  /** The record of `model` whose `by` is `value` (its `fields` and its title as __title), if it is live. */
+  private async recordBy(tx: Queryable, model: EntityModel, by: string, value: unknown, fields: string[]): Promise<Row | undefined> {
+    const key = model.fieldMap[by];
+    if (key.kind === 'id' && !isRecordId(String(value))) return undefined;
+    const wanted = [...new Set(fields)].map((name) => model.fieldMap[name]);
+    const title = model.fieldMap[model.titleField ?? by];
+    const params = new Params();
+    const where = [`t.${q(key.column)}::text = ${params.add(String(value))}`, ...this.scope(params, model)];
+    const columns = [`t.${q(title.column)}::text AS "__title"`, ...(wanted.length ? [selectList(wanted)] : [])];
+    const [row] = await (await this.on(model, tx)).query(
+      `SELECT ${columns.join(', ')} FROM ${q(model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`,
+      params.values,
+    );
+    return row && toRecord(row, wanted);
+  }
+
   /** Normalizes, fills defaults, computes and validates a full record; `input` is what was computed from. */
-  private prepare(body: Row, mode: 'full', creating: boolean): { input: Row; record: Row } {
+  private async prepare(body: Row, mode: 'full', creating: boolean): Promise<{ input: Row; record: Row }> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('badJson');
     const hookErrors = this.hooks.validate?.({ body, creating, actor: this.actor }) ?? [];
     if (hookErrors.length) throw new ValidationFailed(hookErrors);
     const input = normalizeInput(this.model.fields, body, false);
+    // terms of a referenced record before defaults: a contract's payment ratio, not the schema's 100
+    await this.inheritTerms(this.db, input);
     for (const f of this.model.fields) if (f.default !== undefined && !f.system && !(f.name in input)) input[f.name] = f.default;
     for (const d of this.model.details) {
       if (!(d.name in body)) continue;

@@ -1,6 +1,8 @@
-// x-rules applied live: which fields a record's current values hide, require or make read-only,
+// x-rules applied live: which fields a record's current values hide, require or make read-only
+// (read-only too: the terms a referenced record fixes, x-ref.inherit),
 // and what a change takes with it (values of fields it hides when the schema says so, and the
 // references that depend on the changed field).
+import { fixedTerms } from '../../../engine/inherit/inherit.ts';
 import type { FieldModel } from '../../../engine/model/types.ts';
 import { matches } from '../../../engine/predicate/predicate.ts';
 import { dependantsOf } from '../widgets/ref-filters.ts';
@@ -17,8 +19,9 @@ export interface RuleState {
 export function ruleState(fields: readonly FieldModel[], values: Values, context: Values = values): RuleState {
   const hidden = new Set<string>();
   const required = new Set<string>();
-  const readonly = new Set<string>();
   const ctx = { form: context };
+  // terms a referenced record fixes (x-ref.inherit) are its own while it is named
+  const readonly = fixedTerms(fields, values);
   for (const f of fields) {
     const rules = f.rules;
     if (!rules) continue;

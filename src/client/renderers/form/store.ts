@@ -3,6 +3,7 @@
 // a keystroke in one of 500 rows recomputes that row and the totals and notifies only their
 // subscribers (the row and the totals), instead of re-rendering the whole form.
 import { applyComputed, computeRows, headerForRows } from '../../../engine/compute/apply.ts';
+import { termsOnPick } from '../../../engine/inherit/inherit.ts';
 import type { DetailModel, EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import { settle } from './rules.ts';
 
@@ -174,13 +175,14 @@ export class FormStore {
   }
 
   /**
-   * A header reference picked: its x-ref.copy fields taken from the referenced record, before the
-   * header's formulas run (as the server copies before it computes).
+   * A header reference picked: its x-ref.copy fields and the terms it passes on (x-ref.inherit)
+   * taken from the referenced record, before the header's formulas run (as the server does).
    */
   pickHeader(field: string, record: Row | null): void {
-    const copy = this.model.fieldMap[field]?.ref?.copy ?? {};
-    if (!Object.keys(copy).length) return;
-    const next = { ...this.header };
+    const ref = this.model.fieldMap[field];
+    const copy = ref?.ref?.copy ?? {};
+    if (!ref?.ref || !Object.keys({ ...copy, ...ref.ref.inherit }).length) return;
+    const next = { ...this.header, ...termsOnPick(ref, record) };
     for (const [target, source] of Object.entries(copy)) next[target] = record ? record[source] : undefined;
     this.setHeader(next);
   }

@@ -2,7 +2,7 @@
 // route (never an inlined enum), shows the current value's label from the batched label lookup,
 // narrows its choices by the x-ref filter ($form. values of the same record) and waits while a
 // field it depends on is empty. Picking a record hands the whole record to `onPick` when the
-// field copies some of its fields (x-ref.copy).
+// field copies some of its fields or takes terms from it (x-ref.copy, x-ref.inherit).
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Select, Spin } from 'antd';
 import { useAtomValue } from 'jotai';
@@ -74,7 +74,7 @@ export function RefControl({ field, value, onChange, onBlur, id, readOnly, inval
 
   const pick = async (next: string | undefined) => {
     onChange(next);
-    if (!onPick || Object.keys(ref.copy).length === 0) return;
+    if (!onPick || Object.keys({ ...ref.copy, ...ref.inherit }).length === 0) return;
     if (!next) return onPick(null);
     onPick(await http.get<Row>(`${catalog().entities[ref.entity].api}/detail`, { [ref.valueField]: next }));
   };

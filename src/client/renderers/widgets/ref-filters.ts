@@ -16,7 +16,7 @@ const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 /**
  * The options-route filters of a reference field, with `$form.` tokens read from `values`.
- * Conditions the list language cannot say (_or, _not, _in) are left to the server's own checks.
+ * Conditions the list language cannot say (_or, _not, _nin) are left to the server's own checks.
  */
 export function refFilters(field: FieldModel, values: Values): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,6 +27,7 @@ export function refFilters(field: FieldModel, values: Values): Record<string, st
       for (const [op, operand] of Object.entries(body as Record<string, unknown>)) {
         const value = resolve(operand, values);
         if (op === '_empty') out[`${key}_${operand ? 'null' : 'notnull'}`] = '';
+        else if (op === '_in' && Array.isArray(value)) out[`${key}_in`] = value.map((v) => resolve(v, values)).join(',');
         else if (SUFFIX[op] && !blank(value)) out[`${key}_${SUFFIX[op]}`] = String(value);
       }
     }
