@@ -16,6 +16,7 @@ import {
   pickOption,
   searchList,
   see,
+  selectChoice,
   shot,
   sideItem,
   signInAs,
@@ -285,18 +286,21 @@ describe('a monthly demand picks the lines of an approved expense contract', () 
 const SUBCONTRACT = `土建分包合同(浏览器测试 ${STAMP})`;
 const TEAM = `南京恒通建筑劳务有限公司(浏览器测试 ${STAMP})`;
 
-/** An approved subcontract with two bill-of-quantities lines, made through the API (clerk submits, manager approves: under 500,000, one step). */
-async function approvedSubcontract() {
+/**
+ * An approved subcontract with two bill-of-quantities lines, made through the API (clerk submits,
+ * manager approves: under 500,000, one step); `terms` adds contract values (its type, ratios, status).
+ */
+async function approvedSubcontract(name = SUBCONTRACT, teamName = TEAM, terms: Record<string, unknown> = {}) {
   const clerk = await apiLogin('clerk');
   const [project] = (await api(clerk, 'GET', `/api/construct/project/options?keyword=${encodeURIComponent('江北')}`)).records;
   const team = await api(clerk, 'POST', '/api/construct/subcontractor/save', {
-    name: TEAM,
-    subcontractorTypes: ['subcontract'],
+    name: teamName,
+    subcontractorTypes: ['subcontract', 'material_supplier'],
     blacklisted: false,
     status: 'enabled',
   });
   const contract = await api(clerk, 'POST', '/api/construct/expenditureContract/submit', {
-    name: SUBCONTRACT,
+    name,
     projectId: project.value,
     subcontractorId: team.id,
     expenditureContractType: 'subcontract',
@@ -311,6 +315,7 @@ async function approvedSubcontract() {
       { itemCode: '010101', itemName: '土方开挖', unit: 'm3', quantity: 1000, priceInclTax: 30, taxRate: 9 },
       { itemCode: '010502', itemName: 'C30混凝土浇筑', unit: 'm3', quantity: 500, priceInclTax: 600, taxRate: 9 },
     ],
+    ...terms,
   });
   const manager = await apiLogin('manager');
   const claim = await api(manager, 'GET', '/api/blade-flow/work/claim-list?size=100');
@@ -336,7 +341,8 @@ describe('a monthly settlement picks the lines of its expense contract', () => {
       expect(await pick.isDisabled(), 'no contract chosen yet').toBe(true);
       await pickOption('root_projectId', '江北', PROJECT);
       await pickOption('root_expenditureContractCode', '浏览器测试', SUBCONTRACT);
-      await pickOption('root_subcontractorId', '浏览器测试', TEAM);
+      // the party is the contract's (x-ref.inherit), not one to choose
+      await see(page.locator('.ant-select', { has: page.locator('#root_subcontractorId') })).toContainText(TEAM);
       await typeInto(page.locator('#root_period'), '2026-06');
       await typeInto(page.locator('#root_startDate'), '2026-06-01');
       await typeInto(page.locator('#root_endDate'), '2026-06-30');
@@ -376,6 +382,74 @@ describe('a monthly settlement picks the lines of its expense contract', () => {
       await see(listRow('土方开挖')).toContainText(SUBCONTRACT);
       await see(listRow('C30混凝土浇筑')).toContainText('300,000.00');
       await shot('settlement-contract-lines-list.png');
+    },
+    TEST_TIMEOUT * 6,
+  );
+});
+
+describe('a settlement takes its terms from the contract it names (issue #21)', () => {
+  const TERMS = `幕墙专业分包合同(条款测试 ${STAMP})`;
+  const CURTAIN = `南京金螳螂幕墙有限公司(条款测试 ${STAMP})`;
+  const PURCHASE = `钢筋采购合同(条款测试 ${STAMP})`;
+  const SETTLED = `已定案分包合同(条款测试 ${STAMP})`;
+
+  test(
+    "the clerk is offered only the project's open subcontracts; the picked one brings its party, tax rate, payment ratio and retention rate",
+    async () => {
+      await approvedSubcontract(TERMS, CURTAIN, { paymentRatio: 80, retentionRate: 3 });
+      await approvedSubcontract(PURCHASE, `江苏沙钢物资(条款测试 ${STAMP})`, { expenditureContractType: 'material' });
+      await approvedSubcontract(SETTLED, `南京恒通劳务(条款测试 ${STAMP})`, { settlementStatus: 'final' });
+      await login('clerk', 'clerk');
+      await openList('分包管理', '分包月度结算');
+      await entityList()
+        .getByRole('button', { name: /新\s*增/ })
+        .click();
+      await see(page.getByText('新增分包月度结算')).toBeVisible();
+      await pickOption('root_projectId', '江北', PROJECT);
+
+      // the picker: approved subcontracts of the project, none finally settled, no purchase contract
+      const picker = page.locator('#root_expenditureContractCode');
+      await picker.click();
+      await picker.fill('条款测试');
+      const offered = await selectChoice('.ant-select-item-option', TERMS);
+      await see(offered).toHaveCount(1);
+      const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+      await see(dropdown.locator('.ant-select-item-option')).toHaveCount(1);
+      await shot('settlement-terms-picker.png');
+      await offered.click();
+
+      // the contract's terms, the party fixed to the contract's
+      const party = page.locator('.ant-select', { has: page.locator('#root_subcontractorId') });
+      await see(party).toContainText(CURTAIN);
+      expect(await page.locator('#root_subcontractorId').isDisabled(), 'the party is the contract’s').toBe(true);
+      await see(page.locator('#root_taxRate')).toHaveValue('9');
+      await see(page.locator('#root_paymentRatio')).toHaveValue('80');
+      await see(page.locator('#root_retentionRate')).toHaveValue('3');
+      expect(await page.locator('#root_retentionRate').isEditable(), 'the retention rate is the contract’s').toBe(false);
+      expect(await page.locator('#root_paymentRatio').isEditable(), 'the payment ratio may be changed').toBe(true);
+
+      await typeInto(page.locator('#root_period'), '2026-06');
+      await typeInto(page.locator('#root_startDate'), '2026-06-01');
+      await typeInto(page.locator('#root_endDate'), '2026-06-30');
+      await typeInto(page.locator('#root_reporterName'), '王会计');
+      await pickEveryLine(
+        '分包合同',
+        [
+          ['土方开挖', '1,000'],
+          ['C30混凝土浇筑', '600'],
+        ],
+        'settlement-terms-lines.png',
+      );
+      await typeInto(cell(0, 'thisQty'), '100');
+      await typeInto(cell(1, 'thisQty'), '10');
+      // 3,000 + 6,000 = 9,000: 80 % payable less 3 % retention (270) = 6,930
+      await see(page.locator('#root_retentionAmount')).toHaveValue('270.00');
+      await see(page.locator('#root_thisPayableAmount')).toHaveValue('6,930.00');
+      await shot('settlement-terms-form.png');
+      await page.getByRole('button', { name: /保\s*存/ }).click();
+      await see(toast('新增成功')).toBeVisible();
+      await waitForList();
+      await see(listRow(TERMS)).toContainText('6,930.00');
     },
     TEST_TIMEOUT * 6,
   );

@@ -669,7 +669,7 @@ export class EntityStore {
       Object.assign(input, fill);
       filled.push(...Object.keys(fill));
       for (const c of conflicts.filter((x) => sent(x.field) || sent(x.ref)))
-        errors.push({ path: `/${c.field}`, message: await this.termMessage(tx, c, target, referenced) });
+        errors.push({ path: `/${c.field}`, message: await this.termMessage(tx, c, referenced) });
     }
     if (errors.length) throw new ValidationFailed(errors);
     return filled;
@@ -685,7 +685,7 @@ export class EntityStore {
   }
 
   /** 合同乙方须与分包合同“…”一致:某劳务公司 — the term's field, the record it comes from and its value. */
-  private async termMessage(tx: Queryable, c: TermConflict, target: EntityModel, referenced: Row): Promise<string> {
+  private async termMessage(tx: Queryable, c: TermConflict, referenced: Row): Promise<string> {
     const lang = this.actor.lang;
     const params = { field: this.describe(`/${c.field}`), ref: this.describe(`/${c.ref}`), record: referenced.__title };
     if (isBlank(c.expected)) return t('inheritedTermEmpty', lang, params);

@@ -22,6 +22,18 @@ describe('FormStore: snapshot copies before formulas', () => {
     expect(store.totals().cumulativeRatio).toBe(0);
   });
 
+  it('a picked contract brings its party and terms, and its payment ratio and retention rate drive the payable at once', () => {
+    const store = new FormStore(settlement, {
+      paymentRatio: 100,
+      details: [{ equipmentName: 'QTZ80 塔吊', leaseMode: 'month', quantity: 1, billedQty: 1, unitPrice: 20000, taxRate: 9 }],
+    });
+    expect(store.totals().thisPayableAmount).toBe(20000);
+    store.pickHeader('expenditureContractCode', { code: 'ZCHT-1', subcontractorId: '7', taxRate: 9, paymentRatio: 80, retentionRate: 3 });
+    expect(store.header).toMatchObject({ subcontractorId: '7', taxRate: 9, paymentRatio: 80, retentionRate: 3 });
+    // 20,000 × 80 % − 3 % of the lines (600)
+    expect(store.totals()).toMatchObject({ retentionAmount: 600, thisPayableAmount: 15400 });
+  });
+
   it('a field without snapshot copies changes nothing when picked', () => {
     const store = new FormStore(settlement, { projectId: '1' });
     store.pickHeader('projectId', { id: '2', name: '另一个项目' });
