@@ -22,6 +22,7 @@ import {
   signInAs,
   squash,
   TEST_TIMEOUT,
+  testApp,
   toast,
   typeInto,
   waitForList,
@@ -323,6 +324,7 @@ async function approvedSubcontract(name = SUBCONTRACT, teamName = TEAM, terms: R
   expect(task, "the subcontract waits in the manager's 待签事务").toBeTruthy();
   await api(manager, 'POST', `/api/blade-flow/work/claim-task?taskId=${task.taskId}`);
   await api(manager, 'POST', '/api/blade-flow/work/complete-task', { taskId: task.taskId, flag: 'ok', comment: '同意' });
+  return contract as { id: string };
 }
 
 describe('a monthly settlement picks the lines of its expense contract', () => {
@@ -398,7 +400,12 @@ describe('a settlement takes its terms from the contract it names (issue #21)', 
     async () => {
       await approvedSubcontract(TERMS, CURTAIN, { paymentRatio: 80, retentionRate: 3 });
       await approvedSubcontract(PURCHASE, `江苏沙钢物资(条款测试 ${STAMP})`, { expenditureContractType: 'material' });
-      await approvedSubcontract(SETTLED, `南京恒通劳务(条款测试 ${STAMP})`, { settlementStatus: 'final' });
+      const settled = await approvedSubcontract(SETTLED, `南京恒通劳务(条款测试 ${STAMP})`);
+      // finally settled, as an approved filing leaves it
+      const app = testApp();
+      await app.db.query(`UPDATE ${app.catalog.entities.expenditureContract.table} SET settlement_status = 'final' WHERE id = $1`, [
+        settled.id,
+      ]);
       await login('clerk', 'clerk');
       await openList('分包管理', '分包月度结算');
       await entityList()
@@ -427,6 +434,8 @@ describe('a settlement takes its terms from the contract it names (issue #21)', 
       await see(page.locator('#root_retentionRate')).toHaveValue('3');
       expect(await page.locator('#root_retentionRate').isEditable(), 'the retention rate is the contract’s').toBe(false);
       expect(await page.locator('#root_paymentRatio').isEditable(), 'the payment ratio may be changed').toBe(true);
+      await page.locator('#root_taxRate').scrollIntoViewIfNeeded();
+      await shot('settlement-terms-filled.png');
 
       await typeInto(page.locator('#root_period'), '2026-06');
       await typeInto(page.locator('#root_startDate'), '2026-06-01');

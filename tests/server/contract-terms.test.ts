@@ -113,7 +113,7 @@ describe.each(databaseKinds())('settlement terms from the contract on %s', (kind
     expect(remark.body).toMatchObject({ code: 200, data: { remark: '已核对', subcontractorId: other.id } });
   });
 
-  it('a contract without a retention rate leaves the settlement’s empty and refuses one', async () => {
+  it('a contract without a retention rate leaves the settlement’s empty (or 0) and refuses one', async () => {
     const bare = await expenseContract(api, projectId, team.id, [LINE], {
       name: '零星土方合同',
       expenditureContractType: 'subcontract',
@@ -125,6 +125,8 @@ describe.each(databaseKinds())('settlement terms from the contract on %s', (kind
     const saved = await api.post(`${BASE}/save`, settlement({ expenditureContractCode: bare.code }, '2026-07'));
     expect(saved.body, JSON.stringify(saved.body)).toMatchObject({ code: 200, data: { subcontractorId: team.id, paymentRatio: 100 } });
     expect(saved.body.data.retentionRate ?? null).toBeNull();
+    const none = await api.post(`${BASE}/updatePart`, { id: saved.body.data.id, retentionRate: 0 });
+    expect(none.body, JSON.stringify(none.body)).toMatchObject({ code: 200, data: { retentionRate: 0 } });
   });
 
   it('the picker’s kind filter: _in lists the contracts of the kinds named, and checks each value', async () => {

@@ -44,7 +44,9 @@ describe('terms a settlement takes from its contract (x-ref.inherit)', () => {
   it('numbers compare by value, other values by text', () => {
     expect(sameTerm('decimal', '80.00', 80)).toBe(true);
     expect(sameTerm('id', 11, '11')).toBe(true);
-    expect(sameTerm('decimal', null, 0)).toBe(false);
+    expect(sameTerm('decimal', null, 0)).toBe(true);
+    expect(sameTerm('decimal', null, 3)).toBe(false);
+    expect(sameTerm('id', null, 0)).toBe(false);
     expect(sameTerm('string', '', undefined)).toBe(true);
   });
 });

@@ -17,10 +17,13 @@ export interface TermConflict {
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
-/** One value, whatever its spelling: numbers as numbers ("80.00" is 80), everything else as text. */
+/**
+ * One value, whatever its spelling: numbers as numbers ("80.00" is 80, and an empty rate is 0 — a
+ * contract that sets no retention retains nothing), everything else as text.
+ */
 export function sameTerm(kind: FieldModel['kind'], a: unknown, b: unknown): boolean {
+  if (kind === 'decimal' || kind === 'integer') return Number(blank(a) ? 0 : a) === Number(blank(b) ? 0 : b);
   if (blank(a) || blank(b)) return blank(a) && blank(b);
-  if (kind === 'decimal' || kind === 'integer') return Number(a) === Number(b);
   return String(a) === String(b);
 }
 
