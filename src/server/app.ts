@@ -49,6 +49,7 @@ import {
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
+import { storeFormerTexts } from './seed/former-texts.ts';
 import { moveFormerMenuPaths, seedOnce, type SeedProgress } from './seed/seed.ts';
 import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
 import { StartupClock } from './startup-clock.ts';
@@ -256,6 +257,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       clock.mark('regions');
     }
     await moveFormerMenuPaths(db, catalog);
+    await storeFormerTexts(db, catalog);
     await restoreCommits?.();
     restoreCommits = undefined;
     await releaseStartup?.();

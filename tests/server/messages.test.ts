@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
+import { textRef } from '../../src/engine/i18n/stored-text.ts';
 import { sendSystemMessage } from '../../src/server/modules/message/service.ts';
 import { testConfig } from './config.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
@@ -110,17 +111,41 @@ describe.each(databaseKinds())('messages on %s', (kind) => {
       expect(refused.status).toBe(400);
       expect(refused.body.data.errors).toEqual([{ path: '/type', message: '审批消息只能由系统发送' }]);
 
+      const subject = { zh: '材料总需用计划', en: 'Total material demand' };
       const m = await sendSystemMessage(server.ctx, {
         tenantId: '000000',
         receiverIds: [manager.id],
-        title: '待审批:材料总计划',
-        content: '王晓明提交了材料总计划,请审批。',
+        title: textRef('workflow.noticeTodoTitle', { subject }),
+        content: textRef('workflow.noticeTodo', { task: '项目经理审批', subject }),
         path: '/work/process/materialTotalDemand/handle/1/2/3',
       });
       expect(m).toMatchObject({ type: '3', createUserName: '系统', createUser: '0' });
       const got = (await manager.api.get(`${BASE}/detail`, { id: m.id })).body.data;
-      expect(got).toMatchObject({ title: '待审批:材料总计划', path: '/work/process/materialTotalDemand/handle/1/2/3', isRead: 0 });
+      expect(got).toMatchObject({
+        title: '【待审批】材料总需用计划',
+        content: '项目经理审批: 材料总需用计划',
+        path: '/work/process/materialTotalDemand/handle/1/2/3',
+        isRead: 0,
+      });
       expect(await inboxIds(clerk)).not.toContain(m.id);
+    });
+
+    it("a system message is stored as its key and parameters and read in each reader's language: detail, inbox, bell", async () => {
+      const m = await sendSystemMessage(server.ctx, {
+        tenantId: '000000',
+        receiverIds: [manager.id],
+        title: textRef('workflow.noticeRejectedTitle', { subject: 'ZCHT-NJ-2026-004' }),
+        content: textRef('workflow.noticeRejected', { subject: 'ZCHT-NJ-2026-004', remark: ': 单价偏高' }),
+      });
+      const [stored] = await server.db.query(`SELECT title, content FROM blade_message WHERE id = $1`, [m.id]);
+      expect(JSON.parse(String(stored.title))).toEqual({ key: 'workflow.noticeRejectedTitle', params: { subject: 'ZCHT-NJ-2026-004' } });
+      const english = client(server, manager.token, 'en');
+      const detail = (await english.get(`${BASE}/detail`, { id: m.id })).body.data;
+      expect(detail).toMatchObject({ title: '[Rejected] ZCHT-NJ-2026-004', content: 'ZCHT-NJ-2026-004 was rejected: 单价偏高' });
+      const bell = (await english.get(`${BASE}/my/topList`)).body.data.messageList.find((r: any) => r.id === m.id);
+      expect(bell.title).toBe('[Rejected] ZCHT-NJ-2026-004');
+      const inbox = (await manager.api.get(`${BASE}/my/list`, { size: '50' })).body.data.records.find((r: any) => r.id === m.id);
+      expect(inbox).toMatchObject({ title: '【已驳回】ZCHT-NJ-2026-004', content: 'ZCHT-NJ-2026-004 已驳回: 单价偏高' });
     });
   });
 

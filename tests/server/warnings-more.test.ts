@@ -38,6 +38,8 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     ok(await admin.get(`${TIPS}/list`, { sourceId, size: '100', ascs: 'warn_type' })).records as any[];
   const openTipsOf = async (sourceId: string, type?: string) =>
     (await tipsOf(sourceId)).filter((t) => (t.warnStatus === 'unread' || t.warnStatus === 'read') && (!type || t.warnType === type));
+  /** A tip's message as a Chinese and an English reader get it: "中文 / English". */
+  const inBoth = async (tip: any) => `${tip.message} / ${ok(await adminEn.get(`${TIPS}/detail`, { id: tip.id })).message}`;
   /** The tip of a rule, closed by the system once the document no longer raises it. */
   async function expectClosed(sourceId: string, type: string) {
     expect(await openTipsOf(sourceId, type)).toEqual([]);
@@ -154,10 +156,10 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       goodsId: steel.id,
       warnStatus: 'unread',
     });
-    expect(supply.message).toBe(
+    expect(await inBoth(supply)).toBe(
       `螺纹钢:累计验收合格 60.5 超过批次供应量 60 / 螺纹钢: cumulative accepted quantity 60.5 exceeds the delivery batch's supply 60`,
     );
-    expect(tips[0].message).toBe(
+    expect(await inBoth(tips[0])).toBe(
       '螺纹钢:累计验收合格 125 超过合同数量 120 / 螺纹钢: cumulative accepted quantity 125 exceeds the contract quantity 120',
     );
     // within both: 10 + 10 on the batch, 100 + 20 on the contract
@@ -199,7 +201,9 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       thresholdValue: 31,
       actualValue: 31.5,
     });
-    expect(tip.message).toBe('螺纹钢:实收数量 31.5 超过送货数量 31 / 螺纹钢: received quantity 31.5 exceeds the delivered quantity 31');
+    expect(await inBoth(tip)).toBe(
+      '螺纹钢:实收数量 31.5 超过送货数量 31 / 螺纹钢: received quantity 31.5 exceeds the delivered quantity 31',
+    );
     ok(await admin.post('/api/construct/materialReceiveVoucher/update', { ...saved, receivedQty: 30.8 }));
     await expectClosed(saved.id, 'receipt_mismatch');
     // delivered 20, accepted 18: rejected 2, returned 3
@@ -216,7 +220,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       thresholdValue: 2,
       actualValue: 3,
     });
-    expect(line.message).toBe('螺纹钢:退货数量 3 超过不合格数量 2 / 螺纹钢: returned quantity 3 exceeds the rejected quantity 2');
+    expect(await inBoth(line)).toBe('螺纹钢:退货数量 3 超过不合格数量 2 / 螺纹钢: returned quantity 3 exceeds the rejected quantity 2');
     ok(await admin.post(`${CHECK}/update`, { ...returning, details: [{ ...returning.details[0], returnedQty: 2 }] }));
     await expectClosed(returning.id, 'receipt_mismatch');
     ok(await admin.post(`${CHECK}/remove`, undefined, { ids: returning.id }));
@@ -248,8 +252,8 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       thresholdValue: 4000,
       actualValue: 6000,
     });
-    expect(tip.message).toBe(
-      '螺纹钢:盘亏 1.5,金额 6,000.00 元,超过账面金额 400,000.00 元的 1% / 螺纹钢: stocktake loss of 1.5 worth 6,000.00, over 1 % of the book value 400,000.00',
+    expect(await inBoth(tip)).toBe(
+      '螺纹钢:盘亏 1.5,金额 6,000.00 元,为账面金额 400,000.00 元的 1.5%,超过 1% / 螺纹钢: stocktake loss of 1.5 worth 6,000.00, 1.5 % of the book value 400,000.00, over 1 %',
     );
     // a warning, not critical: hard control lets it be submitted
     await setParam('warn.hardControl', 'true');
@@ -296,7 +300,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       thresholdValue: 51,
       actualValue: 60,
     });
-    expect(tip.message).toBe(
+    expect(await inBoth(tip)).toBe(
       '螺纹钢:本月耗用 60 超过理论消耗量 51(设计用量 50,损耗率 2%),超耗 9,金额 36,000.00 元,超耗率 18% / ' +
         '螺纹钢: consumed 60 this month, over the theoretical quantity 51 (design 50, loss rate 2 %) by 9 worth 36,000.00, an overuse rate of 18 %',
     );
@@ -373,10 +377,10 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       expenditureContractCode: keys.expenditureContractCode,
       actualValue: -300.77,
     });
-    expect(negative.message).toBe("本期应付金额 -300.77 元为负数 / This period's payable amount -300.77 is negative");
+    expect(await inBoth(negative)).toBe("本期应付金额 -300.77 元为负数 / This period's payable amount -300.77 is negative");
     const [small] = await openTipsOf(march.id, 'zero_settlement');
     expect(small).toMatchObject({ warnLevel: 'warning', thresholdValue: 10000, actualValue: 9999 });
-    expect(small.message).toBe(
+    expect(await inBoth(small)).toBe(
       '连续 3 期结算金额均低于当前合同金额 1,000,000.00 元的 1%(本期 9,999.00 元) / 3 consecutive settlements each below 1 % of the current contract amount 1,000,000.00 (this period 9,999.00)',
     );
     // without the penalty, and 10 m³ (10,000: not below 1 %)
@@ -409,7 +413,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
     expect(late.message).toContain('结算期次 2026-03 与编制月份');
     expect(late.message).toContain('用时 8 天,超过 3 天');
     expect(late.message).toContain('审批共用时 8 天,超过 7 天');
-    expect(late.message).toContain('The approval took 8 days in all, more than 7');
+    expect(await inBoth(late)).toContain('The approval took 8 days in all, more than 7');
   });
 
   it("R-BUD-1: contracts of a type near and over the project's budget; hard control refuses the critical one", async () => {
@@ -440,7 +444,7 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       thresholdValue: 1200000,
       actualValue: 1150000,
     });
-    expect(tip.message).toBe(
+    expect(await inBoth(tip)).toBe(
       "专业分包类合同累计 1,150,000.00 元已达项目成本预算 1,200,000.00 元的 95.83%(预警线 90%) / Contracts of type Specialist subcontract total 1,150,000.00, 95.83 % of the project's budget 1,200,000.00 (warning from 90 %)",
     );
     // 250,000: 1,250,000, 104.17 %: critical, the same tip
@@ -452,8 +456,9 @@ describe.each(databaseKinds())('early warnings of stock, receipts, settlements a
       }),
     );
     [tip] = await openTipsOf(curtain.id);
-    // the tip's ratio keeps 4 places: 1,250,000 / 1,200,000 = 104.1667 %
-    expect(tip).toMatchObject({ warnType: 'exceed_budget', warnLevel: 'critical', actualValue: 1250000, ratio: 104.1667 });
+    // the tip's ratio is the figure its text quotes: 1,250,000 / 1,200,000 = 104.17 %
+    expect(tip).toMatchObject({ warnType: 'exceed_budget', warnLevel: 'critical', actualValue: 1250000, ratio: 104.17 });
+    expect(tip.message).toContain('(104.17%)');
     expect(ok(await admin.get(`${CONTRACT}/earlyWarningAuxiliaryData`, { primaryId: curtain.id }))).toMatchObject({
       projectBudgetForType: 1200000,
       otherContractsAmountForType: 1000000,

@@ -6,6 +6,7 @@
 // changes. Procurement, delivery, supplementary agreements and settlements raise theirs; the
 // earlyWarningAuxiliaryData queries answer the figures; another tenant sees none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeFormerTexts } from '../../src/server/seed/former-texts.ts';
 import { ok, tokenOf } from './approval.ts';
 import { demand, demandRow, goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
@@ -158,9 +159,17 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
       ratio: 105,
       warnStatus: 'unread',
     });
-    expect(over.message).toBe(
-      `螺纹钢:累计月度需用 1050 超过总需用计划 1000(105%) / 螺纹钢: cumulative monthly demand 1050 exceeds the total demand plan 1000 (105 %)`,
+    expect(over.message).toBe('螺纹钢:累计月度需用 1050 超过总需用计划 1000(105%)');
+    // stored as its key and parameters; each reader gets it in their language (Accept-Language)
+    const [stored] = await server.db.query(`SELECT message FROM construct_warn_tip WHERE id = $1`, [over.id]);
+    expect(JSON.parse(String(stored.message))).toMatchObject({ key: 'warning.demandOverTotal', params: { goods: '螺纹钢', ratio: 105 } });
+    const inEnglish = ok(await adminEn.get(`${TIPS}/detail`, { id: over.id }));
+    expect(inEnglish.message).toBe('螺纹钢: cumulative monthly demand 1050 exceeds the total demand plan 1000 (105 %)');
+    expect(ok(await adminEn.get(`${TIPS}/list`, { sourceCode: second.code })).records.map((t: any) => t.message)).toContain(
+      inEnglish.message,
     );
+    // the ratio is the figure the text quotes; a rule without one (off the plan) has none
+    expect(tips.map((t) => t.ratio ?? null)).toEqual([105, 105, null]);
     // the document's own warnings, by the list's filters
     expect(ok(await admin.get(`${TIPS}/list`, { sourceCode: second.code })).total).toBe(3);
     // one message to each responsible user, naming the document and every warning
@@ -170,7 +179,14 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
     expect(message).toMatchObject({ type: '3', title: `预警:材料月度需用计划 ${second.code} 触发 3 条预警` });
     const opened = ok(await manager.get('/api/blade-message/message/detail', { id: message.id }));
     expect(opened.content).toContain('[超总需用计划] 螺纹钢:累计月度需用 1050 超过总需用计划 1000(105%)');
-    expect(opened.content).toContain('[Over total demand] 螺纹钢: cumulative monthly demand 1050');
+    expect(opened.content).not.toContain('cumulative');
+    const managerInEnglish = client(server, await tokenOf(server, 'manager'), 'en');
+    const openedInEnglish = ok(await managerInEnglish.get('/api/blade-message/message/detail', { id: message.id }));
+    expect(openedInEnglish.title).toBe(`Warning: Monthly material demand plan ${second.code} raised 3 warning(s)`);
+    expect(openedInEnglish.content.split('\n')[0]).toBe(
+      '[Over total demand] 螺纹钢: cumulative monthly demand 1050 exceeds the total demand plan 1000 (105 %)',
+    );
+    expect(openedInEnglish.content).not.toMatch(/超总需用计划|累计/);
     expect(
       ok(await costmgr.get('/api/blade-message/message/my/list', { size: '100' })).records.some((m: any) => m.title.includes(second.code)),
     ).toBe(true);
@@ -179,6 +195,42 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
     expect(
       ok(await clerk.get('/api/blade-message/message/my/list', { size: '100' })).records.some((m: any) => m.title.includes(second.code)),
     ).toBe(false);
+  });
+
+  it('tips and messages written in both languages before keys were stored are migrated at start-up, once', async () => {
+    const [over] = await openTipsOf(second.id);
+    const former =
+      '螺纹钢:累计月度需用 1050 超过总需用计划 1000(105%) / 螺纹钢: cumulative monthly demand 1050 exceeds the total demand plan 1000 (105 %)';
+    // as the former code stored it: both languages in one field, no base, the ratio actual ÷ threshold
+    await server.db.query(`UPDATE construct_warn_tip SET message = $1, base_value = NULL, ratio = 105 WHERE id = $2`, [former, over.id]);
+    await server.db.query(
+      `UPDATE construct_warn_tip SET base_value = NULL, ratio = 0 WHERE warn_type = 'unplanned_goods' AND source_id = $1`,
+      [second.id],
+    );
+    expect(await storeFormerTexts(server.db, server.ctx.catalog)).toBeGreaterThanOrEqual(2);
+    const [stored] = await server.db.query(`SELECT message, base_value AS base FROM construct_warn_tip WHERE id = $1`, [over.id]);
+    expect(JSON.parse(String(stored.message))).toMatchObject({ key: 'warning.demandOverTotal', params: { goods: '螺纹钢', ratio: '105' } });
+    expect(Number(stored.base)).toBe(1000);
+    expect(ok(await adminEn.get(`${TIPS}/detail`, { id: over.id }))).toMatchObject({
+      message: '螺纹钢: cumulative monthly demand 1050 exceeds the total demand plan 1000 (105 %)',
+      ratio: 105,
+    });
+    expect(ok(await admin.get(`${TIPS}/detail`, { id: over.id })).message).toBe('螺纹钢:累计月度需用 1050 超过总需用计划 1000(105%)');
+    // a rule without a ratio shows none (it showed 0.00 %)
+    const unplanned = (await openTipsOf(second.id)).find((t) => t.warnType === 'unplanned_goods');
+    expect(unplanned.ratio ?? null).toBeNull();
+    // a second start changes nothing
+    expect(await storeFormerTexts(server.db, server.ctx.catalog)).toBe(0);
+  });
+
+  it('an edit form posting a tip back with its words keeps the stored key, so it still reads in each language', async () => {
+    const [over] = await openTipsOf(second.id);
+    const shown = ok(await adminEn.get(`${TIPS}/detail`, { id: over.id }));
+    ok(await adminEn.post(`${TIPS}/update`, { ...shown, handleOpinion: 'checked' }));
+    expect(ok(await admin.get(`${TIPS}/detail`, { id: over.id }))).toMatchObject({
+      message: '螺纹钢:累计月度需用 1050 超过总需用计划 1000(105%)',
+      handleOpinion: 'checked',
+    });
   });
 
   it('re-saving keeps one tip per rule and line; a worse figure updates it; a fixed problem closes it', async () => {

@@ -532,10 +532,14 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     const { processInstanceId: instanceId } = expectOk(await tenantAdmin.post(`${DOC}/submit`, { id: doc.id }));
     expect(await claimable(pm, instanceId)).toHaveLength(1);
     const inbox = records(await pm.api.get('/api/blade-message/message/my/list', { size: '50' }));
-    // the message speaks both languages: the server does not know which one its reader uses
+    // the message keeps its key and parameters: each reader reads it in their language
     expect(inbox.find((m) => m.type === '3')).toMatchObject({
       title: '【待审批】材料总需用计划审批: 无人审批',
-      content: '项目经理审批: 材料总需用计划审批: 无人审批\n项目经理审批 awaits you: 材料总需用计划审批: 无人审批',
+      content: '项目经理审批: 材料总需用计划审批: 无人审批',
+    });
+    expect(records(await pm.en.get('/api/blade-message/message/my/list', { size: '50' })).find((m) => m.type === '3')).toMatchObject({
+      title: '[To approve] 材料总需用计划审批: 无人审批',
+      content: '项目经理审批 awaits you: 材料总需用计划审批: 无人审批',
     });
   });
 

@@ -378,6 +378,8 @@ function lintFields(
       const dict = dictionaries.find((d) => d.code === f.dict!.code && d.source === f.dict!.source);
       if (!dict) report(at(f.name) + '/x-dict/code', `unknown ${f.dict.source} dictionary "${f.dict.code}"`);
     }
+    if (f.display?.type === 'message' && (f.kind !== 'string' || f.dict || f.ref || f.options))
+      report(at(f.name) + '/x-display/type', 'a stored message (key and parameters) is a plain string field');
     if (f.compute)
       lintCompute(f, fieldMap, owner, dictionaries, (message, where = '/expr') => report(at(f.name) + '/x-compute' + where, message));
     if (f.rules) {

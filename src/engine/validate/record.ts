@@ -205,13 +205,15 @@ export interface ValidateOptions {
   prompts?: boolean;
 }
 
-/** Ajv sees decimals as JSON numbers; an exact decimal may arrive as a numeric string. */
+/** Ajv sees decimals as JSON numbers; an exact decimal may arrive as a numeric string; an empty formula value is absent. */
 function withNumericDecimals(model: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...record };
   const convert = (fields: readonly FieldModel[], row: Record<string, unknown>) => {
     for (const f of fields) {
       const v = row[f.name];
       if (f.kind === 'decimal' && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) row[f.name] = Number(v);
+      // a formula without a value (an `if` without `else` whose condition fails) leaves its field empty
+      if (f.compute && v === null) delete row[f.name];
     }
     return row;
   };

@@ -27,9 +27,11 @@ group('R-INV-1 stocktake loss above 1 % of the book value', () => {
       goodsId: 'g',
       thresholdValue: 4000,
       actualValue: 6000,
+      // the ratio is measured against the book value (1.5 %), not against the 1 % limit (150 %)
+      baseValue: 400000,
     });
-    expect(w.message.zh).toBe('螺纹钢:盘亏 1.5,金额 6,000.00 元,超过账面金额 400,000.00 元的 1%');
-    expect(w.message.en).toBe('螺纹钢: stocktake loss of 1.5 worth 6,000.00, over 1 % of the book value 400,000.00');
+    expect(w.message.zh).toBe('螺纹钢:盘亏 1.5,金额 6,000.00 元,为账面金额 400,000.00 元的 1.5%,超过 1%');
+    expect(w.message.en).toBe('螺纹钢: stocktake loss of 1.5 worth 6,000.00, 1.5 % of the book value 400,000.00, over 1 %');
     // 0.8 t = 3,200 and exactly 1 t = 4,000 are within 1 %; a gain is no loss
     for (const countQty of [99.2, 99, 101])
       expect(inventoryLossWarnings([{ goodsId: 'g', name: 'x', qty: 0, bookQty: 100, countQty, price: 4000 }], S)).toEqual([]);
@@ -48,8 +50,8 @@ group('R-INV-1 stocktake loss above 1 % of the book value', () => {
   it('without a book price, compares quantities; the % is a parameter', () => {
     // book 50, 1 % = 0.5; loss 0.6
     const [w] = inventoryLossWarnings([{ goodsId: 'g', name: '中砂', qty: 0, bookQty: 50, countQty: 49.4, price: null }], S);
-    expect(w).toMatchObject({ thresholdValue: 0.5, actualValue: 0.6 });
-    expect(w.message.en).toBe('中砂: stocktake loss of 0.6, over 1 % of the book quantity 50');
+    expect(w).toMatchObject({ thresholdValue: 0.5, actualValue: 0.6, baseValue: 50 });
+    expect(w.message.en).toBe('中砂: stocktake loss of 0.6, 1.2 % of the book quantity 50, over 1 %');
     expect(
       inventoryLossWarnings([{ goodsId: 'g', name: '中砂', qty: 0, bookQty: 50, countQty: 49.4 }], { ...S, inventoryLossPercent: 2 }),
     ).toEqual([]);

@@ -60,7 +60,11 @@ group('R-DEM-1 monthly demand against the total demand plan', () => {
       ['b', 'exceed_total_demand', 210],
       ['c', 'unplanned_goods', 10],
     ]);
-    expect(warnings[1].message).toEqual({ zh: '中砂 不在总需用计划中', en: '中砂 is not in the total demand plan' });
+    expect(warnings[1].message).toEqual({
+      zh: '中砂 不在总需用计划中',
+      en: '中砂 is not in the total demand plan',
+      ref: { key: 'warning.unplanned', params: { goods: '中砂' } },
+    });
   });
 
   it('decimal-exact: 0.1 + 0.2 of a plan of 0.3 is not over it', () => {
@@ -107,6 +111,10 @@ group('R-CAP settlement caps', () => {
     expect(amountCapWarnings(899999.99, 1000000, S)).toEqual([]);
     const [near] = amountCapWarnings(900000, 1000000, S);
     expect(near).toMatchObject({ warnType: 'near_contract_amount', warnLevel: 'warning' });
+    // the list's ratio (actual ÷ base) is the figure the text quotes, 97.73 % of 1,000,000 — not 97.73 ÷ 90
+    const [quoted] = amountCapWarnings(977300, 1000000, S);
+    expect(quoted).toMatchObject({ actualValue: 977300, baseValue: 1000000 });
+    expect(quoted.message.zh).toContain('的 97.73%');
     expect(near.message.zh).toBe('累计结算金额 900,000.00 元已达合同金额 1,000,000.00 元的 90%(预警线 90%)');
     expect(amountCapWarnings(1000000, 1000000, S)[0].warnType).toBe('near_contract_amount');
     const [over] = amountCapWarnings(1000000.01, 1000000, S);

@@ -3,8 +3,9 @@
 // server runs them inside the save/submit transaction, a form may run them on the live numbers.
 // Every figure is decimal-exact; ratios are percentages rounded half-up to 2 places.
 import { decimalToJson, Dec, roundHalfUp } from '../compute/decimal.ts';
-import { render } from '../i18n/messages.ts';
+import { renderStored, textRef, type StoredText } from '../i18n/stored-text.ts';
 import type { Label } from '../model/types.ts';
+import { WARNING_TEXTS } from './texts.ts';
 
 export type WarnLevel = 'info' | 'warning' | 'critical';
 type Num = number | string;
@@ -19,8 +20,34 @@ export interface Warning {
   period?: string;
   thresholdValue?: Num;
   actualValue?: Num;
-  message: Label;
+  /** what the actual value is measured against: the warning's ratio is actual ÷ base in % (absent: no ratio) */
+  baseValue?: Num;
+  message: WarningText;
 }
+
+/** A warning's text: both languages for whoever shows it now, `ref` for whoever stores it. */
+export interface WarningText extends Label {
+  ref?: StoredText;
+}
+
+/**
+ * The rules whose threshold is also what the actual value is measured against (baseValue): a
+ * warning recorded before baseValue was stored takes its threshold as its base.
+ */
+export const THRESHOLD_IS_BASE: readonly (keyof typeof WARN_TYPES)[] = [
+  'exceed_total_demand',
+  'exceed_monthly_demand',
+  'exceed_procure',
+  'exceed_supply',
+  'receipt_mismatch',
+  'exceed_contract_qty',
+  'exceed_contract_amount',
+  'near_contract_amount',
+  'exceed_supplementary',
+  'exceed_budget',
+  'stock_shortage',
+  'material_overuse',
+];
 
 /** The tenant's thresholds (system parameters `warn.*`) and the hard-control switch. */
 export interface WarnSettings {
@@ -90,128 +117,10 @@ export const WARN_TYPES = {
   price_over_reference: { zh: '单价超参考价', en: 'Price over reference' },
 } as const satisfies Record<string, Label>;
 
-const TEXT = {
-  demandOverTotal: {
-    zh: '{goods}:累计月度需用 {actual} 超过总需用计划 {threshold}({ratio}%)',
-    en: '{goods}: cumulative monthly demand {actual} exceeds the total demand plan {threshold} ({ratio} %)',
-  },
-  unplanned: { zh: '{goods} 不在总需用计划中', en: '{goods} is not in the total demand plan' },
-  procureOverMonthly: {
-    zh: '{goods}:累计采购 {actual} 超过月度需用计划 {threshold}',
-    en: '{goods}: cumulative procurement {actual} exceeds the monthly demand {threshold}',
-  },
-  procureOverTotal: {
-    zh: '{goods}:累计采购 {actual} 超过总需用计划 {threshold}({ratio}%)',
-    en: '{goods}: cumulative procurement {actual} exceeds the total demand plan {threshold} ({ratio} %)',
-  },
-  supplyOverProcure: {
-    zh: '{goods}:累计供应 {actual} 超过采购计划 {threshold}',
-    en: '{goods}: cumulative supply {actual} exceeds the procurement plan {threshold}',
-  },
-  receiptOverSupply: {
-    zh: '{goods}:累计验收合格 {actual} 超过批次供应量 {threshold}',
-    en: "{goods}: cumulative accepted quantity {actual} exceeds the delivery batch's supply {threshold}",
-  },
-  receivedOverDelivered: {
-    zh: '{goods}:实收数量 {actual} 超过送货数量 {threshold}',
-    en: '{goods}: received quantity {actual} exceeds the delivered quantity {threshold}',
-  },
-  receivedOverNet: {
-    zh: '{goods}:实收数量 {actual} 超过过磅净重 {threshold}',
-    en: '{goods}: received quantity {actual} exceeds the weighed net weight {threshold}',
-  },
-  acceptedOverDelivered: {
-    zh: '{goods}:合格数量 {actual} 超过到货数量 {threshold}',
-    en: '{goods}: accepted quantity {actual} exceeds the delivered quantity {threshold}',
-  },
-  returnedOverRejected: {
-    zh: '{goods}:退货数量 {actual} 超过不合格数量 {threshold}',
-    en: '{goods}: returned quantity {actual} exceeds the rejected quantity {threshold}',
-  },
-  receiptOverContract: {
-    zh: '{goods}:累计验收合格 {actual} 超过合同数量 {threshold}',
-    en: '{goods}: cumulative accepted quantity {actual} exceeds the contract quantity {threshold}',
-  },
-  qtyOverContract: {
-    zh: '{goods}:累计结算数量 {actual} 超过合同数量 {threshold}',
-    en: '{goods}: cumulative settled quantity {actual} exceeds the contract quantity {threshold}',
-  },
-  amountOverContract: {
-    zh: '累计结算金额 {actual} 元超过合同金额 {threshold} 元({ratio}%)',
-    en: 'Cumulative settled amount {actual} exceeds the contract amount {threshold} ({ratio} %)',
-  },
-  amountNearContract: {
-    zh: '累计结算金额 {actual} 元已达合同金额 {threshold} 元的 {ratio}%(预警线 {limit}%)',
-    en: 'Cumulative settled amount {actual} has reached {ratio} % of the contract amount {threshold} (warning from {limit} %)',
-  },
-  supplementary: {
-    zh: '补充协议累计金额 {actual} 元超过原合同金额 {base} 元的 {limit}%({ratio}%)',
-    en: 'Supplementary agreements total {actual}, over {limit} % of the original contract amount {base} ({ratio} %)',
-  },
-  negative: { zh: '本期结算金额 {actual} 元为负数', en: "This period's settled amount {actual} is negative" },
-  negativePayable: { zh: '本期应付金额 {actual} 元为负数', en: "This period's payable amount {actual} is negative" },
-  smallSettlements: {
-    zh: '连续 {count} 期结算金额均低于当前合同金额 {base} 元的 {limit}%(本期 {actual} 元)',
-    en: '{count} consecutive settlements each below {limit} % of the current contract amount {base} (this period {actual})',
-  },
-  inventoryLoss: {
-    zh: '{goods}:盘亏 {qty},金额 {actual} 元,超过账面金额 {book} 元的 {limit}%',
-    en: '{goods}: stocktake loss of {qty} worth {actual}, over {limit} % of the book value {book}',
-  },
-  inventoryLossQty: {
-    zh: '{goods}:盘亏 {actual},超过账面数量 {book} 的 {limit}%',
-    en: '{goods}: stocktake loss of {actual}, over {limit} % of the book quantity {book}',
-  },
-  overuse: {
-    zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},超耗率 {rate}%',
-    en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over}, an overuse rate of {rate} %',
-  },
-  overuseAmount: {
-    zh: '{goods}:本月耗用 {actual} 超过理论消耗量 {threshold}(设计用量 {design},损耗率 {lossRate}%),超耗 {over},金额 {amount} 元,超耗率 {rate}%',
-    en: '{goods}: consumed {actual} this month, over the theoretical quantity {threshold} (design {design}, loss rate {lossRate} %) by {over} worth {amount}, an overuse rate of {rate} %',
-  },
-  budgetOver: {
-    zh: '{type}类合同累计 {actual} 元超过项目成本预算 {threshold} 元({ratio}%)',
-    en: "Contracts of type {type} total {actual}, over the project's budget {threshold} ({ratio} %)",
-  },
-  budgetNear: {
-    zh: '{type}类合同累计 {actual} 元已达项目成本预算 {threshold} 元的 {ratio}%(预警线 {limit}%)',
-    en: "Contracts of type {type} total {actual}, {ratio} % of the project's budget {threshold} (warning from {limit} %)",
-  },
-  zero: { zh: '本期结算金额为零', en: "This period's settled amount is zero" },
-  spanTooLong: {
-    zh: '结算期间 {start} 至 {end} 超过 {limit} 个月',
-    en: 'The settlement period {start} to {end} is longer than {limit} month(s)',
-  },
-  periodNotCreated: {
-    zh: '结算期次 {period} 与编制月份 {month} 不一致',
-    en: 'Settlement period {period} differs from the month it was prepared, {month}',
-  },
-  approvalStepSlow: {
-    zh: '审批环节“{step}”用时 {days} 天,超过 {limit} 天',
-    en: 'Approval step "{step}" took {days} days, more than {limit}',
-  },
-  approvalSlow: { zh: '审批共用时 {days} 天,超过 {limit} 天', en: 'The approval took {days} days in all, more than {limit}' },
-  approvalAcrossMonth: {
-    zh: '{start} 提交审批,{end} 才审批完成,未在当月办结',
-    en: 'Submitted for approval on {start} and approved only on {end}, not within the month',
-  },
-  stockShort: {
-    zh: '{goods}:现有库存 {actual} 不足下月需用 {threshold}',
-    en: "{goods}: stock {actual} does not cover next month's demand {threshold}",
-  },
-  leaseOverdue: {
-    zh: '结算截止日期 {end} 已超过租赁合同结束日期 {contractEnd}',
-    en: "The settlement runs to {end}, past the lease contract's end date {contractEnd}",
-  },
-  priceOverReference: {
-    zh: '{goods}:单价 {actual} 超过参考价 {reference} 的 {limit}%(上限 {threshold})',
-    en: '{goods}: price {actual} exceeds the reference price {reference} by more than {limit} % (limit {threshold})',
-  },
-} as const satisfies Record<string, Label>;
-
-function text(key: keyof typeof TEXT, params: Record<string, unknown>): Label {
-  return { zh: render(TEXT, key, 'zh', params), en: render(TEXT, key, 'en', params) };
+/** A warning's text in both languages, and the reference (key and parameters) it is stored as. */
+function text(key: keyof typeof WARNING_TEXTS, params: Record<string, unknown>): WarningText {
+  const ref = textRef(`warning.${key}`, params);
+  return { zh: renderStored(ref, 'zh'), en: renderStored(ref, 'en'), ref };
 }
 
 const dec = (v: Num | null | undefined): Dec => new Dec(v === null || v === undefined || v === '' ? 0 : v);
@@ -298,6 +207,7 @@ function overPlan(
       warnType: 'exceed_total_demand',
       warnLevel: critical ? 'critical' : 'warning',
       thresholdValue: out(planned),
+      baseValue: out(planned),
       actualValue: out(total),
       message: text(message, { goods: line.name, actual: out(total), threshold: out(planned), ratio: ratio ?? '∞' }),
     });
@@ -331,6 +241,7 @@ function overUpstream(
       sourceDetailId: line.id,
       goodsId: line.goodsId,
       thresholdValue: out(dec(line.limit)),
+      baseValue: out(dec(line.limit)),
       actualValue: out(total),
       message: text(message, { goods: line.name, actual: out(total), threshold: out(dec(line.limit)) }),
     });
@@ -373,6 +284,7 @@ export function ticketWarnings(lines: readonly TicketLine[]): Warning[] {
       sourceDetailId: line.id,
       goodsId: line.goodsId,
       thresholdValue: out(limit),
+      baseValue: out(limit),
       actualValue: out(received),
       message: text(weighed ? 'receivedOverNet' : 'receivedOverDelivered', {
         goods: line.name,
@@ -405,6 +317,7 @@ export function acceptanceWarnings(lines: readonly AcceptedLine[]): Warning[] {
       warnings.push({
         ...base,
         thresholdValue: out(delivered),
+        baseValue: out(delivered),
         actualValue: out(accepted),
         message: text('acceptedOverDelivered', { goods: line.name, actual: out(accepted), threshold: out(delivered) }),
       });
@@ -413,6 +326,7 @@ export function acceptanceWarnings(lines: readonly AcceptedLine[]): Warning[] {
       warnings.push({
         ...base,
         thresholdValue: out(rejected),
+        baseValue: out(rejected),
         actualValue: out(returned),
         message: text('returnedOverRejected', { goods: line.name, actual: out(returned), threshold: out(rejected) }),
       });
@@ -449,6 +363,7 @@ export function quantityCapWarnings(lines: readonly SettledLine[]): Warning[] {
       sourceDetailId: line.id,
       goodsId: line.goodsId,
       thresholdValue: out(limit),
+      baseValue: out(limit),
       actualValue: out(cumulative),
       message: text('qtyOverContract', { goods: line.name, actual: out(cumulative), threshold: out(limit) }),
     });
@@ -462,7 +377,7 @@ export function amountCapWarnings(cumulativeAmount: Num, currentContractAmount: 
   const actual = dec(cumulativeAmount);
   const limit = dec(currentContractAmount);
   const ratio = percent(out(actual), out(limit));
-  const values = { thresholdValue: out(limit), actualValue: out(actual) };
+  const values = { thresholdValue: out(limit), actualValue: out(actual), baseValue: out(limit) };
   const params = { actual: yuan(actual), threshold: yuan(limit), ratio, limit: settings.nearContractPercent };
   if (actual.gt(limit))
     return [{ warnType: 'exceed_contract_amount', warnLevel: 'critical', ...values, message: text('amountOverContract', params) }];
@@ -529,6 +444,7 @@ export function smallSettlementWarnings(
       warnType: 'zero_settlement',
       warnLevel: 'warning',
       thresholdValue: out(limit),
+      baseValue: out(dec(currentContractAmount)),
       actualValue: out(current),
       message: text('smallSettlements', {
         count,
@@ -562,8 +478,8 @@ function daysBetween(from: string, to: string): Dec {
 }
 
 /** late_settlement (d): a level over its days, the whole approval over its days, or not finished in the month it was submitted. */
-function approvalReasons(approval: ApprovalTimeline, settings: WarnSettings): Label[] {
-  const reasons: Label[] = [];
+function approvalReasons(approval: ApprovalTimeline, settings: WarnSettings): WarningText[] {
+  const reasons: WarningText[] = [];
   for (const step of approval.steps) {
     const days = daysBetween(step.start, step.end);
     if (days.gt(settings.approvalStepDays))
@@ -586,7 +502,7 @@ export function timelinessWarnings(
   settings: WarnSettings,
   approval?: ApprovalTimeline | null,
 ): Warning[] {
-  const reasons: Label[] = [];
+  const reasons: WarningText[] = [];
   if (doc.startDate && doc.endDate && monthsBetween(doc.startDate, doc.endDate).gt(settings.settlementSpanMonths)) {
     reasons.push(text('spanTooLong', { start: doc.startDate, end: doc.endDate, limit: settings.settlementSpanMonths }));
   }
@@ -598,7 +514,11 @@ export function timelinessWarnings(
     {
       warnType: 'late_settlement',
       warnLevel: 'warning',
-      message: { zh: reasons.map((r) => r.zh).join(';'), en: reasons.map((r) => r.en).join('; ') },
+      message: {
+        zh: reasons.map((r) => r.zh).join(';'),
+        en: reasons.map((r) => r.en).join('; '),
+        ref: reasons.map((r) => r.ref ?? { zh: r.zh, en: r.en }),
+      },
     },
   ];
 }
@@ -626,6 +546,7 @@ export function stockWarnings(lines: readonly StockLine[]): Warning[] {
       sourceDetailId: l.id,
       goodsId: l.goodsId,
       thresholdValue: out(dec(l.qty)),
+      baseValue: out(dec(l.qty)),
       actualValue: out(dec(l.stock)),
       message: text('stockShort', { goods: l.name, actual: out(dec(l.stock)), threshold: out(dec(l.qty)) }),
     }));
@@ -658,12 +579,14 @@ export function inventoryLossWarnings(lines: readonly CountedLine[], settings: W
       warnings.push({
         ...base,
         thresholdValue: out(limit),
+        baseValue: out(bookValue),
         actualValue: out(lossValue),
         message: text('inventoryLoss', {
           goods: line.name,
           qty: out(loss),
           actual: yuan(lossValue),
           book: yuan(bookValue),
+          ratio: percent(out(lossValue), out(bookValue)),
           limit: settings.inventoryLossPercent,
         }),
       });
@@ -673,8 +596,15 @@ export function inventoryLossWarnings(lines: readonly CountedLine[], settings: W
       warnings.push({
         ...base,
         thresholdValue: out(limit),
+        baseValue: out(book),
         actualValue: out(loss),
-        message: text('inventoryLossQty', { goods: line.name, actual: out(loss), book: out(book), limit: settings.inventoryLossPercent }),
+        message: text('inventoryLossQty', {
+          goods: line.name,
+          actual: out(loss),
+          book: out(book),
+          ratio: percent(out(loss), out(book)),
+          limit: settings.inventoryLossPercent,
+        }),
       });
     }
   }
@@ -720,6 +650,7 @@ export function overuseWarnings(lines: readonly ConsumedLine[], settings: WarnSe
       sourceDetailId: line.id,
       goodsId: line.goodsId,
       thresholdValue: out(theoretical),
+      baseValue: out(theoretical),
       actualValue: out(dec(line.qty)),
       message: priced ? text('overuseAmount', { ...params, amount: yuan(saving.neg().mul(dec(line.price))) }) : text('overuse', params),
     });
@@ -737,13 +668,10 @@ export function budgetWarnings(contracted: Num, budget: Num | null | undefined, 
   const limit = dec(budget);
   const actual = dec(contracted);
   const ratio = percent(out(actual), out(limit));
-  const values = { thresholdValue: out(limit), actualValue: out(actual) };
+  const values = { thresholdValue: out(limit), actualValue: out(actual), baseValue: out(limit) };
   const params = { actual: yuan(actual), threshold: yuan(limit), ratio: ratio ?? '∞', limit: settings.nearBudgetPercent };
-  // the type's name differs by language
-  const message = (key: 'budgetOver' | 'budgetNear'): Label => ({
-    zh: render(TEXT, key, 'zh', { ...params, type: typeName.zh }),
-    en: render(TEXT, key, 'en', { ...params, type: typeName.en }),
-  });
+  // the type's name differs by language: a Label parameter
+  const message = (key: 'budgetOver' | 'budgetNear') => text(key, { ...params, type: typeName });
   if (actual.gt(limit)) return [{ warnType: 'exceed_budget', warnLevel: 'critical', ...values, message: message('budgetOver') }];
   if (limit.gt(0) && actual.gte(limit.mul(settings.nearBudgetPercent).div(100)))
     return [{ warnType: 'exceed_budget', warnLevel: 'warning', ...values, message: message('budgetNear') }];
@@ -770,6 +698,7 @@ export function priceWarnings(lines: readonly PricedLine[], settings: WarnSettin
       sourceDetailId: line.id,
       goodsId: line.goodsId,
       thresholdValue: out(limit),
+      baseValue: out(dec(line.referencePrice)),
       actualValue: out(dec(line.price)),
       message: text('priceOverReference', {
         goods: line.name,
@@ -794,6 +723,7 @@ export function supplementaryWarnings(originalAmount: Num | null | undefined, su
       warnType: 'exceed_supplementary',
       warnLevel: 'warning',
       thresholdValue: out(base),
+      baseValue: out(base),
       actualValue: out(total),
       message: text('supplementary', {
         actual: yuan(total),

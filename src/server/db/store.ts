@@ -7,6 +7,7 @@ import { withoutUnchangedSecrets } from '../../engine/model/secrets.ts';
 import { forest } from '../../engine/tree/forest.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import { t } from '../../engine/i18n/messages.ts';
+import { localizeRecord, sameText, storedTextFields } from '../../engine/i18n/stored-text.ts';
 import { inheritingRefs, termsOnSave, type TermConflict } from '../../engine/inherit/inherit.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Filter, ListQuery } from '../../engine/query/list-params.ts';
@@ -267,6 +268,11 @@ export class EntityStore {
 
   // ---- reads ----
 
+  /** A row as a reader gets it: numbers decoded, stored texts (x-display message) in the reader's language. */
+  private readable(row: Row, fields: readonly FieldModel[] = this.model.columns): Row {
+    return localizeRecord(fields, toRecord(row, fields), this.actor.lang);
+  }
+
   async list(query: ListQuery): Promise<Page> {
     this.assertRead();
     const params = new Params();
@@ -287,7 +293,7 @@ export class EntityStore {
         offset >= DEFERRED_JOIN_OFFSET
           ? `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t JOIN (SELECT t.id ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}) page ON page.id = t.id ORDER BY ${order}`
           : `SELECT ${selectList(this.model.columns)} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`;
-      records = (await this.db.query(sql, params.values)).map((r) => toRecord(r, this.model.columns));
+      records = (await this.db.query(sql, params.values)).map((r) => this.readable(r));
     }
     return { records, total, size: query.size, current: query.current, pages: Math.ceil(total / query.size) };
   }
@@ -345,7 +351,7 @@ export class EntityStore {
         ORDER BY ${orderSql(this.model.list.defaultSort, this.model.fieldMap)} LIMIT ${ALL_LIMIT}`,
       params.values,
     );
-    return rows.map((r) => toRecord(r, this.model.columns));
+    return rows.map((r) => this.readable(r));
   }
 
   /**
@@ -391,7 +397,7 @@ export class EntityStore {
     const total = totals.count as number;
     return {
       page: {
-        records: rows.map((r) => toRecord(r, shown)),
+        records: rows.map((r) => this.readable(r, shown)),
         total,
         size: spec.size,
         current: spec.current,
@@ -417,7 +423,7 @@ export class EntityStore {
       params.values,
     );
     if (!row) throw notFound(this.model.label);
-    const record = toRecord(row, this.model.columns);
+    const record = this.readable(row);
     for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
     return record;
   }
@@ -431,7 +437,7 @@ export class EntityStore {
       `SELECT ${selectList(detail.columns)} FROM ${q(detail.table)} t WHERE ${where.join(' AND ')} ORDER BY t.${order}, t.id`,
       params.values,
     );
-    return rows.map((r) => toRecord(r, detail.columns));
+    return rows.map((r) => this.readable(r, detail.columns));
   }
 
   /** The whole tree as nested TreeNodes (platform shape: title, key, value, children). */
@@ -463,7 +469,7 @@ export class EntityStore {
       `SELECT ${selectList(this.model.columns)}, ${parentName} AS "parentName" FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
       params.values,
     );
-    const records: Row[] = rows.map((r) => ({ ...toRecord(r, this.model.columns), parentName: r.parentName ?? topName }));
+    const records: Row[] = rows.map((r) => ({ ...this.readable(r), parentName: r.parentName ?? topName }));
     const roots = forest(
       records,
       (r) => String(r[tree.keyField]),
@@ -487,7 +493,7 @@ export class EntityStore {
       `SELECT ${selectList(this.model.columns)}, ${hasChildren} AS "hasChildren" FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
       params.values,
     );
-    return rows.map((r) => toRecord(r, this.model.columns));
+    return rows.map((r) => this.readable(r));
   }
 
   /** One level as TreeNodes (for lazy tree pickers). */
@@ -513,7 +519,7 @@ export class EntityStore {
       `SELECT ${selectList(this.model.columns)} FROM ${q(this.model.table)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${this.treeOrder()} LIMIT ${TREE_LIMIT}`,
       params.values,
     );
-    return rows.map((r) => toRecord(r, this.model.columns));
+    return rows.map((r) => this.readable(r));
   }
 
   private treeNode(r: Row, tree: NonNullable<EntityModel['tree']>): TreeNode {
@@ -556,6 +562,7 @@ export class EntityStore {
     const { input, record: checked } = await this.prepare(body, 'full', false);
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
+      await this.keepStoredTexts(tx, id, checked);
       await this.checkValues(tx, checked, id, existing);
       const record = this.withSnapshots(checked, input);
       await this.checkPicks(tx, record);
@@ -583,6 +590,7 @@ export class EntityStore {
     await this.write(async (tx) => {
       const existing = await this.lockExisting(tx, id);
       const merged: Row = { ...existing, ...given };
+      await this.keepStoredTexts(tx, id, merged);
       for (const name of cleared) delete merged[name];
       for (const d of sent) merged[d.name] = (body[d.name] as Row[]).map((r) => normalizeInput(d.fields, r, true));
       const inherited = await this.inheritTerms(tx, this.forgetTermsOfChangedRefs(merged, existing, given), (name) => name in body);
@@ -818,6 +826,20 @@ export class EntityStore {
       }
     }
     return err as Error;
+  }
+
+  /**
+   * A stored text (x-display message) sent back as the words it reads as (an edit form posts the
+   * record it loaded) stays the stored text, so it still reads in each reader's language.
+   */
+  private async keepStoredTexts(tx: Queryable, id: string, record: Row) {
+    const fields = storedTextFields(this.model.columns).filter((f) => typeof record[f.name] === 'string');
+    if (!fields.length) return;
+    const [stored] = await tx.query<Row>(
+      `SELECT ${fields.map((f) => `t.${q(f.column)} AS ${q(f.name)}`).join(', ')} FROM ${q(this.model.table)} t WHERE t.id = $1`,
+      [id],
+    );
+    for (const f of fields) if (stored && sameText(record[f.name], stored[f.name])) record[f.name] = stored[f.name];
   }
 
   private async lockExisting(tx: Queryable, id: string): Promise<Row> {

@@ -1,6 +1,7 @@
 // The display types every schema can use: text, money, quantity, percent, number, date, datetime,
-// month, boolean, options, tag, dict, ref (one or comma-joined), capital, image, file, code.
+// month, boolean, options, tag, dict, ref (one or comma-joined), capital, image, file, code, message.
 import { Image, Tag, Typography } from 'antd';
+import { renderText } from '../../../engine/i18n/stored-text.ts';
 import { useDictionary, useReferenceLabels } from '../data.ts';
 import { translate } from '../../i18n/useT.ts';
 import { registerDisplay, type DisplayProps } from './registry.tsx';
@@ -145,3 +146,5 @@ registerDisplay('ref', Ref);
 registerDisplay('image', ImageDisplay);
 registerDisplay('file', Files);
 registerDisplay('code', Code);
+// the server answers stored texts rendered; a value that reached the page otherwise is rendered here
+registerDisplay('message', ({ value, lang }) => String(renderText(value, lang)));

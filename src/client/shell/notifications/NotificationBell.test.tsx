@@ -86,6 +86,20 @@ describe('the notification bell', () => {
     await waitFor(() => expect(badge()).toBeUndefined());
   });
 
+  it("a live system message (its title a stored key and parameters) pops up in the reader's language", async () => {
+    const server = createFakeMessageServer({ inbox: sampleMessages(1, 0) });
+    const live = renderBell(server, { lang: 'en' });
+    await waitFor(() => expect(live.open).toBe(1));
+    const title = JSON.stringify({
+      key: 'workflow.noticeTodoTitle',
+      params: { subject: { zh: '材料总需用计划', en: 'Total material demand' } },
+    });
+    act(() => live.emit('message', { id: '8888', title, type: '3', createUserName: '系统', createTime: '2026-11-22 08:00:00' }));
+    const popup = await screen.findByTestId('live-message');
+    expect(popup.textContent).toContain('[To approve] Total material demand');
+    expect(popup.textContent).not.toContain('workflow.');
+  });
+
   it('a failing count is not fatal: the bell stays usable', async () => {
     const server = createFakeMessageServer({ fail: { topList: '服务繁忙' } });
     renderBell(server);

@@ -3,6 +3,7 @@
 // popup). The subscription itself reconnects and only logs its failures (src/client/api/live.ts).
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { renderText } from '../../../engine/i18n/stored-text.ts';
 import { subscribeLive, type LiveHandlers, type LiveSubscription } from '../../api/live.ts';
 import { appStore, langAtom } from '../../state/session.ts';
 import { tokenStore } from '../../state/storage.ts';
@@ -26,7 +27,11 @@ export function useLiveMessages(
       onEvent(name, data) {
         if (!['ready', 'message', 'changed', 'refresh'].includes(name)) return;
         void queryClient.invalidateQueries({ queryKey: MESSAGES_KEY });
-        if (name === 'message' && data && typeof data === 'object') latest.current(data as MessageRecord);
+        // a system message's title comes as its stored text (key and parameters): rendered in the UI's language
+        if (name === 'message' && data && typeof data === 'object') {
+          const message = data as MessageRecord;
+          latest.current({ ...message, title: String(renderText(message.title, appStore.get(langAtom))) });
+        }
       },
     });
     return () => subscription.close();

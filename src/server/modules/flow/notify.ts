@@ -1,6 +1,7 @@
 // Approval messages (message type 3): when a task reaches someone, and when a submitter's document
 // is approved, rejected or terminated. Sent inside the step's transaction through the message
 // module, so a rolled-back step sends nothing; a message no active user would receive is skipped.
+import type { StoredText } from '../../../engine/i18n/stored-text.ts';
 import type { Queryable } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
 import { readerFor, type StoreContext } from '../../db/store.ts';
@@ -10,8 +11,8 @@ import { inTransaction } from './tx.ts';
 export interface ApprovalNotice {
   tenantId: string;
   receiverIds: readonly string[];
-  title: string;
-  content: string;
+  title: StoredText;
+  content: StoredText;
   /** the client route that handles it (/work/process/<prefix>/handle/…) */
   path?: string;
   /** the receivers are known to be active users (no need to look) */

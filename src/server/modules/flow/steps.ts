@@ -6,7 +6,8 @@
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { Json, Vars } from '../../../engine/workflow/expression.ts';
 import * as engine from '../../../engine/workflow/runtime.ts';
-import { workflowLabel, type WorkflowMessageKey } from '../../../engine/workflow/messages.ts';
+import { textRef } from '../../../engine/i18n/stored-text.ts';
+import type { WorkflowMessageKey } from '../../../engine/workflow/messages.ts';
 import type { InstanceStatus, ProcessState, StepResult } from '../../../engine/workflow/runtime.ts';
 import { nowText } from '../../clock.ts';
 import { sqlState, type Queryable, type Row } from '../../db/db.ts';
@@ -475,13 +476,13 @@ export class FlowRuntime {
 
   /**
    * Tells the people a new task reached, and the submitter how it ended. The server does not know a
-   * recipient's language (the browser sends it per request), so a message carries both: the title
-   * in Chinese, the platform's language, the content in Chinese then English.
+   * recipient's language when it sends (the browser sends it per request), so a message keeps its
+   * key and parameters and is rendered when it is read.
    */
   private async announce(tx: Queryable, inst: InstanceRow, result: StepResult, created: CreatedRow[], comment?: string) {
     const notify = this.deps.notify;
     if (!notify) return;
-    const subject = [inst.defName, inst.businessTitle].filter(Boolean).join(': ');
+    const subject = [inst.defName, inst.businessTitle].filter(Boolean).join(': ').slice(0, SUBJECT_LIMIT);
     const prefix = prefixOfCategory(inst.category);
     for (const task of created.filter((t) => t.open)) {
       const path = prefix && inst.businessId ? `/work/process/${prefix}/handle/${task.id}/${inst.id}/${inst.businessId}` : undefined;
@@ -503,6 +504,9 @@ export class FlowRuntime {
   }
 }
 
+/** A message title names its document in at most this many characters. */
+const SUBJECT_LIMIT = 200;
+
 /** The messages a finished instance sends its submitter. */
 const ENDINGS: Partial<Record<InstanceStatus, { title: WorkflowMessageKey; content: WorkflowMessageKey }>> = {
   completed: { title: 'noticeCompletedTitle', content: 'noticeCompleted' },
@@ -510,7 +514,7 @@ const ENDINGS: Partial<Record<InstanceStatus, { title: WorkflowMessageKey; conte
   terminated: { title: 'noticeTerminatedTitle', content: 'noticeTerminated' },
 };
 
+/** A message's title and content as stored texts, read in each recipient's language. */
 function notice(title: WorkflowMessageKey, content: WorkflowMessageKey, params: Record<string, unknown>) {
-  const text = workflowLabel(content, params);
-  return { title: workflowLabel(title, params).zh, content: `${text.zh}\n${text.en}` };
+  return { title: textRef(`workflow.${title}`, params), content: textRef(`workflow.${content}`, params) };
 }

@@ -15,6 +15,7 @@
 //   GET  subscribe      text/event-stream of events `ready`, `message`, `changed`, `refresh`, `expired`
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
+import { localizeRecord } from '../../../engine/i18n/stored-text.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
 import { nowText } from '../../clock.ts';
 import type { Row } from '../../db/db.ts';
@@ -76,7 +77,7 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
          ${from} ORDER BY ${orderSql(list.sort, model.fieldMap, 'm')} LIMIT ${params.add(list.size)} OFFSET ${params.add(offset)}`,
         params.values,
       );
-      records = rows.map((r) => toRecord(r, model.columns));
+      records = rows.map((r) => localizeRecord(model.columns, toRecord(r, model.columns), actor.lang));
     }
     return { records, total, size: list.size, current: list.current, pages: Math.ceil(total / list.size) };
   }

@@ -9,6 +9,7 @@
 // written in the sending transaction, and so is the live event, which therefore reaches the
 // recipients' open browsers only once the message is stored.
 import { t } from '../../../engine/i18n/messages.ts';
+import { storeText, type StoredText } from '../../../engine/i18n/stored-text.ts';
 import type { EntityCatalog } from '../../../engine/model/types.ts';
 import { nowText } from '../../clock.ts';
 import type { Queryable, Row } from '../../db/db.ts';
@@ -154,19 +155,20 @@ export function messageHooks({ catalog, notifier, timeZone }: MessageHookDeps): 
 
 /**
  * Sends an approval message (type 3) from the system to users of a tenant: what the workflow
- * engine calls when a task reaches someone. Returns the stored message.
+ * engine calls when a task reaches someone. Title and content are stored texts (message key and
+ * parameters), read in each recipient's language. Returns the stored message.
  */
 export async function sendSystemMessage(
   ctx: StoreContext,
-  message: { tenantId: string; receiverIds: readonly string[]; title: string; content: string; path?: string },
+  message: { tenantId: string; receiverIds: readonly string[]; title: StoredText; content: StoredText; path?: string },
 ): Promise<Row> {
   const actor: Actor = { tenantId: message.tenantId, userId: SYSTEM_SENDER, deptId: null, lang: 'zh' };
   const store = new EntityStore(ctx, ctx.catalog.entities.message, actor);
   return store.create({
     type: MESSAGE_TYPES.approval,
     receiverIds: message.receiverIds.join(','),
-    title: message.title.slice(0, 200),
-    content: message.content.slice(0, 5000),
+    title: storeText(message.title),
+    content: storeText(message.content),
     ...(message.path ? { path: message.path } : {}),
   });
 }

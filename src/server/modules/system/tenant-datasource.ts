@@ -15,6 +15,7 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
 import { parseId, PLATFORM_TENANT, type Actor } from '../../db/store.ts';
 import { syncSchema } from '../../db/sync.ts';
+import { storeFormerTexts } from '../../seed/former-texts.ts';
 import { tenantDataCatalog, tenantDataTables } from '../../db/tenant-data.ts';
 import { MOVE_LOCK, TENANT_DATABASE_DDL, type TenantConnection, type TenantDatabases } from '../../db/tenant-databases.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -54,6 +55,7 @@ export async function migrateTenantDatabase(db: Db, catalog: EntityCatalog, migr
   try {
     await db.exec([TENANT_DATABASE_DDL, FLOW_DDL, LEDGER_DDL].join('\n'));
     await syncSchema(db, tenantDataCatalog(catalog), migrationsDir);
+    await storeFormerTexts(db, tenantDataCatalog(catalog));
   } finally {
     await release?.();
   }

@@ -1,7 +1,8 @@
 // Early warnings of a document: evaluate its rules, keep its warning records (role warning.record) in step (one open tip per
 // rule and line: re-saving updates it, a problem fixed closes it), and tell the project's responsible
 // users about new ones through the message module (type 3, as approval messages).
-import type { EntityModel, Label } from '../../../engine/model/types.ts';
+import { storeText, textRef } from '../../../engine/i18n/stored-text.ts';
+import type { EntityModel } from '../../../engine/model/types.ts';
 import { DEFAULT_WARN_SETTINGS, WARN_TYPES, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
 import { nowText } from '../../clock.ts';
 import type { Queryable, Row } from '../../db/db.ts';
@@ -133,7 +134,8 @@ export class Warnings {
   }
 
   private fields(model: EntityModel, doc: Row, w: Warning): Row {
-    const message = `${w.message.zh} / ${w.message.en}`.slice(0, 500);
+    // stored as its key and parameters, read in the reader's language (x-display message)
+    const message = storeText(w.message.ref ?? { zh: w.message.zh, en: w.message.en });
     return {
       projectId: String(doc.projectId),
       warnType: w.warnType,
@@ -151,6 +153,7 @@ export class Warnings {
       ...(doc.subcontractorId ? { subcontractorId: String(doc.subcontractorId) } : {}),
       ...(w.thresholdValue !== undefined ? { thresholdValue: w.thresholdValue } : {}),
       ...(w.actualValue !== undefined ? { actualValue: w.actualValue } : {}),
+      ...(w.baseValue !== undefined ? { baseValue: w.baseValue } : {}),
     };
   }
 
@@ -200,22 +203,20 @@ export class Warnings {
     return costManagers.map((r) => r.id);
   }
 
-  /** One message (both languages) listing a document's new warnings to the project's responsible users. */
+  /** One message listing a document's new warnings to the project's responsible users, read in each one's language. */
   async notify(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, added: readonly Warning[]) {
     if (!added.length) return;
     const receiverIds = await this.recipients(tx, actor.tenantId, String(doc.projectId));
     if (!receiverIds.length) return;
     const code = String(doc[model.code?.field ?? 'code'] ?? doc.id);
-    const line = (lang: 'zh' | 'en') => added.map((w) => `[${WARN_TYPES[w.warnType][lang]}] ${w.message[lang]}`).join('\n');
-    const title: Label = {
-      zh: `预警:${model.label.zh} ${code} 触发 ${added.length} 条预警`,
-      en: `Warning: ${model.label.en} ${code} raised ${added.length} warning(s)`,
-    };
+    const lines = added.map((w) =>
+      textRef('warning.notifyLine', { type: WARN_TYPES[w.warnType], message: w.message.ref ?? { zh: w.message.zh, en: w.message.en } }),
+    );
     await sendSystemMessage(inTransaction(this.ctx, tx), {
       tenantId: actor.tenantId,
       receiverIds,
-      title: title.zh,
-      content: `${line('zh')}\n\n${title.en}\n${line('en')}`,
+      title: textRef('warning.notifyTitle', { document: model.label, code, count: added.length }),
+      content: textRef('warning.notifyLines', { lines }),
       path: this.tip.menu?.path,
     });
   }
