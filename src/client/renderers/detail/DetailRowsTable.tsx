@@ -13,7 +13,7 @@ import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/registry.tsx';
 import type { Row } from '../extensions.ts';
 import { usePageLabels } from '../list/usePageLabels.ts';
 import { detailColumns } from './sections.ts';
-import { columnTotal, isTotalled } from './totals.ts';
+import { columnTotal, totalledColumns } from './totals.ts';
 
 const NO_ROWS: Row[] = [];
 const VIRTUAL_FROM = 100;
@@ -31,7 +31,7 @@ export function DetailRowsTable({ detail, rows = NO_ROWS }: { detail: DetailMode
   const fields = useMemo(() => detailColumns(detail), [detail]);
   const names = useMemo(() => fields.map((f) => f.name), [fields]);
   const labels = usePageLabels(detail.fieldMap, names, rows);
-  const totals = fields.filter(isTotalled);
+  const totals = totalledColumns(detail, fields, rows);
 
   const columns: ColumnsType<Row> = [
     { key: '__no', title: t('detail.rowNo'), width: 64, fixed: 'left', align: 'center', render: (_v, _row, index) => index + 1 },

@@ -1,7 +1,8 @@
 // Footer totals of detail tables: summed exactly (decimal arithmetic) for quantities and amounts.
-// Prices and rates are not added up; x-display options.total overrides either way.
+// Prices and rates are not added up; x-display options.total overrides either way. Quantities are
+// added only when every row measures in the same unit(s): 12 m + 5 m + 1 项 has no total.
 import { Dec, toDecimal } from '../../../engine/compute/decimal.ts';
-import type { FieldModel } from '../../../engine/model/types.ts';
+import type { DetailModel, FieldModel } from '../../../engine/model/types.ts';
 import { displayOptions } from '../displays/text.ts';
 import { displayTypeOf } from '../displays/registry.tsx';
 import { displayScale } from '../format.ts';
@@ -27,4 +28,20 @@ export function columnTotal(rows: readonly Row[], field: FieldModel): string {
     if (value) total = total ? total.plus(value) : value;
   }
   return total ? total.toFixed() : '';
+}
+
+/** The row fields naming a unit of measure: `unit`, `…Unit` (pricingUnit, leaseTimeUnit). */
+const unitFields = (detail: DetailModel) => detail.fields.filter((f) => f.kind === 'string' && /^unit$|Unit$/.test(f.name));
+
+/** Do the rows measure in more than one unit? (Rows without a unit do not count.) */
+export function mixedUnits(detail: DetailModel, rows: readonly Row[]): boolean {
+  return unitFields(detail).some(
+    (f) => new Set(rows.map((r) => r[f.name]).filter((u) => u !== undefined && u !== null && u !== '')).size > 1,
+  );
+}
+
+/** The columns with a footer total: amounts always, quantities only when the rows share their unit. */
+export function totalledColumns(detail: DetailModel, fields: readonly FieldModel[], rows: readonly Row[]): FieldModel[] {
+  const mixed = mixedUnits(detail, rows);
+  return fields.filter((f) => isTotalled(f) && !(mixed && displayTypeOf(f) === 'quantity' && displayOptions(f).total !== true));
 }

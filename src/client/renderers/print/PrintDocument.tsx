@@ -20,7 +20,7 @@ import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
 import { usePageLabels } from '../list/usePageLabels.ts';
 import { detailColumns, lineSpans, viewSections } from '../detail/sections.ts';
-import { columnTotal, isTotalled } from '../detail/totals.ts';
+import { columnTotal, totalledColumns } from '../detail/totals.ts';
 import { cumulativePairs, type PeriodPair } from './printable.ts';
 import './print.css';
 
@@ -94,7 +94,7 @@ function RowsTable({ detail, rows }: { detail: DetailModel; rows: Row[] }) {
     fields.map((f) => f.name),
     rows,
   );
-  const totals = fields.filter(isTotalled);
+  const totals = totalledColumns(detail, fields, rows);
   return (
     <table className="zs-print-table zs-print-rows" data-testid={`print-rows-${detail.name}`}>
       <thead>

@@ -131,6 +131,39 @@ describe('the print button', () => {
     expect(within(form).queryByTestId('print-pairs')).toBeNull();
   }, 30_000);
 
+  it('合计 adds amounts, and quantities only when every line has the same unit (m + m + 项 has no total)', async () => {
+    stubPrint();
+    const line = (unit: string, quantity: number, amountInclTax: number, id: string) => ({
+      id,
+      unit,
+      quantity,
+      priceInclTax: 1,
+      amountInclTax,
+    });
+    await openFirst('expenditureContract', {
+      details: [line('m', 1200, 1200, '11'), line('m', 800, 800, '12'), line('项', 136006, 136006, '13')],
+    });
+    fireEvent.click(await screen.findByTestId('print-button', {}, { timeout: 10_000 }));
+    const rows = await screen.findByTestId('print-rows-details', {}, { timeout: 10_000 });
+    const header = [...rows.querySelectorAll('thead th')].map((th) => th.textContent);
+    const footer = [...rows.querySelectorAll('tfoot td')].map((td) => td.textContent);
+    const at = (label: string) => footer[header.indexOf(label) - 1];
+    expect(at('合同数量')).toBe('');
+    expect(at('含税金额')).toBe('138,006.00');
+    expect(rows.querySelector('tfoot')?.textContent).not.toContain('138,006.0000');
+  }, 30_000);
+
+  it('合计 of quantities of one unit is their sum', async () => {
+    stubPrint();
+    const line = (quantity: number, id: string) => ({ id, unit: 'm', quantity, priceInclTax: 1, amountInclTax: quantity });
+    await openFirst('expenditureContract', { details: [line(1200, '21'), line(800, '22')] });
+    fireEvent.click(await screen.findByTestId('print-button', {}, { timeout: 10_000 }));
+    const rows = await screen.findByTestId('print-rows-details', {}, { timeout: 10_000 });
+    const header = [...rows.querySelectorAll('thead th')].map((th) => th.textContent);
+    const footer = [...rows.querySelectorAll('tfoot td')].map((td) => td.textContent);
+    expect(footer[header.indexOf('合同数量') - 1]).toMatch(/^2,000(\.0+)?$/);
+  }, 30_000);
+
   it('the signature line names who passed the approval steps: the last under 审批 once approved, the others under 审核', async () => {
     const step = (name: string, isPass = true, endTime: string | null = '2026-06-03 10:00:00') => ({
       historyActivityType: 'userTask',
