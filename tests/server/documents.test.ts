@@ -254,6 +254,49 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(lines.getRow(2).values).toEqual(expect.arrayContaining(['螺纹钢', 20.4]));
   });
 
+  it("exports leave out the workflow's instance id, and the lease terms where the contract is no lease", async () => {
+    const CONTRACTS = '/api/construct/expenditureContract';
+    const workbook = async (query: Record<string, string>) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `${CONTRACTS}/export`,
+        query,
+        headers: { 'blade-auth': `bearer ${await server.token()}` },
+      });
+      expect(res.statusCode).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as any);
+      return book.worksheets[0];
+    };
+    const contracts = (await api.get(`${CONTRACTS}/list`, { size: '100' })).body.data.records as any[];
+    const lease = contracts.find((c) => c.code === 'ZCHT-NJ-2026-004');
+    const other = contracts.find((c) => c.expenditureContractType !== 'turnover_lease' && c.projectId === lease.projectId);
+    const labels = (sheet: ExcelJS.Worksheet) => sheet.getColumn(1).values.filter(Boolean);
+    const leaseSheet = await workbook({ id: lease.id });
+    expect(labels(leaseSheet)).toEqual(expect.arrayContaining(['计租单位', '计租方式']));
+    expect(labels(leaseSheet)).not.toContain('流程实例');
+    const otherSheet = await workbook({ id: other.id });
+    expect(labels(otherSheet)).not.toEqual(expect.arrayContaining(['计租单位']));
+    expect(labels(otherSheet)).not.toContain('计租方式');
+    // a list of non-lease contracts has no lease columns; with the lease contract, they are there, empty on the others
+    const headerOf = (sheet: ExcelJS.Worksheet) => (sheet.getRow(1).values as unknown[]).filter(Boolean);
+    const others = await workbook({ code: other.code });
+    expect(headerOf(others)).not.toContain('计租单位');
+    expect(headerOf(others)).not.toContain('流程实例');
+    const both = await workbook({ projectId: lease.projectId });
+    const unitColumn = headerOf(both).indexOf('计租单位') + 1;
+    expect(unitColumn).toBeGreaterThan(0);
+    const cells = (both.getColumn(unitColumn).values as unknown[]).slice(2);
+    expect(cells.filter((v) => v !== undefined && v !== null && v !== '')).toHaveLength(
+      contracts.filter(
+        (c) =>
+          c.projectId === lease.projectId &&
+          ['turnover_lease', 'aluminum_formwork', 'scaffold', 'equipment_lease'].includes(c.expenditureContractType) &&
+          c.leaseTimeUnit,
+      ).length,
+    );
+  });
+
   it('refuses to remove master data a document still refers to', async () => {
     const item = await goods(api);
     const doc = await demand(api, projectId, [demandRow(item.id, 1, 1)]);

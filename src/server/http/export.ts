@@ -2,7 +2,8 @@
 // headers in the caller's language (Chinese by default) and dictionary/reference values as labels.
 import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
-import type { FieldModel, Lang } from '../../engine/model/types.ts';
+import type { EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
+import { matches } from '../../engine/predicate/predicate.ts';
 import type { ListQuery } from '../../engine/query/list-params.ts';
 import type { Row } from '../db/db.ts';
 import { displayValue, resolveLabels } from '../db/labels.ts';
@@ -22,9 +23,23 @@ export interface Workbook {
   book: ExcelJS.Workbook;
 }
 
-/** Fields worth a column: everything declared, plus code-like system fields a person reads. */
-function exportedFields(fields: readonly FieldModel[]): FieldModel[] {
-  return fields.filter((f) => !f.system || f.name === 'createTime' || f.name === 'updateTime');
+/**
+ * Fields worth a column: everything declared, plus code-like system fields a person reads; not the
+ * workflow's own bookkeeping (the process instance id), which no form shows either.
+ */
+function exportedFields(fields: readonly FieldModel[], model?: EntityModel): FieldModel[] {
+  const internal = model?.workflow?.instanceField;
+  return fields.filter((f) => (!f.system || f.name === 'createTime' || f.name === 'updateTime') && f.name !== internal);
+}
+
+/** Is the field shown for this record (x-rules.visibleIf: lease terms only on lease contracts)? */
+const shownFor = (f: FieldModel, record: Row) => !f.rules?.visibleIf || matches(f.rules.visibleIf, record);
+
+/** A list's columns: those shown for at least one record; a cell the record's form hides stays empty. */
+function listColumns(fields: readonly FieldModel[], records: readonly Row[]): { fields: FieldModel[]; rows: Row[] } {
+  const shown = fields.filter((f) => records.some((r) => shownFor(f, r)));
+  const rows = records.map((r) => Object.fromEntries(shown.filter((f) => shownFor(f, r)).map((f) => [f.name, r[f.name]])));
+  return { fields: shown, rows };
 }
 
 /**
@@ -69,7 +84,7 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
   const actor = store.actor;
   const record = await store.detail(id);
   const book = await newWorkbook();
-  const fields = exportedFields(model.columns);
+  const fields = exportedFields(model.columns, model).filter((f) => shownFor(f, record));
   const maps = await resolveLabels(ctx, actor, fields, [record], lang);
   const sheet = newSheet(book, model.label[lang]);
   sheet.columns = [{ width: 24 }, { width: 48 }];
@@ -89,9 +104,9 @@ export async function exportRecord(ctx: StoreContext, store: EntityStore, id: st
 export async function exportList(ctx: StoreContext, store: EntityStore, query: ListQuery, lang: Lang): Promise<Workbook> {
   const page = await store.list({ ...query, current: 1, size: EXPORT_LIMIT });
   if (page.total > EXPORT_LIMIT) throw new AppError(400, 'exportTooLarge', { limit: EXPORT_LIMIT });
-  const fields = exportedFields(store.model.columns);
+  const { fields, rows } = listColumns(exportedFields(store.model.columns, store.model), page.records);
   const book = await newWorkbook();
-  addTable(book, store.model.label[lang], fields, page.records, await resolveLabels(ctx, store.actor, fields, page.records, lang), lang);
+  addTable(book, store.model.label[lang], fields, rows, await resolveLabels(ctx, store.actor, fields, rows, lang), lang);
   return { filename: `${store.model.label[lang]}.xlsx`, book };
 }
 
