@@ -2,6 +2,8 @@
 // the routes the user opens most, and the tenant's notices.
 import { Empty } from 'antd';
 import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { authApi } from '../api/client.ts';
 import { flattenMenus, pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { NoticeBoard } from '../shell/notifications/NoticeBoard.tsx';
@@ -9,6 +11,36 @@ import { CostOverview } from '../stats/CostOverview.tsx';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
 import { WaitingWorkCard } from '../workflow/WaitingWork.tsx';
+
+/**
+ * The names of the user's roles (项目经办), not their aliases (project_clerk): the token names
+ * roles by alias, as the platform's does, so the names are asked for.
+ */
+function useRoleNames(userId: string | undefined, roleIds: string | undefined): string {
+  const [names, setNames] = useState('');
+  useEffect(() => {
+    if (!userId) return;
+    const mine = (roleIds ?? '').split(',');
+    let live = true;
+    authApi
+      .roleSelect(userId)
+      .then(
+        (roles) =>
+          live &&
+          setNames(
+            roles
+              .filter((r) => mine.includes(r.id))
+              .map((r) => r.roleName)
+              .join(', '),
+          ),
+      )
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [userId, roleIds]);
+  return names;
+}
 
 const COLOURS = ['#409EFF', '#13a8a8', '#e6a23c', '#67c23a', '#9254de', '#f56c6c', '#1f5fbf', '#d4af37'];
 
@@ -18,6 +50,7 @@ export default function Home() {
   const visits = useAtomValue(visitsAtom);
   const menus = useAtomValue(menusAtom);
   const lang = useAtomValue(langAtom);
+  const roleNames = useRoleNames(user?.user_id, user?.role_id);
   const all = flattenMenus(menus);
   const parentOf = (id: string) => all.find((m) => m.id === id);
   const frequent = all
@@ -28,7 +61,9 @@ export default function Home() {
   return (
     <>
       <CardBox radius={10} title={t('home.welcome', { name: user?.real_name ?? '' })}>
-        <span style={{ color: '#909399' }}>{user?.role_name}</span>
+        <span style={{ color: '#909399' }} data-testid="home-roles">
+          {roleNames}
+        </span>
       </CardBox>
       <WaitingWorkCard />
       <CostOverview />
