@@ -30,16 +30,26 @@ export function displayScale(field: FieldModel): number {
   return fromDisplay ?? field.scale ?? 2;
 }
 
-const dateFormats: Record<Lang, Intl.DateTimeFormat> = {
-  zh: new Intl.DateTimeFormat('zh-CN', { year: 'numeric', month: '2-digit', day: '2-digit' }),
-  en: new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit' }),
-};
+/**
+ * English month names, three letters each: the locales' own short names differ ("Sept" in
+ * en-GB beside "Oct"), and one screen shows one style.
+ */
+export const ENGLISH_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
-/** A stored date ("2026-03-15" or "2026-03-15 09:30:00") in the user's locale; time kept as stored. */
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A stored date ("2026-03-15" or "2026-03-15 09:30:00") in the user's language (2026/03/15, 15 Mar 2026); time kept as stored. */
 export function formatDate(value: string, lang: Lang, withTime = false): string {
   const [day, time] = value.split(/[ T]/);
   const [y, m, d] = day.split('-').map(Number);
-  if (!y || !m || !d) return value;
-  const text = dateFormats[lang].format(new Date(Date.UTC(y, m - 1, d)));
+  if (!y || !m || !d || m > 12) return value;
+  const text = lang === 'en' ? `${pad(d)} ${ENGLISH_MONTHS[m - 1]} ${y}` : `${y}/${pad(m)}/${pad(d)}`;
   return withTime && time ? `${text} ${time.slice(0, 8)}` : text;
+}
+
+const chineseMonth = new Intl.DateTimeFormat('zh-CN', { year: 'numeric', month: '2-digit', timeZone: 'UTC' });
+
+/** A month in the user's language: 2026年9月, Sep 2026. */
+export function formatMonth(year: number, month: number, lang: Lang): string {
+  return lang === 'en' ? `${ENGLISH_MONTHS[month - 1]} ${year}` : chineseMonth.format(new Date(Date.UTC(year, month - 1, 1)));
 }

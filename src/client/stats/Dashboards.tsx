@@ -20,6 +20,7 @@ import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
 import { DocLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
+import { categoryLabels } from './axis.ts';
 
 type T = (key: TextKey, values?: Record<string, string | number>) => string;
 
@@ -39,7 +40,7 @@ export function rankingChartOption(projects: ProjectFigures[], t: T): ChartOptio
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 8, right: 24, bottom: 8, top: 36, containLabel: true },
-    yAxis: { type: 'category', data: ranked.map((p) => p.projectName), axisLabel: { width: 160, overflow: 'truncate' } },
+    yAxis: { type: 'category', data: ranked.map((p) => p.projectName), axisLabel: { interval: 0, width: 160, overflow: 'truncate' } },
     xAxis: { type: 'value', name: '%' },
     series: [
       {
@@ -121,7 +122,7 @@ export function trendChartOption(trend: CostTrendAnswer, t: T): ChartOption {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 8, right: 8, bottom: 8, top: 48, containLabel: true },
-    xAxis: { type: 'category', data: trend.months },
+    xAxis: { type: 'category', data: trend.months, axisLabel: categoryLabels(trend.months) },
     yAxis: [
       { type: 'value', name: t('cost.wan') },
       { type: 'value', name: t('dash.cumulative'), splitLine: { show: false } },

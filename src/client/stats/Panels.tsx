@@ -31,6 +31,7 @@ import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
 import { usePanelTexts, type PanelTextKey } from './panelTexts.ts';
 import { useStatsTexts, type TextKey } from './texts.ts';
+import { categoryLabels } from './axis.ts';
 
 /** Days to 1 place: 0 → "0.0". */
 const days = (v: Amount) => formatDecimal(String(v), 1);
@@ -100,7 +101,7 @@ export function warningsChartOption(answer: WarningsAnswer, levelName: (level: s
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 8, right: 24, bottom: 8, top: 36, containLabel: true },
-    yAxis: { type: 'category', data: rows.map((r) => r.warnTypeName), axisLabel: { width: 160, overflow: 'truncate' } },
+    yAxis: { type: 'category', data: rows.map((r) => r.warnTypeName), axisLabel: { interval: 0, width: 160, overflow: 'truncate' } },
     xAxis: { type: 'value', minInterval: 1 },
     series: answer.levels.map((level) => ({
       name: levelName(level),
@@ -242,7 +243,11 @@ export function timelinessChartOption(answer: TimelinessAnswer, pt: PT): ChartOp
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 8, right: 8, bottom: 8, top: 36, containLabel: true },
-    xAxis: { type: 'category', data: answer.byType.map((r) => r.expenditureContractTypeName) },
+    xAxis: {
+      type: 'category',
+      data: answer.byType.map((r) => r.expenditureContractTypeName),
+      axisLabel: categoryLabels(answer.byType.map((r) => r.expenditureContractTypeName)),
+    },
     yAxis: { type: 'value', minInterval: 1 },
     series: [
       { name: pt('time.expected'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.expected) },

@@ -22,6 +22,7 @@ import type { ChartOption } from './echarts.ts';
 import { STATISTICS_PATH } from './CostOverview.tsx';
 import { DocLinks, TypeSettlementLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
+import { categoryLabels } from './axis.ts';
 
 type Column = (typeof STATISTICS_COLUMNS)[number];
 
@@ -42,7 +43,11 @@ export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => stri
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 8, right: 8, bottom: 8, top: 36, containLabel: true },
-    xAxis: { type: 'category', data: rows.map((r) => r.expenditureContractTypeName ?? '') },
+    xAxis: {
+      type: 'category',
+      data: rows.map((r) => r.expenditureContractTypeName ?? ''),
+      axisLabel: categoryLabels(rows.map((r) => r.expenditureContractTypeName ?? '')),
+    },
     yAxis: { type: 'value', name: t('cost.wan') },
     series: [
       // the budget bar only where some type has one (R-BUD-1's costBudgets)

@@ -3,7 +3,7 @@
 // tables and anywhere a value must be shown as a string.
 import { amountInCapitals } from '../../../engine/format/checks.ts';
 import type { FieldModel, Lang } from '../../../engine/model/types.ts';
-import { displayScale, formatDate, formatDecimal } from '../format.ts';
+import { displayScale, formatDate, formatDecimal, formatMonth } from '../format.ts';
 
 export function isEmptyValue(value: unknown): boolean {
   return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
@@ -45,16 +45,11 @@ export function numberText(field: FieldModel, value: unknown): string {
   return field.kind === 'decimal' ? quantityText(field, value) : String(value);
 }
 
-const monthFormats: Record<Lang, Intl.DateTimeFormat> = {
-  zh: new Intl.DateTimeFormat('zh-CN', { year: 'numeric', month: '2-digit' }),
-  en: new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short' }),
-};
-
-/** "2026-03" → 2026年03月 / Mar 2026. */
+/** "2026-03" → 2026年3月 / Mar 2026. */
 export function monthText(value: unknown, lang: Lang): string {
-  const match = /^(\d{4})-(\d{2})/.exec(String(value));
+  const match = /^(\d{4})-(0[1-9]|1[0-2])/.exec(String(value));
   if (!match) return String(value);
-  return monthFormats[lang].format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
+  return formatMonth(Number(match[1]), Number(match[2]), lang);
 }
 
 export function dateText(value: unknown, lang: Lang, withTime = false): string {
