@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDecimal } from './format.ts';
+import { monthText } from './displays/text.ts';
+import { formatDate, formatDecimal, formatMonth } from './format.ts';
 
 describe('amounts as a user reads them', () => {
   it('groups thousands and shows the field scale', () => {
@@ -20,5 +21,15 @@ describe('dates in the user locale', () => {
   it('zh and en', () => {
     expect(formatDate('2026-03-15', 'zh')).toBe('2026/03/15');
     expect(formatDate('2026-03-15 09:30:00', 'en', true)).toBe('15 Mar 2026 09:30:00');
+  });
+});
+
+describe('English months are three letters, one style on one screen', () => {
+  it('Sep beside Oct, in dates and months (en-GB would say Sept)', () => {
+    expect(formatDate('2026-09-05', 'en')).toBe('05 Sep 2026');
+    expect(formatMonth(2026, 9, 'en')).toBe('Sep 2026');
+    expect(formatMonth(2026, 10, 'en')).toBe('Oct 2026');
+    expect(monthText('2026-09', 'en')).toBe('Sep 2026');
+    expect(monthText('2026-09', 'zh')).toBe('2026年9月');
   });
 });
