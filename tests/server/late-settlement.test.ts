@@ -120,8 +120,10 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
       expenditureContractCode: contract.code,
       subcontractorId: keys.subcontractorId,
     });
-    expect(tip.message).toBe(
-      '2026-06 有分包月度考核,截至 2026-07-31 仍无该期结算 / Monthly subcontract examination in 2026-06, but no settlement for that period by 2026-07-31',
+    expect(tip.message).toBe('2026-06 有分包月度考核,截至 2026-07-31 仍无该期结算');
+    const english = client(server, await server.token(), 'en');
+    expect(ok(await english.get(`${TIPS}/detail`, { id: tip.id })).message).toBe(
+      'Monthly subcontract examination in 2026-06, but no settlement for that period by 2026-07-31',
     );
 
     // one message to the project manager naming the contract

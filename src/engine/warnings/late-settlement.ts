@@ -3,7 +3,7 @@
 // the end of the following month. Not a rule of one document's save: it depends on the day it is
 // asked, so the server runs it periodically (src/server/modules/warning/late-job.ts). Pure: months are
 // 'YYYY-MM', days 'YYYY-MM-DD' in the tenant's calendar.
-import { render } from '../i18n/messages.ts';
+import { renderStored, textRef } from '../i18n/stored-text.ts';
 import type { Label } from '../model/types.ts';
 import type { Warning } from './rules.ts';
 
@@ -75,20 +75,13 @@ export function lateSettlements(contracts: readonly ContractMonths[], today: str
   return late;
 }
 
-const TEXT = {
-  unsettled: {
-    zh: '{month} 有{activity},截至 {due} 仍无该期结算',
-    en: '{activity} in {month}, but no settlement for that period by {due}',
-  },
-} as const satisfies Record<string, Label>;
-
 /** The warning of one late month; `activity` names what happened ("材料验收单、机械使用记录"). */
 export function lateSettlementWarning(late: LateMonth, activity: Label): Warning {
-  const params = { month: late.month, due: late.due, activity };
+  const ref = textRef('warning.unsettled', { month: late.month, due: late.due, activity });
   return {
     warnType: 'late_settlement',
     warnLevel: 'warning',
     period: late.month,
-    message: { zh: render(TEXT, 'unsettled', 'zh', params), en: render(TEXT, 'unsettled', 'en', params) },
+    message: { zh: renderStored(ref, 'zh'), en: renderStored(ref, 'en'), ref },
   };
 }

@@ -120,6 +120,11 @@ export const WARNING_TEXTS = {
     zh: '{goods}:单价 {actual} 超过参考价 {reference} 的 {limit}%(上限 {threshold})',
     en: '{goods}: price {actual} exceeds the reference price {reference} by more than {limit} % (limit {threshold})',
   },
+  // late_settlement (c), the periodic check (late-settlement.ts)
+  unsettled: {
+    zh: '{month} 有{activity},截至 {due} 仍无该期结算',
+    en: '{activity} in {month}, but no settlement for that period by {due}',
+  },
   // the message telling the project's responsible users of a document's new warnings
   notifyTitle: { zh: '预警:{document} {code} 触发 {count} 条预警', en: 'Warning: {document} {code} raised {count} warning(s)' },
   notifyLine: { zh: '[{type}] {message}', en: '[{type}] {message}' },
