@@ -270,6 +270,12 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     };
     const contracts = (await api.get(`${CONTRACTS}/list`, { size: '100' })).body.data.records as any[];
     const lease = contracts.find((c) => c.code === 'ZCHT-NJ-2026-004');
+    // the demo tube lease is worth rate × quantity × duration (120,000 m × 0.012 × 420 d + 80,000 × 0.006 × 420 d)
+    expect(lease.contractAmount).toBe(806400);
+    // and its settlements raise no warning of being near or over it (at 1,920 they stood at 2,600 %)
+    const tips = (await api.get('/api/construct/warnTip/list', { size: '500' })).body.data.records as any[];
+    const capTips = tips.filter((t) => t.expenditureContractCode === lease.code && /contract_amount$/.test(t.warnType));
+    expect(capTips).toEqual([]);
     const other = contracts.find((c) => c.expenditureContractType !== 'turnover_lease' && c.projectId === lease.projectId);
     const labels = (sheet: ExcelJS.Worksheet) => sheet.getColumn(1).values.filter(Boolean);
     const leaseSheet = await workbook({ id: lease.id });
