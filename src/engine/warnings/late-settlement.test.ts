@@ -80,6 +80,10 @@ describe('late settlement (c): late months', () => {
       message: {
         zh: '2026-06 有材料验收单,截至 2026-07-31 仍无该期结算',
         en: 'Goods-received checks in 2026-06, but no settlement for that period by 2026-07-31',
+        ref: {
+          key: 'warning.unsettled',
+          params: { month: '2026-06', due: '2026-07-31', activity: { zh: '材料验收单', en: 'Goods-received checks' } },
+        },
       },
     });
   });
