@@ -1,14 +1,31 @@
 // The rjsf field of every header property: renders the widget of the field's model (x-ui.widget or
 // its kind) instead of rjsf's type-based fields, which would turn an exact decimal into a float.
 // Values the server derives show read-only: the document number on create ("assigned on save")
-// and computed totals, which follow the detail rows as they are typed.
+// and computed totals, which follow the detail rows as they are typed. A value the user cannot type
+// (a formula's, or one the server keeps: a status the workflow owns) is marked as such beside it.
+import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import type { FieldProps } from '@rjsf/utils';
-import { Input } from 'antd';
-import { useSyncExternalStore } from 'react';
+import { Input, Space, Tooltip } from 'antd';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import type { FieldModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
 import { FieldControl } from '../widgets/registry.tsx';
 import type { FormContextValue } from './context.ts';
+
+/** A read-only control with its mark: 计算 for a formula's value, 系统 for one the server keeps. */
+function Derived({ computed, children }: { computed: boolean; children: ReactNode }) {
+  const t = useT();
+  return (
+    <Space.Compact block className="zs-derived" data-derived={computed ? 'computed' : 'kept'}>
+      {children}
+      <Tooltip title={t(computed ? 'form.computedHint' : 'form.keptHint')}>
+        <Space.Addon className="zs-derived-mark">
+          {computed ? <CalculatorOutlined /> : <LockOutlined />} {t(computed ? 'form.computed' : 'form.kept')}
+        </Space.Addon>
+      </Tooltip>
+    </Space.Compact>
+  );
+}
 
 function ComputedValue({ ctx, field, id }: { ctx: FormContextValue; field: FieldModel; id: string }) {
   const { store } = ctx;
@@ -16,7 +33,8 @@ function ComputedValue({ ctx, field, id }: { ctx: FormContextValue; field: Field
     (notify) => store.subscribe('totals', notify),
     () => store.totals()[field.name],
   );
-  return <FieldControl field={field} value={value} onChange={() => undefined} id={id} readOnly />;
+  const control = <FieldControl field={field} value={value} onChange={() => undefined} id={id} readOnly />;
+  return ctx.readOnly ? control : <Derived computed>{control}</Derived>;
 }
 
 export function ModelField({
@@ -39,6 +57,20 @@ export function ModelField({
   if (field.compute?.mode === 'always') return <ComputedValue ctx={ctx} field={field} id={id} />;
   if (mode === 'create' && name === model.code?.field) return <Input id={id} readOnly placeholder={t('form.autoNumber')} />;
   const dependencies = (uiSchema?.['ui:options']?.values ?? {}) as Record<string, unknown>;
+  if (field.readOnly && !ctx.readOnly)
+    return (
+      <Derived computed={false}>
+        <FieldControl
+          field={field}
+          value={formData}
+          id={id}
+          onChange={() => undefined}
+          readOnly
+          values={store.header}
+          fieldMap={model.fieldMap}
+        />
+      </Derived>
+    );
   return (
     <FieldControl
       field={field}

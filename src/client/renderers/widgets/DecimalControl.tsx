@@ -6,6 +6,7 @@ import { Input } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import type { FieldModel } from '../../../engine/model/types.ts';
+import { translate } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { displayScale, formatDecimal } from '../format.ts';
 import { placeholderOf } from './placeholder.ts';
@@ -16,11 +17,19 @@ export function inputScale(field: FieldModel): number {
   return field.kind === 'integer' ? 0 : (field.scale ?? 4);
 }
 
-/** Whether `text` can still become a number of at most `scale` decimals while being typed. */
-export function acceptsTyping(text: string, scale: number, negative: boolean): boolean {
-  const sign = negative ? '-?' : '';
+/**
+ * Whether `text` can still become a number of at most `scale` decimals while being typed. A minus
+ * sign is always taken, also where the field wants no negatives: the typed value stays in sight
+ * and the validator says what is wrong with it (税率(%)不能小于0), instead of the keystroke vanishing.
+ */
+export function acceptsTyping(text: string, scale: number): boolean {
   const fraction = scale > 0 ? `(\\.\\d{0,${scale}})?` : '';
-  return new RegExp(`^${sign}\\d*${fraction}$`).test(text);
+  return new RegExp(`^-?\\d*${fraction}$`).test(text);
+}
+
+/** Whether the schema lets the field be negative (a correcting quantity, a reduction): its minimum is below 0. */
+export function mayBeNegative(field: FieldModel): boolean {
+  return ((field.schema.minimum as number | undefined) ?? -1) < 0;
 }
 
 /** The value of typed text: undefined when empty or unfinished, a number when exact, else a decimal string. */
@@ -56,7 +65,6 @@ export function DecimalControl({
   const lang = useAtomValue(langAtom);
   const [editing, setEditing] = useState<string | null>(null);
   const scale = inputScale(field);
-  const negative = ((field.schema.minimum as number | undefined) ?? -1) < 0;
   const text = editing ?? shown(field, value, money);
   return (
     <Input
@@ -75,12 +83,12 @@ export function DecimalControl({
       }}
       onChange={(e) => {
         const next = e.target.value.trim();
-        if (!acceptsTyping(next, scale, negative)) return;
+        if (!acceptsTyping(next, scale)) return;
         setEditing(next);
         const parsed = parseTyped(next, field);
         if (next === '' || parsed !== undefined) onChange(parsed);
       }}
-      placeholder={readOnly ? undefined : placeholderOf(field, lang)}
+      placeholder={readOnly ? undefined : placeholderOf(field, lang) + (mayBeNegative(field) ? translate(lang, 'form.mayBeNegative') : '')}
       status={invalid ? 'error' : undefined}
       variant={compact ? 'borderless' : undefined}
       size={compact ? 'small' : undefined}
