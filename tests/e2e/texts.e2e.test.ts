@@ -25,6 +25,7 @@ describe('texts and figures', () => {
       await page.getByTestId('language-switch').click();
       await (await dropdownItem('English')).click();
       await see(sideItem('Master data')).toBeVisible();
+      await see(page.getByTestId('tabs').getByRole('tab', { name: 'Home', exact: true })).toBeVisible();
 
       // the bell: the demo's warning and approval messages, in English
       await page.getByTestId('message-bell').click();

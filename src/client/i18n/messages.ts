@@ -465,8 +465,8 @@ export type MessageKey = keyof typeof zh;
 
 export const en: Record<MessageKey, string> = {
   'title.login': 'login',
-  'title.home': 'home',
-  'title.dashboard': 'dashboard',
+  'title.home': 'Home',
+  'title.dashboard': 'Dashboard',
   'title.statistics': 'Project statistics',
   'title.info': 'personal info',
   'title.lock': 'lock',
