@@ -20,6 +20,8 @@ describe('x-workflow in the dialect', () => {
       instanceField: 'processInstanceId',
       variables: { amount: 'totalAmount' },
       editable: { costApprove: ['remark'] },
+      // nothing set on approval beyond the status (contracts become 履约中: x-workflow.onApproved)
+      onApproved: {},
     });
     expect(catalog.entities.project.workflow).toBeUndefined();
   });

@@ -12,6 +12,22 @@ describe('texts stored in both languages before keys: read back as key and param
     expect(readTemplate('{goods} 不在总需用计划中', '中砂 在计划中')).toBeUndefined();
   });
 
+  it('reads a long text of many would-be separators whole, in one pass', () => {
+    // an expression of lazy groups took polynomial time on such texts; the scan reads each once (the
+    // test's timeout is the bound). A goods name holding the separator: the first split wins
+    const text = `${':实收数量 '.repeat(50_000)}:实收数量 31.5 超过送货数量 31`;
+    const read = readTemplate('{goods}:实收数量 {actual} 超过送货数量 {threshold}', text);
+    expect([read?.goods, read?.actual.length, read?.threshold]).toEqual([
+      '',
+      text.length - ':实收数量 '.length - ' 超过送货数量 31'.length,
+      '31',
+    ]);
+    expect(readTemplate('{a}、{b}、{c}、{d}', '、'.repeat(200_000))?.d).toHaveLength(200_000 - 3);
+    expect(readTemplate('{goods} 不在总需用计划中', `${'中砂'.repeat(100_000)} 不在总需用计划中`)).toEqual({
+      goods: '中砂'.repeat(100_000),
+    });
+  });
+
   it('a warning "中文 / English" becomes its key and parameters when both halves read back', () => {
     const stored = formerWarning('螺纹钢:实收数量 31.5 超过送货数量 31 / 螺纹钢: received quantity 31.5 exceeds the delivered quantity 31');
     expect(stored).toEqual({ key: 'warning.receivedOverDelivered', params: { goods: '螺纹钢', actual: '31.5', threshold: '31' } });

@@ -21,26 +21,38 @@ const CATALOGS: Readonly<Record<string, Readonly<Record<string, Label>>>> = {
   msg: messages,
 };
 
-/** The parameters that make `template` read `text`, or undefined. */
+/**
+ * The parameters that make `template` read `text`, or undefined. A scan, not a regular expression
+ * built from the template: with several parameters such an expression backtracks polynomially on
+ * a stored text (goods names are the users'), and this runs at start-up. Each parameter takes the
+ * text up to the next occurrence of the literal that follows it (the last one up to the final
+ * literal at the end); a text that reads the template only with another split is not recognized
+ * and stays as it was stored.
+ */
 export function readTemplate(template: string, text: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const pattern = template
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(name);
-      return '([\\s\\S]*?)';
-    })
-    .join('');
-  const match = new RegExp(`^${pattern}$`).exec(text);
-  if (!match) return undefined;
+  const parts = template.split(/(\{\w+\})/);
   const params: Record<string, string> = {};
-  for (const [i, name] of names.entries()) {
-    if (name in params && params[name] !== match[i + 1]) return undefined;
-    params[name] = match[i + 1];
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const name = /^\{(\w+)\}$/.exec(parts[i])?.[1];
+    if (!name) {
+      if (!text.startsWith(parts[i], at)) return undefined;
+      at += parts[i].length;
+      continue;
+    }
+    const next = parts[i + 1] ?? '';
+    const isLast = i + 2 >= parts.length;
+    let end: number;
+    if (isLast) end = text.endsWith(next) && text.length - next.length >= at ? text.length - next.length : -1;
+    else if (next) end = text.indexOf(next, at);
+    else return undefined; // two parameters side by side: no literal to split them
+    if (end < 0) return undefined;
+    const value = text.slice(at, end);
+    if (name in params && params[name] !== value) return undefined;
+    params[name] = value;
+    at = end;
   }
-  return params;
+  return at === text.length ? params : undefined;
 }
 
 /** The key and parameters a Chinese text (and, if known, its English) was rendered from. */

@@ -131,8 +131,10 @@ describe('picking rows from the selected contract', () => {
     fireEvent.change(document.getElementById('root_details_0_demandQty')!, { target: { value: '120' } });
     fireEvent.change(document.getElementById('root_details_1_demandQty')!, { target: { value: '8' } });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(http.calls.some((c) => c.method === 'post')).toBe(true));
-    const body = http.calls.find((c) => c.method === 'post')!.body as { details: Record<string, unknown>[]; totalAmount: number };
+    // the save, not the warnings preview the form asks for as it is typed
+    const isSave = (c: (typeof http.calls)[number]) => c.method === 'post' && c.url.endsWith('/save');
+    await waitFor(() => expect(http.calls.some(isSave)).toBe(true));
+    const body = http.calls.find(isSave)!.body as { details: Record<string, unknown>[]; totalAmount: number };
     expect(body.details).toMatchObject([
       { contractDetailId: '7000001', goodsId: contract.details[0].goodsId, price: 4150, demandQty: 120, amount: 498000 },
       { contractDetailId: '7000002', goodsId: contract.details[1].goodsId, price: 520, demandQty: 8, amount: 4160 },
