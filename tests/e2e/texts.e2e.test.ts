@@ -4,7 +4,7 @@
 // parameters), the list's ratio is the figure the text quotes; the printed contract of metres and
 // 项 totals its amounts, not its quantities.
 import { describe, expect, test } from 'vitest';
-import { dropdownItem, listRow, login, page, poll, searchList, see, shot, sideItem, TEST_TIMEOUT, waitForList } from './harness.ts';
+import { dropdownItem, listRow, login, page, poll, see, shot, sideItem, TEST_TIMEOUT, waitForList } from './harness.ts';
 
 async function openList(group: string, name: string) {
   if (!(await sideItem(name).isVisible())) await sideItem(group).click();
