@@ -44,12 +44,23 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     client.on('error', () => undefined);
     connections.add(client);
   });
-  pool.on('remove', (client) => connections.delete(client));
+  pool.on('remove', (client) => {
+    connections.delete(client);
+    checkedOut.delete(client);
+  });
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_err, client) => checkedOut.delete(client));
   const connections = new Set<pg.PoolClient>();
-  /** The open connections now, and (as a start-up parameter) the ones the pool opens later. */
+  const checkedOut = new Set<pg.PoolClient>();
+  /**
+   * The idle connections now, and (as a start-up parameter) the ones the pool opens later. A
+   * connection someone holds is left alone: a SET there would run inside its owner's transaction,
+   * or on the live-event listener's connection (which commits nothing).
+   */
   const setOnAll = (value: 'on' | 'off') => {
     pool.options.options = value === 'off' ? '-c synchronous_commit=off' : undefined;
-    return Promise.all([...connections].map((c) => c.query(`SET synchronous_commit = ${value}`)));
+    const idle = [...connections].filter((c) => !checkedOut.has(c));
+    return Promise.all(idle.map((c) => c.query(`SET synchronous_commit = ${value}`)));
   };
   await pool.query('select 1');
   const query = async <T extends Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) =>
