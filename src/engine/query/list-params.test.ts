@@ -23,6 +23,14 @@ function queryError(fn: () => ListQuery): QueryError {
 }
 
 describe('operators', () => {
+  it('refuses a filter or a sort on a write-only field (not stored; a filter would be an oracle for the secret)', () => {
+    const source = catalog.entities.datasource;
+    for (const key of ['url', 'url_in', 'url_like', 'password_equal']) {
+      expect(() => parseListParams(source, { [key]: '9223372036854775808' }), key).toThrow(QueryError);
+    }
+    expect(() => parseListParams(source, { ascs: 'password' })).toThrow(QueryError);
+  });
+
   it('reads the operator from the key suffix', () => {
     expect(
       filters(project, {

@@ -155,7 +155,8 @@ function parseSort(model: EntityModel, value: string | undefined, order: 'asc' |
     .filter(Boolean)
     .map((name) => {
       const field = findField(model, name);
-      if (!field || field.kind === 'json') throw new QueryError('unknownSort', { param: name });
+      // a write-only field (a password, a connection URL) is not stored: nothing to sort by
+      if (!field || field.kind === 'json' || field.writeOnly) throw new QueryError('unknownSort', { param: name });
       return { field: field.name, order };
     });
 }
@@ -181,7 +182,9 @@ export function parseListParams(
     const { field: name, op } = splitKey(key);
     if (op === 'ignore') continue;
     const field = findField(model, name);
-    if (!field || field.name === 'isDeleted' || field.name === 'tenantId') throw new QueryError('unknownFilter', { param: key });
+    // a write-only field is not stored, and a filter on a secret would be an oracle for it
+    if (!field || field.writeOnly || field.name === 'isDeleted' || field.name === 'tenantId')
+      throw new QueryError('unknownFilter', { param: key });
     if (op === 'null' || op === 'notnull') {
       filters.push({ field: field.name, op });
       continue;
