@@ -60,7 +60,8 @@ describe('the form says what the approver would say, before submit', () => {
       await see(page.getByText('新增分包月度结算')).toBeVisible();
       await pickOption('root_projectId', STAMP, SITE);
       await pickOption('root_expenditureContractCode', STAMP, CONTRACT);
-      await pickOption('root_subcontractorId', STAMP, TEAM);
+      // the party is the contract's (x-ref.inherit), not one to choose
+      await see(page.locator('.ant-select', { has: page.locator('#root_subcontractorId') })).toContainText(TEAM);
       await typeInto(page.locator('#root_period'), '2026-06');
       await typeInto(page.locator('#root_startDate'), '2026-06-01');
       await typeInto(page.locator('#root_endDate'), '2026-06-30');
