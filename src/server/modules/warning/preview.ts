@@ -4,6 +4,7 @@
 // or the submission will record, and nothing is written.
 import { applyComputed } from '../../../engine/compute/apply.ts';
 import { applyPrevious, groupOf } from '../../../engine/cumulative/cumulative.ts';
+import { formats } from '../../../engine/dialect/ajv.ts';
 import type { EntityModel, FieldModel, Label, Lang } from '../../../engine/model/types.ts';
 import { isRecordId } from '../../../engine/query/ids.ts';
 import { WARN_TYPES, type WarnSettings, type Warning } from '../../../engine/warnings/rules.ts';
@@ -32,8 +33,6 @@ export interface Preview {
 }
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}/;
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** A value the field's kind accepts, or null: a half-typed form evaluates what it already holds. */
 function accepted(field: FieldModel, value: unknown): unknown {
@@ -46,9 +45,9 @@ function accepted(field: FieldModel, value: unknown): unknown {
       return isRecordId(String(value)) ? String(value) : null;
     case 'date':
     case 'datetime':
-      return typeof value === 'string' && DATE.test(value) ? value : null;
+      return typeof value === 'string' && (formats.date(value) || formats.datetime(value)) ? value : null;
     case 'month':
-      return typeof value === 'string' && MONTH.test(value) ? value : null;
+      return typeof value === 'string' && formats.month(value) ? value : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
     case 'string':
