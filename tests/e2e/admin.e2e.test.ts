@@ -49,7 +49,7 @@ describe('admin screens in the browser', () => {
       await login();
       await openFromSidebar('参数管理');
       await button(toolbar(), '新增').click();
-      await see(dialog()).toBeVisible();
+      await opened(dialog());
       await button(dialog(), '保存').click();
       for (const message of ['请输入参数名称', '请输入参数键名', '请输入参数键值']) await see(fieldMessage(message)).toBeVisible();
 
@@ -113,7 +113,7 @@ describe('admin screens in the browser', () => {
       await see(toast('请选择至少一条数据')).toBeVisible();
       await rowWith('王晓明').getByLabel('选择此行').check();
       await button(toolbar(), '账号解封').click();
-      await see(dialog().getByText('确定将选择账号解封?')).toBeVisible();
+      await see((await opened(dialog())).getByText('确定将选择账号解封?')).toBeVisible();
       await button(dialog(), '确定').click();
       await see(toast('操作成功')).toBeVisible();
       await see(page.locator('.ant-modal:visible')).toHaveCount(0);
@@ -135,7 +135,7 @@ describe('admin screens in the browser', () => {
       await openFromSidebar('租户管理');
       await content().locator('tbody tr').first().getByLabel('选择此行').check();
       await button(toolbar(), '授权配置').click();
-      await see(dialog().getByLabel('账号额度')).toBeVisible();
+      await see((await opened(dialog())).getByLabel('账号额度')).toBeVisible();
       await button(dialog(), '确定').click();
       await see(toast('操作成功')).toBeVisible();
       await see(page.locator('.ant-modal:visible')).toHaveCount(0);

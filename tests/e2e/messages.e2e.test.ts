@@ -254,7 +254,7 @@ describe('messages in the browser', () => {
       await (await opened(page.getByTestId('message-popover'))).getByRole('button', { name: '查看全部消息' }).click();
       await page.locator('.ant-drawer').getByRole('button', { name: '发送消息' }).click();
       const dialog = page.locator('.ant-modal').filter({ hasText: '发送消息' });
-      await see(dialog).toBeVisible();
+      await opened(dialog);
       await dialog.getByLabel('消息类型').click();
       await (await selectChoice('.ant-select-item-option', '部门广播')).click();
       await dialog.getByLabel('接收部门').click();

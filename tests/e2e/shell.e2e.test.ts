@@ -25,6 +25,7 @@ import {
   fillLogin,
   login,
   openFromSidebar,
+  opened,
 } from './harness.ts';
 
 /** Header background of each theme (src/client/app/themes.ts), as computed style reports it. */
@@ -133,7 +134,7 @@ describe('shell in the browser', () => {
       await login();
       await page.getByTestId('lock').click();
       const dialog = page.getByRole('dialog').filter({ hasText: '锁屏' });
-      await see(dialog).toBeVisible();
+      await opened(dialog); // a click during its opening animation can miss
       await dialog.locator('.ant-btn-primary').click();
       await see(toast('锁屏密码不能为空')).toBeVisible();
       expect(pathname()).toBe('/wel/index');
