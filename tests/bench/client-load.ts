@@ -4,7 +4,8 @@
 // requests made, bytes over the wire (as received: compressed where the server compressed; 0 for a
 // file served from the cache) and the decoded bytes, and the time from navigation to the content.
 // The login route is measured signed out, the others signed in as the administrator.
-// Writes tests/bench/client-results.md; `npx tsx tests/bench/client-load.ts <base URL>` measures a
+// Writes tests/bench/client-results.md, and every request of each visit (the waterfall, and the weight
+// of each route by resource type) to tests/bench/client-waterfall.md; `npx tsx tests/bench/client-load.ts <base URL>` measures a
 // running server (started with ZS_TEST_CAPTCHA=expose) and prints the table.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,21 @@ export interface LoadRun {
   wireBytes: number;
   /** The bodies as the page used them (decoded). */
   bodyBytes: number;
+  /** Every request of the visit, in the order sent. */
+  waterfall: Fetched[];
+}
+
+/** One request of a visit: what it was, what it weighed, when it ran (ms from the navigation). */
+export interface Fetched {
+  url: string;
+  /** Chromium's resource type: Document, Script, Stylesheet, Fetch, EventSource, Image... */
+  type: string;
+  wireBytes: number;
+  bodyBytes: number;
+  startMs: number;
+  /** Undefined while still open when the visit was read (the live message stream). */
+  endMs?: number;
+  fromCache: boolean;
 }
 
 interface Route {
@@ -53,37 +69,69 @@ const ROUTES: Route[] = [
   },
 ];
 
-/** Counts the page's requests and their bytes through the DevTools protocol until read. */
-function meter(cdp: CDPSession) {
+/** Counts the page's requests and their bytes through the DevTools protocol until read, and keeps each one for the waterfall. */
+function meter(cdp: CDPSession, t0: number) {
   const totals = { requests: 0, wireBytes: 0, bodyBytes: 0 };
   const sizes = new Map<string, number>();
+  const fetched = new Map<string, Fetched>();
+  // the protocol's timestamps are monotonic seconds: the first request's wall time anchors them
+  let clock: { wall: number; mono: number } | undefined;
+  const at = (mono: number) => Math.round((clock ? clock.wall + (mono - clock.mono) * 1000 : Date.now()) - t0);
   let last = Date.now();
   cdp.on('Network.requestWillBeSent', (e) => {
     if (/^(data|blob):/.test(e.request.url)) return;
+    clock ??= { wall: e.wallTime * 1000, mono: e.timestamp };
     totals.requests++;
+    // a redirect reuses the request id: the new leg is a request of its own
+    const id = fetched.has(e.requestId) ? `${e.requestId}:${fetched.size}` : e.requestId;
+    fetched.set(id, {
+      url: e.request.url,
+      type: e.type ?? 'Other',
+      wireBytes: 0,
+      bodyBytes: 0,
+      startMs: at(e.timestamp),
+      fromCache: false,
+    });
     last = Date.now();
+  });
+  cdp.on('Network.requestServedFromCache', (e) => {
+    const f = fetched.get(e.requestId);
+    if (f) f.fromCache = true;
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    const f = fetched.get(e.requestId);
+    if (f && e.response.fromDiskCache) f.fromCache = true;
   });
   cdp.on('Network.dataReceived', (e) => sizes.set(e.requestId, (sizes.get(e.requestId) ?? 0) + e.dataLength));
   cdp.on('Network.loadingFinished', (e) => {
     totals.wireBytes += e.encodedDataLength;
     totals.bodyBytes += sizes.get(e.requestId) ?? 0;
+    const f = fetched.get(e.requestId);
+    if (f) Object.assign(f, { wireBytes: e.encodedDataLength, bodyBytes: sizes.get(e.requestId) ?? 0, endMs: at(e.timestamp) });
     last = Date.now();
+  });
+  cdp.on('Network.loadingFailed', (e) => {
+    const f = fetched.get(e.requestId);
+    if (f) f.endMs = at(e.timestamp);
   });
   return {
     /** The totals once a second has passed without a new request (the live stream stays open: no "network idle"). */
     async settled(page: Page) {
       while (Date.now() - last < 1000) await page.waitForTimeout(200);
-      return { ...totals };
+      return { ...totals, waterfall: [...fetched.values()].map((f) => ({ ...f })) };
     },
   };
 }
 
 async function visit(context: BrowserContext, page: Page, route: string, path: string, content: string, cache: 'cold' | 'warm') {
+  // the previous page's requests still under way (after sign-in: the shell and the schema set) end
+  // here, and are neither counted for this visit nor let fill the cache it empties
+  await page.goto('about:blank');
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   if (cache === 'cold') await cdp.send('Network.clearBrowserCache');
-  const counted = meter(cdp);
   const t0 = Date.now();
+  const counted = meter(cdp, t0);
   await page.goto(path);
   await page.locator(content).first().waitFor({ state: 'visible', timeout: 120_000 });
   const ms = Date.now() - t0;
@@ -157,6 +205,43 @@ export function clientLoadMarkdown(result: LoadRun[][] | string): string {
   ].join('\n');
 }
 
+/**
+ * What each route loads, request by request (the first run's visit): a summary by resource type (the
+ * weight of the route) and, for a cold cache, the waterfall: when each request started and ended
+ * (ms from the navigation), its type, bytes and path. Scripts that start only once an earlier one has
+ * ended are the router's chunks fetched one after another.
+ */
+export function clientWaterfallMarkdown(result: LoadRun[][] | string, base: string): string {
+  if (typeof result === 'string') return `## Requests per route\n\n${result}\n`;
+  const path = (url: string) => (url.startsWith(base) ? url.slice(base.length) : url);
+  const out: string[] = [];
+  for (const visit of result[0]) {
+    out.push(
+      `## ${visit.route}, ${visit.cache} cache: ${visit.requests} requests, ${kb(visit.wireBytes)} over the wire, ${kb(visit.bodyBytes)} decoded`,
+      '',
+    );
+    const byType = new Map<string, { n: number; wire: number; body: number }>();
+    for (const f of visit.waterfall) {
+      const t = byType.get(f.type) ?? { n: 0, wire: 0, body: 0 };
+      byType.set(f.type, { n: t.n + 1, wire: t.wire + f.wireBytes, body: t.body + f.bodyBytes });
+    }
+    out.push('| type | requests | over the wire | decoded |', '| --- | ---: | ---: | ---: |');
+    for (const [type, t] of [...byType].sort((a, b) => b[1].wire - a[1].wire))
+      out.push(`| ${type} | ${t.n} | ${kb(t.wire)} | ${kb(t.body)} |`);
+    out.push('');
+    if (visit.cache === 'cold') {
+      out.push('| # | start ms | end ms | type | over the wire | decoded | path |', '| ---: | ---: | ---: | --- | ---: | ---: | --- |');
+      visit.waterfall.forEach((f, i) =>
+        out.push(
+          `| ${i + 1} | ${f.startMs} | ${f.endMs ?? 'open'} | ${f.type} | ${kb(f.wireBytes)} | ${kb(f.bodyBytes)} | \`${path(f.url).replaceAll('|', '%7C')}\` |`,
+        ),
+      );
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
+
 /** Builds and starts the app as `npm start` does (fresh embedded database, full demo, captcha answer exposed) and measures it. */
 async function main() {
   const root = new URL('../../', import.meta.url).pathname;
@@ -189,7 +274,8 @@ async function main() {
     }
     const started = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const loadBefore = load();
-    const measured = clientLoadMarkdown(await measureClientLoad(base));
+    const result = await measureClientLoad(base);
+    const measured = clientLoadMarkdown(result);
     const text = [
       '# Zhusuan benchmark: browser load',
       '',
@@ -200,6 +286,16 @@ async function main() {
       '',
     ].join('\n');
     writeFileSync(join(root, 'tests/bench/client-results.md'), text);
+    writeFileSync(
+      join(root, 'tests/bench/client-waterfall.md'),
+      [
+        '# Zhusuan benchmark: browser load, request by request',
+        '',
+        `Generated with tests/bench/client-results.md (${started} UTC): the first of its runs, every request of each visit. Times are ms from the navigation, on a machine with load average ${loadBefore}; the order and the bytes are what to read, the times stretch with the load.`,
+        '',
+        clientWaterfallMarkdown(result, base),
+      ].join('\n'),
+    );
     console.log(text);
   } finally {
     server.kill('SIGTERM');
