@@ -1,5 +1,6 @@
 // Lazy pages: a chunk that has not arrived after 120 s fails with a chunk load error, which the
-// local error log records.
+// local error log records. Lazy dialogs: the shell's rarely opened dialogs load on first opening.
+import { createElement, lazy, Suspense, useState, type ComponentType } from 'react';
 import { logError } from '../state/session.ts';
 import { website } from './website.ts';
 
@@ -37,4 +38,21 @@ export function lazyWithTimeout<T>(loader: () => Promise<T>): () => Promise<T> {
       });
       throw err;
     });
+}
+
+/**
+ * A dialog whose code is fetched when it first opens (`isOpen` of its props): until then nothing is
+ * rendered, and from then on it stays mounted as an eager one would (its closing animation, its
+ * state between openings). For the shell's dialogs, which every page carries and few users open.
+ */
+export function lazyWhenOpen<P extends object>(
+  loader: () => Promise<ComponentType<P>>,
+  isOpen: (props: P) => boolean = (props) => (props as { open?: boolean }).open === true,
+): ComponentType<P> {
+  const Dialog = lazy(lazyWithTimeout(() => loader().then((component) => ({ default: component }))));
+  return function LazyWhenOpen(props: P) {
+    const [opened, setOpened] = useState(false);
+    if (!opened && isOpen(props)) setOpened(true);
+    return opened || isOpen(props) ? createElement(Suspense, { fallback: null }, createElement(Dialog as ComponentType<P>, props)) : null;
+  };
 }

@@ -19,6 +19,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
 import { loadMenus } from '../app/bootstrap.ts';
+import { lazyWhenOpen } from '../app/lazy.ts';
 import type { ShellColours } from '../app/themes.ts';
 import { THEMES, website, type ThemeName } from '../app/website.ts';
 import { menuName, useT } from '../i18n/useT.ts';
@@ -33,12 +34,14 @@ import {
   userInfoAtom,
 } from '../state/session.ts';
 import { pageMenus } from '../state/menus.ts';
-import { ErrorLogDialog } from './ErrorLog.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { logout } from './logout.ts';
 import { MenuSearch } from './MenuSearch.tsx';
 import { NotificationBell } from './notifications/NotificationBell.tsx';
-import { SwitchDialog } from './SwitchDialog.tsx';
+
+// opened from the user menu now and then: their code (and antd's Table, Form, Select) loads when they open
+const ErrorLogDialog = lazyWhenOpen(() => import('./ErrorLog.tsx').then((m) => m.ErrorLogDialog));
+const SwitchDialog = lazyWhenOpen(() => import('./SwitchDialog.tsx').then((m) => m.SwitchDialog));
 
 export function Header({ colours }: { colours: ShellColours }) {
   const t = useT();

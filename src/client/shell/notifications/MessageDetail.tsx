@@ -5,14 +5,8 @@ import { Button, Descriptions, Modal, Skeleton, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { useDictionary } from '../../renderers/data.ts';
-import { MESSAGES_KEY, type MessageApi } from './api.ts';
+import { MESSAGE_TYPE_DICT, MESSAGES_KEY, senderName, type MessageApi } from './api.ts';
 import { useTexts } from './texts.ts';
-
-export const MESSAGE_TYPE_DICT = { code: 'message_type', source: 'system', multiple: false } as const;
-
-export function senderName(message: { createUser?: string; createUserName?: string }, system: string): string {
-  return message.createUser === '0' ? system : message.createUserName || '';
-}
 
 export function MessageDetail({ api, id, onClose }: { api: MessageApi; id: string | null; onClose: () => void }) {
   const t = useTexts();

@@ -11,8 +11,7 @@ import { useState } from 'react';
 import { website } from '../../app/website.ts';
 import { useDictionary } from '../../renderers/data.ts';
 import { permissionAtom } from '../../state/session.ts';
-import { MESSAGES_KEY, type MessageApi, type MessageRecord } from './api.ts';
-import { MESSAGE_TYPE_DICT, senderName } from './MessageDetail.tsx';
+import { MESSAGE_TYPE_DICT, MESSAGES_KEY, senderName, type MessageApi, type MessageRecord } from './api.ts';
 import { SendMessageForm } from './SendMessageForm.tsx';
 import { useTexts } from './texts.ts';
 

@@ -5,16 +5,22 @@ import { BellOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Empty, List, Popover, Space, Spin, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { lazyWhenOpen } from '../../app/lazy.ts';
 import { website } from '../../app/website.ts';
 import { useHttp } from '../../renderers/http-context.tsx';
-import { MESSAGES_KEY, messageApi, type MessageRecord } from './api.ts';
-import { MessageDetail, senderName } from './MessageDetail.tsx';
-import { MessageDrawer } from './MessageDrawer.tsx';
+import { MESSAGES_KEY, messageApi, senderName, type MessageApi, type MessageRecord } from './api.ts';
 import { COUNTS_KEY, WaitingWorkLine } from '../../workflow/WaitingWork.tsx';
 import { useTexts } from './texts.ts';
 import { sessionSubscribe, useLiveMessages, type Subscribe } from './useLiveMessages.ts';
 // the resource screens' extra actions (enable, send SMS, upload) register as the shell loads
-import './resource-actions.tsx';
+import './resource-actions.ts';
+
+// the drawer of all messages (and its send form) and a message's dialog load when first opened
+const MessageDrawer = lazyWhenOpen(() => import('./MessageDrawer.tsx').then((m) => m.MessageDrawer));
+const MessageDetail = lazyWhenOpen(
+  () => import('./MessageDetail.tsx').then((m) => m.MessageDetail),
+  (props: { api: MessageApi; id: string | null; onClose: () => void }) => props.id !== null,
+);
 
 export interface NotificationBellProps {
   /** Icon colour (the header's text colour in the current theme). */

@@ -6,8 +6,7 @@ import { App, Form, Input, Modal, Select, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { ApiError } from '../../api/http.ts';
 import { useDictionary } from '../../renderers/data.ts';
-import type { MessageApi } from './api.ts';
-import { MESSAGE_TYPE_DICT } from './MessageDetail.tsx';
+import { MESSAGE_TYPE_DICT, type MessageApi } from './api.ts';
 import { useTexts } from './texts.ts';
 
 interface SendValues {

@@ -5,6 +5,13 @@ import type { RendererHttp } from '../../renderers/http-context.tsx';
 export const MESSAGE_BASE = '/api/blade-message/message';
 /** Every message query starts with this key: one invalidation refreshes the bell and the drawer. */
 export const MESSAGES_KEY = ['messages'] as const;
+/** The dictionary naming the message types (the drawer's and a message's type column, the send form). */
+export const MESSAGE_TYPE_DICT = { code: 'message_type', source: 'system', multiple: false } as const;
+
+/** Who sent a message: the system's name for messages the server sent itself (createUser 0). */
+export function senderName(message: { createUser?: string; createUserName?: string }, system: string): string {
+  return message.createUser === '0' ? system : message.createUserName || '';
+}
 
 export interface MessageRecord {
   id: string;

@@ -1,19 +1,17 @@
-// The extra actions of the resource screens (the generic list pages of oss, sms and attach):
-// 启用 on a storage or SMS configuration (buttons oss_enable / sms_enable), 发送短信 (sms_send) and
-// 上传 of attachments (attach_add; multipart put-file with the session's token). They register with
-// the renderers' extension registry when the shell's notifications module loads.
+// The dialogs of the resource screens' extra actions (resource-actions.ts registers them): 启用 on a
+// storage or SMS configuration, 发送短信 and 上传 of attachments (multipart put-file with the session's
+// token). Loaded when one of them first opens: the shell registers the actions on every page, while
+// these dialogs (and antd's Upload) are wanted on three rarely visited screens.
 import { InboxOutlined } from '@ant-design/icons';
 import { App, Form, Input, Modal, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { website } from '../../app/website.ts';
-import { registerExtension, type ActionDialogProps } from '../../renderers/extensions.ts';
+import type { ActionDialogProps } from '../../renderers/extensions.ts';
 import { useHttp } from '../../renderers/http-context.tsx';
 import { tokenStore } from '../../state/storage.ts';
-import { texts, useTexts } from './texts.ts';
+import { useTexts } from './texts.ts';
 
-const label = (key: keyof typeof texts.zh) => ({ zh: texts.zh[key], en: texts.en[key] });
-
-function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
+export function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
   const t = useTexts();
   const http = useHttp();
   const { message } = App.useApp();
@@ -50,7 +48,7 @@ function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
   );
 }
 
-function SendSmsDialog({ model, onClose }: ActionDialogProps) {
+export function SendSmsDialog({ model, onClose }: ActionDialogProps) {
   const t = useTexts();
   const http = useHttp();
   const { message } = App.useApp();
@@ -104,7 +102,7 @@ function SendSmsDialog({ model, onClose }: ActionDialogProps) {
   );
 }
 
-function UploadDialog({ onClose }: ActionDialogProps) {
+export function UploadDialog({ onClose }: ActionDialogProps) {
   const t = useTexts();
   const { message } = App.useApp();
   const [uploaded, setUploaded] = useState(0);
@@ -136,14 +134,3 @@ function UploadDialog({ onClose }: ActionDialogProps) {
     </Modal>
   );
 }
-
-registerExtension('oss', {
-  rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }],
-});
-registerExtension('sms', {
-  rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'sms_enable', dialog: EnableDialog }],
-  toolbarActions: [{ key: 'send', label: label('resource.sendSms'), permission: 'sms_send', dialog: SendSmsDialog }],
-});
-registerExtension('attach', {
-  toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }],
-});
