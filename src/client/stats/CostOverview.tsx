@@ -140,7 +140,13 @@ function Figures({ data }: { data: StatisticsAnswer }) {
       title={t('cost.approvals')}
       value={approvals.data ? approvals.data.todo + approvals.data.claim : '—'}
       onClick={() => navigate(approvals.data && !approvals.data.todo && approvals.data.claim ? '/work/claim' : '/work/todo')}
-      extra={approvals.data && <Typography.Text type="secondary">{t('cost.approvalsDetail', approvals.data)}</Typography.Text>}
+      extra={
+        approvals.data && (
+          <Typography.Text type="secondary">
+            {t('cost.approvalsDetail', { todo: approvals.data.todo, claim: approvals.data.claim })}
+          </Typography.Text>
+        )
+      }
     />,
   ];
   return (

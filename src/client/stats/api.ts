@@ -12,6 +12,7 @@ import { ApiError } from '../api/http.ts';
 import { catalog } from '../renderers/catalog.ts';
 import { useHttp } from '../renderers/http-context.tsx';
 import { formatDecimal } from '../renderers/format.ts';
+import { useWorkCounts } from '../workflow/WaitingWork.tsx';
 
 /** The dashboards' addresses, under the APIs of the document types playing the statistics' roles. */
 export function statisticsUrls() {
@@ -30,8 +31,6 @@ export function statisticsUrls() {
 
 /** The menu entry of the warning list (where the unread-warnings tile leads). */
 export const warningsMenuCode = () => entityWithRole(catalog(), STATISTICS_ROLES.warnings).menu?.code;
-export const TODO_URL = '/api/blade-flow/work/todo-list';
-export const CLAIM_URL = '/api/blade-flow/work/claim-list';
 export const WARN_LEVELS = ['critical', 'warning', 'info'] as const;
 
 export type WarnLevel = (typeof WARN_LEVELS)[number];
@@ -100,15 +99,8 @@ export function useUnreadWarnings() {
   });
 }
 
-/** Tasks assigned to the caller and tasks the caller may claim. */
-export function useWaitingApprovals() {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', 'approvals'],
-    queryFn: async () => {
-      const [todo, claim] = await Promise.all([countOf(http, TODO_URL), countOf(http, CLAIM_URL)]);
-      return { todo, claim };
-    },
-    staleTime: 30_000,
-  });
-}
+/**
+ * Tasks assigned to the caller and tasks the caller may claim: the flow's counts, the query the
+ * home page's waiting-work card makes too (one request for both, not a list call for each).
+ */
+export const useWaitingApprovals = useWorkCounts;

@@ -9,7 +9,8 @@ import { entitiesWithRole } from '../../engine/model/roles.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 import { catalog } from '../renderers/catalog.ts';
 import type { StatisticsAnswer, StatisticsRow } from '../../engine/statistics/statistics.ts';
-import { CLAIM_URL, statisticsUrls, TODO_URL } from './api.ts';
+import { COUNTS_URL } from '../workflow/WaitingWork.tsx';
+import { statisticsUrls } from './api.ts';
 
 type Params = Record<string, string | number | boolean | undefined | null> | undefined;
 
@@ -297,10 +298,8 @@ export function createFakeStatistics(options: FakeStatisticsOptions = {}): FakeS
           return { ...sampleTimeliness(params?.month ? String(params.month) : undefined), projectId: params?.projectId ?? null } as T;
         case urls.warnings:
           return { total: warnings[String(params?.warnLevel) as keyof typeof warnings] ?? 0 } as T;
-        case TODO_URL:
-          return { total: approvals.todo } as T;
-        case CLAIM_URL:
-          return { total: approvals.claim } as T;
+        case COUNTS_URL:
+          return { todo: approvals.todo, claim: approvals.claim } as T;
         case urls.projectList:
           return statistics.projects.map((p) => ({ id: p.projectId, name: p.projectName })) as T;
         default:

@@ -19,7 +19,7 @@ export interface WorkCounts {
 export const COUNTS_KEY = ['flow', 'counts'] as const;
 
 // the flow API's counts (api.ts's FLOW, not imported: api.ts brings the schema catalog into the shell's bundle)
-const COUNTS_URL = '/api/blade-flow/work/counts';
+export const COUNTS_URL = '/api/blade-flow/work/counts';
 const CLAIM_PATH = '/work/claim';
 const TODO_PATH = '/work/todo';
 
