@@ -10,7 +10,13 @@ const config: StorybookConfig = {
     // the app's vite.config sets root to src/client; stories live across src/. Stories compile
     // the bundled schema files: there is no server to load them from. No .br/.gz copies: no server sends them
     const plugins = (config.plugins ?? []).filter((plugin) => !(plugin && 'name' in plugin && plugin.name === 'vite-plugin-compression'));
-    return { ...config, root: undefined, plugins, define: { ...config.define, 'import.meta.env.ZS_SCHEMAS_FROM_SERVER': 'false' } };
+    // the app's chunk groups (vite.config.ts) name the app's routes: Storybook's bundle is split its own way
+    const output = config.build?.rolldownOptions?.output;
+    const build =
+      output && !Array.isArray(output)
+        ? { ...config.build, rolldownOptions: { ...config.build?.rolldownOptions, output: { ...output, codeSplitting: undefined } } }
+        : config.build;
+    return { ...config, root: undefined, plugins, build, define: { ...config.define, 'import.meta.env.ZS_SCHEMAS_FROM_SERVER': 'false' } };
   },
 };
 
