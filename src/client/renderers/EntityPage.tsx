@@ -4,9 +4,10 @@
 // list opens with (list/urlFilters.ts); the gallery and tests mount EntityScreen with a model directly.
 import { Drawer, Result } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { EntityModel } from '../../engine/model/types.ts';
+import { lazyWithTimeout } from '../app/lazy.ts';
 import { useT } from '../i18n/useT.ts';
 import { langAtom } from '../state/session.ts';
 import { CardBox } from '../shell/Tile.tsx';
@@ -16,8 +17,11 @@ import type { Row } from './extensions.ts';
 import { FormDialog } from './form/FormDialog.tsx';
 import { FormPage } from './form/FormPage.tsx';
 import { EntityList } from './list/index.ts';
-import { isPrintable, PrintButton, PrintDocument } from './print/index.ts';
+import { isPrintable, PrintButton } from './print/index.ts';
 import { searchValuesFromUrl } from './list/urlFilters.ts';
+
+// a contract's or settlement's printed form: its code loads when such a document is opened, not with every list
+const PrintDocument = lazy(lazyWithTimeout(() => import('./print/PrintDocument.tsx').then((m) => ({ default: m.PrintDocument }))));
 
 type Opened = { mode: 'create' | 'edit' | 'view'; id?: string } | null;
 
@@ -55,7 +59,11 @@ export function EntityScreen({ model, search = '' }: { model: EntityModel; searc
       >
         {opened?.mode === 'view' && opened.id && <EntityDetail model={model} id={opened.id} />}
         {/* a contract's or settlement's printed form, shown alone when the page is printed */}
-        {printable && opened?.mode === 'view' && opened.id && <PrintDocument model={model} id={opened.id} />}
+        {printable && opened?.mode === 'view' && opened.id && (
+          <Suspense fallback={null}>
+            <PrintDocument model={model} id={opened.id} />
+          </Suspense>
+        )}
       </Drawer>
     </>
   );

@@ -1,4 +1,4 @@
-// Printing a contract or settlement: the button, the printed form and which documents print.
+// Printing a contract or settlement: the button and which documents print. The printed form
+// (PrintDocument.tsx) is loaded by the document screen when a printable document opens.
 export { PrintButton } from './PrintButton.tsx';
-export { PrintDocument } from './PrintDocument.tsx';
 export { cumulativePairs, isPrintable, type PeriodPair } from './printable.ts';
