@@ -101,6 +101,7 @@ export function useUnreadWarnings() {
 
 /**
  * Tasks assigned to the caller and tasks the caller may claim: the flow's counts, the query the
- * home page's waiting-work card makes too (one request for both, not a list call for each).
+ * home page's waiting-work card makes too (one request for both, not a list call for each). The
+ * overview mounts once the statistics have come, after the card: an answer of the last 30 s is taken.
  */
-export const useWaitingApprovals = useWorkCounts;
+export const useWaitingApprovals = () => useWorkCounts(30_000);

@@ -23,13 +23,14 @@ export const COUNTS_URL = '/api/blade-flow/work/counts';
 const CLAIM_PATH = '/work/claim';
 const TODO_PATH = '/work/todo';
 
-export function useWorkCounts() {
+/** The counts; `staleTime` lets a reader mounted just after another take its answer instead of asking again. */
+export function useWorkCounts(staleTime = 0) {
   const http = useHttp();
   // a failure here only hides the counts: no toast over the page the user opened
   return useQuery({
     queryKey: COUNTS_KEY,
     queryFn: () => http.get<WorkCounts>(COUNTS_URL, undefined, { silent: true }),
-    staleTime: 0,
+    staleTime,
   });
 }
 
