@@ -149,6 +149,9 @@ async function signIn(page: Page, base: string): Promise<string> {
   const token = page.waitForResponse((r) => r.url().includes('/oauth/token'));
   await page.locator('button[type="submit"]').click();
   await page.waitForURL('**/wel/index');
+  // the guard opens home as soon as the user is known, while the menus are still being fetched:
+  // home's tiles (from the menus) say that the session is complete before the next visit leaves
+  await page.locator('.zs-tile').first().waitFor({ state: 'visible', timeout: 120_000 });
   return (await (await token).json()).access_token;
 }
 
