@@ -11,12 +11,9 @@
 // a server in the test's process would hold the test's own clock, and a stall of hours would hang
 // the run instead of failing it. "Prompt" is a generous bound (PROMPT_MS): it proves the event loop
 // was not held, it does not time the server.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, spawnServer, type ChildServer } from './child-server.ts';
-import { createTestDatabase, databaseKinds, startServer, type DbKind, type TestServer } from './harness.ts';
+import { loginAs, seededDataPlace, spawnServer, type ChildServer } from './child-server.ts';
+import { databaseKinds, startServer, type TestServer } from './harness.ts';
 import { PROTOTYPE_NAMES } from '../support/prototype-names.ts';
 
 /** What "answers promptly" means here: far above a normal answer on a loaded machine, far below a stall. */
@@ -174,15 +171,6 @@ describe.each(databaseKinds())('keys named after members of Object.prototype on 
 });
 
 /** The environment of a child server on `kind`, and how to clean up after it. */
-async function serverEnvironment(kind: DbKind): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
-  if (kind === 'postgres') {
-    const { url, drop } = await createTestDatabase();
-    return { env: { DATABASE_URL: url }, cleanup: drop };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'zs-attack-'));
-  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 describe.each(databaseKinds())('hostile bodies against the server process on %s (holes 1 and 8)', (kind) => {
   let server: ChildServer | undefined;
   let cleanup: (() => Promise<void>) | undefined;
@@ -190,7 +178,7 @@ describe.each(databaseKinds())('hostile bodies against the server process on %s 
   let token: string;
 
   beforeAll(async () => {
-    const environment = await serverEnvironment(kind);
+    const environment = await seededDataPlace(kind);
     cleanup = environment.cleanup;
     server = await spawnServer(environment.env);
     base = server.url;

@@ -1,8 +1,38 @@
 // The real server as a child process (`node --import tsx src/server/main.ts`), for what an
 // in-process app cannot show: signals, kill -9, a restart on the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { openPglite } from '../../src/server/db/pglite.ts';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
+import { createTestDatabase, type DbKind } from './harness.ts';
+
+/** Where a child server keeps its data: its environment, the PostgreSQL database's address, and the clean-up. */
+export interface DataPlace {
+  env: Record<string, string>;
+  databaseUrl?: string;
+  cleanup: () => Promise<void>;
+}
+
+/**
+ * A data place holding a copy of the run's seeded database (tests/setup/global.ts), so that a child
+ * server starts as on existing data (a few seconds) rather than initialising and seeding (a dozen).
+ * For the suites about what a running server does; a first start is lifecycle.test's and processes.test's.
+ */
+export async function seededDataPlace(kind: DbKind): Promise<DataPlace> {
+  if (kind === 'postgres') {
+    const { url, drop } = await createTestDatabase({ seeded: true });
+    return { env: { DATABASE_URL: url }, databaseUrl: url, cleanup: drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'zs-child-'));
+  // the server's embedded database lives in <DATA_DIR>/pg (src/server/config.ts)
+  const db = await openPglite(join(dir, 'pg'), { loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+  await db.close();
+  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 export interface ChildServer {
   proc: ChildProcess;

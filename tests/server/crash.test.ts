@@ -2,15 +2,13 @@
 // then a restart on the same data: every save the server acknowledged is there whole (header and
 // every row), no document is half saved, and every approval instance agrees with its tasks and its
 // document. On the embedded database (a data directory) and on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/db.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
-import { httpApi, loginAs, spawnServer, type ChildServer, type HttpApi } from './child-server.ts';
-import { createTestDatabase, databaseKinds, type DbKind } from './harness.ts';
+import { httpApi, loginAs, seededDataPlace, spawnServer, type ChildServer, type HttpApi } from './child-server.ts';
+import { databaseKinds, type DbKind } from './harness.ts';
 
 const DOC = '/api/construct/materialTotalDemand';
 const FLOW = '/api/blade-flow';
@@ -23,17 +21,11 @@ interface Acked {
   approved: Set<string>;
 }
 
+/** A seeded data place for the server, and how the test opens it itself to check what survived. */
 async function dataPlace(kind: DbKind): Promise<{ env: Record<string, string>; open: () => Promise<Db>; cleanup: () => Promise<void> }> {
-  if (kind === 'postgres') {
-    const { url, drop } = await createTestDatabase();
-    return { env: { DATABASE_URL: url }, open: () => openPostgres(url, { max: 2 }), cleanup: drop };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'zs-crash-'));
-  return {
-    env: { DATA_DIR: dir },
-    open: () => openPglite(join(dir, 'pg')),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const place = await seededDataPlace(kind);
+  const open = place.databaseUrl ? () => openPostgres(place.databaseUrl!, { max: 2 }) : () => openPglite(join(place.env.DATA_DIR, 'pg'));
+  return { ...place, open };
 }
 
 /** Master data for the demands, through the API. */

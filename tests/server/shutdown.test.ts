@@ -1,13 +1,10 @@
 // SIGTERM to the real server process: the port closes at once, a request in flight still gets its
 // answer, open event streams end, and the process exits 0.
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { loginAs, spawnServer, type ChildServer } from './child-server.ts';
-import { createTestDatabase, databaseKinds, type DbKind } from './harness.ts';
+import { loginAs, seededDataPlace, spawnServer, type ChildServer } from './child-server.ts';
+import { databaseKinds } from './harness.ts';
 
 /** A GET on a new connection (no keep-alive reuse): resolves with the status, rejects if refused. */
 function freshGet(url: string): Promise<number> {
@@ -29,18 +26,6 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
   }
 }
 
-/** The environment of a server on `kind`, and how to clean up after it. */
-async function serverEnvironment(
-  kind: DbKind,
-): Promise<{ env: Record<string, string>; databaseUrl?: string; cleanup: () => Promise<void> }> {
-  if (kind === 'postgres') {
-    const { url, drop } = await createTestDatabase();
-    return { env: { DATABASE_URL: url }, databaseUrl: url, cleanup: drop };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'zs-shutdown-'));
-  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 /** Opens the caller's event stream; resolves once it is open, with a promise of its end. */
 async function openStream(server: ChildServer, token: string): Promise<{ ended: Promise<string> }> {
   const res = await fetch(`${server.url}/api/blade-message/message/subscribe`, { headers: { 'blade-auth': `bearer ${token}` } });
@@ -60,7 +45,7 @@ async function openStream(server: ChildServer, token: string): Promise<{ ended: 
 
 describe.each(databaseKinds())('graceful shutdown on %s', (kind) => {
   it('stops accepting, finishes what is in flight, ends event streams and exits 0', async () => {
-    const { env, databaseUrl, cleanup } = await serverEnvironment(kind);
+    const { env, databaseUrl, cleanup } = await seededDataPlace(kind);
     let server: ChildServer | undefined;
     let locker: pg.Client | undefined;
     try {
