@@ -70,6 +70,22 @@ describe('shell in the browser', () => {
   );
 
   test(
+    'a reload before sign-in had stored the menus shows them all the same',
+    async () => {
+      await login();
+      // what a reload during sign-in's menu request leaves: a session, and no menus stored
+      await page.evaluate(() => {
+        localStorage.removeItem('zhusuan-menu');
+        sessionStorage.removeItem('zhusuan-menu');
+      });
+      await page.reload();
+      await see(sideItem('基础资料')).toBeVisible();
+      await see(page.locator('.zs-menu-empty')).toHaveCount(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     'a wrong captcha is refused with 验证码不正确 and the page stays on /login',
     async () => {
       const code = await openLogin();
