@@ -4,9 +4,17 @@ import { authApi, http } from '../api/client.ts';
 import type { SchemaSet } from '../renderers/catalog.ts';
 import { appStore, menusAtom, permissionAtom, permissionsFrom, topMenuIdAtom } from '../state/session.ts';
 
+let menuRequests = 0;
+
+/**
+ * The sidebar's menus of a top menu (the stored one by default). The request made last wins whichever
+ * answer comes first: a top menu chosen while the page load's request is under way stays chosen.
+ */
 export async function loadMenus(topMenuId: string | null = appStore.get(topMenuIdAtom)) {
+  const request = ++menuRequests;
   appStore.set(topMenuIdAtom, topMenuId);
-  appStore.set(menusAtom, await authApi.routes(topMenuId));
+  const menus = await authApi.routes(topMenuId);
+  if (request === menuRequests) appStore.set(menusAtom, menus);
 }
 
 export async function loadPermissions() {
