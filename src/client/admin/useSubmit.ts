@@ -1,5 +1,6 @@
-// The save step every admin dialog shares: call the server, say 操作成功, close and refresh the
-// list. A failure keeps the dialog open with what was chosen (the HTTP client shows the message).
+// The save step every admin dialog shares: call the server, say 操作成功 (or what `success` makes of
+// the answer), close and refresh the list. A failure keeps the dialog open with what was chosen (the
+// HTTP client shows the message).
 import { App } from 'antd';
 import { useState } from 'react';
 import { useT } from '../i18n/useT.ts';
@@ -10,11 +11,11 @@ export function useSubmit(onDone: () => void) {
   const t = useT();
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
-  const submit = async (call: (http: RendererHttp) => Promise<unknown>) => {
+  const submit = async <T>(call: (http: RendererHttp) => Promise<T>, success: (answer: T) => string = () => t('common.success')) => {
     setBusy(true);
     try {
-      await call(http);
-      void message.success(t('common.success'));
+      const answer = await call(http);
+      void message.success(success(answer));
       onDone();
     } catch {
       // shown by the HTTP client; nothing chosen is lost

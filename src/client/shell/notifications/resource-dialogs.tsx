@@ -5,31 +5,22 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { App, Form, Input, Modal, Typography, Upload } from 'antd';
 import { useState } from 'react';
+import { useSubmit } from '../../admin/useSubmit.ts';
 import { website } from '../../app/website.ts';
 import type { ActionDialogProps } from '../../renderers/extensions.ts';
-import { useHttp } from '../../renderers/http-context.tsx';
 import { tokenStore } from '../../state/storage.ts';
 import { useTexts } from './texts.ts';
 
 export function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
   const t = useTexts();
-  const http = useHttp();
-  const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
+  const { submit, busy } = useSubmit(() => onClose(true));
   const row = rows[0];
   const code = String(row?.ossCode ?? row?.smsCode ?? row?.id ?? '');
-  const enable = async () => {
-    setBusy(true);
-    try {
-      await http.post(`${model.api}/enable`, undefined, { searchParams: { id: row.id } });
-      void message.success(t('resource.enabled', { code }));
-      onClose(true);
-    } catch {
-      // the HTTP client has shown the server's message
-    } finally {
-      setBusy(false);
-    }
-  };
+  const enable = () =>
+    submit(
+      (http) => http.post(`${model.api}/enable`, undefined, { searchParams: { id: row.id } }),
+      () => t('resource.enabled', { code }),
+    );
   return (
     <Modal
       open
@@ -50,27 +41,20 @@ export function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
 
 export function SendSmsDialog({ model, onClose }: ActionDialogProps) {
   const t = useTexts();
-  const http = useHttp();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ code?: string; phones: string; params?: string }>();
-  const [busy, setBusy] = useState(false);
-  const send = async (values: { code?: string; phones: string; params?: string }) => {
-    setBusy(true);
-    try {
-      const phones = values.phones
-        .split(/[\s,,]+/)
-        .filter(Boolean)
-        .join(',');
-      const answer = await http.post<{ recorded: boolean }>(`${model.api}/endpoint/send-message`, undefined, {
-        searchParams: { code: values.code || undefined, phones, params: values.params || undefined },
-      });
-      void message.success(answer?.recorded ? t('resource.smsRecorded') : t('resource.smsSent'));
-      onClose(false);
-    } catch {
-      // the HTTP client has shown the server's message
-    } finally {
-      setBusy(false);
-    }
+  const { submit, busy } = useSubmit(() => onClose(false));
+  const send = (values: { code?: string; phones: string; params?: string }) => {
+    const phones = values.phones
+      .split(/[\s,,]+/)
+      .filter(Boolean)
+      .join(',');
+    return submit(
+      (http) =>
+        http.post<{ recorded: boolean }>(`${model.api}/endpoint/send-message`, undefined, {
+          searchParams: { code: values.code || undefined, phones, params: values.params || undefined },
+        }),
+      (answer) => (answer?.recorded ? t('resource.smsRecorded') : t('resource.smsSent')),
+    );
   };
   return (
     <Modal
