@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 // Every manifest entity renders its list, form and detail from its schema alone, over the in-memory
 // API of generated records: the list shows the x-list columns and the records, the form every
-// editable field of its layout, the detail the record's values.
+// editable field of its layout, the detail the record's values. About half a second of CPU per screen,
+// so a run renders a sample of the entities, a new one each run (the seed is printed; ZS_SAMPLE=all
+// renders every one): over a day of runs every entity is rendered many times.
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EntityModel } from '../../src/engine/model/types.ts';
@@ -12,8 +14,10 @@ import { EntityScreen } from '../../src/client/renderers/EntityPage.tsx';
 import { EntityForm } from '../../src/client/renderers/form/EntityForm.tsx';
 import { buttonsOf } from '../../src/client/renderers/gallery/permissions.ts';
 import { createFakeHttp } from '../../src/client/renderers/testing/fake-http.ts';
+import { sampleOf } from '../support/prng.ts';
 
-const models = Object.values(catalog().entities);
+const RENDERED_PER_RUN = 16;
+const models = sampleOf('rendered entities', Object.values(catalog().entities), RENDERED_PER_RUN);
 const permissions = buttonsOf('administrator');
 
 afterEach(cleanup);
