@@ -1,14 +1,13 @@
 // The real server as a child process (`node --import tsx src/server/main.ts`), for what an
 // in-process app cannot show: signals, kill -9, a restart on the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
-import { createTestDatabase, type DbKind } from './harness.ts';
+import { createTestDatabase, seededTemplate, type DbKind } from './harness.ts';
 
 /** Where a child server keeps its data: its environment, the PostgreSQL database's address, and the clean-up. */
 export interface DataPlace {
@@ -29,7 +28,7 @@ export async function seededDataPlace(kind: DbKind): Promise<DataPlace> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'zs-child-'));
   // the server's embedded database lives in <DATA_DIR>/pg (src/server/config.ts)
-  const db = await openPglite(join(dir, 'pg'), { loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+  const db = await openPglite(join(dir, 'pg'), { loadDataDir: seededTemplate() });
   await db.close();
   return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }

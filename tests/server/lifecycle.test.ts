@@ -13,6 +13,9 @@ import { testConfig } from './config.ts';
 import { client, databaseKinds, openTestDb, type TestServer } from './harness.ts';
 import { project } from './fixtures.ts';
 
+/** A first start initialises and seeds a database: seconds on a quiet machine, minutes on a loaded one. */
+const FIRST_START = 600_000;
+
 describe('restart on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'zs-restart-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -59,7 +62,7 @@ describe('restart on the embedded database', () => {
     } finally {
       await second.close();
     }
-  });
+  }, FIRST_START);
 });
 
 /** Removes a property and every mention of it, as an author deleting a field would. */
