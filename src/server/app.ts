@@ -11,6 +11,7 @@ import type { EntityCatalog } from '../engine/model/types.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
 import { limitsOf, type Config, type DemoLevel } from './config.ts';
 import type { Db } from './db/db.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
 import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
@@ -152,7 +153,15 @@ export async function openDatabase(config: Config): Promise<Db> {
   if (config.databaseUrl)
     return openPostgres(config.databaseUrl, { max: config.poolSize, statementTimeoutMs: limitsOf(config).statementTimeoutMs });
   mkdirSync(config.dataDir, { recursive: true });
-  return openPglite(join(config.dataDir, 'pg'));
+  // before PGlite touches a file: a second process on the directory would damage the database
+  const release = lockDataDir(config.dataDir);
+  try {
+    const db = await openPglite(join(config.dataDir, 'pg'));
+    return { ...db, close: () => db.close().finally(release) };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {

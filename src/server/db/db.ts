@@ -27,7 +27,7 @@ export interface Db extends Queryable {
    * Waits until no other server process is starting on this database, then holds it off until the
    * returned release is called: schema sync, the signing key and first-start seeding run once
    * even when N processes start at the same moment. PostgreSQL only (the embedded database has
-   * one process by construction: PGlite holds its data directory).
+   * one process: the server locks its data directory, db/data-dir-lock.ts).
    */
   lockStartup?(): Promise<() => Promise<void>>;
   /**
