@@ -1,5 +1,6 @@
 // The embedded database. PGlite runs on the main thread and executes one statement at a time;
 // statements and transactions pass through a FairQueue that serves the oldest request first.
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, Queryable, Row } from './db.ts';
@@ -13,7 +14,20 @@ function wrap(q: { query: (sql: string, params?: any[]) => Promise<{ rows: unkno
   };
 }
 
+// PGlite's PostgreSQL is 9 MB of WebAssembly. V8 compiles a function with its baseline compiler
+// (Liftoff) on first call and recompiles the hot ones with its optimising compiler (TurboFan) on
+// other threads. For this module the recompiling costs more than it wins: it held up the event loop
+// for 0.3–1 s right after the database opened, and 100 joins over the regions ran in half the time
+// without it; after 1,000 they were even (tests/bench/startup-results.md). So the process keeps Liftoff's code.
+let baselineOnly = false;
+function keepBaselineCode() {
+  if (baselineOnly) return;
+  setFlagsFromString('--liftoff-only');
+  baselineOnly = true;
+}
+
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob | File } = {}): Promise<Db & { pglite: PGlite }> {
+  keepBaselineCode();
   const pglite = await PGlite.create(dataDir, {
     extensions: { pg_trgm },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
