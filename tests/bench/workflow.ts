@@ -128,10 +128,7 @@ function percentile(values: number[], p: number): number {
 // ---- servers ----
 
 async function startServers(url: string): Promise<ServerProc[]> {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.server.json')], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' });
   const servers: ServerProc[] = [];
   for (const name of ['flow-a', 'flow-b']) {
     const port = await freePort();
