@@ -14,6 +14,7 @@ import type { Db } from './db/db.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
+import { copyTemplate } from './db/pglite-template.ts';
 import { openPostgres } from './db/postgres.ts';
 import { syncSchema, type SyncReport } from './db/sync.ts';
 import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
@@ -156,7 +157,9 @@ export async function openDatabase(config: Config): Promise<Db> {
   // before PGlite touches a file: a second process on the directory would damage the database
   const release = lockDataDir(config.dataDir);
   try {
-    const db = await openPglite(join(config.dataDir, 'pg'));
+    const pgDir = join(config.dataDir, 'pg');
+    copyTemplate(pgDir);
+    const db = await openPglite(pgDir);
     return { ...db, close: () => db.close().finally(release) };
   } catch (err) {
     release();

@@ -1,4 +1,5 @@
-// Part of `npm run build:server`, after tsc: dist/server/server/main.js becomes one file holding the
+// Part of `npm run build:server`, after tsc. The template of a first start's database
+// (src/server/db/pglite-template.ts), and the bundle: dist/server/server/main.js becomes one file holding the
 // server and the libraries it loads at start. Node's loader resolved, read and compiled some 600
 // modules one by one on every start (about 0.9 s on a quiet machine, the largest part of a restart
 // after opening the database); one file is read and compiled at once. tsc's output stays beside it:
@@ -6,6 +7,7 @@
 // `node --import tsx src/server/main.ts` runs the sources as before.
 import { build } from 'esbuild';
 import { join } from 'node:path';
+import { buildTemplate } from '../db/pglite-template.ts';
 import { PROJECT_ROOT } from '../schema-source.ts';
 
 /**
@@ -28,3 +30,5 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+await buildTemplate();
