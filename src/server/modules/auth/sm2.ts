@@ -27,12 +27,17 @@ export async function loadSm2KeyPair(db: Db, fromEnv?: string): Promise<Sm2KeyPa
     if (!/^[0-9a-f]{64}$/i.test(fromEnv)) throw new Error('ZS_SM2_PRIVATE_KEY must be 64 hexadecimal digits');
     return { privateKey: fromEnv.toLowerCase(), publicKey: sm2.getPublicKeyFromPrivateKey(fromEnv.toLowerCase()) };
   }
-  // several processes starting at once: the first key written wins for all
-  await db.query(`INSERT INTO zs_setting (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [
-    SETTING_KEY,
-    sm2.generateKeyPairHex().privateKey,
-  ]);
-  const [{ value }] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = $1`, [SETTING_KEY]);
+  const stored = async () => (await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = $1`, [SETTING_KEY]))[0]?.value;
+  // a pair is generated (a curve multiplication in JavaScript) only when none is kept yet
+  let value = await stored();
+  if (!value) {
+    // several processes starting at once: the first key written wins for all
+    await db.query(`INSERT INTO zs_setting (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [
+      SETTING_KEY,
+      sm2.generateKeyPairHex().privateKey,
+    ]);
+    value = (await stored())!;
+  }
   return { privateKey: value, publicKey: sm2.getPublicKeyFromPrivateKey(value) };
 }
 
