@@ -20,49 +20,53 @@ describe('restart on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'zs-restart-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('re-opens existing data: nothing lost, nothing seeded twice', async () => {
-    const config = testConfig({ dataDir });
-    const first = await createApp(config, { logger: false });
-    const token = await first.tokens.sign({ tenant_id: '000000', user_id: '1', role_name: 'administrator' });
-    const created = await project(client(first as TestServer, token), { name: '重启后仍在的项目' });
-    const dictRows = (await first.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n;
-    const regions = async (db: typeof first.db) => (await db.query('SELECT count(*)::int AS n FROM blade_region'))[0].n as number;
-    const seededRegions = await regions(first.db);
-    expect(seededRegions).toBeGreaterThan(3000);
-    // an installation from before the regions were seeded
-    await first.db.query('DELETE FROM blade_region');
-    // and from before the report list and the top menus moved to the platform's view paths; a
-    // tenant pointed its data-scope entry elsewhere
-    await first.db.query(`UPDATE blade_menu SET path = '/report/report' WHERE code = 'report' AND category = 1`);
-    await first.db.query(`UPDATE blade_menu SET path = '/system/topMenu' WHERE code = 'topmenu' AND category = 1`);
-    await first.db.query(`UPDATE blade_menu SET path = '/custom/scopes' WHERE code = 'data_scope' AND category = 1`);
-    await first.close();
+  it(
+    're-opens existing data: nothing lost, nothing seeded twice',
+    async () => {
+      const config = testConfig({ dataDir });
+      const first = await createApp(config, { logger: false });
+      const token = await first.tokens.sign({ tenant_id: '000000', user_id: '1', role_name: 'administrator' });
+      const created = await project(client(first as TestServer, token), { name: '重启后仍在的项目' });
+      const dictRows = (await first.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n;
+      const regions = async (db: typeof first.db) => (await db.query('SELECT count(*)::int AS n FROM blade_region'))[0].n as number;
+      const seededRegions = await regions(first.db);
+      expect(seededRegions).toBeGreaterThan(3000);
+      // an installation from before the regions were seeded
+      await first.db.query('DELETE FROM blade_region');
+      // and from before the report list and the top menus moved to the platform's view paths; a
+      // tenant pointed its data-scope entry elsewhere
+      await first.db.query(`UPDATE blade_menu SET path = '/report/report' WHERE code = 'report' AND category = 1`);
+      await first.db.query(`UPDATE blade_menu SET path = '/system/topMenu' WHERE code = 'topmenu' AND category = 1`);
+      await first.db.query(`UPDATE blade_menu SET path = '/custom/scopes' WHERE code = 'data_scope' AND category = 1`);
+      await first.close();
 
-    const second = await createApp(config, { logger: false });
-    try {
-      expect(second.sync.created).toEqual([]);
-      const api = client(second as TestServer, token); // same signing key: the old token still works
-      const res = await api.get('/api/construct/project/detail', { id: created.id });
-      expect(res.body.data.name).toBe('重启后仍在的项目');
-      expect((await second.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n).toBe(dictRows);
-      expect(await regions(second.db)).toBe(seededRegions);
-      const paths = await second.db.query<{ code: string; path: string }>(
-        `SELECT code, path FROM blade_menu WHERE code IN ('report', 'topmenu', 'data_scope') AND category = 1 ORDER BY code`,
-      );
-      expect(paths).toEqual([
-        { code: 'data_scope', path: '/custom/scopes' },
-        { code: 'report', path: '/report/reportlist' },
-        { code: 'topmenu', path: '/system/topmenu' },
-      ]);
-      // regions an administrator keeps are never added to
-      await second.db.query('DELETE FROM blade_region');
-      await api.post('/api/blade-system/region/save', { code: '99', parentCode: '00', name: '自设区域', regionLevel: '1', sort: 1 });
-      expect(await seedRegions(second.db)).toBe(0);
-      expect(await regions(second.db)).toBe(1);
-    } finally {
-      await second.close();
-    }
-  }, FIRST_START);
+      const second = await createApp(config, { logger: false });
+      try {
+        expect(second.sync.created).toEqual([]);
+        const api = client(second as TestServer, token); // same signing key: the old token still works
+        const res = await api.get('/api/construct/project/detail', { id: created.id });
+        expect(res.body.data.name).toBe('重启后仍在的项目');
+        expect((await second.db.query('SELECT count(*)::int AS n FROM blade_dict'))[0].n).toBe(dictRows);
+        expect(await regions(second.db)).toBe(seededRegions);
+        const paths = await second.db.query<{ code: string; path: string }>(
+          `SELECT code, path FROM blade_menu WHERE code IN ('report', 'topmenu', 'data_scope') AND category = 1 ORDER BY code`,
+        );
+        expect(paths).toEqual([
+          { code: 'data_scope', path: '/custom/scopes' },
+          { code: 'report', path: '/report/reportlist' },
+          { code: 'topmenu', path: '/system/topmenu' },
+        ]);
+        // regions an administrator keeps are never added to
+        await second.db.query('DELETE FROM blade_region');
+        await api.post('/api/blade-system/region/save', { code: '99', parentCode: '00', name: '自设区域', regionLevel: '1', sort: 1 });
+        expect(await seedRegions(second.db)).toBe(0);
+        expect(await regions(second.db)).toBe(1);
+      } finally {
+        await second.close();
+      }
+    },
+    FIRST_START,
+  );
 });
 
 /** Removes a property and every mention of it, as an author deleting a field would. */
