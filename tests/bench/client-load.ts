@@ -3,15 +3,20 @@
 // Per route, with a cold cache (browser cache emptied) and a warm one (the same page again):
 // requests made, bytes over the wire (as received: compressed where the server compressed; 0 for a
 // file served from the cache) and the decoded bytes, and the time from navigation to the content.
-// The login route is measured signed out, the others signed in as the administrator.
+// The login route is measured signed out, the approval page signed in as the project manager who
+// claimed the task, the others as the administrator. The set-up saves, through the API, a material
+// total demand plan with 500 detail rows (the form: its list filtered to it, then 编辑, until the
+// rows are in the form) and submits another one (the approval page of its task).
 // Writes tests/bench/client-results.md, and every request of each visit (the waterfall, and the weight
 // of each route by resource type) to tests/bench/client-waterfall.md; `npx tsx tests/bench/client-load.ts <base URL>` measures a
-// running server (started with ZS_TEST_CAPTCHA=expose) and prints the table.
+// running server (started with ZS_TEST_CAPTCHA=expose) and prints the table (the waterfall goes to a file in the temporary directory).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { md5 } from 'js-md5';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { signInAs } from './sign-in.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -52,20 +57,51 @@ export interface Fetched {
   fromCache: boolean;
 }
 
-interface Route {
-  name: string;
-  path: (ids: { projectId?: string }) => string;
-  /** What shows that the page has its content. */
-  content: string;
+/** What the routes open: made by the set-up (prepare). */
+interface Ids {
+  projectId: string;
+  /** The code of the plan of 500 rows the form opens. */
+  planCode: string;
+  /** The approval page of the submitted plan's task. */
+  handlePath: string;
 }
 
+interface Route {
+  name: string;
+  /** Who opens it (password = account): the administrator unless said. */
+  account?: string;
+  path: (ids: Ids) => string;
+  /** What shows that the page has its content (each of them visible). */
+  content: string[];
+  /** What a person does next to reach the content measured (a form has no address of its own: 编辑 on its row), and what shows it. */
+  then?: { click: (page: Page, ids: Ids) => Promise<void>; content: string[] };
+}
+
+const ROWS = 500;
+const LIST_READY = '[data-testid="entity-list"][aria-busy="false"] .zs-grid-row';
+
 const ROUTES: Route[] = [
-  { name: 'home', path: () => '/wel/index', content: '.zs-tile' },
-  { name: 'a list (projects)', path: () => '/cost-master/project', content: '[data-testid="entity-list"][aria-busy="false"] .zs-grid-row' },
+  { name: 'home', path: () => '/wel/index', content: ['.zs-tile'] },
+  { name: 'a list (projects)', path: () => '/cost-master/project', content: [LIST_READY] },
+  {
+    name: `a form with ${ROWS} rows`,
+    path: ({ planCode }) => `/cost-material/materialTotalDemand?code=${planCode}`,
+    content: [LIST_READY],
+    then: {
+      click: (page, { planCode }) => page.locator('.zs-grid-row', { hasText: planCode }).getByText('编辑', { exact: true }).click(),
+      content: [`#root_details_0_designQty`],
+    },
+  },
   {
     name: 'statistics of a project',
     path: ({ projectId }) => `/cost/statistics?projectId=${projectId}`,
-    content: '[data-testid="statistics-table"] tr',
+    content: ['[data-testid="statistics-table"] tr'],
+  },
+  {
+    name: `the approval page (${ROWS} rows)`,
+    account: 'manager',
+    path: ({ handlePath }) => handlePath,
+    content: ['[data-testid="task-actions"] #workflow-comment', '[data-testid="detail-rows-details"] .ant-table-row'],
   },
 ];
 
@@ -123,7 +159,19 @@ function meter(cdp: CDPSession, t0: number) {
   };
 }
 
-async function visit(context: BrowserContext, page: Page, route: string, path: string, content: string, cache: 'cold' | 'warm') {
+async function visible(page: Page, selectors: string[]) {
+  for (const selector of selectors) await page.locator(selector).first().waitFor({ state: 'visible', timeout: 120_000 });
+}
+
+async function visit(
+  context: BrowserContext,
+  page: Page,
+  route: string,
+  path: string,
+  content: string[],
+  cache: 'cold' | 'warm',
+  then?: () => Promise<void>,
+) {
   // the previous page's requests still under way (after sign-in: the shell and the schema set) end
   // here, and are neither counted for this visit nor let fill the cache it empties
   await page.goto('about:blank');
@@ -133,59 +181,152 @@ async function visit(context: BrowserContext, page: Page, route: string, path: s
   const t0 = Date.now();
   const counted = meter(cdp, t0);
   await page.goto(path);
-  await page.locator(content).first().waitFor({ state: 'visible', timeout: 120_000 });
+  await visible(page, content);
+  await then?.();
   const ms = Date.now() - t0;
   const totals = await counted.settled(page);
   await cdp.detach();
   return { route, cache, ms, ...totals } satisfies LoadRun;
 }
 
-async function signIn(page: Page, base: string): Promise<string> {
-  const code = page.waitForResponse((r) => r.url().includes('/oauth/captcha'));
-  await page.goto(`${base}/login`);
-  await page.locator('input[autocomplete="username"]').fill('admin');
-  await page.locator('input[autocomplete="current-password"]').fill('admin');
-  await page.locator('input[maxlength="5"]').fill((await code).headers()['x-test-captcha-code']);
-  const token = page.waitForResponse((r) => r.url().includes('/oauth/token'));
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL('**/wel/index');
+async function signIn(page: Page, base: string, account: string) {
+  await signInAs(page, base, account);
   // the guard opens home as soon as the user is known, while the menus are still being fetched:
   // home's tiles (from the menus) say that the session is complete before the next visit leaves
   await page.locator('.zs-tile').first().waitFor({ state: 'visible', timeout: 120_000 });
-  return (await (await token).json()).access_token;
 }
 
-async function firstProject(base: string, token: string): Promise<string | undefined> {
-  const res = await fetch(`${base}/api/construct/project/list?current=1&size=1`, { headers: { 'blade-auth': `bearer ${token}` } });
-  return (await res.json()).data?.records?.[0]?.id;
+const BASIC = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+
+/** A seeded user's access token through the API (password = account). */
+async function tokenOf(base: string, account: string): Promise<string> {
+  const captcha = await fetch(`${base}/api/blade-auth/oauth/captcha`, { headers: { Authorization: BASIC } });
+  const { key } = (await captcha.json()) as { key: string };
+  const params = new URLSearchParams({
+    tenantId: '000000',
+    username: account,
+    password: md5(account),
+    grant_type: 'captcha',
+    scope: 'all',
+    type: 'account',
+  });
+  const res = await fetch(`${base}/api/blade-auth/oauth/token?${params}`, {
+    method: 'POST',
+    headers: {
+      Authorization: BASIC,
+      'Tenant-Id': '000000',
+      'Captcha-Key': key,
+      'Captcha-Code': captcha.headers.get('x-test-captcha-code') ?? '',
+    },
+  });
+  const token = ((await res.json()) as { access_token?: string }).access_token;
+  if (!token) throw new Error(`${account} could not sign in (is the server started with ZS_TEST_CAPTCHA=expose?)`);
+  return token;
 }
 
-/** One run in a new browser profile: the login route signed out, then each route signed in, cold then warm. */
-async function run(base: string): Promise<LoadRun[]> {
+async function call(base: string, token: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: BASIC, 'Blade-Auth': `bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { code: number; data: any; msg: string };
+  if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+/**
+ * What the routes open, made through the API as a client would: a plan of 500 rows saved (the form),
+ * another submitted and its first task claimed by the project manager (the approval page).
+ */
+async function prepare(base: string): Promise<Ids> {
+  const admin = await tokenOf(base, 'admin');
+  const goods = (await call(base, admin, '/api/construct/goodsArchives/list?size=50')).records as { id: string }[];
+  const projectId = ((await call(base, admin, '/api/construct/project/list?current=1&size=1')).records as { id: string }[])[0].id;
+  const plan = (title: string) => ({
+    projectId,
+    title,
+    planDate: '2026-05-01',
+    compilerName: '基准',
+    details: Array.from({ length: ROWS }, (_, i) => ({
+      goodsId: goods[i % goods.length].id,
+      workPart: `${1 + (i % 6)}#楼 第${1 + (i % 30)}层`,
+      designQty: 100 + i,
+      lossRate: 2,
+      budgetPrice: 3.5 + (i % 7),
+    })),
+  });
+  const saved = await call(base, admin, '/api/construct/materialTotalDemand/save', plan(`基准表单 ${ROWS} 行`));
+  const submitted = await call(base, admin, '/api/construct/materialTotalDemand/submit', plan(`基准审批 ${ROWS} 行`));
+  const manager = await tokenOf(base, 'manager');
+  const claimable = (await call(base, manager, '/api/blade-flow/work/claim-list?current=1&size=100')).records as {
+    taskId: string;
+    processInstanceId: string;
+    businessId: string;
+  }[];
+  const task = claimable.find((t) => t.businessId === submitted.id);
+  if (!task) throw new Error('the submitted plan has no task the project manager can claim');
+  await call(base, manager, `/api/blade-flow/work/claim-task?taskId=${task.taskId}`, {});
+  return {
+    projectId,
+    planCode: saved.code,
+    handlePath: `/work/process/materialTotalDemand/handle/${task.taskId}/${task.processInstanceId}/${task.businessId}`,
+  };
+}
+
+/** The routes of one account in a new browser profile, each cold then warm (the administrator's begin with the login route, signed out). */
+async function runAs(base: string, account: string, routes: Route[], ids: Ids): Promise<LoadRun[]> {
   const dir = mkdtempSync(join(tmpdir(), 'zs-bench-chromium-'));
   const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: ARGS, headless: true, baseURL: base });
   try {
     const page = await context.newPage();
     const runs: LoadRun[] = [];
-    for (const cache of ['cold', 'warm'] as const)
-      runs.push(await visit(context, page, 'login (signed out)', '/login', 'input[autocomplete="username"]:not([disabled])', cache));
-    const token = await signIn(page, base);
-    const ids = { projectId: await firstProject(base, token) };
-    for (const route of ROUTES) {
+    if (account === 'admin')
       for (const cache of ['cold', 'warm'] as const)
-        runs.push(await visit(context, page, route.name, route.path(ids), route.content, cache));
+        runs.push(await visit(context, page, 'login (signed out)', '/login', ['input[autocomplete="username"]:not([disabled])'], cache));
+    await signIn(page, base, account);
+    for (const route of routes) {
+      for (const cache of ['cold', 'warm'] as const)
+        runs.push(
+          await visit(context, page, route.name, route.path(ids), route.content, cache, async () => {
+            if (!route.then) return;
+            await route.then.click(page, ids);
+            await visible(page, route.then.content);
+          }),
+        );
     }
     return runs;
+  } catch (err) {
+    await context.pages()[0]?.screenshot({ path: join(tmpdir(), 'zs-bench-client-failed.png') });
+    throw err;
   } finally {
     await context.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** One run: the administrator's routes, then the project manager's, in the order of ROUTES. */
+async function run(base: string, ids: Ids): Promise<LoadRun[]> {
+  const admin = await runAs(
+    base,
+    'admin',
+    ROUTES.filter((r) => !r.account),
+    ids,
+  );
+  const manager = await runAs(
+    base,
+    'manager',
+    ROUTES.filter((r) => r.account === 'manager'),
+    ids,
+  );
+  return [...admin, ...manager];
+}
+
 export async function measureClientLoad(base: string, runs = RUNS): Promise<LoadRun[][] | string> {
   if (!existsSync(CHROMIUM)) return 'Chromium is not installed (/usr/bin/chromium): browser load not measured';
+  const ids = await prepare(base);
   const all: LoadRun[][] = [];
-  for (let i = 0; i < runs; i++) all.push(await run(base));
+  for (let i = 0; i < runs; i++) all.push(await run(base, ids));
   return all;
 }
 
@@ -307,6 +448,12 @@ async function main() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv[2]) console.log(clientLoadMarkdown(await measureClientLoad(process.argv[2])));
-  else await main();
+  if (process.argv[2]) {
+    const result = await measureClientLoad(process.argv[2]);
+    console.log(clientLoadMarkdown(result));
+    // the requests of the first run beside it, for a look at what waits on what
+    const waterfall = join(tmpdir(), 'zs-client-waterfall.md');
+    writeFileSync(waterfall, clientWaterfallMarkdown(result, process.argv[2]));
+    console.log(`every request of the first run: ${waterfall}`);
+  } else await main();
 }
