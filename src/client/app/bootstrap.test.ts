@@ -1,18 +1,21 @@
 // @vitest-environment happy-dom
 // The sidebar's menus are asked for at sign-in, on each page load and when a top menu is chosen: the
-// answer to the request made last is the one kept, whichever comes first.
+// answer to the request made last is the one kept, whichever comes first; an answer equal to what is
+// stored changes nothing (no new render of the shell).
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuNode } from '../state/session.ts';
 
 const answers: Array<(menus: MenuNode[]) => void> = [];
+const buttons = vi.fn(async (): Promise<MenuNode[]> => []);
 vi.mock('../api/client.ts', () => ({
-  authApi: { routes: vi.fn(() => new Promise<MenuNode[]>((resolve) => answers.push(resolve))) },
+  authApi: { routes: vi.fn(() => new Promise<MenuNode[]>((resolve) => answers.push(resolve))), buttons: () => buttons() },
 }));
 
-const { loadMenus } = await import('./bootstrap.ts');
-const { appStore, menusAtom, topMenuIdAtom } = await import('../state/session.ts');
+const { loadMenus, loadPermissions } = await import('./bootstrap.ts');
+const { appStore, menusAtom, permissionAtom, topMenuIdAtom } = await import('../state/session.ts');
 
 const menu = (id: string) => ({ id, name: id, path: `/${id}`, category: 1, children: [] }) as unknown as MenuNode;
+const button = (code: string) => ({ id: code, code, name: code, path: '', category: 2, children: [] }) as unknown as MenuNode;
 
 describe('loadMenus', () => {
   it('keeps the menus of the top menu chosen last when the page load’s answer comes after it', async () => {
@@ -24,5 +27,24 @@ describe('loadMenus', () => {
     await pageLoad;
     expect(appStore.get(menusAtom).map((m) => m.id)).toEqual(['chosen']);
     expect(appStore.get(topMenuIdAtom)).toBe('42');
+  });
+
+  it('leaves the stored menus as they are when the answer is the same', async () => {
+    const stored = appStore.get(menusAtom);
+    const again = loadMenus('42');
+    answers.at(-1)!([menu('chosen')]);
+    await again;
+    expect(appStore.get(menusAtom)).toBe(stored);
+  });
+});
+
+describe('loadPermissions', () => {
+  it('sets the buttons, and leaves them as they are when the answer is the same', async () => {
+    buttons.mockResolvedValue([button('project_add')]);
+    await loadPermissions();
+    const stored = appStore.get(permissionAtom);
+    expect(stored).toMatchObject({ project_add: true });
+    await loadPermissions();
+    expect(appStore.get(permissionAtom)).toBe(stored);
   });
 });

@@ -2,6 +2,7 @@
 // permissions, and the schema set the document pages are compiled from.
 import { authApi, http } from '../api/client.ts';
 import type { SchemaSet } from '../renderers/catalog.ts';
+import type { WritableAtom } from 'jotai';
 import { appStore, menusAtom, permissionAtom, permissionsFrom, topMenuIdAtom } from '../state/session.ts';
 
 let menuRequests = 0;
@@ -14,11 +15,20 @@ export async function loadMenus(topMenuId: string | null = appStore.get(topMenuI
   const request = ++menuRequests;
   appStore.set(topMenuIdAtom, topMenuId);
   const menus = await authApi.routes(topMenuId);
-  if (request === menuRequests) appStore.set(menusAtom, menus);
+  if (request === menuRequests) setIfChanged(menusAtom, menus);
 }
 
 export async function loadPermissions() {
-  appStore.set(permissionAtom, permissionsFrom(await authApi.buttons()));
+  setIfChanged(permissionAtom, permissionsFrom(await authApi.buttons()));
+}
+
+/**
+ * An answer equal to what is stored changes nothing: the page load's menus and buttons, usually the
+ * ones stored at sign-in, arrive while the page renders, and a new value would render the shell and
+ * the page again (the router resolves the route from the menus).
+ */
+function setIfChanged<T>(target: WritableAtom<T, [T], void>, value: T) {
+  if (JSON.stringify(appStore.get(target)) !== JSON.stringify(value)) appStore.set(target, value);
 }
 
 export async function loadSession() {
