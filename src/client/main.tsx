@@ -4,7 +4,7 @@ import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
-import { AppRouter } from './app/Router.tsx';
+import { AppRouter, startPageLoad } from './app/Router.tsx';
 import { catalogs } from './i18n/messages.ts';
 import { appStore, langAtom, logError } from './state/session.ts';
 import './styles.css';
@@ -47,6 +47,10 @@ function Providers({ children }: { children: ReactNode }) {
     </IntlProvider>
   );
 }
+
+// a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
+// and its first data), side by side, before the first render
+startPageLoad(window.location.pathname, window.location.search);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -21,7 +21,8 @@ import {
 import { pageMenus } from '../state/menus.ts';
 import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
-import { fetchSchemaSet } from './bootstrap.ts';
+import { SCHEMAS_URL } from '../renderers/schemas-url.ts';
+import { fetchSchemaSet, loadMenus, loadPermissions, requestSchemaSet } from './bootstrap.ts';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
 import '../admin/register.ts';
@@ -162,7 +163,7 @@ function tabFor(path: string, r: Resolved): Tab {
   return { label: key ?? path, value: path, meta: { titleKey: key }, close: path !== website.firstPage.path };
 }
 
-let shellPreloaded = false;
+let catalogLoaded: Promise<void> | undefined;
 
 /**
  * Starts at once what a page inside the layout waits for: nested lazy components load one after
@@ -172,12 +173,27 @@ let shellPreloaded = false;
  */
 function preloadShell(page: Page) {
   void page.preload?.().catch(() => undefined);
-  if (shellPreloaded) return;
-  shellPreloaded = true;
+  if (catalogLoaded !== undefined) return;
   for (const load of [loadAntdProviders, loadCatalogGate, loadLayout]) void load().catch(() => undefined);
-  void import('../renderers/catalog.ts')
-    .then(({ catalogReady, loadCatalog }) => (catalogReady() ? undefined : loadCatalog(fetchSchemaSet)))
-    .catch(() => undefined); // the catalog gate asks again, and shows what went wrong
+  catalogLoaded = import('../renderers/catalog.ts').then(({ catalogReady, loadCatalog }) =>
+    catalogReady() ? undefined : loadCatalog(fetchSchemaSet),
+  );
+  catalogLoaded.catch(() => undefined); // the catalog gate asks again, and shows what went wrong
+}
+
+/**
+ * A page load (the entry script, before the first render): a signed-in page inside the layout asks
+ * side by side for the schema set, the menus and buttons (the stored ones show meanwhile: grants
+ * changed since sign-in show after a reload), and the shell's and the page's code. Nothing waits for
+ * the first render, nor for what it does not need: the menus do not wait for the catalog.
+ */
+export function startPageLoad(path: string, _search: string) {
+  const signedIn = appStore.get(userInfoAtom) !== null && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
+  const resolved = resolve(path === '/' || path === '/wel' ? website.firstPage.path : path, appStore.get(menusAtom));
+  if (!signedIn || !(resolved.menu || resolved.route?.inLayout)) return;
+  requestSchemaSet(SCHEMAS_URL);
+  Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined); // a failure keeps what is stored; the client shows it
+  preloadShell(resolved.route?.page ?? EntityPage);
 }
 
 function Loading() {

@@ -1,17 +1,20 @@
 // @vitest-environment happy-dom
 // The sidebar's menus are asked for at sign-in, on each page load and when a top menu is chosen: the
 // answer to the request made last is the one kept, whichever comes first; an answer equal to what is
-// stored changes nothing (no new render of the shell).
+// stored changes nothing (no new render of the shell). The schema set asked for early is the one the
+// catalog's first load takes.
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuNode } from '../state/session.ts';
 
 const answers: Array<(menus: MenuNode[]) => void> = [];
 const buttons = vi.fn(async (): Promise<MenuNode[]> => []);
+const raw = vi.fn(async (_method: string, url: string) => ({ version: url }));
 vi.mock('../api/client.ts', () => ({
   authApi: { routes: vi.fn(() => new Promise<MenuNode[]>((resolve) => answers.push(resolve))), buttons: () => buttons() },
+  http: { raw: (method: string, url: string) => raw(method, url) },
 }));
 
-const { loadMenus, loadPermissions } = await import('./bootstrap.ts');
+const { fetchSchemaSet, loadMenus, loadPermissions, requestSchemaSet } = await import('./bootstrap.ts');
 const { appStore, menusAtom, permissionAtom, topMenuIdAtom } = await import('../state/session.ts');
 
 const menu = (id: string) => ({ id, name: id, path: `/${id}`, category: 1, children: [] }) as unknown as MenuNode;
@@ -46,5 +49,16 @@ describe('loadPermissions', () => {
     expect(stored).toMatchObject({ project_add: true });
     await loadPermissions();
     expect(appStore.get(permissionAtom)).toBe(stored);
+  });
+});
+
+describe('the schema set asked for early', () => {
+  it('is the answer of the next fetch of the same address, once', async () => {
+    requestSchemaSet('/api/schemas');
+    expect(raw).toHaveBeenCalledTimes(1);
+    await fetchSchemaSet('/api/schemas');
+    expect(raw).toHaveBeenCalledTimes(1);
+    await fetchSchemaSet('/api/schemas');
+    expect(raw).toHaveBeenCalledTimes(2);
   });
 });

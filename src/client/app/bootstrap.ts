@@ -35,5 +35,21 @@ export async function loadSession() {
   await Promise.all([loadMenus(null), loadPermissions()]);
 }
 
-/** The schema set (GET /api/schemas, not enveloped), for renderers/catalog.ts loadCatalog(). */
-export const fetchSchemaSet = (url: string) => http.raw<SchemaSet>('get', url);
+let early: { url: string; set: Promise<SchemaSet> } | undefined;
+
+/**
+ * Asks for the schema set now, before the catalog's code has arrived (a page load of a signed-in
+ * page, from the entry script): the catalog's first load takes this answer rather than asking again.
+ */
+export function requestSchemaSet(url: string) {
+  if (early) return;
+  early = { url, set: http.raw<SchemaSet>('get', url) };
+  early.set.catch(() => undefined); // the catalog's load reports it
+}
+
+/** The schema set (GET /api/schemas, not enveloped), for renderers/catalog.ts loadCatalog(): the request made early, once, else a new one. */
+export function fetchSchemaSet(url: string): Promise<SchemaSet> {
+  const asked = early?.url === url ? early.set : undefined;
+  early = undefined;
+  return asked ?? http.raw<SchemaSet>('get', url);
+}

@@ -7,8 +7,9 @@ import type { SchemaSource } from '../../engine/model/source.ts';
 import type { Ajv } from '../../engine/dialect/ajv.ts';
 import type { EntityCatalog, EntityModel, JsonSchema } from '../../engine/model/types.ts';
 import { bundledSchemas } from './bundled-schemas.ts';
+import { SCHEMAS_URL } from './schemas-url.ts';
 
-export const SCHEMAS_URL = '/api/schemas';
+export { SCHEMAS_URL } from './schemas-url.ts';
 
 /** The schema set as the server answers it: what compile() takes, and its version (the ETag). */
 export interface SchemaSet extends SchemaSource {

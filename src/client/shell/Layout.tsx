@@ -4,7 +4,6 @@ import { Layout as AntLayout } from 'antd';
 import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 import { authApi } from '../api/client.ts';
-import { loadMenus, loadPermissions } from '../app/bootstrap.ts';
 import { shellColours } from '../app/themes.ts';
 import { startTokenRefresh } from '../app/tokenRefresh.ts';
 import { breakpoint } from '../app/website.ts';
@@ -33,13 +32,6 @@ export default function Layout({ children }: { children: ReactNode }) {
       }),
     [],
   );
-
-  // the menus and buttons stored at sign-in show at once and are asked for again on each page load: a
-  // reload while sign-in was still fetching them left the sidebar empty until the next sign-in, and
-  // grants changed since then would not show (a failure keeps what is stored; the client shows it)
-  useEffect(() => {
-    Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined);
-  }, []);
 
   // below the first breakpoint (768 px) the sidebar folds away by itself
   useEffect(() => {
