@@ -1,13 +1,14 @@
 // The application's HTTP client and the calls the shell makes.
 import { md5 } from 'js-md5';
 import { navigate } from 'wouter/use-browser-location';
+import { takeEarly } from '../app/prefetch.ts';
 import { website } from '../app/website.ts';
 import { catalogs } from '../i18n/messages.ts';
 import { appStore, endSession, langAtom, type MenuNode, type UserInfo } from '../state/session.ts';
 import { tokenStore } from '../state/storage.ts';
 import { createHttp } from './http.ts';
 
-export const http = createHttp({
+const client = createHttp({
   token: () => tokenStore.access,
   lang: () => appStore.get(langAtom),
   onUnauthorized: () => {
@@ -20,6 +21,15 @@ export const http = createHttp({
   },
   unknownError: () => catalogs[appStore.get(langAtom)]['common.unknownError'],
 });
+
+/** The client; a GET a page load asked for early (app/prefetch.ts) is answered by that request. */
+export const http: typeof client = {
+  ...client,
+  get: (url, searchParams, options) => takeEarly(url, searchParams) ?? client.get(url, searchParams, options),
+};
+
+/** The client itself, for the early requests (which must not take their own answers). */
+export const directHttp = client;
 
 /** Passwords leave the browser hashed, as the platform's server expects. */
 export const hashPassword = (plain: string) => md5(plain);

@@ -21,8 +21,10 @@ import {
 import { pageMenus } from '../state/menus.ts';
 import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
+import { directHttp } from '../api/client.ts';
 import { SCHEMAS_URL } from '../renderers/schemas-url.ts';
 import { fetchSchemaSet, loadMenus, loadPermissions, requestSchemaSet } from './bootstrap.ts';
+import { earlyHttp, type Prefetch } from './prefetch.ts';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
 import '../admin/register.ts';
@@ -31,6 +33,8 @@ import '../workflow/register.ts';
 type Page = ComponentType<{ params: Record<string, string> }> & {
   /** Starts loading the page's chunk (lazy pages). */
   preload?: () => Promise<unknown>;
+  /** The page's prefetch, from its chunk. */
+  prefetch?: () => Promise<Prefetch | undefined>;
 };
 
 interface StaticRoute {
@@ -41,8 +45,8 @@ interface StaticRoute {
   inLayout: boolean;
 }
 
-const page = (loader: () => Promise<{ default: ComponentType<any> }>): Page =>
-  Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader });
+const page = (loader: () => Promise<{ default: ComponentType<any> }>, prefetch?: () => Promise<Prefetch | undefined>): Page =>
+  Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader, prefetch });
 
 // the login page is part of the first bundle: most visitors start there, and a lazy chunk would
 // add a round trip before the form shows
@@ -59,17 +63,30 @@ const AntdProviders = lazy(lazyWithTimeout(loadAntdProviders));
 const CatalogGate = lazy(lazyWithTimeout(loadCatalogGate));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
-const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
+const ProjectStatistics = page(
+  () => import('../stats/ProjectStatistics.tsx'),
+  () => import('../stats/ProjectStatistics.tsx').then((m) => m.prefetch),
+);
 const Profile = page(() => import('../pages/Profile.tsx'));
 const TestPage = page(() => import('../pages/TestPage.tsx'));
 const Iframe = page(() => import('../pages/Iframe.tsx'));
 const DictHorizontal = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictHorizontal })));
 const DictVertical = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictVertical })));
-const EntityPage = page(() => import('../renderers/EntityPage.tsx'));
+const EntityPage = page(
+  () => import('../renderers/EntityPage.tsx'),
+  () => import('../renderers/EntityPage.tsx').then((m) => m.prefetch),
+);
 const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList' | 'DefinitionList' | 'FollowList') =>
-  page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })));
+  page(
+    () => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })),
+    () =>
+      import('../workflow/WorkList.tsx').then((m) => (name === 'DefinitionList' || name === 'FollowList' ? undefined : m.prefetch[name])),
+  );
 const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') =>
-  page(() => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })));
+  page(
+    () => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })),
+    name === 'StartFormPage' ? undefined : () => import('../workflow/ProcessPages.tsx').then((m) => m.prefetch[name]),
+  );
 
 export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/login', meta: { isAuth: false, isTab: false, title: 'title.login' }, page: Login, inLayout: false },
@@ -184,16 +201,23 @@ function preloadShell(page: Page) {
 /**
  * A page load (the entry script, before the first render): a signed-in page inside the layout asks
  * side by side for the schema set, the menus and buttons (the stored ones show meanwhile: grants
- * changed since sign-in show after a reload), and the shell's and the page's code. Nothing waits for
- * the first render, nor for what it does not need: the menus do not wait for the catalog.
+ * changed since sign-in show after a reload), the shell's and the page's code, and, once its code and
+ * the catalog are in, the page's first data. Nothing waits for the first render, nor for what it
+ * does not need: the page's data does not wait for the shell to render, the menus not for the catalog.
  */
-export function startPageLoad(path: string, _search: string) {
+export function startPageLoad(path: string, search: string) {
   const signedIn = appStore.get(userInfoAtom) !== null && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
   const resolved = resolve(path === '/' || path === '/wel' ? website.firstPage.path : path, appStore.get(menusAtom));
   if (!signedIn || !(resolved.menu || resolved.route?.inLayout)) return;
   requestSchemaSet(SCHEMAS_URL);
   Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined); // a failure keeps what is stored; the client shows it
-  preloadShell(resolved.route?.page ?? EntityPage);
+  const page = resolved.route?.page ?? EntityPage;
+  preloadShell(page);
+  if (!page.prefetch) return;
+  const params = resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params;
+  Promise.all([page.prefetch(), catalogLoaded])
+    .then(([prefetch]) => prefetch?.({ params, search, http: earlyHttp(directHttp) }))
+    .catch(() => undefined); // the page asks for itself, and shows what went wrong
 }
 
 function Loading() {

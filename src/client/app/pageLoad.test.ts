@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // A page load (startPageLoad, run by the entry script before the first render): a signed-in page in
-// the layout asks at once, side by side, for the schema set, the menus and the buttons; a signed-out
-// visitor and the login page ask for none.
+// the layout asks at once, side by side, for the schema set, the menus and the buttons, and its own
+// first data once its code and the catalog are in; a signed-out visitor and the login page ask for none.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '../state/session.ts';
 
@@ -15,6 +15,7 @@ vi.mock('../api/client.ts', async (original) => {
   return {
     ...real,
     http: { ...real.http, raw: async (_method: string, url: string) => (asked.push(url), new Promise(() => undefined)), get },
+    directHttp: { ...real.directHttp, get },
     authApi: {
       ...real.authApi,
       routes: async () => (asked.push('/api/blade-system/menu/routes'), []),

@@ -19,6 +19,8 @@ import { FormPage } from './form/FormPage.tsx';
 import { EntityList } from './list/index.ts';
 import { isPrintable, PrintButton } from './print/index.ts';
 import { searchValuesFromUrl } from './list/urlFilters.ts';
+import { firstListRequest, listQuery, listsAsTree } from './list/useListQuery.ts';
+import type { Prefetch } from '../app/prefetch.ts';
 
 // a contract's or settlement's printed form: its code loads when such a document is opened, not with every list
 const PrintDocument = lazy(lazyWithTimeout(() => import('./print/PrintDocument.tsx').then((m) => ({ default: m.PrintDocument }))));
@@ -68,6 +70,14 @@ export function EntityScreen({ model, search = '' }: { model: EntityModel; searc
     </>
   );
 }
+
+/** A page load's first request of a document page: its list's first page, as the list will ask for it (app/prefetch.ts). */
+export const prefetch: Prefetch = ({ params, search, http }) => {
+  const model = entityForPath(params.path ?? '');
+  if (!model) return;
+  const request = firstListRequest(model, searchValuesFromUrl(model, search));
+  if (!listsAsTree(model, request.filters)) void listQuery(http, model, request).queryFn();
+};
 
 export default function EntityPage({ params }: { params: Record<string, string> }) {
   const t = useT();

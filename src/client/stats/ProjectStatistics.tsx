@@ -14,7 +14,8 @@ import { useHttp } from '../renderers/http-context.tsx';
 import { saveFile } from '../renderers/list/useListActions.tsx';
 import { CardBox } from '../shell/Tile.tsx';
 import { langAtom } from '../state/session.ts';
-import { rate, statisticsUrls, useStatistics, wanNumber, yuan } from './api.ts';
+import { rate, statisticsQueries, statisticsUrls, useStatistics, wanNumber, yuan } from './api.ts';
+import type { Prefetch } from '../app/prefetch.ts';
 import { Chart, preloadCharts } from './Chart.tsx';
 import { CostTrend, MaterialFunnel, ProjectRanking } from './Dashboards.tsx';
 import { TimelinessPanel, WarningPanel } from './Panels.tsx';
@@ -189,14 +190,18 @@ function IncomeAndCost({ data }: { data: StatisticsAnswer }) {
   );
 }
 
-function useProjects() {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['statistics', 'projects'],
-    queryFn: () => http.get<{ id: string; name: string }[]>(statisticsUrls().projectList, {}, { silent: true }),
-    staleTime: 60_000,
-  });
-}
+const useProjects = () => useQuery(statisticsQueries.projects(useHttp()));
+
+/** A page load's first requests of this page: every figure it shows, as its panels will ask for them (app/prefetch.ts). */
+export const prefetch: Prefetch = ({ search, http }) => {
+  const projectId = new URLSearchParams(search).get('projectId') ?? undefined;
+  void statisticsQueries.projects(http).queryFn();
+  void statisticsQueries.statistics(http, projectId).queryFn();
+  void statisticsQueries.costTrend(http, projectId).queryFn();
+  void statisticsQueries.materialFunnel(http, projectId).queryFn();
+  void statisticsQueries.warningStatistics(http, projectId).queryFn();
+  void statisticsQueries.settlementTimeliness(http, projectId).queryFn();
+};
 
 // ECharts is fetched as soon as this page's chunk runs (the router loads it beside the shell), while
 // the shell renders and the figures are on their way, not after they arrive

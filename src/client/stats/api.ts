@@ -10,7 +10,7 @@ import type { TimelinessAnswer, WarningsAnswer } from '../../engine/statistics/p
 import type { Amount, StatisticsAnswer } from '../../engine/statistics/statistics.ts';
 import { ApiError } from '../api/http.ts';
 import { catalog } from '../renderers/catalog.ts';
-import { useHttp } from '../renderers/http-context.tsx';
+import { useHttp, type RendererHttp } from '../renderers/http-context.tsx';
 import { formatDecimal } from '../renderers/format.ts';
 import { useWorkCounts } from '../workflow/WaitingWork.tsx';
 
@@ -51,34 +51,50 @@ export const rate = (v: Amount | null | undefined) => (v === null || v === undef
 export const isForbidden = (err: unknown) => err instanceof ApiError && err.code === 403;
 
 /** One of the statistics page's answers, asked with the given (non-empty) parameters and kept 30 s. */
-function useStatisticsAnswer<T>(key: readonly string[], url: string, params: Record<string, string | undefined>) {
-  const http = useHttp();
+function statisticsAnswer<T>(http: RendererHttp, key: readonly string[], url: string, params: Record<string, string | undefined>) {
   const query = Object.fromEntries(Object.entries(params).filter(([, v]) => v)) as Record<string, string>;
-  return useQuery({ queryKey: ['statistics', ...key], queryFn: () => http.get<T>(url, query, { silent: true }), staleTime: 30_000 });
+  return { queryKey: ['statistics', ...key], queryFn: () => http.get<T>(url, query, { silent: true }), staleTime: 30_000 };
 }
 
-/** statisticsData of one project, or of every one the caller sees. */
-export const useStatistics = (projectId?: string) =>
-  useStatisticsAnswer<StatisticsAnswer>([projectId ?? ''], statisticsUrls().statistics, { projectId });
+/**
+ * The statistics page's queries: its hooks' and a page load's prefetch (ProjectStatistics.tsx), one
+ * key and one request each.
+ */
+export const statisticsQueries = {
+  /** statisticsData of one project, or of every one the caller sees. */
+  statistics: (http: RendererHttp, projectId?: string) =>
+    statisticsAnswer<StatisticsAnswer>(http, [projectId ?? ''], statisticsUrls().statistics, { projectId }),
+  /** The monthly settled cost by contract type (one project, or every one the caller sees). */
+  costTrend: (http: RendererHttp, projectId?: string) =>
+    statisticsAnswer<CostTrendAnswer>(http, ['costTrend', projectId ?? ''], statisticsUrls().costTrend, { projectId }),
+  /** The material funnel per goods. */
+  materialFunnel: (http: RendererHttp, projectId?: string) =>
+    statisticsAnswer<MaterialFunnelAnswer>(http, ['materialFunnel', projectId ?? ''], statisticsUrls().materialFunnel, { projectId }),
+  /** Warnings by type and level with the open ones' ageing. */
+  warningStatistics: (http: RendererHttp, projectId?: string) =>
+    statisticsAnswer<WarningsAnswer>(http, ['warningStatistics', projectId ?? ''], statisticsUrls().warningStatistics, { projectId }),
+  /** A month's settlement timeliness (the server's default: the last complete month). */
+  settlementTimeliness: (http: RendererHttp, projectId?: string, month?: string) =>
+    statisticsAnswer<TimelinessAnswer>(
+      http,
+      ['settlementTimeliness', projectId ?? '', month ?? ''],
+      statisticsUrls().settlementTimeliness,
+      { projectId, month },
+    ),
+  /** The projects the caller sees (the page's project picker), kept a minute. */
+  projects: (http: RendererHttp) => ({
+    queryKey: ['statistics', 'projects'],
+    queryFn: () => http.get<{ id: string; name: string }[]>(statisticsUrls().projectList, {}, { silent: true }),
+    staleTime: 60_000,
+  }),
+};
 
-/** The monthly settled cost by contract type (one project, or every one the caller sees). */
-export const useCostTrend = (projectId?: string) =>
-  useStatisticsAnswer<CostTrendAnswer>(['costTrend', projectId ?? ''], statisticsUrls().costTrend, { projectId });
-
-/** The material funnel per goods. */
-export const useMaterialFunnel = (projectId?: string) =>
-  useStatisticsAnswer<MaterialFunnelAnswer>(['materialFunnel', projectId ?? ''], statisticsUrls().materialFunnel, { projectId });
-
-/** Warnings by type and level with the open ones' ageing. */
-export const useWarningStatistics = (projectId?: string) =>
-  useStatisticsAnswer<WarningsAnswer>(['warningStatistics', projectId ?? ''], statisticsUrls().warningStatistics, { projectId });
-
-/** A month's settlement timeliness (the server's default: the last complete month). */
+export const useStatistics = (projectId?: string) => useQuery(statisticsQueries.statistics(useHttp(), projectId));
+export const useCostTrend = (projectId?: string) => useQuery(statisticsQueries.costTrend(useHttp(), projectId));
+export const useMaterialFunnel = (projectId?: string) => useQuery(statisticsQueries.materialFunnel(useHttp(), projectId));
+export const useWarningStatistics = (projectId?: string) => useQuery(statisticsQueries.warningStatistics(useHttp(), projectId));
 export const useSettlementTimeliness = (projectId?: string, month?: string) =>
-  useStatisticsAnswer<TimelinessAnswer>(['settlementTimeliness', projectId ?? '', month ?? ''], statisticsUrls().settlementTimeliness, {
-    projectId,
-    month,
-  });
+  useQuery(statisticsQueries.settlementTimeliness(useHttp(), projectId, month));
 
 /** How many records a paged list answers (its total, one record asked for). */
 const countOf = (http: ReturnType<typeof useHttp>, url: string, params: Record<string, string> = {}) =>

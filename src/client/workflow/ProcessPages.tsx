@@ -17,7 +17,8 @@ import { useT } from '../i18n/useT.ts';
 import { invalidateEntity } from '../renderers/data.ts';
 import { EntityDetail } from '../renderers/detail/index.ts';
 import { EntityForm } from '../renderers/form/EntityForm.tsx';
-import { useHttp } from '../renderers/http-context.tsx';
+import { useHttp, type RendererHttp } from '../renderers/http-context.tsx';
+import type { Prefetch } from '../app/prefetch.ts';
 import { FieldControl } from '../renderers/widgets/registry.tsx';
 import { langAtom } from '../state/session.ts';
 import { FLOW, modelForPrefix, type FlowRow, type TaskDetail } from './api.ts';
@@ -239,6 +240,29 @@ function HandleBody({ model, params }: { model: EntityModel; params: Record<stri
     </DocumentAndFlow>
   );
 }
+
+/** The document and the flow's record of it as DocumentAndFlow's parts ask for them: the record, the timeline, the diagram. */
+function documentAndFlowRequests(http: RendererHttp, model: EntityModel, businessId: string, processInstanceId: string) {
+  void http.get(`${model.api}/detail`, { id: businessId });
+  void http.get(`${FLOW}/process/history-flow-list`, { processInstanceId });
+  void http.get(`${FLOW}/process/model-view`, { processInstanceId });
+}
+
+/** A page load's first requests of the approval pages (app/prefetch.ts), made as the pages make them. */
+export const prefetch: Record<'HandlePage' | 'DetailPage', Prefetch> = {
+  HandlePage: ({ params, http }) => {
+    const model = modelForPrefix(params.prefix ?? '');
+    if (!model) return;
+    void http.get(`${FLOW}/work/task-detail`, { taskId: params.taskId });
+    documentAndFlowRequests(http, model, params.businessId, params.processInstanceId);
+  },
+  DetailPage: ({ params, http }) => {
+    const model = modelForPrefix(params.prefix ?? '');
+    if (!model) return;
+    void http.get(`${FLOW}/process/instance-detail`, { processInstanceId: params.processInstanceId });
+    documentAndFlowRequests(http, model, params.businessId, params.processInstanceId);
+  },
+};
 
 export function HandlePage({ params }: Params) {
   const t = useT();

@@ -16,7 +16,8 @@ import { useHttp } from '../renderers/http-context.tsx';
 import { detailPath, FLOW, formPath, handlePath, WORK_LIST_URL, type FlowPage, type FlowRow, type WorkKind } from './api.ts';
 import { FlowDiagramDialog } from './FlowDiagram.tsx';
 import { PagedTable } from './PagedTable.tsx';
-import { ClaimWaiting } from './WaitingWork.tsx';
+import { ClaimWaiting, COUNTS_URL } from './WaitingWork.tsx';
+import type { Prefetch } from '../app/prefetch.ts';
 
 type Translate = ReturnType<typeof useT>;
 
@@ -267,5 +268,23 @@ export function TodoList() {
 }
 export const SendList = page('send');
 export const DoneList = page('done');
+
+/** A work list's first page as PagedTable asks for it (no search yet). */
+const firstPage =
+  (kind: WorkKind): Prefetch =>
+  ({ http }) =>
+    void http.get<FlowPage>(WORK_LIST_URL[kind], { current: 1, size: 10 });
+
+/** A page load's first requests of the work lists (app/prefetch.ts): their first page, and for 待办事务 the counts above it. */
+export const prefetch: Partial<Record<'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList', Prefetch>> = {
+  StartList: firstPage('start'),
+  ClaimList: firstPage('claim'),
+  TodoList: (at) => {
+    firstPage('todo')(at);
+    void at.http.get(COUNTS_URL, undefined, { silent: true });
+  },
+  SendList: firstPage('send'),
+  DoneList: firstPage('done'),
+};
 // the flow administration's pages, under the names the router imports
 export { DefinitionManager as DefinitionList, InstanceFollow as FollowList } from './FlowAdmin.tsx';

@@ -17,13 +17,13 @@ import { useColumnPrefs, type ColumnPrefs } from './columnPrefs.ts';
 import { ACTIONS_COLUMN, ListCells, listColumns, listFeatures, SELECT_COLUMN, type ListCellContext } from './columns.tsx';
 import { GridTable } from './GridTable.tsx';
 import { actionsWidth, RowActions } from './RowActions.tsx';
-import { filtersOf, type SearchValues } from './filters.ts';
+import type { SearchValues } from './filters.ts';
 import { SearchBar } from './SearchBar.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useForestExpansion } from './useForestExpansion.ts';
 import { useLazyTree, type TreeRow } from './useLazyTree.ts';
 import { useListActions } from './useListActions.tsx';
-import { defaultSorting, useListQuery } from './useListQuery.ts';
+import { firstListRequest, listsAsTree, useListQuery } from './useListQuery.ts';
 import { usePageLabels } from './usePageLabels.ts';
 import './entity-list.css';
 
@@ -65,15 +65,16 @@ function useThemeVariables(): CSSProperties {
 export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   const t = useT();
   const lang = useAtomValue(langAtom);
-  const [filters, setFilters] = useState<Record<string, string>>(() => (initialSearch ? filtersOf(model, initialSearch) : {}));
-  const [page, setPage] = useState({ current: 1, size: model.list.pageSize });
-  const [sorting, setSorting] = useState<SortingState>(() => defaultSorting(model));
+  const [first] = useState(() => firstListRequest(model, initialSearch));
+  const [filters, setFilters] = useState<Record<string, string>>(first.filters);
+  const [page, setPage] = useState({ current: first.current, size: first.size });
+  const [sorting, setSorting] = useState<SortingState>(first.sorting);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const { prefs, update, reset } = useColumnPrefs(model);
 
   // a tree entity lists as a lazy tree; a search shows what it finds: a page, or for a forest
   // entity (x-entity.tree.list) the forest of the finds, every branch open
-  const treeMode = Boolean(model.tree) && Object.keys(filters).length === 0;
+  const treeMode = listsAsTree(model, filters);
   const forestMode = !treeMode && model.tree?.list === 'forest';
   const nested = treeMode || forestMode;
   const list = useListQuery(model, { filters, ...page, sorting }, !treeMode);

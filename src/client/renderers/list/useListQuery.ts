@@ -6,7 +6,8 @@ import type { SortingState } from '@tanstack/react-table';
 import type { EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import { nodesOf } from '../../../engine/tree/forest.ts';
 import type { Row } from '../extensions.ts';
-import { useHttp } from '../http-context.tsx';
+import { useHttp, type RendererHttp } from '../http-context.tsx';
+import { filtersOf, type SearchValues } from './filters.ts';
 
 export interface ListPage {
   records: Row[];
@@ -48,17 +49,34 @@ export function listParams(model: EntityModel, request: ListRequest): Record<str
   return params;
 }
 
-export function useListQuery(model: EntityModel, request: ListRequest, enabled = true) {
-  const http = useHttp();
+/** The list's first request: the search it opens with (its address's), the first page of the schema's size, the default sort. */
+export function firstListRequest(model: EntityModel, initialSearch?: SearchValues): ListRequest {
+  return {
+    filters: initialSearch ? filtersOf(model, initialSearch) : {},
+    current: 1,
+    size: model.list.pageSize,
+    sorting: defaultSorting(model),
+  };
+}
+
+/** Whether the list shows as a lazy tree (a tree entity with no search): its rows come from useLazyTree, not from the list query. */
+export const listsAsTree = (model: EntityModel, filters: Record<string, string>) =>
+  Boolean(model.tree) && Object.keys(filters).length === 0;
+
+/** The list query of a request: the hook's and a page load's prefetch (EntityPage.tsx), one key and one request. */
+export function listQuery(http: RendererHttp, model: EntityModel, request: ListRequest) {
   const params = listParams(model, request);
-  return useQuery({
+  return {
     queryKey: ['list', model.key, params],
-    enabled,
-    placeholderData: keepPreviousData,
     queryFn: async (): Promise<ListPage> => {
       // a forest entity's list (x-entity.tree.list) answers the records found as a forest, unpaged
       const answer = await http.get<ListPage | Row[]>(`${model.api}/list`, params);
       return Array.isArray(answer) ? { records: answer, total: nodesOf(answer).length } : answer;
     },
-  });
+  };
+}
+
+export function useListQuery(model: EntityModel, request: ListRequest, enabled = true) {
+  const http = useHttp();
+  return useQuery({ ...listQuery(http, model, request), enabled, placeholderData: keepPreviousData });
 }

@@ -1,0 +1,49 @@
+// A page's first requests, made on a page load before the page renders (app/Router.tsx
+// startPageLoad, as soon as the page's code and the schema catalog are in): each GET leaves at once
+// and its answer is kept for the page, whose own request of the same address and parameters takes it
+// (once, within EARLY_FOR_MS) instead of asking again. The page's data thus arrives while the shell
+// renders rather than after it, and its queries and their cache behave as if they had asked.
+import type { RendererHttp } from '../renderers/http-context.tsx';
+
+/** Where a page opens: its route's parameters and the address's query (`?projectId=…`). */
+export interface PageAt {
+  params: Record<string, string>;
+  search: string;
+}
+
+/** A page's first requests, made through `http` (whose GETs are kept for the page). */
+export type Prefetch = (at: PageAt & { http: RendererHttp }) => void;
+
+/** An early answer no request took by then is dropped: it is not served to a later visit. */
+export const EARLY_FOR_MS = 30_000;
+
+const early = new Map<string, { answer: Promise<unknown>; at: number }>();
+
+const keyOf = (url: string, params: unknown) => JSON.stringify([url, params ?? {}]);
+
+function dropExpired(now: number) {
+  for (const [key, { at }] of early) if (now - at > EARLY_FOR_MS) early.delete(key);
+}
+
+/** `http` whose GETs are made now and kept for the page's own (prefetch's door). */
+export function earlyHttp(http: RendererHttp): RendererHttp {
+  return {
+    ...http,
+    get: (url, params, options) => {
+      const answer = http.get(url, params, options);
+      answer.catch(() => undefined); // the page's request takes the failure and reports it
+      dropExpired(Date.now());
+      early.set(keyOf(url, params), { answer, at: Date.now() });
+      return answer;
+    },
+  };
+}
+
+/** The early answer to a GET of `url` with `params`, taken once; undefined when none is waiting. */
+export function takeEarly<T>(url: string, params: unknown): Promise<T> | undefined {
+  dropExpired(Date.now());
+  const key = keyOf(url, params);
+  const found = early.get(key);
+  early.delete(key);
+  return found?.answer as Promise<T> | undefined;
+}
