@@ -1,7 +1,7 @@
 // The application's HTTP client and the calls the shell makes.
 import { md5 } from 'js-md5';
 import { navigate } from 'wouter/use-browser-location';
-import { takeEarly } from '../app/prefetch.ts';
+import { forgetEarly, takeEarly } from '../app/prefetch.ts';
 import { website } from '../app/website.ts';
 import { catalogs } from '../i18n/messages.ts';
 import { appStore, endSession, langAtom, type MenuNode, type UserInfo } from '../state/session.ts';
@@ -22,10 +22,25 @@ const client = createHttp({
   unknownError: () => catalogs[appStore.get(langAtom)]['common.unknownError'],
 });
 
-/** The client; a GET a page load asked for early (app/prefetch.ts) is answered by that request. */
+/**
+ * The client; a GET a page load asked for early (app/prefetch.ts) is answered by that request, until
+ * the first write.
+ */
 export const http: typeof client = {
   ...client,
   get: (url, searchParams, options) => takeEarly(url, searchParams) ?? client.get(url, searchParams, options),
+  post: (url, json, options) => {
+    forgetEarly();
+    return client.post(url, json, options);
+  },
+  raw: (method, url, options) => {
+    if (method !== 'get') forgetEarly();
+    return client.raw(method, url, options);
+  },
+  upload: (url, body) => {
+    forgetEarly();
+    return client.upload(url, body);
+  },
 };
 
 /** The client itself, for the early requests (which must not take their own answers). */

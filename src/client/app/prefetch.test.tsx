@@ -15,6 +15,7 @@ import { createFakeStatistics } from '../stats/testing.ts';
 import { HandlePage, prefetch as prefetchProcessPages } from '../workflow/ProcessPages.tsx';
 import { createFakeFlow } from '../workflow/testing/fake-flow.ts';
 import { TodoList, prefetch as prefetchWorkLists } from '../workflow/WorkList.tsx';
+import { http } from '../api/client.ts';
 import { EARLY_FOR_MS, earlyHttp, takeEarly } from './prefetch.ts';
 
 vi.mock('../workflow/BpmnCanvas.tsx', () => ({ default: () => <div data-testid="canvas-stub" /> }));
@@ -50,6 +51,21 @@ describe('early answers', () => {
     expect(takeEarly('/api/a/list', { current: 1, size: 10 })).toBe(made);
     expect(takeEarly('/api/a/list', { current: 1, size: 10 })).toBeUndefined();
     expect(server.asked).toEqual(['/api/a/list']);
+  });
+
+  it('forgets what no page took once the application writes', async () => {
+    void earlyHttp(answering()).get('/api/c/list', { current: 1 });
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(JSON.stringify({ code: 200, success: true, data: true }), { headers: { 'content-type': 'application/json' } }),
+    );
+    try {
+      await http.post('/api/c/remove', { ids: '1' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(takeEarly('/api/c/list', { current: 1 })).toBeUndefined();
   });
 
   it('drops an answer no page took in time', () => {

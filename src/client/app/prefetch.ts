@@ -39,6 +39,14 @@ export function earlyHttp(http: RendererHttp): RendererHttp {
   };
 }
 
+/**
+ * Forgets every early answer: after a write, an answer asked for before it may no longer be true, and
+ * a page that had not taken it yet must ask again.
+ */
+export function forgetEarly() {
+  early.clear();
+}
+
 /** The early answer to a GET of `url` with `params`, taken once; undefined when none is waiting. */
 export function takeEarly<T>(url: string, params: unknown): Promise<T> | undefined {
   dropExpired(Date.now());
