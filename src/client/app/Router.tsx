@@ -33,7 +33,7 @@ import '../workflow/register.ts';
 type Page = ComponentType<{ params: Record<string, string> }> & {
   /** Starts loading the page's chunk (lazy pages). */
   preload?: () => Promise<unknown>;
-  /** The page's prefetch, from its chunk. */
+  /** The page's prefetch, from its chunk (the module's `prefetch`, when it has one). */
   prefetch?: () => Promise<Prefetch | undefined>;
 };
 
@@ -45,8 +45,11 @@ interface StaticRoute {
   inLayout: boolean;
 }
 
-const page = (loader: () => Promise<{ default: ComponentType<any> }>, prefetch?: () => Promise<Prefetch | undefined>): Page =>
-  Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader, prefetch });
+/** A page's chunk: its component, and the requests a page load makes for it before it renders (app/prefetch.ts). */
+type PageModule = { default: ComponentType<any>; prefetch?: Prefetch };
+
+const page = (loader: () => Promise<PageModule>): Page =>
+  Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader, prefetch: () => loader().then((m) => m.prefetch) });
 
 // the login page is part of the first bundle: most visitors start there, and a lazy chunk would
 // add a round trip before the form shows
@@ -63,30 +66,17 @@ const AntdProviders = lazy(lazyWithTimeout(loadAntdProviders));
 const CatalogGate = lazy(lazyWithTimeout(loadCatalogGate));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
-const ProjectStatistics = page(
-  () => import('../stats/ProjectStatistics.tsx'),
-  () => import('../stats/ProjectStatistics.tsx').then((m) => m.prefetch),
-);
+const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
 const Profile = page(() => import('../pages/Profile.tsx'));
 const TestPage = page(() => import('../pages/TestPage.tsx'));
 const Iframe = page(() => import('../pages/Iframe.tsx'));
 const DictHorizontal = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictHorizontal })));
 const DictVertical = page(() => import('../pages/DictPages.tsx').then((m) => ({ default: m.DictVertical })));
-const EntityPage = page(
-  () => import('../renderers/EntityPage.tsx'),
-  () => import('../renderers/EntityPage.tsx').then((m) => m.prefetch),
-);
+const EntityPage = page(() => import('../renderers/EntityPage.tsx'));
 const workList = (name: 'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList' | 'DefinitionList' | 'FollowList') =>
-  page(
-    () => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name] })),
-    () =>
-      import('../workflow/WorkList.tsx').then((m) => (name === 'DefinitionList' || name === 'FollowList' ? undefined : m.prefetch[name])),
-  );
+  page(() => import('../workflow/WorkList.tsx').then((m) => ({ default: m[name], prefetch: m.prefetch[name] })));
 const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') =>
-  page(
-    () => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name] })),
-    name === 'StartFormPage' ? undefined : () => import('../workflow/ProcessPages.tsx').then((m) => m.prefetch[name]),
-  );
+  page(() => import('../workflow/ProcessPages.tsx').then((m) => ({ default: m[name], prefetch: m.prefetch[name] })));
 
 export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/login', meta: { isAuth: false, isTab: false, title: 'title.login' }, page: Login, inLayout: false },

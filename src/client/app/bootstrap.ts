@@ -3,6 +3,7 @@
 import { authApi, http } from '../api/client.ts';
 import type { SchemaSet } from '../renderers/catalog.ts';
 import type { WritableAtom } from 'jotai';
+import { keepEarly, takeEarly } from './prefetch.ts';
 import { appStore, menusAtom, permissionAtom, permissionsFrom, topMenuIdAtom } from '../state/session.ts';
 
 let menuRequests = 0;
@@ -35,21 +36,17 @@ export async function loadSession() {
   await Promise.all([loadMenus(null), loadPermissions()]);
 }
 
-let early: { url: string; set: Promise<SchemaSet> } | undefined;
+/** The schema set is not enveloped: its early request is kept apart from the enveloped GETs of the same address. */
+const UNENVELOPED = { raw: true };
 
 /**
  * Asks for the schema set now, before the catalog's code has arrived (a page load of a signed-in
  * page, from the entry script): the catalog's first load takes this answer rather than asking again.
  */
 export function requestSchemaSet(url: string) {
-  if (early) return;
-  early = { url, set: http.raw<SchemaSet>('get', url) };
-  early.set.catch(() => undefined); // the catalog's load reports it
+  void keepEarly(url, UNENVELOPED, http.raw<SchemaSet>('get', url));
 }
 
 /** The schema set (GET /api/schemas, not enveloped), for renderers/catalog.ts loadCatalog(): the request made early, once, else a new one. */
-export function fetchSchemaSet(url: string): Promise<SchemaSet> {
-  const asked = early?.url === url ? early.set : undefined;
-  early = undefined;
-  return asked ?? http.raw<SchemaSet>('get', url);
-}
+export const fetchSchemaSet = (url: string): Promise<SchemaSet> =>
+  takeEarly<SchemaSet>(url, UNENVELOPED) ?? http.raw<SchemaSet>('get', url);

@@ -110,7 +110,7 @@ describe('each page’s prefetch asks for what the page asks for', () => {
     window.history.replaceState(null, '', '/work/todo');
     const early = createFakeFlow();
     const params = { prefix: 'materialTotalDemand', taskId: '9001', processInstanceId: '7001', businessId: String(early.document.id) };
-    prefetchProcessPages.HandlePage({ params, search: '', http: early });
+    prefetchProcessPages.HandlePage!({ params, search: '', http: early });
     const page = createFakeFlow();
     renderWithApi(<HandlePage params={{ ...params, businessId: String(page.document.id) }} />, { http: page });
     await waitFor(() => expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls))));

@@ -29,14 +29,16 @@ function dropExpired(now: number) {
 export function earlyHttp(http: RendererHttp): RendererHttp {
   return {
     ...http,
-    get: (url, params, options) => {
-      const answer = http.get(url, params, options);
-      answer.catch(() => undefined); // the page's request takes the failure and reports it
-      dropExpired(Date.now());
-      early.set(keyOf(url, params), { answer, at: Date.now() });
-      return answer;
-    },
+    get: (url, params, options) => keepEarly(url, params, http.get(url, params, options)),
   };
+}
+
+/** Keeps `answer`, a request of `url` with `params` made early, for the first request of the same to take. */
+export function keepEarly<T>(url: string, params: unknown, answer: Promise<T>): Promise<T> {
+  answer.catch(() => undefined); // the request that takes it gets the failure and reports it
+  dropExpired(Date.now());
+  early.set(keyOf(url, params), { answer, at: Date.now() });
+  return answer;
 }
 
 /**

@@ -249,7 +249,7 @@ function documentAndFlowRequests(http: RendererHttp, model: EntityModel, busines
 }
 
 /** A page load's first requests of the approval pages (app/prefetch.ts), made as the pages make them. */
-export const prefetch: Record<'HandlePage' | 'DetailPage', Prefetch> = {
+export const prefetch: Partial<Record<'StartFormPage' | 'HandlePage' | 'DetailPage', Prefetch>> = {
   HandlePage: ({ params, http }) => {
     const model = modelForPrefix(params.prefix ?? '');
     if (!model) return;

@@ -276,7 +276,9 @@ const firstPage =
     void http.get<FlowPage>(WORK_LIST_URL[kind], { current: 1, size: 10 });
 
 /** A page load's first requests of the work lists (app/prefetch.ts): their first page, and for 待办事务 the counts above it. */
-export const prefetch: Partial<Record<'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList', Prefetch>> = {
+export const prefetch: Partial<
+  Record<'StartList' | 'ClaimList' | 'TodoList' | 'SendList' | 'DoneList' | 'DefinitionList' | 'FollowList', Prefetch>
+> = {
   StartList: firstPage('start'),
   ClaimList: firstPage('claim'),
   TodoList: (at) => {
