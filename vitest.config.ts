@@ -53,6 +53,11 @@ export default defineConfig({
           include: INTEGRATION,
           exclude: ['**/node_modules/**'],
           globalSetup: ['tests/setup/global.ts'],
+          // as in unit, a worker's files share its process: Fastify, PGlite, pg, Ajv and playwright-core
+          // are loaded once per worker; the project's modules are evaluated afresh for each file
+          // (tests/setup/integration-file.ts). Isolated, the run took a quarter longer (docs/testing.md).
+          isolate: false,
+          setupFiles: ['tests/setup/integration-file.ts'],
           // two files at a time: the suites wait on PostgreSQL, child processes and Chromium as much
           // as they compute, so a second worker cuts the wall time by a quarter on two cores
           maxWorkers: 2,
