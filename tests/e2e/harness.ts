@@ -2,9 +2,9 @@
 // seeded embedded database, driven in Debian's Chromium through playwright-core. The browser runs
 // on a fresh profile directory; before each test its cookies and storage are cleared, and each test
 // logs in through the captcha flow itself. Screenshots go to tests/e2e/screenshots/ (gitignored);
-// a failing test leaves failed-<test>.png there. Build the client first: `npx vite build`.
+// a failing test leaves failed-<test>.png there (until the next run's global setup). Build the client first: `npx vite build`.
 // Importing it registers the suite's hooks; the helpers act on the current test's page.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
@@ -43,7 +43,6 @@ beforeAll(async () => {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests.`);
   if (!existsSync(CLIENT_INDEX)) throw new Error(`${CLIENT_INDEX} is missing: build the client first with \`npx vite build\`.`);
   mkdirSync(SHOTS, { recursive: true });
-  for (const f of readdirSync(SHOTS)) if (f.startsWith('failed-')) rmSync(join(SHOTS, f));
 
   const { db, drop } = await openTestDb('pglite');
   dropDb = drop;

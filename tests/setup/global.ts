@@ -3,7 +3,7 @@
 // initdb and the seed takes several), and, when a PostgreSQL server is found, a template database on
 // it that every suite's database is copied from (CREATE DATABASE … TEMPLATE: a fifth of a second,
 // where building and seeding the tables took 8 s on a quiet machine and minutes on a busy one).
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { createApp } from '../../src/server/app.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
+import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
 import { testConfig } from '../server/config.ts';
 
 declare module 'vitest' {
@@ -114,7 +115,18 @@ async function timed<T>(what: string, work: Promise<T>): Promise<T> {
   return result;
 }
 
+/**
+ * The pictures failing browser tests left in an earlier run. Cleared here, once per run, rather than
+ * by each browser file, which would delete the picture of a file that failed before it in this run.
+ */
+function clearFailurePictures() {
+  const shots = join(PROJECT_ROOT, 'tests/e2e/screenshots');
+  if (!existsSync(shots)) return;
+  for (const f of readdirSync(shots)) if (f.startsWith('failed-')) rmSync(join(shots, f));
+}
+
 export default async function setup(project: TestProject) {
+  clearFailurePictures();
   const dir = mkdtempSync(join(tmpdir(), 'zs-template-'));
   const file = join(dir, 'template.tar');
   // both seeds at once: the embedded one is this process's CPU, the other is half PostgreSQL's
