@@ -225,6 +225,9 @@ describe('messages in the browser', () => {
         await page.locator('.ant-drawer').getByRole('button', { name: '全部已读' }).click();
         await (await confirmButton()).click();
         await see(toast('消息服务繁忙,请稍后再试')).toBeVisible();
+        // the read-all confirmation closes after the list is refreshed, which is after the toast:
+        // until it is gone, the delete's 确定 below could be looked for in it
+        await see(page.locator('.ant-modal-confirm')).toHaveCount(0);
 
         await rows.filter({ hasText: '合同交底会议' }).locator('.ant-checkbox-input').check();
         await page
