@@ -51,6 +51,7 @@ import {
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
+import { narrowWidenedPicks } from './seed/exact-tree-picks.ts';
 import { storeFormerTexts } from './seed/former-texts.ts';
 import { moveFormerMenuPaths, seedOnce, type SeedProgress } from './seed/seed.ts';
 import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
@@ -270,6 +271,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     await moveFormerMenuPaths(db, catalog);
     await storeFormerTexts(db, catalog);
+    await narrowWidenedPicks(db, catalog, (tx, userIds) => identity.revokeUsers(tx, userIds));
     await restoreCommits?.();
     restoreCommits = undefined;
     await releaseStartup?.();

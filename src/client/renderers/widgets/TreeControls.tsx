@@ -1,7 +1,8 @@
 // Tree pickers. treeSelect: one node of a tree entity (a parent dictionary, department, menu),
 // loaded a level at a time from the entity's lazy-tree route under a "top level" root.
-// treeMultiSelect: checked nodes of a whole tree (a tenant package's menus) from x-ui.options.url
-// or the entity's tree route, kept as a comma-joined string of ids.
+// treeMultiSelect: checked nodes of a whole tree (a user's departments, a tenant package's menus)
+// from x-ui.options.url or the entity's tree route, kept as a comma-joined string of ids: exactly
+// the nodes checked, or with x-ui.options.cascade what lies under and above a checked node too.
 import { useQuery } from '@tanstack/react-query';
 import { TreeSelect } from 'antd';
 import { useAtomValue } from 'jotai';
@@ -104,7 +105,8 @@ function treeSource(options: Row, entity: string | undefined): string {
 }
 
 /**
- * The checked ids after one node is checked or unchecked. Checking a node checks what lies under it
+ * The checked ids after one node is checked or unchecked in a cascading picker (x-ui.options.cascade:
+ * a package's menus). Checking a node checks what lies under it
  * and the nodes above it (a page is reachable only through its menu); unchecking a node unchecks
  * what lies under it. Otherwise the stored ids are shown exactly as they are.
  */
@@ -132,6 +134,9 @@ export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, rea
   const lang = useAtomValue(langAtom);
   const options = (field.ui?.options ?? {}) as Row;
   const separator: string = options.separator ?? field.ref?.separator ?? ',';
+  // a user's departments and roles are exactly the ones picked (a parent would widen the data
+  // scope and the grants); a package's menus (x-ui.options.cascade) bring what they sit under
+  const cascade = options.cascade === true;
   const url = treeSource(options, field.ref?.entity);
   const { data, isLoading } = useQuery({
     queryKey: ['tree', field.ref?.entity ?? url, url],
@@ -155,7 +160,7 @@ export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, rea
       onChange={(next: { value: string }[], _labels, extra) => {
         const trigger = extra?.triggerValue === undefined ? undefined : String(extra.triggerValue);
         const ids =
-          trigger === undefined || extra?.checked === undefined
+          !cascade || trigger === undefined || extra?.checked === undefined
             ? next.map((n) => n.value)
             : toggleChecked(nodes, picked, trigger, Boolean(extra.checked));
         onChange(ids.length ? ids.join(separator) : undefined);

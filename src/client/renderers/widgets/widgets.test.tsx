@@ -306,6 +306,34 @@ describe('references', () => {
     fireEvent.click(screen.getAllByTitle(parent.name).find((el) => el.closest('.ant-select-tree-treenode'))!);
     expect(value()).toBe(JSON.stringify(menus[0].id));
   });
+
+  it("treeMultiSelect: a user's department and role are exactly the ones picked, not the ones above them (issue #25)", async () => {
+    const http = createFakeHttp(catalog());
+    // a node under a top-level one: the tree opens with the top level shown
+    const underTop = (table: string) => {
+      const rows = http.tables.get(table)!;
+      const top = (r: Row) => !r.parentId || String(r.parentId) === '0';
+      return rows.find((r) => rows.some((p) => top(p) && String(p.id) === String(r.parentId)))!;
+    };
+    for (const [field, table, label] of [
+      ['deptId', 'dept', 'deptName'],
+      ['roleId', 'role', 'roleName'],
+    ] as const) {
+      const child = underTop(table);
+      show(entities.user.fieldMap[field], { http });
+      openSelect(document.getElementById('probe')!);
+      const parentNode = await waitFor(() => {
+        const found = document.getElementById(`test-id-${child.parentId}`) ?? document.querySelector(`[id$="-${child.parentId}"]`);
+        expect(found).toBeTruthy();
+        return found!;
+      });
+      fireEvent.click(parentNode.querySelector('.ant-select-tree-switcher')!);
+      fireEvent.click(await screen.findByTitle(String(child[label])));
+      // the picker used to add its parent (and theirs): a department data scope then covered them all
+      expect(value()).toBe(JSON.stringify(String(child.id)));
+      cleanup();
+    }
+  });
 });
 
 describe('uploads', () => {
