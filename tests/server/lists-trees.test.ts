@@ -222,6 +222,49 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     expect(item.body.msg).toBe('字典键值不能为空');
   });
 
+  it('refuses a second dictionary with a code, and a second item with a key under one dictionary, changing nothing (issue #25)', async () => {
+    // the tenant's business dictionary already has 'project_type' (seeded with the tenant)
+    const before = (await api.get('/api/blade-system/dict-biz/parent-list', { code: 'project_type', size: '100' })).body.data.total;
+    const again = await api.post('/api/blade-system/dict-biz/save', {
+      parentId: '0',
+      code: 'project_type',
+      dictValue: '项目类型',
+      sort: 1,
+      isSealed: 0,
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.msg).toBe('字典编号 project_type 已存在');
+    expect((await api.get('/api/blade-system/dict-biz/parent-list', { code: 'project_type', size: '100' })).body.data.total).toBe(before);
+
+    const [root] = (await api.get('/api/blade-system/dict-biz/parent-list', { code: 'project_type', size: '100' })).body.data.records;
+    const item = { parentId: root.id, code: 'project_type', dictKey: 'building', dictValue: '房建', sort: 9, isSealed: 0 };
+    const twice = await client(server, tenantToken, 'en').post('/api/blade-system/dict-biz/save', item);
+    expect(twice.status).toBe(400);
+    expect(twice.body.msg).toBe('Dictionary key building already exists');
+    // another key is taken, and the same key under another dictionary is no clash
+    expect((await api.post('/api/blade-system/dict-biz/save', { ...item, dictKey: 'housing' })).body.code).toBe(200);
+    const other = await api.post('/api/blade-system/dict-biz/save', {
+      parentId: '0',
+      code: 'site_kind',
+      dictValue: '场地类型',
+      sort: 1,
+      isSealed: 0,
+    });
+    expect(other.body.code).toBe(200);
+    expect(
+      (await api.post('/api/blade-system/dict-biz/save', { ...item, parentId: other.body.data.id, code: 'site_kind' })).body.code,
+    ).toBe(200);
+    // a dictionary saved again as it is (its edit form) is no clash with itself
+    const detail = (await api.get('/api/blade-system/dict-biz/detail', { id: root.id })).body.data;
+    expect((await api.post('/api/blade-system/dict-biz/update', detail)).body.code).toBe(200);
+    // the platform's system dictionary likewise
+    const platform = client(server, await server.token());
+    expect(
+      (await platform.post('/api/blade-system/dict/save', { parentId: '0', code: 'sex', dictValue: '性别', sort: 1, isSealed: 0 })).body
+        .msg,
+    ).toBe('字典编号 sex 已存在');
+  });
+
   it("serves China's regions as a lazy tree keyed by code, and detail by code", async () => {
     const platform = client(server, await server.token());
     const level = async (parentCode: string) => (await api.get('/api/blade-system/region/lazy-tree', { parentCode })).body.data;
