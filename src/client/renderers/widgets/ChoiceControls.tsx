@@ -38,17 +38,29 @@ function dictValue(field: FieldModel, value: unknown): string | string[] | undef
   return Array.isArray(value) ? value.map(String) : String(value).split(',');
 }
 
+/**
+ * The dictionary's items a form offers: all but the keys of x-ui.options.exclude (values only the
+ * system writes, as approval messages), which still read as their labels where they are the value.
+ */
+function offered(field: FieldModel, items: { value: string; label: string }[], current: string | string[] | undefined) {
+  const exclude = (field.ui?.options as { exclude?: unknown } | undefined)?.exclude;
+  if (!Array.isArray(exclude)) return items;
+  const kept = new Set([current ?? []].flat());
+  return items.filter((item) => kept.has(item.value) || !exclude.includes(item.value));
+}
+
 export function DictControl({ field, value, onChange, onBlur, id, readOnly, invalid, compact }: ControlProps) {
   const lang = useAtomValue(langAtom);
   const { data, isLoading } = useDictionary(field.dict);
   const multiple = field.dict?.multiple ?? false;
   const asArray = field.kind === 'json' || field.schema.type === 'array';
+  const current = dictValue(field, value);
   return (
     <Select
       id={id}
       mode={multiple ? 'multiple' : undefined}
-      value={dictValue(field, value)}
-      options={data ?? []}
+      value={current}
+      options={offered(field, data ?? [], current)}
       loading={isLoading}
       showSearch={{ optionFilterProp: 'label' }}
       onChange={(v: string | string[] | undefined) => {

@@ -183,6 +183,18 @@ describe('choices', () => {
     expect(value()).toBe(JSON.stringify(items[1].key));
   });
 
+  it('dict: a message form does not offer 审批消息, which only the system sends, yet shows it where it is the value (issue #25)', async () => {
+    show(entities.message.fieldMap.type, { initial: '1' });
+    openSelect(document.getElementById('probe')!);
+    expect(await screen.findByTitle('部门广播')).toBeTruthy();
+    const offered = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.getAttribute('title'));
+    expect(offered).toEqual(['普通消息', '部门广播', '角色广播']);
+    cleanup();
+    // an approval message opened in the form reads as its label
+    show(entities.message.fieldMap.type, { initial: '3' });
+    expect(await screen.findByTitle('审批消息')).toBeTruthy();
+  });
+
   it('switch: isSealed is 0 or 1', () => {
     show(entities.dict.fieldMap.isSealed, { initial: 0 });
     const toggle = screen.getByRole('switch');
