@@ -366,6 +366,14 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     ]);
   });
 
+  it('an x-entity.permanentIf naming an unknown field', () => {
+    const file = 'schemas/system/tenant.schema.json';
+    const issues = issuesAfter((s) => {
+      s.files[file]['x-entity'].permanentIf = { tenantID: { _eq: '000000' } };
+    });
+    expect(issues).toEqual([{ file, pointer: '/x-entity/permanentIf', message: 'permanentIf names unknown field "tenantID"' }]);
+  });
+
   it('an x-rules.atLeast naming an unknown field, the field itself, or a field of another kind', () => {
     const issues = issuesAfter((s) => {
       const props = s.files[PROJECT].properties;

@@ -225,4 +225,21 @@ describe.each(databaseKinds())('system administration on %s', (kind) => {
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe('平台租户的数据只能保存在主数据库');
   });
+
+  it('never removes the platform tenant, alone or among others, and says so in the caller language (issue #25)', async () => {
+    const tenants = async () => (await platform.get('/api/blade-system/tenant/list', { size: '100' })).body.data.records;
+    const platformTenant = (await tenants()).find((t: { tenantId: string }) => t.tenantId === '000000');
+    const other = await server.newTenant('待删除的租户');
+    const otherId = (await tenants()).find((t: { tenantId: string }) => t.tenantId === other.tenantId).id;
+    const alone = await platform.post('/api/blade-system/tenant/remove', undefined, { ids: platformTenant.id });
+    expect(alone.status).toBe(400);
+    expect(alone.body.msg).toBe(`${platformTenant.tenantName} 不能删除`);
+    const together = await client(server, await server.token(), 'en').post('/api/blade-system/tenant/remove', undefined, {
+      ids: `${otherId},${platformTenant.id}`,
+    });
+    expect(together.body.msg).toBe(`${platformTenant.tenantName} cannot be deleted`);
+    // nothing was removed, and the other tenant goes when asked alone
+    expect((await tenants()).map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining([platformTenant.id, otherId]));
+    expect((await platform.post('/api/blade-system/tenant/remove', undefined, { ids: otherId })).body.code).toBe(200);
+  });
 });

@@ -121,6 +121,7 @@ export const messages = {
     en: '{field} repeats row {row}: a line can be picked once per {per}',
   },
   hasChildren: { zh: '{entity}下还有子节点,不能删除', en: '{entity} still has child nodes and cannot be deleted' },
+  permanent: { zh: '{name} 不能删除', en: '{name} cannot be deleted' },
   referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
   referencedDisable: {
     zh: '{entity}已被{by}引用,不能删除,可以停用',

@@ -102,9 +102,12 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string')
     report('/x-entity/code/field', 'the code field must be a string');
 
-  if (model.activeIf)
-    for (const name of fieldsOf(model.activeIf))
-      if (!readable(name)) report('/x-entity/activeIf', `activeIf names unknown field "${name}"`);
+  for (const keyword of ['activeIf', 'permanentIf'] as const) {
+    const predicate = model[keyword];
+    if (predicate)
+      for (const name of fieldsOf(predicate))
+        if (!readable(name)) report(`/x-entity/${keyword}`, `${keyword} names unknown field "${name}"`);
+  }
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
@@ -222,7 +225,7 @@ function lintRowsOf(model: EntityModel, entities: Record<string, EntityModel>, r
     report('/x-entity/table', `rows of ${rowsOf.entity}.${rowsOf.detail} live in its table "${detail.table}", not "${model.table}"`);
   if (model.scope !== parent.scope) report('/x-entity/scope', `the scope must be that of ${rowsOf.entity} (${parent.scope})`);
   const spec = model.schema['x-entity'] ?? {};
-  for (const keyword of ['softDelete', 'tree', 'code', 'lookupKeys', 'activeIf', 'routes', 'labelsForMembers']) {
+  for (const keyword of ['softDelete', 'tree', 'code', 'lookupKeys', 'activeIf', 'permanentIf', 'routes', 'labelsForMembers']) {
     if (keyword in spec) report(pointer('x-entity', keyword), `"${keyword}" does not apply to rows of another document`);
   }
   if (model.workflow) report('/x-workflow', 'rows of another document follow its approval; they have no workflow of their own');

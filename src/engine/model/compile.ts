@@ -440,6 +440,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     readOnly: spec.readOnly ?? false,
     rowsOf: spec.rowsOf && { entity: spec.rowsOf.entity, detail: spec.rowsOf.detail, parentFields: spec.rowsOf.parentFields ?? {} },
     activeIf: spec.activeIf,
+    permanentIf: spec.permanentIf,
     roles: spec.roles ?? [],
     routes: spec.routes ?? {},
     tree,

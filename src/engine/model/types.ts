@@ -310,6 +310,8 @@ export interface EntityModel {
   roles: readonly string[];
   /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */
   activeIf?: Predicate;
+  /** Which records are never removed (x-entity.permanentIf): the platform tenant. */
+  permanentIf?: Predicate;
   /** Extra paths under the API base (x-entity.routes): path -> the generic call it answers like. */
   routes: Readonly<Record<string, RouteAction>>;
   tree?: TreeModel;

@@ -626,6 +626,7 @@ export class EntityStore {
         params.values,
       );
       if (found.length !== ids.length) throw notFound(this.model.label);
+      await this.assertNotPermanent(tx, ids);
       await this.assertNotNeeded(tx, ids);
       await this.hooks.beforeRemove?.({ tx, actor: this.actor, ids });
       const now = nowText(this.ctx.timeZone);
@@ -641,6 +642,20 @@ export class EntityStore {
         await tx.query(`DELETE FROM ${q(this.model.table)} WHERE id = ANY($1::bigint[])`, [ids]);
       }
     });
+  }
+
+  /** None of `ids` is a record that is never removed (x-entity.permanentIf: the platform tenant). */
+  private async assertNotPermanent(tx: Queryable, ids: string[]) {
+    const { permanentIf, titleField } = this.model;
+    if (!permanentIf) return;
+    const params = new Params();
+    const name = titleField ? `t.${q(this.model.fieldMap[titleField].column)}` : 't.id';
+    const [kept] = await tx.query<{ name: string }>(
+      `SELECT ${name}::text AS name FROM ${q(this.model.table)} t
+        WHERE t.id = ANY(${params.add(ids)}::bigint[]) AND (${predicateSql(permanentIf, this.model, params, 't', {})}) LIMIT 1`,
+      params.values,
+    );
+    if (kept) throw new AppError(400, 'permanent', { name: kept.name });
   }
 
   /** Picked rows belong to the document their header selects (x-detail.pickFrom). */

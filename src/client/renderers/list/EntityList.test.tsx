@@ -283,6 +283,22 @@ describe('documents under approval', () => {
       expect(button(open, /删\s*除/).disabled).toBe(false);
     }
   });
+
+  it('offer no delete on a record that is never removed: the platform tenant (issue #25)', async () => {
+    const tenant = catalog().entities.tenant;
+    const http = createFakeHttp(catalog(), { rows: 3 });
+    const [platform, other] = http.tables.get('tenant')!;
+    Object.assign(platform, { tenantId: '000000', tenantName: '筑算平台' });
+    Object.assign(other, { tenantId: '123456', tenantName: '江北建设' });
+    showList(tenant, http);
+    await idle();
+    const button = (name: string, label: RegExp) =>
+      within(bodyRows().find((r) => r.textContent!.includes(name))!).getByRole('button', { name: label }) as HTMLButtonElement;
+    expect(button('筑算平台', /删\s*除/).disabled).toBe(true);
+    expect(button('筑算平台', /删\s*除/).title).toBe('筑算平台 不能删除');
+    expect(button('筑算平台', /编\s*辑/).disabled).toBe(false);
+    expect(button('江北建设', /删\s*除/).disabled).toBe(false);
+  });
 });
 
 describe('extensions of an entity', () => {

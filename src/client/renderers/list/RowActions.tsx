@@ -1,7 +1,9 @@
 // The buttons of one list row: view / edit / delete as the schema lists them (x-list rowActions)
 // and the user may press them, then the entity's extra row actions.
 import { useAtomValue } from 'jotai';
+import { t as engineT } from '../../../engine/i18n/messages.ts';
 import type { EntityModel, Lang } from '../../../engine/model/types.ts';
+import { matches } from '../../../engine/predicate/predicate.ts';
 import { approvalLock } from '../../../engine/workflow/lock.ts';
 import { renderWorkflowMessage } from '../../../engine/workflow/messages.ts';
 import { translate } from '../../i18n/useT.ts';
@@ -62,6 +64,14 @@ export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
   // a document under approval is shown, not changed: edit and delete say why they are off
   const lock = approvalLock(model, row);
   const lockedOut = (action: RowAction) => Boolean(lock) && action !== 'view';
+  // a record that is never removed (x-entity.permanentIf: the platform tenant) offers no delete
+  const permanent = model.permanentIf !== undefined && matches(model.permanentIf, row);
+  const kept = (action: RowAction) => permanent && action === 'delete';
+  const why = (action: RowAction) => {
+    if (lockedOut(action)) return renderWorkflowMessage(lock!, lang);
+    if (kept(action)) return engineT('permanent', lang, { name: String(row[model.titleField ?? 'id'] ?? '') });
+    return undefined;
+  };
   return (
     <span className="zs-grid-actions">
       {rowButtons(model, actions).map((action) => (
@@ -69,8 +79,8 @@ export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
           key={action}
           label={translate(lang, LABEL_KEYS[action])}
           danger={action === 'delete'}
-          disabled={actions.disabled(action) || lockedOut(action)}
-          title={lockedOut(action) ? renderWorkflowMessage(lock!, lang) : undefined}
+          disabled={actions.disabled(action) || lockedOut(action) || kept(action)}
+          title={why(action)}
           onClick={() => press(action)}
         />
       ))}
