@@ -50,7 +50,7 @@ function Providers({ children }: { children: ReactNode }) {
 
 // a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
 // and its first data), side by side, before the first render
-startPageLoad(window.location.pathname, window.location.search);
+void startPageLoad(window.location.pathname, window.location.search);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -178,36 +178,43 @@ let catalogLoaded: Promise<void> | undefined;
  * it has rendered, and the schema set was asked for only after that. Loading them side by side
  * takes a few hundred milliseconds off a page load. A module is loaded once, whoever asks first.
  */
-function preloadShell(page: Page) {
-  void page.preload?.().catch(() => undefined);
-  if (catalogLoaded !== undefined) return;
-  for (const load of [loadAntdProviders, loadCatalogGate, loadLayout]) void load().catch(() => undefined);
-  catalogLoaded = import('../renderers/catalog.ts').then(({ catalogReady, loadCatalog }) =>
-    catalogReady() ? undefined : loadCatalog(fetchSchemaSet),
-  );
-  catalogLoaded.catch(() => undefined); // the catalog gate asks again, and shows what went wrong
+function preloadShell(page: Page): Promise<unknown>[] {
+  const code: Promise<unknown>[] = [page.preload?.() ?? Promise.resolve()];
+  if (catalogLoaded === undefined) {
+    code.push(loadAntdProviders(), loadCatalogGate(), loadLayout());
+    const catalogCode = import('../renderers/catalog.ts');
+    code.push(catalogCode);
+    catalogLoaded = catalogCode.then(({ catalogReady, loadCatalog }) => (catalogReady() ? undefined : loadCatalog(fetchSchemaSet)));
+    catalogLoaded.catch(() => undefined); // the catalog gate asks again, and shows what went wrong
+  }
+  // a chunk that fails to load is asked for again by its lazy component, which shows the failure
+  for (const load of code) load.catch(() => undefined);
+  return code;
 }
 
 /**
- * A page load (the entry script, before the first render): a signed-in page inside the layout asks
+ * A page load (the entry script, before the first render; settles once the shell's and the page's
+ * code is in, whatever the requests are doing): a signed-in page inside the layout asks
  * side by side for the schema set, the menus and buttons (the stored ones show meanwhile: grants
  * changed since sign-in show after a reload), the shell's and the page's code, and, once its code and
  * the catalog are in, the page's first data. Nothing waits for the first render, nor for what it
  * does not need: the page's data does not wait for the shell to render, the menus not for the catalog.
  */
-export function startPageLoad(path: string, search: string) {
+export function startPageLoad(path: string, search: string): Promise<void> {
   const signedIn = appStore.get(userInfoAtom) !== null && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
   const resolved = resolve(path === '/' || path === '/wel' ? website.firstPage.path : path, appStore.get(menusAtom));
-  if (!signedIn || !(resolved.menu || resolved.route?.inLayout)) return;
+  if (!signedIn || !(resolved.menu || resolved.route?.inLayout)) return Promise.resolve();
   requestSchemaSet(SCHEMAS_URL);
   Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined); // a failure keeps what is stored; the client shows it
   const page = resolved.route?.page ?? EntityPage;
-  preloadShell(page);
-  if (!page.prefetch) return;
-  const params = resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params;
-  Promise.all([page.prefetch(), catalogLoaded])
-    .then(([prefetch]) => prefetch?.({ params, search, http: earlyHttp(directHttp) }))
-    .catch(() => undefined); // the page asks for itself, and shows what went wrong
+  const code = preloadShell(page);
+  if (page.prefetch) {
+    const params = resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params;
+    Promise.all([page.prefetch(), catalogLoaded])
+      .then(([prefetch]) => prefetch?.({ params, search, http: earlyHttp(directHttp) }))
+      .catch(() => undefined); // the page asks for itself, and shows what went wrong
+  }
+  return Promise.allSettled(code).then(() => undefined);
 }
 
 function Loading() {
@@ -248,7 +255,7 @@ export function AppRouter() {
   const inLayout = decision.kind !== 'redirect' && (resolved.menu !== undefined || resolved.route?.inLayout === true);
   const Page = resolved.route?.page ?? EntityPage;
   useEffect(() => {
-    if (inLayout) preloadShell(Page);
+    if (inLayout) void Promise.allSettled(preloadShell(Page));
   }, [inLayout, Page]);
 
   useEffect(() => {
