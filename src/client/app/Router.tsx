@@ -1,6 +1,7 @@
 // Routes and the guard applied on every navigation. Static pages are listed here; every
 // other page comes from the user's server menu (each menu path, and its /index child, opens the
-// list of the document type the menu names). Unknown paths go to /404.
+// list of the document type the menu names). A page the user is not granted goes to /403, a path
+// that is no page at all to /404 (pages/NoPage.tsx).
 import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { Redirect, useLocation } from 'wouter';
@@ -18,7 +19,7 @@ import {
   type MenuNode,
   type Tab,
 } from '../state/session.ts';
-import { pageMenus } from '../state/menus.ts';
+import { pageMenus, sameSpelling } from '../state/menus.ts';
 import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
 import { directHttp } from '../api/client.ts';
@@ -64,6 +65,7 @@ const loadCatalogGate = () => import('./CatalogGate.tsx');
 const Layout = lazy(lazyWithTimeout(loadLayout));
 const AntdProviders = lazy(lazyWithTimeout(loadAntdProviders));
 const CatalogGate = lazy(lazyWithTimeout(loadCatalogGate));
+const NoPage = lazy(lazyWithTimeout(() => import('../pages/NoPage.tsx')));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
 const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
@@ -153,15 +155,6 @@ export function resolve(path: string, menus: MenuNode[]): Resolved {
   const pages = pageMenus(menus);
   const menu = pages.find((m) => m.path === clean) ?? pages.find((m) => sameSpelling(m.path, clean));
   return { menu, params: {} };
-}
-
-/**
- * Menu paths spelled apart only in case and hyphens are one page: the platform's clients write
- * `/system/topmenu` where our earlier menus said `/system/topMenu`, and old bookmarks keep either.
- */
-function sameSpelling(a: string, b: string): boolean {
-  const plain = (p: string) => p.toLowerCase().replace(/-/g, '');
-  return plain(a) === plain(b);
 }
 
 function tabFor(path: string, r: Resolved): Tab {
@@ -270,7 +263,15 @@ export function AppRouter() {
   if (location === '/' || location === '/wel') return <Redirect to={website.firstPage.path} replace />;
   if (respelled) return <Redirect to={resolved.menu!.path} replace />;
   if (decision.kind === 'redirect') return <Loading />;
-  if (!resolved.route && !resolved.menu) return <Redirect to="/404" replace />;
+  if (!resolved.route && !resolved.menu)
+    return (
+      // whether the path is a page the user is not granted, or none at all, the catalog tells
+      <Suspense fallback={<Loading />}>
+        <CatalogGate>
+          <NoPage path={location} />
+        </CatalogGate>
+      </Suspense>
+    );
   const content = (
     <Suspense fallback={<Loading />}>
       <Page params={resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params} />
