@@ -30,7 +30,7 @@ import { registerQueryGuard } from './http/query-guard.ts';
 import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
 import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
 import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
-import { AUTH_PUBLIC_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
+import { AUTH_PUBLIC_PATHS, AUTH_SESSION_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
 import { loadSm2KeyPair } from './modules/auth/sm2.ts';
 import { unprefixedApi } from './http/unprefixed.ts';
 import { registerApiLog, REQUEST_LOG_SERIALIZERS } from './modules/log/api-log.ts';
@@ -41,7 +41,7 @@ import { registerDictionaryRoutes } from './modules/system/dictionary.ts';
 import { systemHooks } from './modules/system/hooks.ts';
 import { registerMenuRoutes } from './modules/system/menu.ts';
 import { ORGANIZATION_PUBLIC_PATHS, registerOrganizationRoutes } from './modules/system/organization.ts';
-import { registerUserRoutes, USER_PUBLIC_PATHS } from './modules/system/user.ts';
+import { registerUserRoutes, USER_PASSWORD_CHANGE_PATHS, USER_PUBLIC_PATHS } from './modules/system/user.ts';
 import {
   followMoves,
   migrateTenantDatabase,
@@ -318,6 +318,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerFileCookieAuth(app, catalog.entities.oss.api);
     registerAuth(app, tokens, {
       publicPaths: new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
+      passwordChangePaths: new Set([...AUTH_SESSION_PATHS, ...USER_PASSWORD_CHANGE_PATHS]),
       authorize: (actor, path) => access.checkApi(actor, path),
     });
     // about 1.5 MB: serialised once per schema set (code generation's install adds to it), not per request

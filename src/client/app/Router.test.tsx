@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 // A signed-in user who types the address of a page they are not granted is told they lack the
 // permission (403, 无权访问); an address that is no page at all still answers 404; a granted menu
-// opens its page.
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+// opens its page. A user signed in with the initial password opens nothing but its change.
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider as JotaiProvider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { appStore, langAtom, menusAtom, tokenAtom, userInfoAtom, type MenuNode, type UserInfo } from '../state/session.ts';
+import { authApi } from '../api/client.ts';
 import { AppRouter } from './Router.tsx';
 
 // the layout (header, menus, notifications) is not what is under test: its children show as they are
@@ -36,6 +37,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  vi.restoreAllMocks();
   appStore.set(userInfoAtom, null);
   appStore.set(menusAtom, []);
   appStore.set(langAtom, 'zh');
@@ -44,7 +46,8 @@ afterEach(() => {
 describe('a page the user may not open', () => {
   it('answers 403 for a page that exists but is not granted, in Chinese and English', async () => {
     const memory = open('/system/user');
-    expect(await screen.findByText('抱歉,你无权访问该页面')).toBeTruthy();
+    // the first render loads the pages' code (lazy chunks)
+    expect(await screen.findByText('抱歉,你无权访问该页面', undefined, { timeout: 15_000 })).toBeTruthy();
     expect(memory.history.at(-1)).toBe('/403');
     cleanup();
 
@@ -63,5 +66,31 @@ describe('a page the user may not open', () => {
     open('/cost-master/project');
     expect(await screen.findByText('list of /cost-master/project')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('抱歉,你无权访问该页面')).toBeNull());
+  });
+});
+
+describe('a user signed in with the initial password', () => {
+  it('opens only the password change, and signs in again once it is made', async () => {
+    appStore.set(userInfoAtom, { ...clerk, must_change_password: true });
+    const updatePassword = vi.spyOn(authApi, 'updatePassword').mockResolvedValue(undefined as never);
+    // the login page it ends on asks for these
+    vi.spyOn(authApi, 'captcha').mockResolvedValue({ key: 'k', image: 'data:image/svg+xml;base64,PHN2Zy8+' });
+    vi.spyOn(authApi, 'tenantInfo').mockResolvedValue({});
+    const memory = open('/cost-master/project');
+    expect(await screen.findByText(/账号 clerk 正在使用初始密码或被重置的密码/, undefined, { timeout: 15_000 })).toBeTruthy();
+    expect(memory.history.at(-1)).toBe('/password');
+    expect(screen.queryByText('list of /cost-master/project')).toBeNull();
+
+    const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    type('原密码', '123456');
+    type('新密码', 'Clerk#2026');
+    type('确认密码', 'Clerk#2026');
+    fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+    expect(await screen.findByText('密码已修改,请用新密码重新登录')).toBeTruthy();
+    expect(updatePassword).toHaveBeenCalledWith('123456', 'Clerk#2026', 'Clerk#2026');
+
+    fireEvent.click(screen.getByRole('button', { name: '重新登录' }));
+    await waitFor(() => expect(memory.history.at(-1)).toBe('/login'));
+    expect(appStore.get(userInfoAtom)).toBeNull();
   });
 });

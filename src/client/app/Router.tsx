@@ -56,6 +56,7 @@ const page = (loader: () => Promise<PageModule>): Page =>
 // add a round trip before the form shows
 const Login: Page = LoginPage;
 const Lock = page(() => import('../pages/Lock.tsx'));
+const ChangePassword = page(() => import('../pages/ChangePassword.tsx'));
 const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={403} /> })));
 const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
 const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
@@ -83,6 +84,7 @@ const processPage = (name: 'StartFormPage' | 'HandlePage' | 'DetailPage') =>
 export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/login', meta: { isAuth: false, isTab: false, title: 'title.login' }, page: Login, inLayout: false },
   { path: '/lock', meta: { isTab: false, title: 'title.lock' }, page: Lock, inLayout: false },
+  { path: '/password', meta: { isTab: false, title: 'title.password' }, page: ChangePassword, inLayout: false },
   { path: '/403', meta: { isAuth: false, isTab: false, title: 'title.403' }, page: ErrorPage403, inLayout: false },
   { path: '/404', meta: { isAuth: false, isTab: false, title: 'title.404' }, page: ErrorPage404, inLayout: false },
   { path: '/500', meta: { isAuth: false, isTab: false, title: 'title.500' }, page: ErrorPage500, inLayout: false },
@@ -194,7 +196,9 @@ function preloadShell(page: Page): Promise<unknown>[] {
  * does not need: the page's data does not wait for the shell to render, the menus not for the catalog.
  */
 export function startPageLoad(path: string, search: string): Promise<void> {
-  const signedIn = appStore.get(userInfoAtom) !== null && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
+  const user = appStore.get(userInfoAtom);
+  // a user who must change the password first opens nothing else (the guard sends them there)
+  const signedIn = user !== null && !user.must_change_password && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
   const resolved = resolve(path === '/' || path === '/wel' ? website.firstPage.path : path, appStore.get(menusAtom));
   if (!signedIn || !(resolved.menu || resolved.route?.inLayout)) return Promise.resolve();
   requestSchemaSet(SCHEMAS_URL);
@@ -227,7 +231,14 @@ export function AppRouter() {
   // another spelling of a menu's path: it is taken to the menu's own (one tab, the menu highlighted)
   const respelled = resolved.menu !== undefined && location.replace(/\/index$/, '') !== resolved.menu.path;
   const meta: RouteMeta = resolved.route?.meta ?? {};
-  const decision = guard({ path: location, meta, loggedIn: userInfo !== null, token, locked: lock !== null });
+  const decision = guard({
+    path: location,
+    meta,
+    loggedIn: userInfo !== null,
+    token,
+    locked: lock !== null,
+    mustChangePassword: userInfo?.must_change_password === true,
+  });
 
   useEffect(() => {
     if (decision.kind === 'redirect') {

@@ -18,6 +18,14 @@ describe('navigation guard', () => {
     expect(guard({ ...base, loggedIn: false, token: '' })).toEqual({ kind: 'redirect', to: '/login' });
     expect(guard({ ...base, loggedIn: false, token: '', path: '/404', meta: { isAuth: false } })).toEqual({ kind: 'allow', addTab: false });
   });
+  it('sends a user who must change the initial password to the change, and nowhere else', () => {
+    const forced = { ...base, mustChangePassword: true };
+    expect(guard(forced)).toEqual({ kind: 'redirect', to: '/password' });
+    expect(guard({ ...forced, path: '/system/user' })).toEqual({ kind: 'redirect', to: '/password' });
+    expect(guard({ ...forced, path: '/password', meta: { isTab: false } })).toEqual({ kind: 'allow', addTab: false });
+    // once changed (or never needed) the page is left for home
+    expect(guard({ ...base, path: '/password', meta: { isTab: false } })).toEqual({ kind: 'redirect', to: '/' });
+  });
   it('makes each visited route a tab unless marked non-tab', () => {
     expect(guard(base)).toEqual({ kind: 'allow', addTab: true });
     expect(guard({ ...base, meta: { isTab: false } })).toEqual({ kind: 'allow', addTab: false });

@@ -18,16 +18,21 @@ export interface GuardState {
   /** The access token cookie. */
   token: string;
   locked: boolean;
+  /** Signed in with the initial (or a reset) password: only the password change opens. */
+  mustChangePassword?: boolean;
 }
 
 export type GuardDecision = { kind: 'allow'; addTab: boolean } | { kind: 'redirect'; to: string; delayMs?: number; logout?: boolean };
 
 export const LOCK_PATH = '/lock';
 export const LOGIN_PATH = '/login';
+export const PASSWORD_PATH = '/password';
 
 export function guard(s: GuardState): GuardDecision {
   if (s.loggedIn && !s.token) return { kind: 'redirect', to: LOGIN_PATH, logout: true };
   if (s.loggedIn) {
+    if (s.mustChangePassword) return s.path === PASSWORD_PATH ? { kind: 'allow', addTab: false } : { kind: 'redirect', to: PASSWORD_PATH };
+    if (s.path === PASSWORD_PATH) return { kind: 'redirect', to: '/' };
     if (s.locked && s.path !== LOCK_PATH) return { kind: 'redirect', to: LOCK_PATH, delayMs: 100 };
     if (s.path === LOGIN_PATH) return { kind: 'redirect', to: '/' };
     return { kind: 'allow', addTab: s.meta.isTab !== false && s.meta.isAuth !== false };

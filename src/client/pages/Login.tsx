@@ -10,6 +10,7 @@ import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
 import { ApiError } from '../api/http.ts';
 import { loadSession } from '../app/bootstrap.ts';
+import { PASSWORD_PATH } from '../app/guard.ts';
 import { website } from '../app/website.ts';
 import { useT } from '../i18n/useT.ts';
 import { langAtom, startSession, type Lang } from '../state/session.ts';
@@ -94,6 +95,8 @@ export default function Login() {
         captchaCode: values.code,
       });
       startSession(info);
+      // the initial (or a reset) password is changed before anything else loads
+      if (info.must_change_password) return navigate(PASSWORD_PATH);
       await loadSession();
       navigate(website.firstPage.path);
     } catch (err) {

@@ -102,7 +102,8 @@ function InfoForm() {
   );
 }
 
-function PasswordForm() {
+/** The password change (old, new, confirmation); `onChanged` runs once the server took it. */
+export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm();
@@ -113,8 +114,9 @@ function PasswordForm() {
       style={{ maxWidth: 480 }}
       onFinish={async (v) => {
         await authApi.updatePassword(v.oldPassword, v.newPassword, v.newPassword1);
-        void message.success(t('common.saved'));
         form.resetFields();
+        if (onChanged) onChanged();
+        else void message.success(t('common.saved'));
       }}
     >
       <Form.Item name="oldPassword" label={t('info.oldPassword')} rules={[{ required: true }]}>

@@ -21,6 +21,8 @@ export interface UserInfo {
   refresh_token: string;
   token_type: string;
   expires_in: number;
+  /** Signed in with the initial (or a reset) password: nothing opens before it is changed (ours, not the platform's). */
+  must_change_password?: boolean;
 }
 
 export interface MenuNode {

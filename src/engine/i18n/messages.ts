@@ -156,6 +156,12 @@ export const messages = {
   registerClosed: { zh: '系统未开放注册', en: 'Registration is closed' },
   passwordMismatch: { zh: '两次输入的密码不一致', en: 'The two passwords entered do not match' },
   oldPasswordWrong: { zh: '原密码不正确', en: 'The old password is wrong' },
+  passwordChangeRequired: {
+    zh: '请先修改初始密码,修改后才能继续使用系统',
+    en: 'Change your initial password first; the system opens once it is changed',
+  },
+  passwordUnchanged: { zh: '新密码不能与原密码相同', en: 'The new password must differ from the old one' },
+  passwordIsInitial: { zh: '新密码不能是初始密码', en: 'The new password cannot be the initial password' },
   passwordFormat: { zh: '请填写原密码、新密码和确认密码', en: 'Enter the old password, the new one and its confirmation' },
   accountQuota: { zh: '租户账号额度已用完', en: 'The tenant has used up its account quota' },
   notSupportedYet: { zh: '{feature}暂不支持', en: '{feature} is not supported yet' },

@@ -2,7 +2,9 @@
 // The verified claims become request.actor, which is all the data layer trusts; then the API scope
 // rules are checked for the path. A file download the browser opens itself (window.open) cannot
 // send the header: a GET route that declares `config: DOWNLOAD` also takes the token from the query
-// parameter `blade-auth`, as the platform's clients send it there; no other route does.
+// parameter `blade-auth`, as the platform's clients send it there; no other route does. A token
+// of a user who must change the password first (claim zs_password_change) opens only the routes
+// that change needs (the user's own info, the change, sign-out): anything else answers 403.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pickLang } from '../../engine/i18n/messages.ts';
 import type { Actor } from '../db/store.ts';
@@ -78,6 +80,8 @@ export function routedPath(url: string): string | undefined {
 export interface AuthOptions {
   /** Paths answered without a token. */
   publicPaths: ReadonlySet<string>;
+  /** Paths open to a user who must change the password before anything else. */
+  passwordChangePaths?: ReadonlySet<string>;
   /** Further checks once the caller is known (API scopes). */
   authorize?: (actor: Actor, path: string) => Promise<void>;
 }
@@ -101,12 +105,15 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, options
     // the header wins; the query parameter counts only on a download route
     const token = bearerToken(request.headers['blade-auth']) ?? queryToken(request);
     if (!token) throw new AppError(401, 'tokenMissing');
+    let claims: Claims;
     try {
-      request.actor = actorFromClaims(await tokens.verify(token), request.lang);
+      claims = await tokens.verify(token);
     } catch (err) {
       if (err instanceof TokenError) throw new AppError(401, 'unauthorized');
       throw err;
     }
+    if (claims.zs_password_change && !options.passwordChangePaths?.has(route ?? path)) throw new AppError(403, 'passwordChangeRequired');
+    request.actor = actorFromClaims(claims, request.lang);
     await options.authorize?.(request.actor, path);
   });
 }

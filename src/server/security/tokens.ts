@@ -31,6 +31,8 @@ export interface Claims {
   user_name?: string;
   real_name?: string;
   client_id?: string;
+  /** The user signed in with a password someone else knows: only changing it is open (http/auth.ts). */
+  zs_password_change?: boolean;
   /** The user's token generation when it was signed (set by sign()). */
   gen?: number;
 }

@@ -10,6 +10,11 @@
 // ZS_LOGIN_LIMIT_ACCOUNT failures from all addresses for an address that has not signed in to the
 // account in the last 30 days, the password grant needs a valid captcha too (`captcha_required`);
 // the right password still signs in, with the captcha there and without it everywhere else.
+//
+// A password someone else knows must be changed before anything else: the initial password (of a
+// new tenant's admin, of an imported account, after a reset, or typed at sign-in while it is the
+// tenant's account.initPassword) marks the credential `must_change`. Its tokens carry
+// `zs_password_change` and open only what changing it needs (http/auth.ts); the change clears it.
 import { randomUUID } from 'node:crypto';
 import type { MessageKey } from '../../../engine/i18n/messages.ts';
 import type { EntityCatalog } from '../../../engine/model/types.ts';
@@ -17,7 +22,7 @@ import { nowText } from '../../clock.ts';
 import type { Db, Queryable, Row } from '../../db/db.ts';
 import { q, selectList, toRecord } from '../../db/sql.ts';
 import { PLATFORM_TENANT } from '../../db/store.ts';
-import { hashPassword, randomToken, tokenDigest, verifyPassword } from '../../security/passwords.ts';
+import { clientHash, hashPassword, randomToken, tokenDigest, verifyPassword } from '../../security/passwords.ts';
 import type { Claims, TokenService } from '../../security/tokens.ts';
 import { PARAMS, readParam } from '../system/params.ts';
 import { checkCaptcha } from './captcha.ts';
@@ -26,6 +31,7 @@ export const IDENTITY_DDL = `
 CREATE TABLE IF NOT EXISTS zs_credential (
   subject varchar(16) NOT NULL, subject_id bigint NOT NULL, hash text NOT NULL,
   fail_count integer NOT NULL DEFAULT 0, locked_until timestamptz, PRIMARY KEY (subject, subject_id));
+ALTER TABLE zs_credential ADD COLUMN IF NOT EXISTS must_change boolean NOT NULL DEFAULT false;
 CREATE TABLE IF NOT EXISTS zs_refresh_token (
   token_hash varchar(64) PRIMARY KEY, user_id bigint NOT NULL, tenant_id varchar(12) NOT NULL, client_id varchar(48) NOT NULL,
   dept_id varchar(1000), role_id varchar(1000), expires_at timestamptz NOT NULL, revoked boolean NOT NULL DEFAULT false);
@@ -117,13 +123,36 @@ export class IdentityService {
 
   // ---- credentials ----
 
-  async setCredential(tx: Queryable, subject: 'user' | 'client', id: string, secret: string) {
+  /** Stores a secret's hash; `mustChange`: a password someone else knows, to be changed at the next sign-in. */
+  async setCredential(tx: Queryable, subject: 'user' | 'client', id: string, secret: string, { mustChange = false } = {}) {
     const hash = await hashPassword(secret);
     await tx.query(
-      `INSERT INTO zs_credential (subject, subject_id, hash) VALUES ($1, $2, $3)
-       ON CONFLICT (subject, subject_id) DO UPDATE SET hash = EXCLUDED.hash, fail_count = 0, locked_until = NULL`,
-      [subject, id, hash],
+      `INSERT INTO zs_credential (subject, subject_id, hash, must_change) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (subject, subject_id) DO UPDATE SET hash = EXCLUDED.hash, must_change = EXCLUDED.must_change, fail_count = 0, locked_until = NULL`,
+      [subject, id, hash, mustChange],
     );
+  }
+
+  /** The tenant's initial password (account.initPassword) as the client sends it (md5), or undefined when there is none. */
+  async initialPassword(db: Queryable, tenantId: string): Promise<string | undefined> {
+    const initial = await readParam(db, this.catalog, tenantId, PARAMS.initPassword, '');
+    return initial ? clientHash(initial) : undefined;
+  }
+
+  /**
+   * Whether the user must change the password before anything else: it was set to the initial
+   * password (or by an administrator's reset), or the one just typed is the tenant's initial
+   * password, which is then recorded (a refreshed token keeps the duty until the change).
+   */
+  private async mustChangePassword(tenantId: string, userId: string, typed?: string): Promise<boolean> {
+    const [row] = await this.db.query<{ must_change: boolean }>(
+      `SELECT must_change FROM zs_credential WHERE subject = 'user' AND subject_id = $1`,
+      [userId],
+    );
+    if (row?.must_change) return true;
+    if (typed === undefined || typed !== (await this.initialPassword(this.db, tenantId))) return false;
+    await this.db.query(`UPDATE zs_credential SET must_change = true WHERE subject = 'user' AND subject_id = $1`, [userId]);
+    return true;
   }
 
   async checkCredential(subject: 'user' | 'client', id: string, secret: string): Promise<boolean> {
@@ -197,7 +226,8 @@ export class IdentityService {
       if (!(await checkCaptcha(this.db, req.captchaKey, req.captchaCode))) throw new LoginError(400, 'access_denied', 'captchaWrong');
     }
     const user = await this.checkPassword(key, req.password ?? '');
-    return this.issue(req, user, req.deptId, req.roleId);
+    const mustChange = await this.mustChangePassword(req.tenantId, String(user.id), req.password);
+    return this.issue(req, user, req.deptId, req.roleId, mustChange);
   }
 
   private async checkTenant(tenantId: string) {
@@ -325,6 +355,7 @@ export class IdentityService {
       user,
       req.deptId || row.dept_id || undefined,
       req.roleId || row.role_id || undefined,
+      await this.mustChangePassword(row.tenant_id, row.user_id),
     );
   }
 
@@ -337,7 +368,7 @@ export class IdentityService {
     return wanted.length ? wanted : all;
   }
 
-  private async issue(req: TokenRequest, user: Row, deptChoice?: string, roleChoice?: string): Promise<TokenResponse> {
+  private async issue(req: TokenRequest, user: Row, deptChoice?: string, roleChoice?: string, mustChange = false): Promise<TokenResponse> {
     const split = (v: unknown) =>
       String(v ?? '')
         .split(',')
@@ -359,6 +390,7 @@ export class IdentityService {
       user_name: String(user.account),
       real_name: String(user.realName ?? ''),
       client_id: req.client.clientId,
+      ...(mustChange ? { zs_password_change: true } : {}),
     };
     const accessToken = await this.tokens.sign(claims, req.client.accessTokenValidity);
     const refreshToken = randomToken();
@@ -397,6 +429,8 @@ export class IdentityService {
       avatar: user.avatar ?? '',
       detail: { type: 'web' },
       license: 'powered by zhusuan',
+      // ours: the client opens nothing but the password change until it is made
+      must_change_password: mustChange,
     };
   }
 }

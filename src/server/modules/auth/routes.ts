@@ -26,6 +26,14 @@ export const AUTH_PUBLIC_PATHS = [
   '/api/blade-auth/public-key',
 ];
 
+/** Sign-out and who is signed in: open also to a user who must change the password first. */
+export const AUTH_SESSION_PATHS = [
+  '/api/blade-auth/oauth/logout',
+  '/api/blade-auth/logout',
+  '/api/blade-auth/oauth/user-info',
+  '/api/blade-auth/oauth/client-logs',
+];
+
 type Params = Record<string, string | undefined>;
 
 export interface AuthRouteOptions {

@@ -87,5 +87,6 @@ function authInfo(token: TokenResponse): Record<string, unknown> {
     avatar: token.avatar,
     clientId: token.client_id,
     license: token.license,
+    mustChangePassword: token.must_change_password,
   };
 }

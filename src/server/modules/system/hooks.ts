@@ -123,8 +123,13 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
           if (n >= tenant.quota) throw new AppError(400, 'accountQuota');
         }
       },
-      async afterWrite({ tx, id, body, creating }) {
-        if (creating && typeof body.password === 'string') await identity.setCredential(tx, 'user', id, clientHash(body.password));
+      async afterWrite({ tx, actor, id, body, creating }) {
+        if (creating && typeof body.password === 'string') {
+          // an account given the initial password (a new tenant's admin, an import) changes it at the first sign-in
+          const password = clientHash(body.password);
+          const mustChange = password === (await identity.initialPassword(tx, actor.tenantId));
+          await identity.setCredential(tx, 'user', id, password, { mustChange });
+        }
         if (!creating) await access.invalidate(tx);
       },
       async beforeRemove({ tx, ids }) {

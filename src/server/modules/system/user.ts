@@ -27,6 +27,9 @@ type Query = Record<string, string | undefined>;
 
 export const USER_PUBLIC_PATHS = ['/api/blade-system/user/register-guest'];
 
+/** What a user who must change the initial password may call before: their own info and the change. */
+export const USER_PASSWORD_CHANGE_PATHS = ['/api/blade-system/user/info', '/api/blade-system/user/update-password'];
+
 const PROFILE_FIELDS = ['avatar', 'name', 'realName', 'email', 'phone', 'birthday', 'sex'];
 
 export interface UserRouteOptions {
@@ -107,6 +110,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     // open-source client sends the passwords themselves, hashed here the same way
     const hashed = (password: string) => (isClientHash(password) ? password : clientHash(password));
     if (!(await identity.checkCredential('user', actor.userId, hashed(oldPassword)))) throw badRequest('oldPasswordWrong');
+    // a password someone else knows is no change: the old one again, or the tenant's initial one
+    if (hashed(newPassword) === hashed(oldPassword)) throw badRequest('passwordUnchanged');
+    if (hashed(newPassword) === (await identity.initialPassword(ctx.db, actor.tenantId))) throw badRequest('passwordIsInitial');
     await ctx.db.transaction(async (tx) => {
       await identity.setCredential(tx, 'user', actor.userId, hashed(newPassword));
       await identity.revokeUsers(tx, [actor.userId]);
@@ -129,7 +135,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     const initial = await readParam(ctx.db, ctx.catalog, actor.tenantId, PARAMS.initPassword, '');
     if (!initial) throw badRequest('missingParam', { param: PARAMS.initPassword });
     await ctx.db.transaction(async (tx) => {
-      for (const id of ids) await identity.setCredential(tx, 'user', id, clientHash(initial));
+      for (const id of ids) await identity.setCredential(tx, 'user', id, clientHash(initial), { mustChange: true });
       await identity.revokeUsers(tx, ids);
     });
     return ok(request);
