@@ -124,9 +124,10 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       for (const row of logged) expect(String(row.params)).not.toContain(PASSWORD);
     });
 
-    it("refuses anything but a plain PostgreSQL URL, in the caller's language, storing nothing", async () => {
+    it("refuses anything but a plain PostgreSQL or MySQL URL, in the caller's language, storing nothing", async () => {
       for (const url of [
-        'mysql://root:x@127.0.0.1/db',
+        'jdbc:oracle:thin:@127.0.0.1:1521:orcl',
+        'mysql://root:x@127.0.0.1/db?socketPath=/tmp/mysql.sock',
         `postgres://u:p@127.0.0.1/db?host=${BLACKHOLE}`,
         'postgres://127.0.0.1/db',
         'postgres://u@127.0.0.1/',
@@ -180,6 +181,7 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       const tested = await admin.post(`${DEV}/datasource/test`, undefined, { id: saved.body.data.id });
       expect(tested.body.code).toBe(200);
       expect(tested.body.data.serverVersion).toMatch(/^\d+/);
+      expect(tested.body.data.product).toBe('PostgreSQL');
       const tables = await admin.get(`${DEV}/model/table-list`, { datasourceId: saved.body.data.id });
       expect(Array.isArray(tables.body.data)).toBe(true);
     });

@@ -261,11 +261,23 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     expect(JSON.stringify(saved)).not.toContain('blade-pass');
     const inUrl = await save({ name: '旧平台库二', url: 'jdbc:postgresql://127.0.0.1/blade2?user=reader&password=p' });
     expect(inUrl).toMatchObject({ code: 200, data: { port: 5432, databaseName: 'blade2', username: 'reader' } });
+    const mysql = await save({
+      name: '旧库三',
+      url: 'jdbc:mysql://127.0.0.1:3306/blade?useSSL=false',
+      username: 'root',
+      driverClass: 'com.mysql.cj.jdbc.Driver',
+    });
+    expect(mysql).toMatchObject({ code: 200, data: { driverClass: 'com.mysql.cj.jdbc.Driver', port: 3306, databaseName: 'blade' } });
     // an engine we do not connect to is refused in the caller's language, and nothing is kept
-    const mysql = await save({ name: '旧库三', url: 'jdbc:mysql://127.0.0.1:3306/blade', username: 'root' });
-    expect(mysql).toMatchObject({ code: 400, success: false });
-    expect(mysql.msg).toBe('连接地址的格式不正确');
-    expect(await server.db.query(`SELECT 1 FROM blade_datasource WHERE name = '旧库三'`)).toEqual([]);
+    const oracle = await save({
+      name: '旧库四',
+      url: 'jdbc:oracle:thin:@127.0.0.1:1521:orcl',
+      username: 'root',
+      driverClass: 'oracle.jdbc.OracleDriver',
+    });
+    expect(oracle).toMatchObject({ code: 400, success: false });
+    expect(oracle.msg).toContain('连接地址的格式不正确');
+    expect(await server.db.query(`SELECT 1 FROM blade_datasource WHERE name = '旧库四'`)).toEqual([]);
   });
 
   it('creates a department from a form that has no category (a department, by default)', async () => {

@@ -21,10 +21,16 @@ afterEach(cleanup);
 
 describe('测试连接 of a data source', () => {
   it('tests the stored settings by id and shows the server version, without a toast', async () => {
-    const http = answering(async () => ({ name: '成本库', serverVersion: '16.4' }) as never);
+    const http = answering(async () => ({ name: '成本库', product: 'PostgreSQL', serverVersion: '16.4' }) as never);
     renderWithApi(<DatasourceTestDialog model={datasource()} rows={[row]} onClose={() => undefined} />, { http });
     expect(await screen.findByText('连接成功:成本库(PostgreSQL 16.4)')).toBeTruthy();
     expect(http.post).toHaveBeenCalledWith('/api/blade-develop/datasource/test', undefined, { searchParams: { id: '7001' }, silent: true });
+  });
+
+  it('names MySQL and MariaDB servers as what they are', async () => {
+    const http = answering(async () => ({ name: '旧平台库', product: 'MariaDB', serverVersion: '10.11.19-MariaDB' }) as never);
+    renderWithApi(<DatasourceTestDialog model={datasource()} rows={[row]} onClose={() => undefined} />, { http, lang: 'en' });
+    expect(await screen.findByText('Connected: 旧平台库 (MariaDB 10.11.19-MariaDB)')).toBeTruthy();
   });
 
   it('shows the refusal as the server words it, in English for an English user', async () => {

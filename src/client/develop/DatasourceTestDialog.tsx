@@ -1,6 +1,7 @@
 // 测试连接 on a saved data source: POST datasource/test connects with the stored settings and
-// answers the server's version. The server refuses a host outside its allow-list before any socket
-// opens; the refusal, like any connection error, is shown here in the user's language as it says it.
+// answers the server's product (PostgreSQL, MySQL, MariaDB) and version. The server refuses a host
+// outside its allow-list before any socket opens; the refusal, like any connection error, is shown
+// here in the user's language as it says it.
 import { Button, Modal, Result, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { ActionDialogProps } from '../renderers/extensions.ts';
@@ -9,6 +10,8 @@ import { useT } from '../i18n/useT.ts';
 
 interface Tested {
   name: string;
+  /** PostgreSQL, MySQL or MariaDB. */
+  product: string;
   serverVersion: string;
 }
 
@@ -38,7 +41,10 @@ export default function DatasourceTestDialog({ model, rows, onClose }: ActionDia
         </Spin>
       )}
       {test.isSuccess && (
-        <Result status="success" title={t('develop.connected', { name: test.data.name, version: test.data.serverVersion })} />
+        <Result
+          status="success"
+          title={t('develop.connected', { name: test.data.name, product: test.data.product, version: test.data.serverVersion })}
+        />
       )}
       {test.isError && <Result status="error" title={t('develop.connectFailed')} subTitle={(test.error as Error).message} />}
     </Modal>

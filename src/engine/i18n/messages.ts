@@ -229,8 +229,12 @@ export const messages = {
   },
   // low-code tooling (/api/blade-develop)
   datasourceUrl: {
-    zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库 或 jdbc:postgresql://主机:端口/数据库 的形式',
-    en: 'The connection URL must look like postgres://user:password@host:port/database or jdbc:postgresql://host:port/database',
+    zh: '连接地址须为 postgres://用户:密码@主机:端口/数据库、mysql://用户:密码@主机:端口/数据库 或 jdbc:postgresql://、jdbc:mysql://、jdbc:mariadb://主机:端口/数据库 的形式',
+    en: 'The connection URL must look like postgres://user:password@host:port/database, mysql://user:password@host:port/database or jdbc:postgresql://, jdbc:mysql://, jdbc:mariadb://host:port/database',
+  },
+  datasourceDriverMismatch: {
+    zh: '驱动 {driver} 与连接地址的数据库类型不符',
+    en: "Driver {driver} does not match the connection URL's kind of database",
   },
   datasourceIncomplete: { zh: '请填写连接地址,或主机、数据库和用户名', en: 'Give a connection URL, or the host, database and user' },
   datasourceHostRefused: {
@@ -267,6 +271,10 @@ export const messages = {
   tenantDatabaseNeedsPostgres: {
     zh: '租户独立数据库需要主数据库为 PostgreSQL(设置 DATABASE_URL),内嵌数据库不支持',
     en: 'Tenants on their own databases need a PostgreSQL main database (DATABASE_URL); the embedded database does not support them',
+  },
+  tenantDatabaseNotPostgres: {
+    zh: '数据源 {name} 不是 PostgreSQL 数据库,租户独立数据库只能使用 PostgreSQL',
+    en: 'Data source {name} is not a PostgreSQL database: tenants can only have their own database on PostgreSQL',
   },
   tenantDatabasePlatform: { zh: '平台租户的数据只能保存在主数据库', en: "The platform tenant's data stays on the main database" },
   tenantDatabaseSame: { zh: '租户 {tenantId} 的数据已在该数据库中', en: 'Tenant {tenantId} already has its data on that database' },

@@ -31,7 +31,7 @@ import { createEntityMenu, menuRows } from '../../seed/seed.ts';
 import { inTransaction } from '../flow/tx.ts';
 import { readConnection, withConnection, type ConnectionGuard } from './datasource.ts';
 import { generateSchema, type GeneratedSchema, type PrototypeRow } from './generate.ts';
-import { listTables, proposeFields, type ReadQuery } from './introspect.ts';
+import { listTables, productOf, proposeFields, serverVersion, type SourceDb } from './introspect.ts';
 import type { PlatformAddresses } from './outgoing.ts';
 import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { LateRoutes } from './late-routes.ts';
@@ -97,34 +97,28 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     log: (detail, message) => request.log.warn(detail, message),
   });
 
-  /** Runs `work` with a reader of the data source's database, or of the application's own. */
+  /** Runs `work` on the data source's database, or on the application's own. */
   async function readDatabase<T>(
     request: FastifyRequest,
     actor: Actor,
     datasourceId: string | undefined,
-    work: (read: ReadQuery) => Promise<T>,
+    work: (db: SourceDb) => Promise<T>,
   ): Promise<T> {
     if (!datasourceId) {
       // the application's own tables are every tenant's business: the platform tenant's alone
       if (actor.tenantId !== PLATFORM_TENANT) throw new AppError(400, 'developMainDatabase');
-      return work((sql, params) => ctx.db.query(sql, params));
+      return work({ engine: 'postgresql', read: (sql, params) => ctx.db.query(sql, params) });
     }
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(datasourceId, 'datasourceId'));
-    return withConnection(connection, guardOf(request, actor), (client) =>
-      work(async (sql, params) => (await client.query(sql, params)).rows),
-    );
+    return withConnection(connection, guardOf(request, actor), work);
   }
 
   app.post(`${entity('datasource').api}/test`, async (request) => {
     const actor = actorOf(request);
     await ctx.access.checkButton(actor, 'datasource_test');
     const connection = await readConnection(ctx.db, options.box, entity('datasource').table, actor, parseId(queryOf(request).id));
-    const version = await withConnection(
-      connection,
-      guardOf(request, actor),
-      async (client) => (await client.query('SHOW server_version')).rows[0].server_version,
-    );
-    return ok(request, { name: connection.name, serverVersion: String(version) });
+    const version = await withConnection(connection, guardOf(request, actor), serverVersion);
+    return ok(request, { name: connection.name, product: productOf(connection.engine, version), serverVersion: version });
   });
 
   app.get(`${entity('model').api}/table-list`, async (request) => {
@@ -144,7 +138,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
       datasourceId = model.datasourceId ? String(model.datasourceId) : undefined;
     }
     if (!tableName) throw new AppError(400, 'missingParam', { param: 'tableName' });
-    const fields = await readDatabase(request, actor, datasourceId || undefined, (read) => proposeFields(read, tableName!));
+    const fields = await readDatabase(request, actor, datasourceId || undefined, (db) => proposeFields(db, tableName!));
     if (!fields) throw new AppError(400, 'developTableNotFound', { table: tableName });
     return ok(request, { tableName, fields });
   });

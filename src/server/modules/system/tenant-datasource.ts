@@ -45,6 +45,8 @@ export async function platformConnection(
   datasourceId: string,
 ): Promise<TenantConnection> {
   const c = await readConnection(main, box, q(catalog.entities.datasource.table), PLATFORM_ACTOR, datasourceId);
+  // the tenant's tables are PostgreSQL's (the same SQL as the main database's)
+  if (c.engine !== 'postgresql') throw new AppError(400, 'tenantDatabaseNotPostgres', { name: c.name });
   if (!isAllowedHost(c.host, allowedHosts)) throw new AppError(400, 'datasourceHostRefused', { host: c.host });
   return c;
 }
