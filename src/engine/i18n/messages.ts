@@ -105,6 +105,7 @@ export const messages = {
   enum: { zh: '{field}的值不在可选范围内', en: '{field} has a value that is not allowed' },
   minItems: { zh: '{field}至少需要{limit}行', en: '{field} needs at least {limit} row(s)' },
   maxItems: { zh: '{field}最多{limit}行', en: '{field} allows at most {limit} row(s)' },
+  tooManyRefs: { zh: '{field}最多可选{limit}项,提交了{count}项', en: '{field} allows at most {limit} item(s), {count} were sent' },
   invalid: { zh: '{field}的值无效', en: '{field} is invalid' },
   dictValue: { zh: '{field}的值 {value} 不在字典 {code} 中', en: '{field}: {value} is not an entry of dictionary {code}' },
   refMissing: { zh: '{field}引用的记录不存在: {value}', en: '{field} refers to a record that does not exist: {value}' },

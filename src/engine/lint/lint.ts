@@ -26,6 +26,11 @@ export function lintCatalog(entities: Record<string, EntityModel>, dictionaries:
     if (!model.rowsOf) claim(tables, model.table, key, report, '/x-entity/table', 'table');
     claim(apis, model.api, key, report, '/x-entity/api', 'API base');
     for (const d of model.details) claim(tables, d.table, key, report, pointer('properties', d.name, 'x-detail', 'table'), 'table');
+    for (const f of model.fields.filter((x) => x.link)) {
+      const at = pointer('properties', f.name, 'x-db', 'link');
+      claim(tables, f.link!.table, key, report, `${at}/table`, 'table');
+      lintLink(model, f, report, at);
+    }
     lintEntity(model, entities, dictionaries, report);
     lintLabels(model.schema, '', report);
   }
@@ -38,6 +43,21 @@ export function lintCatalog(entities: Record<string, EntityModel>, dictionaries:
     });
   }
   return issues;
+}
+
+/**
+ * x-db.link: a comma-joined reference of a record with a table of its own, whose link columns do
+ * not collide and whose length is bounded by the count of references, not by characters.
+ */
+function lintLink(model: EntityModel, f: FieldModel, report: Report, at: string) {
+  const link = f.link!;
+  if (!f.ref?.separator) report(at, `"${f.name}" keeps its values in a link table but is not a comma-joined reference (x-ref.separator)`);
+  if (model.rowsOf) report(at, 'rows of another document (x-entity.rowsOf) have no table to link from');
+  if (f.maxLength !== undefined) report(at, `"${f.name}" is bounded by x-db.link.maxItems; a maxLength would cap it by characters again`);
+  if (new Set([link.ownerColumn, f.column, 'sort', 'tenant_id']).size !== 4)
+    report(at, `the link table's columns ${link.ownerColumn}, ${f.column}, sort and tenant_id must differ`);
+  if (f.schema['x-db']?.type || f.unique || f.index)
+    report(at, 'a link field has no column of its own: x-db type, unique and index do not apply');
 }
 
 function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, dictionaries: DictionaryDef[], report: Report) {
@@ -345,7 +365,8 @@ function lintFields(
 ) {
   for (const f of fields) {
     if (f.system) continue;
-    if (f.kind === 'string' && f.maxLength === undefined && !f.dict && !f.options) {
+    if (f.link && fields !== owner.fields) report(at(f.name) + '/x-db/link', 'a link table (x-db.link) is for header fields');
+    if (f.kind === 'string' && f.maxLength === undefined && !f.dict && !f.options && !f.link) {
       report(at(f.name), `string property "${f.name}" needs maxLength`);
     }
     if (f.kind !== 'id' && typeof f.schema.pattern === 'string' && !Array.isArray(f.schema.examples)) {

@@ -310,6 +310,7 @@ function buildField(name: string, raw: JsonSchema, baseId: string, required: boo
       copy: ref.copy ?? {},
       inherit: inheritedTerms(ref.inherit),
     },
+    link: db.link && { table: db.link.table, ownerColumn: db.link.ownerColumn, maxItems: db.link.maxItems },
     compute: compute && { expr: compute.expr as Expr, scale: compute.scale, mode: compute.mode ?? 'always' },
     rules: rules && { ...rules, clearWhenHidden: rules.clearWhenHidden ?? true, atLeast: listOf(rules.atLeast) },
     options: optionsOf(schema),

@@ -64,6 +64,15 @@ export interface OptionModel {
   label: Label;
 }
 
+/** A multi-valued reference kept in a link table: one row per reference, in the order sent. */
+export interface LinkBinding {
+  table: string;
+  /** The link table's column holding the owning record's id (its reference column is the field's column). */
+  ownerColumn: string;
+  /** At most this many references per record. */
+  maxItems: number;
+}
+
 export interface FieldModel {
   name: string;
   column: string;
@@ -83,6 +92,8 @@ export interface FieldModel {
   index: boolean;
   dict?: DictBinding;
   ref?: RefBinding;
+  /** x-db.link: the comma-joined references live in a link table, not in a column of the record's table. */
+  link?: LinkBinding;
   compute?: ComputeBinding;
   rules?: RuleBinding;
   options?: readonly OptionModel[];

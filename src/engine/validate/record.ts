@@ -184,6 +184,19 @@ function ruleErrors(
   return out;
 }
 
+/** A reference list kept in a link table (x-db.link) holds at most its maxItems references. */
+function linkCountErrors(fields: readonly FieldModel[], record: Record<string, unknown>, lang: Lang): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const f of fields) {
+    const value = record[f.name];
+    if (!f.link || typeof value !== 'string' || value === '') continue;
+    const count = new Set(value.split(f.ref?.separator ?? ',')).size;
+    if (count > f.link.maxItems)
+      errors.push({ path: `/${f.name}`, message: t('tooManyRefs', lang, { field: f.label[lang], limit: f.link.maxItems, count }) });
+  }
+  return errors;
+}
+
 function detailCountErrors(detail: DetailModel, rows: unknown, lang: Lang): FieldError[] {
   const count = Array.isArray(rows) ? rows.length : 0;
   if (count < detail.minRows)
@@ -248,6 +261,7 @@ export function validateRecord(
   // a changed field is checked, and so is a field that may not be below it (a moved start date)
   const ruled = checked ? model.fields.filter((f) => checked.has(f.name) || f.rules?.atLeast?.some((n) => checked.has(n))) : model.fields;
   errors.push(...ruleErrors(ruled, model.fieldMap, record, '', (f) => f.label[lang], lang, prompts));
+  errors.push(...linkCountErrors(checked ? model.fields.filter((f) => checked.has(f.name)) : model.fields, record, lang));
   for (const detail of model.details) {
     if (checked && !checked.has(detail.name)) continue;
     const rows = record[detail.name];

@@ -7,9 +7,24 @@ import type { Row } from './db.ts';
 
 export const q = (identifier: string) => `"${identifier}"`;
 
+/**
+ * Where a field's value is read: its column of the record's row (alias), or for references kept in
+ * a link table (x-db.link) the text the API answers, the references joined by commas in their order.
+ */
+export function valueSql(f: FieldModel, alias = 't'): string {
+  if (!f.link) return `${alias}.${q(f.column)}`;
+  return `(SELECT string_agg(l.${q(f.column)}::text, ',' ORDER BY l.sort) FROM ${q(f.link.table)} l WHERE l.${q(f.link.ownerColumn)} = ${alias}.id)`;
+}
+
+/** A link field's rows of the record `alias` holding `value` (an equality filter, answered by the link table's index). */
+function linkHolds(f: FieldModel, alias: string, value: string): string {
+  const link = f.link!;
+  return `EXISTS (SELECT 1 FROM ${q(link.table)} l WHERE l.${q(link.ownerColumn)} = ${alias}.id AND l.${q(f.column)}::text = ${value})`;
+}
+
 /** How a column is read so that both drivers return the same JSON: ids and decimals as text, dates formatted. */
 export function selectExpr(f: FieldModel, alias = 't'): string {
-  const col = `${alias}.${q(f.column)}`;
+  const col = valueSql(f, alias);
   switch (f.kind) {
     case 'id':
     case 'decimal':
@@ -71,7 +86,7 @@ function containsAny(f: FieldModel, col: string, keys: string[], params: Params)
 }
 
 export function filterSql(f: FieldModel, filter: Filter, params: Params, alias = 't'): string {
-  const col = `${alias}.${q(f.column)}`;
+  const col = valueSql(f, alias);
   const text = f.kind === 'string' ? col : `${col}::text`;
   const v = filter.value;
   switch (filter.op) {
@@ -86,6 +101,7 @@ export function filterSql(f: FieldModel, filter: Filter, params: Params, alias =
             .filter(Boolean),
           params,
         );
+      if (f.link) return linkHolds(f, alias, params.add(String(v)));
       return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
     case 'notequal':
       return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
@@ -121,7 +137,7 @@ export function filterSql(f: FieldModel, filter: Filter, params: Params, alias =
 }
 
 export function orderSql(sort: readonly SortSpec[], fieldMap: Readonly<Record<string, FieldModel>>, alias = 't'): string {
-  const parts = sort.map((s) => `${alias}.${q(fieldMap[s.field].column)} ${s.order === 'desc' ? 'DESC' : 'ASC'}`);
+  const parts = sort.map((s) => `${valueSql(fieldMap[s.field], alias)} ${s.order === 'desc' ? 'DESC' : 'ASC'}`);
   if (!sort.some((s) => s.field === 'id')) parts.push(`${alias}.id ${sort[0]?.order === 'asc' ? 'ASC' : 'DESC'}`);
   return parts.join(', ');
 }

@@ -20,7 +20,7 @@ import { sqlState, type Db, type Queryable, type Row } from './db.ts';
 import { nextId } from './ids.ts';
 import { pickErrors } from './picks.ts';
 import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
-import { indexName } from './sync.ts';
+import { indexName, linkRefType } from './sync.ts';
 import { predicateSql } from './predicate-sql.ts';
 import { isTenantData } from './tenant-data.ts';
 
@@ -639,6 +639,8 @@ export class EntityStore {
       } else {
         for (const d of this.model.details)
           await tx.query(`DELETE FROM ${q(d.table)} WHERE ${q(d.foreignKeyColumn)} = ANY($1::bigint[])`, [ids]);
+        for (const { link } of this.model.columns.filter((f) => f.link))
+          await tx.query(`DELETE FROM ${q(link!.table)} WHERE ${q(link!.ownerColumn)} = ANY($1::bigint[])`, [ids]);
         await tx.query(`DELETE FROM ${q(this.model.table)} WHERE id = ANY($1::bigint[])`, [ids]);
       }
     });
@@ -879,25 +881,43 @@ export class EntityStore {
     if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
     if (this.model.softDelete) values.isDeleted = 0;
     if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
-    const fields = this.model.columns.filter((f) => f.name in values);
+    const fields = this.model.columns.filter((f) => f.name in values && !f.link);
     const params = new Params();
     const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
     await tx.query(
       `INSERT INTO ${q(this.model.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`,
       params.values,
     );
+    for (const f of this.model.columns) if (f.link) await this.writeLinks(tx, id, f, values[f.name]);
   }
 
   private async updateHeader(tx: Queryable, id: string, record: Row, names: string[]) {
     const params = new Params();
     // a field can be both editable and a snapshot of a reference: set each column once
-    const sets = [...new Set(names)]
-      .map((name) => this.model.fieldMap[name])
-      .filter((f) => f && !f.system && !f.writeOnly)
-      .map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
+    const written = [...new Set(names)].map((name) => this.model.fieldMap[name]).filter((f) => f && !f.system && !f.writeOnly);
+    const sets = written.filter((f) => !f.link).map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
     sets.push(`update_user = ${params.add(this.actor.userId)}`, `update_time = ${params.add(nowText(this.ctx.timeZone))}`);
     const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
     await tx.query(`UPDATE ${q(this.model.table)} t SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`, params.values);
+    for (const f of written) if (f.link) await this.writeLinks(tx, id, f, record[f.name]);
+  }
+
+  /**
+   * Makes a link field's rows (x-db.link) those of the comma-joined `value`: one row per reference,
+   * in the order sent, each once. The value was validated (its ids, their count) before.
+   */
+  private async writeLinks(tx: Queryable, ownerId: string, f: FieldModel, value: unknown) {
+    const link = f.link!;
+    const refs = isBlank(value) ? [] : [...new Set(String(value).split(f.ref!.separator ?? ','))].filter(Boolean);
+    await tx.query(`DELETE FROM ${q(link.table)} WHERE ${q(link.ownerColumn)} = $1`, [ownerId]);
+    if (!refs.length) return;
+    const refType = linkRefType(f);
+    const tenant = this.model.scope === 'tenant';
+    await tx.query(
+      `INSERT INTO ${q(link.table)} (${q(link.ownerColumn)}, ${q(f.column)}, sort${tenant ? ', tenant_id' : ''})
+       SELECT $1, x.ref, x.n${tenant ? ', $3' : ''} FROM unnest($2::${refType}[]) WITH ORDINALITY AS x(ref, n)`,
+      tenant ? [ownerId, refs, this.actor.tenantId] : [ownerId, refs],
+    );
   }
 
   /** Makes the stored rows equal the sent ones: rows with a known id are updated, new ones added, the rest removed. */
@@ -1131,9 +1151,11 @@ export class EntityStore {
           const values = f.ref.valueField === 'id' ? ids : keys.byField(f.ref.valueField);
           const params = new Params();
           const where = [
-            f.ref.separator
-              ? `string_to_array(t.${q(f.column)}, ',') && ${params.add(values)}::text[]`
-              : `t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`,
+            f.link
+              ? `EXISTS (SELECT 1 FROM ${q(f.link.table)} l WHERE l.${q(f.link.ownerColumn)} = t.id AND l.${q(f.column)}::text = ANY(${params.add(values)}::text[]))`
+              : f.ref.separator
+                ? `string_to_array(t.${q(f.column)}, ',') && ${params.add(values)}::text[]`
+                : `t.${q(f.column)}::text = ANY(${params.add(values)}::text[])`,
           ];
           if (other.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
           const live =

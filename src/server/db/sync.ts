@@ -11,6 +11,13 @@ export interface TableSpec {
   table: string;
   columns: { column: string; sqlType: string; notNull?: string }[];
   indexes: IndexSpec[];
+  /**
+   * A link table (x-db.link) taking over what a comma-joined column held: when the table is new and
+   * the column still there (an installation from before the field became a link), the column's
+   * references move into the table, in their order, and the column is dropped, in the sync's
+   * transaction. The column's existence is the marker: this happens once.
+   */
+  movesFrom?: { table: string; column: string; ownerColumn: string; refColumn: string; refType: string; tenant: boolean };
 }
 
 export interface IndexSpec {
@@ -81,6 +88,7 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
   const sortColumns = model.list.defaultSort.map((s) => model.fieldMap[s.field]?.column).filter(Boolean) as string[];
   indexes.push(index([...scope, ...sortColumns.filter((c) => c !== 'id'), 'id']));
   for (const f of model.columns) {
+    if (f.link) continue; // its link table carries its indexes
     if (f.unique) indexes.push(index([...scope, f.column], true));
     else if (f.index || f.ref) indexes.push(index([...scope, f.column]));
   }
@@ -88,11 +96,15 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
   // the search bar's contains-searches on text: a trigram index answers them without a scan
   for (const s of model.search) {
     const f = model.fieldMap[s.field];
-    if (s.operator === 'like' && f?.kind === 'string' && !f.dict && !f.writeOnly) {
+    if (s.operator === 'like' && f?.kind === 'string' && !f.dict && !f.writeOnly && !f.link) {
       indexes.push({ name: indexName(model.table, [f.column, 'trgm'], false), columns: [f.column], unique: false, where, trigram: true });
     }
   }
-  const header: TableSpec = { table: model.table, columns: model.columns.map(columnSpec), indexes: dedupeIndexes(indexes) };
+  const header: TableSpec = {
+    table: model.table,
+    columns: model.columns.filter((f) => !f.link).map(columnSpec),
+    indexes: dedupeIndexes(indexes),
+  };
   const details = model.details.map(
     (d): TableSpec => ({
       table: d.table,
@@ -100,7 +112,50 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
       indexes: [{ name: indexName(d.table, [d.foreignKeyColumn], false), columns: [d.foreignKeyColumn], unique: false }],
     }),
   );
-  return [header, ...details];
+  return [header, ...details, ...model.columns.filter((f) => f.link).map((f) => linkTableSpec(model, f))];
+}
+
+/** The SQL type of a link field's references: ids as bigint, other keys (a code) as text. */
+export function linkRefType(f: FieldModel): 'bigint' | 'text' {
+  return f.ref?.valueField === 'id' ? 'bigint' : 'text';
+}
+
+/**
+ * The link table of a multi-valued reference (x-db.link): the owner's id, the reference, its
+ * position, and the tenant for a tenant entity's references; one row per owner and reference, and
+ * an index from the reference back to its owners (who holds this menu).
+ */
+function linkTableSpec(model: EntityModel, f: FieldModel): TableSpec {
+  const { table, ownerColumn } = f.link!;
+  const tenant = model.scope === 'tenant';
+  const refType = linkRefType(f);
+  const index = (columns: string[], unique: boolean): IndexSpec => ({ name: indexName(table, columns, unique), columns, unique });
+  return {
+    table,
+    columns: [
+      ...(tenant ? [{ column: 'tenant_id', sqlType: 'varchar(12)', notNull: 'NOT NULL' }] : []),
+      { column: ownerColumn, sqlType: 'bigint', notNull: 'NOT NULL' },
+      { column: f.column, sqlType: refType, notNull: 'NOT NULL' },
+      { column: 'sort', sqlType: 'integer', notNull: 'NOT NULL' },
+    ],
+    indexes: [index([ownerColumn, f.column], true), index([...(tenant ? ['tenant_id'] : []), f.column], false)],
+    movesFrom: { table: model.table, column: f.column, ownerColumn, refColumn: f.column, refType, tenant },
+  };
+}
+
+/** Moves a comma-joined column's references into the link table that replaces it, then drops the column. */
+function moveIntoLinkTable(spec: TableSpec): string[] {
+  const m = spec.movesFrom!;
+  const wellFormed =
+    m.refType === 'bigint' ? `CASE WHEN x.ref ~ '^[0-9]{1,19}$' THEN x.ref::numeric <= 9223372036854775807 ELSE false END` : `x.ref <> ''`;
+  return [
+    `INSERT INTO "${spec.table}" ("${m.ownerColumn}", "${m.refColumn}", sort${m.tenant ? ', tenant_id' : ''})
+     SELECT o.id, x.ref::${m.refType}, x.n${m.tenant ? ', o.tenant_id' : ''}
+       FROM "${m.table}" o CROSS JOIN LATERAL unnest(string_to_array(o."${m.column}", ',')) WITH ORDINALITY AS x(ref, n)
+      WHERE ${wellFormed}
+     ON CONFLICT DO NOTHING`,
+    `ALTER TABLE "${m.table}" DROP COLUMN "${m.column}"`,
+  ];
 }
 
 function dedupeIndexes(indexes: IndexSpec[]): IndexSpec[] {
@@ -205,6 +260,9 @@ export function planSync(
   const problems: string[] = [];
   const created: string[] = [];
   const altered: string[] = [];
+  // comma-joined columns a new link table takes over (TableSpec.movesFrom): moved, then dropped
+  const moves = specs.filter((s) => s.movesFrom && !live.has(s.table) && live.get(s.movesFrom.table)?.has(s.movesFrom.column));
+  const moved = new Set(moves.map((s) => `${s.movesFrom!.table}.${s.movesFrom!.column}`));
   for (const spec of specs) {
     const columns = live.get(spec.table);
     if (!columns) {
@@ -232,7 +290,8 @@ export function planSync(
       }
       const wanted = new Set(spec.columns.map((c) => c.column));
       for (const name of columns.keys()) {
-        if (!wanted.has(name)) problems.push(`${spec.table}.${name}: the column is in the database but no longer in the model`);
+        if (!wanted.has(name) && !moved.has(`${spec.table}.${name}`))
+          problems.push(`${spec.table}.${name}: the column is in the database but no longer in the model`);
       }
     }
     for (const i of spec.indexes) {
@@ -244,6 +303,10 @@ export function planSync(
     }
   }
   if (problems.length) throw new SchemaSyncError(problems);
+  for (const spec of moves) {
+    statements.push(...moveIntoLinkTable(spec));
+    altered.push(`${spec.movesFrom!.table}.${spec.movesFrom!.column} → ${spec.table}`);
+  }
   return { statements, created, altered };
 }
 
@@ -267,7 +330,7 @@ async function enableTrigram(db: Db): Promise<boolean> {
  */
 export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: string): Promise<SyncReport> {
   await db.exec(INTERNAL_DDL);
-  const specs = Object.values(catalog.entities).flatMap(tableSpecs);
+  const specs = Object.values(catalog.entities).flatMap((model) => tableSpecs(model));
   const migrationFiles = existsSync(migrationsDir)
     ? readdirSync(migrationsDir)
         .filter((f) => f.endsWith('.sql'))

@@ -13,6 +13,24 @@ import { PLATFORM_TENANT, type Actor, type DataFilter } from '../db/store.ts';
 import { AppError } from '../errors.ts';
 import { predicateSql } from '../db/predicate-sql.ts';
 
+/**
+ * The menu ids of a tenant's live package, read from the package's link table (x-db.link of its
+ * menuId); none when the tenant has no package.
+ */
+export async function packageMenuIds(db: Queryable, catalog: EntityCatalog, tenantId: string): Promise<string[]> {
+  const { tenant, tenantPackage } = catalog.entities;
+  const menus = tenantPackage.fieldMap.menuId;
+  const rows = await db.query<{ id: string }>(
+    `SELECT l.${q(menus.column)}::text AS id FROM ${q(tenant.table)} t
+       JOIN ${q(tenantPackage.table)} p ON p.id = t.package_id AND p.is_deleted = 0
+       JOIN ${q(menus.link!.table)} l ON l.${q(menus.link!.ownerColumn)} = p.id
+      WHERE t.tenant_id = $1 AND t.is_deleted = 0
+      ORDER BY l.sort`,
+    [tenantId],
+  );
+  return rows.map((r) => r.id);
+}
+
 export type Action = 'view' | 'add' | 'edit' | 'delete' | 'export';
 
 export const ACTION_LABELS: Record<Action, Label> = {
@@ -154,12 +172,8 @@ export class AccessControl {
   /** The menu ids of the tenant's package, or undefined when the tenant has no package. */
   async packageMenus(tenantId: string): Promise<Set<string> | undefined> {
     if (tenantId === PLATFORM_TENANT) return undefined;
-    const [row] = await this.db.query<{ menus: string | null }>(
-      `SELECT p.menu_id AS menus FROM ${this.table('tenant')} t JOIN ${this.table('tenantPackage')} p ON p.id = t.package_id AND p.is_deleted = 0
-        WHERE t.tenant_id = $1 AND t.is_deleted = 0`,
-      [tenantId],
-    );
-    return row?.menus ? new Set(row.menus.split(',')) : undefined;
+    const ids = await packageMenuIds(this.db, this.catalog, tenantId);
+    return ids.length ? new Set(ids) : undefined;
   }
 
   /**

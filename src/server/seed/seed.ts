@@ -10,6 +10,8 @@
 //                                                           grant menu subtrees (by code) to roles, replacing
 //                                                           their grants ("keep": true adds to them instead)
 //   { "topMenu": "@cost", "menus": ["cost_master"] }        the menus a top menu shows
+//   { "package": { "name": "全部菜单", "remark": "…" } }       a tenant package of every menu and button
+//   { "package": { "perGroup": true } }                      a package per top-level menu group, named after it
 // Demo records can be written as a named user and taken through their approval process
 // (see approvals.ts), so that instances, tasks, history and approval status agree:
 //   { "entity": "…", "name": "doc", "data": {…}, "as": "clerk" }   created by the user with that account
@@ -39,7 +41,11 @@ type SeedStep =
   | ApprovalStep
   | { entityMenus: true }
   | { grant: { roles: string[]; menus: string[]; exclude?: string[]; only?: 'menus'; keep?: boolean } }
-  | { topMenu: string; menus: string[] };
+  | { topMenu: string; menus: string[] }
+  | { package: PackageStep };
+
+/** Seeded tenant packages: one of every menu, or one per top-level menu group. */
+type PackageStep = { name: string; remark?: string; perGroup?: false } | { perGroup: true; remark?: string };
 
 export interface SeedFile {
   /**
@@ -254,8 +260,26 @@ async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu:
   }
 }
 
+/**
+ * Tenant packages, written through the package store like the form's save: a package of every menu
+ * and button the platform offers, or one per top-level group (its menus and buttons, the group's
+ * name as the package's).
+ */
+async function seedPackages(ctx: StoreContext, step: PackageStep) {
+  const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
+  const store = new EntityStore(ctx, ctx.catalog.entities.tenantPackage, platformActor);
+  const save = (packageName: string, menus: MenuRow[], remark = step.remark) =>
+    store.create({ packageName, menuId: menus.map((m) => m.id).join(','), ...(remark && { remark }) });
+  if (!step.perGroup) return void (await save(step.name, rows));
+  const groups = await ctx.db.query<{ code: string; name: string }>(
+    `SELECT code, name FROM ${q(ctx.catalog.entities.menu.table)} WHERE parent_id = 0 AND category = 1 AND is_deleted = 0 ORDER BY sort, id`,
+  );
+  for (const group of groups) await save(group.name, subtrees(rows, [group.code]), step.remark?.replace('{group}', group.name));
+}
+
 async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
   if ('entityMenus' in step) return seedEntityMenus(ctx);
+  if ('package' in step) return seedPackages(ctx, step.package);
   if ('grant' in step) return seedGrant(ctx, step.grant, run);
   if ('topMenu' in step) return seedTopMenu(ctx, step, run);
   if ('submit' in step) return submitStep(ctx, run, step);

@@ -9,7 +9,7 @@ import type { Queryable, Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
 import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError } from '../../errors.ts';
-import type { AccessControl } from '../../security/access.ts';
+import { packageMenuIds, type AccessControl } from '../../security/access.ts';
 import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { clientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
@@ -217,12 +217,9 @@ export async function seedBusinessDictionariesAccounts(
     status: 1,
     userType: '1',
   });
-  const [tenant] = await tx.query<{ menus: string | null }>(
-    `SELECT p.menu_id AS menus FROM ${q(ctx.catalog.entities.tenant.table)} t LEFT JOIN ${q(ctx.catalog.entities.tenantPackage.table)} p ON p.id = t.package_id WHERE t.tenant_id = $1`,
-    [tenantId],
-  );
-  const menuIds = tenant?.menus
-    ? tenant.menus.split(',')
+  const packaged = await packageMenuIds(tx, ctx.catalog, tenantId);
+  const menuIds = packaged.length
+    ? packaged
     : (await tx.query<{ id: string }>(`SELECT id::text AS id FROM ${q(ctx.catalog.entities.menu.table)} WHERE is_deleted = 0`)).map(
         (r) => r.id,
       );
