@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TreeSelect } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
@@ -129,6 +129,22 @@ export function toggleChecked(nodes: readonly FlatNode[], checked: readonly stri
   return [...next].sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity));
 }
 
+/**
+ * What a checked node's tag reads: its title, or where other nodes of the tree share that title (a
+ * 新增 button under every page of a package's menus) its parent's title before it, 项目信息 · 新增.
+ */
+export function tagLabels(nodes: readonly FlatNode[]): Map<string, string> {
+  const shared = new Map<string, number>();
+  for (const n of nodes) shared.set(n.title, (shared.get(n.title) ?? 0) + 1);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  return new Map(
+    nodes.map((n) => {
+      const parent = n.pId === null ? undefined : byId.get(n.pId);
+      return [n.id, parent && shared.get(n.title)! > 1 ? `${parent.title} · ${n.title}` : n.title];
+    }),
+  );
+}
+
 export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, readOnly, invalid }: ControlProps) {
   const http = useHttp();
   const lang = useAtomValue(langAtom);
@@ -145,7 +161,7 @@ export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, rea
   });
   const nodes = data ?? [];
   const picked = Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? value.split(separator) : [];
-  const titles = new Map(nodes.map((n) => [n.id, n.title]));
+  const titles = useMemo(() => tagLabels(nodes), [nodes]);
   return (
     <TreeSelect
       id={id}
@@ -154,7 +170,13 @@ export function TreeMultiSelectControl({ field, value, onChange, onBlur, id, rea
       loading={isLoading}
       treeCheckable
       treeCheckStrictly
+      // the tags read the labels given with the value (tagLabels), not the nodes' bare titles
+      labelInValue
       maxTagCount="responsive"
+      // the tags that do not fit are named on hover, as their tags would name them
+      maxTagPlaceholder={(omitted) => (
+        <span title={omitted.map((o) => String(o.label ?? o.value)).join(lang === 'zh' ? '、' : ', ')}>+ {omitted.length} ...</span>
+      )}
       showSearch={{ treeNodeFilterProp: 'title' }}
       value={picked.map((v) => ({ value: v, label: titles.get(v) ?? v }))}
       onChange={(next: { value: string }[], _labels, extra) => {
