@@ -456,6 +456,33 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     ]);
   });
 
+  it('a link table (x-db.link) on what is not a comma-joined reference, bounded by characters, or clashing with a table', () => {
+    const PACKAGE = 'schemas/system/tenant-package.schema.json';
+    const USER = 'schemas/system/user.schema.json';
+    const notJoined = issuesAfter((s) => {
+      delete s.files[PACKAGE].properties.menuId['x-ref'].separator;
+    });
+    expect(notJoined).toEqual([
+      {
+        file: PACKAGE,
+        pointer: '/properties/menuId/x-db/link',
+        message: '"menuId" keeps its values in a link table but is not a comma-joined reference (x-ref.separator)',
+      },
+    ]);
+    // a user's roles (maxLength 1000) moved to a table that is a project's
+    const clashing = issuesAfter((s) => {
+      s.files[USER].properties.roleId['x-db'] = { link: { table: 'construct_project', ownerColumn: 'user_id', maxItems: 50 } };
+    });
+    expect(clashing).toEqual([
+      {
+        file: USER,
+        pointer: '/properties/roleId/x-db/link',
+        message: '"roleId" is bounded by x-db.link.maxItems; a maxLength would cap it by characters again',
+      },
+      { file: PROJECT, pointer: '/x-entity/table', message: 'table "construct_project" is already used by user' },
+    ]);
+  });
+
   it('a manifest entry whose file does not exist', () => {
     const issues = issuesAfter((s) => {
       s.manifest.entities.ghost = 'schemas/construct/ghost.schema.json';

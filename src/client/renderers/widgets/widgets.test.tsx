@@ -342,7 +342,13 @@ describe('references', () => {
 
   it('tagLabels: only a title other nodes share is qualified by its parent', () => {
     const node = (id: string, pId: string | null, title: string) => ({ id, pId, value: id, title });
-    const labels = tagLabels([node('1', null, '基础资料'), node('2', '1', '新增'), node('3', null, '合同'), node('4', '3', '新增'), node('5', '3', '导入')]);
+    const labels = tagLabels([
+      node('1', null, '基础资料'),
+      node('2', '1', '新增'),
+      node('3', null, '合同'),
+      node('4', '3', '新增'),
+      node('5', '3', '导入'),
+    ]);
     expect([...labels.values()]).toEqual(['基础资料', '基础资料 · 新增', '合同', '合同 · 新增', '导入']);
   });
 
