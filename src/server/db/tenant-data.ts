@@ -51,6 +51,8 @@ export function tenantDataTables(catalog: EntityCatalog): string[] {
     if (!isTenantData(m) || m.rowsOf) continue;
     tables.add(m.table);
     for (const d of m.details) tables.add(d.table);
+    // link tables (x-db.link) carry the tenant too, and move with their records
+    for (const f of m.columns) if (f.link) tables.add(f.link.table);
   }
   return [...tables];
 }
