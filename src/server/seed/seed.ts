@@ -262,11 +262,15 @@ async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu:
 
 /**
  * Tenant packages, written through the package store like the form's save: a package of every menu
- * and button the platform offers, or one per top-level group (its menus and buttons, the group's
- * name as the package's).
+ * and button a tenant can be granted, or one per top-level group (its menus and buttons, the group's
+ * name as the package's). The pages of platform records (tenants, packages, OAuth clients)
+ * are no tenant's to use and are left out.
  */
 async function seedPackages(ctx: StoreContext, step: PackageStep) {
-  const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
+  const all = await menuRows(ctx.db, ctx.catalog.entities.menu);
+  const platformOnly = Object.values(ctx.catalog.entities).flatMap((m) => (m.scope === 'platform' && m.menu ? [m.menu.code] : []));
+  const excluded = new Set(subtrees(all, platformOnly).map((m) => m.id));
+  const rows = all.filter((m) => !excluded.has(m.id));
   const store = new EntityStore(ctx, ctx.catalog.entities.tenantPackage, platformActor);
   const save = (packageName: string, menus: MenuRow[], remark = step.remark) =>
     store.create({ packageName, menuId: menus.map((m) => m.id).join(','), ...(remark && { remark }) });
