@@ -287,6 +287,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       rewriteUrl: unprefixed.rewrite,
     });
     unprefixed.follow(app);
+    for (const skipped of sync.skippedIndexes)
+      app.log.warn({ index: skipped.name }, `unique index not created, the records already break it: ${skipped.reason}`);
     await registerCompression(app);
     const clientDir = config.clientDir ?? join(PROJECT_ROOT, 'dist/client');
     const hasClient = existsSync(join(clientDir, 'index.html'));

@@ -374,6 +374,27 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     expect(issues).toEqual([{ file, pointer: '/x-entity/permanentIf', message: 'permanentIf names unknown field "tenantID"' }]);
   });
 
+  it('an x-db.uniqueWithin naming an unknown field or the field itself, a uniqueWhen with a token or without uniqueWithin', () => {
+    const file = 'schemas/system/dict-biz.schema.json';
+    const issues = issuesAfter((s) => {
+      const props = s.files[file].properties;
+      props.code['x-db'] = { uniqueWithin: ['parentID', 'code'], uniqueWhen: { parentId: { _eq: '$user.deptId' } } };
+      props.dictValue['x-db'] = { uniqueWhen: { parentId: { _eq: '0' } } };
+      props.sort['x-db'] = { unique: true, uniqueWithin: ['parentId'] };
+    });
+    const at = (field: string, rest: string) => ({ file, pointer: `/properties/${field}/x-db/${rest}` });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { ...at('code', 'uniqueWithin/0'), message: '"parentID" is not a stored field of the record' },
+        { ...at('code', 'uniqueWithin/1'), message: 'a field cannot be unique within itself' },
+        { ...at('code', 'uniqueWhen'), message: 'uniqueWhen compares with constants only (no $ tokens)' },
+        { ...at('dictValue', 'uniqueWhen'), message: 'uniqueWhen narrows uniqueWithin, which is missing' },
+        { ...at('sort', 'uniqueWithin'), message: 'a field is either unique or uniqueWithin, not both' },
+      ]),
+    );
+    expect(issues).toHaveLength(5);
+  });
+
   it('an x-rules.atLeast naming an unknown field, the field itself, or a field of another kind', () => {
     const issues = issuesAfter((s) => {
       const props = s.files[PROJECT].properties;

@@ -122,6 +122,42 @@ describe.each(databaseKinds())('schema sync on %s', (kind) => {
     expect(again.altered).toEqual([]);
   });
 
+  it('keeps a field unique within others by a partial unique index; records from before that break it leave the start going without it', async () => {
+    const db = await freshDb();
+    const catalog = compile(readSchemaSource()).catalog;
+    const INDEX = 'blade_dict_parent_id_code_uq';
+    const indexes = async () =>
+      (await db.query<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE indexname = $1`, [INDEX])).map((r) => r.def);
+    // a dictionary's code once among the live roots (x-db.uniqueWithin, uniqueWhen)
+    expect(await indexes()).toEqual([expect.stringMatching(/UNIQUE INDEX .* \(parent_id, code\) WHERE \(\(is_deleted = 0\) AND .*'0'/)]);
+    // a copy of the live root 'sex', as an earlier installation could hold it
+    const duplicateSex = () =>
+      db.transaction(async (tx) => {
+        await tx.query(
+          `CREATE TEMP TABLE sex_copy ON COMMIT DROP AS SELECT * FROM blade_dict WHERE parent_id = 0 AND code = 'sex' AND is_deleted = 0`,
+        );
+        await tx.query(`UPDATE sex_copy SET id = id + 7`);
+        await tx.query(`INSERT INTO blade_dict SELECT * FROM sex_copy`);
+      });
+    // the database itself refuses it, whatever could slip past the store
+    await expect(duplicateSex()).rejects.toThrow(new RegExp(INDEX));
+
+    // an installation from before the rule, with two live roots 'sex'
+    await db.query(`DROP INDEX ${INDEX}`);
+    await duplicateSex();
+    await db.query(`DELETE FROM zs_setting WHERE key = 'schema.fingerprint'`);
+    const started = await syncSchema(db, catalog, '/nonexistent');
+    expect(started.skippedIndexes).toEqual([{ name: INDEX, reason: expect.stringContaining('sex') }]);
+    expect(await indexes()).toEqual([]);
+    // once the duplicate is gone, the next start makes the index
+    await db.query(
+      `UPDATE blade_dict SET is_deleted = 1 WHERE parent_id = 0 AND code = 'sex' AND id = (SELECT max(id) FROM blade_dict WHERE parent_id = 0 AND code = 'sex')`,
+    );
+    expect((await syncSchema(db, catalog, '/nonexistent')).skippedIndexes).toEqual([]);
+    expect(await indexes()).toHaveLength(1);
+    expect((await syncSchema(db, catalog, '/nonexistent')).skippedIndexes).toEqual([]);
+  });
+
   it('refuses a dropped or narrowed column, naming it', async () => {
     const db = await freshDb();
     const dropped = sourceWith((files) => {

@@ -265,6 +265,15 @@ describe.each(databaseKinds())('lists and trees on %s', (kind) => {
     ).toBe('字典编号 sex 已存在');
   });
 
+  it('keeps one of two saves of a new dictionary code made at once, and refuses the other on its code', async () => {
+    const save = () =>
+      api.post('/api/blade-system/dict-biz/save', { parentId: '0', code: 'pour_method', dictValue: '浇筑方式', sort: 1, isSealed: 0 });
+    const answers = await Promise.all([save(), save(), save()]);
+    expect(answers.map((a) => a.body.code).sort()).toEqual([200, 400, 400]);
+    for (const refused of answers.filter((a) => a.body.code === 400)) expect(refused.body.msg).toBe('字典编号 pour_method 已存在');
+    expect((await api.get('/api/blade-system/dict-biz/parent-list', { code: 'pour_method', size: '100' })).body.data.total).toBe(1);
+  });
+
   it("serves China's regions as a lazy tree keyed by code, and detail by code", async () => {
     const platform = client(server, await server.token());
     const level = async (parentCode: string) => (await api.get('/api/blade-system/region/lazy-tree', { parentCode })).body.data;

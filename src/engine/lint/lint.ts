@@ -128,6 +128,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
       for (const name of fieldsOf(predicate))
         if (!readable(name)) report(`/x-entity/${keyword}`, `${keyword} names unknown field "${name}"`);
   }
+  lintUniqueWithin(model, report);
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
@@ -137,6 +138,12 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {
     lintFields(d.fields, d.fieldMap, (name) => pointer('properties', d.name, 'items', 'properties', name), ctx, model);
+    for (const f of d.fields)
+      if (f.uniqueWithin)
+        report(
+          pointer('properties', d.name, 'items', 'properties', f.name, 'x-db', 'uniqueWithin'),
+          'uniqueWithin is for the record, not its rows',
+        );
     if (d.foreignKey in d.fieldMap && d.fields.filter((f) => f.name === d.foreignKey).length > 1) {
       report(pointer('properties', d.name, 'x-detail', 'foreignKey'), `foreign key "${d.foreignKey}" clashes with a declared row property`);
     }
@@ -145,6 +152,29 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
         report(pointer('properties', d.name, 'x-detail', 'pickFrom', i, ...at), message),
       ),
     );
+  }
+}
+
+/** x-db.uniqueWithin / uniqueWhen: stored fields of the record itself, and a condition of constants only. */
+function lintUniqueWithin(model: EntityModel, report: Report) {
+  const stored = (name: string) => {
+    const f = model.fieldMap[name];
+    return f !== undefined && !f.writeOnly && (!f.system || name === 'tenantId');
+  };
+  for (const f of model.fields) {
+    const at = (...rest: (string | number)[]) => pointer('properties', f.name, 'x-db', ...rest);
+    const db = (f.schema['x-db'] ?? {}) as { uniqueWhen?: unknown };
+    if (db.uniqueWhen !== undefined && !f.uniqueWithin) report(at('uniqueWhen'), 'uniqueWhen narrows uniqueWithin, which is missing');
+    if (!f.uniqueWithin) continue;
+    if (f.unique) report(at('uniqueWithin'), 'a field is either unique or uniqueWithin, not both');
+    f.uniqueWithin.fields.forEach((name, i) => {
+      if (name === f.name) report(at('uniqueWithin', i), 'a field cannot be unique within itself');
+      else if (!stored(name)) report(at('uniqueWithin', i), `"${name}" is not a stored field of the record`);
+    });
+    const when = f.uniqueWithin.when;
+    if (!when) continue;
+    for (const name of fieldsOf(when)) if (!stored(name)) report(at('uniqueWhen'), `uniqueWhen names unknown field "${name}"`);
+    if (JSON.stringify(when).includes('"$')) report(at('uniqueWhen'), 'uniqueWhen compares with constants only (no $ tokens)');
   }
 }
 

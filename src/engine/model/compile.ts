@@ -298,6 +298,7 @@ function buildField(name: string, raw: JsonSchema, baseId: string, required: boo
     writeOnly: schema.writeOnly === true,
     default: schema.default,
     unique: db.unique === true,
+    ...(db.uniqueWithin && { uniqueWithin: { fields: db.uniqueWithin, ...(db.uniqueWhen && { when: db.uniqueWhen }) } }),
     index: db.index === true,
     dict: dict && { code: dict.code, source: dict.source ?? 'biz', multiple: dict.multiple ?? false },
     ref: ref && {

@@ -89,6 +89,8 @@ export interface FieldModel {
   writeOnly: boolean;
   default?: unknown;
   unique: boolean;
+  /** x-db.uniqueWithin: unique among the live records sharing these fields (and, with `when`, satisfying it). */
+  uniqueWithin?: UniqueWithin;
   index: boolean;
   dict?: DictBinding;
   ref?: RefBinding;
@@ -101,6 +103,12 @@ export interface FieldModel {
   display?: Readonly<Record<string, unknown>>;
   /** The property's schema with $ref resolved (used by renderers and OpenAPI). */
   schema: JsonSchema;
+}
+
+/** A field unique among the live records that share the values of `fields` (x-db.uniqueWithin, uniqueWhen). */
+export interface UniqueWithin {
+  fields: readonly string[];
+  when?: Predicate;
 }
 
 /** x-detail.pickFrom: rows taken from the lines of another document. */

@@ -3,7 +3,26 @@
 // "$user.userId" are replaced by the caller's values.
 import type { Predicate, Condition } from '../../engine/predicate/predicate.ts';
 import type { EntityModel } from '../../engine/model/types.ts';
-import { q, type Params } from './sql.ts';
+import { Params, q } from './sql.ts';
+
+/** A SQL literal of a constant (a partial index's condition cannot take parameters). */
+function literal(value: unknown): string {
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]`;
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+/**
+ * The predicate as SQL with its values written in (constants only: x-db.uniqueWhen in a partial
+ * index), the columns qualified by `alias`.
+ */
+export function constantPredicateSql(pred: Predicate, model: EntityModel, alias: string): string {
+  const params = new Params();
+  const sql = predicateSql(pred, model, params, alias, {});
+  return sql.replace(/\$(\d+)/g, (_, n: string) => literal(params.values[Number(n) - 1]));
+}
 
 export function predicateSql(pred: Predicate, model: EntityModel, params: Params, alias: string, tokens: Record<string, unknown>): string {
   const value = (v: unknown) => (typeof v === 'string' && v in tokens ? tokens[v] : v);

@@ -12,7 +12,7 @@ import { inheritingRefs, termsOnSave, type TermConflict } from '../../engine/inh
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Filter, ListQuery } from '../../engine/query/list-params.ts';
 import { isRecordId } from '../../engine/query/ids.ts';
-import type { Predicate } from '../../engine/predicate/predicate.ts';
+import { matches, type Predicate } from '../../engine/predicate/predicate.ts';
 import { describePath, validateRecord, type FieldError } from '../../engine/validate/record.ts';
 import { nowText } from '../clock.ts';
 import { AppError, badRequest, notFound, ValidationFailed } from '../errors.ts';
@@ -20,7 +20,7 @@ import { sqlState, type Db, type Queryable, type Row } from './db.ts';
 import { nextId } from './ids.ts';
 import { pickErrors } from './picks.ts';
 import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
-import { indexName, linkRefType } from './sync.ts';
+import { indexName, linkRefType, uniqueWithinIndex } from './sync.ts';
 import { predicateSql } from './predicate-sql.ts';
 import { isTenantData } from './tenant-data.ts';
 
@@ -546,6 +546,7 @@ export class EntityStore {
       const record = this.withSnapshots(checked, input);
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, creating: true });
+      await this.checkUniqueWithin(tx, record);
       const newId = nextId();
       await this.insertHeader(tx, newId, record, createdAt);
       for (const detail of this.model.details) await this.syncRows(tx, detail, newId, (record[detail.name] as Row[]) ?? [], []);
@@ -567,6 +568,7 @@ export class EntityStore {
       const record = this.withSnapshots(checked, input);
       await this.checkPicks(tx, record);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
+      await this.checkUniqueWithin(tx, record, id);
       await this.updateHeader(tx, id, record, [...this.editableFields().map((f) => f.name), ...this.snapshotFields()]);
       for (const detail of this.model.details) {
         if (Array.isArray(record[detail.name])) await this.syncRows(tx, detail, id, record[detail.name] as Row[], existing[detail.name]);
@@ -608,6 +610,7 @@ export class EntityStore {
       this.assertValid(record, 'partial', changed);
       await this.checkPicks(tx, record, (name) => name in partial);
       await this.hooks.beforeWrite?.({ tx, actor: this.actor, record, id, creating: false });
+      await this.checkUniqueWithin(tx, record, id);
       await this.updateHeader(tx, id, record, changed);
       for (const d of sentDetails) await this.syncRows(tx, d, id, record[d.name] as Row[], existing[d.name]);
       await this.hooks.afterWrite?.({ tx, actor: this.actor, id, body, record, creating: false });
@@ -829,11 +832,44 @@ export class EntityStore {
     }
   }
 
+  /**
+   * A field unique within others (x-db.uniqueWithin) is refused on the field when another live
+   * record of the tenant (or of the table, when shared) shares its value and theirs. The partial
+   * unique index refuses what two concurrent writes could slip past this (uniqueViolation).
+   */
+  private async checkUniqueWithin(tx: Queryable, record: Row, selfId?: string) {
+    for (const f of this.model.fields) {
+      const rule = f.uniqueWithin;
+      if (!rule || isBlank(record[f.name]) || rule.fields.some((name) => isBlank(record[name]))) continue;
+      if (rule.when && !matches(rule.when, record)) continue;
+      const params = new Params();
+      const column = (name: string) => `t.${q(this.model.fieldMap[name].column)}`;
+      const where = [f.name, ...rule.fields].map(
+        (name) => `${column(name)} = ${params.add(toParam(this.model.fieldMap[name], record[name]))}`,
+      );
+      if (this.model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
+      if (this.model.softDelete) where.push('t.is_deleted = 0');
+      if (selfId) where.push(`t.id <> ${params.add(selfId)}`);
+      if (rule.when) where.push(`(${predicateSql(rule.when, this.model, params, 't', {})})`);
+      const taken = await tx.query(`SELECT 1 FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
+      if (taken.length) throw this.uniqueError(f, record[f.name]);
+    }
+  }
+
+  private uniqueError(f: FieldModel, value: unknown): ValidationFailed {
+    return new ValidationFailed([{ path: `/${f.name}`, message: t('unique', this.actor.lang, { field: f.label, value: value ?? '' }) }]);
+  }
+
   private uniqueViolation(err: unknown, input: Row): Error {
     const constraint = (err as { constraint?: string }).constraint ?? '';
     const message = String((err as Error).message);
     const scope = this.model.scope === 'tenant' ? ['tenant_id'] : [];
     for (const f of this.model.fields) {
+      if (f.uniqueWithin) {
+        const name = uniqueWithinIndex(this.model, f).name;
+        if (constraint === name || message.includes(name)) return this.uniqueError(f, input[f.name]);
+        continue;
+      }
       if (!f.unique) continue;
       const name = indexName(this.model.table, [...scope, f.column], true);
       if (constraint === name || message.includes(name)) {

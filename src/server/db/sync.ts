@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntityCatalog, EntityModel, FieldModel } from '../../engine/model/types.ts';
-import type { Db, Queryable } from './db.ts';
+import { sqlState, type Db, type Queryable } from './db.ts';
+import { constantPredicateSql } from './predicate-sql.ts';
+import { q } from './sql.ts';
 
 export interface TableSpec {
   table: string;
@@ -55,6 +57,18 @@ export function indexName(table: string, columns: string[], unique: boolean): st
   return `${base.slice(0, 50)}_${hash}`;
 }
 
+/**
+ * The partial unique index of a field unique within others (x-db.uniqueWithin): over the tenant,
+ * those fields and the field, among the live records that satisfy uniqueWhen.
+ */
+export function uniqueWithinIndex(model: EntityModel, f: FieldModel): IndexSpec {
+  const within = f.uniqueWithin!;
+  const columns = [...new Set([...scopeColumns(model), ...within.fields.map((name) => model.fieldMap[name].column), f.column])];
+  const conditions = [liveFilter(model), within.when && `(${constantPredicateSql(within.when, model, q(model.table))})`];
+  const where = conditions.filter(Boolean).join(' AND ') || undefined;
+  return { name: indexName(model.table, columns, true), columns, unique: true, where };
+}
+
 function liveFilter(model: EntityModel): string | undefined {
   return model.softDelete ? 'is_deleted = 0' : undefined;
 }
@@ -91,6 +105,7 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
     if (f.link) continue; // its link table carries its indexes
     if (f.unique) indexes.push(index([...scope, f.column], true));
     else if (f.index || f.ref) indexes.push(index([...scope, f.column]));
+    if (f.uniqueWithin) indexes.push(uniqueWithinIndex(model, f));
   }
   if (model.tree) indexes.push(index([...scope, model.fieldMap[model.tree.parentField].column]));
   // the search bar's contains-searches on text: a trigram index answers them without a scan
@@ -247,6 +262,8 @@ export interface SyncReport {
   created: string[];
   altered: string[];
   migrations: string[];
+  /** Unique indexes not created because the live records already break them (the next start tries again). */
+  skippedIndexes: { name: string; reason: string }[];
 }
 
 /** Plans the DDL for all tables; throws SchemaSyncError when a change would lose data. */
@@ -338,16 +355,38 @@ export async function syncSchema(db: Db, catalog: EntityCatalog, migrationsDir: 
     : [];
   const fingerprint = createHash('sha256').update(JSON.stringify({ specs, migrationFiles })).digest('hex');
   const [last] = await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'schema.fingerprint'`);
-  if (last?.value === fingerprint) return { created: [], altered: [], migrations: [] };
+  if (last?.value === fingerprint) return { created: [], altered: [], migrations: [], skippedIndexes: [] };
   const migrations = await runMigrations(db, migrationsDir);
   const indexes = await db.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`);
   const plan = planSync(specs, await liveColumns(db), new Set(indexes.map((i) => i.name)), { trigram: await enableTrigram(db) });
-  await db.transaction(async (tx) => {
-    for (const s of plan.statements) await tx.query(s);
-    await tx.query(
+  // a unique index new to an existing table fails when its records already break the rule (two
+  // dictionaries of one code from before the rule): each is tried on its own, and one that fails
+  // leaves the start going, reported, without the index (the store's own check still refuses new
+  // duplicates); the fingerprint is not kept then, so the next start tries again
+  const isUnique = (s: string) => s.startsWith('CREATE UNIQUE INDEX');
+  const remember = (tx: Queryable) =>
+    tx.query(
       `INSERT INTO zs_setting (key, value) VALUES ('schema.fingerprint', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
       [fingerprint],
     );
+  const uniques = plan.statements.filter((s) => isUnique(s) && !plan.created.some((t) => s.includes(` ON "${t}"`)));
+  await db.transaction(async (tx) => {
+    for (const s of plan.statements) if (!uniques.includes(s)) await tx.query(s);
+    if (!uniques.length) await remember(tx);
   });
-  return { created: plan.created, altered: plan.altered, migrations };
+  const skippedIndexes: SyncReport['skippedIndexes'] = [];
+  for (const s of uniques) {
+    try {
+      await db.query(s);
+    } catch (err) {
+      if (sqlState(err) !== '23505') throw err;
+      const detail = (err as { detail?: string }).detail;
+      skippedIndexes.push({
+        name: /INDEX IF NOT EXISTS "([^"]+)"/.exec(s)![1],
+        reason: [(err as Error).message, detail].filter(Boolean).join(': '),
+      });
+    }
+  }
+  if (uniques.length && !skippedIndexes.length) await remember(db);
+  return { created: plan.created, altered: plan.altered, migrations, skippedIndexes };
 }

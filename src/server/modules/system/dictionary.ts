@@ -3,17 +3,15 @@
 //   dictionary?code=  the items of one dictionary, in the caller's language (sealed items left out)
 //   parent-list       the dictionaries themselves (roots), paged
 //   child-list        the items under one parent, paged
-// and the rule the generic save cannot state: a dictionary's code once among the dictionaries, an
-// item's key once under its dictionary.
+// A dictionary's code is once among the dictionaries, an item's key once under its dictionary: the
+// schemas say so (x-db.uniqueWithin), and the store keeps it.
 import type { FastifyInstance } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
-import type { Queryable, Row } from '../../db/db.ts';
-import { q } from '../../db/sql.ts';
-import { EntityStore, parseId, type Actor, type EntityHooks } from '../../db/store.ts';
+import { EntityStore, parseId } from '../../db/store.ts';
 import { actorOf } from '../../http/auth.ts';
-import { badRequest, ValidationFailed } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { envelope } from '../../http/envelope.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 
@@ -52,34 +50,4 @@ export function registerDictionaryRoutes(app: FastifyInstance, ctx: RouteContext
     const query = parseListParams(model, { ...rest, parentId_equal: parseId(parentId, 'parentId'), ascs: rest.ascs ?? 'sort' });
     return envelope(200, await (await storeFor(ctx, model, request, 'view')).list(query), t('ok', request.lang));
   });
-}
-
-/**
- * A dictionary (a root) is one per code, and an item one per key under its dictionary: a second
- * root 'project_type' or a second item '1' under it is refused on its field, naming the value
- * (checked before the write, among the live records of the tenant, or of the table when shared).
- */
-export function dictionaryHooks(model: EntityModel): EntityHooks {
-  const column = (name: string) => q(model.fieldMap[name].column);
-  const root = model.tree!.root;
-  const taken = async (tx: Queryable, actor: Actor, record: Row, id: string | undefined, field: 'code' | 'dictKey') => {
-    const params: unknown[] = [String(record.parentId ?? root), String(record[field]), id ?? '0'];
-    const tenant = model.scope === 'tenant' ? ` AND tenant_id = $${params.push(actor.tenantId)}` : '';
-    const rows = await tx.query(
-      `SELECT 1 FROM ${q(model.table)} WHERE ${column('parentId')} = $1 AND ${column(field)} = $2 AND id <> $3 AND is_deleted = 0${tenant} LIMIT 1`,
-      params,
-    );
-    return rows.length > 0;
-  };
-  return {
-    async beforeWrite({ tx, actor, record, id }) {
-      const isRoot = String(record.parentId ?? root) === root;
-      const field = isRoot ? 'code' : 'dictKey';
-      if (record[field] === undefined || record[field] === null) return;
-      if (await taken(tx, actor, record, id, field))
-        throw new ValidationFailed([
-          { path: `/${field}`, message: t('unique', actor.lang, { field: model.fieldMap[field].label, value: record[field] }) },
-        ]);
-    },
-  };
 }

@@ -13,7 +13,6 @@ import { packageMenuIds, type AccessControl } from '../../security/access.ts';
 import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { clientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
-import { dictionaryHooks } from './dictionary.ts';
 import { PARAMS, readParam } from './params.ts';
 import { seedBusinessDictionaries } from '../../seed/seed.ts';
 import { grantMenus } from './grants.ts';
@@ -174,8 +173,6 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
     apiScope: apiScopeHooks(access),
     tenantPackage: refreshAccess(access),
     param: refreshParams(caches),
-    dict: dictionaryHooks(catalog.entities.dict),
-    dictBiz: dictionaryHooks(catalog.entities.dictBiz),
   };
 }
 
