@@ -53,7 +53,8 @@ import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
 import { narrowWidenedPicks } from './seed/exact-tree-picks.ts';
 import { storeFormerTexts } from './seed/former-texts.ts';
-import { moveFormerMenuPaths, seedOnce, type SeedProgress } from './seed/seed.ts';
+import { moveFormerMenuPaths, SEED_ADMIN, seedOnce, type SeedProgress } from './seed/seed.ts';
+import { syncDerivedScopes } from './security/derived-scopes.ts';
 import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
 import { StartupClock } from './startup-clock.ts';
 import { registerRegionRoutes, seedRegions } from './modules/system/regions.ts';
@@ -272,6 +273,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await moveFormerMenuPaths(db, catalog);
     await storeFormerTexts(db, catalog);
     await narrowWidenedPicks(db, catalog, (tx, userIds) => identity.revokeUsers(tx, userIds));
+    await syncDerivedScopes(db, catalog, config.timeZone, SEED_ADMIN);
     await restoreCommits?.();
     restoreCommits = undefined;
     await releaseStartup?.();

@@ -12,9 +12,33 @@ const PROJECT = 'schemas/construct/project.schema.json';
 const PARTY_A = 'schemas/construct/party-a.schema.json';
 const PLAN = 'schemas/construct/material-total-demand.schema.json';
 const PARAM = 'schemas/system/param.schema.json';
+const DICT = 'schemas/system/dict.schema.json';
 
 describe('the real schema set', () => {
   const { catalog, ajv } = compile(readSchemaSource());
+
+  it('derives the data-scope rules of each document type, overridable in x-entity.dataScopes', () => {
+    const rules = (key: string, catalog = compile(source, { validators: 'lazy' }).catalog) =>
+      catalog.entities[key].dataScopes.map((r) => `${r.kind}:${r.scopeType}:${r.field ?? ''}`);
+    expect(rules('materialTotalDemand')).toEqual([
+      'all:1:',
+      'ownDept:3:createDept',
+      'deptTree:4:createDept',
+      'own:2:createUser',
+      'ownProject:6:projectId',
+    ]);
+    expect(rules('project')).toContain('ownProject:6:id');
+    // master data without a project, the platform's entities and logs get none unless asked
+    for (const key of ['partyA', 'user', 'dataScope', 'logApi', 'expenditureContractMaterial']) expect(rules(key)).toEqual([]);
+    const copy = structuredClone(source) as SchemaSource & { files: Record<string, any> };
+    copy.files[PLAN]['x-entity'].dataScopes = { own: false, ownDept: { field: 'updateUser' }, deptTree: false };
+    copy.files[PARTY_A]['x-entity'].dataScopes = {};
+    copy.files[PROJECT]['x-entity'].dataScopes = false;
+    const catalog = compile(copy, { validators: 'lazy' }).catalog;
+    expect(rules('materialTotalDemand', catalog)).toEqual(['all:1:', 'ownDept:3:updateUser', 'ownProject:6:projectId']);
+    expect(rules('partyA', catalog)).toEqual(['all:1:', 'ownDept:3:createDept', 'deptTree:4:createDept', 'own:2:createUser']);
+    expect(rules('project', catalog)).toEqual([]);
+  });
 
   it('compiles every manifest entity', () => {
     expect(Object.keys(catalog.entities).sort()).toEqual(Object.keys(source.manifest.entities).sort());
@@ -66,7 +90,8 @@ describe('the real schema set', () => {
       expect(f.createTime).toMatchObject({ column: 'create_time', kind: 'datetime', sqlType: 'timestamp(0)', system: true });
       expect(f.updateUser).toMatchObject({ column: 'update_user', sqlType: 'bigint', system: true });
       expect(f.updateTime).toMatchObject({ column: 'update_time', kind: 'datetime', sqlType: 'timestamp(0)', system: true });
-      if (model.scope === 'tenant')
+      // shared rows a tenant may add to (x-entity.tenantRows: data-scope rules) carry their tenant too
+      if (model.scope === 'tenant' || model.tenantRows)
         expect(f.tenantId, model.key).toMatchObject({ column: 'tenant_id', sqlType: 'varchar(12)', system: true });
       else expect(f.tenantId?.system, model.key).not.toBe(true);
       if (model.softDelete) expect(f.isDeleted, model.key).toMatchObject({ column: 'is_deleted', sqlType: 'integer', system: true });
@@ -691,5 +716,44 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
       `${PLAN}#/x-search/fields/5/field`,
       `${PROJECT}#/x-list/columns/8`,
     ]);
+  });
+  it('x-entity.dataScopes comparing what is no property or not the right kind, or on an entity without rules', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PLAN]['x-entity'].dataScopes = {
+        own: { field: 'ownerId' },
+        ownProject: { field: 'createUser' },
+        deptTree: { field: 'remark' },
+      };
+      s.files[DICT]['x-entity'].dataScopes = {};
+      s.files[PARTY_A]['x-entity'].dataScopes = { ownProject: true };
+    });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { file: PLAN, pointer: '/x-entity/dataScopes/own/field', message: '"ownerId" is not a header property' },
+        {
+          file: PLAN,
+          pointer: '/x-entity/dataScopes/ownProject/field',
+          message: '"createUser" must name a project (an id or a reference to it)',
+        },
+        { file: PLAN, pointer: '/x-entity/dataScopes/deptTree/field', message: '"remark" must name a dept (an id or a reference to it)' },
+        {
+          file: PARTY_A,
+          pointer: '/x-entity/dataScopes/ownProject',
+          message: 'partyA has no reference to project: name the field ({"field": …})',
+        },
+      ]),
+    );
+    expect(issues).toContainEqual({
+      file: DICT,
+      pointer: '/x-entity/dataScopes',
+      message: 'data scopes need a tenant entity with a menu (x-entity.menu)',
+    });
+  });
+
+  it('x-entity.tenantRows on an entity that is not shared', () => {
+    const issues = issuesAfter((s) => {
+      s.files[PROJECT]['x-entity'].tenantRows = true;
+    });
+    expect(issues).toEqual([{ file: PROJECT, pointer: '/x-entity/tenantRows', message: 'tenantRows applies to shared entities only' }]);
   });
 });

@@ -123,6 +123,14 @@ export const messages = {
   },
   hasChildren: { zh: '{entity}下还有子节点,不能删除', en: '{entity} still has child nodes and cannot be deleted' },
   permanent: { zh: '{name} 不能删除', en: '{name} cannot be deleted' },
+  fixedRecord: {
+    zh: '{entity}「{name}」由系统根据单据定义生成,不能修改或删除',
+    en: 'The {entity} "{name}" is derived from its document type and cannot be changed or deleted',
+  },
+  sharedRecord: {
+    zh: '{entity}「{name}」由平台提供,租户不能修改或删除,可新增本租户自己的{entity}',
+    en: 'The {entity} "{name}" is provided by the platform: a tenant cannot change or delete it, but may add its own',
+  },
   referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
   referencedDisable: {
     zh: '{entity}已被{by}引用,不能删除,可以停用',

@@ -5,6 +5,8 @@ import { fieldsRead, headerReads, sumsRead, textsYielded } from '../compute/expr
 import { lintCumulative } from '../cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
+import { PROJECT_ROLE, projectReference } from '../model/data-scopes.ts';
+import { hasRole } from '../model/roles.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
 
 type Report = (at: string, message: string) => void;
@@ -122,13 +124,15 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (spec?.code && model.code && model.fieldMap[model.code.field]?.kind !== 'string')
     report('/x-entity/code/field', 'the code field must be a string');
 
-  for (const keyword of ['activeIf', 'permanentIf'] as const) {
+  for (const keyword of ['activeIf', 'permanentIf', 'fixedIf'] as const) {
     const predicate = model[keyword];
     if (predicate)
       for (const name of fieldsOf(predicate))
         if (!readable(name)) report(`/x-entity/${keyword}`, `${keyword} names unknown field "${name}"`);
   }
   lintUniqueWithin(model, report);
+  if (model.tenantRows && model.scope !== 'shared') report('/x-entity/tenantRows', 'tenantRows applies to shared entities only');
+  lintDataScopes(model, entities, report);
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
@@ -275,7 +279,18 @@ function lintRowsOf(model: EntityModel, entities: Record<string, EntityModel>, r
     report('/x-entity/table', `rows of ${rowsOf.entity}.${rowsOf.detail} live in its table "${detail.table}", not "${model.table}"`);
   if (model.scope !== parent.scope) report('/x-entity/scope', `the scope must be that of ${rowsOf.entity} (${parent.scope})`);
   const spec = model.schema['x-entity'] ?? {};
-  for (const keyword of ['softDelete', 'tree', 'code', 'lookupKeys', 'activeIf', 'permanentIf', 'routes', 'labelsForMembers']) {
+  for (const keyword of [
+    'softDelete',
+    'tree',
+    'code',
+    'lookupKeys',
+    'activeIf',
+    'permanentIf',
+    'fixedIf',
+    'routes',
+    'labelsForMembers',
+    'dataScopes',
+  ]) {
     if (keyword in spec) report(pointer('x-entity', keyword), `"${keyword}" does not apply to rows of another document`);
   }
   if (model.workflow) report('/x-workflow', 'rows of another document follow its approval; they have no workflow of their own');
@@ -516,4 +531,38 @@ function lintLabels(schema: JsonSchema, at: string, report: Report) {
     if (k === 'x-i18n' || k === 'x-compute' || k === 'x-rules' || k === 'default' || k === 'const' || k === 'examples') continue;
     if (v && typeof v === 'object') lintLabels(v as JsonSchema, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, report);
   }
+}
+
+/**
+ * x-entity.dataScopes: the rules belong to a tenant's entity with a menu, and each compares a
+ * header field of the right kind (a user, a department, the project).
+ */
+function lintDataScopes(model: EntityModel, entities: Record<string, EntityModel>, report: Report) {
+  const spec = model.schema['x-entity']?.dataScopes;
+  if (spec === undefined || spec === false || model.rowsOf) return;
+  if (model.scope !== 'tenant' || !model.menu)
+    return report('/x-entity/dataScopes', 'data scopes need a tenant entity with a menu (x-entity.menu)');
+  const projectKey = Object.values(entities).find((m) => hasRole(m, PROJECT_ROLE))?.key;
+  const targets: Record<string, string | undefined> = { own: 'user', ownDept: 'dept', deptTree: 'dept', ownProject: projectKey };
+  for (const [kind, rule] of Object.entries(spec as Record<string, unknown>)) {
+    const at = pointer('x-entity', 'dataScopes', kind);
+    if (kind === 'ownProject' && rule !== false && !projectKey) {
+      report(at, `own projects need a project entity (x-entity.roles "${PROJECT_ROLE}")`);
+      continue;
+    }
+    if (kind === 'ownProject' && rule === true && !projectReference(model, projectKey))
+      report(at, `${model.key} has no reference to ${projectKey}: name the field ({"field": …})`);
+    if (typeof rule !== 'object' || rule === null) continue;
+    const name = (rule as { field: string }).field;
+    const field = model.fieldMap[name];
+    const target = targets[kind];
+    if (!field) report(pointer('x-entity', 'dataScopes', kind, 'field'), `"${name}" is not a header property`);
+    else if (!comparesWith(model, field, kind, target))
+      report(pointer('x-entity', 'dataScopes', kind, 'field'), `"${name}" must name a ${target} (an id or a reference to it)`);
+  }
+}
+
+function comparesWith(model: EntityModel, field: FieldModel, kind: string, target: string | undefined): boolean {
+  if (kind !== 'ownProject') return field.kind === 'id' || field.ref?.entity === target;
+  return model.key === target ? field.name === 'id' : field.ref?.entity === target;
 }

@@ -7,6 +7,7 @@ import { lintCatalog } from '../lint/lint.ts';
 import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './source.ts';
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
+import { deriveDataScopes } from './data-scopes.ts';
 import type {
   CumulativeModel,
   DetailModel,
@@ -76,6 +77,7 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
   }
   if (issues.length) throw new SchemaSetError(issues);
   for (const model of Object.values(entities)) if (model.rowsOf) attachRowSystemFields(model, entities);
+  deriveDataScopes(entities);
 
   if (checking) issues.push(...lintCatalog(entities, dictionaries, source));
   for (const doc of Object.values(documents)) ajv.addSchema(doc);
@@ -412,7 +414,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     else own.push(buildField(name, raw, baseId, required.has(name), resolver));
   }
   // rows of another document get their system fields (id, tenant, foreign key, order) from its detail, after every entity is built
-  const fields = spec.rowsOf ? own : [...headerSystemFields(scope, softDelete), ...own];
+  const fields = spec.rowsOf ? own : [...headerSystemFields(scope, softDelete, spec.tenantRows ?? false), ...own];
   const fieldMap = fieldMapOf(fields);
   const computeOrder = computeOrderOf(own, file, '');
   // a pick source's document type is the one its header reference names (the linter reports a header that is no reference)
@@ -443,6 +445,10 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     rowsOf: spec.rowsOf && { entity: spec.rowsOf.entity, detail: spec.rowsOf.detail, parentFields: spec.rowsOf.parentFields ?? {} },
     activeIf: spec.activeIf,
     permanentIf: spec.permanentIf,
+    fixedIf: spec.fixedIf,
+    tenantRows: spec.tenantRows ?? false,
+    // derived once every entity is built (the project's reference is found by role)
+    dataScopes: [],
     roles: spec.roles ?? [],
     routes: spec.routes ?? {},
     tree,

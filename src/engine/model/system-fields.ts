@@ -35,11 +35,12 @@ export const SYSTEM_LABELS = {
   parent: { zh: '主表编号', en: 'Parent ID' },
 } satisfies Record<string, Label>;
 
-export function headerSystemFields(scope: EntityScope, softDelete: boolean): FieldModel[] {
+/** `tenantRows`: shared rows that a tenant may add to (x-entity.tenantRows) carry their tenant too. */
+export function headerSystemFields(scope: EntityScope, softDelete: boolean, tenantRows = false): FieldModel[] {
   const L = SYSTEM_LABELS;
   return [
     systemField('id', 'id', 'id', 'bigint', L.id),
-    ...(scope === 'tenant' ? [systemField('tenantId', 'tenant_id', 'string', 'varchar(12)', L.tenantId)] : []),
+    ...(scope === 'tenant' || tenantRows ? [systemField('tenantId', 'tenant_id', 'string', 'varchar(12)', L.tenantId)] : []),
     systemField('createUser', 'create_user', 'id', 'bigint', L.createUser),
     systemField('createDept', 'create_dept', 'id', 'bigint', L.createDept),
     systemField('createTime', 'create_time', 'datetime', 'timestamp(0)', L.createTime),

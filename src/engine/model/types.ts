@@ -198,6 +198,19 @@ export interface FillAction {
 
 export type EntityScope = 'tenant' | 'shared' | 'platform';
 
+/** The rules every document type offers out of the box (x-entity.dataScopes); see model/data-scopes.ts. */
+export type DataScopeKind = 'all' | 'ownDept' | 'deptTree' | 'own' | 'ownProject';
+
+/** A data-scope rule derived from the schema: its kind, the platform's rule type and the field it compares. */
+export interface DerivedScopeModel {
+  kind: DataScopeKind;
+  /** data_scope_type: 1 all, 2 own, 3 own department, 4 department and below, 6 own projects */
+  scopeType: string;
+  /** the header field compared (createUser, createDept, the project reference); none for all */
+  field?: string;
+  label: Label;
+}
+
 /** The entity's place in the menu, and the button permission codes derived from it. */
 export interface MenuModel {
   parent: string;
@@ -331,6 +344,15 @@ export interface EntityModel {
   activeIf?: Predicate;
   /** Which records are never removed (x-entity.permanentIf): the platform tenant. */
   permanentIf?: Predicate;
+  /** Which records nobody changes or removes through the API (x-entity.fixedIf): rules derived from the schemas. */
+  fixedIf?: Predicate;
+  /**
+   * With scope shared: a tenant may keep rows of its own beside the platform's (x-entity.tenantRows).
+   * The platform tenant's rows are read by all; a tenant's own are read and written by it alone.
+   */
+  tenantRows: boolean;
+  /** The data-scope rules derived for this document type (x-entity.dataScopes), in a fixed order. */
+  dataScopes: readonly DerivedScopeModel[];
   /** Extra paths under the API base (x-entity.routes): path -> the generic call it answers like. */
   routes: Readonly<Record<string, RouteAction>>;
   tree?: TreeModel;

@@ -230,13 +230,21 @@ export class EntityStore {
   private assertWrite() {
     // rows of another document are written through that document's form
     if (this.model.rowsOf) throw new AppError(404, 'routeNotFound');
-    if (this.model.scope !== 'tenant' && !this.platform) throw new AppError(403, 'platformOnly', { entity: this.model.label });
+    if (this.model.scope !== 'tenant' && !this.model.tenantRows && !this.platform)
+      throw new AppError(403, 'platformOnly', { entity: this.model.label });
+  }
+
+  /** Whether the entity's rows carry their tenant: a tenant's entity, or shared rows a tenant may add to. */
+  private get tenantColumn(): boolean {
+    return this.model.scope === 'tenant' || this.model.tenantRows;
   }
 
   /** WHERE terms every statement on this entity carries. */
   private scope(params: Params, model: EntityModel = this.model, alias = 't'): string[] {
     const terms: string[] = [];
     if (model.scope === 'tenant') terms.push(`${alias}.tenant_id = ${params.add(this.actor.tenantId)}`);
+    // shared rows a tenant may add to: the platform's and the caller's own
+    if (model.tenantRows) terms.push(`${alias}.tenant_id IN (${params.add(PLATFORM_TENANT)}, ${params.add(this.actor.tenantId)})`);
     if (model.softDelete) terms.push(`${alias}.is_deleted = 0`);
     // rows of another document are scoped through their document (relation())
     if (model === this.model && !model.rowsOf && this.dataFilters.length)
@@ -629,6 +637,7 @@ export class EntityStore {
         params.values,
       );
       if (found.length !== ids.length) throw notFound(this.model.label);
+      await this.assertChangeable(tx, ids);
       await this.assertNotPermanent(tx, ids);
       await this.assertNotNeeded(tx, ids);
       await this.hooks.beforeRemove?.({ tx, actor: this.actor, ids });
@@ -647,6 +656,27 @@ export class EntityStore {
         await tx.query(`DELETE FROM ${q(this.model.table)} WHERE id = ANY($1::bigint[])`, [ids]);
       }
     });
+  }
+
+  /**
+   * None of `ids` is a record the caller may read but not change: one nobody changes
+   * (x-entity.fixedIf: a rule derived from the schemas) or, for a tenant, a shared row of the
+   * platform's (x-entity.tenantRows).
+   */
+  private async assertChangeable(tx: Queryable, ids: string[]) {
+    const { fixedIf, tenantRows, titleField } = this.model;
+    const shared = tenantRows && !this.platform;
+    if (!fixedIf && !shared) return;
+    const params = new Params();
+    const name = titleField ? `t.${q(this.model.fieldMap[titleField].column)}` : 't.id';
+    const fixed = fixedIf ? predicateSql(fixedIf, this.model, params, 't', {}) : 'false';
+    const others = shared ? `t.tenant_id <> ${params.add(this.actor.tenantId)}` : 'false';
+    const [kept] = await tx.query<{ name: string; fixed: boolean }>(
+      `SELECT ${name}::text AS name, (${fixed}) AS fixed FROM ${q(this.model.table)} t
+        WHERE t.id = ANY(${params.add(ids)}::bigint[]) AND ((${fixed}) OR ${others}) LIMIT 1`,
+      params.values,
+    );
+    if (kept) throw new AppError(403, kept.fixed ? 'fixedRecord' : 'sharedRecord', { name: kept.name, entity: this.model.label });
   }
 
   /** None of `ids` is a record that is never removed (x-entity.permanentIf: the platform tenant). */
@@ -863,7 +893,7 @@ export class EntityStore {
   private uniqueViolation(err: unknown, input: Row): Error {
     const constraint = (err as { constraint?: string }).constraint ?? '';
     const message = String((err as Error).message);
-    const scope = this.model.scope === 'tenant' ? ['tenant_id'] : [];
+    const scope = this.tenantColumn ? ['tenant_id'] : [];
     for (const f of this.model.fields) {
       if (f.uniqueWithin) {
         const name = uniqueWithinIndex(this.model, f).name;
@@ -900,6 +930,7 @@ export class EntityStore {
     const where = [`t.id = ${params.add(id)}`, ...this.scope(params)];
     const [row] = await tx.query(`SELECT t.id FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`, params.values);
     if (!row) throw notFound(this.model.label);
+    await this.assertChangeable(tx, [id]);
     return this.detail(id, 'id', tx);
   }
 
@@ -914,7 +945,7 @@ export class EntityStore {
       updateUser: this.actor.userId,
       updateTime: now,
     };
-    if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
+    if (this.tenantColumn) values.tenantId = this.actor.tenantId;
     if (this.model.softDelete) values.isDeleted = 0;
     if (this.model.code && isBlank(values[this.model.code.field])) values[this.model.code.field] = await this.nextCode(tx, now);
     const fields = this.model.columns.filter((f) => f.name in values && !f.link);

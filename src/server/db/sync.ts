@@ -74,7 +74,7 @@ function liveFilter(model: EntityModel): string | undefined {
 }
 
 function scopeColumns(model: EntityModel): string[] {
-  return model.scope === 'tenant' ? ['tenant_id'] : [];
+  return model.scope === 'tenant' || model.tenantRows ? ['tenant_id'] : [];
 }
 
 function columnSpec(f: FieldModel): TableSpec['columns'][number] {

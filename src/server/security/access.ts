@@ -2,7 +2,7 @@
 // - button grants: a role holds menus and buttons; writing an entity needs <menu>_add / _edit /
 //   _delete, exporting <menu>_export, reading the menu itself (or a way to pick it: see canRead);
 // - data scopes: rules granted to a role narrow the rows of an entity (own, own department,
-//   department and below, or a custom condition);
+//   department and below, own projects, or a custom condition);
 // - API scopes: a path covered by API scope rules is open only to roles granted one of them.
 // The platform administrator (role alias administrator in tenant 000000) passes every check.
 import type { EntityCatalog, EntityModel, Label } from '../../engine/model/types.ts';
@@ -12,6 +12,8 @@ import { q } from '../db/sql.ts';
 import { PLATFORM_TENANT, type Actor, type DataFilter } from '../db/store.ts';
 import { AppError } from '../errors.ts';
 import { predicateSql } from '../db/predicate-sql.ts';
+import { PROJECT_ROLE, projectReference } from '../../engine/model/data-scopes.ts';
+import { hasRole } from '../../engine/model/roles.ts';
 
 /**
  * The menu ids of a tenant's live package, read from the package's link table (x-db.link of its
@@ -158,6 +160,7 @@ export class AccessControl {
     const dataRules = await this.db.query<DataRule>(
       `SELECT m.code AS "menuCode", ds.scope_type AS "scopeType", ds.scope_column AS "scopeColumn", ds.scope_value AS "scopeValue"
          FROM blade_role_scope rs JOIN ${this.table('dataScope')} ds ON ds.id = rs.scope_id AND ds.is_deleted = 0
+              AND ds.tenant_id IN ('${PLATFORM_TENANT}', rs.tenant_id)
          JOIN ${this.table('menu')} m ON m.id = ds.menu_id
         WHERE rs.scope_category = 1 AND rs.role_id = ANY($1::bigint[]) AND rs.tenant_id = $2`,
       [roleIds, actor.tenantId],
@@ -226,7 +229,7 @@ export class AccessControl {
     const deptIds = (actor.deptId ?? '').split(',').filter((d) => /^\d{1,19}$/.test(d));
     // departments are platform data: the subtree is read here, not joined into the document's
     // statement (which runs on the tenant's own database when it has one)
-    const subtree = rules.some((r) => r.scopeType === '4') ? await this.deptSubtree(actor.tenantId, deptIds) : [];
+    const subtree = rules.some((r) => r.scopeType === '4' || r.scopeType === '6') ? await this.deptSubtree(actor.tenantId, deptIds) : [];
     return rules.map((rule) => this.filterFor(actor, model, rule, deptIds, subtree));
   }
 
@@ -249,6 +252,8 @@ export class AccessControl {
         return (p, a) => `${a}.${column('createDept')} = ANY(${p.add(deptIds)}::bigint[])`;
       case '4':
         return (p, a) => `${a}.${column('createDept')} = ANY(${p.add(subtree)}::bigint[])`;
+      case '6':
+        return this.ownProjectFilter(actor, model, rule, subtree);
       default: {
         let condition: unknown;
         try {
@@ -262,6 +267,21 @@ export class AccessControl {
         return (p, a) => predicateSql(condition as Row, model, p, a, tokens);
       }
     }
+  }
+
+  /**
+   * Own projects: records whose project was set up in one of the user's departments or one below
+   * them (the project's creating department: a project department's people set up its project). The
+   * projects are read in the document's statement: both are the tenant's business data, on one database.
+   */
+  private ownProjectFilter(actor: Actor, model: EntityModel, rule: DataRule, subtree: string[]): DataFilter {
+    const project = Object.values(this.catalog.entities).find((m) => hasRole(m, PROJECT_ROLE));
+    const name = model.fieldMap[rule.scopeColumn ?? ''] ? rule.scopeColumn! : projectReference(model, project?.key);
+    // a type without a project admits nothing rather than everything
+    if (!project || !name) return () => 'false';
+    const column = q(model.fieldMap[name].column);
+    return (p, a) =>
+      `${a}.${column} IN (SELECT pr.id FROM ${q(project.table)} pr WHERE pr.tenant_id = ${p.add(actor.tenantId)} AND pr.is_deleted = 0 AND pr.create_dept = ANY(${p.add(subtree)}::bigint[]))`;
   }
 
   private apiScopeRules(): Promise<{ id: string; path: string }[]> {

@@ -77,12 +77,30 @@ export function TreeSelectControl({ field, value, onChange, onBlur, id, readOnly
     setNodes((old) => [...old.filter((n) => !fresh.some((f) => f.id === n.id)), ...fresh]);
   };
 
+  // a search looks through the whole tree, read once when the first words are typed (levels not
+  // yet opened would hide what is searched for)
+  const [search, setSearch] = useState('');
+  const [expanded, setExpanded] = useState<(string | number)[]>([]);
+  const { data: whole } = useQuery({
+    queryKey: ['tree', target.key, 'all'],
+    enabled: search !== '',
+    staleTime: 60_000,
+    queryFn: () => http.get<Row[]>(`${target.api}/tree`),
+  });
+  const shown = whole
+    ? [nodes[0], ...flattenTree(whole).map((n) => ({ ...n, pId: n.pId ?? tree.root, disabled: n.value === self }))]
+    : nodes;
+
   return (
     <TreeSelect
       id={id}
       treeDataSimpleMode={TREE}
-      treeData={nodes}
-      loadData={(node) => loadChildren(String(node.value))}
+      treeData={shown}
+      loadData={whole ? undefined : (node) => loadChildren(String(node.value))}
+      showSearch={{ treeNodeFilterProp: 'title', searchValue: search, onSearch: setSearch }}
+      // what a search finds is shown opened, wherever it lies
+      treeExpandedKeys={whole && search ? shown.map((n) => n.id) : expanded}
+      onTreeExpand={setExpanded}
       labelInValue
       value={current ? { value: current, label } : undefined}
       onChange={(picked: { value: string; label?: unknown } | undefined) => onChange(picked?.value ?? undefined)}

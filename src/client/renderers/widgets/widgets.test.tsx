@@ -302,6 +302,20 @@ describe('references', () => {
     expect(value()).toBe(JSON.stringify(child.id));
   });
 
+  it("treeSelect: a search finds a node on a level not yet opened (the data-scope form's menu, issue #25)", async () => {
+    const http = createFakeHttp(catalog());
+    const menus = http.tables.get('menu')!;
+    // a menu under another: the lazy tree shows it only after the levels above it are opened
+    const deep = menus.find((m) => m.parentId !== undefined && String(m.parentId) !== '0')!;
+    show(entities.dataScope.fieldMap.menuId, { http });
+    openSelect(document.getElementById('probe')!);
+    expect(screen.queryByTitle(deep.name)).toBeNull();
+    type(document.getElementById('probe')!, deep.name);
+    await waitFor(() => expect(http.calls.some((c) => c.url.endsWith('/menu/tree'))).toBe(true));
+    fireEvent.click(await screen.findByTitle(deep.name));
+    expect(value()).toBe(JSON.stringify(deep.id));
+  });
+
   it('treeMultiSelect: checked menus are one comma-joined value', async () => {
     const http = createFakeHttp(catalog());
     const menus = http.tables.get('menu')!;

@@ -28,6 +28,7 @@ import { envelope } from '../../http/envelope.ts';
 import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { createEntityMenu, menuRows } from '../../seed/seed.ts';
+import { syncDerivedScopes } from '../../security/derived-scopes.ts';
 import { inTransaction } from '../flow/tx.ts';
 import { readConnection, withConnection, type ConnectionGuard } from './datasource.ts';
 import { generateSchema, type GeneratedSchema, type PrototypeRow } from './generate.ts';
@@ -258,6 +259,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     const model = next.catalog.entities[generated.key];
     await createEntityMenu(storeOf('menu', actor), groups, model);
     await grantInstalledMenu(ctx, actor, model);
+    await syncDerivedScopes(ctx.db, next.catalog, ctx.timeZone, { userId: actor.userId, deptId: actor.deptId ?? '0' });
     await ctx.access.invalidate();
     await schemas.announce(ctx.db);
     return ok(request, { key: generated.key, file: generated.file, api: model.api, table: model.table, version: schemas.version });

@@ -3,6 +3,8 @@
 // and the tenant's top menus. Menus are filtered by the caller's grants and the tenant's package.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../engine/i18n/messages.ts';
+import { SCOPE_KIND_LABELS, SCOPE_TYPE } from '../../../engine/model/data-scopes.ts';
+import type { DataScopeKind } from '../../../engine/model/types.ts';
 import { forest } from '../../../engine/tree/forest.ts';
 import type { Row } from '../../db/db.ts';
 import { q, selectList, toRecord } from '../../db/sql.ts';
@@ -40,6 +42,42 @@ function treeNodes(rows: MenuNode[], lang: 'zh' | 'en'): TreeNode[] {
   };
   roots.forEach(mark);
   return roots;
+}
+
+interface RuleNode {
+  id: string;
+  menuId: string;
+  scopeName: string;
+  /** a built-in rule's name in English (the kind's) */
+  nameEn?: string;
+}
+
+/** The built-in data-scope rules' kinds by rule type, for their names in the reader's language. */
+const KIND_OF_TYPE = new Map(Object.entries(SCOPE_TYPE).map(([kind, type]) => [type, kind as DataScopeKind]));
+
+/**
+ * The scope rules a tenant sees and may grant: every rule of an entity without tenant rows, else
+ * the platform's (the built-in ones among them) and the tenant's own (x-entity.tenantRows).
+ */
+export async function visibleRules(
+  ctx: Pick<RouteContext, 'db' | 'catalog'>,
+  entity: 'dataScope' | 'apiScope',
+  tenantId: string,
+): Promise<RuleNode[]> {
+  const model = ctx.catalog.entities[entity];
+  const own = model.tenantRows ? ` AND tenant_id IN ('${PLATFORM_TENANT}', $1)` : '';
+  // the built-in rules first, by type; then the others as they were added
+  const builtIn = 'builtIn' in model.fieldMap;
+  const rows = await ctx.db.query<RuleNode & { builtIn: boolean; scopeType: string | null }>(
+    `SELECT id::text AS id, menu_id::text AS "menuId", scope_name AS "scopeName", ${builtIn ? 'built_in = 1' : 'false'} AS "builtIn",
+            scope_type AS "scopeType"
+       FROM ${q(model.table)} WHERE is_deleted = 0${own} ORDER BY ${builtIn ? 'built_in DESC, scope_type, ' : ''}id`,
+    model.tenantRows ? [tenantId] : [],
+  );
+  return rows.map(({ builtIn: b, scopeType, ...r }) => {
+    const kind = b && scopeType ? KIND_OF_TYPE.get(scopeType) : undefined;
+    return kind ? { ...r, nameEn: SCOPE_KIND_LABELS[kind].en } : r;
+  });
 }
 
 export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
@@ -100,17 +138,15 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     return (await allMenus()).filter((m) => !pkg || pkg.has(m.id));
   };
 
+  /** The rules under their menus: the platform's (built-in ones among them) and, where a tenant may add rules, the caller's own. */
   const scopeTree = async (entity: 'dataScope' | 'apiScope', menus: MenuNode[], request: FastifyRequest): Promise<TreeNode[]> => {
-    const scopes = ctx.catalog.entities[entity];
-    const rules = await ctx.db.query<{ id: string; menuId: string; scopeName: string }>(
-      `SELECT id::text AS id, menu_id::text AS "menuId", scope_name AS "scopeName" FROM ${q(scopes.table)} WHERE is_deleted = 0 ORDER BY id`,
-    );
+    const rules = await visibleRules(ctx, entity, actorOf(request).tenantId);
     const owners = menus.filter((m) => rules.some((r) => r.menuId === m.id));
     const nodes: MenuNode[] = [
       ...withAncestors(owners, menus),
       ...rules
         .filter((r) => menus.some((m) => m.id === r.menuId))
-        .map((r) => ({ id: r.id, parentId: r.menuId, code: '', category: 0, sort: 0, name: r.scopeName })),
+        .map((r) => ({ id: r.id, parentId: r.menuId, code: '', category: 0, sort: 0, name: r.scopeName, nameEn: r.nameEn })),
     ];
     return treeNodes(nodes, request.lang);
   };

@@ -10,6 +10,7 @@ import { envelope } from '../../http/envelope.ts';
 import { storeFor, type RouteContext } from '../../http/entity-routes.ts';
 import { isAdministrator } from '../../security/access.ts';
 import { grantMenus, grantScopes } from './grants.ts';
+import { visibleRules } from './menu.ts';
 import { auditEvent } from '../log/service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -98,6 +99,15 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: RouteConte
       ).map((r) => r.id),
     );
     if (menuIds.some((id) => !known.has(id) || (pkg && !pkg.has(id)))) throw new AppError(403, 'forbidden');
+    // a role is granted the rules its tenant sees: the platform's, the built-in ones and its own
+    for (const [entity, ids] of [
+      ['dataScope', dataScopeIds],
+      ['apiScope', apiScopeIds],
+    ] as const) {
+      if (!ids.length) continue;
+      const visible = new Set((await visibleRules(ctx, entity, actor.tenantId)).map((r) => r.id));
+      if (ids.some((id) => !visible.has(id))) throw new AppError(403, 'forbidden');
+    }
     await ctx.db.transaction(async (tx) => {
       await grantMenus(tx, actor.tenantId, roleIds, menuIds);
       await grantScopes(tx, actor.tenantId, roleIds, 1, dataScopeIds);
