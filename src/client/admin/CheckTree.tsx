@@ -12,12 +12,14 @@ interface CheckTreeProps {
   onChange: (checked: string[]) => void;
   /** Open every node (small trees whose leaves are the point: the scope rules). */
   expandAll?: boolean;
+  /** What an empty tree says (default: no data). */
+  empty?: string;
 }
 
 const FIELD_NAMES = { key: 'id', title: 'title', children: 'children' };
 
-export function CheckTree({ nodes, checked, mode, onChange, expandAll = false }: CheckTreeProps) {
-  if (!nodes.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+export function CheckTree({ nodes, checked, mode, onChange, expandAll = false, empty }: CheckTreeProps) {
+  if (!nodes.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
   const strict = mode !== 'leaves';
   const onCheck = (keys: unknown, info: { node: { key: unknown }; checked: boolean }) => {
     const key = String(info.node.key);

@@ -88,6 +88,26 @@ describe('role grant dialog', () => {
     expect(fake.roleGrants.get('101')!.apiScope).toEqual(['21']);
   });
 
+  it('offers the data scopes of the menus checked on the first tab (issue #25)', async () => {
+    const { fake } = await open();
+    tab('数据权限');
+    expect(await screen.findByText('本人可见')).toBeTruthy();
+    // a rule of a menu the role is not granted narrows nothing: it is not offered
+    tab('菜单权限');
+    toggle('用户管理');
+    tab('数据权限');
+    await waitFor(() => expect(screen.queryByText('本人可见')).toBeNull());
+    expect(screen.getByText('这里列出「菜单权限」中已勾选菜单的规则:请先勾选菜单')).toBeTruthy();
+    tab('菜单权限');
+    toggle('用户管理');
+    tab('数据权限');
+    expect(isChecked(await screen.findByText('本人可见'))).toBe(true);
+    toggle('本部门可见');
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await screen.findByText('操作成功');
+    expect(sorted((fake.calls.find((c) => c.method === 'post')!.body as Record<string, string[]>).dataScopeIds)).toEqual(['11', '12']);
+  });
+
   it('sends nothing and closes unchanged on cancel', async () => {
     const { fake, onClose } = await open();
     fireEvent.click(screen.getByRole('button', { name: /取\s*消/ }));

@@ -85,3 +85,15 @@ export function keysToSend(nodes: readonly GrantNode[], checked: readonly string
 export function firstLevelKeys(nodes: readonly GrantNode[]): string[] {
   return nodes.filter((n) => n.children?.length).map((n) => n.id);
 }
+
+/**
+ * The scope tree cut to the rules of the menus in `menuIds` (a rule is a leaf under its menu): a
+ * rule of a menu the role is not granted would narrow nothing.
+ */
+export function rulesOfMenus(nodes: readonly GrantNode[], menuIds: ReadonlySet<string>, parent?: string): GrantNode[] {
+  return nodes.flatMap((n) => {
+    if (!n.children?.length) return parent !== undefined && menuIds.has(parent) ? [n] : [];
+    const children = rulesOfMenus(n.children, menuIds, n.id);
+    return children.length ? [{ ...n, children }] : [];
+  });
+}

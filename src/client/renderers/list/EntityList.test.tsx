@@ -29,13 +29,14 @@ function demandApi(rows = 40): FakeHttp {
 function showList(
   model: EntityModel,
   http: FakeHttp,
-  options: { permissions?: Record<string, boolean>; lang?: 'zh' | 'en'; onOpen?: () => void } = {},
+  options: { permissions?: Record<string, boolean>; lang?: 'zh' | 'en'; onOpen?: () => void; tenantId?: string } = {},
 ) {
   const onOpen = vi.fn(options.onOpen);
   const view = renderWithApi(<EntityList model={model} onOpen={onOpen} />, {
     http,
     permissions: options.permissions ?? grants(model.menu!.code),
     lang: options.lang,
+    tenantId: options.tenantId,
   });
   return { ...view, onOpen, list: () => screen.getByTestId('entity-list') };
 }
@@ -298,6 +299,40 @@ describe('documents under approval', () => {
     expect(button('筑算平台', /删\s*除/).title).toBe('筑算平台 不能删除');
     expect(button('筑算平台', /编\s*辑/).disabled).toBe(false);
     expect(button('江北建设', /删\s*除/).disabled).toBe(false);
+  });
+});
+
+describe('data-scope rules in the list (issue #25)', () => {
+  const rules = () => {
+    const http = createFakeHttp(catalog(), { rows: 3 });
+    const [builtIn, platform, own] = http.tables.get('dataScope')!;
+    Object.assign(builtIn, { scopeName: '本部门', builtIn: 1, tenantId: '000000' });
+    Object.assign(platform, { scopeName: '房建项目', builtIn: 0, tenantId: '000000' });
+    Object.assign(own, { scopeName: '市政项目', builtIn: 0, tenantId: '123456' });
+    return http;
+  };
+  const button = (name: string, label: RegExp) =>
+    within(bodyRows().find((r) => r.textContent!.includes(name))!).getByRole('button', { name: label }) as HTMLButtonElement;
+
+  it("offer a tenant neither edit nor delete on a built-in rule or the platform's, saying why; its own rules are its to change", async () => {
+    showList(catalog().entities.dataScope, rules(), { tenantId: '123456' });
+    await idle();
+    for (const label of [/编\s*辑/, /删\s*除/]) {
+      expect(button('本部门', label).disabled).toBe(true);
+      expect(button('房建项目', label).disabled).toBe(true);
+      expect(button('市政项目', label).disabled).toBe(false);
+    }
+    expect(button('本部门', /编\s*辑/).title).toBe('数据权限「本部门」由系统根据单据定义生成,不能修改或删除');
+    expect(button('房建项目', /删\s*除/).title).toBe('数据权限「房建项目」由平台提供,租户不能修改或删除,可新增本租户自己的数据权限');
+    expect(button('本部门', /查\s*看/).disabled).toBe(false);
+  });
+
+  it('offer the platform its own rules to change, never a built-in one', async () => {
+    showList(catalog().entities.dataScope, rules(), { tenantId: '000000' });
+    await idle();
+    expect(button('本部门', /编\s*辑/).disabled).toBe(true);
+    expect(button('房建项目', /编\s*辑/).disabled).toBe(false);
+    expect(button('房建项目', /删\s*除/).disabled).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import { matches } from '../../../engine/predicate/predicate.ts';
 import { approvalLock } from '../../../engine/workflow/lock.ts';
 import { renderWorkflowMessage } from '../../../engine/workflow/messages.ts';
 import { translate } from '../../i18n/useT.ts';
-import { langAtom } from '../../state/session.ts';
+import { langAtom, userInfoAtom } from '../../state/session.ts';
 import type { Row } from '../extensions.ts';
 import type { ListActions, StandardAction } from './useListActions.tsx';
 
@@ -60,17 +60,25 @@ function LinkButton({
 
 export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
   const lang = useAtomValue(langAtom);
+  const userInfo = useAtomValue(userInfoAtom);
   const press = (action: RowAction) => (action === 'delete' ? actions.remove([String(row.id)]) : onOpen(action, row));
   // a document under approval is shown, not changed: edit and delete say why they are off
   const lock = approvalLock(model, row);
   const lockedOut = (action: RowAction) => Boolean(lock) && action !== 'view';
+  const name = String(row[model.titleField ?? 'id'] ?? '');
   // a record that is never removed (x-entity.permanentIf: the platform tenant) offers no delete
   const permanent = model.permanentIf !== undefined && matches(model.permanentIf, row);
-  const kept = (action: RowAction) => permanent && action === 'delete';
+  // one nobody changes (x-entity.fixedIf: a built-in rule), or a tenant the platform's shared row
+  // (x-entity.tenantRows), offers neither edit nor delete
+  const fixed = model.fixedIf !== undefined && matches(model.fixedIf, row);
+  const shared = model.tenantRows && row.tenantId !== undefined && String(row.tenantId) !== String(userInfo?.tenant_id ?? row.tenantId);
+  const kept = (action: RowAction) => action !== 'view' && (fixed || shared || (permanent && action === 'delete'));
   const why = (action: RowAction) => {
     if (lockedOut(action)) return renderWorkflowMessage(lock!, lang);
-    if (kept(action)) return engineT('permanent', lang, { name: String(row[model.titleField ?? 'id'] ?? '') });
-    return undefined;
+    if (!kept(action)) return undefined;
+    if (fixed) return engineT('fixedRecord', lang, { name, entity: model.label });
+    if (shared) return engineT('sharedRecord', lang, { name, entity: model.label });
+    return engineT('permanent', lang, { name });
   };
   return (
     <span className="zs-grid-actions">

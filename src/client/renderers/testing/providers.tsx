@@ -33,12 +33,14 @@ export interface TestSetup {
   /** Button codes the user holds ({material_total_demand_add: true, …}). */
   permissions?: Record<string, boolean>;
   userId?: string;
+  /** The user's tenant (default: none said). */
+  tenantId?: string;
 }
 
 /** Renders `ui` signed in as a user with these buttons, over `http`. */
-export function renderWithApi(ui: ReactElement, { http, lang = 'zh', permissions = {}, userId = '1001' }: TestSetup) {
+export function renderWithApi(ui: ReactElement, { http, lang = 'zh', permissions = {}, userId = '1001', tenantId }: TestSetup) {
   appStore.set(permissionAtom, permissions);
-  appStore.set(userInfoAtom, { user_id: userId, account: 'tester' } as UserInfo);
+  appStore.set(userInfoAtom, { user_id: userId, account: 'tester', ...(tenantId && { tenant_id: tenantId }) } as UserInfo);
   const wrap = (node: ReactElement) => (
     <TestProviders http={http} lang={lang}>
       {node}
