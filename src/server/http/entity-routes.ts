@@ -118,6 +118,10 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     return ok(request, withSecretPlaceholders(model, record));
   });
 
+  /** Labels open to every member of the tenant (x-entity.labelsForMembers), or to the caller as a reader of a record referring to these. */
+  const labelsOpen = async (request: FastifyRequest) =>
+    model.labelsForMembers || (await ctx.access.readsAReferrer(actorOf(request), model));
+
   // {value, label} for reference pickers (keyword, paged, narrowed by the list's filters: cascading
   // pickers send the values of the fields they depend on) and for list labels (ids, one request)
   route.get(`${base}/options`, async (request) => {
@@ -129,9 +133,10 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     const { filters } = parseListParams(model, { ...rest, current: undefined, size: undefined });
     const size = Math.min(Number(rest.size ?? 20) || 20, 500);
     const current = Math.max(Number(rest.current ?? 1) || 1, 1);
-    // who created a record is shown to whoever reads the record: such labels need no read grant,
-    // and answer nothing but labels (no filters that would let a member probe other columns)
-    if (ids && !keyword && !filters.length && model.labelsForMembers) {
+    // labels by id are shown wherever a record referring to these is read (who created it, a
+    // project's 建设单位): whoever may read such a record gets them without reading this entity,
+    // and nothing but labels of the ids sent (no keyword or filters that would probe other columns)
+    if (ids && !keyword && !filters.length && (await labelsOpen(request))) {
       return ok(
         request,
         await new EntityStore(ctx, model, actorOf(request)).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) }),

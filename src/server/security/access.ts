@@ -212,6 +212,28 @@ export class AccessControl {
     }
   }
 
+  /** Whether `check(actor, model, 'view')` passes, without the refusal. */
+  async mayRead(actor: Actor, model: EntityModel): Promise<boolean> {
+    return this.check(actor, model, 'view').then(
+      () => true,
+      (err) => {
+        if (err instanceof AppError && err.status === 403) return false;
+        throw err;
+      },
+    );
+  }
+
+  /**
+   * May the caller read the display labels of `model`'s records without reading `model`? A record's
+   * labels are shown wherever a record referring to it is read, so a reader of any entity whose
+   * fields or detail rows refer to `model` may look them up by id (a project's reader names its
+   * 建设单位, a demand's reader its 物资). Labels only: the options route answers nothing else on it.
+   */
+  async readsAReferrer(actor: Actor, model: EntityModel): Promise<boolean> {
+    for (const referrer of this.schemaFacts().referencedBy.get(model.key) ?? []) if (await this.mayRead(actor, referrer)) return true;
+    return false;
+  }
+
   /** Checks a named button grant (user_reset, role_grant, …). */
   async checkButton(actor: Actor, code: string): Promise<void> {
     const grants = await this.grants(actor);

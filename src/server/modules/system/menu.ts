@@ -131,6 +131,19 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     return ok(request, forest(withAncestors(buttons, await allMenus())));
   });
 
+  // the document types the caller may read (keys of the schema set), so that a page asks only for
+  // what it may see (the home's cost overview needs projects and expense contracts)
+  app.get(`${base}/readable`, async (request) => {
+    const actor = actorOf(request);
+    // platform records (tenants, packages) are the platform tenant's alone, whatever the grants
+    const models = Object.values(ctx.catalog.entities).filter((m) => m.scope !== 'platform' || actor.tenantId === PLATFORM_TENANT);
+    const readable = await Promise.all(models.map((m) => ctx.access.mayRead(actor, m)));
+    return ok(
+      request,
+      models.filter((_, i) => readable[i]).map((m) => m.key),
+    );
+  });
+
   /** Menus a tenant may hand out: all for the platform tenant, else its package. */
   const grantableMenus = async (request: FastifyRequest) => {
     const actor = actorOf(request);

@@ -84,7 +84,13 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext, iden
     return ok(request, (await (await storeFor(ctx, model, request, 'view')).list(query)).records);
   });
 
-  app.get(`${base}/info`, async (request) => ok(request, await ownStore(request).detail(actorOf(request).userId)));
+  // the caller's own record, with the names of their roles, departments and post (the home names the
+  // roles, which a user may not otherwise list)
+  app.get(`${base}/info`, async (request) => {
+    const actor = actorOf(request);
+    const [own] = await withNames(actor, [await ownStore(request).detail(actor.userId)]);
+    return ok(request, own);
+  });
   app.get(`${base}/platform-detail`, async (request) =>
     ok(request, await (await storeFor(ctx, model, request, 'view')).detail(parseId((request.query as Query).id))),
   );
