@@ -18,6 +18,7 @@ describe.each(databaseKinds())('labels of referenced records (%s)', (kind) => {
   let owner: { id: string; name: string };
   let steel: { id: string; code: string; name: string; spec: string };
   let foreignOwner: { id: string };
+  let foreignAdminId: string;
 
   /** A role of the tenant granted exactly these menus, and a signed-in user holding it. */
   async function userWith(roleName: string, roleAlias: string, codes: string[]): Promise<Api> {
@@ -55,8 +56,9 @@ describe.each(databaseKinds())('labels of referenced records (%s)', (kind) => {
     demandReader = await userWith('江北经办员', 'jb_clerk', ['material_total_demand']);
     outsider = await userWith('江北档案员', 'jb_files', ['notice']);
     // the same kind of record in another tenant
-    const other = client(server, (await server.newTenant('另一家公司')).token);
-    foreignOwner = await partyA(other, { name: '别家的甲方' });
+    const otherTenant = await server.newTenant('另一家公司');
+    foreignAdminId = otherTenant.adminId;
+    foreignOwner = await partyA(client(server, otherTenant.token), { name: '别家的甲方' });
   }, 180_000);
   afterAll(() => server?.dispose());
 
@@ -105,6 +107,17 @@ describe.each(databaseKinds())('labels of referenced records (%s)', (kind) => {
     expect((await outsider.get('/api/construct/goodsArchives/options', { ids: steel.id })).status).toBe(403);
     // a reader of projects reads no demand: the goods a demand names stay closed to them
     expect((await projectReader.get('/api/construct/goodsArchives/options', { ids: steel.id })).status).toBe(403);
+  });
+
+  it("the platform's own people are named to a tenant's user (创建人 of a system dictionary), no other tenant's", async () => {
+    const [platformUser] = await server.db.query<{ id: string; name: string }>(
+      `SELECT id::text AS id, real_name AS name FROM blade_user WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`,
+    );
+    const res = await outsider.get('/api/blade-system/user/options', { ids: `${platformUser.id},${foreignAdminId}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.records).toHaveLength(1);
+    expect(res.body.data.records[0].value).toBe(platformUser.id);
+    expect(res.body.data.records[0].label).toContain(platformUser.name);
   });
 
   it('dictionaries are read by every user: a restricted one sees the labels of dictionary values', async () => {

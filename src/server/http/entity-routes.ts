@@ -8,7 +8,7 @@ import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import type { Row } from '../db/db.ts';
-import { EntityStore, parseId, parseIds, tenantDb, type StoreContext } from '../db/store.ts';
+import { EntityStore, parseId, parseIds, PLATFORM_TENANT, tenantDb, type Actor, type StoreContext } from '../db/store.ts';
 import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
 import { actorOf, DOWNLOAD } from './auth.ts';
@@ -122,6 +122,26 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
   const labelsOpen = async (request: FastifyRequest) =>
     model.labelsForMembers || (await ctx.access.readsAReferrer(actorOf(request), model));
 
+  /**
+   * {value, label} of the records with these ids in the caller's tenant. The people who wrote a
+   * record may be the platform's own (its administrator writes the shared dictionaries, menus and
+   * regions, and sets up each tenant): a user id not of the caller's tenant is named from the
+   * platform tenant, so that 创建人 of a system dictionary reads as a name.
+   */
+  const labelsOf = async (actor: Actor, ids: string[], valueField: string) => {
+    const page = await new EntityStore(ctx, model, actor).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) });
+    const missing = ids.filter((id) => !page.records.some((r) => r.value === id));
+    if (model.key !== 'user' || actor.tenantId === PLATFORM_TENANT || !missing.length) return page;
+    const platform = await new EntityStore(ctx, model, { ...actor, tenantId: PLATFORM_TENANT }).options({
+      ids: missing,
+      valueField,
+      current: 1,
+      size: Math.min(missing.length, 500),
+    });
+    const records = [...page.records, ...platform.records];
+    return { ...page, records, total: records.length };
+  };
+
   // {value, label} for reference pickers (keyword, paged, narrowed by the list's filters: cascading
   // pickers send the values of the fields they depend on) and for list labels (ids, one request)
   route.get(`${base}/options`, async (request) => {
@@ -136,12 +156,8 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
     // labels by id are shown wherever a record referring to these is read (who created it, a
     // project's 建设单位): whoever may read such a record gets them without reading this entity,
     // and nothing but labels of the ids sent (no keyword or filters that would probe other columns)
-    if (ids && !keyword && !filters.length && (await labelsOpen(request))) {
-      return ok(
-        request,
-        await new EntityStore(ctx, model, actorOf(request)).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) }),
-      );
-    }
+    if (ids && !keyword && !filters.length && (await labelsOpen(request)))
+      return ok(request, await labelsOf(actorOf(request), ids, valueField));
     const store = await storeFor(ctx, model, request, 'view');
     return ok(
       request,
