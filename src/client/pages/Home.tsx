@@ -14,7 +14,8 @@ import { WaitingWorkCard } from '../workflow/WaitingWork.tsx';
 
 /**
  * The names of the user's roles (项目经办), not their aliases (project_clerk): the token names
- * roles by alias, as the platform's does, so the names are asked for.
+ * roles by alias, as the platform's does, so the names come from the user's own record
+ * (user/info answers them beside the ids, comma-joined alike), kept to the roles of this session.
  */
 function useRoleNames(userId: string | undefined, roleIds: string | undefined): string {
   const [names, setNames] = useState('');
@@ -23,17 +24,12 @@ function useRoleNames(userId: string | undefined, roleIds: string | undefined): 
     const mine = (roleIds ?? '').split(',');
     let live = true;
     authApi
-      .roleSelect(userId)
-      .then(
-        (roles) =>
-          live &&
-          setNames(
-            roles
-              .filter((r) => mine.includes(r.id))
-              .map((r) => r.roleName)
-              .join(', '),
-          ),
-      )
+      .userInfo()
+      .then((info) => {
+        const ids = String(info.roleId ?? '').split(',');
+        const labels = String(info.roleName ?? '').split(',');
+        if (live) setNames(labels.filter((_, i) => mine.includes(ids[i])).join(', '));
+      })
       .catch(() => undefined);
     return () => {
       live = false;

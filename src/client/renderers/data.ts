@@ -37,6 +37,23 @@ export function useDictionary(binding: DictBinding | undefined) {
   });
 }
 
+export const READABLE_URL = '/api/blade-system/menu/readable';
+
+/**
+ * Whether the user may read every one of these document types (by key), as the server decides it
+ * (its menu, a view button, or a write grant on a document that picks it): undefined until known.
+ * A page asks for what it may see only, rather than reading a refusal.
+ */
+export function useMayRead(...entities: string[]): boolean | undefined {
+  const http = useHttp();
+  const { data } = useQuery({
+    queryKey: ['readable'],
+    staleTime: 60_000,
+    queryFn: () => http.get<string[]>(READABLE_URL, undefined, { silent: true }),
+  });
+  return data && entities.every((key) => data.includes(key));
+}
+
 /** Collects the ids asked for within one tick and fetches them with one request per entity. */
 class LabelBatcher {
   private pending = new Map<string, { ids: Set<string>; waiters: (() => void)[] }>();

@@ -1,13 +1,16 @@
 // @vitest-environment happy-dom
 // The home page's cost overview: the figures a cost manager reads (in 万元), the project table in
 // 元 with the project over its target cost in red, unread warnings by level and approvals waiting,
-// each opening its page; loading, empty and failing statistics; nothing for a user without the
-// permission; English.
+// each opening its page; loading, empty and failing statistics; nothing shown, and nothing asked,
+// for a user who may not read what the statistics sum; English.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageTestProviders } from '../shell/notifications/testing.tsx';
 import { appStore, menusAtom } from '../state/session.ts';
 import { CostOverview } from './CostOverview.tsx';
+import { catalog } from '../renderers/catalog.ts';
+import { READABLE_URL } from '../renderers/data.ts';
+import { statisticsEntities, statisticsUrls, warningsEntity } from './api.ts';
 import { createFakeStatistics, sampleStatistics, type FakeStatisticsOptions } from './testing.ts';
 
 afterEach(cleanup);
@@ -73,7 +76,8 @@ describe('the cost overview', () => {
 
   it('loading, no project, and a failure with its message and a retry', async () => {
     show({ pending: true });
-    expect(document.querySelector('.ant-skeleton')).toBeTruthy();
+    // (once the server has said the user may read the statistics: until then the home shows no card)
+    await waitFor(() => expect(document.querySelector('.ant-skeleton')).toBeTruthy());
     cleanup();
     show({ statistics: { ...sampleStatistics(), projects: [] } });
     expect(await screen.findByText('暂无可查看的项目')).toBeTruthy();
@@ -84,7 +88,23 @@ describe('the cost overview', () => {
     await waitFor(() => expect(http.calls.filter((c) => c.url.endsWith('statisticsData')).length).toBe(2));
   });
 
-  it('stays away for a user who may not read the statistics', async () => {
+  it('asks nothing of the statistics for a user who may not read expense contracts, and shows nothing', async () => {
+    const everything = Object.keys(catalog().entities);
+    const http = show({ readable: everything.filter((key) => key !== statisticsEntities()[1]) });
+    await waitFor(() => expect(http.calls.some((c) => c.url === READABLE_URL)).toBe(true));
+    await waitFor(() => expect(screen.queryByText('成本概览')).toBeNull());
+    expect(http.calls.map((c) => c.url)).toEqual([READABLE_URL]);
+  });
+
+  it('counts no warnings for a user who may not read them: the tile stays, without a count', async () => {
+    const http = show({ readable: Object.keys(catalog().entities).filter((key) => key !== warningsEntity()) });
+    await screen.findByTestId('cost-overview');
+    await waitFor(() => expect(figure('cost-approvals').textContent).toContain('待办 2'));
+    expect(figure('cost-warnings').textContent).toContain('—');
+    expect(http.calls.some((c) => c.url === statisticsUrls().warnings)).toBe(false);
+  });
+
+  it('stays away when the server refuses the statistics all the same', async () => {
     const http = show({ fail: { status: 403, message: '没有查看支出合同的权限' } });
     await waitFor(() => expect(http.calls.length).toBeGreaterThan(0));
     // the card (shown while loading) goes once the refusal is in

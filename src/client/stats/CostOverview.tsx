@@ -2,7 +2,7 @@
 // settled and paid amounts against target cost (a bar chart and a table), projects over target
 // cost, unread warnings by level and approvals waiting. Each figure opens where its documents are: the
 // contracted and income tiles and a project's contracted amount their contract ledgers.
-// A user without the statistics permission sees nothing of it.
+// A user who may not read projects and expense contracts sees nothing of it, and nothing is asked for them.
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
@@ -14,15 +14,18 @@ import { menusAtom } from '../state/session.ts';
 import {
   isForbidden,
   rate,
+  statisticsEntities,
   useStatistics,
   useUnreadWarnings,
   useWaitingApprovals,
   wan,
   wanNumber,
   WARN_LEVELS,
+  warningsEntity,
   warningsMenuCode,
   yuan,
 } from './api.ts';
+import { useMayRead } from '../renderers/data.ts';
 import { Chart } from './Chart.tsx';
 import { DocLinks, useStatisticsLinks } from './links.tsx';
 import { useStatsTexts, type TextKey } from './texts.ts';
@@ -77,7 +80,8 @@ function Figures({ data }: { data: StatisticsAnswer }) {
   const t = useStatsTexts();
   const [, navigate] = useLocation();
   const menus = useAtomValue(menusAtom);
-  const warnings = useUnreadWarnings();
+  // the unread warnings only for a reader of warnings (the tile stays, without a count)
+  const warnings = useUnreadWarnings(useMayRead(warningsEntity()) === true);
   const approvals = useWaitingApprovals();
   const warnCode = warningsMenuCode();
   const warnPath = flattenMenus(menus).find((m) => m.code === warnCode)?.path;
@@ -222,9 +226,11 @@ function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
 export function CostOverview() {
   const t = useStatsTexts();
   const [, navigate] = useLocation();
-  const statistics = useStatistics();
+  // asked only of a user who may read what it sums: nobody else sees the overview (nor a refusal)
+  const allowed = useMayRead(...statisticsEntities());
+  const statistics = useStatistics(undefined, allowed === true);
   const option = useMemo(() => projectChartOption(statistics.data?.projects ?? [], t), [statistics.data, t]);
-  if (statistics.error && isForbidden(statistics.error)) return null;
+  if (!allowed || (statistics.error && isForbidden(statistics.error))) return null;
   const title = (
     <Space style={{ width: '100%', justifyContent: 'space-between' }}>
       <span>{t('cost.title')}</span>

@@ -29,6 +29,15 @@ export function statisticsUrls() {
   };
 }
 
+/** The document types statisticsData reads (the server refuses it to a user who may not read both). */
+export const statisticsEntities = () => [
+  entityWithRole(catalog(), STATISTICS_ROLES.projects).key,
+  entityWithRole(catalog(), STATISTICS_ROLES.expenseContract).key,
+];
+
+/** The document type of the warnings. */
+export const warningsEntity = () => entityWithRole(catalog(), STATISTICS_ROLES.warnings).key;
+
 /** The menu entry of the warning list (where the unread-warnings tile leads). */
 export const warningsMenuCode = () => entityWithRole(catalog(), STATISTICS_ROLES.warnings).menu?.code;
 export const WARN_LEVELS = ['critical', 'warning', 'info'] as const;
@@ -89,7 +98,8 @@ export const statisticsQueries = {
   }),
 };
 
-export const useStatistics = (projectId?: string) => useQuery(statisticsQueries.statistics(useHttp(), projectId));
+export const useStatistics = (projectId?: string, enabled = true) =>
+  useQuery({ ...statisticsQueries.statistics(useHttp(), projectId), enabled });
 export const useCostTrend = (projectId?: string) => useQuery(statisticsQueries.costTrend(useHttp(), projectId));
 export const useMaterialFunnel = (projectId?: string) => useQuery(statisticsQueries.materialFunnel(useHttp(), projectId));
 export const useWarningStatistics = (projectId?: string) => useQuery(statisticsQueries.warningStatistics(useHttp(), projectId));
@@ -100,11 +110,12 @@ export const useSettlementTimeliness = (projectId?: string, month?: string) =>
 const countOf = (http: ReturnType<typeof useHttp>, url: string, params: Record<string, string> = {}) =>
   http.get<{ total: number }>(url, { ...params, size: 1 }, { silent: true }).then((page) => page.total);
 
-/** Unread warnings of the caller's tenant by level. */
-export function useUnreadWarnings() {
+/** Unread warnings of the caller's tenant by level (asked only when `enabled`: the user may read warnings). */
+export function useUnreadWarnings(enabled = true) {
   const http = useHttp();
   return useQuery({
     queryKey: ['statistics', 'warnings'],
+    enabled,
     queryFn: async () => {
       const counts = await Promise.all(
         WARN_LEVELS.map((warnLevel) => countOf(http, statisticsUrls().warnings, { warnStatus: 'unread', warnLevel })),

@@ -8,6 +8,7 @@ import type { TimelinessAnswer, WarningsAnswer } from '../../engine/statistics/p
 import { entitiesWithRole } from '../../engine/model/roles.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 import { catalog } from '../renderers/catalog.ts';
+import { READABLE_URL } from '../renderers/data.ts';
 import type { StatisticsAnswer, StatisticsRow } from '../../engine/statistics/statistics.ts';
 import { COUNTS_URL } from '../workflow/WaitingWork.tsx';
 import { statisticsUrls } from './api.ts';
@@ -261,6 +262,8 @@ export interface FakeStatisticsOptions {
   fail?: { status: number; message: string };
   /** Never answer the statistics (a loading state). */
   pending?: boolean;
+  /** The document types the user may read (menu/readable); every one by default. */
+  readable?: string[];
 }
 
 export interface FakeStatisticsServer extends RendererHttp {
@@ -300,6 +303,8 @@ export function createFakeStatistics(options: FakeStatisticsOptions = {}): FakeS
           return { total: warnings[String(params?.warnLevel) as keyof typeof warnings] ?? 0 } as T;
         case COUNTS_URL:
           return { todo: approvals.todo, claim: approvals.claim } as T;
+        case READABLE_URL:
+          return (options.readable ?? Object.keys(catalog().entities)) as T;
         case urls.projectList:
           return statistics.projects.map((p) => ({ id: p.projectId, name: p.projectName })) as T;
         default:
