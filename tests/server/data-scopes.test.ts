@@ -4,6 +4,9 @@
 // rules of its own, which no other tenant sees; nobody changes the built-in rules, and no tenant
 // the platform's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/engine/model/compile.ts';
+import { readSchemaSource } from '../../src/server/schema-source.ts';
+import { syncSchema } from '../../src/server/db/sync.ts';
 import { syncDerivedScopes } from '../../src/server/security/derived-scopes.ts';
 import { SEED_ADMIN } from '../../src/server/seed/seed.ts';
 import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
@@ -112,6 +115,31 @@ describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
     const before = await rulesOf(admin, '项目');
     expect(await syncDerivedScopes(server.db, server.catalog, 'Asia/Shanghai', SEED_ADMIN)).toBe(0);
     expect(await rulesOf(admin, '项目')).toEqual(before);
+  });
+
+  it('follows a changed schema: a rule turned off goes, a changed one keeps its id (and its grants)', async () => {
+    const before = await rulesOf(admin, '仓库');
+    const copy = structuredClone(readSchemaSource()) as ReturnType<typeof readSchemaSource> & { files: Record<string, any> };
+    copy.files['schemas/construct/warehouse.schema.json']['x-entity'].dataScopes = { own: false, ownDept: { field: 'updateUser' } };
+    const changed = compile(copy, { validators: 'lazy' }).catalog;
+    expect(await syncDerivedScopes(server.db, changed, 'Asia/Shanghai', SEED_ADMIN)).toBe(2);
+    const after = await rulesOf(admin, '仓库');
+    expect(after).toEqual({
+      全部数据: before['全部数据'],
+      本部门: before['本部门'],
+      本部门及以下: before['本部门及以下'],
+      所属项目: before['所属项目'],
+    });
+    const [rule] = await server.db.query<{ column: string }>(`SELECT scope_column AS column FROM blade_scope_data WHERE id = $1`, [
+      before['本部门'],
+    ]);
+    expect(rule.column).toBe('updateUser');
+    // and back: the rule turned on again is a new one
+    expect(await syncDerivedScopes(server.db, server.catalog, 'Asia/Shanghai', SEED_ADMIN)).toBe(2);
+    const again = await rulesOf(admin, '仓库');
+    expect(again['本部门']).toBe(before['本部门']);
+    expect(again['本人']).not.toBe(before['本人']);
+    expect(Object.keys(again)).toEqual(Object.keys(before));
   });
 
   it('本部门 and 所属项目 granted by a tenant administrator narrow what a role reads', async () => {
@@ -236,5 +264,33 @@ describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
     expect(english.status).toBe(403);
     expect(english.body.msg).toContain('provided by the platform');
     expect((await platform.get('/api/blade-system/data-scope/detail', { id: rule.id })).body.data.scopeName).toBe('房建项目');
+  });
+
+  // last: it rebuilds the rule table
+  it('brings an installation from before tenant rules up to date: its rules are the platform’s, type 6 joins the dictionary', async () => {
+    const [menu] = await menuIds(['project']);
+    const old = await platform.post('/api/blade-system/data-scope/save', {
+      menuId: menu,
+      resourceCode: 'project_old',
+      scopeName: '旧规则',
+      scopeType: '3',
+    });
+    expect(old.body.code, JSON.stringify(old.body)).toBe(200);
+    // the table and the dictionary as an installation had them before: no built-in rules either
+    await server.db.query(`DELETE FROM blade_scope_data WHERE built_in = 1`);
+    await server.db.query(`ALTER TABLE blade_scope_data DROP COLUMN tenant_id, DROP COLUMN built_in`);
+    await server.db.query(`DELETE FROM blade_dict WHERE code = 'data_scope_type' AND dict_key = '6'`);
+    await server.db.query(`DELETE FROM zs_setting WHERE key = 'schema.fingerprint'`);
+    // what a start does: the columns are added, the rules brought up to date
+    await syncSchema(server.db, server.catalog, '/nonexistent-migrations');
+    await syncDerivedScopes(server.db, server.catalog, 'Asia/Shanghai', SEED_ADMIN);
+    const rules = await rulesOf(admin, '项目');
+    expect(rules['旧规则']).toBe(old.body.data.id);
+    expect(Object.keys(rules)).toEqual(expect.arrayContaining(['全部数据', '本部门', '所属项目']));
+    const stored = (await platform.get('/api/blade-system/data-scope/detail', { id: old.body.data.id })).body.data;
+    expect(stored).toMatchObject({ tenantId: '000000', builtIn: 0 });
+    const types = await platform.get('/api/blade-system/dict/dictionary', { code: 'data_scope_type' });
+    expect(types.body.data.map((d: any) => d.dictValue)).toContain('所属项目');
+    expect((await platform.post('/api/blade-system/data-scope/remove', undefined, { ids: old.body.data.id })).body.code).toBe(200);
   });
 });

@@ -117,7 +117,12 @@ export function tableSpecs(model: EntityModel): TableSpec[] {
   }
   const header: TableSpec = {
     table: model.table,
-    columns: model.columns.filter((f) => !f.link).map(columnSpec),
+    columns: model.columns
+      .filter((f) => !f.link)
+      .map((f) =>
+        // rows from before a tenant could add its own (x-entity.tenantRows) are the platform tenant's (000000)
+        model.tenantRows && f.name === 'tenantId' ? { ...columnSpec(f), notNull: "NOT NULL DEFAULT '000000'" } : columnSpec(f),
+      ),
     indexes: dedupeIndexes(indexes),
   };
   const details = model.details.map(
