@@ -266,6 +266,48 @@ describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
     expect((await platform.get('/api/blade-system/data-scope/detail', { id: rule.id })).body.data.scopeName).toBe('房建项目');
   });
 
+  it("a tenant's menu pickers and grant tree offer only the menus of its package", async () => {
+    const codes = ['authority', 'data_scope', 'data_scope_add', 'data_scope_edit', 'data_scope_view', 'cost_master', 'project'];
+    const pkg = await platform.post('/api/blade-system/tenant-package/save', {
+      packageName: '数据权限试用',
+      menuId: (await menuIds(codes)).join(','),
+    });
+    expect(pkg.body.code, JSON.stringify(pkg.body)).toBe(200);
+    const created = await platform.post('/api/blade-system/tenant/save', {
+      tenantName: '试用租户',
+      linkman: '测试',
+      accountNumber: -1,
+      packageId: pkg.body.data.id,
+    });
+    expect(created.body.code, JSON.stringify(created.body)).toBe(200);
+    const [owner] = await server.db.query<{ id: string; roleId: string; deptId: string }>(
+      `SELECT id::text AS id, role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE tenant_id = $1 AND account = 'admin'`,
+      [created.body.data.tenantId],
+    );
+    const trial = client(
+      server,
+      await server.tokens.sign({
+        tenant_id: created.body.data.tenantId,
+        user_id: owner.id,
+        dept_id: owner.deptId,
+        role_id: owner.roleId,
+        role_name: 'admin',
+      }),
+    );
+    const titles = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.title, ...titles(n.children ?? [])]);
+    const tree = await trial.get('/api/blade-system/menu/tree');
+    expect(tree.status).toBe(200);
+    expect(titles(tree.body.data).sort()).toEqual(['基础资料', '数据权限', '权限管理', '项目'].sort());
+    const top = await trial.get('/api/blade-system/menu/lazy-tree', { parentId: '0' });
+    expect(top.body.data.map((n: Node) => n.title).sort()).toEqual(['基础资料', '权限管理'].sort());
+    // the rules offered are those of the package's document types
+    const rules = (await trial.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as Node[];
+    expect(rules.map((n) => n.title)).toEqual(['基础资料']);
+    expect(rules[0].children!.map((n) => n.title)).toEqual(['项目']);
+    // the platform's pickers offer every menu
+    expect(titles((await platform.get('/api/blade-system/menu/tree')).body.data).length).toBeGreaterThan(50);
+  });
+
   // last: it rebuilds the rule table
   it('brings an installation from before tenant rules up to date: its rules are the platform’s, type 6 joins the dictionary', async () => {
     const [menu] = await menuIds(['project']);

@@ -221,14 +221,32 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     return ok(request, (await store.list({ current: 1, size: 500, filters: [], sort: [{ field: 'sort', order: 'asc' }] })).records);
   });
 
+  /** A tenant's menu pickers (a scope rule's menu) offer the menus of its package: no other would be granted. */
+  const inPackage = async (request: FastifyRequest) => {
+    const actor = actorOf(request);
+    const pkg = actor.tenantId === PLATFORM_TENANT ? undefined : await ctx.access.packageMenus(actor.tenantId);
+    return (id: string) => !pkg || pkg.has(id);
+  };
+
   app.get(`${base}/tree`, async (request) => {
     await storeFor(ctx, model, request, 'view');
+    const offered = await inPackage(request);
     return ok(
       request,
       treeNodes(
-        (await allMenus()).filter((m) => m.category === 1),
+        (await allMenus()).filter((m) => m.category === 1 && offered(m.id)),
         request.lang,
       ),
+    );
+  });
+
+  app.get(`${base}/lazy-tree`, async (request) => {
+    const store = await storeFor(ctx, model, request, 'view');
+    const offered = await inPackage(request);
+    const nodes = await store.lazyTree((request.query as Query)[model.tree!.lazyParam] || model.tree!.root);
+    return ok(
+      request,
+      nodes.filter((n) => offered(String(n.id))),
     );
   });
 
