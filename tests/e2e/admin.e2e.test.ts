@@ -3,9 +3,13 @@
 // the tenant package page (messages, add, search, batch delete, the disabled view button), the
 // dictionary page, and the user, tenant and role actions on the real server (tests/e2e/harness.ts
 // starts the app and Chromium).
-import type { Locator } from 'playwright-core';
 import { describe, test } from 'vitest';
 import {
+  button,
+  content,
+  dialog,
+  rowWith,
+  toolbar,
   TEST_TIMEOUT,
   base,
   login,
@@ -22,12 +26,6 @@ import {
   waitForList,
 } from './harness.ts';
 
-const content = () => page.locator('.zs-content');
-const dialog = () => page.locator('.ant-modal:visible').last();
-// by its text; an icon's label may come first in the accessible name ("plus 新增"), antd may space two characters
-const button = (scope: Locator, text: string) => scope.getByRole('button', { name: new RegExp(`(^|\\s)${[...text].join('\\s*')}\\s*$`) });
-const toolbar = () => content().locator('.zs-list-toolbar');
-const rowWith = (text: string) => content().locator('tbody tr').filter({ hasText: text });
 /** A field's message under it (not the placeholder that may say the same). */
 const fieldMessage = (text: string) => dialog().locator('.ant-form-item-explain').getByText(text, { exact: true });
 

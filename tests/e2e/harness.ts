@@ -133,10 +133,10 @@ async function clearStorage() {
 }
 
 /** Signs out the way a new person at the same browser would start (no cookies, no storage), then signs in. */
-export async function signInAs(user: string) {
+export async function signInAs(user: string, password = user, tenantId = '000000') {
   await context!.clearCookies();
   await clearStorage();
-  await login(user, user);
+  await login(user, password, tenantId);
 }
 
 export function expectProblem(text: string) {
@@ -180,6 +180,15 @@ export function see(l: Locator) {
 }
 
 // ---- helpers ----
+
+/** The open screen, its list's toolbar, a row of its table by the text it shows, and the topmost open dialog. */
+export const content = () => page.locator('.zs-content');
+export const toolbar = () => content().locator('.zs-list-toolbar');
+export const rowWith = (text: string) => content().locator('tbody tr').filter({ hasText: text });
+export const dialog = () => page.locator('.ant-modal:visible').last();
+/** A button of `scope` by its text; an icon's label may come first in the accessible name ("plus 新增"), antd may space two characters. */
+export const button = (scope: Locator, text: string) =>
+  scope.getByRole('button', { name: new RegExp(`(^|\\s)${[...text].join('\\s*')}\\s*$`) });
 
 export const shot = (name: string) => page.screenshot({ path: join(SHOTS, name), fullPage: false });
 export const pathname = () => new URL(page.url()).pathname;
@@ -275,9 +284,9 @@ export async function captchaOf(response: Response): Promise<string> {
   return code;
 }
 
-export async function fillLogin(user: string, password: string, code: string) {
+export async function fillLogin(user: string, password: string, code: string, tenantId = '000000') {
   const tenant = page.getByLabel('租户编号', { exact: true });
-  if (await tenant.count()) await tenant.fill('000000');
+  if (await tenant.count()) await tenant.fill(tenantId);
   await page.getByLabel('用户名', { exact: true }).fill(user);
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByLabel('验证码', { exact: true }).fill(code);
@@ -285,9 +294,9 @@ export async function fillLogin(user: string, password: string, code: string) {
 }
 
 /** Logs in through the login page, as a person would, and waits for the home page. */
-export async function login(user = 'admin', password = user) {
+export async function login(user = 'admin', password = user, tenantId = '000000') {
   const code = await openLogin();
-  await fillLogin(user, password, code);
+  await fillLogin(user, password, code, tenantId);
   await page.waitForURL((u) => u.pathname === '/wel/index');
   await see(page.locator('.zs-header')).toBeVisible();
   await see(sidebar().getByRole('menuitem').first()).toBeVisible();
