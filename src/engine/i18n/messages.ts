@@ -129,7 +129,7 @@ export const messages = {
   },
   sharedRecord: {
     zh: '{entity}「{name}」由平台提供,租户不能修改或删除,可新增本租户自己的{entity}',
-    en: 'The {entity} "{name}" is provided by the platform: a tenant cannot change or delete it, but may add its own',
+    en: 'The {entity} "{name}" is provided by the platform: a tenant cannot change or delete it, but may add a {entity} of its own',
   },
   referenced: { zh: '{entity}已被{by}引用,不能删除', en: '{entity} is referenced by {by} and cannot be deleted' },
   referencedDisable: {

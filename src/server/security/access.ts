@@ -297,13 +297,13 @@ export class AccessControl {
    * projects are read in the document's statement: both are the tenant's business data, on one database.
    */
   private ownProjectFilter(actor: Actor, model: EntityModel, rule: DataRule, subtree: string[]): DataFilter {
-    const project = Object.values(this.catalog.entities).find((m) => hasRole(m, PROJECT_ROLE));
-    const name = model.fieldMap[rule.scopeColumn ?? ''] ? rule.scopeColumn! : projectReference(model, project?.key);
+    const projectModel = Object.values(this.catalog.entities).find((m) => hasRole(m, PROJECT_ROLE));
+    const name = model.fieldMap[rule.scopeColumn ?? ''] ? rule.scopeColumn! : projectReference(model, projectModel?.key);
     // a type without a project admits nothing rather than everything
-    if (!project || !name) return () => 'false';
+    if (!projectModel || !name) return () => 'false';
     const column = q(model.fieldMap[name].column);
     return (p, a) =>
-      `${a}.${column} IN (SELECT pr.id FROM ${q(project.table)} pr WHERE pr.tenant_id = ${p.add(actor.tenantId)} AND pr.is_deleted = 0 AND pr.create_dept = ANY(${p.add(subtree)}::bigint[]))`;
+      `${a}.${column} IN (SELECT pr.id FROM ${q(projectModel.table)} pr WHERE pr.tenant_id = ${p.add(actor.tenantId)} AND pr.is_deleted = 0 AND pr.create_dept = ANY(${p.add(subtree)}::bigint[]))`;
   }
 
   private apiScopeRules(): Promise<{ id: string; path: string }[]> {
