@@ -56,9 +56,10 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
   const schemaFiles = Object.keys(source.files).filter((f) => f.endsWith('.schema.json'));
   for (const file of schemaFiles) {
     const doc = source.files[file];
-    if (dialect && !dialect(doc)) issues.push(...(dialect.errors ?? []).map((e) => dialectIssue(file, e)));
+    if (dialect && !dialect(doc)) issues.push(...dialectIssues(file, dialect.errors ?? []));
     documents[idOf(file)] = { ...doc, $id: idOf(file) };
   }
+  if (checking) for (const file of schemaFiles) issues.push(...refIssues(file, source.files[file], documents));
   for (const [key, file] of Object.entries(source.manifest.entities)) {
     if (!source.files[file])
       issues.push({ file: 'entities.manifest.json', pointer: pointer('entities', key), message: `file not found: ${file}` });
@@ -98,12 +99,33 @@ export function idOf(file: string): string {
   return SCHEMA_BASE + file;
 }
 
-function dialectIssue(
-  file: string,
-  e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> },
-): SchemaIssue {
-  if (e.keyword === 'propertyNames' || (e.params && e.params.propertyName)) {
-    return { file, pointer: e.instancePath, message: `unknown keyword "${e.params.propertyName}"` };
+interface DialectError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+  /** Set by Ajv on the errors of a propertyNames subschema: the name they are about. */
+  propertyName?: string;
+}
+
+/**
+ * The meta-schema's errors as findings, one per mistake: a name refused by a propertyNames rule is
+ * reported once, by its summary error, instead of with each branch of the rule's anyOf.
+ */
+function dialectIssues(file: string, errors: readonly DialectError[]): SchemaIssue[] {
+  return errors.filter((e) => e.propertyName === undefined).map((e) => dialectIssue(file, e, errors));
+}
+
+function dialectIssue(file: string, e: DialectError, errors: readonly DialectError[]): SchemaIssue {
+  const name = e.params?.propertyName;
+  if (e.keyword === 'propertyNames' && typeof name === 'string') {
+    const at = e.instancePath + pointer(name);
+    // the dialect's own rule: an x- keyword must be one of the vocabulary
+    const inner = errors.filter((x) => x.propertyName === name && x.instancePath === e.instancePath);
+    if (e.schemaPath === '#/propertyNames') return { file, pointer: at, message: `unknown keyword "${name}"` };
+    const why = inner[0]?.message;
+    return { file, pointer: at, message: `name "${name}" is not allowed here${why ? `: it ${why}` : ''}` };
   }
   const extra = e.params?.additionalProperty
     ? ` ("${e.params.additionalProperty}")`
@@ -111,6 +133,46 @@ function dialectIssue(
       ? ` (${JSON.stringify(e.params.allowedValues)})`
       : '';
   return { file, pointer: e.instancePath, message: `${e.message ?? e.keyword}${extra}` };
+}
+
+/**
+ * Every $ref of a schema file names a document of the set and a place inside it; a broken one is
+ * reported at the property (or keyword) that holds it.
+ */
+function refIssues(file: string, doc: JsonSchema, documents: Record<string, JsonSchema>): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const walk = (node: unknown, at: string[]) => {
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...at, String(i)]));
+    if (!isPlainObject(node)) return;
+    if (typeof node.$ref === 'string') {
+      const problem = refProblem(node.$ref, idOf(file), documents);
+      if (problem) issues.push({ file, pointer: pointer(...at), message: problem });
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== 'default' && k !== 'const' && k !== 'examples') walk(v, [...at, k]);
+  };
+  walk(doc, []);
+  return issues;
+}
+
+function refProblem(ref: string, base: string, documents: Record<string, JsonSchema>): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(ref, base);
+  } catch {
+    return `$ref "${ref}" is not a URI reference`;
+  }
+  const docId = url.href.split('#', 1)[0];
+  // references outside the set (the JSON Schema meta-schemas) are Ajv's to resolve
+  if (!docId.startsWith(SCHEMA_BASE)) return undefined;
+  const doc = documents[docId];
+  if (!doc) return `$ref "${ref}" names a file that is not in the schema set: ${docId.slice(SCHEMA_BASE.length)}`;
+  let target: unknown = doc;
+  for (const seg of decodeURIComponent(url.hash.replace(/^#\/?/, '')).split('/').filter(Boolean))
+    target =
+      isPlainObject(target) || Array.isArray(target)
+        ? (target as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')]
+        : undefined;
+  return target === undefined ? `$ref "${ref}" points at nothing in ${docId.slice(SCHEMA_BASE.length)}` : undefined;
 }
 
 /** A dictionary as written in its file, before the check that it has what a DictionaryDef needs. */
