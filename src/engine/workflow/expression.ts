@@ -291,6 +291,20 @@ export function parseTemplate(text: string): Template {
   return { parts };
 }
 
+/** The variables a template reads (the root of `form.lines[0].qty` is `form`), each once. */
+export function variablesRead(template: Template): string[] {
+  const names = new Set<string>();
+  const walk = (node: ExprNode): void => {
+    if (node.t === 'var') names.add(node.name);
+    else if (node.t === 'member') walk(node.obj), walk(node.prop);
+    else if (node.t === 'unary') walk(node.arg);
+    else if (node.t === 'bin') walk(node.l), walk(node.r);
+    else if (node.t === 'cond') walk(node.test), walk(node.then), walk(node.else);
+  };
+  for (const part of template.parts) if (typeof part !== 'string') walk(part);
+  return [...names];
+}
+
 /** True when the text holds at least one expression. */
 export function isExpression(template: Template): boolean {
   return template.parts.some((p) => typeof p !== 'string');

@@ -98,6 +98,12 @@ export interface FlowDeps {
   notify?: ApprovalNotifier;
 }
 
+/** The names documentVariables gives a process: the header's stored fields and the x-workflow variables. */
+export function documentVariableNames(model: EntityModel): string[] {
+  const stored = model.columns.filter((f) => !f.system || f.name === 'id').map((f) => f.name);
+  return [...stored, ...Object.keys(model.workflow?.variables ?? {})];
+}
+
 /** Process variables from a document: every scalar header field, plus the x-workflow aliases. */
 export function documentVariables(model: EntityModel, record: Row): Record<string, Json> {
   const vars: Record<string, Json> = {};
