@@ -222,7 +222,7 @@ describe('the entity-name scanner', () => {
 describe('production code under src/', () => {
   it('names no business entity (find document types by role: engine/model/roles.ts)', () => {
     const entities = businessEntities();
-    expect(entities.length).toBeGreaterThan(30);
+    expect(entities).not.toEqual([]);
     const found = productionFiles().flatMap((file) => {
       const path = relative(PROJECT_ROOT, file);
       return entityNamesIn(readFileSync(file, 'utf8'), entities, file.endsWith('.tsx')).map((h) => `${path}:${h.line} ${h.kind} ${h.name}`);

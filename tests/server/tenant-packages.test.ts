@@ -44,7 +44,7 @@ describe.each(databaseKinds())('tenant packages (%s)', (kind) => {
     const groups = await server.db.query<{ name: string; code: string }>(
       `SELECT name, code FROM blade_menu WHERE parent_id = 0 AND category = 1 AND is_deleted = 0`,
     );
-    expect(groups.length).toBeGreaterThan(10);
+    expect(groups).not.toEqual([]);
     for (const group of groups) {
       const pkg = seeded.find((p) => p.packageName === group.name);
       const menus = (await menusOf([group.code])).filter((id) => !platformOnly.has(id));
@@ -53,8 +53,8 @@ describe.each(databaseKinds())('tenant packages (%s)', (kind) => {
   });
 
   it('hold every menu: saved, read back in detail and list, found by a menu', async () => {
-    expect(everyMenu.length).toBeGreaterThan(300);
     const menuId = everyMenu.join(',');
+    // longer than a varchar(4000) column would hold: why the menus are kept in a link table
     expect(menuId.length).toBeGreaterThan(4000);
     const saved = ok(await platform.post(`${PACKAGES}/save`, { packageName: `整套_${kind}`, menuId }));
     expect(saved.menuId).toBe(menuId);

@@ -81,6 +81,9 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     who.api.post(`${FLOW}/work/complete-task`, { taskId, flag: 'ok', comment, ...extra });
   const rejectTask = (who: Person, taskId: string, comment: string) => who.api.post(`${FLOW}/work/complete-task`, { taskId, comment });
   const detail = async (id: string) => expectOk(await admin.get(`${DOC}/detail`, { id }));
+  /** The process keys of the schema set's approval documents, each once: the defaults a tenant gets. */
+  const defaultKeys = () =>
+    [...new Set(Object.values(server.catalog.entities).flatMap((m) => (m.workflow ? [m.workflow.processKey] : [])))].sort();
 
   beforeAll(async () => {
     server = await startServer(kind);
@@ -445,14 +448,14 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect(records(await admin.get(`${FLOW}/work/start-list`, { size: '100' })).map((p) => p.key)).toContain('goodProcess');
   });
 
-  it('lists the 28 default processes to start, each once, in both languages', async () => {
+  it('lists the default process of every approval document to start, each once, in both languages', async () => {
     const list = expectOk(await clerk.api.get(`${FLOW}/work/start-list`, { size: '100', category: 'flow_materialTotalDemand' }));
     expect(list.records.map((p: any) => [p.key, p.name, p.categoryName])).toEqual([
       ['materialTotalDemand', '材料总需用计划审批', '材料总需用计划'],
     ]);
     const all = expectOk(await clerk.en.get(`${FLOW}/work/start-list`, { size: '100' }));
     const defaults = all.records.filter((p: any) => p.category.startsWith('flow_') && p.category !== 'flow_custom');
-    expect(new Set(defaults.map((p: any) => p.key)).size).toBe(28);
+    expect(defaults.map((p: any) => p.key).sort()).toEqual(defaultKeys());
     expect(defaults.find((p: any) => p.key === 'laborSettlementFinalization')).toMatchObject({
       name: '劳务结算定案审批',
       categoryName: 'Labour settlement finalisation',
@@ -483,7 +486,7 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     expect((await stranger.post(`${FLOW}/follow/delete-process-instance`, undefined, { processInstanceId: instanceId })).status).toBe(404);
     // its own defaults were deployed for it, and it starts nothing of ours
     const own = records(await stranger.get(`${FLOW}/work/start-list`, { size: '100' }));
-    expect(own.length).toBe(28);
+    expect(own.map((p) => p.key).sort()).toEqual(defaultKeys());
     expect(own.every((p) => p.tenantId === other.tenantId)).toBe(true);
     expect(await claimable(manager, instanceId)).toHaveLength(1);
   });
@@ -571,7 +574,7 @@ describe.each(databaseKinds())('approval workflows on %s', (kind) => {
     );
     expect(doc.components.schemas.BladeFlow.properties.taskId).toBeDefined();
     const documents = Object.values(server.catalog.entities).filter((m) => m.workflow);
-    expect(documents.length).toBeGreaterThanOrEqual(28);
+    expect(documents).not.toEqual([]);
     for (const model of documents) {
       expect(doc.paths[`${model.api}/submit`].post.summary, model.key).toContain('submit it for approval');
       expect(server.app.hasRoute({ method: 'POST', url: `${model.api}/recall` })).toBe(true);
