@@ -53,7 +53,7 @@ import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
 import { narrowWidenedPicks } from './seed/exact-tree-picks.ts';
 import { storeFormerTexts } from './seed/former-texts.ts';
-import { moveFormerMenuPaths, SEED_ADMIN, seedOnce, type SeedProgress } from './seed/seed.ts';
+import { moveFormerMenuPaths, RESEEDED_NOTE, SEED_ADMIN, seededTables, seedOnce, type SeedProgress } from './seed/seed.ts';
 import { syncDerivedScopes } from './security/derived-scopes.ts';
 import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
 import { StartupClock } from './startup-clock.ts';
@@ -259,13 +259,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     );
     clock.mark('services');
     if (config.seed) {
-      await seedOnce(ctx, {
+      const seeded = await seedOnce(ctx, {
         dir: join(PROJECT_ROOT, 'schemas/seed'),
         demo: demoOption(options.demo) ?? config.demo ?? 'full',
         flow: seedFlow(ctx),
         onProgress: options.onSeedProgress,
+        tables: seededTables(catalog, MODULE_DDL),
       });
       clock.mark('seed');
+      if (seeded === 'seeded again') clock.notes.push(RESEEDED_NOTE);
       // reference data an installation that predates it gets too: only into an empty table
       await seedRegions(db, catalog.entities.region.table);
       clock.mark('regions');

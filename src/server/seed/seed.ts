@@ -1,5 +1,7 @@
 // First-start data. Runs once per database (a row in zs_setting records it), so a second start
-// re-opens the data as it was. Dictionaries come from the manifest's dictionary catalogs; everything
+// re-opens the data as it was. Seeding is all-or-nothing: the row says "running" until the last
+// step is done, so a first start that stopped part-way leaves a database the next start clears and
+// seeds again from scratch (see seedOnce). Dictionaries come from the manifest's dictionary catalogs; everything
 // else from schemas/seed/*.json, in file-name order, written through the same stores as any request
 // (so it is validated like user input). Records refer to each other with "@name" placeholders.
 //
@@ -28,6 +30,7 @@ import type { DemoLevel } from '../config.ts';
 import type { Queryable, Row } from '../db/db.ts';
 import { nextId } from '../db/ids.ts';
 import { q } from '../db/sql.ts';
+import { tableSpecs } from '../db/sync.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
 import type { DocumentFlow } from '../modules/flow/documents.ts';
 import { grantMenus } from '../modules/system/grants.ts';
@@ -342,13 +345,62 @@ function seeds(file: SeedFile, demo: DemoLevel): boolean {
   return true;
 }
 
-/** Seeds an empty database; returns false when it was seeded before. */
-export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise<boolean> {
-  // Whoever inserts the marker seeds; another process starting at the same moment skips.
+/** zs_setting's seed.version while the first seed runs, and once it has finished. */
+const SEED_RUNNING = 'running';
+const SEEDED = '1';
+
+/** What seedOnce did: nothing (seeded before), a first seed, or a seed again after one that stopped part-way. */
+export type SeedOutcome = 'seeded before' | 'seeded' | 'seeded again';
+
+/** The ready line's note after a start that found a first seed stopped part-way and seeded again. */
+export const RESEEDED_NOTE = 'an earlier first start stopped while seeding: its data was cleared and the database seeded again';
+
+/**
+ * Seeds an empty database. The marker is claimed first and says "done" only after the last step, so
+ * a first start that fails or is killed part-way leaves it "running". Start-up holds the database
+ * to itself meanwhile (the advisory lock on PostgreSQL, the data directory's lock on the embedded
+ * one), so a start that finds it "running" knows that seed is dead: it empties the seeded tables
+ * (`tables`) and seeds again from scratch, rather than serving half a seed.
+ */
+export async function seedOnce(ctx: StoreContext, options: SeedOptions & { tables: string[] }): Promise<SeedOutcome> {
+  // whoever inserts the marker seeds; another process that started at the same moment skips
   const claimed = await ctx.db.query(
-    `INSERT INTO zs_setting (key, value) VALUES ('seed.version', 'running') ON CONFLICT (key) DO NOTHING RETURNING key`,
+    `INSERT INTO zs_setting (key, value) VALUES ('seed.version', $1) ON CONFLICT (key) DO NOTHING RETURNING key`,
+    [SEED_RUNNING],
   );
-  if (!claimed.length) return false;
+  let outcome: SeedOutcome = 'seeded';
+  if (!claimed.length) {
+    const [marker] = await ctx.db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'seed.version'`);
+    if (marker?.value !== SEED_RUNNING) return 'seeded before';
+    await clearTables(ctx.db, options.tables);
+    outcome = 'seeded again';
+  }
+  await seedAll(ctx, options);
+  await ctx.db.query(`UPDATE zs_setting SET value = $1 WHERE key = 'seed.version'`, [SEEDED]);
+  return outcome;
+}
+
+/**
+ * Every table a seed may have written (the models' with their detail and link tables, the modules',
+ * the document number counters): the models' from the catalog, the others from the DDL that creates
+ * them. zs_setting (the installation's keys, the marker) and zs_migration are not among them.
+ */
+export function seededTables(catalog: EntityCatalog, moduleDdl: string): string[] {
+  const models = Object.values(catalog.entities).flatMap((model) => tableSpecs(model).map((spec) => spec.table));
+  const modules = [...moduleDdl.matchAll(/CREATE TABLE IF NOT EXISTS\s+"?(\w+)"?/gi)].map((m) => m[1]);
+  return [...new Set([...models, ...modules, 'zs_sequence'])];
+}
+
+/** Empties the tables of a seed that stopped part-way, in one statement (those that exist: all of them after the sync). */
+async function clearTables(db: Queryable, tables: string[]) {
+  const existing = await db.query<{ name: string }>(
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1::text[])`,
+    [tables],
+  );
+  if (existing.length) await db.query(`TRUNCATE ${existing.map((t) => q(t.name)).join(', ')} RESTART IDENTITY`);
+}
+
+async function seedAll(ctx: StoreContext, options: SeedOptions) {
   await seedPlatformTenant(ctx);
   await seedDictionarySource(ctx, 'system', platformActor);
   await seedBusinessDictionaries(ctx, PLATFORM_TENANT);
@@ -367,8 +419,6 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions): Promise
     }
   }
   await attributeToAdmin(ctx);
-  await ctx.db.query(`UPDATE zs_setting SET value = '1' WHERE key = 'seed.version'`);
-  return true;
 }
 
 /**
