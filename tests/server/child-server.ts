@@ -43,9 +43,8 @@ export interface ChildServer {
   output(): string;
 }
 
-/** Starts the server with `env` on a free port; resolves once it says it is ready. */
-export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_000): Promise<ChildServer> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+function spawnMain(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -58,6 +57,37 @@ export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_00
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Starts the server with `env` and kills it (SIGKILL) as soon as its output matches `moment`, as a
+ * power cut would; resolves with what it printed once it has ended.
+ */
+export function killServerAt(env: Record<string, string>, moment: RegExp, timeoutMs = 240_000): Promise<string> {
+  const proc = spawnMain(env);
+  let out = '';
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (moment.test(out)) proc.kill('SIGKILL');
+  };
+  proc.stdout!.on('data', collect);
+  proc.stderr!.on('data', collect);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${moment} not printed within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    proc.once('exit', (_code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL' && moment.test(out)) resolve(out);
+      else reject(new Error(`server ended (${signal ?? _code}) before ${moment}:\n${out}`));
+    });
+  });
+}
+
+/** Starts the server with `env` on a free port; resolves once it says it is ready. */
+export function spawnServer(env: Record<string, string>, readyTimeoutMs = 240_000): Promise<ChildServer> {
+  const proc = spawnMain(env);
   let out = '';
   const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   return new Promise((resolve, reject) => {

@@ -1,14 +1,19 @@
 // A first start that fails half-way through its seed leaves nothing the next start keeps: the next
 // start on the same database clears what was seeded, seeds again from scratch and comes up as a
 // normal first start does (issue #22: it used to come up half-seeded, and logins failed with
-// invalid_client). The fault is thrown from the seed's progress callback, after half of its steps.
+// invalid_client). The fault is thrown from the seed's progress callback, after half of its steps,
+// or the server process is killed (SIGKILL) once it says it is half-way.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import { clientHash } from '../../src/server/security/passwords.ts';
 import { RESEEDED_NOTE } from '../../src/server/seed/seed.ts';
+import { httpApi, killServerAt, loginAs, spawnServer, type ChildServer } from './child-server.ts';
 import { testConfig } from './config.ts';
-import { databaseKinds, openTestDb } from './harness.ts';
+import { createTestDatabase, databaseKinds, openTestDb, type DbKind } from './harness.ts';
 
 const SABER = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 
@@ -98,6 +103,46 @@ describe.each(databaseKinds())('a failed first start on %s', (kind) => {
       await again.close();
       expect(again.startup.notes).not.toContain(RESEEDED_NOTE);
       expect(await tableCounts(db)).toMatchObject({ blade_user: (await tableCounts(normal.db)).blade_user });
+    },
+    STARTS_TIMEOUT,
+  );
+});
+
+/** A place for a child server's data that no start has seen: an empty data directory or PostgreSQL database. */
+async function emptyDataPlace(kind: DbKind): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (kind === 'postgres') {
+    const { url, drop } = await createTestDatabase();
+    return { env: { DATABASE_URL: url }, cleanup: drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'zs-first-start-'));
+  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe.each(databaseKinds())('a first start killed while seeding on %s', (kind) => {
+  it(
+    'leaves data the next start seeds again, then the administrator signs in and finds the demo',
+    async () => {
+      const place = await emptyDataPlace(kind);
+      let server: ChildServer | undefined;
+      try {
+        await killServerAt(place.env, /first start, seeding the database: 50 %/);
+        server = await spawnServer(place.env);
+        await expect.poll(() => server!.output()).toContain(RESEEDED_NOTE);
+        const api = httpApi(server.url, await loginAs(server.url));
+        const projects = await api.get('/api/construct/project/list');
+        expect(projects.code).toBe(200);
+        // the basic demo's projects, each once: as many as a normal first start seeds
+        const normal = await openTestDb(kind);
+        try {
+          expect(projects.data.total).toBe((await tableCounts(normal.db)).construct_project);
+        } finally {
+          await normal.drop();
+        }
+      } finally {
+        server?.proc.kill('SIGTERM');
+        await server?.exited;
+        await place.cleanup();
+      }
     },
     STARTS_TIMEOUT,
   );
