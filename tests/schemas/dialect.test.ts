@@ -41,14 +41,57 @@ describe('the real schema set', () => {
   });
 
   it('compiles every manifest entity', () => {
-    expect(Object.keys(catalog.entities).sort()).toEqual(Object.keys(source.manifest.entities).sort());
-    for (const [key, model] of Object.entries(catalog.entities)) {
+    const declared = Object.entries(catalog.entities).filter(([, m]) => !m.derived);
+    expect(declared.map(([key]) => key).sort()).toEqual(Object.keys(source.manifest.entities).sort());
+    for (const [key, model] of declared) {
       expect(model.key).toBe(key);
       expect(model.file).toBe(source.manifest.entities[key]);
       expect(model.label.zh).toBeTruthy();
       expect(model.label.en).toBeTruthy();
       expect(ajv.getSchema(model.schema.$id)).toBeTypeOf('function');
     }
+  });
+
+  it("derives the rows of every document's detail, unless an entity declared with x-entity.rowsOf reads them", () => {
+    const declaredRows = new Set(
+      Object.values(catalog.entities).flatMap((m) => (m.rowsOf && !m.derived ? [`${m.rowsOf.entity}.${m.rowsOf.detail}`] : [])),
+    );
+    expect(declaredRows).toContain('expenditureContract.details');
+    for (const document of Object.values(catalog.entities).filter((m) => !m.rowsOf))
+      for (const detail of document.details) {
+        const derived = Object.values(catalog.entities).filter(
+          (m) => m.derived && m.rowsOf!.entity === document.key && m.rowsOf!.detail === detail.name,
+        );
+        expect(derived.length, `${document.key}.${detail.name}`).toBe(declaredRows.has(`${document.key}.${detail.name}`) ? 0 : 1);
+        for (const m of derived) {
+          expect(m).toMatchObject({ file: document.file, table: detail.table, scope: document.scope, readOnly: true });
+          expect(m.menu, m.key).toBeUndefined();
+          expect(m.label.zh && m.label.en).toBeTruthy();
+          // the document's search fields filter its rows too, unless a row field has the name
+          for (const s of document.search)
+            if (!(s.field in detail.fieldMap) && document.fieldMap[s.field].kind !== 'json')
+              expect(m.fieldMap, `${m.key}.${s.field}`).toHaveProperty(s.field);
+        }
+      }
+    expect(catalog.entities.laborMonthlySettlementDetail.api).toBe('/api/construct/laborMonthlySettlementDetail');
+    expect(catalog.entities.materialTotalDemandDetail.rowsOf).toMatchObject({ entity: 'materialTotalDemand', detail: 'details' });
+    expect(catalog.entities.expenditureContractDetail).toBeUndefined();
+  });
+
+  it('reports a derived rows key another entity already has, with the detail that needs it', () => {
+    const issues = issuesAfter((s) => {
+      // the warning tips' schema, filed under the key the demand's rows would get
+      const file = s.manifest.entities.warnTip;
+      s.manifest.entities = Object.fromEntries(
+        Object.entries(s.manifest.entities).map(([k, v]) => [k === 'warnTip' ? 'materialTotalDemandDetail' : k, v]),
+      );
+      s.files[file]['x-entity'].key = 'materialTotalDemandDetail';
+    });
+    expect(issues).toContainEqual({
+      file: 'schemas/construct/material-total-demand.schema.json',
+      pointer: '/properties/details',
+      message: expect.stringContaining('"materialTotalDemandDetail"'),
+    });
   });
 
   it('loads the dictionaries of both sources', () => {

@@ -8,6 +8,7 @@ import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import { deriveDataScopes } from './data-scopes.ts';
+import { deriveDetailRows } from './detail-rows.ts';
 import type {
   CumulativeModel,
   DetailModel,
@@ -81,8 +82,11 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
   deriveDataScopes(entities);
 
   if (checking) issues.push(...lintCatalog(entities, dictionaries, source));
+  // after the linter: a derived rows entity is correct by construction, its document was checked
+  deriveDetailRows(entities, issues);
   for (const doc of Object.values(documents)) ajv.addSchema(doc);
-  for (const model of options.validators === 'lazy' ? [] : Object.values(entities)) {
+  // derived rows entities are never written: nothing to validate
+  for (const model of options.validators === 'lazy' ? [] : Object.values(entities).filter((m) => !m.derived)) {
     try {
       ajv.getSchema(model.schema.$id);
     } catch (err) {

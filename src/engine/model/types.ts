@@ -338,6 +338,11 @@ export interface EntityModel {
    * join with their live document, never written, without a table of their own.
    */
   rowsOf?: RowsOfModel;
+  /**
+   * Set on the rows entity the engine derives for a document's detail (model/detail-rows.ts): it has
+   * no schema file, menu or page of its own; its `file` is its document's.
+   */
+  derived?: boolean;
   /** The parts the document plays in the built-in cost rules (x-entity.roles): see model/roles.ts. */
   roles: readonly string[];
   /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */

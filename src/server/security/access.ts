@@ -199,15 +199,18 @@ export class AccessControl {
 
   /**
    * Rows of another document (x-entity.rowsOf) are read with their own menu's grant or with the
-   * document's: whoever may read an expense contract may read its lines.
+   * document's: whoever may read an expense contract may read its lines, whoever may read a labour
+   * settlement its derived laborMonthlySettlementDetail rows (which have no menu of their own).
    */
   async check(actor: Actor, model: EntityModel, action: Action): Promise<void> {
-    if (!model.menu) return;
+    const document = this.governing(model);
+    // rows derived from a document's detail have no menu of their own: the document's alone governs them
+    if (!model.menu && !document.menu) return;
     const grants = await this.grants(actor);
     if (grants.administrator) return;
-    const allows = (m: EntityModel) => (action === 'view' ? this.canRead(m, grants.codes) : grants.codes.has(`${m.menu!.code}_${action}`));
-    const document = this.governing(model);
-    if (!allows(model) && !(document !== model && document.menu && allows(document))) {
+    const allows = (m: EntityModel) =>
+      m.menu !== undefined && (action === 'view' ? this.canRead(m, grants.codes) : grants.codes.has(`${m.menu.code}_${action}`));
+    if (!allows(model) && !(document !== model && allows(document))) {
       throw new AppError(403, 'noPermission', { action: ACTION_LABELS[action], entity: model.label });
     }
   }
