@@ -1,7 +1,7 @@
 // The detail rows of every document as a read-only resource of their own: the platform's API has
 // `laborMonthlySettlementDetail`, `materialTotalDemandDetail`, … beside their documents. Each is
 // derived from its document's schema, as an x-entity.rowsOf entity would be declared by hand
-// (expenditureContractMaterial is): the rows joined to their live document, filterable by the
+// (the expense contract's lines are): the rows joined to their live document, filterable by the
 // document's search fields, read with the document's grants and data scopes, never written.
 import type { DetailModel, EntityModel, FieldModel } from './types.ts';
 import type { SchemaIssue } from './source.ts';
