@@ -101,7 +101,8 @@ function rowsEntity(key: string, document: EntityModel, detail: DetailModel): En
     routes: {},
     fields,
     columns: fields,
-    fieldMap: Object.fromEntries(fields.map((f) => [f.name, f])),
+    // no prototype: a request's `constructor` or `__proto__` finds no field (as compile.ts builds them)
+    fieldMap: Object.assign(Object.create(null) as Record<string, FieldModel>, Object.fromEntries(fields.map((f) => [f.name, f]))),
     details: [],
     computeOrder: [],
     computeBeforeRows: [],
