@@ -1,10 +1,10 @@
 // Human-readable values for dictionary and reference fields (exports, printed pages): dictionary keys
 // become their text in the caller's language, reference ids become the referenced record's label.
 // One query per dictionary and per referenced entity, whatever the number of rows.
-import type { EntityCatalog, FieldModel, Lang } from '../../engine/model/types.ts';
+import type { EntityCatalog, EntityModel, FieldModel, Lang } from '../../engine/model/types.ts';
 import type { Queryable, Row } from './db.ts';
 import { Params, q } from './sql.ts';
-import { databaseOf, type Actor, type StoreContext } from './store.ts';
+import { databaseOf, PLATFORM_TENANT, type Actor, type StoreContext } from './store.ts';
 
 export type LabelMaps = Map<FieldModel, Map<string, string>>;
 
@@ -41,6 +41,27 @@ async function referenceLabels(
     params.values,
   );
   return new Map(rows.map((r) => [r.v, r.l]));
+}
+
+/**
+ * The ids among `ids` of the platform's people who wrote (created or last changed) a shared record of
+ * the platform's, which every tenant reads: a tenant may see their names on those records, and on
+ * nothing else of the platform's.
+ */
+export async function sharedRecordAuthors(db: Queryable, catalog: EntityCatalog, ids: string[]): Promise<string[]> {
+  const shared = Object.values(catalog.entities).filter((m) => m.scope === 'shared' && m.fieldMap.createUser && m.fieldMap.updateUser);
+  if (!ids.length || !shared.length) return [];
+  const params = new Params();
+  const wanted = `${params.add(ids)}::bigint[]`;
+  const platformRows = (m: EntityModel) => (m.tenantRows ? ` AND t.tenant_id = ${params.add(PLATFORM_TENANT)}` : '');
+  const selects = shared.flatMap((m) =>
+    ['createUser', 'updateUser'].map(
+      (name) =>
+        `SELECT t.${q(m.fieldMap[name].column)}::text AS id FROM ${q(m.table)} t WHERE t.${q(m.fieldMap[name].column)} = ANY(${wanted})${platformRows(m)}`,
+    ),
+  );
+  const rows = await db.query<{ id: string }>(selects.join(' UNION '), params.values);
+  return rows.map((r) => r.id);
 }
 
 /** Label maps for the dictionary, option and reference fields of `fields` over `rows`. */

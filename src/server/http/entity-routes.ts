@@ -8,6 +8,7 @@ import type { EntityModel, RouteAction } from '../../engine/model/types.ts';
 import { parseListParams } from '../../engine/query/list-params.ts';
 import { t } from '../../engine/i18n/messages.ts';
 import type { Row } from '../db/db.ts';
+import { sharedRecordAuthors } from '../db/labels.ts';
 import { EntityStore, parseId, parseIds, PLATFORM_TENANT, tenantDb, type Actor, type StoreContext } from '../db/store.ts';
 import type { AccessControl, Action } from '../security/access.ts';
 import { badRequest } from '../errors.ts';
@@ -124,19 +125,21 @@ export function registerEntityRoutes(app: FastifyInstance, ctx: RouteContext, mo
 
   /**
    * {value, label} of the records with these ids in the caller's tenant. The people who wrote a
-   * record may be the platform's own (its administrator writes the shared dictionaries, menus and
-   * regions, and sets up each tenant): a user id not of the caller's tenant is named from the
-   * platform tenant, so that 创建人 of a system dictionary reads as a name.
+   * shared record (its administrator writes the system dictionaries, menus and regions every tenant
+   * reads) are the platform's: such an author is named from the platform tenant, so that 创建人 of a
+   * system dictionary reads as a name. No other user of the platform is named to a tenant.
    */
   const labelsOf = async (actor: Actor, ids: string[], valueField: string) => {
     const page = await new EntityStore(ctx, model, actor).options({ ids, valueField, current: 1, size: Math.min(ids.length, 500) });
     const missing = ids.filter((id) => !page.records.some((r) => r.value === id));
-    if (model.key !== 'user' || actor.tenantId === PLATFORM_TENANT || !missing.length) return page;
+    if (model.key !== 'user' || valueField !== 'id' || actor.tenantId === PLATFORM_TENANT || !missing.length) return page;
+    const authors = await sharedRecordAuthors(ctx.db, ctx.catalog, missing);
+    if (!authors.length) return page;
     const platform = await new EntityStore(ctx, model, { ...actor, tenantId: PLATFORM_TENANT }).options({
-      ids: missing,
+      ids: authors,
       valueField,
       current: 1,
-      size: Math.min(missing.length, 500),
+      size: Math.min(authors.length, 500),
     });
     const records = [...page.records, ...platform.records];
     return { ...page, records, total: records.length };
