@@ -115,6 +115,23 @@ describe('the handle page', () => {
     expect(Object.keys((completion(http)!.body as { record: object }).record)).toEqual(['remark']);
   });
 
+  it("another document type under approval (Storybook's approval view of each type): its own page, approved into its own status", async () => {
+    // a document type whose prefix is not its key, so that the page is found by prefix
+    const model = Object.values(catalog().entities).find((m) => m.workflow && m.workflow.prefix !== m.key)!;
+    const http = createFakeFlow({ entity: model.key, claimed: true });
+    renderWithApi(
+      <HandlePage
+        params={{ prefix: model.workflow!.prefix, taskId: '9001', processInstanceId: '7001', businessId: String(http.document.id) }}
+      />,
+      { http },
+    );
+    expect(await screen.findByText(`处理事务:${model.label.zh}`)).toBeTruthy();
+    fireEvent.change(await screen.findByLabelText('审批意见'), { target: { value: '同意' } });
+    fireEvent.click(await button(/同\s*意/));
+    expect(await screen.findByText('审批成功')).toBeTruthy();
+    expect(http.document[model.workflow!.statusField]).toBe('approved');
+  });
+
   it('a task already handled says so instead of offering buttons', async () => {
     const http = createFakeFlow({ claimed: true });
     renderWithApi(

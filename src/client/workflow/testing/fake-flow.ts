@@ -2,7 +2,8 @@
 // API: one material total demand plan under approval, its first task (项目经理审批) waiting to be
 // claimed by the project manager role, then in their todo list, then done; and the flow
 // administration's definitions (suspend, activate, upload, delete) and that running instance
-// (terminate). Calls are recorded in the same `calls` list as the document calls.
+// (terminate). Calls are recorded in the same `calls` list as the document calls. `entity` puts
+// another document type with approval under the same task (Storybook's approval view of each type).
 import { ApiError } from '../../api/http.ts';
 import { catalog } from '../../renderers/catalog.ts';
 import { createFakeHttp, type FakeHttp } from '../../renderers/testing/fake-http.ts';
@@ -19,6 +20,8 @@ export interface FakeFlowOptions {
   claimed?: boolean;
   /** The caller submitted the document (the server's canRecall on its row); default true. */
   submitter?: boolean;
+  /** The document type under approval (a manifest key with x-workflow); the material total demand plan by default. */
+  entity?: string;
 }
 
 export interface FakeFlow extends FakeHttp {
@@ -29,27 +32,30 @@ export interface FakeFlow extends FakeHttp {
 
 export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
   const base = createFakeHttp(catalog(), { rows: 3 });
-  const document = base.tables.get('materialTotalDemand')![0];
+  const model = catalog().entities[options.entity ?? 'materialTotalDemand'];
+  if (!model?.workflow) throw new Error(`${options.entity} is not a document type with approval`);
+  const { prefix, processKey, statusField } = model.workflow;
+  const document = base.tables.get(model.key)![0];
   Object.assign(document, {
-    approvalStatus: 'approving',
-    processInstanceId: '7001',
-    title: '江北人才公寓钢筋计划',
-    remark: '初稿',
+    [statusField]: 'approving',
+    [model.workflow.instanceField ?? 'processInstanceId']: '7001',
     canRecall: options.submitter ?? true,
   });
+  if (model.key === 'materialTotalDemand') Object.assign(document, { title: '江北人才公寓钢筋计划', remark: '初稿' });
   const key = options.taskDefinitionKey ?? 'pmApprove';
+  const processName = `${model.label.zh}审批`;
   const task: Row = {
     taskId: '9001',
     taskName: key === 'pmApprove' ? '项目经理审批' : '成本经理审批',
     taskDefinitionKey: key,
     processInstanceId: '7001',
-    processDefinitionId: 'materialTotalDemand:1:1',
-    processDefinitionName: '材料总需用计划审批',
-    category: 'flow_materialTotalDemand',
-    categoryName: '材料总需用计划',
-    route: 'materialTotalDemand',
+    processDefinitionId: `${processKey}:1:1`,
+    processDefinitionName: processName,
+    category: `flow_${prefix}`,
+    categoryName: model.label.zh,
+    route: prefix,
     businessId: String(document.id),
-    businessTitle: document.title,
+    businessTitle: document.title ?? `${model.label.zh} ${document.id}`,
     startUserName: '王晓明',
     createTime: '2026-11-22 09:00:00',
     status: 'active',
@@ -186,7 +192,7 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
       completed = body.flag === 'ok' ? 'ok' : 'reject';
       document.canRecall = false;
       if (body.record) Object.assign(document, body.record);
-      document.approvalStatus = completed === 'ok' ? 'approved' : 'rejected';
+      document[statusField] = completed === 'ok' ? 'approved' : 'rejected';
       return { processStatus: completed === 'ok' ? 'completed' : 'rejected' };
     }
     if (path === 'manager/change-state') {
@@ -206,7 +212,7 @@ export function createFakeFlow(options: FakeFlowOptions = {}): FakeFlow {
         throw new ApiError(400, '流程实例不存在或已结束', null);
       if (!q.deleteReason) throw new ApiError(400, '请填写终止原因', null);
       terminated = q.deleteReason;
-      document.approvalStatus = 'terminated';
+      document[statusField] = 'terminated';
       return null;
     }
     throw new ApiError(404, `no fake flow answer for ${path}`, null);
