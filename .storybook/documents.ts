@@ -36,31 +36,50 @@ const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8'));
 interface MenuGroup {
   name: string;
   sort: number;
+  /** the enclosing group's code (a group in a group, e.g. 日志管理 in 系统监控) */
+  parent?: string;
 }
 
 /**
- * The menu groups by code (their Chinese name and place in the menu), from the seed files' menu
- * records; a group seeded nowhere is shown by its code, after the others.
+ * The menu groups by code (their Chinese name, place in the menu and enclosing group), from the
+ * seed files' menu records, where a parent is named by its code or as `@<record name>`.
  */
 function menuGroups(root: string): Map<string, MenuGroup> {
-  const groups = new Map<string, MenuGroup>();
   const dir = join(root, 'schemas/seed');
-  if (!existsSync(dir)) return groups;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const records = readJson(join(dir, file)).records;
-    if (!Array.isArray(records)) continue;
-    for (const { entity, data } of records) {
-      if (entity === 'menu' && data?.code && data.name) groups.set(data.code, { name: data.name, sort: Number(data.sort ?? 0) });
-    }
+  const records = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .flatMap((f) => readJson(join(dir, f)).records ?? [])
+        .filter((r: Json) => r?.entity === 'menu' && r.data?.code && r.data.name)
+    : [];
+  const codeOfName = new Map<string, string>(records.filter((r: Json) => r.name).map((r: Json) => [`@${r.name}`, r.data.code]));
+  const groups = new Map<string, MenuGroup>();
+  for (const { data } of records) {
+    const parent = data.parentId && data.parentId !== '0' ? (codeOfName.get(data.parentId) ?? data.parentId) : undefined;
+    groups.set(data.code, { name: data.name, sort: Number(data.sort ?? 0), parent });
   }
   return groups;
+}
+
+/** A group's names and sorts from the top of the menu down; a group seeded nowhere is its code, last. */
+function groupPath(groups: Map<string, MenuGroup>, code: string, depth = 0): { names: string[]; sorts: number[] } {
+  const group = groups.get(code);
+  if (!group) return { names: [code], sorts: [Number.MAX_SAFE_INTEGER] };
+  const above = group.parent && depth < 8 ? groupPath(groups, group.parent, depth + 1) : { names: [], sorts: [] };
+  return { names: [...above.names, group.name], sorts: [...above.sorts, group.sort] };
+}
+
+/** Orders by the first sort that differs (a shorter path first when one is the start of the other). */
+function compareSorts(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
 }
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 // the sidebar splits titles at '/'
 const segment = (text: string) => text.replaceAll('/', '／');
 
-/** Every manifest entity with its sidebar title and views, in menu order (group, then entity). */
+/** Every manifest entity with its sidebar title and views, in menu order (groups, then entity). */
 export function documentEntries(root: string): DocumentEntry[] {
   const manifest = readJson(join(root, MANIFEST));
   const groups = menuGroups(root);
@@ -68,18 +87,19 @@ export function documentEntries(root: string): DocumentEntry[] {
   const entries = Object.entries(manifest.entities as Record<string, string>).map(([key, file]) => {
     const schema = readJson(join(root, file));
     const menu = schema['x-entity']?.menu;
-    const group = menu?.parent ? (groups.get(menu.parent) ?? { name: menu.parent, sort: Number.MAX_SAFE_INTEGER }) : undefined;
-    let title = `Documents/${segment(group?.name ?? '未分组')}/${segment(schema.title ?? key)}`;
+    const path = menu?.parent ? groupPath(groups, menu.parent) : { names: ['未分组'], sorts: [Number.MAX_SAFE_INTEGER] };
+    let title = ['Documents', ...path.names, schema.title ?? key].map(segment).join('/');
     // two schemas of one title would share a sidebar node
     if (seen.has(title)) title = `${title} (${key})`;
     seen.add(title);
     const views: DocumentView[] = ['list', 'form', 'detail'];
     if (schema['x-workflow']) views.push('approval');
-    const order = [group?.sort ?? Number.MAX_SAFE_INTEGER, Number(menu?.sort ?? 0)];
-    return { entry: { key, title, metaId: `documents-${kebab(key)}`, views }, order };
+    const group = { sorts: path.sorts, names: path.names.join('/') };
+    return { entry: { key, title, metaId: `documents-${kebab(key)}`, views }, group, sort: Number(menu?.sort ?? 0) };
   });
-  // a stable sort: entities of one group and sort stay in manifest order
-  entries.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+  // groups by their sorts (two of one sort kept apart by name), then entities by theirs; a stable
+  // sort, so entities of one sort stay in manifest order
+  entries.sort((a, b) => compareSorts(a.group.sorts, b.group.sorts) || a.group.names.localeCompare(b.group.names) || a.sort - b.sort);
   return entries.map(({ entry }) => entry);
 }
 
