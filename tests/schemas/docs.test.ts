@@ -3,7 +3,7 @@
 // id the code cites (R-CAP-3, …) has its heading in docs/rules.md, every docs/… reference and README
 // "section" in a comment resolves, nothing points at files outside the repository, the nginx site
 // file has no copy outside deploy/, and docs/dialect-reference.md is what `npm run docs:dialect`
-// writes from the meta-schemas.
+// writes from the meta-schemas, each of whose keywords has a description.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,6 +81,28 @@ function brokenTarget(from: string, target: string): string | undefined {
   if (!existsSync(join(ROOT, file))) return `${target}: no file ${file}`;
   if (fragment && file.endsWith('.md') && !anchorsOf(file).has(fragment)) return `${target}: no heading #${fragment} in ${file}`;
   return undefined;
+}
+
+/**
+ * JSON pointers of the keywords a meta-schema declares without a description: every entry of a
+ * `properties` or `patternProperties` anywhere in it (nested objects, array items, oneOf branches,
+ * $defs), as the reference lists them.
+ */
+function keywordsWithoutDescription(node: unknown, pointer = ''): string[] {
+  if (Array.isArray(node)) return node.flatMap((n, i) => keywordsWithoutDescription(n, `${pointer}/${i}`));
+  if (!node || typeof node !== 'object') return [];
+  const out: string[] = [];
+  for (const group of ['properties', 'patternProperties']) {
+    const declared = (node as Record<string, unknown>)[group];
+    if (!declared || typeof declared !== 'object') continue;
+    for (const [name, schema] of Object.entries(declared as Record<string, { description?: unknown }>)) {
+      const text = schema?.description;
+      if (typeof text !== 'string' || !text.trim()) out.push(`${pointer}/${group}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  }
+  for (const [key, value] of Object.entries(node))
+    out.push(...keywordsWithoutDescription(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  return out;
 }
 
 /** Rule ids as the code cites them: R-CAP-3, R-TURN-INV, R-SUPP (not a document number such as QR-SG-2605). */
@@ -190,6 +212,18 @@ describe('documentation', () => {
   it('the nginx site file has no copy outside deploy/', () => {
     const copies = docs().filter((f) => /^```nginx/m.test(read(f)));
     expect(copies).toEqual([]);
+  });
+
+  it('every keyword of every meta-schema has a description, and every meta-schema a title', () => {
+    const undescribed: string[] = [];
+    const meta = readSchemaSource().meta as Record<string, unknown>[];
+    for (const schema of meta) {
+      const file = `schemas/meta/${String(schema.$id).split('/').pop()}`;
+      if (typeof schema.title !== 'string' || !schema.title.trim()) undescribed.push(`${file}#: no title`);
+      for (const pointer of keywordsWithoutDescription(schema)) undescribed.push(`${file}#${pointer}`);
+    }
+    expect(meta.length).toBeGreaterThan(0);
+    expect(undescribed).toEqual([]);
   });
 
   it('docs/dialect-reference.md is what `npm run docs:dialect` writes', () => {

@@ -172,16 +172,20 @@ function exprSection(defs: Schema): string[] {
 }
 
 function predicateSection(p: Schema): string[] {
-  const ops = Object.values<Schema>(p.patternProperties ?? {})[0]?.properties ?? {};
+  const field = Object.values<Schema>(p.patternProperties ?? {})[0];
+  const ops = field?.properties ?? {};
   return [
     '## Conditions',
     '',
     `${sentence(String(p.title ?? ''), '')} Used by \`x-rules\`, \`x-ref.filter\`, \`x-entity.activeIf\` and the \`if\` of an expression (\`schemas/meta/predicate.schema.json\`).`,
     '',
-    '| form | meaning |',
-    '|---|---|',
-    ...Object.entries<Schema>(p.properties ?? {}).map(([k, s]) => `| ${code(k)} | ${cell(typeOf(s))} |`),
-    ...Object.entries<Schema>(ops).map(([k, s]) => `| ${code(`{"<field>": {"${k}": …}}`)} | ${s.type ? cell(typeOf(s)) : 'a value'} |`),
+    ...(field?.description ? [`\`{"<field>": {"<operator>": value}}\`: ${prose(String(field.description).replace(/\.?$/, '.'))}`, ''] : []),
+    '| form | value | meaning |',
+    '|---|---|---|',
+    ...Object.entries<Schema>(p.properties ?? {}).map(([k, s]) => `| ${code(k)} | ${cell(typeOf(s))} | ${cell(description(s))} |`),
+    ...Object.entries<Schema>(ops).map(
+      ([k, s]) => `| ${code(`{"<field>": {"${k}": …}}`)} | ${s.type ? cell(typeOf(s)) : 'a value'} | ${cell(description(s))} |`,
+    ),
     '',
   ];
 }
