@@ -182,10 +182,8 @@ describe('a tenant administrator sets up a company alone', () => {
     'platform admin: a package with every menu, and a tenant on it',
     async () => {
       await login();
-      await openFromSidebar('租户产品包');
-      await button(toolbar(), '新增').click();
-      await opened(dialog());
-      await dialog().getByLabel('产品包名称', { exact: true }).fill('旅程全功能包');
+      await startNew('租户产品包');
+      await fill('产品包名称', '旅程全功能包');
       await dialog().getByLabel('菜单', { exact: true }).click();
       const tree = await opened(page.locator('.ant-select-dropdown:visible'));
       const groups = await tickEveryTopMenu(tree);
@@ -194,11 +192,9 @@ describe('a tenant administrator sets up a company alone', () => {
       await button(dialog(), '保存').click();
       await see(toast('新增成功')).toBeVisible();
 
-      await openFromSidebar('租户管理');
-      await button(toolbar(), '新增').click();
-      await opened(dialog());
-      await dialog().getByLabel('租户名称', { exact: true }).fill(COMPANY);
-      await dialog().getByLabel('联系人', { exact: true }).fill('周建国');
+      await startNew('租户管理');
+      await fill('租户名称', COMPANY);
+      await fill('联系人', '周建国');
       await pickOption('root_packageId', '旅程', '旅程全功能包');
       await shot('journey-tenant-form.png');
       await button(dialog(), '保存').click();

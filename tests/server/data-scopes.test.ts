@@ -9,23 +9,8 @@ import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { syncSchema } from '../../src/server/db/sync.ts';
 import { syncDerivedScopes } from '../../src/server/security/derived-scopes.ts';
 import { SEED_ADMIN } from '../../src/server/seed/seed.ts';
-import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
+import { client, databaseKinds, findNode, startServer, type Api, type TestServer, type TreeNode } from './harness.ts';
 import { project } from './fixtures.ts';
-
-interface Node {
-  id: string;
-  title: string;
-  children?: Node[];
-}
-
-const find = (nodes: Node[], title: string): Node | undefined => {
-  for (const n of nodes) {
-    if (n.title === title) return n;
-    const hit = n.children && find(n.children, title);
-    if (hit) return hit;
-  }
-  return undefined;
-};
 
 describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
   let server: TestServer;
@@ -78,8 +63,8 @@ describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
 
   /** The tenant's data-scope rules under a menu of the grant dialog's tree, by name. */
   async function rulesOf(api: Api, menuTitle: string): Promise<Record<string, string>> {
-    const tree = (await api.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as Node[];
-    const menu = find(tree, menuTitle);
+    const tree = (await api.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as TreeNode[];
+    const menu = findNode(tree, menuTitle);
     return Object.fromEntries((menu?.children ?? []).map((n) => [n.title, n.id]));
   }
 
@@ -294,14 +279,14 @@ describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
         role_name: 'admin',
       }),
     );
-    const titles = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.title, ...titles(n.children ?? [])]);
+    const titles = (nodes: TreeNode[]): string[] => nodes.flatMap((n) => [n.title, ...titles(n.children ?? [])]);
     const tree = await trial.get('/api/blade-system/menu/tree');
     expect(tree.status).toBe(200);
     expect(titles(tree.body.data).sort()).toEqual(['基础资料', '数据权限', '权限管理', '项目'].sort());
     const top = await trial.get('/api/blade-system/menu/lazy-tree', { parentId: '0' });
-    expect(top.body.data.map((n: Node) => n.title).sort()).toEqual(['基础资料', '权限管理'].sort());
+    expect(top.body.data.map((n: TreeNode) => n.title).sort()).toEqual(['基础资料', '权限管理'].sort());
     // the rules offered are those of the package's document types
-    const rules = (await trial.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as Node[];
+    const rules = (await trial.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as TreeNode[];
     expect(rules.map((n) => n.title)).toEqual(['基础资料']);
     expect(rules[0].children!.map((n) => n.title)).toEqual(['项目']);
     // the platform's pickers offer every menu

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
-import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
+import { client, databaseKinds, findNode, startServer, type Api, type TestServer, type TreeNode } from './harness.ts';
 import { demand, demandRow, expenseContract, goods, project, supplier } from './fixtures.ts';
 
 const { catalog } = compile(readSchemaSource(), { validators: 'lazy' });
@@ -15,21 +15,6 @@ const DEMAND = '/api/construct/materialTotalDemand';
 const DEMAND_ROWS = '/api/construct/materialTotalDemandDetail';
 const CHECK_ROWS = '/api/construct/materialCheckDetail';
 type Row = Record<string, any>;
-
-interface Node {
-  title: string;
-  id: string;
-  children?: Node[];
-}
-
-const find = (nodes: Node[], title: string): Node | undefined => {
-  for (const n of nodes) {
-    if (n.title === title) return n;
-    const hit = n.children && find(n.children, title);
-    if (hit) return hit;
-  }
-  return undefined;
-};
 
 describe.each(databaseKinds())('detail rows as a resource of their own on %s', (kind) => {
   let server: TestServer;
@@ -237,8 +222,8 @@ describe.each(databaseKinds())('detail rows as a resource of their own on %s', (
   });
 
   it("applies the document's data scopes: a role that reads its own demands reads their rows only", async () => {
-    const tree = (await admin.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as Node[];
-    const own = find(find(tree, catalog.entities.materialTotalDemand.label.zh)?.children ?? [], '本人');
+    const tree = (await admin.get('/api/blade-system/menu/grant-tree')).body.data.dataScope as TreeNode[];
+    const own = findNode(findNode(tree, catalog.entities.materialTotalDemand.label.zh)?.children ?? [], '本人');
     expect(own, 'the demand menu offers the rule 本人').toBeDefined();
     const clerk = await member(['material_total_demand', 'material_total_demand_add', 'project', 'goods_archives'], [own!.id]);
     const mine = await demand(clerk, tower, [demandRow(towerDemand.details[0].goodsId, 3, 4000)], { title: '本人的计划' });

@@ -198,3 +198,18 @@ export function client(server: TestServer, token?: string, lang?: 'zh' | 'en') {
 
 /** A client of the test server, as `client()` makes it. */
 export type Api = ReturnType<typeof client>;
+
+/** A node of a tree answer (menu/grant-tree, …), found by its title at any depth. */
+export interface TreeNode {
+  id: string;
+  title: string;
+  children?: TreeNode[];
+}
+export function findNode(nodes: TreeNode[], title: string): TreeNode | undefined {
+  for (const n of nodes) {
+    if (n.title === title) return n;
+    const hit = n.children && findNode(n.children, title);
+    if (hit) return hit;
+  }
+  return undefined;
+}
