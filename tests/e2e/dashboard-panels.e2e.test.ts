@@ -5,20 +5,11 @@
 // filtered to that type and status; the timeliness panel lists the contract, which opens the contract list.
 import { describe, expect, test } from 'vitest';
 import { project } from '../server/fixtures.ts';
-import { client, type TestServer } from '../server/harness.ts';
-import { TEST_TIMEOUT, page, pathname, poll, see, shot, signInAs, squash, testApp } from './harness.ts';
+import { TEST_TIMEOUT, page, pathname, poll, see, shot, signInAs, squash, testApp, adminApi } from './harness.ts';
 
 async function siteWithWarningsAndAContract() {
   const app = testApp();
-  const admin = client(
-    app as TestServer,
-    await app.tokens.sign({
-      tenant_id: '000000',
-      user_id: '1123598821738675201',
-      dept_id: '1123598813738675201',
-      role_name: 'administrator',
-    }),
-  );
+  const admin = await adminApi();
   const ok = (res: { body: any }) => {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
     return res.body.data;

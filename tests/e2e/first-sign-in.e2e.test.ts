@@ -3,21 +3,25 @@
 // password opens only the password change, and works normally once it is changed; a page the user
 // is not granted says so (403), a path that is no page says that (404).
 import { describe, test } from 'vitest';
-import { client, type TestServer } from '../server/harness.ts';
-import { CAPTCHA_PATH, TEST_TIMEOUT, base, captchaOf, fillLogin, login, openLogin, page, see, sidebar, testApp } from './harness.ts';
+import {
+  CAPTCHA_PATH,
+  TEST_TIMEOUT,
+  base,
+  captchaOf,
+  fillLogin,
+  login,
+  openLogin,
+  page,
+  see,
+  sidebar,
+  testApp,
+  adminApi,
+} from './harness.ts';
 
 /** A platform account with the tenant's initial password (123456), as after a reset. */
 async function accountWithInitialPassword(account: string) {
   const app = testApp();
-  const admin = client(
-    app as TestServer,
-    await app.tokens.sign({
-      tenant_id: '000000',
-      user_id: '1123598821738675201',
-      dept_id: '1123598813738675201',
-      role_name: 'administrator',
-    }),
-  );
+  const admin = await adminApi();
   const [clerk] = await app.db.query(`SELECT role_id AS "roleId", dept_id AS "deptId" FROM blade_user WHERE account = 'clerk'`);
   const created = await admin.post('/api/blade-system/user/submit', {
     ...clerk,

@@ -11,7 +11,7 @@ import { chromium, type BrowserContext, type Locator, type Page, type Response }
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
 import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
-import { openTestDb } from '../server/harness.ts';
+import { client, openTestDb, type Api, type TestServer } from '../server/harness.ts';
 import { testConfig } from '../server/config.ts';
 import type { Config } from '../../src/server/config.ts';
 
@@ -89,6 +89,18 @@ afterAll(async () => {
 export function testApp(): App {
   if (!server) throw new Error('the app did not start');
   return server;
+}
+
+/** The platform administrator's API client on the running app, for a test's set-up through the API. */
+export async function adminApi(): Promise<Api> {
+  const app = testApp();
+  const token = await app.tokens.sign({
+    tenant_id: '000000',
+    user_id: '1123598821738675201',
+    dept_id: '1123598813738675201',
+    role_name: 'administrator',
+  });
+  return client(app as TestServer, token);
 }
 
 // ---- per test: one page on a clean profile (no cookies, no storage) ----

@@ -3,8 +3,7 @@
 // workflow that moves them has its own tests).
 import { expect } from 'vitest';
 import { project } from '../server/fixtures.ts';
-import { client, type TestServer } from '../server/harness.ts';
-import { testApp } from './harness.ts';
+import { testApp, adminApi } from './harness.ts';
 
 export interface SettledSubcontract {
   site: { id: string; name: string };
@@ -19,15 +18,7 @@ export async function settledSubcontract(o: {
   settledQty: number;
 }): Promise<SettledSubcontract> {
   const app = testApp();
-  const admin = client(
-    app as TestServer,
-    await app.tokens.sign({
-      tenant_id: '000000',
-      user_id: '1123598821738675201',
-      dept_id: '1123598813738675201',
-      role_name: 'administrator',
-    }),
-  );
+  const admin = await adminApi();
   const ok = (res: { body: any }) => {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 });
     return res.body.data;
