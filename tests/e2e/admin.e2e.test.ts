@@ -79,6 +79,7 @@ describe('admin screens in the browser', () => {
       await login();
       await openFromSidebar('租户产品包');
       await button(toolbar(), '新增').click();
+      await opened(dialog());
       await button(dialog(), '保存').click();
       await see(fieldMessage('请输入产品包名称')).toBeVisible();
       await see(fieldMessage('请选择菜单')).toBeVisible();
@@ -118,6 +119,7 @@ describe('admin screens in the browser', () => {
       await see(toast('操作成功')).toBeHidden();
 
       await button(toolbar(), '角色配置').click();
+      await opened(dialog());
       const clerkRole = dialog().locator('.ant-tree-treenode').filter({ hasText: '项目经办' });
       await see(clerkRole.locator('.ant-tree-checkbox-checked')).toHaveCount(1);
       await button(dialog(), '确定').click();
@@ -140,6 +142,7 @@ describe('admin screens in the browser', () => {
       await see(toast('操作成功')).toBeHidden();
 
       await button(content().locator('tbody tr').first(), '产品包配置').click();
+      await opened(dialog());
       await see(dialog().getByText('不设置产品包时,租户可使用全部菜单')).toBeVisible();
       await shot('admin-tenant-package-setting.png');
       await button(dialog(), '确定').click();
@@ -147,6 +150,7 @@ describe('admin screens in the browser', () => {
       await see(page.locator('.ant-modal:visible')).toHaveCount(0);
 
       await button(content().locator('tbody tr').first(), '数据源配置').click();
+      await opened(dialog());
       await see(dialog().getByText('系统数据库(与平台共用)')).toBeVisible();
       // the first row is the platform's own tenant, whose data stays on the system database
       await see(dialog().getByText('平台租户的数据只能保存在系统数据库,不能迁移。')).toBeVisible();
@@ -205,6 +209,7 @@ describe('admin screens in the browser', () => {
       await content().locator('tbody tr').filter({ hasText: '性别' }).first().click();
       await see(content().getByText('字典项:性别 (sex)')).toBeVisible();
       await button(content(), '新增字典项').click();
+      await opened(dialog());
       await see(dialog().getByLabel('字典编号', { exact: true })).toHaveValue('sex');
       await button(dialog(), '保存').click();
       await see(fieldMessage('请输入字典键值')).toBeVisible();
@@ -227,6 +232,7 @@ describe('admin screens in the browser', () => {
       await openFromSidebar('角色管理');
       await rowWith('业务人员').getByRole('button', { name: '展开' }).click();
       await button(rowWith('项目经办'), '权限设置').click();
+      await opened(dialog());
       await see(dialog().getByRole('tab', { name: '菜单权限' })).toBeVisible();
       await see(dialog().getByRole('tab', { name: '数据权限' })).toBeVisible();
       await see(dialog().getByRole('tab', { name: '接口权限' })).toBeVisible();
