@@ -525,6 +525,14 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       formerPaths: spec.menu.formerPaths ?? [],
       sort: spec.menu.sort ?? 0,
       buttons: spec.menu.buttons ?? [],
+      group: spec.menu.group && {
+        code: spec.menu.parent,
+        name: spec.menu.group.name,
+        en: spec.menu.group.en,
+        icon: spec.menu.group.icon ?? 'appstore',
+        sort: spec.menu.group.sort ?? 0,
+      },
+      grants: menuGrants(spec.menu.code ?? snakeCase(key), spec.menu.grants ?? {}),
     },
     code: spec.code && {
       field: spec.code.field,
@@ -588,6 +596,15 @@ function attachRowSystemFields(model: EntityModel, entities: Record<string, Enti
   if (!detail) return;
   const fields = [...detail.fields.filter((f) => f.system), ...model.fields];
   Object.assign(model, { fields, columns: fields.filter((f) => !f.writeOnly), fieldMap: fieldMapOf(fields) });
+}
+
+/** The standard buttons every menu entry has, by action: <code>_<action>. */
+export const STANDARD_ACTIONS = ['add', 'edit', 'delete', 'view', 'export'] as const;
+
+/** x-entity.menu.grants with each standard action written as its button code (<code>_view); other codes as they are. */
+function menuGrants(code: string, grants: Record<string, string[]>): Record<string, string[]> {
+  const button = (action: string) => ((STANDARD_ACTIONS as readonly string[]).includes(action) ? `${code}_${action}` : action);
+  return Object.fromEntries(Object.entries(grants).map(([alias, actions]) => [alias, actions.map(button)]));
 }
 
 function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {

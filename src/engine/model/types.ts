@@ -220,6 +220,19 @@ export interface MenuModel {
   formerPaths: readonly string[];
   sort: number;
   buttons: readonly { code: string; name: string; en: string }[];
+  /** The group `parent` names, when the document type declares it (x-entity.menu.group): created on start when absent. */
+  group?: MenuGroupModel;
+  /** Role alias → the button codes its role is granted with the menu entry (x-entity.menu.grants, actions expanded). */
+  grants: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A top-level menu group a document type declares. */
+export interface MenuGroupModel {
+  code: string;
+  name: string;
+  en: string;
+  icon: string;
+  sort: number;
 }
 
 /** A generic call an x-entity.routes alias answers like; `all` is reachable only through an alias. */
