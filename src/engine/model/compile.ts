@@ -9,6 +9,7 @@ import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
 import { deriveDataScopes } from './data-scopes.ts';
 import { deriveDetailRows } from './detail-rows.ts';
+import { withWorkflowCategories } from './workflow-categories.ts';
 import type {
   CumulativeModel,
   DetailModel,
@@ -67,7 +68,7 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
   }
   if (issues.length) throw new SchemaSetError(issues);
 
-  const dictionaries = loadDictionaries(source, issues);
+  const declaredDictionaries = loadDictionaries(source, issues);
   const entities: Record<string, EntityModel> = {};
   const resolver = new RefResolver(documents);
   for (const [key, file] of Object.entries(source.manifest.entities)) {
@@ -80,6 +81,7 @@ export function compile(source: SchemaSource, options: CompileOptions = {}): Com
   if (issues.length) throw new SchemaSetError(issues);
   for (const model of Object.values(entities)) if (model.rowsOf) attachRowSystemFields(model, entities);
   deriveDataScopes(entities);
+  const dictionaries = withWorkflowCategories(declaredDictionaries, entities);
 
   if (checking) issues.push(...lintCatalog(entities, dictionaries, source));
   // after the linter: a derived rows entity is correct by construction, its document was checked
