@@ -9,6 +9,7 @@ type Schema = Record<string, any>;
 
 const DIALECT_ID = 'https://zhusuan.dev/schemas/meta/dialect.schema.json';
 const PREDICATE_ID = 'https://zhusuan.dev/schemas/meta/predicate.schema.json';
+const REFERENCE_ID = 'https://zhusuan.dev/schemas/meta/reference.schema.json';
 
 /** The file name of a meta-schema: `x-entity.schema.json`. */
 const fileOf = (s: Schema): string =>
@@ -190,6 +191,36 @@ function predicateSection(p: Schema): string[] {
   ];
 }
 
+/** A schema with its local $ref (`#/$defs/…`) replaced by the definition, its own keywords over it. */
+function deref(s: Schema, defs: Schema): Schema {
+  const name = typeof s.$ref === 'string' && s.$ref.startsWith('#/$defs/') ? s.$ref.slice('#/$defs/'.length) : undefined;
+  if (!name || !defs[name]) return s;
+  const { $ref: _ref, ...own } = s;
+  return { ...deref(defs[name], defs), ...own };
+}
+
+/** The reference data files (schemas/meta/reference.schema.json): a table per file, of its entries' keys. */
+function referenceSection(r: Schema): string[] {
+  const defs: Schema = r.$defs ?? {};
+  const out = ['## Reference data files', '', sentence(String(r.title ?? ''), 'Reference data files')];
+  if (r.description) out.push('', prose(String(r.description)));
+  out.push('', 'Meta-schema: `schemas/meta/reference.schema.json`. How they are applied: [reference-data.md](reference-data.md).', '');
+  for (const file of Object.values<Schema>(defs).filter((d) => d.required?.length === 1 && d.properties)) {
+    const key: string = file.required[0];
+    const list = deref(file.properties[key], defs);
+    const entry = deref(list.items ?? {}, defs);
+    const props = Object.fromEntries(
+      Object.entries<Schema>(entry.properties ?? {}).map(([k, v]) => {
+        const prop = deref(v, defs);
+        return [k, prop.items ? { ...prop, items: deref(prop.items, defs) } : prop];
+      }),
+    );
+    out.push(`### ${file.description}`, '', `\`${key}\`: ${prose(String(list.description ?? ''))}.`, '');
+    out.push(...table(rows({ ...entry, properties: props })));
+  }
+  return out;
+}
+
 /** The whole reference, from the meta-schemas as readSchemaSource() gives them. */
 export function dialectReference(meta: readonly JsonSchema[]): string {
   const byFile = new Map<string, Schema>(meta.map((m) => [fileOf(m as Schema), m as Schema]));
@@ -203,7 +234,8 @@ export function dialectReference(meta: readonly JsonSchema[]): string {
     '',
     `${sentence(String(dialect.title ?? ''), '')} A schema file's \`$schema\` is \`${DIALECT_ID}\`; any other \`x-\` keyword is refused. How to write a document type: [dialect.md](dialect.md).`,
     '',
-    families.map((f) => `[${f}](#${f})`).join(' · ') + ' · [conditions](#conditions) · [expressions](#expressions)',
+    families.map((f) => `[${f}](#${f})`).join(' · ') +
+      ' · [conditions](#conditions) · [expressions](#expressions) · [reference data files](#reference-data-files)',
     '',
   ];
   let exprDefs: Schema | undefined;
@@ -219,6 +251,8 @@ export function dialectReference(meta: readonly JsonSchema[]): string {
   const predicate = (meta as Schema[]).find((m) => m.$id === PREDICATE_ID);
   if (predicate) out.push(...predicateSection(predicate));
   if (exprDefs) out.push(...exprSection(exprDefs));
+  const reference = (meta as Schema[]).find((m) => m.$id === REFERENCE_ID);
+  if (reference) out.push(...referenceSection(reference));
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
