@@ -1,12 +1,16 @@
 // The checks of `npm run schemas:check` that reach beyond the JSON schemas: the default processes in
-// schemas/workflows and the reference data in schemas/seed. A schema set that passes them starts
-// without a submit that finds no process, a condition that reads a variable nobody sets, a task
-// offered to a role that does not exist, or a seed that dies half-way on a menu group or role it
-// names but nobody declares. Schema findings carry the JSON pointer of the keyword; findings inside
-// a BPMN file carry the id of its element (`schemas/workflows/x.bpmn#toCost`).
+// schemas/workflows and the reference data declared in schemas/reference (menu groups, roles, grants;
+// docs/reference-data.md) with the x-entity.menu.group and x-entity.menu.grants of the schemas. A
+// schema set that passes them starts without a submit that finds no process, a condition that reads a
+// variable nobody sets, a task offered to a role that does not exist, or a menu, role or grant that
+// names one nobody declares. Findings carry the JSON pointer of the keyword (in a schema or a
+// reference file); findings inside a BPMN file carry the id of its element
+// (`schemas/workflows/x.bpmn#toCost`). The seeds are read for one thing only: the `flow.*`
+// parameters a process may read.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compile } from '../engine/model/compile.ts';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { compile, STANDARD_ACTIONS } from '../engine/model/compile.ts';
 import { pointer, SchemaSetError, type SchemaIssue } from '../engine/model/source.ts';
 import type { EntityCatalog, EntityModel } from '../engine/model/types.ts';
 import { compileDefinition, type ProcessGraph } from '../engine/workflow/definition.ts';
@@ -16,13 +20,19 @@ import { readSchemaSource } from './schema-source.ts';
 
 export const WORKFLOWS_DIR = 'schemas/workflows';
 export const SEED_DIR = 'schemas/seed';
+export const REFERENCE_DIR = 'schemas/reference';
+const MENUS_FILE = `${REFERENCE_DIR}/menus.json`;
+const ROLES_FILE = `${REFERENCE_DIR}/roles.json`;
+const GRANTS_FILE = `${REFERENCE_DIR}/grants.json`;
+/** The meta-schema of the reference files, each validated against its definition there. */
+const REFERENCE_META = 'schemas/meta/reference.schema.json';
 
 /** Variables the runtime sets itself: the approver's decision and a multi-instance task's counters. */
 const RUNTIME_VARIABLES = ['pass', 'loopCounter', 'nrOfInstances', 'nrOfCompletedInstances', 'nrOfActiveInstances'];
 
 /**
  * Everything `npm run schemas:check` finds in the schema set under `root`: the compile's findings
- * (dialect, linter, Ajv), or, once it compiles, those of its processes and seeds.
+ * (dialect, linter, Ajv), or, once it compiles, those of its processes and reference data.
  */
 export async function checkSchemaSet(root: string): Promise<{ issues: SchemaIssue[]; catalog?: EntityCatalog }> {
   try {
@@ -34,37 +44,286 @@ export async function checkSchemaSet(root: string): Promise<{ issues: SchemaIssu
   }
 }
 
-/** Every problem of the workflows and seeds of the schema set under `root` (whose catalog compiled). */
+/** Every problem of the workflows and reference data of the schema set under `root` (whose catalog compiled). */
 export async function checkReferences(catalog: EntityCatalog, root: string): Promise<SchemaIssue[]> {
-  const seeds = readSeeds(join(root, SEED_DIR));
-  const issues = [...seeds.issues, ...checkMenus(catalog, seeds), ...checkGrants(seeds)];
-  issues.push(...(await checkProcesses(catalog, root, seeds)));
+  const reference = readReference(root);
+  const seeds = readSeedParameters(join(root, SEED_DIR));
+  const issues = [
+    ...reference.issues,
+    ...seeds.issues,
+    ...checkDeclaredTrees(reference),
+    ...checkEntityMenus(catalog, reference),
+    ...checkEntityGrants(catalog, reference),
+    ...checkGrantsFile(catalog, reference),
+  ];
+  issues.push(...(await checkProcesses(catalog, root, { roles: declared(reference.roles), flowParameters: seeds.parameters })));
   // documents sharing a process find its problems once
   return [...new Map(issues.map((i) => [JSON.stringify(i), i])).values()];
 }
 
+// ---- reference files ----
+
+interface MenuEntry {
+  code: string;
+  parent?: string;
+  name: string;
+  en: string;
+  retired?: true;
+}
+
+interface RoleEntry {
+  alias: string;
+  parent?: string;
+  retired?: true;
+}
+
+interface GrantEntry {
+  roles: string[];
+  menus: string[];
+  exclude?: string[];
+  retired?: true;
+}
+
+/** An entry of a reference file with its JSON pointer there (/menus/3). */
+interface At<T> {
+  entry: T;
+  at: string;
+}
+
+interface Reference {
+  menus: At<MenuEntry>[];
+  roles: At<RoleEntry>[];
+  grants: At<GrantEntry>[];
+  issues: SchemaIssue[];
+}
+
+/** The three reference files, each checked against its meta-schema definition; a missing file declares nothing. */
+function readReference(root: string): Reference {
+  const reference: Reference = { menus: [], roles: [], grants: [], issues: [] };
+  const validate = referenceValidator(root);
+  const read = <T>(file: string, key: 'menus' | 'roles' | 'grants', valid: (e: Record<string, unknown>) => boolean): At<T>[] => {
+    if (!existsSync(join(root, file))) return [];
+    let doc: unknown;
+    try {
+      doc = JSON.parse(readFileSync(join(root, file), 'utf8'));
+    } catch (err) {
+      reference.issues.push({ file, pointer: '', message: `not valid JSON: ${(err as Error).message}` });
+      return [];
+    }
+    reference.issues.push(...validate(file, key, doc));
+    const list = (doc as Record<string, unknown> | null)?.[key];
+    // the cross-checks read the entries the meta-schema would accept; the others are reported above
+    return (Array.isArray(list) ? list : []).flatMap((entry, i) =>
+      isObject(entry) && valid(entry) ? [{ entry: entry as T, at: pointer(key, i) }] : [],
+    );
+  };
+  const str = (v: unknown) => typeof v === 'string';
+  const strings = (v: unknown) => Array.isArray(v) && v.every(str);
+  reference.menus = read<MenuEntry>(MENUS_FILE, 'menus', (e) => str(e.code) && (e.parent === undefined || str(e.parent)));
+  reference.roles = read<RoleEntry>(ROLES_FILE, 'roles', (e) => str(e.alias) && (e.parent === undefined || str(e.parent)));
+  reference.grants = read<GrantEntry>(
+    GRANTS_FILE,
+    'grants',
+    (e) => strings(e.roles) && strings(e.menus) && (e.exclude === undefined || strings(e.exclude)),
+  );
+  return reference;
+}
+
+/** Validates a reference file against reference.schema.json#/$defs/<key>File; its findings at their JSON pointers. */
+function referenceValidator(root: string): (file: string, key: string, doc: unknown) => SchemaIssue[] {
+  const metaFile = join(root, REFERENCE_META);
+  if (!existsSync(metaFile)) return (file) => [{ file, pointer: '', message: `cannot be checked: ${REFERENCE_META} is missing` }];
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  ajv.addSchema(meta);
+  return (file, key, doc) => {
+    const validate = ajv.getSchema(`${meta.$id}#/$defs/${key}File`)!;
+    if (validate(doc)) return [];
+    return (validate.errors ?? []).map((e) => ({ file, pointer: e.instancePath, message: ajvMessage(e) }));
+  };
+}
+
+function ajvMessage(e: ErrorObject): string {
+  const params = e.params as Record<string, unknown>;
+  const extra = params.additionalProperty
+    ? ` ("${params.additionalProperty}")`
+    : params.allowedValue !== undefined
+      ? ` (${JSON.stringify(params.allowedValue)})`
+      : '';
+  return `${e.message ?? e.keyword}${extra}`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The keys of the entries not retired: menu codes or role aliases. */
+function declared<T extends MenuEntry | RoleEntry>(entries: At<T>[]): Set<string> {
+  return new Set(entries.filter(({ entry }) => !entry.retired).map(({ entry }) => keyOf(entry)));
+}
+
+const keyOf = (entry: MenuEntry | RoleEntry): string => ('code' in entry ? entry.code : entry.alias);
+
+/** Why `name` is not a usable reference to an entry of `file`, or undefined when it is. */
+function unknownIn<T extends MenuEntry | RoleEntry>(entries: At<T>[], name: string, file: string, what: string): string | undefined {
+  const entry = entries.find((e) => keyOf(e.entry) === name && !e.entry.retired);
+  if (entry) return undefined;
+  return entries.some((e) => keyOf(e.entry) === name)
+    ? `${what} "${name}" is retired in ${file}`
+    : `unknown ${what} "${name}": ${file} declares none`;
+}
+
+/** menus.json codes and roles.json aliases are declared once; each parent is declared in its file. */
+function checkDeclaredTrees(reference: Reference): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const tree = <T extends MenuEntry | RoleEntry>(file: string, entries: At<T>[], keyName: string, what: string) => {
+    const first = new Map<string, string>();
+    for (const { entry, at } of entries) {
+      const key = keyOf(entry);
+      const earlier = first.get(key);
+      if (earlier) issues.push({ file, pointer: `${at}/${keyName}`, message: `${what} "${key}" is declared twice (first at ${earlier})` });
+      else first.set(key, at);
+      const problem = entry.parent === undefined ? undefined : unknownIn(entries, entry.parent, file, `parent ${what}`);
+      if (problem) issues.push({ file, pointer: `${at}/parent`, message: problem });
+    }
+  };
+  tree(MENUS_FILE, reference.menus, 'code', 'menu');
+  tree(ROLES_FILE, reference.roles, 'alias', 'role');
+  return issues;
+}
+
+// ---- the schemas' menus ----
+
+/** Menu groups declared by schemas (x-entity.menu.group), by code, with the first schema declaring each. */
+function schemaGroups(catalog: EntityCatalog): Map<string, EntityModel> {
+  const groups = new Map<string, EntityModel>();
+  for (const model of Object.values(catalog.entities))
+    if (model.menu?.group && !groups.has(model.menu.group.code)) groups.set(model.menu.group.code, model);
+  return groups;
+}
+
+/**
+ * x-entity.menu.parent names a menu menus.json declares or a group some schema declares; a group is
+ * declared alike wherever it is (the first declaration is what the others are compared with), and a
+ * document type's menu code is not one menus.json or another document type already has.
+ */
+function checkEntityMenus(catalog: EntityCatalog, reference: Reference): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const groups = schemaGroups(catalog);
+  const menus = declared(reference.menus);
+  const codes = new Map<string, string>();
+  for (const model of Object.values(catalog.entities)) {
+    const menu = model.menu;
+    if (!menu) continue;
+    const report = (at: string, message: string) => issues.push({ file: model.file, pointer: at, message });
+    if (!menus.has(menu.parent) && !groups.has(menu.parent))
+      report(
+        '/x-entity/menu/parent',
+        reference.menus.some((m) => m.entry.code === menu.parent)
+          ? `menu group "${menu.parent}" is retired in ${MENUS_FILE}`
+          : `unknown menu group "${menu.parent}": neither ${MENUS_FILE} nor any schema's x-entity.menu.group declares it`,
+      );
+    if (menu.group) {
+      const other = sameGroupOtherwise(menu.group, model, groups, reference);
+      if (other) report('/x-entity/menu/group', `menu group "${menu.group.code}" is declared otherwise by ${other}`);
+    }
+    const at = model.schema['x-entity']?.menu?.code === undefined ? '/x-entity/key' : '/x-entity/menu/code';
+    if (menus.has(menu.code) || groups.has(menu.code)) report(at, `menu code "${menu.code}" is the code of a menu group`);
+    else if (codes.has(menu.code)) report(at, `menu code "${menu.code}" is the menu code of ${codes.get(menu.code)} too`);
+    codes.set(menu.code, model.file);
+  }
+  return issues;
+}
+
+/** Where the group `group` names is declared with another name or English name than here, described; or undefined. */
+function sameGroupOtherwise(
+  group: NonNullable<NonNullable<EntityModel['menu']>['group']>,
+  model: EntityModel,
+  groups: Map<string, EntityModel>,
+  reference: Reference,
+): string | undefined {
+  const differs = (other: { name: string; en: string }) => other.name !== group.name || other.en !== group.en;
+  const inFile = reference.menus.find((m) => m.entry.code === group.code && !m.entry.retired);
+  if (inFile && differs(inFile.entry)) return `${MENUS_FILE} (${inFile.entry.name} / ${inFile.entry.en})`;
+  const first = groups.get(group.code);
+  if (first && first !== model && differs(first.menu!.group!))
+    return `${first.file} (${first.menu!.group!.name} / ${first.menu!.group!.en})`;
+  return undefined;
+}
+
+/** x-entity.menu.grants names declared roles, and actions that are standard ones or codes of the menu's buttons. */
+function checkEntityGrants(catalog: EntityCatalog, reference: Reference): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  for (const model of Object.values(catalog.entities)) {
+    const grants = model.schema['x-entity']?.menu?.grants as Record<string, string[]> | undefined;
+    if (!model.menu || !grants) continue;
+    const buttons = new Set(model.menu.buttons.map((b) => b.code));
+    for (const [alias, actions] of Object.entries(grants)) {
+      const role = unknownIn(reference.roles, alias, ROLES_FILE, 'role');
+      if (role) issues.push({ file: model.file, pointer: pointer('x-entity', 'menu', 'grants', alias), message: role });
+      actions.forEach((action, i) => {
+        if (!(STANDARD_ACTIONS as readonly string[]).includes(action) && !buttons.has(action))
+          issues.push({
+            file: model.file,
+            pointer: pointer('x-entity', 'menu', 'grants', alias, i),
+            message: `"${action}" is neither a standard action (${STANDARD_ACTIONS.join(', ')}) nor the code of one of x-entity.menu.buttons`,
+          });
+      });
+    }
+  }
+  return issues;
+}
+
+// ---- grants.json ----
+
+/**
+ * grants.json names declared roles; menus by a code of menus.json, of a document type's menu or of a
+ * group a schema declares; and excludes those or a button of a document type's menu.
+ */
+function checkGrantsFile(catalog: EntityCatalog, reference: Reference): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const menus = new Set([...declared(reference.menus), ...schemaGroups(catalog).keys()]);
+  const buttons = new Set<string>();
+  for (const model of Object.values(catalog.entities)) {
+    if (!model.menu) continue;
+    menus.add(model.menu.code);
+    for (const action of STANDARD_ACTIONS) buttons.add(`${model.menu.code}_${action}`);
+    for (const button of model.menu.buttons) buttons.add(button.code);
+  }
+  for (const { entry, at } of reference.grants) {
+    // a retired grant may name what is gone with it
+    if (entry.retired) continue;
+    entry.roles.forEach((alias, i) => {
+      const problem = unknownIn(reference.roles, alias, ROLES_FILE, 'role');
+      if (problem) issues.push({ file: GRANTS_FILE, pointer: `${at}/roles/${i}`, message: problem });
+    });
+    entry.menus.forEach((code, i) => {
+      if (!menus.has(code))
+        issues.push({
+          file: GRANTS_FILE,
+          pointer: `${at}/menus/${i}`,
+          message: `unknown menu "${code}": no reference file or schema declares a menu of that code`,
+        });
+    });
+    (entry.exclude ?? []).forEach((code, i) => {
+      if (!menus.has(code) && !buttons.has(code))
+        issues.push({
+          file: GRANTS_FILE,
+          pointer: `${at}/exclude/${i}`,
+          message: `unknown menu or button "${code}": no reference file or schema declares a menu or button of that code`,
+        });
+    });
+  }
+  return issues;
+}
+
 // ---- seeds ----
 
-interface SeedStepAt {
-  file: string;
-  at: string;
-  step: Record<string, unknown>;
-  /** Position in seeding order (files by name, then steps). */
-  order: number;
-}
-
-interface Seeds {
-  steps: SeedStepAt[];
-  issues: SchemaIssue[];
-  /** Role aliases the seeds create. */
-  roleAliases: Set<string>;
-  /** Process variables from the seeded `flow.*` parameters. */
-  flowParameters: Set<string>;
-}
-
-function readSeeds(dir: string): Seeds {
-  const seeds: Seeds = { steps: [], issues: [], roleAliases: new Set(), flowParameters: new Set() };
-  if (!existsSync(dir)) return seeds;
+/** The process variables the seeds provide: their `flow.*` parameters (seed data, not reference data). */
+function readSeedParameters(dir: string): { parameters: Set<string>; issues: SchemaIssue[] } {
+  const parameters = new Set<string>();
+  const issues: SchemaIssue[] = [];
+  if (!existsSync(dir)) return { parameters, issues };
   for (const name of readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()) {
@@ -73,78 +332,25 @@ function readSeeds(dir: string): Seeds {
     try {
       records = JSON.parse(readFileSync(join(dir, name), 'utf8')).records;
     } catch (err) {
-      seeds.issues.push({ file, pointer: '', message: `not valid JSON: ${(err as Error).message}` });
+      issues.push({ file, pointer: '', message: `not valid JSON: ${(err as Error).message}` });
       continue;
     }
     if (!Array.isArray(records)) {
-      seeds.issues.push({ file, pointer: '/records', message: 'a seed file needs a "records" array' });
+      issues.push({ file, pointer: '/records', message: 'a seed file needs a "records" array' });
       continue;
     }
-    records.forEach((step, i) => seeds.steps.push({ file, at: pointer('records', i), step, order: seeds.steps.length }));
+    for (const step of records) {
+      const key = isObject(step) && step.entity === 'param' && isObject(step.data) ? step.data.paramKey : undefined;
+      if (typeof key === 'string' && key.startsWith('flow.')) parameters.add(key.slice('flow.'.length));
+    }
   }
-  for (const { step } of seeds.steps) {
-    const data = (step.data ?? {}) as Record<string, unknown>;
-    if (step.entity === 'role' && typeof data.roleAlias === 'string') seeds.roleAliases.add(data.roleAlias);
-    if (step.entity === 'param' && typeof data.paramKey === 'string' && data.paramKey.startsWith('flow.'))
-      seeds.flowParameters.add(data.paramKey.slice('flow.'.length));
-  }
-  return seeds;
+  return { parameters, issues };
 }
 
-/** Menu codes the seeds create, with the position of the first step creating each. */
-function seededMenus(seeds: Seeds): Map<string, SeedStepAt> {
-  const menus = new Map<string, SeedStepAt>();
-  for (const s of seeds.steps) {
-    const code = (s.step.data as { code?: unknown } | undefined)?.code;
-    if (s.step.entity === 'menu' && typeof code === 'string' && !menus.has(code)) menus.set(code, s);
-  }
-  return menus;
-}
-
-/** x-entity.menu.parent names a menu group seeded before the step that creates the entities' menus. */
-function checkMenus(catalog: EntityCatalog, seeds: Seeds): SchemaIssue[] {
-  const issues: SchemaIssue[] = [];
-  const groups = seededMenus(seeds);
-  const entityMenus = seeds.steps.find((s) => s.step.entityMenus === true);
-  for (const model of Object.values(catalog.entities)) {
-    if (!model.menu) continue;
-    const group = groups.get(model.menu.parent);
-    const report = (message: string) => issues.push({ file: model.file, pointer: '/x-entity/menu/parent', message });
-    if (!group) report(`unknown menu group "${model.menu.parent}": no seed file creates a menu with that code`);
-    else if (entityMenus && group.order > entityMenus.order)
-      report(
-        `menu group "${model.menu.parent}" is seeded in ${group.file}, after the entity menus (${entityMenus.file}): its seed file must sort before`,
-      );
-  }
-  return issues;
-}
-
-/** Grants and top menus name roles the seeds create and menus that exist once seeded. */
-function checkGrants(seeds: Seeds): SchemaIssue[] {
-  const issues: SchemaIssue[] = [];
-  const named = new Map<string, string>();
-  for (const { step } of seeds.steps) if (typeof step.name === 'string') named.set(step.name, String(step.entity));
-  const entityMenus = seeds.steps.some((s) => s.step.entityMenus === true);
-  const menus = seededMenus(seeds);
-  for (const { file, at, step } of seeds.steps) {
-    const grant = step.grant as { roles?: unknown; menus?: unknown } | undefined;
-    if (!grant) continue;
-    (Array.isArray(grant.roles) ? grant.roles : []).forEach((role, i) => {
-      const name = typeof role === 'string' && role.startsWith('@') ? role.slice(1) : undefined;
-      if (!name || named.get(name) !== 'role')
-        issues.push({ file, pointer: `${at}/grant/roles/${i}`, message: `unknown role "${role}": no seed record of a role is named so` });
-    });
-    (Array.isArray(grant.menus) ? grant.menus : []).forEach((menu, i) => {
-      // an entity's own menu is created by the entityMenus step (its code is not in the seed files)
-      if (typeof menu !== 'string' || (!menus.has(menu) && !entityMenus))
-        issues.push({
-          file,
-          pointer: `${at}/grant/menus/${i}`,
-          message: `unknown menu "${menu}": no seed file creates a menu with that code`,
-        });
-    });
-  }
-  return issues;
+/** What a process may rely on besides its document: the declared role aliases and the seeded flow.* parameters. */
+interface Provided {
+  roles: Set<string>;
+  flowParameters: Set<string>;
 }
 
 // ---- default processes ----
@@ -154,7 +360,7 @@ function checkGrants(seeds: Seeds): SchemaIssue[] {
  * defaults are kept by); each workflow document's process is shipped and reads only what the
  * schema set provides.
  */
-async function checkProcesses(catalog: EntityCatalog, root: string, seeds: Seeds): Promise<SchemaIssue[]> {
+async function checkProcesses(catalog: EntityCatalog, root: string, provided: Provided): Promise<SchemaIssue[]> {
   const issues: SchemaIssue[] = [];
   const dir = join(root, WORKFLOWS_DIR);
   const graphs = new Map<string, ProcessGraph>();
@@ -179,7 +385,7 @@ async function checkProcesses(catalog: EntityCatalog, root: string, seeds: Seeds
     const graph = graphs.get(wf.processKey);
     if (!existsSync(join(root, file)))
       issues.push({ file: model.file, pointer: at, message: `no default process: ${file} does not exist` });
-    else if (graph) issues.push(...checkGraph(graph, file, model, seeds), ...checkEditable(graph, file, model));
+    else if (graph) issues.push(...checkGraph(graph, file, model, provided), ...checkEditable(graph, file, model));
   }
   return issues;
 }
@@ -203,13 +409,13 @@ async function compileProcess(root: string, file: string): Promise<ProcessGraph 
   }
 }
 
-/** The expressions of a process read provided variables; its literal candidate groups are seeded roles. */
-function checkGraph(graph: ProcessGraph, file: string, model: EntityModel, seeds: Seeds): SchemaIssue[] {
+/** The expressions of a process read provided variables; its literal candidate groups are declared role aliases. */
+function checkGraph(graph: ProcessGraph, file: string, model: EntityModel, { roles, flowParameters }: Provided): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const local = Object.values(graph.nodes).flatMap((n) => (n.multi?.elementVariable ? [n.multi.elementVariable] : []));
   const provided = new Set([
     ...documentVariableNames(model),
-    ...seeds.flowParameters,
+    ...flowParameters,
     ...RUNTIME_VARIABLES,
     ...local,
     ...(graph.initiator ? [graph.initiator] : []),
@@ -233,8 +439,8 @@ function checkGraph(graph: ProcessGraph, file: string, model: EntityModel, seeds
     read(node.id, 'the completion condition', node.multi?.completion);
     if (node.candidateGroups && !isExpression(node.candidateGroups))
       for (const group of evaluateList(node.candidateGroups, {}))
-        if (!seeds.roleAliases.has(group))
-          issues.push({ file, pointer: node.id, message: `candidate group "${group}" is not a role alias any seed file creates` });
+        if (!roles.has(group))
+          issues.push({ file, pointer: node.id, message: `candidate group "${group}" is not a role alias ${ROLES_FILE} declares` });
   }
   return issues;
 }
