@@ -228,7 +228,8 @@ function checkEntityMenus(catalog: EntityCatalog, reference: Reference): SchemaI
       if (other) report('/x-entity/menu/group', `menu group "${menu.group.code}" is declared otherwise by ${other}`);
     }
     const at = model.schema['x-entity']?.menu?.code === undefined ? '/x-entity/key' : '/x-entity/menu/code';
-    if (menus.has(menu.code) || groups.has(menu.code)) report(at, `menu code "${menu.code}" is the code of a menu group`);
+    if (menus.has(menu.code) || groups.has(menu.code))
+      report(at, `menu code "${menu.code}" is taken: ${MENUS_FILE} or a schema's x-entity.menu.group declares it`);
     else if (codes.has(menu.code)) report(at, `menu code "${menu.code}" is the menu code of ${codes.get(menu.code)} too`);
     codes.set(menu.code, model.file);
   }

@@ -285,7 +285,7 @@ describe('npm run schemas:check', () => {
     ]);
   });
 
-  it('finds a menu code or role alias declared twice, and a document menu code that is a group', async () => {
+  it("finds a menu code or role alias declared twice, and a document's menu code that is taken", async () => {
     const issues = await issuesAfter((f) => {
       f.menus.menus.push({ ...f.menus.menus[0], name: '安全' });
       f.roles.roles.push({ alias: 'project_manager', name: '项目负责人' });
@@ -294,7 +294,11 @@ describe('npm run schemas:check', () => {
     expect(issues).toEqual([
       { file: MENUS, pointer: '/menus/1/code', message: 'menu "safety" is declared twice (first at /menus/0)' },
       { file: ROLES, pointer: '/roles/2/alias', message: 'role "project_manager" is declared twice (first at /roles/1)' },
-      { file: HAZARD, pointer: '/x-entity/menu/code', message: 'menu code "safety" is the code of a menu group' },
+      {
+        file: HAZARD,
+        pointer: '/x-entity/menu/code',
+        message: `menu code "safety" is taken: ${MENUS} or a schema's x-entity.menu.group declares it`,
+      },
     ]);
   });
 
