@@ -2,7 +2,7 @@
 // the indexer lists each manifest entity under Documents/<menu group>/<title> with its list, form,
 // detail and (with x-workflow) approval views, and the Vite plugin answers each entry's import with
 // a CSF module generated for that entity. A schema added to the manifest shows up with no story file.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Indexer, StoryIndexInput } from 'storybook/internal/types';
@@ -41,27 +41,25 @@ interface MenuGroup {
 }
 
 /**
- * The menu groups by code (their Chinese name, place in the menu and enclosing group), from the
- * seed files' menu records, where a parent is named by its code or as `@<record name>`.
+ * The menu groups by code (their Chinese name, place in the menu and enclosing group), as the schema
+ * set declares them: schemas/reference/menus.json, then the groups schemas declare with
+ * x-entity.menu.group (top-level, named by the menu's parent) that the file does not.
  */
-function menuGroups(root: string): Map<string, MenuGroup> {
-  const dir = join(root, 'schemas/seed');
-  const records = existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => f.endsWith('.json'))
-        .flatMap((f) => readJson(join(dir, f)).records ?? [])
-        .filter((r: Json) => r?.entity === 'menu' && r.data?.code && r.data.name)
-    : [];
-  const codeOfName = new Map<string, string>(records.filter((r: Json) => r.name).map((r: Json) => [`@${r.name}`, r.data.code]));
+function menuGroups(root: string, schemas: Json[]): Map<string, MenuGroup> {
+  const file = join(root, 'schemas/reference/menus.json');
+  const menus: Json[] = existsSync(file) ? (readJson(file).menus ?? []) : [];
   const groups = new Map<string, MenuGroup>();
-  for (const { data } of records) {
-    const parent = data.parentId && data.parentId !== '0' ? (codeOfName.get(data.parentId) ?? data.parentId) : undefined;
-    groups.set(data.code, { name: data.name, sort: Number(data.sort ?? 0), parent });
+  for (const menu of menus.filter((m) => m?.code && m.name && !m.retired))
+    groups.set(menu.code, { name: menu.name, sort: Number(menu.sort ?? 0), parent: menu.parent });
+  for (const schema of schemas) {
+    const menu = schema['x-entity']?.menu;
+    if (menu?.parent && menu.group?.name && !groups.has(menu.parent))
+      groups.set(menu.parent, { name: menu.group.name, sort: Number(menu.group.sort ?? 0) });
   }
   return groups;
 }
 
-/** A group's names and sorts from the top of the menu down; a group seeded nowhere is its code, last. */
+/** A group's names and sorts from the top of the menu down; a group declared nowhere is its code, last. */
 function groupPath(groups: Map<string, MenuGroup>, code: string, depth = 0): { names: string[]; sorts: number[] } {
   const group = groups.get(code);
   if (!group) return { names: [code], sorts: [Number.MAX_SAFE_INTEGER] };
@@ -82,10 +80,16 @@ const segment = (text: string) => text.replaceAll('/', '／');
 /** Every manifest entity with its sidebar title and views, in menu order (groups, then entity). */
 export function documentEntries(root: string): DocumentEntry[] {
   const manifest = readJson(join(root, MANIFEST));
-  const groups = menuGroups(root);
+  const schemas = Object.entries(manifest.entities as Record<string, string>).map(([key, file]) => ({
+    key,
+    schema: readJson(join(root, file)),
+  }));
+  const groups = menuGroups(
+    root,
+    schemas.map((s) => s.schema),
+  );
   const seen = new Set<string>();
-  const entries = Object.entries(manifest.entities as Record<string, string>).map(([key, file]) => {
-    const schema = readJson(join(root, file));
+  const entries = schemas.map(({ key, schema }) => {
     const menu = schema['x-entity']?.menu;
     const path = menu?.parent ? groupPath(groups, menu.parent) : { names: ['未分组'], sorts: [Number.MAX_SAFE_INTEGER] };
     let title = ['Documents', ...path.names, schema.title ?? key].map(segment).join('/');

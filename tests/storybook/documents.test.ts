@@ -85,12 +85,12 @@ describe('a schema added to a manifest', () => {
 
   it('becomes an entry with its views and no story file, under its menu group and the group enclosing that', () => {
     dir = mkdtempSync(join(tmpdir(), 'zs-stories-'));
-    mkdirSync(join(dir, 'schemas/seed'), { recursive: true });
-    const groups = [
-      { entity: 'menu', name: 'qualityMenu', data: { parentId: '0', code: 'quality', name: '质量安全', sort: 20 } },
-      { entity: 'menu', data: { parentId: '@qualityMenu', code: 'safety', name: '安全管理', sort: 1 } },
+    mkdirSync(join(dir, 'schemas/reference'), { recursive: true });
+    const menus = [
+      { code: 'quality', name: '质量安全', en: 'Quality and safety', path: '/quality', sort: 20 },
+      { code: 'safety', parent: 'quality', name: '安全管理', en: 'Safety', path: '/quality/safety', sort: 1 },
     ];
-    writeFileSync(join(dir, 'schemas/seed/04-safety-menus.json'), JSON.stringify({ kind: 'platform', records: groups }));
+    writeFileSync(join(dir, 'schemas/reference/menus.json'), JSON.stringify({ menus }));
     const schema = {
       title: '安全检查记录',
       'x-entity': { menu: { parent: 'safety', code: 'safety_check', sort: 1 } },
@@ -109,5 +109,28 @@ describe('a schema added to a manifest', () => {
     ]);
     const module = documentModule(documentEntries(dir)[0]);
     expect(module).toContain('export const Approval = documentStory("safetyCheck", "approval");');
+  });
+
+  it("is listed under a group its schema declares (x-entity.menu.group), placed by the group's sort", () => {
+    dir = mkdtempSync(join(tmpdir(), 'zs-stories-'));
+    mkdirSync(join(dir, 'schemas/reference'), { recursive: true });
+    const menus = [{ code: 'cost_master', name: '基础资料', en: 'Master data', path: '/cost-master', sort: 10 }];
+    writeFileSync(join(dir, 'schemas/reference/menus.json'), JSON.stringify({ menus }));
+    const schemas = {
+      project: { title: '项目', 'x-entity': { menu: { parent: 'cost_master', sort: 1 } } },
+      safetyCheck: {
+        title: '安全检查记录',
+        'x-entity': { menu: { parent: 'safety', group: { name: '安全管理', en: 'Safety', sort: 5 }, sort: 1 } },
+        'x-workflow': { prefix: 'safetyCheck' },
+      },
+    };
+    const entities: Record<string, string> = {};
+    for (const [key, schema] of Object.entries(schemas)) {
+      entities[key] = `schemas/${key}.schema.json`;
+      writeFileSync(join(dir, entities[key]), JSON.stringify(schema));
+    }
+    writeFileSync(join(dir, 'entities.manifest.json'), JSON.stringify({ entities }));
+
+    expect(documentEntries(dir).map((e) => e.title)).toEqual(['Documents/安全管理/安全检查记录', 'Documents/基础资料/项目']);
   });
 });
