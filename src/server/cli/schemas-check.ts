@@ -1,6 +1,6 @@
 // `npm run schemas:check`: compiles and lints the schema set, then checks its default processes and
-// declared reference data against it (src/server/reference-checks.ts); prints every problem with its file and JSON
-// pointer and exits non-zero if there is any.
+// declared reference data against it (src/server/reference-checks.ts); prints every problem with its
+// file and JSON pointer and exits non-zero if there is any.
 import { SchemaSetError } from '../../engine/model/source.ts';
 import { checkSchemaSet } from '../reference-checks.ts';
 import { PROJECT_ROOT } from '../schema-source.ts';
