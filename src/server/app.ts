@@ -53,6 +53,7 @@ import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
 import { narrowWidenedPicks } from './seed/exact-tree-picks.ts';
 import { storeFormerTexts } from './seed/former-texts.ts';
+import { describeReport, REFERENCE_DDL, ReferenceData } from './reference/converge.ts';
 import { moveFormerMenuPaths, RESEEDED_NOTE, SEED_ADMIN, seededTables, seedOnce, type SeedProgress } from './seed/seed.ts';
 import { syncDerivedScopes } from './security/derived-scopes.ts';
 import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
@@ -138,14 +139,15 @@ const MODULE_DDL = [
   DEVELOP_DDL,
   LEDGER_DDL,
   TENANT_DATABASE_DDL,
+  REFERENCE_DDL,
 ].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
 
 /** The workflow module as the seed uses it: demo approvals are history, they send no messages. */
-function seedFlow(ctx: RouteContext): Flow {
-  return createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT) });
+function seedFlow(ctx: RouteContext, schemaRoot: string): Flow {
+  return createFlow(ctx, { defaultsDir: defaultsDir(schemaRoot) });
 }
 
 function demoOption(demo: AppOptions['demo']): DemoLevel | undefined {
@@ -171,7 +173,9 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = new StartupClock();
-  const source = readSchemaSource(config.schemaDir ?? PROJECT_ROOT);
+  // the schema set: entities.manifest.json and schemas/ (its reference data, workflows and seed)
+  const schemaRoot = config.schemaDir ?? PROJECT_ROOT;
+  const source = readSchemaSource(schemaRoot);
   const db = options.db ?? (await openDatabase(config));
   clock.mark('open');
   let hub: SubscriptionHub | undefined;
@@ -230,7 +234,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // so are the users' token generations, when any process revokes their tokens
     tokens.shareThrough(caches);
     caches.on('params', () => logs.forgetParams());
-    const flow = createFlow(ctx, { defaultsDir: defaultsDir(PROJECT_ROOT), notify: messageNotifier(ctx) });
+    const flow = createFlow(ctx, { defaultsDir: defaultsDir(schemaRoot), notify: messageNotifier(ctx) });
+    const reference = new ReferenceData(ctx, {
+      dir: join(schemaRoot, 'schemas/reference'),
+      processes: (tenantId) => flow.definitions.ensureDefaults(tenantId),
+      author: SEED_ADMIN,
+      log: (message) => clock.notes.push(message),
+    });
     ctx.hooks = withWorkflowLocks(
       withLedger(
         withWarnings(
@@ -243,6 +253,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
                 caches,
                 storeContext: () => ctx,
                 processRoles: () => flow.definitions.defaultGroups(),
+                referenceData: () => reference,
               }),
               ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
               ...resourceHooks(catalog),
@@ -260,11 +271,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock.mark('services');
     if (config.seed) {
       const seeded = await seedOnce(ctx, {
-        dir: join(PROJECT_ROOT, 'schemas/seed'),
+        dir: join(schemaRoot, 'schemas/seed'),
         demo: demoOption(options.demo) ?? config.demo ?? 'full',
-        flow: seedFlow(ctx),
+        flow: seedFlow(ctx, schemaRoot),
         onProgress: options.onSeedProgress,
         tables: seededTables(catalog, MODULE_DDL),
+        converge: async (first) => {
+          const converged = describeReport(await reference.converge(catalog, { fresh: first }));
+          clock.mark('reference');
+          if (converged) clock.notes.push(converged);
+        },
       });
       clock.mark('seed');
       if (seeded === 'seeded again') clock.notes.push(RESEEDED_NOTE);
@@ -374,10 +390,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       box: secretBox,
       allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS,
       addresses: platformAddresses,
-      schemaRoot: config.schemaDir ?? PROJECT_ROOT,
+      schemaRoot,
       migrationsDir: join(PROJECT_ROOT, 'migrations'),
       source,
       bus: caches,
+      reference,
     });
     registerReportRoutes(app, ctx);
     // late settlement (c): at start and then every ZS_LATE_SETTLEMENT_MINUTES, stopped before the databases close

@@ -1,16 +1,14 @@
 // First-start data. Runs once per database (a row in zs_setting records it), so a second start
 // re-opens the data as it was. Seeding is all-or-nothing: the row says "running" until the last
 // step is done, so a first start that stopped part-way leaves a database the next start clears and
-// seeds again from scratch (see seedOnce). Dictionaries come from the manifest's dictionary catalogs; everything
-// else from schemas/seed/*.json, in file-name order, written through the same stores as any request
-// (so it is validated like user input). Records refer to each other with "@name" placeholders.
+// seeds again from scratch (see seedOnce). The schema set's reference data (dictionaries, menus,
+// roles, grants: src/server/reference/) is converged first; then come the files of
+// schemas/seed/*.json, in file-name order, written through the same stores as any request (so it is
+// validated like user input). Records refer to each other with "@name" placeholders; the declared
+// roles answer to their alias ("@project_clerk").
 //
 // A seed file holds steps:
-//   { "entity": "role", "name": "clerk", "data": {…} }      create a record
-//   { "entityMenus": true }                                 a menu and its buttons for every entity with x-entity.menu
-//   { "grant": { "roles": ["@clerk"], "menus": ["cost_master"], "exclude": ["project_delete"], "only": "menus" } }
-//                                                           grant menu subtrees (by code) to roles, replacing
-//                                                           their grants ("keep": true adds to them instead)
+//   { "entity": "dept", "name": "hq", "data": {…} }        create a record
 //   { "topMenu": "@cost", "menus": ["cost_master"] }        the menus a top menu shows
 //   { "package": { "name": "全部菜单", "remark": "…" } }       a tenant package of every menu and button
 //   { "package": { "perGroup": true } }                      a package per top-level menu group, named after it
@@ -33,7 +31,6 @@ import { q } from '../db/sql.ts';
 import { tableSpecs } from '../db/sync.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
 import type { DocumentFlow } from '../modules/flow/documents.ts';
-import { grantMenus } from '../modules/system/grants.ts';
 import { claimStep, decideStep, SeedRun, submitStep, type ApprovalStep } from './approvals.ts';
 
 /** The seeded platform administrator's ids (the platform's well-known values). */
@@ -42,8 +39,6 @@ export const SEED_ADMIN = { userId: '1123598821738675201', deptId: '112359881373
 type SeedStep =
   | { entity: string; name?: string; data: Row; as?: string }
   | ApprovalStep
-  | { entityMenus: true }
-  | { grant: { roles: string[]; menus: string[]; exclude?: string[]; only?: 'menus'; keep?: boolean } }
   | { topMenu: string; menus: string[] }
   | { package: PackageStep };
 
@@ -72,39 +67,6 @@ export interface SeedOptions {
 export type SeedProgress = (done: number, total: number, file: string) => void;
 
 const platformActor: Actor = { tenantId: PLATFORM_TENANT, userId: SEED_ADMIN.userId, deptId: SEED_ADMIN.deptId, lang: 'zh' };
-
-async function seedDictionarySource(ctx: StoreContext, source: 'system' | 'biz', actor: Actor) {
-  const store = new EntityStore(ctx, ctx.catalog.entities[ctx.dictionaryEntities[source]], actor);
-  for (const [i, dict] of ctx.catalog.dictionaries.filter((d) => d.source === source).entries()) {
-    const root = await store.create({
-      parentId: '0',
-      code: dict.code,
-      dictKey: '-1',
-      dictValue: dict.name,
-      dictValueEn: dict.en,
-      sort: i + 1,
-      isSealed: 0,
-    });
-    for (const [j, item] of dict.items.entries()) {
-      const remark = (item as { remark?: string }).remark;
-      await store.create({
-        parentId: root.id,
-        code: dict.code,
-        dictKey: item.key,
-        dictValue: item.value,
-        dictValueEn: item.en,
-        sort: j + 1,
-        isSealed: 0,
-        ...(remark && { remark }),
-      });
-    }
-  }
-}
-
-/** Gives a tenant its own copy of the default business dictionaries. */
-export async function seedBusinessDictionaries(ctx: StoreContext, tenantId: string) {
-  await seedDictionarySource(ctx, 'biz', { ...platformActor, tenantId });
-}
 
 /** "@name" → the id of the record seeded under that name; "@name.path" → a value of it as saved (e.g. "@june.cumulativeAmount", "@june.details.0.cumulativeQty"). */
 function resolvePlaceholders(value: unknown, run: SeedRun): unknown {
@@ -175,83 +137,6 @@ export async function moveFormerMenuPaths(db: Queryable, catalog: EntityCatalog)
   return moved.length;
 }
 
-const STANDARD_BUTTONS = [
-  { suffix: 'add', name: '新增', en: 'Add', action: 1 },
-  { suffix: 'edit', name: '修改', en: 'Edit', action: 2 },
-  { suffix: 'delete', name: '删除', en: 'Delete', action: 3 },
-  { suffix: 'view', name: '查看', en: 'View', action: 2 },
-  { suffix: 'export', name: '导出', en: 'Export', action: 1 },
-];
-
-/** A menu entry and its buttons for every entity that declares x-entity.menu. */
-async function seedEntityMenus(ctx: StoreContext) {
-  const menuModel = ctx.catalog.entities.menu;
-  const store = new EntityStore(ctx, menuModel, platformActor);
-  const groups = await menuRows(ctx.db, menuModel);
-  const models = Object.values(ctx.catalog.entities)
-    .filter((m) => m.menu)
-    .sort((a, b) => a.menu!.sort - b.menu!.sort);
-  for (const model of models) await createEntityMenu(store, groups, model);
-}
-
-/** The menu entry of one entity with its buttons, under its group (also for a schema added at run time). */
-export async function createEntityMenu(store: EntityStore, groups: { id: string; code: string }[], model: EntityModel) {
-  const menu = model.menu!;
-  const parent = groups.find((g) => g.code === menu.parent);
-  if (!parent) throw new Error(`seed: ${model.key} names menu group ${menu.parent}, which is not seeded`);
-  const entry = await store.create({
-    parentId: parent.id,
-    code: menu.code,
-    name: model.label.zh,
-    nameEn: model.label.en,
-    path: menu.path,
-    source: model.icon ?? 'appstore',
-    sort: menu.sort,
-    category: 1,
-    action: 0,
-    isOpen: 1,
-  });
-  const buttons = [
-    // entities the server alone writes (logs) can only be read and exported
-    ...STANDARD_BUTTONS.filter((b) => !model.readOnly || b.suffix === 'view' || b.suffix === 'export').map((b) => ({
-      code: `${menu.code}_${b.suffix}`,
-      name: b.name,
-      en: b.en,
-      action: b.action,
-    })),
-    ...menu.buttons.map((b) => ({ ...b, action: 2 })),
-  ];
-  for (const [i, b] of buttons.entries()) {
-    await store.create({
-      parentId: entry.id,
-      code: b.code,
-      name: b.name,
-      nameEn: b.en,
-      path: `${model.api}`,
-      source: '',
-      sort: i + 1,
-      category: 2,
-      action: b.action,
-      isOpen: 1,
-    });
-  }
-}
-
-async function seedGrant(ctx: StoreContext, step: Extract<SeedStep, { grant: unknown }>['grant'], run: SeedRun) {
-  const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
-  const excluded = new Set(step.exclude ?? []);
-  const menus = subtrees(rows, step.menus).filter((r) => !excluded.has(r.code) && (step.only !== 'menus' || r.category === 1));
-  const roleIds = resolvePlaceholders(step.roles, run) as string[];
-  const menuIds = [...new Set(menus.map((m) => m.id))];
-  if (!step.keep) return grantMenus(ctx.db, PLATFORM_TENANT, roleIds, menuIds);
-  for (const roleId of roleIds) {
-    await ctx.db.query(
-      `INSERT INTO blade_role_menu (role_id, menu_id, tenant_id) SELECT $1, m, $3 FROM unnest($2::bigint[]) AS m ON CONFLICT DO NOTHING`,
-      [roleId, menuIds, PLATFORM_TENANT],
-    );
-  }
-}
-
 async function seedTopMenu(ctx: StoreContext, step: Extract<SeedStep, { topMenu: string }>, run: SeedRun) {
   const rows = await menuRows(ctx.db, ctx.catalog.entities.menu);
   const topMenuId = resolvePlaceholders(step.topMenu, run) as string;
@@ -285,9 +170,7 @@ async function seedPackages(ctx: StoreContext, step: PackageStep) {
 }
 
 async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
-  if ('entityMenus' in step) return seedEntityMenus(ctx);
   if ('package' in step) return seedPackages(ctx, step.package);
-  if ('grant' in step) return seedGrant(ctx, step.grant, run);
   if ('topMenu' in step) return seedTopMenu(ctx, step, run);
   if ('submit' in step) return submitStep(ctx, run, step);
   if ('claim' in step) return claimStep(ctx, run, step);
@@ -356,13 +239,18 @@ export type SeedOutcome = 'seeded before' | 'seeded' | 'seeded again';
 export const RESEEDED_NOTE = 'an earlier first start stopped while seeding: its data was cleared and the database seeded again';
 
 /**
- * Seeds an empty database. The marker is claimed first and says "done" only after the last step, so
- * a first start that fails or is killed part-way leaves it "running". Start-up holds the database
- * to itself meanwhile (the advisory lock on PostgreSQL, the data directory's lock on the embedded
- * one), so a start that finds it "running" knows that seed is dead: it empties the seeded tables
- * (`tables`) and seeds again from scratch, rather than serving half a seed.
+ * Seeds an empty database, and brings the reference data up to the schema set on every start
+ * (`converge`: before the seed on a first start, which the seed's records build on). The marker is
+ * claimed first and says "done" only after the last step, so a first start that fails or is killed
+ * part-way leaves it "running". Start-up holds the database to itself meanwhile (the advisory lock on
+ * PostgreSQL, the data directory's lock on the embedded one), so a start that finds it "running" knows
+ * that seed is dead: it empties the seeded tables (`tables`) and seeds again from scratch, rather than
+ * serving half a seed.
  */
-export async function seedOnce(ctx: StoreContext, options: SeedOptions & { tables: string[] }): Promise<SeedOutcome> {
+export async function seedOnce(
+  ctx: StoreContext,
+  options: SeedOptions & { tables: string[]; converge: (first: boolean) => Promise<unknown> },
+): Promise<SeedOutcome> {
   // whoever inserts the marker seeds; another process that started at the same moment skips
   const claimed = await ctx.db.query(
     `INSERT INTO zs_setting (key, value) VALUES ('seed.version', $1) ON CONFLICT (key) DO NOTHING RETURNING key`,
@@ -371,10 +259,15 @@ export async function seedOnce(ctx: StoreContext, options: SeedOptions & { table
   let outcome: SeedOutcome = 'seeded';
   if (!claimed.length) {
     const [marker] = await ctx.db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = 'seed.version'`);
-    if (marker?.value !== SEED_RUNNING) return 'seeded before';
+    if (marker?.value !== SEED_RUNNING) {
+      await options.converge(false);
+      return 'seeded before';
+    }
     await clearTables(ctx.db, options.tables);
     outcome = 'seeded again';
   }
+  await seedPlatformTenant(ctx);
+  await options.converge(true);
   await seedAll(ctx, options);
   await ctx.db.query(`UPDATE zs_setting SET value = $1 WHERE key = 'seed.version'`, [SEEDED]);
   return outcome;
@@ -401,10 +294,8 @@ async function clearTables(db: Queryable, tables: string[]) {
 }
 
 async function seedAll(ctx: StoreContext, options: SeedOptions) {
-  await seedPlatformTenant(ctx);
-  await seedDictionarySource(ctx, 'system', platformActor);
-  await seedBusinessDictionaries(ctx, PLATFORM_TENANT);
   const run = new SeedRun(ctx, options.flow);
+  await rememberRoles(ctx, run);
   const files = readSeedFiles(options.dir).filter(({ seed }) => seeds(seed, options.demo));
   const total = files.reduce((n, { seed }) => n + seed.records.length, 0);
   let done = 0;
@@ -419,6 +310,15 @@ async function seedAll(ctx: StoreContext, options: SeedOptions) {
     }
   }
   await attributeToAdmin(ctx);
+}
+
+/** The declared roles, converged before the seed, as "@alias" placeholders. */
+async function rememberRoles(ctx: StoreContext, run: SeedRun) {
+  const roles = await ctx.db.query<{ id: string; alias: string }>(
+    `SELECT id::text AS id, role_alias AS alias FROM ${q(ctx.catalog.entities.role.table)} WHERE tenant_id = $1 AND is_deleted = 0 ORDER BY id`,
+    [PLATFORM_TENANT],
+  );
+  for (const role of roles) run.remember(role.alias, 'role', { id: role.id });
 }
 
 /**

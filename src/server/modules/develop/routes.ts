@@ -27,7 +27,8 @@ import { acceptedEncoding } from '../../http/compression.ts';
 import { envelope } from '../../http/envelope.ts';
 import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
-import { createEntityMenu, menuRows } from '../../seed/seed.ts';
+import { menuRows } from '../../seed/seed.ts';
+import type { ReferenceData } from '../../reference/converge.ts';
 import { syncDerivedScopes } from '../../security/derived-scopes.ts';
 import { inTransaction } from '../flow/tx.ts';
 import { readConnection, withConnection, type ConnectionGuard } from './datasource.ts';
@@ -55,6 +56,8 @@ export interface DevelopOptions {
   source: SchemaSource;
   /** Tells the installation's other processes of an install. */
   bus: CacheBus;
+  /** Brings the reference data up to a schema set: the installed type's menu entry and buttons. */
+  reference: ReferenceData;
 }
 
 export const SCHEMAS_PATH = '/api/schemas';
@@ -257,7 +260,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     next.write();
     schemas.adopt(next.source, next);
     const model = next.catalog.entities[generated.key];
-    await createEntityMenu(storeOf('menu', actor), groups, model);
+    await options.reference.converge(next.catalog);
     await grantInstalledMenu(ctx, actor, model);
     await syncDerivedScopes(ctx.db, next.catalog, ctx.timeZone, { userId: actor.userId, deptId: actor.deptId ?? '0' });
     await ctx.access.invalidate();

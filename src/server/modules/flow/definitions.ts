@@ -221,8 +221,9 @@ export class DefinitionStore {
    * shipped model; a changed shipped model becomes a new version only where the tenant still runs
    * a default (a tenant's own deployment, or a default it deleted, is left alone).
    */
-  async ensureDefaults(tenantId: string): Promise<void> {
-    if (this.ensured.has(tenantId) || !this.defaults.length) return;
+  async ensureDefaults(tenantId: string): Promise<number> {
+    if (this.ensured.has(tenantId) || !this.defaults.length) return 0;
+    let deployed = 0;
     await this.db(tenantId).transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wf-defaults:${tenantId}`]);
       const seeded = new Map(
@@ -251,6 +252,7 @@ export class DefinitionStore {
             { tenantId, xml: process.xml, source: 'default', resourceName: process.file, userId: null, category: categoryOf(process.key) },
             tx,
           );
+          deployed++;
         }
         if (known !== process.hash) {
           await tx.query(
@@ -262,5 +264,6 @@ export class DefinitionStore {
       }
     });
     this.ensured.add(tenantId);
+    return deployed;
   }
 }

@@ -14,7 +14,7 @@ import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { clientHash } from '../../security/passwords.ts';
 import type { IdentityService } from '../auth/identity.ts';
 import { PARAMS, readParam } from './params.ts';
-import { seedBusinessDictionaries } from '../../seed/seed.ts';
+import type { ReferenceData } from '../../reference/converge.ts';
 import { grantMenus } from './grants.ts';
 import { copyBusinessRoles } from './tenant-roles.ts';
 
@@ -28,6 +28,8 @@ export interface HookDeps {
   processRoles?: () => Promise<string[]>;
   /** Caches every process keeps (parameters): a change empties them on all. */
   caches?: CacheBus;
+  /** The schema set's reference data, which a new tenant is given. */
+  referenceData: () => ReferenceData;
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -74,7 +76,15 @@ async function generateTenantId(tx: Queryable, table: string): Promise<string> {
   throw new Error('could not find a free tenant id');
 }
 
-export function systemHooks({ catalog, identity, access, storeContext, processRoles, caches }: HookDeps): Record<string, EntityHooks> {
+export function systemHooks({
+  catalog,
+  identity,
+  access,
+  storeContext,
+  processRoles,
+  caches,
+  referenceData,
+}: HookDeps): Record<string, EntityHooks> {
   const label = (entity: string, field: string) => catalog.entities[entity].fieldMap[field].label;
   const users = catalog.entities.user;
   /** What a user's tokens carry or depend on: a change ends the sessions (disabled, other roles or departments). */
@@ -164,7 +174,7 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
         await access.invalidate(tx);
         if (!creating) return;
         const roles = (await processRoles?.()) ?? [];
-        await seedBusinessDictionariesAccounts(storeContext(), identity, tx, String(record.tenantId), String(record.tenantName), roles);
+        await seedTenantAccounts(storeContext(), identity, referenceData(), tx, String(record.tenantId), String(record.tenantName), roles);
       },
     },
     role: refreshAccess(access),
@@ -177,14 +187,16 @@ export function systemHooks({ catalog, identity, access, storeContext, processRo
 }
 
 /**
- * A new tenant's own records: business dictionaries, a root department named after it, the
+ * A new tenant's own records: the reference data of the schema set (business dictionaries first; the
+ * grants its roles are declared once they exist), a root department named after it, the
  * administrator role (alias admin, granted every menu of its package), the admin account, whose
  * password is the initial password parameter (to be changed at first login), and the business
  * roles its processes hand tasks to (`processRoles`, copied from the platform tenant).
  */
-export async function seedBusinessDictionariesAccounts(
+export async function seedTenantAccounts(
   ctx: StoreContext,
   identity: IdentityService,
+  reference: ReferenceData,
   tx: Queryable,
   tenantId: string,
   tenantName: string,
@@ -193,7 +205,7 @@ export async function seedBusinessDictionariesAccounts(
   const txCtx: StoreContext = { ...ctx, db: { ...ctx.db, query: tx.query.bind(tx), transaction: (fn) => fn(tx) } };
   const actor: Actor = { tenantId, userId: '0', deptId: null, lang: 'zh' };
   const store = (key: string) => new EntityStore(txCtx, ctx.catalog.entities[key], actor);
-  await seedBusinessDictionaries(txCtx, tenantId);
+  await reference.convergeTenant(tx, tenantId);
   const dept = await store('dept').create({
     parentId: '0',
     deptCategory: '1',
@@ -222,4 +234,5 @@ export async function seedBusinessDictionariesAccounts(
       );
   await grantMenus(tx, tenantId, [role.id], menuIds);
   await copyBusinessRoles(txCtx, tx, tenantId, processRoles, menuIds);
+  await reference.convergeTenant(tx, tenantId);
 }
