@@ -239,6 +239,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       dir: join(schemaRoot, 'schemas/reference'),
       processes: (tenantId) => flow.definitions.ensureDefaults(tenantId),
       author: SEED_ADMIN,
+      changed: (tx) => access.invalidate(tx),
       log: (message) => clock.notes.push(message),
     });
     ctx.hooks = withWorkflowLocks(

@@ -52,6 +52,8 @@ export interface ConvergeOptions {
   processes?: (tenantId: string) => Promise<number>;
   /** The administrator whose name seeded records carry. */
   author: { userId: string; deptId: string };
+  /** Told once per tenant that wrote something (the grants cached from menus and roles are stale). */
+  changed?: (tx: Queryable) => Promise<void>;
   log?: (message: string) => void;
 }
 
@@ -133,9 +135,7 @@ export class ReferenceData {
       const items = itemsOf(set, tenantId === PLATFORM_TENANT);
       const digest = hashOf(items);
       if (digests.get(tenantId) === digest) continue;
-      await this.ctx.db.transaction((tx) =>
-        new TenantConverge(inTransaction(ctx, tx), tx, tenantId, this.options.author, report).run(items, adoptGrants),
-      );
+      await this.ctx.db.transaction((tx) => this.tenant(ctx, tx, tenantId, report).run(items, adoptGrants));
       const processesInPlace = await this.processes(tenantId, report);
       if (processesInPlace)
         await this.ctx.db.query(
@@ -153,8 +153,16 @@ export class ReferenceData {
   async convergeTenant(tx: Queryable, tenantId: string): Promise<ConvergeReport> {
     const report = emptyReport();
     const items = itemsOf(declaredReference(this.ctx.catalog, this.options.dir), tenantId === PLATFORM_TENANT);
-    await new TenantConverge(inTransaction(this.ctx, tx), tx, tenantId, this.options.author, report).run(items, false);
+    await this.tenant(this.ctx, tx, tenantId, report).run(items, false);
     return report;
+  }
+
+  /**
+   * A tenant's converge in `tx`. Its writes go through the stores without the entity hooks, which would
+   * only announce each menu and role to the grant caches: `changed` does that once.
+   */
+  private tenant(ctx: StoreContext, tx: Queryable, tenantId: string, report: ConvergeReport) {
+    return new TenantConverge({ ...inTransaction(ctx, tx), hooks: {} }, tx, tenantId, this.options, report);
   }
 
   /** The tenant's default processes; a tenant database that does not answer is tried again at the next start. */
@@ -182,10 +190,10 @@ class TenantConverge {
     private readonly ctx: StoreContext,
     private readonly tx: Queryable,
     private readonly tenantId: string,
-    author: { userId: string; deptId: string },
+    private readonly options: Pick<ConvergeOptions, 'author' | 'changed'>,
     private readonly report: ConvergeReport,
   ) {
-    this.actor = { tenantId, userId: author.userId, deptId: author.deptId, lang: 'zh' };
+    this.actor = { tenantId, userId: options.author.userId, deptId: options.author.deptId, lang: 'zh' };
   }
 
   /** `adoptGrants`: record the declared grants as given without giving them (see ReferenceData.converge). */
@@ -201,13 +209,14 @@ class TenantConverge {
       if (item.kind === 'grant') await this.grant(item, existing, packaged, adoptGrants);
       else await this.converge(item, existing);
     }
-    if (this.written.length)
-      await this.tx.query(
-        `INSERT INTO zs_reference (tenant_id, kind, key, hash)
+    if (!this.written.length) return;
+    await this.options.changed?.(this.tx);
+    await this.tx.query(
+      `INSERT INTO zs_reference (tenant_id, kind, key, hash)
          SELECT $1, k, n, h FROM unnest($2::text[], $3::text[], $4::text[]) AS x(k, n, h)
          ON CONFLICT (tenant_id, kind, key) DO UPDATE SET hash = EXCLUDED.hash`,
-        [this.tenantId, this.written.map((w) => w.kind), this.written.map((w) => w.key), this.written.map((w) => w.hash)],
-      );
+      [this.tenantId, this.written.map((w) => w.kind), this.written.map((w) => w.key), this.written.map((w) => w.hash)],
+    );
   }
 
   private record(item: Item, hash: string) {
