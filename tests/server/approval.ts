@@ -11,15 +11,15 @@ export function ok(res: { body: any }) {
   return res.body.data;
 }
 
-/** A token of a seeded user of the platform tenant, with the role aliases the workflow hands tasks by. */
-export async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: string): Promise<string> {
+/** A token of a user (by default a seeded one of the platform tenant), with the role aliases the workflow hands tasks by. */
+export async function tokenOf(server: Pick<App, 'db' | 'tokens'>, account: string, tenantId = '000000'): Promise<string> {
   const [u] = await server.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
     `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
        (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
-       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = '000000'`,
-    [account],
+       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = $2`,
+    [account, tenantId],
   );
-  return server.tokens.sign({ tenant_id: '000000', user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
+  return server.tokens.sign({ tenant_id: tenantId, user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
 }
 
 /** Submits a document (unless in approval already) and lets `approver` approve it (amounts under the cost manager's threshold). */

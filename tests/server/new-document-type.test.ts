@@ -74,18 +74,7 @@ function start(data: Partial<Config>, schemaDir: string): Promise<App> {
 
 /** A user's API, signed as login signs it (role ids and aliases from the database). */
 async function userApi(app: App, account: string, tenantId: string): Promise<Api> {
-  const token = tenantId === '000000' ? await tokenOf(app, account) : await signTenantUser(app, account, tenantId);
-  return client(app as TestServer, token);
-}
-
-async function signTenantUser(app: App, account: string, tenantId: string): Promise<string> {
-  const [u] = await app.db.query<{ id: string; deptId: string; roleId: string; aliases: string }>(
-    `SELECT u.id::text AS id, u.dept_id AS "deptId", u.role_id AS "roleId",
-       (SELECT string_agg(r.role_alias, ',') FROM blade_role r WHERE r.id::text = ANY(string_to_array(u.role_id, ','))) AS aliases
-       FROM blade_user u WHERE u.account = $1 AND u.tenant_id = $2`,
-    [account, tenantId],
-  );
-  return app.tokens.sign({ tenant_id: tenantId, user_id: u.id, dept_id: u.deptId, role_id: u.roleId, role_name: u.aliases });
+  return client(app as TestServer, await tokenOf(app, account, tenantId));
 }
 
 interface MenuNode {
@@ -157,7 +146,17 @@ interface People {
  * The checks a tenant's users make after the restart: the sidebar gained the group and its entry
  * (nothing else), saving with rows works, submit routes by amount, the category names the type.
  */
-function documentTypeChecks(context: () => { people: People; projectId: string; before: Awaited<ReturnType<typeof viewOf>> }) {
+function documentTypeChecks(context: () => { app: App; people: People; projectId: string; before: Awaited<ReturnType<typeof viewOf>> }) {
+  it('says on its ready line what the restart added: the dictionaries, the group and entry with their buttons, grants and the process; nothing updated', () => {
+    const notes = context().app.startup.notes.filter((n) => n.startsWith('reference data:'));
+    // menus and buttons are shared (once); dictionaries, grants and processes count per tenant
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^reference data: \d+ dictionaries, \d+ dictionary items, 2 menus, 5 buttons, \d+ grants, \d+ process(es)? added$/,
+      ),
+    ]);
+  });
+
   it('shows the clerk the new group and entry in the sidebar, with the granted buttons; the project manager may view it', async () => {
     const { people, before } = context();
     const routes: MenuNode[] = ok(await people.clerk.get('/api/blade-system/menu/routes'));
@@ -294,7 +293,7 @@ describe.each(databaseKinds())('a document type added from files to an installat
     rmSync(schemaDir, { recursive: true, force: true });
   });
 
-  documentTypeChecks(() => ({ people, projectId, before }));
+  documentTypeChecks(() => ({ app, people, projectId, before }));
 });
 
 // ---- a tenant on its own database (needs a PostgreSQL main database: always on the test server) ----
@@ -383,7 +382,7 @@ describe('a document type added from files reaches a tenant on its own database 
     rmSync(schemaDir, { recursive: true, force: true });
   });
 
-  documentTypeChecks(() => ({ people, projectId, before }));
+  documentTypeChecks(() => ({ app, people, projectId, before }));
 
   it("keeps the tenant's records of the new type on its own database, none on the main one", async () => {
     const saved = ok(await people.clerk.post(`${DOC}/save`, inspection(projectId, '独立库检查', [[2, 300]])));
