@@ -43,7 +43,7 @@ interface Probe {
 interface ServerRun {
   firstAnswerMs?: number;
   idleRssMib?: number;
-  /** The phases of the server's own ready line (code, open, schemas, sync, services, seed, regions, routes). */
+  /** The phases of the server's own ready line (code, open, schemas, sync, services, reference, seed, regions, routes). */
   phases?: Record<string, number>;
   /** Whether the start skipped the schema checks an earlier start passed. */
   checkedBefore?: boolean;
@@ -279,9 +279,9 @@ async function main() {
     ),
   );
   r.p(
-    'Where each start went, from the server\'s own ready line (`Zhusuan: ready in … ms (…)`, main.ts; ms, median of the restarts): code = loading the modules before `createApp`, open = the database, schemas = reading and compiling the set (its checks skipped when an earlier start passed them on the same set and engine), sync = module tables and the schema sync, services = keys, hub, caches, seed = the first start\'s seed (a marker check on a restart), regions = the region reference data, routes = Fastify and every route. "ready" is the whole, to `listen`; the first answer above adds the spawn and the first request.',
+    'Where each start went, from the server\'s own ready line (`Zhusuan: ready in … ms (…)`, main.ts; ms, median of the restarts): code = loading the modules before `createApp`, open = the database, schemas = reading and compiling the set (its checks skipped when an earlier start passed them on the same set and engine), sync = module tables and the schema sync, services = keys, hub, caches, reference = bringing the reference data up to the schema set (docs/reference-data.md; on a restart with nothing new, one read of the digests), seed = the first start\'s seed of demo and platform data (a marker check on a restart), regions = the region reference data, routes = Fastify and every route. "ready" is the whole, to `listen`; the first answer above adds the spawn and the first request.',
   );
-  const phaseNames = ['code', 'open', 'schemas', 'sync', 'services', 'seed', 'regions', 'routes', 'ready'];
+  const phaseNames = ['code', 'open', 'schemas', 'sync', 'services', 'reference', 'seed', 'regions', 'routes', 'ready'];
   r.p(
     table(
       ['database', 'start', ...phaseNames],
