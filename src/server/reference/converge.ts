@@ -178,6 +178,11 @@ export class ReferenceData {
   }
 }
 
+/** The id of a menu's or role's parent by its natural key; '0' for a top-level one. */
+function parentId(kind: 'menu' | 'role', parent: string | null, existing: Map<string, Existing>): string {
+  return parent ? (existing.get(`${kind}:${parent}`)?.id ?? '0') : '0';
+}
+
 /** The converge of one tenant, inside its transaction. */
 class TenantConverge {
   private readonly actor: Actor;
@@ -185,6 +190,8 @@ class TenantConverge {
   private readonly written: { kind: string; key: string; hash: string }[] = [];
   /** The tenant's roles (several may share an alias: each is granted) */
   private tenantRoles: { id: string; alias: string }[] = [];
+  /** Grants collected for one statement at the end */
+  private readonly toGrant: { role: string; menu: string }[] = [];
 
   constructor(
     private readonly ctx: StoreContext,
@@ -206,9 +213,10 @@ class TenantConverge {
     const existing = await this.existingRows();
     const packaged = new Set(await packageMenuIds(this.tx, this.ctx.catalog, this.tenantId));
     for (const item of items) {
-      if (item.kind === 'grant') await this.grant(item, existing, packaged, adoptGrants);
+      if (item.kind === 'grant') this.grant(item, existing, packaged, adoptGrants);
       else await this.converge(item, existing);
     }
+    await this.giveGrants();
     if (!this.written.length) return;
     await this.options.changed?.(this.tx);
     await this.tx.query(
@@ -246,21 +254,30 @@ class TenantConverge {
     this.record(item, hash);
   }
 
-  /** A grant never applied to this tenant: given to its roles of that alias (within its package), or adopted as it stands. */
-  private async grant(item: Item, existing: Map<string, Existing>, packaged: Set<string>, adopt: boolean) {
+  /**
+   * A grant never applied to this tenant: given to its roles of that alias (within its package), or
+   * adopted as it stands. The grants to give are written together (`giveGrants`).
+   */
+  private grant(item: Item, existing: Map<string, Existing>, packaged: Set<string>, adopt: boolean) {
     if (this.ledger.has(`grant:${item.key}`)) return;
     const [alias, code] = item.key.split(':');
     const roles = this.tenantRoles.filter((r) => r.alias === alias).map((r) => r.id);
     const menu = existing.get(`menu:${code}`) ?? existing.get(`button:${code}`);
     if (!roles.length || !menu) return;
-    if (!adopt && (!packaged.size || packaged.has(menu.id))) {
-      const added = await this.tx.query(
-        `INSERT INTO blade_role_menu (role_id, menu_id, tenant_id) SELECT r, $2, $3 FROM unnest($1::bigint[]) AS r ON CONFLICT DO NOTHING RETURNING role_id`,
-        [roles, menu.id, this.tenantId],
-      );
-      if (added.length) this.report.added.grant++;
-    }
+    if (!adopt && (!packaged.size || packaged.has(menu.id))) for (const role of roles) this.toGrant.push({ role, menu: menu.id });
     this.record(item, hashOf(item.values));
+  }
+
+  /** Writes the grants `grant` collected in one statement; counts each role alias and menu newly granted once. */
+  private async giveGrants() {
+    if (!this.toGrant.length) return;
+    const added = await this.tx.query<{ role: string; menu: string }>(
+      `INSERT INTO blade_role_menu (role_id, menu_id, tenant_id) SELECT r, m, $3 FROM unnest($1::bigint[], $2::bigint[]) AS x(r, m)
+       ON CONFLICT DO NOTHING RETURNING role_id::text AS role, menu_id::text AS menu`,
+      [this.toGrant.map((g) => g.role), this.toGrant.map((g) => g.menu), this.tenantId],
+    );
+    const aliasOf = new Map(this.tenantRoles.map((r) => [r.id, r.alias]));
+    this.report.added.grant += new Set(added.map((g) => `${aliasOf.get(g.role)}:${g.menu}`)).size;
   }
 
   /** The tenant's reference rows as they stand, by kind and natural key (menus and system dictionaries are shared). */
@@ -351,7 +368,7 @@ class TenantConverge {
 
   private async create(item: Item, existing: Map<string, Existing>): Promise<Existing> {
     const v = item.values as Record<string, any>;
-    const parentOf = (kind: string) => (v.parent ? (existing.get(`${kind}:${v.parent}`)?.id ?? '0') : '0');
+    const parentOf = (kind: 'menu' | 'role') => parentId(kind, v.parent, existing);
     let created: Record<string, unknown>;
     if (item.kind === 'menu' || item.kind === 'button') {
       created = await this.store(this.ctx.catalog.entities.menu).create({
@@ -375,7 +392,7 @@ class TenantConverge {
 
   private async update(item: Item, row: Existing, existing: Map<string, Existing>) {
     const v = item.values as Record<string, any>;
-    const parentOf = (kind: string) => (v.parent ? (existing.get(`${kind}:${v.parent}`)?.id ?? '0') : '0');
+    const parentOf = (kind: 'menu' | 'role') => parentId(kind, v.parent, existing);
     if (item.kind === 'menu' || item.kind === 'button')
       await this.store(this.ctx.catalog.entities.menu).updatePart(row.id, this.menuBody(v, item.key, parentOf('menu')));
     else if (item.kind === 'role')
