@@ -131,20 +131,39 @@ function declaredMenus(catalog: EntityCatalog, dir: string): MenuDecl[] {
   return [...listed, ...groups, ...models.flatMap(entityMenus)];
 }
 
-/** Codes of the subtrees rooted at `codes`. */
-function subtreeCodes(menus: MenuDecl[], codes: string[]): MenuDecl[] {
-  const children = new Map<string, MenuDecl[]>();
-  for (const m of menus) if (m.parent) children.set(m.parent, [...(children.get(m.parent) ?? []), m]);
-  const out: MenuDecl[] = [];
-  const walk = (m: MenuDecl) => {
-    out.push(m);
-    for (const c of children.get(m.code) ?? []) walk(c);
-  };
-  for (const code of codes) {
-    const root = menus.find((m) => m.code === code);
-    if (root) walk(root);
+/**
+ * The items of the subtrees rooted at `roots`, each parent before its children; `key` and `parentKey`
+ * say how an item and its parent are known (a declared menu by code, a stored one by id).
+ */
+export function subtreesOf<T>(
+  items: readonly T[],
+  roots: readonly T[],
+  key: (item: T) => string,
+  parentKey: (item: T) => string | undefined,
+): T[] {
+  const children = new Map<string, T[]>();
+  for (const item of items) {
+    const parent = parentKey(item);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), item]);
   }
+  const out: T[] = [];
+  const walk = (item: T) => {
+    out.push(item);
+    for (const child of children.get(key(item)) ?? []) walk(child);
+  };
+  for (const root of roots) walk(root);
   return out;
+}
+
+/** The declared menus of the subtrees rooted at `codes`. */
+function declaredSubtrees(menus: MenuDecl[], codes: string[]): MenuDecl[] {
+  const roots = codes.flatMap((code) => menus.filter((m) => m.code === code));
+  return subtreesOf(
+    menus,
+    roots,
+    (m) => m.code,
+    (m) => m.parent,
+  );
 }
 
 function declaredGrants(catalog: EntityCatalog, dir: string, menus: MenuDecl[]): Map<string, Set<string>> {
@@ -157,7 +176,7 @@ function declaredGrants(catalog: EntityCatalog, dir: string, menus: MenuDecl[]):
   // a retired grant is given to no one any more (what was given stays: taking it away is the administrators')
   for (const grant of readList<GrantDecl>(dir, 'grants.json', 'grants').filter((g) => !g.retired)) {
     const excluded = new Set(grant.exclude ?? []);
-    const codes = subtreeCodes(menus, grant.menus)
+    const codes = declaredSubtrees(menus, grant.menus)
       .filter((m) => !excluded.has(m.code) && (grant.only !== 'menus' || m.category === 1))
       .map((m) => m.code);
     for (const alias of grant.roles) give(alias, codes);

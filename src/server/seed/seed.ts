@@ -31,6 +31,7 @@ import { q } from '../db/sql.ts';
 import { tableSpecs } from '../db/sync.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
 import type { DocumentFlow } from '../modules/flow/documents.ts';
+import { subtreesOf } from '../reference/declared.ts';
 import { claimStep, decideStep, SeedRun, submitStep, type ApprovalStep } from './approvals.ts';
 
 /** The seeded platform administrator's ids (the platform's well-known values). */
@@ -100,21 +101,19 @@ export async function menuRows(db: Queryable, menu: EntityModel): Promise<MenuRo
   );
 }
 
-/** Menu ids of the subtrees rooted at `codes`. */
+/** The stored menus of the subtrees rooted at `codes`. */
 function subtrees(rows: MenuRow[], codes: string[]): MenuRow[] {
-  const children = new Map<string, MenuRow[]>();
-  for (const r of rows) children.set(r.parentId, [...(children.get(r.parentId) ?? []), r]);
-  const out: MenuRow[] = [];
-  const walk = (r: MenuRow) => {
-    out.push(r);
-    for (const c of children.get(r.id) ?? []) walk(c);
-  };
-  for (const code of codes) {
+  const roots = codes.map((code) => {
     const root = rows.find((r) => r.code === code);
     if (!root) throw new Error(`seed: no menu with code ${code}`);
-    walk(root);
-  }
-  return out;
+    return root;
+  });
+  return subtreesOf(
+    rows,
+    roots,
+    (r) => r.id,
+    (r) => r.parentId,
+  );
 }
 
 /**
