@@ -80,6 +80,8 @@ function rowsEntity(key: string, document: EntityModel, detail: DetailModel): En
   const api = `${document.api.slice(0, document.api.lastIndexOf('/'))}/${key}`;
   const shown = (names: readonly string[]) => names.filter((n) => parent.some((f) => f.name === n));
   const headline = shown([document.code?.field ?? '', document.titleField ?? '', 'projectId']);
+  // a row is named by its first text of its own (a goods name, a work content), not a date or a number
+  const title = own.find((f) => f.kind === 'string' && !f.dict && !f.ref && !f.options) ?? own[0];
   return {
     key,
     file: document.file,
@@ -88,8 +90,8 @@ function rowsEntity(key: string, document: EntityModel, detail: DetailModel): En
     api,
     scope: document.scope,
     softDelete: false,
-    titleField: own[0]?.name,
-    optionFields: own[0] ? [own[0].name] : ['id'],
+    titleField: title?.name,
+    optionFields: title ? [title.name] : ['id'],
     lookupKeys: [],
     labelsForMembers: false,
     readOnly: true,
