@@ -12,6 +12,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../../src/server/schema-source.ts';
 import {
   TEST_TIMEOUT,
+  adminApi,
   confirmButton,
   entityList,
   opened,
@@ -41,17 +42,10 @@ afterAll(() => rmSync(schemaDir, { recursive: true, force: true }));
 
 /** The platform administrator's call through the running app. */
 async function call(method: 'GET' | 'POST', url: string, query: Record<string, string> = {}, payload?: unknown) {
-  const app = testApp();
-  const token = await app.tokens.sign({
-    tenant_id: '000000',
-    user_id: '1123598821738675201',
-    dept_id: '1123598813738675201',
-    role_name: 'administrator',
-  });
-  const res = await app.app.inject({ method, url, query, payload: payload as never, headers: { 'blade-auth': `bearer ${token}` } });
-  const body = JSON.parse(res.body);
-  expect(body.code, res.body).toBe(200);
-  return body.data;
+  const api = await adminApi();
+  const res = method === 'GET' ? await api.get(url, query) : await api.post(url, payload, query);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
 }
 
 describe('code generation in the browser', () => {

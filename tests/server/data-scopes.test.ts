@@ -9,7 +9,17 @@ import { readSchemaSource } from '../../src/server/schema-source.ts';
 import { syncSchema } from '../../src/server/db/sync.ts';
 import { syncDerivedScopes } from '../../src/server/security/derived-scopes.ts';
 import { SEED_ADMIN } from '../../src/server/seed/seed.ts';
-import { client, databaseKinds, findNode, startServer, type Api, type TestServer, type TreeNode } from './harness.ts';
+import {
+  client,
+  databaseKinds,
+  findNode,
+  grantRole,
+  roleMember,
+  startServer,
+  type Api,
+  type TestServer,
+  type TreeNode,
+} from './harness.ts';
 import { project } from './fixtures.ts';
 
 describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
@@ -22,37 +32,10 @@ describe.each(databaseKinds())('data scopes a tenant uses on %s', (kind) => {
 
   /** A role of the tenant with these menus and a user of it in `deptId`; `grant` sets its data scopes. */
   async function member(codes: string[], deptId: string) {
-    const alias = `r${Math.random().toString(36).slice(2, 10)}`;
-    const role = await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
-    expect(role.body.code, JSON.stringify(role.body)).toBe(200);
-    const user = await admin.post('/api/blade-system/user/save', {
-      account: alias,
-      password: 'secret1',
-      name: alias,
-      realName: alias,
-      roleId: role.body.data.id,
-      deptId,
-      status: 1,
-    });
-    expect(user.body.code, JSON.stringify(user.body)).toBe(200);
-    const token = await server.tokens.sign({
-      tenant_id: tenant.tenantId,
-      user_id: user.body.data.id,
-      dept_id: deptId,
-      role_id: role.body.data.id,
-      role_name: alias,
-    });
-    const grant = async (dataScopeIds: string[]) => {
-      const res = await admin.post('/api/blade-system/role/grant', {
-        roleIds: [role.body.data.id],
-        menuIds: await menuIds(codes),
-        dataScopeIds,
-        apiScopeIds: [],
-      });
-      expect(res.body.code, JSON.stringify(res.body)).toBe(200);
-    };
+    const { roleId, api } = await roleMember(server, admin, tenant.tenantId, deptId);
+    const grant = (dataScopeIds: string[]) => grantRole(server, admin, roleId, codes, dataScopeIds);
     await grant([]);
-    return { api: client(server, token), grant };
+    return { api, grant };
   }
 
   async function dept(deptName: string, parentId = '0') {

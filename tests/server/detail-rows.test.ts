@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/engine/model/compile.ts';
 import { readSchemaSource } from '../../src/server/schema-source.ts';
-import { client, databaseKinds, findNode, startServer, type Api, type TestServer, type TreeNode } from './harness.ts';
+import {
+  client,
+  databaseKinds,
+  findNode,
+  grantRole,
+  roleMember,
+  startServer,
+  type Api,
+  type TestServer,
+  type TreeNode,
+} from './harness.ts';
 import { demand, demandRow, expenseContract, goods, project, supplier } from './fixtures.ts';
 
 const { catalog } = compile(readSchemaSource(), { validators: 'lazy' });
@@ -36,33 +46,9 @@ describe.each(databaseKinds())('detail rows as a resource of their own on %s', (
 
   /** A user of a new role of the tenant holding these menus and buttons (and data-scope rules). */
   async function member(codes: string[], dataScopeIds: string[] = []) {
-    const alias = `r${Math.random().toString(36).slice(2, 10)}`;
-    const role = await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
-    const user = await admin.post('/api/blade-system/user/save', {
-      account: alias,
-      password: 'secret1',
-      name: alias,
-      realName: alias,
-      roleId: role.body.data.id,
-      status: 1,
-    });
-    expect(user.body.code, JSON.stringify(user.body)).toBe(200);
-    const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes]);
-    const grant = await admin.post('/api/blade-system/role/grant', {
-      roleIds: [role.body.data.id],
-      menuIds: menus.map((m) => m.id),
-      dataScopeIds,
-      apiScopeIds: [],
-    });
-    expect(grant.body.code, JSON.stringify(grant.body)).toBe(200);
-    const token = await server.tokens.sign({
-      tenant_id: tenant.tenantId,
-      user_id: user.body.data.id,
-      dept_id: '',
-      role_id: role.body.data.id,
-      role_name: alias,
-    });
-    return client(server, token);
+    const { roleId, api } = await roleMember(server, admin, tenant.tenantId);
+    await grantRole(server, admin, roleId, codes, dataScopeIds);
+    return api;
   }
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres, type PostgresOptions } from '../../src/server/db/postgres.ts';
@@ -212,4 +212,41 @@ export function findNode(nodes: TreeNode[], title: string): TreeNode | undefined
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** A new role of the tenant `admin` administers and a user of it (in `deptId`, when given), with the user's client. */
+export async function roleMember(server: TestServer, admin: Api, tenantId: string, deptId = ''): Promise<{ roleId: string; api: Api }> {
+  const alias = `r${Math.random().toString(36).slice(2, 10)}`;
+  const role = await admin.post('/api/blade-system/role/save', { parentId: '0', roleName: alias, roleAlias: alias, sort: 9 });
+  expect(role.body.code, JSON.stringify(role.body)).toBe(200);
+  const user = await admin.post('/api/blade-system/user/save', {
+    account: alias,
+    password: 'secret1',
+    name: alias,
+    realName: alias,
+    roleId: role.body.data.id,
+    ...(deptId && { deptId }),
+    status: 1,
+  });
+  expect(user.body.code, JSON.stringify(user.body)).toBe(200);
+  const token = await server.tokens.sign({
+    tenant_id: tenantId,
+    user_id: user.body.data.id,
+    dept_id: deptId,
+    role_id: role.body.data.id,
+    role_name: alias,
+  });
+  return { roleId: role.body.data.id, api: client(server, token) };
+}
+
+/** Makes a role's grants these menus and buttons (by code) and data-scope rules, as the grant dialog's save does. */
+export async function grantRole(server: TestServer, admin: Api, roleId: string, codes: string[], dataScopeIds: string[] = []) {
+  const menus = await server.db.query<{ id: string }>(`SELECT id::text AS id FROM blade_menu WHERE code = ANY($1::text[])`, [codes]);
+  const res = await admin.post('/api/blade-system/role/grant', {
+    roleIds: [roleId],
+    menuIds: menus.map((m) => m.id),
+    dataScopeIds,
+    apiScopeIds: [],
+  });
+  expect(res.body.code, JSON.stringify(res.body)).toBe(200);
 }
