@@ -326,7 +326,9 @@ class TenantConverge {
       if (!out.has(`role:${r.alias}`))
         out.set(`role:${r.alias}`, { id: r.id, values: { name: r.name, parent: roleAlias.get(r.parentId) ?? null, sort: r.sort } });
     }
-    for (const source of ['system', 'biz'] as const) await this.existingDictionaries(source, out);
+    // the system dictionaries are shared: only the platform tenant's converge holds them
+    const sources = this.tenantId === PLATFORM_TENANT ? (['system', 'biz'] as const) : (['biz'] as const);
+    for (const source of sources) await this.existingDictionaries(source, out);
     return out;
   }
 
