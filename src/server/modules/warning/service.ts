@@ -11,7 +11,7 @@ import { EntityStore, type Actor, type StoreContext } from '../../db/store.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { inTransaction } from '../flow/tx.ts';
 import { sendSystemMessage } from '../message/service.ts';
-import { readParam } from '../system/params.ts';
+import { readParams } from '../system/params.ts';
 import { evaluatorOf } from './evaluate.ts';
 import { Figures, warningDocuments } from './figures.ts';
 
@@ -39,9 +39,10 @@ const SOURCE_REMOVED = '来源单据已删除';
 
 export async function readSettings(db: Queryable, ctx: StoreContext, tenantId: string): Promise<WarnSettings> {
   const settings: Record<string, unknown> = {};
+  const stored = await readParams(db, ctx.catalog, tenantId, Object.values(WARN_PARAMS));
   for (const [name, key] of Object.entries(WARN_PARAMS) as [keyof WarnSettings, string][]) {
     const fallback = DEFAULT_WARN_SETTINGS[name];
-    const raw = (await readParam(db, ctx.catalog, tenantId, key, String(fallback))).trim();
+    const raw = (stored.get(key) ?? String(fallback)).trim();
     if (typeof fallback === 'boolean') settings[name] = raw === 'true';
     else settings[name] = Number.isFinite(Number(raw)) && raw !== '' ? Number(raw) : fallback;
   }
