@@ -28,6 +28,15 @@ function groupWhere(
   return terms;
 }
 
+/** One source's approved documents that reference a contract: how many, and their write-back figures. */
+interface SourceFigures {
+  approved: number;
+  values: Row;
+}
+
+/** The column alias of one figure: its aggregate and the source field it reads. */
+const figureKey = (aggregate: string, field: string) => `${aggregate}:${field}`;
+
 export interface AnswerOptions {
   period?: string;
   excludeId?: string;
@@ -257,14 +266,15 @@ export class Cumulatives {
       return; // the contract is gone: nothing to write back
     }
     const writers = Object.values(this.catalog.entities).filter((m) => m.cumulative?.contract?.entity === c.entity);
+    const figures = await this.approvedFigures(tx, actor.tenantId, writers, String(value));
     const next: Row = { ...contract };
     const headerFields = new Set<string>();
     for (const field of new Set(writers.flatMap((m) => Object.keys(m.cumulative!.contract!.writeBack)))) {
-      next[field] = await this.aggregateOver(tx, actor.tenantId, writers, String(value), field);
+      next[field] = this.aggregateOver(figures, writers, field);
       headerFields.add(field);
     }
     if (c.status && !c.status.keep.includes(String(contract[c.status.field] ?? ''))) {
-      next[c.status.field] = (await this.anyApproved(tx, actor.tenantId, writers, String(value))) ? c.status.settled : c.status.unsettled;
+      next[c.status.field] = [...figures.values()].some((f) => f.approved > 0) ? c.status.settled : c.status.unsettled;
       headerFields.add(c.status.field);
     }
     const rowFields = await this.lineWriteBack(tx, actor.tenantId, writers, String(value), target, next);
@@ -283,29 +293,49 @@ export class Cumulatives {
     }
   }
 
-  /** Whether an approved document of any writer references the contract. */
-  private async anyApproved(tx: Queryable, tenantId: string, writers: EntityModel[], value: string): Promise<boolean> {
+  /**
+   * What the approved documents of each writer's source that reference the contract add up to: how
+   * many there are, and the sum or the largest value of every column a write-back reads, in one
+   * query per source (keyed by source and contract field, as `figureKey` names them).
+   */
+  private async approvedFigures(
+    tx: Queryable,
+    tenantId: string,
+    writers: EntityModel[],
+    value: string,
+  ): Promise<Map<string, SourceFigures>> {
+    const groups = new Map<string, { source: EntityModel; contractField: string; columns: Set<string> }>();
     for (const m of writers) {
+      const c = m.cumulative!.contract!;
       const source = this.catalog.entities[m.cumulative!.source];
-      const params = new Params();
-      const where = groupWhere(source, tenantId, { [m.cumulative!.contract!.field]: value }, ['approved'], params);
-      const [row] = await tx.query(`SELECT 1 FROM ${q(source.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
-      if (row) return true;
+      const key = `${source.key}.${c.field}`;
+      const group = groups.get(key) ?? { source, contractField: c.field, columns: new Set<string>() };
+      for (const spec of Object.values(c.writeBack)) group.columns.add(figureKey(spec.aggregate, spec.field));
+      groups.set(key, group);
     }
-    return false;
+    const figures = new Map<string, SourceFigures>();
+    for (const [key, { source, contractField, columns }] of groups) {
+      const params = new Params();
+      const where = groupWhere(source, tenantId, { [contractField]: value }, ['approved'], params);
+      const select = [...columns].map((column) => {
+        const [aggregate, field] = column.split(':');
+        const col = `t.${q(source.fieldMap[field].column)}`;
+        return aggregate === 'sum' ? `coalesce(sum(${col}), 0)::text AS ${q(column)}` : `max(${col})::text AS ${q(column)}`;
+      });
+      const [row] = await tx.query<Row>(
+        `SELECT ${['count(*)::int AS "__approved"', ...select].join(', ')} FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`,
+        params.values,
+      );
+      figures.set(key, { approved: Number(row.__approved), values: row });
+    }
+    return figures;
   }
 
   /**
    * Σ (or the largest value, for a `max` write-back) over the approved documents of every writer of
    * `field` that reference the contract; a `max` without any is empty.
    */
-  private async aggregateOver(
-    tx: Queryable,
-    tenantId: string,
-    writers: EntityModel[],
-    value: string,
-    field: string,
-  ): Promise<Amount | string | null> {
+  private aggregateOver(figures: Map<string, SourceFigures>, writers: EntityModel[], field: string): Amount | string | null {
     let total = new Dec(0);
     let largest: string | null = null;
     let numeric = true;
@@ -316,25 +346,16 @@ export class Cumulatives {
       const source = this.catalog.entities[m.cumulative!.source];
       if (!spec || seen.has(`${source.key}.${spec.field}.${c.field}`)) continue;
       seen.add(`${source.key}.${spec.field}.${c.field}`);
-      const from = source.fieldMap[spec.field];
-      const params = new Params();
-      const where = groupWhere(source, tenantId, { [c.field]: value }, ['approved'], params);
+      const figure = figures.get(`${source.key}.${c.field}`)!.values[figureKey(spec.aggregate, spec.field)] as string | null;
       if (spec.aggregate === 'sum') {
-        const [row] = await tx.query<{ s: string }>(
-          `SELECT coalesce(sum(t.${q(from.column)}), 0)::text AS s FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`,
-          params.values,
-        );
-        total = total.plus(row.s);
+        total = total.plus(figure ?? '0');
         continue;
       }
+      const from = source.fieldMap[spec.field];
       numeric = from.kind === 'decimal' || from.kind === 'integer';
-      const [row] = await tx.query<{ m: string | null }>(
-        `SELECT max(t.${q(from.column)})::text AS m FROM ${q(source.table)} t WHERE ${where.join(' AND ')}`,
-        params.values,
-      );
-      if (row.m === null) continue;
+      if (figure === null) continue;
       // numbers compare as decimals, months and dates as their fixed-width text
-      if (largest === null || (numeric ? new Dec(row.m).greaterThan(largest) : row.m > largest)) largest = row.m;
+      if (largest === null || (numeric ? new Dec(figure).greaterThan(largest) : figure > largest)) largest = figure;
     }
     const max = writers.some((m) => m.cumulative!.contract!.writeBack[field]?.aggregate === 'max');
     if (!max) return decimalToJson(total);
