@@ -545,11 +545,16 @@ export class EntityStore {
    * Creates a record (with its rows) and returns it as `detail` would. `createdAt` (yyyy-MM-dd
    * HH:mm:ss) dates it, and its code, in the past instead of now: the demo's history.
    */
-  async create(body: Row, { createdAt }: { createdAt?: string } = {}): Promise<Row> {
+  async create(body: Row, options: { createdAt?: string } = {}): Promise<Row> {
+    return this.detail(await this.insert(body, options));
+  }
+
+  /** Creates a record as `create` does and answers its id only, for a caller that does not read it back. */
+  async insert(body: Row, { createdAt }: { createdAt?: string } = {}): Promise<string> {
     body = withoutUnchangedSecrets(this.model, body);
     this.assertWrite();
     const { input, record: checked } = await this.prepare(body, 'full', true);
-    const id = await this.write(async (tx) => {
+    return this.write(async (tx) => {
       await this.checkValues(tx, checked);
       const record = this.withSnapshots(checked, input);
       await this.checkPicks(tx, record);
@@ -561,7 +566,6 @@ export class EntityStore {
       await this.hooks.afterWrite?.({ tx, actor: this.actor, id: newId, body, record, creating: true });
       return newId;
     }, checked);
-    return this.detail(id);
   }
 
   /** Replaces a record's editable fields (and, when sent, its rows). Absent fields become empty. */
@@ -1079,12 +1083,13 @@ export class EntityStore {
   }
 
   private async checkDictionaries(tx: Queryable, places: Place[], errors: FieldError[]) {
-    const allowed = new Map<string, Set<string>>();
+    const allowed = await this.dictionaryKeys(
+      tx,
+      places.map((p) => p.field.dict!),
+    );
     for (const { field, row, path } of places) {
       const dict = field.dict!;
-      const cacheKey = `${dict.source}:${dict.code}`;
-      if (!allowed.has(cacheKey)) allowed.set(cacheKey, await this.dictionaryKeys(tx, dict.source, dict.code));
-      const keys = allowed.get(cacheKey)!;
+      const keys = allowed.get(`${dict.source}:${dict.code}`) ?? new Set<string>();
       const values = Array.isArray(row[field.name]) ? (row[field.name] as unknown[]) : [row[field.name]];
       for (const v of values) {
         if (!keys.has(String(v)))
@@ -1093,15 +1098,23 @@ export class EntityStore {
     }
   }
 
-  private async dictionaryKeys(tx: Queryable, source: 'system' | 'biz', code: string): Promise<Set<string>> {
-    const model = this.ctx.catalog.entities[this.ctx.dictionaryEntities[source]];
-    const params = new Params();
-    const where = [`t.code = ${params.add(code)}`, `t.parent_id <> 0`, ...this.scope(params, model)];
-    const rows = await (await this.on(model, tx)).query<{ k: string }>(
-      `SELECT t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`,
-      params.values,
-    );
-    return new Set(rows.map((r) => r.k));
+  /** The keys of each dictionary the places use ("source:code" → keys), one read per dictionary table. */
+  private async dictionaryKeys(tx: Queryable, dicts: { source: 'system' | 'biz'; code: string }[]): Promise<Map<string, Set<string>>> {
+    const keys = new Map<string, Set<string>>();
+    for (const source of ['system', 'biz'] as const) {
+      const codes = [...new Set(dicts.filter((d) => d.source === source).map((d) => d.code))];
+      if (!codes.length) continue;
+      const model = this.ctx.catalog.entities[this.ctx.dictionaryEntities[source]];
+      const params = new Params();
+      const where = [`t.code = ANY(${params.add(codes)}::text[])`, `t.parent_id <> 0`, ...this.scope(params, model)];
+      const rows = await (await this.on(model, tx)).query<{ c: string; k: string }>(
+        `SELECT t.code AS c, t.dict_key AS k FROM ${q(model.table)} t WHERE ${where.join(' AND ')}`,
+        params.values,
+      );
+      for (const code of codes) keys.set(`${source}:${code}`, new Set());
+      for (const r of rows) keys.get(`${source}:${r.c}`)?.add(r.k);
+    }
+    return keys;
   }
 
   private async checkReferences(tx: Queryable, places: Place[], errors: FieldError[], existing?: Row) {

@@ -371,25 +371,25 @@ class TenantConverge {
   private async create(item: Item, existing: Map<string, Existing>): Promise<Existing> {
     const v = item.values as Record<string, any>;
     const parentOf = (kind: 'menu' | 'role') => parentId(kind, v.parent, existing);
-    let created: Record<string, unknown>;
+    let id: string;
     if (item.kind === 'menu' || item.kind === 'button') {
-      created = await this.store(this.ctx.catalog.entities.menu).create({
+      id = await this.store(this.ctx.catalog.entities.menu).insert({
         ...this.menuBody(v, item.key, parentOf('menu')),
         category: item.kind === 'button' ? 2 : 1,
         isOpen: 1,
       });
     } else if (item.kind === 'role') {
-      created = await this.store(this.ctx.catalog.entities.role).create({
+      id = await this.store(this.ctx.catalog.entities.role).insert({
         parentId: parentOf('role'),
         roleName: v.name,
         roleAlias: item.key,
         sort: v.sort,
       });
-      this.tenantRoles.push({ id: String(created.id), alias: item.key });
+      this.tenantRoles.push({ id, alias: item.key });
     } else {
-      created = await this.store(this.dictionaryModel(this.sourceOf(item))).create(this.dictionaryBody(item, existing));
+      id = await this.store(this.dictionaryModel(this.sourceOf(item))).insert(this.dictionaryBody(item, existing));
     }
-    return { id: String(created.id), values: item.values };
+    return { id, values: item.values };
   }
 
   private async update(item: Item, row: Existing, existing: Map<string, Existing>) {

@@ -160,7 +160,7 @@ export async function submitDocument(
     return await tenantDb(ctx, actor.tenantId).transaction(async (tx) => {
       const store = new EntityStore(inTransaction(ctx, tx), model, actor, options.filters);
       let id = existing;
-      if (!id) id = (await store.create(body)).id as string;
+      if (!id) id = await store.insert(body);
       else if (Object.keys(body).some((k) => !CONTROL_KEYS.has(k))) await store.update(id, body);
       const current = await store.detail(id);
       const status = String(current[wf.statusField] ?? '');
