@@ -5,39 +5,33 @@
 // every check after it) sees it. A path that is no API route keeps its spelling, so the client's
 // own pages (/construct/contract…) are never taken for the API.
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 export const API_PREFIX = '/api';
 
 export interface UnprefixedApi {
   /** Fastify's rewriteUrl: the request's URL as the router should read it. */
   rewrite(request: IncomingMessage): string;
-  /** Learns the API's routes as they are registered (call before any route is). */
+  /** The app whose routes the unprefixed paths are matched against (before it serves a request). */
   follow(app: FastifyInstance): void;
 }
 
 export function unprefixedApi(): UnprefixedApi {
-  // the API's routes without their prefix, matched as Fastify's own router matches them
-  const routes = FindMyWay();
-  const noop = () => undefined;
+  // asked of Fastify's own router, so no second router is built route by route at start-up
+  let app: FastifyInstance | undefined;
   return {
     rewrite(request) {
       const url = request.url ?? '/';
-      if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return url;
+      if (!app || url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return url;
       const end = url.search(/[?#]/);
       const path = end < 0 ? url : url.slice(0, end);
-      return routes.find((request.method ?? 'GET') as HTTPMethod, path) ? API_PREFIX + url : url;
+      const route = app.findRoute({ method: (request.method ?? 'GET') as HTTPMethods, url: API_PREFIX + path });
+      // a wildcard (the catch-all of types added while running, late-routes.ts) would take every
+      // page of the client for the API: those answer under /api only
+      return route && !('*' in (route.params ?? {})) ? API_PREFIX + url : url;
     },
-    follow(app) {
-      app.addHook('onRoute', (route) => {
-        // a wildcard (the catch-all of types added while running, late-routes.ts) would take every
-        // page of the client for the API: those answer under /api only
-        if (!route.url.startsWith(`${API_PREFIX}/`) || route.url.includes('*')) return;
-        const methods = Array.isArray(route.method) ? route.method : [route.method];
-        const path = route.url.slice(API_PREFIX.length);
-        for (const method of methods) if (!routes.hasRoute(method as HTTPMethod, path)) routes.on(method as HTTPMethod, path, noop);
-      });
+    follow(instance) {
+      app = instance;
     },
   };
 }
