@@ -25,7 +25,7 @@ export interface Sm2KeyPair {
 export async function loadSm2KeyPair(db: Db, fromEnv?: string): Promise<Sm2KeyPair> {
   if (fromEnv) {
     if (!/^[0-9a-f]{64}$/i.test(fromEnv)) throw new Error('ZS_SM2_PRIVATE_KEY must be 64 hexadecimal digits');
-    return { privateKey: fromEnv.toLowerCase(), publicKey: sm2.getPublicKeyFromPrivateKey(fromEnv.toLowerCase()) };
+    return pairOf(fromEnv.toLowerCase());
   }
   const stored = async () => (await db.query<{ value: string }>(`SELECT value FROM zs_setting WHERE key = $1`, [SETTING_KEY]))[0]?.value;
   // a pair is generated (a curve multiplication in JavaScript) only when none is kept yet
@@ -38,7 +38,19 @@ export async function loadSm2KeyPair(db: Db, fromEnv?: string): Promise<Sm2KeyPa
     ]);
     value = (await stored())!;
   }
-  return { privateKey: value, publicKey: sm2.getPublicKeyFromPrivateKey(value) };
+  return pairOf(value);
+}
+
+/** The pair of a private key; its public key (a curve multiplication, 80 ms of a start) is derived when first asked for. */
+function pairOf(privateKey: string): Sm2KeyPair {
+  let publicKey: string | undefined;
+  return {
+    privateKey,
+    get publicKey() {
+      publicKey ??= sm2.getPublicKeyFromPrivateKey(privateKey);
+      return publicKey;
+    },
+  };
 }
 
 /** The clear text of a password encrypted with the pair's public key, or undefined for anything else. */
