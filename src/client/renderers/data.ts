@@ -3,7 +3,7 @@
 // leaves in one `options?ids=` request (a list page of 200 rows costs one request per entity).
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import type { DictBinding } from '../../engine/model/types.ts';
+import type { DictBinding, EntityModel, FieldModel } from '../../engine/model/types.ts';
 import { langAtom } from '../state/session.ts';
 import { catalog } from './catalog.ts';
 import { useHttp, type RendererHttp } from './http-context.tsx';
@@ -54,9 +54,14 @@ export function useMayRead(...entities: string[]): boolean | undefined {
   return data && entities.every((key) => data.includes(key));
 }
 
-/** Collects the ids asked for within one tick and fetches them with one request per entity. */
+/**
+ * Collects the ids asked for within one tick and fetches them with one request per entity. An id
+ * already on its way is waited for, not asked again (the rows of a form, after its labels were
+ * asked for with the record: prefetchLabels).
+ */
 class LabelBatcher {
-  private pending = new Map<string, { ids: Set<string>; waiters: (() => void)[] }>();
+  private pending = new Map<string, { ids: Set<string>; done: Promise<void>; resolve: () => void }>();
+  private inFlight = new Map<string, Promise<void>>();
   private known = new Map<string, string>();
 
   constructor(private readonly http: RendererHttp) {}
@@ -64,8 +69,16 @@ class LabelBatcher {
   /** Labels by value; `valueField` is the referenced record's key the values are (id, or a lookup key such as code). */
   async labels(entity: string, ids: readonly string[], valueField = 'id'): Promise<Record<string, string>> {
     const source = valueField === 'id' ? entity : `${entity}|${valueField}`;
-    const missing = ids.filter((id) => !this.known.has(`${source}:${id}`));
-    if (missing.length) await this.enqueue(source, missing);
+    const waits = new Set<Promise<void>>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      if (this.known.has(`${source}:${id}`)) continue;
+      const coming = this.inFlight.get(`${source}:${id}`);
+      if (coming === undefined) missing.push(id);
+      else waits.add(coming);
+    }
+    if (missing.length) waits.add(this.enqueue(source, missing));
+    await Promise.all(waits);
     return Object.fromEntries(ids.map((id) => [id, this.known.get(`${source}:${id}`) ?? id]));
   }
 
@@ -74,15 +87,22 @@ class LabelBatcher {
     for (const key of this.known.keys()) if (key.startsWith(`${entity}:`) || key.startsWith(`${entity}|`)) this.known.delete(key);
   }
 
-  private enqueue(entity: string, ids: string[]): Promise<void> {
-    let batch = this.pending.get(entity);
+  private enqueue(source: string, ids: string[]): Promise<void> {
+    let batch = this.pending.get(source);
     if (!batch) {
-      batch = { ids: new Set(), waiters: [] };
-      this.pending.set(entity, batch);
-      queueMicrotask(() => void this.flush(entity));
+      let resolve!: () => void;
+      const done = new Promise<void>((r) => {
+        resolve = r;
+      });
+      batch = { ids: new Set(), done, resolve };
+      this.pending.set(source, batch);
+      queueMicrotask(() => void this.flush(source));
     }
-    ids.forEach((id) => batch!.ids.add(id));
-    return new Promise((resolve) => batch!.waiters.push(resolve));
+    for (const id of ids) {
+      batch.ids.add(id);
+      this.inFlight.set(`${source}:${id}`, batch.done);
+    }
+    return batch.done;
   }
 
   private async flush(source: string): Promise<void> {
@@ -101,7 +121,8 @@ class LabelBatcher {
     } catch {
       // unreadable or gone: the values show as they are
     } finally {
-      batch.waiters.forEach((resolve) => resolve());
+      for (const id of ids) this.inFlight.delete(`${source}:${id}`);
+      batch.resolve();
     }
   }
 }
@@ -112,6 +133,34 @@ export function labelBatcher(http: RendererHttp): LabelBatcher {
   let batcher = batchers.get(http);
   if (!batcher) batchers.set(http, (batcher = new LabelBatcher(http)));
   return batcher;
+}
+
+/**
+ * Asks for the labels of every reference a record holds, in its header and all its rows, as soon as
+ * the record arrives: one request per referenced entity, on its way while the page renders, instead
+ * of one after the rows in view have rendered (and another as each scrolls into view).
+ */
+export function prefetchLabels(http: RendererHttp, model: EntityModel, record: Record<string, unknown>): void {
+  const wanted = new Map<string, { entity: string; valueField: string; ids: Set<string> }>();
+  const gather = (fields: readonly FieldModel[], rows: readonly Record<string, unknown>[]) => {
+    for (const field of fields) {
+      if (!field.ref) continue;
+      const key = `${field.ref.entity}|${field.ref.valueField}`;
+      const entry = wanted.get(key) ?? { entity: field.ref.entity, valueField: field.ref.valueField, ids: new Set<string>() };
+      for (const row of rows) {
+        const value = row[field.name];
+        if (value === null || value === undefined || value === '') continue;
+        const values = field.ref.separator ? String(value).split(field.ref.separator) : [String(value)];
+        for (const v of values) if (v.trim()) entry.ids.add(v.trim());
+      }
+      if (entry.ids.size) wanted.set(key, entry);
+    }
+  };
+  gather(model.fields, [record]);
+  for (const detail of model.details)
+    gather(detail.fields, Array.isArray(record[detail.name]) ? (record[detail.name] as Record<string, unknown>[]) : []);
+  const batcher = labelBatcher(http);
+  for (const { entity, valueField, ids } of wanted.values()) void batcher.labels(entity, [...ids], valueField);
 }
 
 /** Labels of records of `entity` by id (or by `valueField`); values without a readable record show as themselves. */

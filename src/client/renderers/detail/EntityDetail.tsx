@@ -11,6 +11,7 @@ import { langAtom } from '../../state/session.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
+import { prefetchLabels } from '../data.ts';
 import { RecordedWarnings } from '../form/warnings.tsx';
 import { AuditInfo } from './AuditInfo.tsx';
 import { DetailRowsTable } from './DetailRowsTable.tsx';
@@ -53,7 +54,11 @@ export function EntityDetail({ model, id }: EntityDetailProps) {
   const http = useHttp();
   const query = useQuery({
     queryKey: ['detail', model.key, id],
-    queryFn: () => http.get<Row>(`${model.api}/detail`, { id }),
+    queryFn: async () => {
+      const record = await http.get<Row>(`${model.api}/detail`, { id });
+      prefetchLabels(http, model, record);
+      return record;
+    },
   });
   const record = query.data;
   return (

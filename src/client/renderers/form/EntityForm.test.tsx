@@ -153,6 +153,21 @@ describe('saving', () => {
     expect(posts(http)[0].body).not.toHaveProperty('basis');
   });
 
+  it("asks for the labels of every row's references with the record, one request per entity, not row by row as they render", async () => {
+    const http = createFakeHttp(catalog());
+    // 60 rows of 60 goods: more than the grid mounts at once
+    const goods = http.tables.get('goodsArchives')!;
+    const stocked = goods.length;
+    for (let i = stocked; i < 60; i++) goods.push({ ...goods[i % stocked], id: `goods-${i}` });
+    const plan = http.tables.get('materialTotalDemand')![0];
+    plan.details = goods.map((g, i) => ({ ...plan.details[0], id: `row-${i}`, goodsId: g.id }));
+    open(entities.materialTotalDemand, { mode: 'edit', id: plan.id }, { http });
+    await appear('root_details_0_designQty');
+    const goodsLabels = () => http.calls.filter((c) => c.url === `${entities.goodsArchives.api}/options`);
+    await waitFor(() => expect(goodsLabels()).toHaveLength(1));
+    expect(new Set(goodsLabels()[0].params!.ids.split(','))).toEqual(new Set(goods.map((g) => String(g.id))));
+  });
+
   it('a refused save shows the server’s messages on the field and on the grid cell, and keeps what was typed', async () => {
     const http = createFakeHttp(catalog(), {
       saveErrors: [
