@@ -39,6 +39,35 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(byCode.body.data.records.map((r: { value: string }) => r.value)).toContain(cement.id);
   });
 
+  it('a plan of 3,000 rows saves, and its edit keeps, changes, removes, adds and reorders rows as sent', async () => {
+    // more rows than one statement takes parameters for: the rows are written in chunks
+    const rows = Array.from({ length: 3000 }, (_, i) => demandRow(i % 2 ? rebar.id : cement.id, i + 1, 2.5, { workPart: `第${i + 1}行` }));
+    const saved = await demand(api, projectId, rows);
+    expect(saved.details).toHaveLength(3000);
+    expect(saved.details.map((r: any) => r.workPart)).toEqual(rows.map((r) => r.workPart));
+    expect(saved.details[2999]).toMatchObject({ sortNo: 3000, designQty: 3000, demandQty: 3060, goodsName: '螺纹钢' });
+    // the last row first, row 2 changed, row 3 removed, a new row at the end
+    const [first, second, , ...rest] = saved.details;
+    const last = rest.pop();
+    const sent = [
+      last,
+      first,
+      { ...second, designQty: 7, demandQty: null, workPart: '改过的第2行' },
+      ...rest,
+      demandRow(cement.id, 1, 1, { workPart: '新加的行' }),
+    ];
+    const edited = (await api.post(`${BASE}/update`, { ...saved, details: sent })).body;
+    expect(edited.success, edited.msg).toBe(true);
+    const stored = (await api.get(`${BASE}/detail`, { id: saved.id })).body.data.details;
+    expect(stored).toHaveLength(3000);
+    expect(stored.map((r: any) => r.workPart)).toEqual(sent.map((r: any) => r.workPart));
+    expect(stored.map((r: any) => r.sortNo)).toEqual(stored.map((_: unknown, i: number) => i + 1));
+    expect(stored[0]).toMatchObject({ id: last.id, designQty: 3000 });
+    expect(stored[2]).toMatchObject({ id: second.id, designQty: 7, demandQty: 7.14 });
+    expect(stored.some((r: any) => r.id === saved.details[2].id)).toBe(false);
+    expect(stored[2999]).toMatchObject({ workPart: '新加的行', goodsName: '水泥' });
+  });
+
   it('saves header and rows together, computing every derived value in decimals', async () => {
     const doc = await demand(
       api,

@@ -992,39 +992,35 @@ export class EntityStore {
   }
 
   /** Makes the stored rows equal the sent ones: rows with a known id are updated, new ones added, the rest removed. */
+  /**
+   * Writes a document's rows as sent: a row with an id updates that stored row, one without is new,
+   * and a stored row not sent is removed. Whatever their number, the new rows are one INSERT and the
+   * kept ones one UPDATE (per chunk of some thousands of parameters), not a statement per row.
+   */
   private async syncRows(tx: Queryable, detail: DetailModel, parentId: string, rows: Row[], existing: Row[] = []) {
     const known = new Set(existing.map((r) => String(r.id)));
-    const kept = new Set<string>();
-    const columns = detail.columns.filter((f) => !f.system);
+    const kept: Row[] = [];
+    const added: Row[] = [];
     for (const [i, row] of rows.entries()) {
-      const params = new Params();
       const sortNo = i + 1;
-      if (row.id !== undefined) {
-        const rowId = String(row.id);
-        if (!known.has(rowId)) {
-          throw new ValidationFailed([
-            { path: `/${detail.name}/${i}/id`, message: t('rowNotFound', this.actor.lang, { detail: detail.label, value: rowId }) },
-          ]);
-        }
-        kept.add(rowId);
-        const sets = columns.map((f) => `${q(f.column)} = ${params.add(toParam(f, row[f.name]))}`);
-        sets.push(`${q(detail.fieldMap[detail.orderField].column)} = ${params.add(sortNo)}`);
-        await tx.query(
-          `UPDATE ${q(detail.table)} SET ${sets.join(', ')} WHERE id = ${params.add(rowId)} AND ${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`,
-          params.values,
-        );
+      if (row.id === undefined) {
+        const values: Row = { ...row, id: nextId(), [detail.foreignKey]: parentId, [detail.orderField]: sortNo };
+        if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
+        added.push(values);
         continue;
       }
-      const values: Row = { ...row, id: nextId(), [detail.foreignKey]: parentId, [detail.orderField]: sortNo };
-      if (this.model.scope === 'tenant') values.tenantId = this.actor.tenantId;
-      const fields = detail.columns.filter((f) => f.name in values);
-      const placeholders = fields.map((f) => params.add(toParam(f, values[f.name])));
-      await tx.query(
-        `INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES (${placeholders.join(', ')})`,
-        params.values,
-      );
+      const rowId = String(row.id);
+      if (!known.has(rowId)) {
+        throw new ValidationFailed([
+          { path: `/${detail.name}/${i}/id`, message: t('rowNotFound', this.actor.lang, { detail: detail.label, value: rowId }) },
+        ]);
+      }
+      kept.push({ ...row, id: rowId, [detail.orderField]: sortNo });
     }
-    const removed = [...known].filter((id) => !kept.has(id));
+    await updateRows(tx, detail, parentId, kept);
+    await insertRows(tx, detail, added);
+    const keptIds = new Set(kept.map((r) => r.id as string));
+    const removed = [...known].filter((id) => !keptIds.has(id));
     if (removed.length)
       await tx.query(`DELETE FROM ${q(detail.table)} WHERE id = ANY($1::bigint[]) AND ${q(detail.foreignKeyColumn)} = $2`, [
         removed,
@@ -1297,4 +1293,58 @@ function stripRowIds(model: EntityModel, record: Row): Row {
       });
   }
   return out;
+}
+
+/** Parameters per statement of a batch of rows: well under PostgreSQL's 65,535. */
+const PARAMETERS_PER_STATEMENT = 30_000;
+
+/** `items` in chunks whose statements take at most PARAMETERS_PER_STATEMENT parameters of `perItem` each. */
+function chunksOf<T>(items: T[], perItem: number): T[][] {
+  const size = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Math.max(1, perItem)));
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/** New detail rows in one INSERT per chunk; a column a row does not carry takes the column's default. */
+async function insertRows(tx: Queryable, detail: DetailModel, rows: Row[]) {
+  const fields = detail.columns.filter((f) => rows.some((r) => f.name in r));
+  for (const chunk of chunksOf(rows, fields.length)) {
+    const params = new Params();
+    const tuples = chunk.map(
+      (row) => `(${fields.map((f) => (f.name in row ? params.add(toParam(f, row[f.name])) : 'DEFAULT')).join(', ')})`,
+    );
+    await tx.query(
+      `INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES ${tuples.join(', ')}`,
+      params.values,
+    );
+  }
+}
+
+/** Kept detail rows of `parentId`: every editable column and the position, in one UPDATE … FROM (VALUES …) per chunk. */
+async function updateRows(tx: Queryable, detail: DetailModel, parentId: string, rows: Row[]) {
+  const fields = [...new Set([...detail.columns.filter((f) => !f.system), detail.fieldMap[detail.orderField]])];
+  for (const chunk of chunksOf(rows, fields.length + 1)) {
+    const params = new Params();
+    // typed placeholders: the VALUES list has no target columns to take its types from
+    const tuples = chunk.map(
+      (row) =>
+        `(${[`${params.add(row.id)}::bigint`, ...fields.map((f) => `${params.add(toParam(f, row[f.name]))}::${valuesType(f)}`)].join(', ')})`,
+    );
+    const names = ['id', ...fields.map((f) => f.column)].map(q);
+    await tx.query(
+      `UPDATE ${q(detail.table)} AS t SET ${fields.map((f) => `${q(f.column)} = v.${q(f.column)}`).join(', ')}
+         FROM (VALUES ${tuples.join(', ')}) AS v(${names.join(', ')})
+        WHERE t.id = v.id AND t.${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`,
+      params.values,
+    );
+  }
+}
+
+/**
+ * A VALUES column's type for a field: its column's, but text for a varchar(n), because a cast to
+ * varchar(n) cuts a longer text silently where the assignment to the column refuses it.
+ */
+function valuesType(f: FieldModel): string {
+  return /^(varchar|character varying)\(\d+\)$/.test(f.sqlType) ? 'text' : f.sqlType;
 }
