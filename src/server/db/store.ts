@@ -16,6 +16,7 @@ import { matches, type Predicate } from '../../engine/predicate/predicate.ts';
 import { describePath, validateRecord, type FieldError } from '../../engine/validate/record.ts';
 import { nowText } from '../clock.ts';
 import { AppError, badRequest, notFound, ValidationFailed } from '../errors.ts';
+import { insertRows, updateRows } from './batch.ts';
 import { sqlState, type Db, type Queryable, type Row } from './db.ts';
 import { nextId } from './ids.ts';
 import { pickErrors } from './picks.ts';
@@ -1017,8 +1018,10 @@ export class EntityStore {
       }
       kept.push({ ...row, id: rowId, [detail.orderField]: sortNo });
     }
-    await updateRows(tx, detail, parentId, kept);
-    await insertRows(tx, detail, added);
+    // every editable column and the position of each kept row; the new ones as sent
+    const written = [...new Set([...detail.columns.filter((f) => !f.system), detail.fieldMap[detail.orderField]])];
+    await updateRows(tx, detail.table, written, kept, { column: detail.foreignKeyColumn, value: parentId });
+    await insertRows(tx, detail.table, detail.columns, added);
     const keptIds = new Set(kept.map((r) => r.id as string));
     const removed = [...known].filter((id) => !keptIds.has(id));
     if (removed.length)
@@ -1293,58 +1296,4 @@ function stripRowIds(model: EntityModel, record: Row): Row {
       });
   }
   return out;
-}
-
-/** Parameters per statement of a batch of rows: well under PostgreSQL's 65,535. */
-const PARAMETERS_PER_STATEMENT = 30_000;
-
-/** `items` in chunks whose statements take at most PARAMETERS_PER_STATEMENT parameters of `perItem` each. */
-function chunksOf<T>(items: T[], perItem: number): T[][] {
-  const size = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Math.max(1, perItem)));
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
-
-/** New detail rows in one INSERT per chunk; a column a row does not carry takes the column's default. */
-async function insertRows(tx: Queryable, detail: DetailModel, rows: Row[]) {
-  const fields = detail.columns.filter((f) => rows.some((r) => f.name in r));
-  for (const chunk of chunksOf(rows, fields.length)) {
-    const params = new Params();
-    const tuples = chunk.map(
-      (row) => `(${fields.map((f) => (f.name in row ? params.add(toParam(f, row[f.name])) : 'DEFAULT')).join(', ')})`,
-    );
-    await tx.query(
-      `INSERT INTO ${q(detail.table)} (${fields.map((f) => q(f.column)).join(', ')}) VALUES ${tuples.join(', ')}`,
-      params.values,
-    );
-  }
-}
-
-/** Kept detail rows of `parentId`: every editable column and the position, in one UPDATE … FROM (VALUES …) per chunk. */
-async function updateRows(tx: Queryable, detail: DetailModel, parentId: string, rows: Row[]) {
-  const fields = [...new Set([...detail.columns.filter((f) => !f.system), detail.fieldMap[detail.orderField]])];
-  for (const chunk of chunksOf(rows, fields.length + 1)) {
-    const params = new Params();
-    // typed placeholders: the VALUES list has no target columns to take its types from
-    const tuples = chunk.map(
-      (row) =>
-        `(${[`${params.add(row.id)}::bigint`, ...fields.map((f) => `${params.add(toParam(f, row[f.name]))}::${valuesType(f)}`)].join(', ')})`,
-    );
-    const names = ['id', ...fields.map((f) => f.column)].map(q);
-    await tx.query(
-      `UPDATE ${q(detail.table)} AS t SET ${fields.map((f) => `${q(f.column)} = v.${q(f.column)}`).join(', ')}
-         FROM (VALUES ${tuples.join(', ')}) AS v(${names.join(', ')})
-        WHERE t.id = v.id AND t.${q(detail.foreignKeyColumn)} = ${params.add(parentId)}`,
-      params.values,
-    );
-  }
-}
-
-/**
- * A VALUES column's type for a field: its column's, but text for a varchar(n), because a cast to
- * varchar(n) cuts a longer text silently where the assignment to the column refuses it.
- */
-function valuesType(f: FieldModel): string {
-  return /^(varchar|character varying)\(\d+\)$/.test(f.sqlType) ? 'text' : f.sqlType;
 }

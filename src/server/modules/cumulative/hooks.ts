@@ -13,7 +13,7 @@ import type { EntityModel, Label } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
 import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError, ValidationFailed } from '../../errors.ts';
-import { Cumulatives, FinalSettlements, writeFields } from './service.ts';
+import { Cumulatives, FinalSettlements, writeFields, writeRowFields } from './service.ts';
 
 /** The group's fields joined for messages: 项目/采购合同/合同乙方. */
 function groupLabel(model: EntityModel): Label {
@@ -103,7 +103,7 @@ class CumulativeRules {
     if (!lines) return;
     const detail = model.details.find((d) => d.name === lines.detail)!;
     const columns = [...Object.keys(lines.previous), ...detail.computeOrder].map((f) => detail.fieldMap[f]);
-    for (const row of (filled[lines.detail] as Row[]) ?? []) await writeFields(tx, detail.table, columns, String(row.id), row);
+    await writeRowFields(tx, detail.table, columns, (filled[lines.detail] as Row[]) ?? []);
   }
 
   read(tx: Queryable, actor: Actor, id: string): Promise<Row> {

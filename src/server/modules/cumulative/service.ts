@@ -6,6 +6,7 @@ import { applyComputed } from '../../../engine/compute/apply.ts';
 import { lineKey, nextPeriod, type Amount, type CumulativeAnswer, type CumulativeLine } from '../../../engine/cumulative/cumulative.ts';
 import type { CumulativeModel, DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../db/db.ts';
+import { updateRows } from '../../db/batch.ts';
 import { Params, q, selectList, toParam, toRecord } from '../../db/sql.ts';
 import { EntityStore, type Actor, type StoreContext } from '../../db/store.ts';
 
@@ -289,7 +290,7 @@ export class Cumulatives {
     for (const [name, fields] of rowFields) {
       const detail = target.details.find((d) => d.name === name)!;
       const columns = [...fields, ...detail.computeOrder].map((f) => detail.fieldMap[f]);
-      for (const row of (computed[name] as Row[]) ?? []) await writeFields(tx, detail.table, columns, String(row.id), row);
+      await writeRowFields(tx, detail.table, columns, (computed[name] as Row[]) ?? []);
     }
   }
 
@@ -511,9 +512,19 @@ export class FinalSettlements {
 
 /** UPDATE of some columns of one row by id (ids come from rows just read in the caller's tenant). */
 export async function writeFields(tx: Queryable, table: string, fields: FieldModel[], id: string, record: Row): Promise<void> {
-  const own = [...new Map(fields.filter((f) => f && !f.system && !f.writeOnly).map((f) => [f.name, f])).values()];
+  const own = ownFields(fields);
   if (!own.length) return;
   const params = new Params();
   const sets = own.map((f) => `${q(f.column)} = ${params.add(toParam(f, record[f.name]))}`);
   await tx.query(`UPDATE ${q(table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`, params.values);
+}
+
+/** Sets `fields` of many stored rows, each by its id, as writeFields does for one: in one statement. */
+export async function writeRowFields(tx: Queryable, table: string, fields: FieldModel[], rows: Row[]): Promise<void> {
+  await updateRows(tx, table, ownFields(fields), rows);
+}
+
+/** The fields a write-back may set: stored, not system, not write-only, each once. */
+function ownFields(fields: FieldModel[]): FieldModel[] {
+  return [...new Map(fields.filter((f) => f && !f.system && !f.writeOnly).map((f) => [f.name, f])).values()];
 }

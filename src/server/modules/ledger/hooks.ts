@@ -19,7 +19,7 @@ import type { Queryable, Row } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
 import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../db/store.ts';
 import { AppError } from '../../errors.ts';
-import { writeFields } from '../cumulative/service.ts';
+import { writeFields, writeRowFields } from '../cumulative/service.ts';
 import { Ledger, situationLine, type Entry } from './service.ts';
 
 type DocEvent = { tx: Queryable; actor: Actor; id: string };
@@ -69,7 +69,7 @@ class LedgerRules {
       computed,
     );
     const columns = [...lineFields, ...detail.computeOrder].map((f) => detail.fieldMap[f]);
-    for (const row of lines(computed)) await writeFields(tx, detail.table, columns, String(row.id), row);
+    await writeRowFields(tx, detail.table, columns, lines(computed));
   }
 
   /** afterWrite: a document not yet approved takes the ledger's figures again. */
