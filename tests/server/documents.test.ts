@@ -68,6 +68,21 @@ describe.each(databaseKinds())('documents with detail rows on %s', (kind) => {
     expect(stored[2999]).toMatchObject({ workPart: '新加的行', goodsName: '水泥' });
   });
 
+  it("refuses a stored row sent twice in one edit, in the reader's language, and changes nothing", async () => {
+    const doc = await demand(api, projectId, [demandRow(rebar.id, 1, 100), demandRow(cement.id, 2, 100)]);
+    const [first, second] = doc.details;
+    const res = await api.post(`${BASE}/update`, { ...doc, details: [first, { ...first, designQty: 9 }, second] });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toContain(`物资明细第2行与前面的一行是同一行: ${first.id}`);
+    const en = await client(server, await server.token(), 'en').post(`${BASE}/update`, { ...doc, details: [first, first] });
+    expect(en.body.msg).toContain(`Row 2 of Material lines is a row sent before it: ${first.id}`);
+    const stored = (await api.get(`${BASE}/detail`, { id: doc.id })).body.data.details;
+    expect(stored.map((r: any) => [r.id, r.designQty])).toEqual([
+      [first.id, 1],
+      [second.id, 2],
+    ]);
+  });
+
   it('saves header and rows together, computing every derived value in decimals', async () => {
     const doc = await demand(
       api,

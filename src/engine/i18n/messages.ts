@@ -112,6 +112,7 @@ export const messages = {
   unique: { zh: '{field} {value} 已存在', en: '{field} {value} already exists' },
   detailRow: { zh: '{detail}第{row}行', en: '{detail} row {row}' },
   rowNotFound: { zh: '{detail}中的行不存在: {value}', en: 'Row of {detail} not found: {value}' },
+  rowTwice: { zh: '{detail}第{row}行与前面的一行是同一行: {value}', en: 'Row {row} of {detail} is a row sent before it: {value}' },
   pickedElsewhere: { zh: '{field}不属于所选的{source}', en: '{field} is not a line of the selected {source}' },
   pickedTwice: {
     zh: '{field}与第{row}行重复,同一清单行在一张单据中只能选一次',

@@ -1001,6 +1001,7 @@ export class EntityStore {
   private async syncRows(tx: Queryable, detail: DetailModel, parentId: string, rows: Row[], existing: Row[] = []) {
     const known = new Set(existing.map((r) => String(r.id)));
     const kept: Row[] = [];
+    const keptIds = new Set<string>();
     const added: Row[] = [];
     for (const [i, row] of rows.entries()) {
       const sortNo = i + 1;
@@ -1016,13 +1017,19 @@ export class EntityStore {
           { path: `/${detail.name}/${i}/id`, message: t('rowNotFound', this.actor.lang, { detail: detail.label, value: rowId }) },
         ]);
       }
+      // one stored row twice in a payload would be updated from whichever copy the database met last
+      if (keptIds.has(rowId)) {
+        throw new ValidationFailed([
+          { path: `/${detail.name}/${i}/id`, message: t('rowTwice', this.actor.lang, { detail: detail.label, row: sortNo, value: rowId }) },
+        ]);
+      }
+      keptIds.add(rowId);
       kept.push({ ...row, id: rowId, [detail.orderField]: sortNo });
     }
     // every editable column and the position of each kept row; the new ones as sent
     const written = [...new Set([...detail.columns.filter((f) => !f.system), detail.fieldMap[detail.orderField]])];
     await updateRows(tx, detail.table, written, kept, { column: detail.foreignKeyColumn, value: parentId });
     await insertRows(tx, detail.table, detail.columns, added);
-    const keptIds = new Set(kept.map((r) => r.id as string));
     const removed = [...known].filter((id) => !keptIds.has(id));
     if (removed.length)
       await tx.query(`DELETE FROM ${q(detail.table)} WHERE id = ANY($1::bigint[]) AND ${q(detail.foreignKeyColumn)} = $2`, [
