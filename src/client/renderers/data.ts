@@ -6,6 +6,7 @@ import { useAtomValue } from 'jotai';
 import type { DictBinding, EntityModel, FieldModel } from '../../engine/model/types.ts';
 import { langAtom } from '../state/session.ts';
 import { catalog } from './catalog.ts';
+import { valuesOf } from './displays/text.ts';
 import { useHttp, type RendererHttp } from './http-context.tsx';
 
 export interface DictionaryOption {
@@ -143,16 +144,10 @@ export function labelBatcher(http: RendererHttp): LabelBatcher {
 export function prefetchLabels(http: RendererHttp, model: EntityModel, record: Record<string, unknown>): void {
   const wanted = new Map<string, { entity: string; valueField: string; ids: Set<string> }>();
   const gather = (fields: readonly FieldModel[], rows: readonly Record<string, unknown>[]) => {
-    for (const field of fields) {
-      if (!field.ref) continue;
-      const key = `${field.ref.entity}|${field.ref.valueField}`;
-      const entry = wanted.get(key) ?? { entity: field.ref.entity, valueField: field.ref.valueField, ids: new Set<string>() };
-      for (const row of rows) {
-        const value = row[field.name];
-        if (value === null || value === undefined || value === '') continue;
-        const values = field.ref.separator ? String(value).split(field.ref.separator) : [String(value)];
-        for (const v of values) if (v.trim()) entry.ids.add(v.trim());
-      }
+    for (const field of fields.filter((f) => f.ref)) {
+      const key = `${field.ref!.entity}|${field.ref!.valueField}`;
+      const entry = wanted.get(key) ?? { entity: field.ref!.entity, valueField: field.ref!.valueField, ids: new Set<string>() };
+      for (const id of referenceIds(field, rows)) entry.ids.add(id);
       if (entry.ids.size) wanted.set(key, entry);
     }
   };
@@ -161,6 +156,24 @@ export function prefetchLabels(http: RendererHttp, model: EntityModel, record: R
     gather(detail.fields, Array.isArray(record[detail.name]) ? (record[detail.name] as Record<string, unknown>[]) : []);
   const batcher = labelBatcher(http);
   for (const { entity, valueField, ids } of wanted.values()) void batcher.labels(entity, [...ids], valueField);
+}
+
+/** The ids (or keys) a reference field holds over `rows`, each once and sorted; a separated field's each. */
+export function referenceIds(field: FieldModel, rows: readonly Record<string, unknown>[]): string[] {
+  const ids = new Set<string>();
+  for (const row of rows) {
+    const value = row[field.name];
+    if (value === null || value === undefined || value === '') continue;
+    for (const id of field.ref!.separator ? valuesOf(value, field.ref!.separator) : [String(value)]) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
+/** A record of `model` as its detail answers it, the labels of its references asked for at once (prefetchLabels). */
+export async function readRecord<T extends Record<string, unknown>>(http: RendererHttp, model: EntityModel, id: string): Promise<T> {
+  const record = await http.get<T>(`${model.api}/detail`, { id });
+  prefetchLabels(http, model, record);
+  return record;
 }
 
 /** Labels of records of `entity` by id (or by `valueField`); values without a readable record show as themselves. */

@@ -11,7 +11,7 @@ import { langAtom } from '../../state/session.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
-import { prefetchLabels } from '../data.ts';
+import { readRecord } from '../data.ts';
 import { RecordedWarnings } from '../form/warnings.tsx';
 import { AuditInfo } from './AuditInfo.tsx';
 import { DetailRowsTable } from './DetailRowsTable.tsx';
@@ -54,11 +54,7 @@ export function EntityDetail({ model, id }: EntityDetailProps) {
   const http = useHttp();
   const query = useQuery({
     queryKey: ['detail', model.key, id],
-    queryFn: async () => {
-      const record = await http.get<Row>(`${model.api}/detail`, { id });
-      prefetchLabels(http, model, record);
-      return record;
-    },
+    queryFn: () => readRecord<Row>(http, model, id),
   });
   const record = query.data;
   return (

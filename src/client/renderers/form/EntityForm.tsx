@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useHttp } from '../http-context.tsx';
-import { prefetchLabels } from '../data.ts';
+import { readRecord } from '../data.ts';
 import { FormBody, type SubmitTarget } from './FormBody.tsx';
 import type { Row } from './store.ts';
 
@@ -49,11 +49,7 @@ export function EntityForm({ model, mode, id, initial, readOnly = false, submitT
     enabled: editing && Boolean(id),
     staleTime: 0,
     gcTime: 0,
-    queryFn: async () => {
-      const record = await http.get<Row>(`${model.api}/detail`, { id });
-      prefetchLabels(http, model, record);
-      return record;
-    },
+    queryFn: () => readRecord<Row>(http, model, id!),
   });
   if (editing && !id) return <Alert type="error" title={t('form.loadFailed', { message: 'id' })} />;
   if (editing && loaded.isError) {

@@ -4,8 +4,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { FieldModel } from '../../../engine/model/types.ts';
-import { labelBatcher } from '../data.ts';
-import { valuesOf } from '../displays/text.ts';
+import { labelBatcher, referenceIds } from '../data.ts';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
 
@@ -17,21 +16,16 @@ function referenceColumns(fieldMap: FieldMap, fields: readonly string[]): FieldM
   return fields.map((f) => fieldMap[f]).filter((f): f is FieldModel => Boolean(f?.ref));
 }
 
-function idsOf(field: FieldModel, rows: readonly Row[]): string[] {
-  const ids = new Set<string>();
-  for (const row of rows) {
-    const value = row[field.name];
-    if (value === null || value === undefined || value === '') continue;
-    for (const id of field.ref!.separator ? valuesOf(value, field.ref!.separator) : [String(value)]) ids.add(id);
-  }
-  return [...ids].sort();
-}
-
 /** Labels by field name, then by id, for the reference columns among `fields` (of a header or of detail rows). */
 export function usePageLabels(fieldMap: FieldMap, fields: readonly string[], rows: readonly Row[]): PageLabels {
   const http = useHttp();
   const columns = useMemo(() => referenceColumns(fieldMap, fields), [fieldMap, fields]);
-  const wanted = columns.map((field) => ({ field, entity: field.ref!.entity, valueField: field.ref!.valueField, ids: idsOf(field, rows) }));
+  const wanted = columns.map((field) => ({
+    field,
+    entity: field.ref!.entity,
+    valueField: field.ref!.valueField,
+    ids: referenceIds(field, rows),
+  }));
   const results = useQueries({
     queries: wanted.map(({ entity, valueField, ids }) => ({
       queryKey: ['ref-labels', entity, valueField, ids.join(',')],
