@@ -26,6 +26,8 @@ import {
   login,
   openFromSidebar,
   opened,
+  testApp,
+  waitForList,
 } from './harness.ts';
 
 /** Header background of each theme (src/client/app/themes.ts), as computed style reports it. */
@@ -81,6 +83,23 @@ describe('shell in the browser', () => {
       await page.reload();
       await see(sideItem('基础资料')).toBeVisible();
       await see(page.locator('.zs-menu-empty')).toHaveCount(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'a page address loaded before sign-in had stored the menus opens the page, not 403',
+    async () => {
+      await login();
+      await page.evaluate(() => {
+        localStorage.removeItem('zhusuan-menu');
+        sessionStorage.removeItem('zhusuan-menu');
+      });
+      const projects = testApp().catalog.entities.project.menu!.path;
+      await page.goto(`${base}${projects}`);
+      await waitForList();
+      await titleIs('项目');
+      expect(pathname()).toBe(projects);
     },
     TEST_TIMEOUT,
   );

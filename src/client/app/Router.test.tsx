@@ -10,6 +10,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import { appStore, langAtom, menusAtom, tokenAtom, userInfoAtom, type MenuNode, type UserInfo } from '../state/session.ts';
 import { authApi } from '../api/client.ts';
 import { AppRouter } from './Router.tsx';
+import { menusAnsweredAtom } from './bootstrap.ts';
 
 // the layout (header, menus, notifications) is not what is under test: its children show as they are
 vi.mock('../shell/Layout.tsx', () => ({ default: ({ children }: { children: unknown }) => <main>{children as never}</main> }));
@@ -34,6 +35,8 @@ beforeEach(() => {
   appStore.set(userInfoAtom, clerk);
   appStore.set(tokenAtom, 'a-token');
   appStore.set(menusAtom, [projectMenu]);
+  appStore.set(menusAnsweredAtom, false); // a new page load
+  vi.spyOn(authApi, 'routes').mockResolvedValue([projectMenu]);
 });
 afterEach(() => {
   cleanup();
@@ -66,6 +69,29 @@ describe('a page the user may not open', () => {
     open('/cost-master/project');
     expect(await screen.findByText('list of /cost-master/project')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('抱歉,你无权访问该页面')).toBeNull());
+  });
+});
+
+describe('a page loaded before the menus are stored', () => {
+  it('opens once the menus answer, where it said 403 before them', async () => {
+    // signed in a moment ago: the token is stored, the menus not yet (or a grant was given since)
+    appStore.set(menusAtom, []);
+    let answer: (menus: MenuNode[]) => void = () => undefined;
+    vi.spyOn(authApi, 'routes').mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const memory = open('/cost-master/project');
+    await waitFor(() => expect(authApi.routes).toHaveBeenCalledTimes(1), { timeout: 15_000 });
+    expect(screen.queryByText('抱歉,你无权访问该页面')).toBeNull();
+    answer([projectMenu]);
+    expect(await screen.findByText('list of /cost-master/project', undefined, { timeout: 15_000 })).toBeTruthy();
+    expect(memory.history).toEqual(['/cost-master/project']);
+  });
+
+  it('still answers 403 once the menus have answered without the page', async () => {
+    appStore.set(menusAtom, []);
+    const memory = open('/system/user');
+    expect(await screen.findByText('抱歉,你无权访问该页面', undefined, { timeout: 15_000 })).toBeTruthy();
+    expect(authApi.routes).toHaveBeenCalledTimes(1);
+    expect(memory.history.at(-1)).toBe('/403');
   });
 });
 

@@ -24,7 +24,7 @@ import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
 import { directHttp } from '../api/client.ts';
 import { SCHEMAS_URL } from '../renderers/schemas-url.ts';
-import { fetchSchemaSet, loadMenus, loadPermissions, requestSchemaSet } from './bootstrap.ts';
+import { fetchSchemaSet, loadMenus, loadPermissions, menusAnsweredAtom, requestMenusOnce, requestSchemaSet } from './bootstrap.ts';
 import { earlyHttp, type Prefetch } from './prefetch.ts';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
@@ -200,7 +200,10 @@ export function startPageLoad(path: string, search: string): Promise<void> {
   // a user who must change the password first opens nothing else (the guard sends them there)
   const signedIn = user !== null && !user.must_change_password && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
   const resolved = resolve(path === '/' || path === '/wel' ? website.firstPage.path : path, appStore.get(menusAtom));
-  if (!signedIn || !(resolved.menu || resolved.route?.inLayout)) return Promise.resolve();
+  if (!signedIn) return Promise.resolve();
+  // an address none of the stored menus matches is judged once the menus have answered (AppRouter)
+  if (!resolved.route && !resolved.menu) requestMenusOnce();
+  if (!(resolved.menu || resolved.route?.inLayout)) return Promise.resolve();
   requestSchemaSet(SCHEMAS_URL);
   Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined); // a failure keeps what is stored; the client shows it
   const page = resolved.route?.page ?? EntityPage;
@@ -227,6 +230,7 @@ export function AppRouter() {
   const lang = useAtomValue(langAtom);
   const setTabs = useSetAtom(tabsAtom);
   const setVisits = useSetAtom(visitsAtom);
+  const menusAnswered = useAtomValue(menusAnsweredAtom);
   const resolved = useMemo(() => resolve(location, menus), [location, menus]);
   // another spelling of a menu's path: it is taken to the menu's own (one tab, the menu highlighted)
   const respelled = resolved.menu !== undefined && location.replace(/\/index$/, '') !== resolved.menu.path;
@@ -271,10 +275,18 @@ export function AppRouter() {
     document.title = title;
   }, [resolved, lang]);
 
+  const unmatched = !resolved.route && !resolved.menu;
+  const signedIn = decision.kind !== 'redirect' && userInfo !== null;
+  useEffect(() => {
+    if (unmatched && signedIn) requestMenusOnce();
+  }, [unmatched, signedIn]);
+
   if (location === '/' || location === '/wel') return <Redirect to={website.firstPage.path} replace />;
   if (respelled) return <Redirect to={resolved.menu!.path} replace />;
   if (decision.kind === 'redirect') return <Loading />;
-  if (!resolved.route && !resolved.menu)
+  // the menus' answer may hold the page: a 403 or 404 said before it would be wrong
+  if (unmatched && !menusAnswered) return <Loading />;
+  if (unmatched)
     return (
       // whether the path is a page the user is not granted, or none at all, the catalog tells
       <Suspense fallback={<Loading />}>

@@ -2,11 +2,19 @@
 // permissions, and the schema set the document pages are compiled from.
 import { authApi, http } from '../api/client.ts';
 import type { SchemaSet } from '../renderers/catalog.ts';
-import type { WritableAtom } from 'jotai';
+import { atom, type WritableAtom } from 'jotai';
 import { keepEarly, takeEarly } from './prefetch.ts';
 import { appStore, menusAtom, permissionAtom, permissionsFrom, topMenuIdAtom } from '../state/session.ts';
 
 let menuRequests = 0;
+let menuRequestsUnderWay = 0;
+
+/**
+ * Whether a menus request of this page load has been answered, or has failed. Until then an address
+ * that matches none of the stored menus may still be one of the user's pages: the menus are stored a
+ * moment after sign-in (a page loaded before that has none), and a grant given since is not among them.
+ */
+export const menusAnsweredAtom = atom(false);
 
 /**
  * The sidebar's menus of a top menu (the stored one by default). The request made last wins whichever
@@ -15,8 +23,20 @@ let menuRequests = 0;
 export async function loadMenus(topMenuId: string | null = appStore.get(topMenuIdAtom)) {
   const request = ++menuRequests;
   appStore.set(topMenuIdAtom, topMenuId);
-  const menus = await authApi.routes(topMenuId);
-  if (request === menuRequests) setIfChanged(menusAtom, menus);
+  menuRequestsUnderWay++;
+  try {
+    const menus = await authApi.routes(topMenuId);
+    if (request === menuRequests) setIfChanged(menusAtom, menus);
+  } finally {
+    menuRequestsUnderWay--;
+    appStore.set(menusAnsweredAtom, true);
+  }
+}
+
+/** Asks for the menus unless they have answered or are being asked for (the router, for an address none of them matches). */
+export function requestMenusOnce() {
+  if (appStore.get(menusAnsweredAtom) || menuRequestsUnderWay > 0) return;
+  loadMenus().catch(() => undefined); // a failure leaves the stored menus, and the address is judged by them
 }
 
 export async function loadPermissions() {
