@@ -21,6 +21,7 @@ import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
 import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
 import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
+import { RouteTable } from './http/route-table.ts';
 import { clientCacheControl, registerCompression } from './http/compression.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonLimits, registerTextGuard, serverLimitOptions } from './http/limits.ts';
@@ -102,6 +103,8 @@ export interface App {
   hub: SubscriptionHub;
   /** Approval workflows: definitions, the step runner, lists. */
   flow: Flow;
+  /** The generic routes of the document types, answered behind one catch-all (what Fastify's listing does not show). */
+  routes: RouteTable;
   /** API, error and audit logs (written in batches; flush() stores what is queued). */
   logs: LogService;
   /** The database of each tenant's business data (the main one unless bound to a data source). */
@@ -307,7 +310,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       trustProxy: config.trustProxy ?? false,
       rewriteUrl: unprefixed.rewrite,
     });
-    unprefixed.follow(app);
     for (const skipped of sync.skippedIndexes)
       app.log.warn({ index: skipped.name }, `unique index not created, the records already break it: ${skipped.reason}`);
     await registerCompression(app);
@@ -343,12 +345,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       publicPaths: new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
       passwordChangePaths: new Set([...AUTH_SESSION_PATHS, ...USER_PASSWORD_CHANGE_PATHS]),
       authorize: (actor, path) => access.checkApi(actor, path),
+      configOf: (request) => routeTable.routeOf(request)?.config,
     });
-    // about 1.5 MB: serialised once per schema set (code generation's install adds to it), not per request
+    // about 1.5 MB: serialised on first request once per schema set (code generation's install adds to it), not per request
     const openApiText = (of: EntityCatalog) => ({ of, text: JSON.stringify(openApiDocument(of, { title: 'Zhusuan API', version: '1' })) });
-    let openapi = openApiText(catalog);
+    let openapi: ReturnType<typeof openApiText> | undefined;
     app.get('/api/openapi.json', async (_req, reply) => {
-      if (openapi.of !== ctx.catalog) openapi = openApiText(ctx.catalog);
+      if (openapi?.of !== ctx.catalog) openapi = openApiText(ctx.catalog);
       return reply.type('application/json; charset=utf-8').send(openapi.text);
     });
     // for load balancers and probes: says the process answers, nothing about any tenant
@@ -363,6 +366,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       logs,
       sm2,
     });
+    // the generic routes of the document types, in one table behind a catch-all (http/route-table.ts)
+    const routeTable = new RouteTable(app);
+    unprefixed.follow(app, routeTable);
     const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one
     registerUserRoutes(app, ctx, identity, { importMaxBytes: Math.round(limits.bodyLimitMb * 1024 * 1024) });
@@ -388,6 +394,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerWarningRoutes(app, ctx);
     registerStatisticsRoutes(app, ctx);
     registerDevelopRoutes(app, ctx, {
+      routes: routeTable,
       box: secretBox,
       allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS,
       addresses: platformAddresses,
@@ -403,8 +410,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lateSettlements.start((config.lateSettlementMinutes ?? 60) * 60_000);
     app.addHook('preClose', async () => lateSettlements.stop());
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
-    for (const model of Object.values(catalog.entities)) registerEntityRoutes(app, ctx, model);
-    for (const model of Object.values(catalog.entities)) registerRouteAliases(app, ctx, model, routeBook);
+    const generic = routeTable.collector();
+    for (const model of Object.values(catalog.entities)) registerEntityRoutes(generic, ctx, model);
+    const handlerOf = (key: string) => routeBook.get(key) ?? routeTable.handlerOf(key);
+    for (const model of Object.values(catalog.entities)) registerRouteAliases(generic, ctx, model, handlerOf);
     if (hasClient) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -421,6 +430,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       app,
       db,
       catalog,
+      routes: routeTable,
       tokens,
       ctx,
       sync,

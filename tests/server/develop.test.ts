@@ -334,6 +334,15 @@ describe.each(databaseKinds())('low-code tooling on %s', (kind) => {
       expect(saved.body.data).toMatchObject({ title: '三号楼浇筑', workDate: '2026-11-20', headcount: 12, cost: 3456.79 });
       const found = await admin.get('/api/blade-custom/site-diary/list', { title: '浇筑' });
       expect(found.body.data.records.map((r: any) => r.id)).toEqual([saved.body.data.id]);
+      // like every type: without the /api prefix too, and its export, which the browser opens itself, takes the token from the query
+      const unprefixed = await admin.get('/blade-custom/site-diary/list', { title: '浇筑' });
+      expect(unprefixed.body.data.records.map((r: any) => r.id)).toEqual([saved.body.data.id]);
+      const exported = await server.app.inject({
+        method: 'GET',
+        url: `/api/blade-custom/site-diary/export?blade-auth=${encodeURIComponent(`bearer ${await server.token()}`)}`,
+      });
+      expect(exported.statusCode).toBe(200);
+      expect(exported.headers['content-type']).toContain('spreadsheetml');
       const missingTitle = await admin.post('/api/blade-custom/site-diary/save', { headcount: 1 });
       expect(missingTitle.status).toBe(400);
       expect(missingTitle.body.data.errors[0].path).toBe('/title');

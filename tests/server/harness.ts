@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
+import { CATCH_ALL } from '../../src/server/http/route-table.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres, type PostgresOptions } from '../../src/server/db/postgres.ts';
 import type { Db } from '../../src/server/db/db.ts';
@@ -249,4 +250,26 @@ export async function grantRole(server: TestServer, admin: Api, roleId: string, 
     apiScopeIds: [],
   });
   expect(res.body.code, JSON.stringify(res.body)).toBe(200);
+}
+
+/**
+ * Every API route the app answers, as [method, path] (HEAD left out: every GET answers it): Fastify's
+ * own routes from its listing ("/api/x/list (GET, HEAD)"), and the generic routes of the document
+ * types from their table, in place of the catch-all they answer behind.
+ */
+export function apiRoutes(server: App): Array<[method: string, path: string]> {
+  const listing = server.app.printRoutes({ commonPrefix: false, includeHooks: false });
+  const own = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)]
+    .filter((m) => m[1] !== CATCH_ALL)
+    .flatMap((m) =>
+      m[2]
+        .split(', ')
+        .filter((method) => method !== 'HEAD')
+        .map((method): [string, string] => [method, m[1]]),
+    );
+  const generic = server.routes.list().map((route): [string, string] => {
+    const [method, path] = route.split(' ');
+    return [method, path];
+  });
+  return [...own, ...generic];
 }

@@ -6,7 +6,7 @@ import { CONTENT_SECURITY_POLICY } from '../../src/server/http/security-headers.
 import { AUTH_PUBLIC_PATHS } from '../../src/server/modules/auth/routes.ts';
 import { ORGANIZATION_PUBLIC_PATHS } from '../../src/server/modules/system/organization.ts';
 import { USER_PUBLIC_PATHS } from '../../src/server/modules/system/user.ts';
-import { databaseKinds, startServer, type TestServer } from './harness.ts';
+import { apiRoutes, databaseKinds, startServer, type TestServer } from './harness.ts';
 
 const PUBLIC = new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]);
 
@@ -66,13 +66,9 @@ describe.each(databaseKinds())('security headers on %s', (kind) => {
   });
 
   it('every API route but sign-in, registration, tenant info and health answers 401 without a token', async () => {
-    const listing = server.app.printRoutes({ commonPrefix: false, includeHooks: false });
-    const routes = [...listing.matchAll(/(\/api\/\S*) \(([A-Z, ]+)\)/g)].flatMap((m) =>
-      m[2]
-        .split(', ')
-        .filter((x) => x !== 'HEAD')
-        .map((method) => [method, m[1]] as const),
-    );
+    const routes = apiRoutes(server);
+    // the generic routes of the document types are among them (they answer behind one catch-all, from a table)
+    expect(routes.filter(([, url]) => url.startsWith('/api/construct/')).length).toBeGreaterThan(500);
     expect(routes.filter(([, url]) => url.startsWith('/api/blade-log/') || url.startsWith('/api/blade-report/')).length).toBeGreaterThan(
       10,
     );

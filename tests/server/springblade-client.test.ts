@@ -164,6 +164,20 @@ describe.each(databaseKinds())('the SpringBlade flavour on %s', (kind) => {
     }
   });
 
+  it('answers HEAD like GET, without a body, on a document type’s routes and their aliases, prefixed or not', async () => {
+    const auth = { 'blade-auth': `bearer ${await server.token()}` };
+    for (const url of ['/api/construct/project/list', '/construct/project/list', '/blade-system/user/page']) {
+      const get = await server.app.inject({ method: 'GET', url, headers: auth });
+      const head = await server.app.inject({ method: 'HEAD', url, headers: auth });
+      expect([get.statusCode, head.statusCode], url).toEqual([200, 200]);
+      expect(head.headers['content-type'], url).toBe(get.headers['content-type']);
+      expect(head.body, url).toBe('');
+    }
+    expect((await server.app.inject({ method: 'HEAD', url: '/api/construct/project/no-such-action', headers: auth })).statusCode).toBe(404);
+    // a path the type answers to with another method only is no route for this one
+    expect((await server.app.inject({ method: 'POST', url: '/api/construct/project/list', headers: auth })).statusCode).toBe(404);
+  });
+
   it("answers the cascading region picker level by level, the country's provinces by default", async () => {
     const auth = { 'blade-auth': `bearer ${await server.token()}` };
     const provinces = (await json('GET', '/blade-system/region/select', auth)).body.data;

@@ -5,7 +5,7 @@
 // parameter `blade-auth`, as the platform's clients send it there; no other route does. A token
 // of a user who must change the password first (claim zs_password_change) opens only the routes
 // that change needs (the user's own info, the change, sign-out): anything else answers 403.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { pickLang } from '../../engine/i18n/messages.ts';
 import type { Actor } from '../db/store.ts';
 import { AppError } from '../errors.ts';
@@ -29,8 +29,8 @@ export const DOWNLOAD = { queryToken: true } as const;
 const TOKEN_PARAM = 'blade-auth';
 
 /** The token of a download route's query parameter, or undefined (any other route, or another method). */
-function queryToken(request: FastifyRequest): string | undefined {
-  if (request.method !== 'GET' || request.routeOptions.config?.queryToken !== true) return undefined;
+function queryToken(request: FastifyRequest, config: FastifyContextConfig | undefined): string | undefined {
+  if (request.method !== 'GET' || config?.queryToken !== true) return undefined;
   const value = (request.query as Record<string, unknown> | undefined)?.[TOKEN_PARAM];
   return typeof value === 'string' ? bearerToken(value) : undefined;
 }
@@ -84,6 +84,8 @@ export interface AuthOptions {
   passwordChangePaths?: ReadonlySet<string>;
   /** Further checks once the caller is known (API scopes). */
   authorize?: (actor: Actor, path: string) => Promise<void>;
+  /** The config of a route Fastify's router does not hold (the generic routes' table, route-table.ts). */
+  configOf?: (request: FastifyRequest) => FastifyContextConfig | undefined;
 }
 
 export function registerAuth(app: FastifyInstance, tokens: TokenService, options: AuthOptions) {
@@ -103,7 +105,8 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, options
     if (!path.startsWith('/api/') && !route?.startsWith('/api/')) return;
     if (options.publicPaths.has(route ?? path)) return;
     // the header wins; the query parameter counts only on a download route
-    const token = bearerToken(request.headers['blade-auth']) ?? queryToken(request);
+    const token =
+      bearerToken(request.headers['blade-auth']) ?? queryToken(request, options.configOf?.(request) ?? request.routeOptions.config);
     if (!token) throw new AppError(401, 'tokenMissing');
     let claims: Claims;
     try {

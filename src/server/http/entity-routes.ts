@@ -64,7 +64,12 @@ const POST_ACTIONS = new Set<RouteAction>(['save', 'update', 'submit', 'updatePa
  * Registers the entity's x-entity.routes: each path answers like its target, with the target's
  * permission check, so an alias opens nothing its target does not. `all` exists only as an alias.
  */
-export function registerRouteAliases(app: FastifyInstance, ctx: RouteContext, model: EntityModel, book: RouteBook) {
+export function registerRouteAliases(
+  app: FastifyInstance,
+  ctx: RouteContext,
+  model: EntityModel,
+  handlerOf: (key: string) => RouteHandlerMethod | undefined,
+) {
   for (const [path, action] of Object.entries(model.routes)) {
     const url = `${model.api}/${path}`;
     if (action === 'all') {
@@ -75,7 +80,7 @@ export function registerRouteAliases(app: FastifyInstance, ctx: RouteContext, mo
       continue;
     }
     const method = POST_ACTIONS.has(action) ? 'POST' : 'GET';
-    const handler = book.get(`${method} ${model.api}/${action}`);
+    const handler = handlerOf(`${method} ${model.api}/${action}`);
     if (!handler) throw new Error(`${model.key}: the route alias "${path}" has no ${method} ${action} to answer like`);
     app.route({ method, url, handler });
   }

@@ -6,32 +6,37 @@
 // own pages (/construct/contract…) are never taken for the API.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { RouteTable } from './route-table.ts';
 
 export const API_PREFIX = '/api';
 
 export interface UnprefixedApi {
   /** Fastify's rewriteUrl: the request's URL as the router should read it. */
   rewrite(request: IncomingMessage): string;
-  /** The app whose routes the unprefixed paths are matched against (before it serves a request). */
-  follow(app: FastifyInstance): void;
+  /** The app whose routes the unprefixed paths are matched against (before it serves a request), and its table of generic routes. */
+  follow(app: FastifyInstance, table: RouteTable): void;
 }
 
 export function unprefixedApi(): UnprefixedApi {
   // asked of Fastify's own router, so no second router is built route by route at start-up
   let app: FastifyInstance | undefined;
+  let table: RouteTable | undefined;
   return {
     rewrite(request) {
       const url = request.url ?? '/';
       if (!app || url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return url;
       const end = url.search(/[?#]/);
       const path = end < 0 ? url : url.slice(0, end);
-      const route = app.findRoute({ method: (request.method ?? 'GET') as HTTPMethods, url: API_PREFIX + path });
-      // a wildcard (the catch-all of types added while running, late-routes.ts) would take every
-      // page of the client for the API: those answer under /api only
-      return route && !('*' in (route.params ?? {})) ? API_PREFIX + url : url;
+      const method = request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET');
+      const route = app.findRoute({ method: method as HTTPMethods, url: API_PREFIX + path });
+      // the catch-all of the generic routes would take every page of the client for the API: a path
+      // it reaches is the API only when the table holds it
+      const api = route && ('*' in (route.params ?? {}) ? table?.find(method, API_PREFIX + path) !== undefined : true);
+      return api ? API_PREFIX + url : url;
     },
-    follow(instance) {
+    follow(instance, routes) {
       app = instance;
+      table = routes;
     },
   };
 }

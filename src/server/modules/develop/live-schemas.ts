@@ -8,10 +8,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { compile, type CompileResult } from '../../../engine/model/compile.ts';
 import type { SchemaSource } from '../../../engine/model/source.ts';
 import type { Queryable } from '../../db/db.ts';
-import { registerEntityRoutes, type RouteContext } from '../../http/entity-routes.ts';
+import { registerEntityRoutes, registerRouteAliases, type RouteContext } from '../../http/entity-routes.ts';
 import type { CacheBus } from '../../realtime/cache-bus.ts';
 import { readSchemaSource } from '../../schema-source.ts';
-import type { LateRoutes } from './late-routes.ts';
+import type { RouteTable } from '../../http/route-table.ts';
 
 /** The set as browsers fetch it: JSON, and Brotli or gzip for those that accept it (each made on first use). */
 export class SchemaSetAnswer {
@@ -51,7 +51,8 @@ export interface LiveSchemasOptions {
   /** The set the process started with (compiled into ctx.catalog). */
   source: SchemaSource;
   ctx: RouteContext;
-  late: LateRoutes;
+  /** The table of generic routes, where a type added while running gets its own. */
+  routes: RouteTable;
   /** Carries "the schema set changed" to every process (after a lost connection too: reload). */
   bus: CacheBus;
   /** A reload that failed: the process keeps serving the set it has. */
@@ -83,17 +84,17 @@ export class LiveSchemas {
 
   /**
    * Serves `compiled` (the set `source` compiles to): validation and grants from it at once, the
-   * generic routes of each document type it adds through the late routes. Additive: routes of the
-   * types already served stay as they are.
+   * generic routes (and aliases) of each document type it adds, in the route table. Additive: routes
+   * of the types already served stay as they are.
    */
   adopt(source: SchemaSource, compiled: CompileResult) {
-    const { ctx, late } = this.options;
+    const { ctx, routes } = this.options;
     const before = ctx.catalog;
     ctx.catalog = compiled.catalog;
     ctx.ajv = compiled.ajv;
-    for (const model of Object.values(compiled.catalog.entities)) {
-      if (!before.entities[model.key]) registerEntityRoutes(late.collector(), ctx, model);
-    }
+    const added = Object.values(compiled.catalog.entities).filter((model) => !before.entities[model.key]);
+    for (const model of added) registerEntityRoutes(routes.collector(), ctx, model);
+    for (const model of added) registerRouteAliases(routes.collector(), ctx, model, (key) => routes.handlerOf(key));
     // adopt runs synchronously (reload is a bus callback); invalidate forgets at once and catches its own announce errors
     void ctx.access.invalidate();
     this.source = source;

@@ -36,7 +36,7 @@ import { generateSchema, type GeneratedSchema, type PrototypeRow } from './gener
 import { listTables, productOf, proposeFields, serverVersion, type SourceDb } from './introspect.ts';
 import type { PlatformAddresses } from './outgoing.ts';
 import type { CacheBus } from '../../realtime/cache-bus.ts';
-import { LateRoutes } from './late-routes.ts';
+import type { RouteTable } from '../../http/route-table.ts';
 import { LiveSchemas } from './live-schemas.ts';
 import { grantInstalledMenu } from './menu-grant.ts';
 import { checkGenerated, prepareInstall } from './schema-set.ts';
@@ -44,6 +44,8 @@ import { checkGenerated, prepareInstall } from './schema-set.ts';
 type Query = Record<string, string | undefined>;
 
 export interface DevelopOptions {
+  /** The table of generic routes: a type installed while running adds its own there. */
+  routes: RouteTable;
   box: SecretBox;
   /** Hosts a data source may connect to. */
   allowedHosts: readonly string[];
@@ -72,7 +74,7 @@ export function registerDevelopRoutes(app: FastifyInstance, ctx: RouteContext, o
     root: options.schemaRoot,
     source: options.source,
     ctx,
-    late: new LateRoutes(app),
+    routes: options.routes,
     bus: options.bus,
     onError: (err) => app.log.error({ err }, 'the schema set changed on disk but could not be reloaded'),
   });
