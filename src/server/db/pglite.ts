@@ -26,10 +26,17 @@ function keepBaselineCode() {
   baselineOnly = true;
 }
 
+// PostgreSQL's buffer pool (shared_buffers). PGlite's 128 MB are set up at every open, which in
+// WebAssembly took about 300 ms of a restart; with 32 MB the list benchmark on 100,000 projects
+// answered as many requests (tests/bench/results.md), the operating system's cache being behind
+// the pool's pages either way, and the process holds less memory.
+const SHARED_BUFFERS = '32MB';
+
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob | File } = {}): Promise<Db & { pglite: PGlite }> {
   keepBaselineCode();
   const pglite = await PGlite.create(dataDir, {
     extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   const base = wrap(pglite);
