@@ -50,6 +50,15 @@ const headerBackground = () => page.locator('.zs-header').evaluate((el) => getCo
 
 // ---- tests ----
 
+/** What a reload during sign-in's menu request leaves: a session, and no menus stored. */
+async function signInWithoutStoredMenus() {
+  await login();
+  await page.evaluate(() => {
+    localStorage.removeItem('zhusuan-menu');
+    sessionStorage.removeItem('zhusuan-menu');
+  });
+}
+
 describe('shell in the browser', () => {
   test(
     'logs in through the captcha flow and lands on the home page with the menus',
@@ -74,12 +83,7 @@ describe('shell in the browser', () => {
   test(
     'a reload before sign-in had stored the menus shows them all the same',
     async () => {
-      await login();
-      // what a reload during sign-in's menu request leaves: a session, and no menus stored
-      await page.evaluate(() => {
-        localStorage.removeItem('zhusuan-menu');
-        sessionStorage.removeItem('zhusuan-menu');
-      });
+      await signInWithoutStoredMenus();
       await page.reload();
       await see(sideItem('基础资料')).toBeVisible();
       await see(page.locator('.zs-menu-empty')).toHaveCount(0);
@@ -90,11 +94,7 @@ describe('shell in the browser', () => {
   test(
     'a page address loaded before sign-in had stored the menus opens the page, not 403',
     async () => {
-      await login();
-      await page.evaluate(() => {
-        localStorage.removeItem('zhusuan-menu');
-        sessionStorage.removeItem('zhusuan-menu');
-      });
+      await signInWithoutStoredMenus();
       const projects = testApp().catalog.entities.project.menu!.path;
       await page.goto(`${base}${projects}`);
       await waitForList();
