@@ -27,6 +27,8 @@ import {
   openFromSidebar,
   opened,
   testApp,
+  toolbar,
+  button,
   waitForList,
 } from './harness.ts';
 
@@ -50,12 +52,14 @@ const headerBackground = () => page.locator('.zs-header').evaluate((el) => getCo
 
 // ---- tests ----
 
-/** What a reload during sign-in's menu request leaves: a session, and no menus stored. */
+/** What a reload during sign-in's menu request leaves: a session, and neither menus nor buttons stored. */
 async function signInWithoutStoredMenus() {
   await login();
   await page.evaluate(() => {
-    localStorage.removeItem('zhusuan-menu');
-    sessionStorage.removeItem('zhusuan-menu');
+    for (const key of ['zhusuan-menu', 'zhusuan-permission']) {
+      localStorage.removeItem(key);
+      sessionStorage.removeItem(key);
+    }
   });
 }
 
@@ -100,6 +104,8 @@ describe('shell in the browser', () => {
       await waitForList();
       await titleIs('项目');
       expect(pathname()).toBe(projects);
+      // with the buttons the administrator is granted
+      await see(button(toolbar(), '新增')).toBeVisible();
     },
     TEST_TIMEOUT,
   );

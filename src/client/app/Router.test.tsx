@@ -37,6 +37,7 @@ beforeEach(() => {
   appStore.set(menusAtom, [projectMenu]);
   appStore.set(menusAnsweredAtom, false); // a new page load
   vi.spyOn(authApi, 'routes').mockResolvedValue([projectMenu]);
+  vi.spyOn(authApi, 'buttons').mockResolvedValue([]);
 });
 afterEach(() => {
   cleanup();
@@ -80,6 +81,7 @@ describe('a page loaded before the menus are stored', () => {
     vi.spyOn(authApi, 'routes').mockReturnValue(new Promise((resolve) => (answer = resolve)));
     const memory = open('/cost-master/project');
     await waitFor(() => expect(authApi.routes).toHaveBeenCalledTimes(1), { timeout: 15_000 });
+    expect(authApi.buttons).toHaveBeenCalledTimes(1); // nor are its buttons stored
     expect(screen.queryByText('抱歉,你无权访问该页面')).toBeNull();
     answer([projectMenu]);
     expect(await screen.findByText('list of /cost-master/project', undefined, { timeout: 15_000 })).toBeTruthy();

@@ -24,7 +24,7 @@ import { guard, type RouteMeta } from './guard.ts';
 import LoginPage from '../pages/Login.tsx';
 import { directHttp } from '../api/client.ts';
 import { SCHEMAS_URL } from '../renderers/schemas-url.ts';
-import { fetchSchemaSet, loadMenus, loadPermissions, menusAnsweredAtom, requestMenusOnce, requestSchemaSet } from './bootstrap.ts';
+import { fetchSchemaSet, loadMenus, loadPermissions, menusAnsweredAtom, requestSessionOnce, requestSchemaSet } from './bootstrap.ts';
 import { earlyHttp, type Prefetch } from './prefetch.ts';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
@@ -202,7 +202,7 @@ export function startPageLoad(path: string, search: string): Promise<void> {
   const resolved = resolve(path === '/' || path === '/wel' ? website.firstPage.path : path, appStore.get(menusAtom));
   if (!signedIn) return Promise.resolve();
   // an address none of the stored menus matches is judged once the menus have answered (AppRouter)
-  if (!resolved.route && !resolved.menu) requestMenusOnce();
+  if (!resolved.route && !resolved.menu) requestSessionOnce();
   if (!(resolved.menu || resolved.route?.inLayout)) return Promise.resolve();
   requestSchemaSet(SCHEMAS_URL);
   Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined); // a failure keeps what is stored; the client shows it
@@ -278,7 +278,7 @@ export function AppRouter() {
   const unmatched = !resolved.route && !resolved.menu;
   const signedIn = decision.kind !== 'redirect' && userInfo !== null;
   useEffect(() => {
-    if (unmatched && signedIn) requestMenusOnce();
+    if (unmatched && signedIn) requestSessionOnce();
   }, [unmatched, signedIn]);
 
   if (location === '/' || location === '/wel') return <Redirect to={website.firstPage.path} replace />;

@@ -33,10 +33,15 @@ export async function loadMenus(topMenuId: string | null = appStore.get(topMenuI
   }
 }
 
-/** Asks for the menus unless they have answered or are being asked for (the router, for an address none of them matches). */
-export function requestMenusOnce() {
+/**
+ * Asks for the menus and the buttons unless the menus have answered or are being asked for (the
+ * router, for an address none of the stored menus matches: a page loaded before sign-in stored them
+ * has neither).
+ */
+export function requestSessionOnce() {
   if (appStore.get(menusAnsweredAtom) || menuRequestsUnderWay > 0) return;
-  loadMenus().catch(() => undefined); // a failure leaves the stored menus, and the address is judged by them
+  // a failure leaves what is stored, and the address is judged by it
+  Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined);
 }
 
 export async function loadPermissions() {
