@@ -20,7 +20,7 @@ import { syncSchema, type SyncReport } from './db/sync.ts';
 import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
 import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
-import { recordRoutes, registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
+import { registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
 import { RouteTable } from './http/route-table.ts';
 import { clientCacheControl, registerCompression } from './http/compression.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -369,7 +369,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // the generic routes of the document types, in one table behind a catch-all (http/route-table.ts)
     const routeTable = new RouteTable(app);
     unprefixed.follow(app, routeTable);
-    const routeBook = recordRoutes(app);
     // modules first: a route a module defines replaces the generic one
     registerUserRoutes(app, ctx, identity, { importMaxBytes: Math.round(limits.bodyLimitMb * 1024 * 1024) });
     registerMenuRoutes(app, ctx);
@@ -410,10 +409,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lateSettlements.start((config.lateSettlementMinutes ?? 60) * 60_000);
     app.addHook('preClose', async () => lateSettlements.stop());
     for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
-    const generic = routeTable.collector();
-    for (const model of Object.values(catalog.entities)) registerEntityRoutes(generic, ctx, model);
-    const handlerOf = (key: string) => routeBook.get(key) ?? routeTable.handlerOf(key);
-    for (const model of Object.values(catalog.entities)) registerRouteAliases(generic, ctx, model, handlerOf);
+    for (const model of Object.values(catalog.entities)) registerEntityRoutes(routeTable.collector(), ctx, model);
+    for (const model of Object.values(catalog.entities)) registerRouteAliases(ctx, model, routeTable);
     if (hasClient) {
       await app.register(fastifyStatic, {
         root: clientDir,

@@ -15,6 +15,7 @@ import { badRequest } from '../errors.ts';
 import { actorOf, DOWNLOAD } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { exportList, exportRecord, sendWorkbook } from './export.ts';
+import type { RouteTable } from './route-table.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -46,30 +47,14 @@ function lookup(model: EntityModel, query: Query): { value: string; by: string }
   throw badRequest('missingParam', { param: 'id' });
 }
 
-/** Handlers of the routes registered so far, by "METHOD url": an alias answers with its target's (a module's own submit included). */
-export type RouteBook = Map<string, RouteHandlerMethod>;
-
-/** Starts recording the handlers of every route registered after this call. */
-export function recordRoutes(app: FastifyInstance): RouteBook {
-  const book: RouteBook = new Map();
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) book.set(`${method} ${route.url}`, route.handler as RouteHandlerMethod);
-  });
-  return book;
-}
-
 const POST_ACTIONS = new Set<RouteAction>(['save', 'update', 'submit', 'updatePart', 'remove']);
 
 /**
  * Registers the entity's x-entity.routes: each path answers like its target, with the target's
  * permission check, so an alias opens nothing its target does not. `all` exists only as an alias.
  */
-export function registerRouteAliases(
-  app: FastifyInstance,
-  ctx: RouteContext,
-  model: EntityModel,
-  handlerOf: (key: string) => RouteHandlerMethod | undefined,
-) {
+export function registerRouteAliases(ctx: RouteContext, model: EntityModel, table: RouteTable) {
+  const app = table.collector();
   for (const [path, action] of Object.entries(model.routes)) {
     const url = `${model.api}/${path}`;
     if (action === 'all') {
@@ -80,7 +65,7 @@ export function registerRouteAliases(
       continue;
     }
     const method = POST_ACTIONS.has(action) ? 'POST' : 'GET';
-    const handler = handlerOf(`${method} ${model.api}/${action}`);
+    const handler = table.handlerOf(method, `${model.api}/${action}`);
     if (!handler) throw new Error(`${model.key}: the route alias "${path}" has no ${method} ${action} to answer like`);
     app.route({ method, url, handler });
   }

@@ -15,8 +15,13 @@ interface TableRoute {
 
 export class RouteTable {
   private readonly routes = new Map<string, TableRoute>();
+  /** Handlers of the Fastify routes registered after the table: an alias may answer like a module's own route. */
+  private readonly exact = new Map<string, RouteHandlerMethod>();
 
   constructor(private readonly app: FastifyInstance) {
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) this.exact.set(`${method} ${route.url}`, route.handler as RouteHandlerMethod);
+    });
     app.route({
       method: ['GET', 'POST'],
       url: CATCH_ALL,
@@ -38,9 +43,9 @@ export class RouteTable {
     return this.routes.get(`${method} ${path}`);
   }
 
-  /** The handler of a table route by "METHOD path". */
-  handlerOf(key: string): RouteHandlerMethod | undefined {
-    return this.routes.get(key)?.handler;
+  /** The handler that answers `method path`: a Fastify route's registered after the table, else the table's. */
+  handlerOf(method: string, path: string): RouteHandlerMethod | undefined {
+    return this.exact.get(`${method} ${path}`) ?? this.find(method, path)?.handler;
   }
 
   /** Whether the app answers `method url`, by an exact route of Fastify's or by this table. */

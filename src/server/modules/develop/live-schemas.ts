@@ -94,7 +94,7 @@ export class LiveSchemas {
     ctx.ajv = compiled.ajv;
     const added = Object.values(compiled.catalog.entities).filter((model) => !before.entities[model.key]);
     for (const model of added) registerEntityRoutes(routes.collector(), ctx, model);
-    for (const model of added) registerRouteAliases(routes.collector(), ctx, model, (key) => routes.handlerOf(key));
+    for (const model of added) registerRouteAliases(ctx, model, routes);
     // adopt runs synchronously (reload is a bus callback); invalidate forgets at once and catches its own announce errors
     void ctx.access.invalidate();
     this.source = source;
