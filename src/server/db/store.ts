@@ -423,6 +423,13 @@ export class EntityStore {
 
   /** One record with its detail rows, found by id or by a lookup key; not found is an error. */
   async detail(id: string, by: string = 'id', db: Queryable = this.db): Promise<Row> {
+    const record = await this.header(id, by, db);
+    for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
+    return record;
+  }
+
+  /** The record as `detail` answers it, without its detail rows: for a caller that reads only the header. */
+  async header(id: string, by: string = 'id', db: Queryable = this.db): Promise<Row> {
     this.assertRead();
     const field = this.model.fieldMap[by];
     const params = new Params();
@@ -432,9 +439,7 @@ export class EntityStore {
       params.values,
     );
     if (!row) throw notFound(this.model.label);
-    const record = this.readable(row);
-    for (const detail of this.model.details) record[detail.name] = await this.detailRows(db, detail, record.id);
-    return record;
+    return this.readable(row);
   }
 
   private async detailRows(db: Queryable, detail: DetailModel, parentId: string): Promise<Row[]> {

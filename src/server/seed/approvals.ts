@@ -29,7 +29,7 @@ export class SeedRun {
     this.records.set(name, { entity, record });
   }
 
-  /** "@name" → the record's id; "@name.a.0.b" → that value of the record as saved. */
+  /** "@name" → the record's id; "@name.code" → that header value of the record as saved. */
   lookup(placeholder: string): unknown {
     const [name, ...path] = placeholder.slice(1).split('.');
     const seeded = this.records.get(name);

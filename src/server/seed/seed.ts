@@ -178,8 +178,10 @@ async function seedStep(ctx: StoreContext, step: SeedStep, run: SeedRun) {
   if (!model) throw new Error(`seed: unknown entity ${step.entity}`);
   const actor = step.as ? await run.actorOf(step.as) : platformActor;
   const data = resolvePlaceholders(step.data, run) as Row;
-  const created = await new EntityStore(ctx, model, actor).create(data, { createdAt: documentDate(model, data, nowText(ctx.timeZone)) });
-  if (step.name) run.remember(step.name, model.key, created);
+  const store = new EntityStore(ctx, model, actor);
+  const id = await store.insert(data, { createdAt: documentDate(model, data, nowText(ctx.timeZone)) });
+  // later steps name its id or a header value (its generated code)
+  if (step.name) run.remember(step.name, model.key, await store.header(id));
 }
 
 /** A seeded record's first date or month field with a value (a settlement's period, a contract's signing date, a plan's date). */

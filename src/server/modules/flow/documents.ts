@@ -142,7 +142,8 @@ export interface SubmitOptions {
 
 /**
  * Saves a document (create without id, else update) and starts its process in one transaction:
- * draft/rejected/withdrawn → approving. Used by the submit route and by the seed's demo approvals.
+ * draft/rejected/withdrawn → approving; answers its id. Used by the submit route and by the seed's
+ * demo approvals.
  */
 export async function submitDocument(
   ctx: StoreContext,
@@ -151,7 +152,7 @@ export async function submitDocument(
   actor: Actor,
   body: Row,
   options: SubmitOptions = {},
-): Promise<Row> {
+): Promise<string> {
   const wf = model.workflow;
   if (!wf) throw new Error(`${model.key} has no workflow`);
   const existing = body.id === undefined || body.id === null || body.id === '' ? undefined : parseId(String(body.id));
@@ -162,7 +163,7 @@ export async function submitDocument(
       let id = existing;
       if (!id) id = await store.insert(body);
       else if (Object.keys(body).some((k) => !CONTROL_KEYS.has(k))) await store.update(id, body);
-      const current = await store.detail(id);
+      const current = await store.header(id);
       const status = String(current[wf.statusField] ?? '');
       if (!SUBMITTABLE.has(status)) throw refusal(model, status);
       // parameters are platform data (on the main database when the tenant's documents are elsewhere)
@@ -170,7 +171,7 @@ export async function submitDocument(
       const variables = { ...parameters, ...documentVariables(model, current) };
       const title = model.titleField ? String(current[model.titleField] ?? '') : '';
       await flow.runtime.start(tx, actor, definition, variables, { model, id, title });
-      return store.detail(id);
+      return id;
     });
   } catch (err) {
     // two submits of one document at the same moment: the second finds the first's live instance
@@ -205,7 +206,8 @@ function registerFor(app: FastifyInstance, ctx: RouteContext, flow: DocumentFlow
     const filters = await ctx.access.dataFilters(actor, model);
     const definitionId =
       query.processDefinitionId || (typeof body.processDefinitionId === 'string' ? body.processDefinitionId : undefined) || undefined;
-    const record = await submitDocument(ctx, flow, model, actor, body, { filters, definitionId });
+    const id = await submitDocument(ctx, flow, model, actor, body, { filters, definitionId });
+    const record = await new EntityStore(ctx, model, actor, filters).detail(id);
     return envelope(200, record, t('ok', request.lang));
   });
 
