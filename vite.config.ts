@@ -120,7 +120,7 @@ export default defineConfig({
             // the schema engine every signed-in page waits for (CatalogGate); its own file, fetched beside the shell
             closureGroup('catalog', 30, ['renderers/catalog.ts']),
             // everything inside the layout, and home, the page after sign-in
-            closureGroup('shell', 20, ['app/AntdProviders.tsx', 'app/CatalogGate.tsx', 'shell/Layout.tsx', 'pages/Home.tsx']),
+            closureGroup('shell', 20, ['app/ShellProviders.tsx', 'app/CatalogGate.tsx', 'shell/Layout.tsx', 'pages/Home.tsx']),
             // the document pages (list, form, detail), less what they share with the other screens: the
             // statistics page, the pages outside the layout, the profile and the shell's dialogs
             closureGroup('documents', 10, ['renderers/EntityPage.tsx'], OTHER_SCREENS),

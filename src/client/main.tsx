@@ -1,15 +1,11 @@
-// The browser client: providers (state, server data, language, antd theme) around the router.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+// The browser client: the session's state around the router. The signed-in pages add their own
+// providers (server data, react-intl, antd: app/ShellProviders.tsx), which the login page does not load.
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
 import { AppRouter, startPageLoad } from './app/Router.tsx';
-import { catalogs } from './i18n/messages.ts';
 import { appStore, langAtom, logError } from './state/session.ts';
 import './styles.css';
-
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
 window.addEventListener('error', (e) =>
   logError({ type: 'error', message: e.message, stack: (e.error as Error | undefined)?.stack ?? '', info: `${e.filename}:${e.lineno}` }),
@@ -38,14 +34,11 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
   }
 }
 
-function Providers({ children }: { children: ReactNode }) {
+/** The page's language attribute follows the chosen language (screen readers, fonts, hyphenation). */
+function DocumentLanguage({ children }: { children: ReactNode }) {
   const lang = useAtomValue(langAtom);
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  return (
-    <IntlProvider locale={lang === 'zh' ? 'zh-CN' : 'en'} messages={catalogs[lang]}>
-      {children}
-    </IntlProvider>
-  );
+  return children;
 }
 
 // a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
@@ -55,13 +48,11 @@ void startPageLoad(window.location.pathname, window.location.search);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <JotaiProvider store={appStore}>
-      <QueryClientProvider client={queryClient}>
-        <Providers>
-          <ErrorBoundary>
-            <AppRouter />
-          </ErrorBoundary>
-        </Providers>
-      </QueryClientProvider>
+      <DocumentLanguage>
+        <ErrorBoundary>
+          <AppRouter />
+        </ErrorBoundary>
+      </DocumentLanguage>
     </JotaiProvider>
   </StrictMode>,
 );

@@ -61,10 +61,10 @@ const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ 
 const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
 const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
 const loadLayout = () => import('../shell/Layout.tsx');
-const loadAntdProviders = () => import('./AntdProviders.tsx');
+const loadShellProviders = () => import('./ShellProviders.tsx');
 const loadCatalogGate = () => import('./CatalogGate.tsx');
 const Layout = lazy(lazyWithTimeout(loadLayout));
-const AntdProviders = lazy(lazyWithTimeout(loadAntdProviders));
+const ShellProviders = lazy(lazyWithTimeout(loadShellProviders));
 const CatalogGate = lazy(lazyWithTimeout(loadCatalogGate));
 const NoPage = lazy(lazyWithTimeout(() => import('../pages/NoPage.tsx')));
 const Home = page(() => import('../pages/Home.tsx'));
@@ -176,7 +176,7 @@ let catalogLoaded: Promise<void> | undefined;
 function preloadShell(page: Page): Promise<unknown>[] {
   const code: Promise<unknown>[] = [page.preload?.() ?? Promise.resolve()];
   if (catalogLoaded === undefined) {
-    code.push(loadAntdProviders(), loadCatalogGate(), loadLayout());
+    code.push(loadShellProviders(), loadCatalogGate(), loadLayout());
     const catalogCode = import('../renderers/catalog.ts');
     code.push(catalogCode);
     catalogLoaded = catalogCode.then(({ catalogReady, loadCatalog }) => (catalogReady() ? undefined : loadCatalog(fetchSchemaSet)));
@@ -303,7 +303,7 @@ export function AppRouter() {
   if (resolved.route?.page === Login) return content;
   return (
     <Suspense fallback={<Loading />}>
-      <AntdProviders>
+      <ShellProviders>
         {resolved.route && !resolved.route.inLayout ? (
           content
         ) : (
@@ -311,7 +311,7 @@ export function AppRouter() {
             <Layout>{content}</Layout>
           </CatalogGate>
         )}
-      </AntdProviders>
+      </ShellProviders>
     </Suspense>
   );
 }

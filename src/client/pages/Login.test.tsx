@@ -49,4 +49,20 @@ describe('the login page without captcha mode', () => {
     expect(api.login.mock.calls[1][0]).toMatchObject({ username: 'script', captchaKey: 'k-1', captchaCode: 'ab3de' });
     expect((await screen.findByText('用户名或密码错误')).getAttribute('role')).toBe('alert');
   });
+
+  it('names each empty field on submitting, sends nothing, and stops naming a field once it is filled', async () => {
+    api.tenantInfo.mockResolvedValue({});
+    render(<Login />);
+    fireEvent.click(screen.getByRole('button', { name: '登录' }));
+
+    expect(await screen.findByText('请输入用户名')).toBeTruthy();
+    expect(screen.getByText('请输入密码')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByPlaceholderText('用户名'));
+    expect(api.login).not.toHaveBeenCalled();
+
+    fireEvent.input(screen.getByPlaceholderText('用户名'), { target: { value: 'admin' } });
+    expect(screen.queryByText('请输入用户名')).toBeNull();
+    expect(screen.getByText('请输入密码')).toBeTruthy();
+    expect(api.login).not.toHaveBeenCalled();
+  });
 });

@@ -4,8 +4,7 @@
 // logins from this address) and is sent with every try from then on.
 // Plain elements and CSS, no antd: it is the first page most visitors load.
 import { useAtom } from 'jotai';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
 import { ApiError } from '../api/http.ts';
@@ -16,7 +15,7 @@ import { useT } from '../i18n/useT.ts';
 import { langAtom, startSession, type Lang } from '../state/session.ts';
 import { getStore } from '../state/storage.ts';
 
-const AntdProviders = lazy(() => import('../app/AntdProviders.tsx'));
+const ShellProviders = lazy(() => import('../app/ShellProviders.tsx'));
 const RegisterDialog = lazy(() => import('./RegisterDialog.tsx'));
 
 interface LoginValues {
@@ -51,15 +50,15 @@ export default function Login() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
   const [registering, setRegistering] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    formState: { errors },
-    watch,
-  } = useForm<LoginValues>({
-    defaultValues: { tenantId: getStore<string>('tenantId') ?? website.tenantId, username: '', password: '', code: '' },
-  });
+  const [values, setValues] = useState<LoginValues>(() => ({
+    tenantId: getStore<string>('tenantId') ?? website.tenantId,
+    username: '',
+    password: '',
+    code: '',
+  }));
+  // from the first submission on, an empty field says so, until it is filled
+  const [checked, setChecked] = useState(false);
+  const setValue = useCallback((name: keyof LoginValues, value: string) => setValues((v) => ({ ...v, [name]: value })), []);
 
   const refreshCaptcha = useCallback(
     async (shown: boolean = website.captchaMode) => {
@@ -82,6 +81,21 @@ export default function Login() {
       })
       .catch(() => undefined);
   }, [refreshCaptcha, setValue]);
+
+  const labels: Partial<Record<keyof LoginValues, string>> = {
+    ...(website.tenantMode && !tenantKnown && { tenantId: t('login.tenant') }),
+    username: t('login.username'),
+    password: t('login.password'),
+    ...(captchaShown && { code: t('login.captcha') }),
+  };
+  const empty = (Object.keys(labels) as (keyof LoginValues)[]).filter((name) => !values[name]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setChecked(true);
+    if (!empty.length) return void onSubmit(values);
+    event.currentTarget.querySelector<HTMLInputElement>(`input[name="${empty[0]}"]`)?.focus();
+  };
 
   const onSubmit = async (values: LoginValues) => {
     setBusy(true);
@@ -110,11 +124,19 @@ export default function Login() {
     }
   };
 
-  const required = (field: string) => ({ required: t('login.required', { field }) });
   const field = (name: keyof LoginValues, label: string, type = 'text', extra: Record<string, string | number> = {}) => (
-    <input {...register(name, required(label))} type={type} placeholder={label} aria-label={label} {...extra} />
+    <input
+      name={name}
+      value={values[name]}
+      onChange={(e) => setValue(name, e.target.value)}
+      type={type}
+      placeholder={label}
+      aria-label={label}
+      {...extra}
+    />
   );
-  const error = (name: keyof LoginValues) => errors[name] && <div className="zs-error">{errors[name]?.message}</div>;
+  const error = (name: keyof LoginValues) =>
+    checked && empty.includes(name) && <div className="zs-error">{t('login.required', { field: labels[name]! })}</div>;
 
   return (
     <div className="zs-login">
@@ -128,7 +150,7 @@ export default function Login() {
           <h2>{t('login.title')}</h2>
           <Languages />
         </header>
-        <form onSubmit={handleSubmit(onSubmit)} noValidate>
+        <form onSubmit={submit} noValidate>
           {website.tenantMode && !tenantKnown && (
             <div className="zs-field">
               {field('tenantId', t('login.tenant'))}
@@ -178,9 +200,9 @@ export default function Login() {
       </div>
       {registering && (
         <Suspense fallback={null}>
-          <AntdProviders>
-            <RegisterDialog open onClose={() => setRegistering(false)} tenantId={watch('tenantId')} tenantKnown={tenantKnown} />
-          </AntdProviders>
+          <ShellProviders>
+            <RegisterDialog open onClose={() => setRegistering(false)} tenantId={values.tenantId} tenantKnown={tenantKnown} />
+          </ShellProviders>
         </Suspense>
       )}
     </div>
