@@ -43,7 +43,7 @@ function DocumentLanguage({ children }: { children: ReactNode }) {
 
 // a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
 // and its first data), side by side, before the first render
-void startPageLoad(window.location.pathname, window.location.search);
+void startPageLoad(window.location.pathname, window.location.search, window.location.hash);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -5,8 +5,8 @@
 // file served from the cache) and the decoded bytes, and the time from navigation to the content.
 // The login route is measured signed out, the approval page signed in as the project manager who
 // claimed the task, the others as the administrator. The set-up saves, through the API, a material
-// total demand plan with 500 detail rows (the form: its list filtered to it, then 编辑, until the
-// rows are in the form) and submits another one (the approval page of its task).
+// total demand plan with 500 detail rows (the form, loaded from its address #edit=<id> until the
+// rows are in it) and submits another one (the approval page of its task).
 // Writes tests/bench/client-results.md, and every request of each visit (the waterfall, and the weight
 // of each route by resource type) to tests/bench/client-waterfall.md; `npx tsx tests/bench/client-load.ts <base URL>` measures a
 // running server (started with ZS_TEST_CAPTCHA=expose) and prints the table (the waterfall goes to a file in the temporary directory).
@@ -60,8 +60,8 @@ export interface Fetched {
 /** What the routes open: made by the set-up (prepare). */
 interface Ids {
   projectId: string;
-  /** The code of the plan of 500 rows the form opens. */
-  planCode: string;
+  /** The plan of 500 rows the form opens. */
+  planId: string;
   /** The approval page of the submitted plan's task. */
   handlePath: string;
 }
@@ -73,8 +73,6 @@ interface Route {
   path: (ids: Ids) => string;
   /** What shows that the page has its content (each of them visible). */
   content: string[];
-  /** What a person does next to reach the content measured (a form has no address of its own: 编辑 on its row), and what shows it. */
-  then?: { click: (page: Page, ids: Ids) => Promise<void>; content: string[] };
 }
 
 const ROWS = 500;
@@ -85,12 +83,8 @@ const ROUTES: Route[] = [
   { name: 'a list (projects)', path: () => '/cost-master/project', content: [LIST_READY] },
   {
     name: `a form with ${ROWS} rows`,
-    path: ({ planCode }) => `/cost-material/materialTotalDemand?code=${planCode}`,
-    content: [LIST_READY],
-    then: {
-      click: (page, { planCode }) => page.locator('.zs-grid-row', { hasText: planCode }).getByText('编辑', { exact: true }).click(),
-      content: [`#root_details_0_designQty`],
-    },
+    path: ({ planId }) => `/cost-material/materialTotalDemand#edit=${planId}`,
+    content: ['#root_details_0_designQty'],
   },
   {
     name: 'statistics of a project',
@@ -163,15 +157,7 @@ async function visible(page: Page, selectors: string[]) {
   for (const selector of selectors) await page.locator(selector).first().waitFor({ state: 'visible', timeout: 120_000 });
 }
 
-async function visit(
-  context: BrowserContext,
-  page: Page,
-  route: string,
-  path: string,
-  content: string[],
-  cache: 'cold' | 'warm',
-  then?: () => Promise<void>,
-) {
+async function visit(context: BrowserContext, page: Page, route: string, path: string, content: string[], cache: 'cold' | 'warm') {
   // the previous page's requests still under way (after sign-in: the shell and the schema set) end
   // here, and are neither counted for this visit nor let fill the cache it empties
   await page.goto('about:blank');
@@ -182,7 +168,6 @@ async function visit(
   const counted = meter(cdp, t0);
   await page.goto(path);
   await visible(page, content);
-  await then?.();
   const ms = Date.now() - t0;
   const totals = await counted.settled(page);
   await cdp.detach();
@@ -269,7 +254,7 @@ async function prepare(base: string): Promise<Ids> {
   await call(base, manager, `/api/blade-flow/work/claim-task?taskId=${task.taskId}`, {});
   return {
     projectId,
-    planCode: saved.code,
+    planId: saved.id,
     handlePath: `/work/process/materialTotalDemand/handle/${task.taskId}/${task.processInstanceId}/${task.businessId}`,
   };
 }
@@ -287,13 +272,7 @@ async function runAs(base: string, account: string, routes: Route[], ids: Ids): 
     await signIn(page, base, account);
     for (const route of routes) {
       for (const cache of ['cold', 'warm'] as const)
-        runs.push(
-          await visit(context, page, route.name, route.path(ids), route.content, cache, async () => {
-            if (!route.then) return;
-            await route.then.click(page, ids);
-            await visible(page, route.then.content);
-          }),
-        );
+        runs.push(await visit(context, page, route.name, route.path(ids), route.content, cache));
     }
     return runs;
   } catch (err) {

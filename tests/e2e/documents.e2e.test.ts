@@ -1,7 +1,8 @@
 // @vitest-environment node
 // A document with detail rows, as a person handles it in the browser (issue #5): a material total
 // demand plan created through the form with three rows, its totals seen while typing, saved, found
-// by search, opened read-only, one row edited, and deleted with the batch delete.
+// by search, opened read-only, one row edited (its form reloaded from its address on the way), and
+// deleted with the batch delete.
 import { describe, expect, test } from 'vitest';
 import {
   confirmButton,
@@ -82,20 +83,31 @@ describe('material total demand in the browser', () => {
       await see(drawer).toContainText('C35 P6');
       await see(drawer).toContainText('贰万陆仟捌佰柒拾玖元伍角'); // the plan amount in Chinese capitals
       await shot('document-detail.png');
+      expect(new URL(page.url()).hash).toMatch(/^#view=\d+$/);
       await drawer
         .getByRole('button', { name: /close|关闭/i })
         .first()
         .click();
+      await see(drawer).toBeHidden();
+      expect(new URL(page.url()).hash).toBe('');
 
       // --- edit a row: the first row's quantity 100 → 120 ---
       await listRow(TITLE).getByText('编辑', { exact: true }).click();
       await see(page.getByText('编辑材料总需用计划')).toBeVisible();
       await see(cell(0, 'designQty')).toHaveValue('100');
+      // the open form is in the address: a reload (or the link) brings it back with its rows
+      expect(new URL(page.url()).hash).toMatch(/^#edit=\d+$/);
+      await page.reload();
+      await see(page.getByText('编辑材料总需用计划')).toBeVisible();
+      await see(cell(0, 'designQty')).toHaveValue('100');
+      await see(page.locator('.zs-detail-grid')).toContainText('C35 P6');
       await typeInto(cell(0, 'designQty'), '120'); // 120 × 1.02 × 3.5 = 428.40
       await see(footer()).toContainText('26,950.90');
       await page.getByRole('button', { name: /保\s*存/ }).click();
       await see(toast('更新成功')).toBeVisible();
       await waitForList();
+      expect(new URL(page.url()).hash).toBe('');
+      await searchList('计划名称', TITLE);
       await see(listRow(TITLE)).toContainText('26,950.90');
 
       // --- batch delete: nothing selected, then the plan ---

@@ -195,7 +195,7 @@ function preloadShell(page: Page): Promise<unknown>[] {
  * the catalog are in, the page's first data. Nothing waits for the first render, nor for what it
  * does not need: the page's data does not wait for the shell to render, the menus not for the catalog.
  */
-export function startPageLoad(path: string, search: string): Promise<void> {
+export function startPageLoad(path: string, search: string, hash = ''): Promise<void> {
   const user = appStore.get(userInfoAtom);
   // a user who must change the password first opens nothing else (the guard sends them there)
   const signedIn = user !== null && !user.must_change_password && appStore.get(tokenAtom) !== '' && appStore.get(lockPasswordAtom) === null;
@@ -211,7 +211,7 @@ export function startPageLoad(path: string, search: string): Promise<void> {
   if (page.prefetch) {
     const params = resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params;
     Promise.all([page.prefetch(), catalogLoaded])
-      .then(([prefetch]) => prefetch?.({ params, search, http: earlyHttp(directHttp) }))
+      .then(([prefetch]) => prefetch?.({ params, search, hash, http: earlyHttp(directHttp) }))
       .catch(() => undefined); // the page asks for itself, and shows what went wrong
   }
   return Promise.allSettled(code).then(() => undefined);

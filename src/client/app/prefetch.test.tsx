@@ -83,7 +83,7 @@ describe('each page’s prefetch asks for what the page asks for', () => {
     const search = '?title=钢筋';
     window.history.replaceState(null, '', `${path}${search}`);
     const early = createFakeHttp(catalog(), { rows: 3 });
-    prefetchEntityPage({ params: { path }, search, http: early });
+    prefetchEntityPage({ params: { path }, search, hash: '', http: early });
     const page = createFakeHttp(catalog(), { rows: 3 });
     renderWithApi(<EntityPage params={{ path }} />, { http: page });
     await waitFor(() => expect(screen.getByTestId('entity-list').getAttribute('aria-busy')).toBe('false'));
@@ -92,10 +92,27 @@ describe('each page’s prefetch asks for what the page asks for', () => {
     expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls)));
   });
 
+  it('a form reloaded from its address (#edit=…): the list under it, and the record with the labels its rows show', async () => {
+    const demand = catalog().entities.materialTotalDemand;
+    const path = demand.menu!.path;
+    const records = (
+      await createFakeHttp(catalog(), { rows: 3 }).get<{ records: { id: string; title: string }[] }>(`${demand.api}/list`, {})
+    ).records;
+    const { id, title } = records[0];
+    window.history.replaceState(null, '', `${path}#edit=${id}`);
+    const early = createFakeHttp(catalog(), { rows: 3 });
+    prefetchEntityPage({ params: { path }, search: '', hash: `#edit=${id}`, http: early });
+    const page = createFakeHttp(catalog(), { rows: 3 });
+    renderWithApi(<EntityPage params={{ path }} />, { http: page, permissions: { [`${demand.menu!.code}_edit`]: true } });
+    await waitFor(() => expect((document.querySelector('#root_title') as HTMLInputElement | null)?.value).toBe(title));
+    expect(gets(early.calls).some((call) => call.startsWith(`${demand.api}/detail`))).toBe(true);
+    await waitFor(() => expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls))));
+  });
+
   it('the statistics of a project: every figure the page and its panels show', async () => {
     window.history.replaceState(null, '', '/cost/statistics?projectId=101');
     const early = createFakeStatistics();
-    prefetchStatistics({ params: {}, search: '?projectId=101', http: early });
+    prefetchStatistics({ params: {}, search: '?projectId=101', hash: '', http: early });
     const page = createFakeStatistics();
     render(
       <MessageTestProviders http={page}>
@@ -110,7 +127,7 @@ describe('each page’s prefetch asks for what the page asks for', () => {
     window.history.replaceState(null, '', '/work/todo');
     const early = createFakeFlow();
     const params = { prefix: 'materialTotalDemand', taskId: '9001', processInstanceId: '7001', businessId: String(early.document.id) };
-    prefetchProcessPages.HandlePage!({ params, search: '', http: early });
+    prefetchProcessPages.HandlePage!({ params, search: '', hash: '', http: early });
     const page = createFakeFlow();
     renderWithApi(<HandlePage params={{ ...params, businessId: String(page.document.id) }} />, { http: page });
     await waitFor(() => expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls))));
@@ -120,7 +137,7 @@ describe('each page’s prefetch asks for what the page asks for', () => {
   it('待办事务: its first page and the count of tasks waiting to be claimed above it', async () => {
     window.history.replaceState(null, '', '/work/todo');
     const early = createFakeFlow();
-    prefetchWorkLists.TodoList!({ params: {}, search: '', http: early });
+    prefetchWorkLists.TodoList!({ params: {}, search: '', hash: '', http: early });
     const page = createFakeFlow();
     renderWithApi(<TodoList />, { http: page });
     await waitFor(() => expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls))));

@@ -5,10 +5,11 @@
 // renders rather than after it, and its queries and their cache behave as if they had asked.
 import type { RendererHttp } from '../renderers/http-context.tsx';
 
-/** Where a page opens: its route's parameters and the address's query (`?projectId=…`). */
+/** Where a page opens: its route's parameters, the address's query (`?projectId=…`) and fragment (`#edit=…`). */
 export interface PageAt {
   params: Record<string, string>;
   search: string;
+  hash: string;
 }
 
 /** A page's first requests, made through `http` (whose GETs are kept for the page). */

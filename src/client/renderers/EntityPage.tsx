@@ -1,7 +1,8 @@
 // The screen of any document type, from its schema alone: the list, and over it the form (a dialog,
 // or a page for x-layout container "page") and the read-only detail (a drawer). The route gives the
-// entity by its menu path, and its query (`?projectId=…&expenditureContractType=…`) the search the
-// list opens with (list/urlFilters.ts); the gallery and tests mount EntityScreen with a model directly.
+// entity by its menu path, its query (`?projectId=…&expenditureContractType=…`) the search the list
+// opens with (list/urlFilters.ts), and its fragment what is open over the list (#edit=<id>: opened.ts);
+// the gallery and tests mount EntityScreen with a model directly.
 import { Drawer, Result } from 'antd';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -9,7 +10,7 @@ import { useSearch } from 'wouter';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { lazyWithTimeout } from '../app/lazy.ts';
 import { useT } from '../i18n/useT.ts';
-import { langAtom } from '../state/session.ts';
+import { langAtom, permissionAtom } from '../state/session.ts';
 import { CardBox } from '../shell/Tile.tsx';
 import { entityForPath } from './catalog.ts';
 import { EntityDetail } from './detail/index.ts';
@@ -20,22 +21,34 @@ import { EntityList } from './list/index.ts';
 import { isPrintable, PrintButton } from './print/index.ts';
 import { searchValuesFromUrl } from './list/urlFilters.ts';
 import { firstListRequest, listQuery, listsAsTree } from './list/useListQuery.ts';
+import { grantedAction } from './list/useListActions.tsx';
+import { openedFromHash, writeHash, type Opened } from './opened.ts';
+import { readRecord } from './data.ts';
 import type { Prefetch } from '../app/prefetch.ts';
 
 // a contract's or settlement's printed form: its code loads when such a document is opened, not with every list
 const PrintDocument = lazy(lazyWithTimeout(() => import('./print/PrintDocument.tsx').then((m) => ({ default: m.PrintDocument }))));
 
-type Opened = { mode: 'create' | 'edit' | 'view'; id?: string } | null;
-
 /** A detail drawer wide enough for the schema: documents with rows get most of the screen. */
 const drawerWidth = (model: EntityModel) => (model.details.length ? '80%' : Math.max(640, model.layout.width ?? 0));
 
-export function EntityScreen({ model, search = '' }: { model: EntityModel; search?: string }) {
+/**
+ * `addressed`: the screen is the page at the address, whose fragment it opens from and keeps up to
+ * date (a reload brings back the open form); the gallery's and tests' screens leave the address alone.
+ */
+export function EntityScreen({ model, search = '', addressed = false }: { model: EntityModel; search?: string; addressed?: boolean }) {
   const initialSearch = useMemo(() => searchValuesFromUrl(model, search), [model, search]);
   const lang = useAtomValue(langAtom);
-  const [opened, setOpened] = useState<Opened>(null);
-  const open = (mode: 'create' | 'edit' | 'view', row?: Row) => setOpened({ mode, id: row?.id === undefined ? undefined : String(row.id) });
-  const close = () => setOpened(null);
+  const permissions = useAtomValue(permissionAtom);
+  const [opened, setOpened] = useState<Opened>(() =>
+    addressed ? openedFromHash(window.location.hash, (action) => grantedAction(model, permissions, action)) : null,
+  );
+  const show = (next: Opened) => {
+    setOpened(next);
+    if (addressed) writeHash(next);
+  };
+  const open = (mode: 'create' | 'edit' | 'view', row?: Row) => show({ mode, id: row?.id === undefined ? undefined : String(row.id) });
+  const close = () => show(null);
   const editing = opened && opened.mode !== 'view' ? { mode: opened.mode as 'create' | 'edit', id: opened.id } : null;
   const formOnPage = model.layout.container === 'page' && editing !== null;
   // contracts and settlements print: 打印 in the drawer, their printed form kept beside it (renderers/print)
@@ -71,12 +84,17 @@ export function EntityScreen({ model, search = '' }: { model: EntityModel; searc
   );
 }
 
-/** A page load's first request of a document page: its list's first page, as the list will ask for it (app/prefetch.ts). */
-export const prefetch: Prefetch = ({ params, search, http }) => {
+/**
+ * A page load's first requests of a document page (app/prefetch.ts): its list's first page, as the
+ * list will ask for it, and the record its fragment opens (a form or detail reloaded).
+ */
+export const prefetch: Prefetch = ({ params, search, hash, http }) => {
   const model = entityForPath(params.path ?? '');
   if (!model) return;
   const request = firstListRequest(model, searchValuesFromUrl(model, search));
   if (!listsAsTree(model, request.filters)) void listQuery(http, model, request).queryFn();
+  const opened = openedFromHash(hash, () => true);
+  if (opened?.id) readRecord(http, model, opened.id).catch(() => undefined); // the form or detail asks for itself and shows the failure
 };
 
 export default function EntityPage({ params }: { params: Record<string, string> }) {
@@ -85,5 +103,5 @@ export default function EntityPage({ params }: { params: Record<string, string> 
   const model = entityForPath(params.path ?? '');
   if (!model) return <Result status="info" title={t('entity.notConfigured')} />;
   // a new address (a dashboard's link to other filters) opens the list afresh with its filters
-  return <EntityScreen key={`${model.key}?${search}`} model={model} search={search} />;
+  return <EntityScreen key={`${model.key}?${search}`} model={model} search={search} addressed />;
 }

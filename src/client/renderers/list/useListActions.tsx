@@ -27,6 +27,16 @@ export function saveFile(blob: Blob, filename: string) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+/**
+ * Whether the user's buttons grant a standard action on the entity: view always; records the server
+ * alone writes (x-entity.readOnly, logs) are only read and exported.
+ */
+export function grantedAction(model: EntityModel, permissions: Record<string, boolean>, action: StandardAction): boolean {
+  if (action === 'view') return true;
+  if (model.readOnly && action !== 'export') return false;
+  return permissions[`${model.menu?.code ?? model.key}_${action}`] === true;
+}
+
 export function useListActions(model: EntityModel, onRemoved: (ids: string[]) => void) {
   const t = useT();
   const http = useHttp();
@@ -36,11 +46,7 @@ export function useListActions(model: EntityModel, onRemoved: (ids: string[]) =>
   const lang = useAtomValue(langAtom);
   const extension = extensionFor(model.key);
   const [open, setOpen] = useState<{ action: EntityAction; rows: Row[] } | null>(null);
-  const code = model.menu?.code ?? model.key;
-
-  // records the server alone writes (x-entity.readOnly, logs) are only read and exported
-  const writable = (action: StandardAction) => !model.readOnly || action === 'export';
-  const granted = (action: StandardAction) => action === 'view' || (writable(action) && permissions[`${code}_${action}`] === true);
+  const granted = (action: StandardAction) => grantedAction(model, permissions, action);
   const disabled = (action: StandardAction) => extension.disabledActions?.includes(action) ?? false;
   const holds = (action: EntityAction) => !action.permission || permissions[action.permission] === true;
 
