@@ -22,6 +22,27 @@ import type { FormStore } from './store.ts';
 const HEADER_HEIGHT = 40;
 const VISIBLE_ROWS = 10;
 const VIEW = { width: 1200, height: ROW_HEIGHT * VISIBLE_ROWS };
+/** Rows mounted below the view, ready for scrolling. */
+const OVERSCAN = 8;
+
+/**
+ * The rows mounted beyond the view: none while the grid first renders, so a form opens with the rows
+ * one sees (each row is ten controls), then OVERSCAN once that render has painted.
+ */
+function useOverscan(): number {
+  const [overscan, setOverscan] = useState(0);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setOverscan(OVERSCAN));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return overscan;
+}
 
 /** Header and footer: opaque (rows scroll under them), tinted like antd's table header. */
 function useStripe(): CSSProperties {
@@ -218,11 +239,12 @@ export function DetailGrid({ store, detail, errorSchema: given, readOnly = false
   }
   const errors = movedSince === errorSchema ? undefined : errorSchema;
   const scrollRef = useRef<HTMLDivElement>(null);
+  const overscan = useOverscan();
   const virtualizer = useVirtualizer({
     count: keys.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
+    overscan,
     scrollMargin: HEADER_HEIGHT,
     initialRect: VIEW,
     // a grid not laid out (in a hidden tab, or a DOM without layout) still shows its first rows
