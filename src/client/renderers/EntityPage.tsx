@@ -5,7 +5,7 @@
 // the gallery and tests mount EntityScreen with a model directly.
 import { Drawer, Result } from 'antd';
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { lazyWithTimeout } from '../app/lazy.ts';
@@ -24,7 +24,8 @@ import { firstListRequest, listQuery, listsAsTree } from './list/useListQuery.ts
 import { grantedAction } from './list/useListActions.tsx';
 import { openedFromHash, writeHash, type Opened } from './opened.ts';
 import { readRecord } from './data.ts';
-import type { Prefetch } from '../app/prefetch.ts';
+import { earlyHttp, type Prefetch } from '../app/prefetch.ts';
+import { useHttp } from './http-context.tsx';
 
 // a contract's or settlement's printed form: its code loads when such a document is opened, not with every list
 const PrintDocument = lazy(lazyWithTimeout(() => import('./print/PrintDocument.tsx').then((m) => ({ default: m.PrintDocument }))));
@@ -43,12 +44,25 @@ export function EntityScreen({ model, search = '', addressed = false }: { model:
   const [opened, setOpened] = useState<Opened>(() =>
     addressed ? openedFromHash(window.location.hash, (action) => grantedAction(model, permissions, action)) : null,
   );
-  const show = (next: Opened) => {
-    setOpened(next);
-    if (addressed) writeHash(next);
-  };
-  const open = (mode: 'create' | 'edit' | 'view', row?: Row) => show({ mode, id: row?.id === undefined ? undefined : String(row.id) });
-  const close = () => show(null);
+  const show = useCallback(
+    (next: Opened) => {
+      setOpened(next);
+      if (addressed) writeHash(next);
+    },
+    [addressed],
+  );
+  const http = useHttp();
+  // stable, so that the list under a form does not render again as the form opens and closes
+  const open = useCallback(
+    (mode: 'create' | 'edit' | 'view', row?: Row) => {
+      const id = row?.id === undefined ? undefined : String(row.id);
+      // the record leaves with the click, while the form or the detail renders (it takes the answer)
+      if (id && mode !== 'create') readRecord(earlyHttp(http), model, id).catch(() => undefined);
+      show({ mode, id });
+    },
+    [http, model, show],
+  );
+  const close = useCallback(() => show(null), [show]);
   const editing = opened && opened.mode !== 'view' ? { mode: opened.mode as 'create' | 'edit', id: opened.id } : null;
   const formOnPage = model.layout.container === 'page' && editing !== null;
   // contracts and settlements print: 打印 in the drawer, their printed form kept beside it (renderers/print)

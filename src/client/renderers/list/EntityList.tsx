@@ -6,7 +6,7 @@
 import { useTable, type OnChangeFn, type RowSelectionState, type SortingState, type Updater } from '@tanstack/react-table';
 import { Alert, Button, Pagination, Spin, theme } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useMemo, useState, type CSSProperties } from 'react';
+import { memo, useCallback, useMemo, useState, type CSSProperties } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { nodesOf } from '../../../engine/tree/forest.ts';
 import { useT } from '../../i18n/useT.ts';
@@ -62,7 +62,8 @@ function useThemeVariables(): CSSProperties {
   } as CSSProperties;
 }
 
-export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
+// memo: a form or a detail opening over the list (EntityPage) leaves it as it is
+export const EntityList = memo(function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
   const t = useT();
   const lang = useAtomValue(langAtom);
   const [first] = useState(() => firstListRequest(model, initialSearch));
@@ -205,4 +206,4 @@ export function EntityList({ model, onOpen, initialSearch }: EntityListProps) {
       {actions.dialog}
     </div>
   );
-}
+});
