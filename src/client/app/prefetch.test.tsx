@@ -16,6 +16,7 @@ import { HandlePage, prefetch as prefetchProcessPages } from '../workflow/Proces
 import { createFakeFlow } from '../workflow/testing/fake-flow.ts';
 import { TodoList, prefetch as prefetchWorkLists } from '../workflow/WorkList.tsx';
 import { http } from '../api/client.ts';
+import { appStore, permissionAtom } from '../state/session.ts';
 import { EARLY_FOR_MS, earlyHttp, takeEarly } from './prefetch.ts';
 
 vi.mock('../workflow/BpmnCanvas.tsx', () => ({ default: () => <div data-testid="canvas-stub" /> }));
@@ -92,7 +93,7 @@ describe('each page’s prefetch asks for what the page asks for', () => {
     expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls)));
   });
 
-  it('a form reloaded from its address (#edit=…): the list under it, and the record with the labels its rows show', async () => {
+  it('a page form reloaded from its address (#edit=…): the record with the labels its rows show, not the list it stands in for', async () => {
     const demand = catalog().entities.materialTotalDemand;
     const path = demand.menu!.path;
     const records = (
@@ -100,13 +101,17 @@ describe('each page’s prefetch asks for what the page asks for', () => {
     ).records;
     const { id, title } = records[0];
     window.history.replaceState(null, '', `${path}#edit=${id}`);
+    // the buttons stored by the last sign-in, as a reload finds them
+    const permissions = { [`${demand.menu!.code}_edit`]: true };
+    appStore.set(permissionAtom, permissions);
     const early = createFakeHttp(catalog(), { rows: 3 });
     prefetchEntityPage({ params: { path }, search: '', hash: `#edit=${id}`, http: early });
     const page = createFakeHttp(catalog(), { rows: 3 });
-    renderWithApi(<EntityPage params={{ path }} />, { http: page, permissions: { [`${demand.menu!.code}_edit`]: true } });
+    renderWithApi(<EntityPage params={{ path }} />, { http: page, permissions });
     await waitFor(() => expect((document.querySelector('#root_title') as HTMLInputElement | null)?.value).toBe(title));
     expect(gets(early.calls).some((call) => call.startsWith(`${demand.api}/detail`))).toBe(true);
     await waitFor(() => expect(gets(page.calls)).toEqual(expect.arrayContaining(gets(early.calls))));
+    for (const calls of [early.calls, page.calls]) expect(gets(calls).filter((call) => call.startsWith(`${demand.api}/list`))).toEqual([]);
   });
 
   it('the statistics of a project: every figure the page and its panels show', async () => {

@@ -10,7 +10,7 @@ import { useSearch } from 'wouter';
 import type { EntityModel } from '../../engine/model/types.ts';
 import { lazyWithTimeout } from '../app/lazy.ts';
 import { useT } from '../i18n/useT.ts';
-import { langAtom, permissionAtom } from '../state/session.ts';
+import { appStore, langAtom, permissionAtom } from '../state/session.ts';
 import { CardBox } from '../shell/Tile.tsx';
 import { entityForPath } from './catalog.ts';
 import { EntityDetail } from './detail/index.ts';
@@ -32,6 +32,9 @@ const PrintDocument = lazy(lazyWithTimeout(() => import('./print/PrintDocument.t
 
 /** A detail drawer wide enough for the schema: documents with rows get most of the screen. */
 const drawerWidth = (model: EntityModel) => (model.details.length ? '80%' : Math.max(640, model.layout.width ?? 0));
+
+/** Whether what is open is a form shown as a page, in place of the list (x-layout container "page"). */
+const opensAsPage = (model: EntityModel, opened: Opened) => model.layout.container === 'page' && opened !== null && opened.mode !== 'view';
 
 /**
  * `addressed`: the screen is the page at the address, whose fragment it opens from and keeps up to
@@ -64,19 +67,24 @@ export function EntityScreen({ model, search = '', addressed = false }: { model:
   );
   const close = useCallback(() => show(null), [show]);
   const editing = opened && opened.mode !== 'view' ? { mode: opened.mode as 'create' | 'edit', id: opened.id } : null;
-  const formOnPage = model.layout.container === 'page' && editing !== null;
+  const formOnPage = opensAsPage(model, opened);
+  // a page form the address opened (a reload) has no list under it to keep: the list mounts once it closes
+  const [listMounted, setListMounted] = useState(!formOnPage);
+  if (!formOnPage && !listMounted) setListMounted(true);
   // contracts and settlements print: 打印 in the drawer, their printed form kept beside it (renderers/print)
   const printable = isPrintable(model);
 
   return (
     <>
       {/* the list stays mounted under a page form, so its filters and page survive the edit */}
-      <div hidden={formOnPage}>
-        <CardBox>
-          <EntityList model={model} onOpen={open} initialSearch={initialSearch} />
-        </CardBox>
-      </div>
-      {formOnPage && <FormPage model={model} mode={editing.mode} id={editing.id} onClose={close} />}
+      {listMounted && (
+        <div hidden={formOnPage}>
+          <CardBox>
+            <EntityList model={model} onOpen={open} initialSearch={initialSearch} />
+          </CardBox>
+        </div>
+      )}
+      {editing && formOnPage && <FormPage model={model} mode={editing.mode} id={editing.id} onClose={close} />}
       {editing && !formOnPage && <FormDialog model={model} mode={editing.mode} id={editing.id} onClose={close} />}
       <Drawer
         open={opened?.mode === 'view'}
@@ -99,16 +107,19 @@ export function EntityScreen({ model, search = '', addressed = false }: { model:
 }
 
 /**
- * A page load's first requests of a document page (app/prefetch.ts): its list's first page, as the
- * list will ask for it, and the record its fragment opens (a form or detail reloaded).
+ * A page load's first requests of a document page (app/prefetch.ts): the record its fragment opens
+ * (a form or detail reloaded), and its list's first page as the list will ask for it, unless a page
+ * form stands in its place.
  */
 export const prefetch: Prefetch = ({ params, search, hash, http }) => {
   const model = entityForPath(params.path ?? '');
   if (!model) return;
+  const permissions = appStore.get(permissionAtom);
+  const opened = openedFromHash(hash, (action) => grantedAction(model, permissions, action));
+  if (opened?.id) readRecord(http, model, opened.id).catch(() => undefined); // the form or detail asks for itself and shows the failure
+  if (opensAsPage(model, opened)) return; // its list mounts once the form closes
   const request = firstListRequest(model, searchValuesFromUrl(model, search));
   if (!listsAsTree(model, request.filters)) void listQuery(http, model, request).queryFn();
-  const opened = openedFromHash(hash, () => true);
-  if (opened?.id) readRecord(http, model, opened.id).catch(() => undefined); // the form or detail asks for itself and shows the failure
 };
 
 export default function EntityPage({ params }: { params: Record<string, string> }) {
