@@ -3,10 +3,10 @@
 // Per route, with a cold cache (browser cache emptied) and a warm one (the same page again):
 // requests made, bytes over the wire (as received: compressed where the server compressed; 0 for a
 // file served from the cache) and the decoded bytes, and the time from navigation to the content.
-// The login route is measured signed out, the approval page signed in as the project manager who
-// claimed the task, the others as the administrator. The set-up saves, through the API, a material
-// total demand plan with 500 detail rows (the form, loaded from its address #edit=<id> until the
-// rows are in it) and submits another one (the approval page of its task).
+// The login route is measured signed out, the approval page and the work list 待办事务 signed in as
+// the project manager who claimed the task, the others as the administrator. The set-up saves,
+// through the API, a material total demand plan with 500 detail rows (the form, loaded from its
+// address #edit=<id> until the rows are in it) and submits another one (the approval page of its task).
 // Writes tests/bench/client-results.md, and every request of each visit (the waterfall, and the weight
 // of each route by resource type) to tests/bench/client-waterfall.md; `npx tsx tests/bench/client-load.ts <base URL>` measures a
 // running server (started with ZS_TEST_CAPTCHA=expose) and prints the table (the waterfall goes to a file in the temporary directory).
@@ -96,6 +96,12 @@ const ROUTES: Route[] = [
     account: 'manager',
     path: ({ handlePath }) => handlePath,
     content: ['[data-testid="task-actions"] #workflow-comment', '[data-testid="detail-rows-details"] .ant-table-row'],
+  },
+  {
+    name: 'a work list (待办事务)',
+    account: 'manager',
+    path: () => '/work/todo',
+    content: ['[data-testid="work-list"][aria-busy="false"] .ant-table-row'],
   },
 ];
 
