@@ -1,5 +1,5 @@
 // The browser client: the session's state around the router. The signed-in pages add their own
-// providers (server data, react-intl, antd: app/ShellProviders.tsx), which the login page does not load.
+// providers (server data, antd: app/ShellProviders.tsx), which the login page does not load.
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';

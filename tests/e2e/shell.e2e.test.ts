@@ -32,13 +32,17 @@ import {
   waitForList,
 } from './harness.ts';
 
-/** Header background of each theme (src/client/app/themes.ts), as computed style reports it. */
+/**
+ * Header background of each theme (src/client/app/themes.ts), and an antd default button's, as
+ * computed style reports them: the button's comes from antd's stylesheet for the theme (a build's
+ * static one, app/theme-stylesheet.ts), which the dark theme changes.
+ */
 const THEMES = [
-  { name: 'default', label: '默认主题', header: 'rgb(255, 255, 255)' },
-  { name: 'smart', label: '智能主题', header: 'rgb(15, 61, 86)' },
-  { name: 'black-gold', label: '黑金主题', header: 'rgb(20, 20, 20)' },
-  { name: 'blue-white', label: '蓝白主题', header: 'rgb(31, 95, 191)' },
-  { name: 'white', label: '白色主题', header: 'rgb(255, 255, 255)' },
+  { name: 'default', label: '默认主题', header: 'rgb(255, 255, 255)', button: 'rgb(255, 255, 255)' },
+  { name: 'smart', label: '智能主题', header: 'rgb(15, 61, 86)', button: 'rgb(255, 255, 255)' },
+  { name: 'black-gold', label: '黑金主题', header: 'rgb(20, 20, 20)', button: 'rgb(20, 20, 20)' },
+  { name: 'blue-white', label: '蓝白主题', header: 'rgb(31, 95, 191)', button: 'rgb(255, 255, 255)' },
+  { name: 'white', label: '白色主题', header: 'rgb(255, 255, 255)', button: 'rgb(255, 255, 255)' },
 ] as const;
 
 async function pickTheme(label: string, header: string) {
@@ -261,10 +265,12 @@ describe('shell in the browser', () => {
       await login();
       await openFromSidebar('项目');
       await see(page.locator('.zs-content [data-testid="entity-list"]:visible tr.zs-grid-row').first()).toBeVisible();
+      const exportButton = page.locator('.zs-content [data-testid="entity-list"]:visible').getByRole('button', { name: /导\s*出/ });
       for (const theme of THEMES) {
         await pickTheme(theme.label, theme.header);
         await page.mouse.move(700, 600);
         await animationsDone(); // antd's colour transitions (and the hover the mouse left)
+        await poll(() => exportButton.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(theme.button);
         await shot(`theme-${theme.name}.png`);
       }
     },

@@ -26,6 +26,7 @@ import { directHttp } from '../api/client.ts';
 import { SCHEMAS_URL } from '../renderers/schemas-url.ts';
 import { fetchSchemaSet, loadMenus, loadPermissions, menusAnsweredAtom, requestSessionOnce, requestSchemaSet } from './bootstrap.ts';
 import { earlyHttp, type Prefetch } from './prefetch.ts';
+import { antdStylesheet, staticAntdStyles } from './antd-stylesheet.ts';
 import { lazyWithTimeout } from './lazy.ts';
 import { website } from './website.ts';
 import '../admin/register.ts';
@@ -208,6 +209,7 @@ export function startPageLoad(path: string, search: string, hash = ''): Promise<
   Promise.all([loadMenus(), loadPermissions()]).catch(() => undefined); // a failure keeps what is stored; the client shows it
   const page = resolved.route?.page ?? EntityPage;
   const code = preloadShell(page);
+  if (staticAntdStyles) void antdStylesheet(); // beside the shell's code, which waits for it
   if (page.prefetch) {
     const params = resolved.menu ? { menuCode: resolved.menu.code, path: resolved.menu.path } : resolved.params;
     Promise.all([page.prefetch(), catalogLoaded])
