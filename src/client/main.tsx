@@ -3,7 +3,7 @@
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppRouter, startPageLoad } from './app/Router.tsx';
+import { AppRouter, beforeFirstRender } from './app/Router.tsx';
 import { appStore, langAtom, logError } from './state/session.ts';
 import './styles.css';
 
@@ -42,17 +42,18 @@ function DocumentLanguage({ children }: { children: ReactNode }) {
 }
 
 // a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
-// and its first data), side by side, before the first render
-void startPageLoad(window.location.pathname, window.location.search, window.location.hash);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <JotaiProvider store={appStore}>
-      <DocumentLanguage>
-        <ErrorBoundary>
-          <AppRouter />
-        </ErrorBoundary>
-      </DocumentLanguage>
-    </JotaiProvider>
-  </StrictMode>,
+// and its first data), side by side, and renders once its shell is in (app/Router.tsx). Not a
+// top-level await: the chunks it loads import from this module, which must have finished first.
+void beforeFirstRender(window.location.pathname, window.location.search, window.location.hash).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <JotaiProvider store={appStore}>
+        <DocumentLanguage>
+          <ErrorBoundary>
+            <AppRouter />
+          </ErrorBoundary>
+        </DocumentLanguage>
+      </JotaiProvider>
+    </StrictMode>,
+  ),
 );

@@ -3,7 +3,7 @@
 // list of the document type the menu names). A page the user is not granted goes to /403, a path
 // that is no page at all to /404 (pages/NoPage.tsx).
 import { useAtomValue, useSetAtom } from 'jotai';
-import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
+import { Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { menuName, translate } from '../i18n/useT.ts';
 import {
@@ -27,7 +27,7 @@ import { SCHEMAS_URL } from '../renderers/schemas-url.ts';
 import { fetchSchemaSet, loadMenus, loadPermissions, menusAnsweredAtom, requestSessionOnce, requestSchemaSet } from './bootstrap.ts';
 import { earlyHttp, type Prefetch } from './prefetch.ts';
 import { antdStylesheet, staticAntdStyles } from './antd-stylesheet.ts';
-import { lazyWithTimeout } from './lazy.ts';
+import { lazyPreloaded } from './lazy.ts';
 import { website } from './website.ts';
 import '../admin/register.ts';
 import '../workflow/register.ts';
@@ -50,8 +50,10 @@ interface StaticRoute {
 /** A page's chunk: its component, and the requests a page load makes for it before it renders (app/prefetch.ts). */
 type PageModule = { default: ComponentType<any>; prefetch?: Prefetch };
 
-const page = (loader: () => Promise<PageModule>): Page =>
-  Object.assign(lazy(lazyWithTimeout(loader)), { preload: loader, prefetch: () => loader().then((m) => m.prefetch) });
+const page = (loader: () => Promise<PageModule>): Page => {
+  const component = lazyPreloaded(loader);
+  return Object.assign(component, { prefetch: () => component.preload().then((m) => (m as PageModule).prefetch) });
+};
 
 // the login page is part of the first bundle: most visitors start there, and a lazy chunk would
 // add a round trip before the form shows
@@ -61,13 +63,10 @@ const ChangePassword = page(() => import('../pages/ChangePassword.tsx'));
 const ErrorPage403 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={403} /> })));
 const ErrorPage404 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={404} /> })));
 const ErrorPage500 = page(() => import('../pages/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage status={500} /> })));
-const loadLayout = () => import('../shell/Layout.tsx');
-const loadShellProviders = () => import('./ShellProviders.tsx');
-const loadCatalogGate = () => import('./CatalogGate.tsx');
-const Layout = lazy(lazyWithTimeout(loadLayout));
-const ShellProviders = lazy(lazyWithTimeout(loadShellProviders));
-const CatalogGate = lazy(lazyWithTimeout(loadCatalogGate));
-const NoPage = lazy(lazyWithTimeout(() => import('../pages/NoPage.tsx')));
+const Layout = lazyPreloaded(() => import('../shell/Layout.tsx'));
+const ShellProviders = lazyPreloaded(() => import('./ShellProviders.tsx'));
+const CatalogGate = lazyPreloaded(() => import('./CatalogGate.tsx'));
+const NoPage = lazyPreloaded(() => import('../pages/NoPage.tsx'));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
 const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
@@ -177,7 +176,7 @@ let catalogLoaded: Promise<void> | undefined;
 function preloadShell(page: Page): Promise<unknown>[] {
   const code: Promise<unknown>[] = [page.preload?.() ?? Promise.resolve()];
   if (catalogLoaded === undefined) {
-    code.push(loadShellProviders(), loadCatalogGate(), loadLayout());
+    code.push(ShellProviders.preload(), CatalogGate.preload(), Layout.preload());
     const catalogCode = import('../renderers/catalog.ts');
     code.push(catalogCode);
     catalogLoaded = catalogCode.then(({ catalogReady, loadCatalog }) => (catalogReady() ? undefined : loadCatalog(fetchSchemaSet)));
@@ -217,6 +216,26 @@ export function startPageLoad(path: string, search: string, hash = ''): Promise<
       .catch(() => undefined); // the page asks for itself, and shows what went wrong
   }
   return Promise.allSettled(code).then(() => undefined);
+}
+
+/** How long the entry waits for the shell before rendering anyway (its lazy parts then suspend). */
+const FIRST_RENDER_WAIT_MS = 3000;
+
+/**
+ * What the entry waits for before its first render, at most FIRST_RENDER_WAIT_MS: the page load's
+ * code, the compiled catalog and antd's stylesheet. Each of them missing at the first render would
+ * show a Suspense fallback, and React reveals what replaces a fallback no sooner than 300 ms after
+ * it appeared; the fallback is an empty box anyway.
+ */
+export function beforeFirstRender(path: string, search: string, hash: string): Promise<void> {
+  const code = startPageLoad(path, search, hash);
+  const waits: Promise<unknown>[] = [code];
+  // set when the page load started the shell (a signed-in page in the layout)
+  if (catalogLoaded !== undefined) waits.push(catalogLoaded, ...(staticAntdStyles ? [antdStylesheet()] : []));
+  return Promise.race([
+    Promise.allSettled(waits).then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS)),
+  ]);
 }
 
 function Loading() {

@@ -9,7 +9,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { useAtomValue } from 'jotai';
 import { use, type ReactNode } from 'react';
 import { langAtom, themeAtom } from '../state/session.ts';
-import { antdStylesheet, staticAntdStyles } from './antd-stylesheet.ts';
+import { antdStylesheet, antdStylesheetLoaded, staticAntdStyles } from './antd-stylesheet.ts';
 import { antdThemeFor } from './themes.ts';
 
 // one cache for the whole visit, shared by every mount of these providers (the shell's, the login page's dialog)
@@ -18,7 +18,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 export default function ShellProviders({ children }: { children: ReactNode }) {
   const lang = useAtomValue(langAtom);
   const theme = useAtomValue(themeAtom);
-  if (staticAntdStyles) use(antdStylesheet());
+  if (staticAntdStyles && !antdStylesheetLoaded()) use(antdStylesheet());
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={lang === 'zh' ? zhCN : enUS} theme={{ ...antdThemeFor(theme), zeroRuntime: staticAntdStyles }}>

@@ -11,6 +11,10 @@ import href from 'antd/dist/antd.css?url';
 export const staticAntdStyles = import.meta.env.PROD;
 
 let loading: Promise<void> | undefined;
+let loaded = false;
+
+/** Whether it has loaded (or failed to): the pages need not wait for it. */
+export const antdStylesheetLoaded = () => loaded;
 
 /** The stylesheet, loading or loaded (one promise, for React's `use`); asked for early by a page load. */
 export function antdStylesheet(): Promise<void> {
@@ -19,7 +23,10 @@ export function antdStylesheet(): Promise<void> {
     link.rel = 'stylesheet';
     link.href = href;
     // one that fails to load leaves the pages unstyled rather than never shown
-    link.onload = link.onerror = () => resolve();
+    link.onload = link.onerror = () => {
+      loaded = true;
+      resolve();
+    };
     document.head.prepend(link);
   });
   return loading;

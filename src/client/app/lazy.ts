@@ -1,6 +1,6 @@
 // Lazy pages: a chunk that has not arrived after 120 s fails with a chunk load error, which the
 // local error log records. Lazy dialogs: the shell's rarely opened dialogs load on first opening.
-import { createElement, lazy, Suspense, useState, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, useRef, useState, type ComponentType } from 'react';
 import { logError } from '../state/session.ts';
 import { website } from './website.ts';
 
@@ -55,4 +55,36 @@ export function lazyWhenOpen<P extends object>(
     if (!opened && isOpen(props)) setOpened(true);
     return opened || isOpen(props) ? createElement(Suspense, { fallback: null }, createElement(Dialog as ComponentType<P>, props)) : null;
   };
+}
+
+/**
+ * A lazy component that renders at once when its module is already in (loaded by `preload`, as a
+ * page load does for the shell and the page, or by an earlier render). React.lazy suspends at least
+ * once even then, and a suspension shows the fallback of the Suspense boundary around it, whose
+ * content React 19 then reveals no sooner than 300 ms after that fallback appeared: on a reload that
+ * was half a second of waiting for the shell's nested lazy parts. An instance keeps the way it
+ * mounted (switching would remount what is under it).
+ */
+export function lazyPreloaded<P extends object>(loader: () => Promise<{ default: ComponentType<P> }>) {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const preload = () => {
+    loading ??= loader().then(
+      (module) => {
+        loaded = module.default;
+        return module;
+      },
+      (err: unknown) => {
+        loading = undefined; // asked for again by the next render
+        throw err;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(lazyWithTimeout(preload));
+  function Preloaded(props: P) {
+    const ready = useRef(loaded);
+    return ready.current ? createElement(ready.current, props) : createElement(Lazy as ComponentType<P>, props);
+  }
+  return Object.assign(Preloaded, { preload });
 }
