@@ -6,6 +6,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
 import { useAtomValue } from 'jotai';
 import { use, type ReactNode } from 'react';
 import { langAtom, themeAtom } from '../state/session.ts';
@@ -18,6 +20,8 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 export default function ShellProviders({ children }: { children: ReactNode }) {
   const lang = useAtomValue(langAtom);
   const theme = useAtomValue(themeAtom);
+  // antd's date pickers take their month and weekday names from dayjs's global locale
+  dayjs.locale(lang === 'zh' ? 'zh-cn' : 'en');
   if (staticAntdStyles && !antdStylesheetLoaded()) use(antdStylesheet());
   return (
     <QueryClientProvider client={queryClient}>
