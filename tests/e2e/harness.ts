@@ -282,6 +282,9 @@ export const toast = (text: string) => page.locator('.ant-message-notice').filte
 
 /** Opens /login and returns the answer to the captcha the page shows. */
 export async function openLogin(): Promise<string> {
+  // the page before (a redirect to /login of its own) may still be fetching a captcha: its answer
+  // would be taken for this page's, and its body is gone once this navigation starts
+  await page.goto('about:blank');
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === CAPTCHA_PATH && r.status() === 200);
   await page.goto(`${base}/login`);
   return captchaOf(await answer);
