@@ -52,7 +52,7 @@ type PageModule = { default: ComponentType<any>; prefetch?: Prefetch };
 
 const page = (loader: () => Promise<PageModule>): Page => {
   const component = lazyPreloaded(loader);
-  return Object.assign(component, { prefetch: () => component.preload().then((m) => (m as PageModule).prefetch) });
+  return Object.assign(component, { prefetch: () => component.preload().then((m) => m.prefetch) });
 };
 
 // the login page is part of the first bundle: most visitors start there, and a lazy chunk would

@@ -1,6 +1,6 @@
 // Lazy pages: a chunk that has not arrived after 120 s fails with a chunk load error, which the
 // local error log records. Lazy dialogs: the shell's rarely opened dialogs load on first opening.
-import { createElement, lazy, Suspense, useRef, useState, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, useRef, useState, type ComponentProps, type ComponentType } from 'react';
 import { logError } from '../state/session.ts';
 import { website } from './website.ts';
 
@@ -65,9 +65,10 @@ export function lazyWhenOpen<P extends object>(
  * was half a second of waiting for the shell's nested lazy parts. An instance keeps the way it
  * mounted (switching would remount what is under it).
  */
-export function lazyPreloaded<P extends object>(loader: () => Promise<{ default: ComponentType<P> }>) {
+export function lazyPreloaded<M extends { default: ComponentType<any> }>(loader: () => Promise<M>) {
+  type P = ComponentProps<M['default']>;
   let loaded: ComponentType<P> | undefined;
-  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  let loading: Promise<M> | undefined;
   const preload = () => {
     loading ??= loader().then(
       (module) => {

@@ -82,6 +82,7 @@ export default function Login() {
       .catch(() => undefined);
   }, [refreshCaptcha, setValue]);
 
+  // the fields shown, by their labels (the tenant's and the captcha's only when asked for)
   const labels: Partial<Record<keyof LoginValues, string>> = {
     ...(website.tenantMode && !tenantKnown && { tenantId: t('login.tenant') }),
     username: t('login.username'),
@@ -124,14 +125,14 @@ export default function Login() {
     }
   };
 
-  const field = (name: keyof LoginValues, label: string, type = 'text', extra: Record<string, string | number> = {}) => (
+  const field = (name: keyof LoginValues, type = 'text', extra: Record<string, string | number> = {}) => (
     <input
       name={name}
       value={values[name]}
       onChange={(e) => setValue(name, e.target.value)}
       type={type}
-      placeholder={label}
-      aria-label={label}
+      placeholder={labels[name]}
+      aria-label={labels[name]}
       {...extra}
     />
   );
@@ -153,22 +154,22 @@ export default function Login() {
         <form onSubmit={submit} noValidate>
           {website.tenantMode && !tenantKnown && (
             <div className="zs-field">
-              {field('tenantId', t('login.tenant'))}
+              {field('tenantId')}
               {error('tenantId')}
             </div>
           )}
           <div className="zs-field">
-            {field('username', t('login.username'), 'text', { autoComplete: 'username' })}
+            {field('username', 'text', { autoComplete: 'username' })}
             {error('username')}
           </div>
           <div className="zs-field">
-            {field('password', t('login.password'), 'password', { autoComplete: 'current-password' })}
+            {field('password', 'password', { autoComplete: 'current-password' })}
             {error('password')}
           </div>
           {captchaShown && (
             <div className="zs-field">
               <div className="zs-captcha-row">
-                {field('code', t('login.captcha'), 'text', { maxLength: 5, autoComplete: 'off' })}
+                {field('code', 'text', { maxLength: 5, autoComplete: 'off' })}
                 {captcha && (
                   <img
                     src={captcha.image}
