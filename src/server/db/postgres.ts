@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryOptions, Queryable, Row } from './db.ts';
+import { commit } from './commit.ts';
 import { isConnectionLost } from './faults.ts';
 
 const statementNames = new Map<string, string>();
@@ -76,7 +77,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       try {
         await client.query('BEGIN');
         const result = await fn(tx);
-        await client.query('COMMIT');
+        await commit(client);
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
