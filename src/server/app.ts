@@ -185,6 +185,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let tenantDatabases: TenantDatabases | undefined;
   let releaseStartup: (() => Promise<void>) | undefined;
   let restoreCommits: (() => Promise<void>) | undefined;
+  let forgetPlans: (() => Promise<void>) | undefined;
   try {
     // validators are generated on first use: `schemas:check` and the tests compile every one
     const digest = checkDigest(source);
@@ -199,6 +200,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const sync = await syncSchema(db, catalog, join(PROJECT_ROOT, 'migrations'));
     if (!checked) await rememberChecked(db, digest);
     clock.mark('sync');
+    forgetPlans = await db.keepPlans?.();
     const tokens = createTokenService(await loadSigningKey(db, config.jwtSecret), { db });
     const sm2 = await loadSm2KeyPair(db, config.sm2PrivateKey);
     // the grants follow the schema set served now (code generation's install replaces ctx.catalog)
@@ -296,6 +298,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await storeFormerTexts(db, catalog);
     await narrowWidenedPicks(db, catalog, (tx, userIds) => identity.revokeUsers(tx, userIds));
     await syncDerivedScopes(db, catalog, config.timeZone, SEED_ADMIN);
+    await forgetPlans?.();
+    forgetPlans = undefined;
     await restoreCommits?.();
     restoreCommits = undefined;
     await releaseStartup?.();
@@ -445,6 +449,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
     };
   } catch (err) {
+    await forgetPlans?.().catch(() => undefined);
     await restoreCommits?.().catch(() => undefined);
     await releaseStartup?.();
     await hub?.close().catch(() => undefined);

@@ -5,9 +5,9 @@ export type Row = Record<string, any>;
 
 export interface QueryOptions {
   /**
-   * Keep the statement's plan on the connection (a named prepared statement on PostgreSQL), for
-   * hot statements whose planning costs more than their run. Only for texts from a fixed set of
-   * shapes: each connection keeps every one it has seen. The embedded database ignores it.
+   * Keep the statement's plan on the connection (a named prepared statement), for hot statements
+   * whose planning costs more than their run. Only for texts from a fixed set of shapes: each
+   * connection keeps every one it has seen.
    */
   prepare?: boolean;
 }
@@ -37,6 +37,12 @@ export interface Db extends Queryable {
    * between loses the last commits, never consistency. PostgreSQL only (PGlite does not wait on them).
    */
   relaxCommits?(): Promise<() => Promise<void>>;
+  /**
+   * Every statement keeps its plan on its connection until the returned restore is called, which
+   * drops them all. For the start-up's thousands of statements of a bounded set of texts (the
+   * first start's seed), before the server listens. See db/plans.ts.
+   */
+  keepPlans?(): Promise<() => Promise<void>>;
 }
 
 /** PostgreSQL's error code, from either driver. */

@@ -1,19 +1,9 @@
 // A PostgreSQL server through node-postgres' pool.
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryOptions, Queryable, Row } from './db.ts';
 import { commit } from './commit.ts';
 import { isConnectionLost } from './faults.ts';
-
-const statementNames = new Map<string, string>();
-
-/** The query as node-postgres takes it: named (prepared once per connection) when asked to. */
-function config(sql: string, params: readonly unknown[], options?: QueryOptions): pg.QueryConfig {
-  if (!options?.prepare) return { text: sql, values: params as unknown[] };
-  let name = statementNames.get(sql);
-  if (!name) statementNames.set(sql, (name = `zs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
-  return { name, text: sql, values: params as unknown[] };
-}
+import { StatementPlans } from './plans.ts';
 
 export interface PostgresOptions {
   /** Connections in the pool (default 10). */
@@ -64,6 +54,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     return Promise.all(idle.map((c) => c.query(`SET synchronous_commit = ${value}`)));
   };
   await pool.query('select 1');
+  const plans = new StatementPlans();
+  const config = (sql: string, params: readonly unknown[], options?: QueryOptions) => plans.config(sql, params, options);
   const query = async <T extends Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) =>
     (await pool.query(config(sql, params, options))).rows as T[];
   return {
@@ -99,6 +91,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         // a synchronous commit flushes the log up to it: every relaxed commit before it is on disk
         await pool.query('SELECT txid_current()');
       };
+    },
+    async keepPlans() {
+      plans.keepAll();
+      // at the end of start-up every connection is idle (see setOnAll for one that is held)
+      return () => plans.endKeepAll([...connections].filter((c) => !checkedOut.has(c)));
     },
     async lockStartup() {
       // a session lock on a connection of its own, outside the pool (whose connections the start-up
