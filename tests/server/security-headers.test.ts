@@ -2,7 +2,7 @@
 // answers, its refusals and its errors. And no API route but sign-in's answers without a token:
 // logs, reports and diagrams included (the platform's /log/** was open to anyone).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../src/server/http/security-headers.ts';
+import { CONTENT_SECURITY_POLICY, RESOURCE_POLICY } from '../../src/server/http/security-headers.ts';
 import { AUTH_PUBLIC_PATHS } from '../../src/server/modules/auth/routes.ts';
 import { ORGANIZATION_PUBLIC_PATHS } from '../../src/server/modules/system/organization.ts';
 import { USER_PUBLIC_PATHS } from '../../src/server/modules/system/user.ts';
@@ -32,8 +32,10 @@ describe.each(databaseKinds())('security headers on %s', (kind) => {
       badRequest: await get('/api/construct/project/detail?id=abc', { 'blade-auth': `bearer ${token}` }),
       unknownRoute: await get('/api/nothing-here'),
     };
+    // the app's pages take the page's policy; JSON (answers, refusals, errors) one that allows nothing
+    const pages = new Set(['page', 'clientRoute']);
     for (const [what, res] of Object.entries(answers)) {
-      expect(res.headers['content-security-policy'], what).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers['content-security-policy'], what).toBe(pages.has(what) ? CONTENT_SECURITY_POLICY : RESOURCE_POLICY);
       expect(res.headers['x-content-type-options'], what).toBe('nosniff');
       expect(res.headers['referrer-policy'], what).toBe('strict-origin-when-cross-origin');
       expect(res.headers['x-frame-options'], what).toBe('SAMEORIGIN');
@@ -41,6 +43,18 @@ describe.each(databaseKinds())('security headers on %s', (kind) => {
     expect(answers.list.statusCode).toBe(200);
     expect(answers.unauthorised.statusCode).toBe(401);
     expect(answers.badRequest.statusCode).toBe(400);
+  });
+
+  it('let scripts, stylesheets and JSON opened on their own load and run nothing', async () => {
+    expect(RESOURCE_POLICY).toBe("default-src 'none'; frame-ancestors 'self'");
+    const page = await get('/');
+    const assets = [...page.body.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const asset of assets) {
+      const res = await get(asset);
+      expect(res.statusCode, asset).toBe(200);
+      expect(res.headers['content-security-policy'], asset).toBe(RESOURCE_POLICY);
+    }
   });
 
   it('let no other site frame the app and allow no inline or foreign script', () => {
