@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { compile } from '../engine/model/compile.ts';
+import { compile, type CompileResult } from '../engine/model/compile.ts';
+import type { SchemaSource } from '../engine/model/source.ts';
 import type { EntityCatalog } from '../engine/model/types.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
 import { limitsOf, type Config, type DemoLevel } from './config.ts';
@@ -14,7 +15,7 @@ import type { Db } from './db/db.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
-import { copyTemplate } from './db/pglite-template.ts';
+import { copyTemplate, needsTemplate } from './db/pglite-template.ts';
 import { openPostgres } from './db/postgres.ts';
 import { syncSchema, type SyncReport } from './db/sync.ts';
 import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
@@ -157,20 +158,44 @@ function demoOption(demo: AppOptions['demo']): DemoLevel | undefined {
   return typeof demo === 'boolean' ? (demo ? 'full' : 'off') : demo;
 }
 
-export async function openDatabase(config: Config): Promise<Db> {
+/**
+ * Opens the configured database; `fresh` says it is a new embedded one, whose files are being
+ * copied from the template meanwhile (a first start).
+ */
+export function openDatabase(config: Config): { db: Promise<Db>; fresh: boolean } {
   if (config.databaseUrl)
-    return openPostgres(config.databaseUrl, { max: config.poolSize, statementTimeoutMs: limitsOf(config).statementTimeoutMs });
+    return {
+      db: openPostgres(config.databaseUrl, { max: config.poolSize, statementTimeoutMs: limitsOf(config).statementTimeoutMs }),
+      fresh: false,
+    };
   mkdirSync(config.dataDir, { recursive: true });
   // before PGlite touches a file: a second process on the directory would damage the database
   const release = lockDataDir(config.dataDir);
-  try {
-    const pgDir = join(config.dataDir, 'pg');
-    copyTemplate(pgDir);
+  const pgDir = join(config.dataDir, 'pg');
+  const fresh = needsTemplate(pgDir);
+  const open = async () => {
+    if (fresh) await copyTemplate(pgDir);
     const db = await openPglite(pgDir);
     return { ...db, close: () => db.close().finally(release) };
-  } catch (err) {
-    release();
-    throw err;
+  };
+  return {
+    db: open().catch((err) => {
+      release();
+      throw err;
+    }),
+    fresh,
+  };
+}
+
+/** The schema set compiled, or why it could not be: thrown where the start can close what it opened. */
+type Compiled = { result: CompileResult } | { error: unknown };
+
+function tryCompile(source: SchemaSource, checks: 'all' | 'skip'): Compiled {
+  try {
+    // validators are generated on first use: `schemas:check` and the tests compile every one
+    return { result: compile(source, { validators: 'lazy', checks }) };
+  } catch (error) {
+    return { error };
   }
 }
 
@@ -179,7 +204,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // the schema set: entities.manifest.json and schemas/ (its reference data, workflows and seed)
   const schemaRoot = config.schemaDir ?? PROJECT_ROOT;
   const source = readSchemaSource(schemaRoot);
-  const db = options.db ?? (await openDatabase(config));
+  const opened = options.db ? { db: Promise.resolve(options.db), fresh: false } : openDatabase(config);
+  // a new database has passed no schema checks: the set is compiled with all of them while a
+  // worker thread copies the database's files (the two took a second, one after the other)
+  const early = opened.fresh ? tryCompile(source, 'all') : undefined;
+  if (early) clock.mark('schemas');
+  const db = await opened.db;
   clock.mark('open');
   let hub: SubscriptionHub | undefined;
   let tenantDatabases: TenantDatabases | undefined;
@@ -187,11 +217,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let restoreCommits: (() => Promise<void>) | undefined;
   let forgetPlans: (() => Promise<void>) | undefined;
   try {
-    // validators are generated on first use: `schemas:check` and the tests compile every one
     const digest = checkDigest(source);
-    const checked = await checkedBefore(db, digest);
-    const { catalog, ajv } = compile(source, { validators: 'lazy', checks: checked ? 'skip' : 'all' });
-    clock.mark('schemas');
+    const checked = !early && (await checkedBefore(db, digest));
+    const compiled = early ?? tryCompile(source, checked ? 'skip' : 'all');
+    if ('error' in compiled) throw compiled.error;
+    const { catalog, ajv } = compiled.result;
+    if (!early) clock.mark('schemas');
     if (checked) clock.notes.push(SKIPPED_CHECKS_NOTE);
     // schema sync, the signing key and the first start's seed: once, however many processes start
     releaseStartup = await db.lockStartup?.();
