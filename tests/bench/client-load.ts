@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { md5 } from 'js-md5';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { signInAs } from './sign-in.ts';
+import { waitForQuiet } from './procs.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -312,24 +313,11 @@ async function run(base: string, ids: Ids): Promise<LoadRun[]> {
   return [...admin, ...manager];
 }
 
-/** The load average this benchmark waits for before it measures: the targets are for a quiet machine. */
-const QUIET_LOAD = 1;
-const QUIET_WAIT_MS = 120_000;
-
-/**
- * Waits, at most QUIET_WAIT_MS, until the one-minute load average is under QUIET_LOAD: the first
- * start's seed and the set-up a moment before leave it near 2 on two cores, and the times with it.
- */
-async function quiet(): Promise<void> {
-  const until = Date.now() + QUIET_WAIT_MS;
-  while (os.loadavg()[0] >= QUIET_LOAD && Date.now() < until) await new Promise((r) => setTimeout(r, 2000));
-}
-
 /** `measuring`: told when the set-up is done and the machine quiet, just before the first visit. */
 export async function measureClientLoad(base: string, runs = RUNS, measuring?: () => void): Promise<LoadRun[][] | string> {
   if (!existsSync(CHROMIUM)) return 'Chromium is not installed (/usr/bin/chromium): browser load not measured';
   const ids = await prepare(base);
-  await quiet();
+  await waitForQuiet();
   measuring?.();
   const all: LoadRun[][] = [];
   for (let i = 0; i < runs; i++) all.push(await run(base, ids));
