@@ -55,6 +55,11 @@ describe('cost dashboards in the browser', () => {
       expect(squash(await total.innerText())).toContain('50,000.00 -50,000.00 110.09%');
       await see(total.locator('.ant-typography-danger', { hasText: '110.09%' })).toBeVisible();
       await see(page.getByTestId('statistics-chart').locator('svg')).toBeVisible();
+      // the monthly trend draws its cumulative line: line charts come in ECharts' second chunk
+      // (charts-more.ts), which a chart without one never loads; an unregistered series draws nothing
+      const trend = page.getByTestId('trend-chart');
+      await trend.scrollIntoViewIfNeeded();
+      await poll(() => trend.locator('svg path').count()).toBeGreaterThan(3);
       await shot('statistics-project.png');
 
       const download = page.waitForEvent('download');

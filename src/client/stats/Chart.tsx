@@ -19,11 +19,29 @@ export const preloadCharts = () =>
     () => undefined,
   );
 
+/** Series types echarts.ts leaves to charts-more.ts. */
+const MORE_SERIES = new Set(['line', 'funnel']);
+
+/**
+ * Sets the option once the chart types its series need are registered (at once for bar charts),
+ * unless a newer option has come meanwhile.
+ */
+function draw(chart: ChartInstance, option: ChartOption, isLatest: (option: ChartOption) => boolean) {
+  const series = [option.series ?? []].flat() as { type?: string }[];
+  if (!series.some((s) => MORE_SERIES.has(s.type ?? ''))) return chart.setOption(option, { notMerge: true });
+  import('./charts-more.ts')
+    .then(() => {
+      if (!chart.isDisposed() && isLatest(option)) chart.setOption(option, { notMerge: true });
+    })
+    .catch((err: unknown) => console.warn('chart not drawn', err));
+}
+
 export function Chart({ option, height = 280, testId, onCategoryClick }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<ChartInstance | null>(null);
   const latest = useRef({ option, onCategoryClick });
   latest.current = { option, onCategoryClick };
+  const isLatest = (drawn: ChartOption) => drawn === latest.current.option;
 
   useEffect(() => {
     let disposed = false;
@@ -33,7 +51,7 @@ export function Chart({ option, height = 280, testId, onCategoryClick }: ChartPr
         if (disposed || !box.current) return;
         const instance = createChart(box.current);
         chart.current = instance;
-        instance.setOption(latest.current.option);
+        draw(instance, latest.current.option, isLatest);
         instance.on('click', (event) => {
           if (typeof event.dataIndex === 'number') latest.current.onCategoryClick?.(event.dataIndex);
         });
@@ -52,7 +70,7 @@ export function Chart({ option, height = 280, testId, onCategoryClick }: ChartPr
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
+    if (chart.current) draw(chart.current, option, isLatest);
   }, [option]);
 
   return <div ref={box} data-testid={testId} className="zs-chart" style={{ width: '100%', height }} />;
