@@ -1,7 +1,7 @@
 // Security headers on every answer of the app: the client's pages, its static files, the API and
 // the error answers. Each CSP directive is as narrow as the client allows; docs/security.md
 // says why each one reads as it does. JSON, scripts and stylesheets are never the app's page, so
-// they carry a policy that allows nothing: a fifth of the header's bytes on each of them.
+// they carry a policy that allows nothing, a fifth as long, and no X-Frame-Options.
 import type { FastifyInstance } from 'fastify';
 
 /** The Content-Security-Policy of the built client, one directive per entry. */
@@ -38,21 +38,19 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   // other sites see the origin only, never a path with a record id or a token in it
   'referrer-policy': 'strict-origin-when-cross-origin',
-  // for browsers that predate frame-ancestors
-  'x-frame-options': 'SAMEORIGIN',
 };
 
-/** The Content-Security-Policy of an answer of this Content-Type. */
-export function policyFor(contentType: string): string {
-  return RESOURCE_TYPES.test(contentType) ? RESOURCE_POLICY : CONTENT_SECURITY_POLICY;
-}
+/** For browsers that predate frame-ancestors: on what takes the page's policy (JSON, scripts and styles are never framed as a page). */
+const FRAME_OPTIONS = 'SAMEORIGIN';
 
 /** Adds the headers to every answer; a route that set one of them itself keeps its own. */
 export function registerSecurityHeaders(app: FastifyInstance) {
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (!reply.hasHeader('content-security-policy'))
-      reply.header('content-security-policy', policyFor(String(reply.getHeader('content-type') ?? '')));
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
+    const resource = RESOURCE_TYPES.test(String(reply.getHeader('content-type') ?? ''));
+    const headers = resource
+      ? { 'content-security-policy': RESOURCE_POLICY, ...SECURITY_HEADERS }
+      : { 'content-security-policy': CONTENT_SECURITY_POLICY, ...SECURITY_HEADERS, 'x-frame-options': FRAME_OPTIONS };
+    for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
     return payload;
   });
 }
