@@ -151,6 +151,11 @@ export async function signInAs(user: string, password = user, tenantId = '000000
   await login(user, password, tenantId);
 }
 
+/** What the browser reported (errors, warnings) so far in this test that contains `text`. */
+export function reported(text: string): string[] {
+  return problems.filter((p) => p.includes(text));
+}
+
 export function expectProblem(text: string) {
   problems = problems.filter((p) => !p.includes(text));
 }

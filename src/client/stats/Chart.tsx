@@ -22,18 +22,17 @@ export const preloadCharts = () =>
 /** Series types echarts.ts leaves to charts-more.ts. */
 const MORE_SERIES = new Set(['line', 'funnel']);
 
+function needsMoreCharts(option: ChartOption): boolean {
+  return ([option.series ?? []].flat() as { type?: string }[]).some((s) => MORE_SERIES.has(s.type ?? ''));
+}
+
 /**
- * Sets the option once the chart types its series need are registered (at once for bar charts),
- * unless a newer option has come meanwhile.
+ * ECharts, with line and funnel charts registered when `more`. An instance takes the chart types
+ * registered when it is made (their layouts run in its own scheduler), so they come first.
  */
-function draw(chart: ChartInstance, option: ChartOption, isLatest: (option: ChartOption) => boolean) {
-  const series = [option.series ?? []].flat() as { type?: string }[];
-  if (!series.some((s) => MORE_SERIES.has(s.type ?? ''))) return chart.setOption(option, { notMerge: true });
-  import('./charts-more.ts')
-    .then(() => {
-      if (!chart.isDisposed() && isLatest(option)) chart.setOption(option, { notMerge: true });
-    })
-    .catch((err: unknown) => console.warn('chart not drawn', err));
+async function loadCharts(more: boolean): Promise<typeof import('./echarts.ts')> {
+  const [charts] = await Promise.all([import('./echarts.ts'), more ? import('./charts-more.ts') : undefined]);
+  return charts;
 }
 
 export function Chart({ option, height = 280, testId, onCategoryClick }: ChartProps) {
@@ -41,17 +40,18 @@ export function Chart({ option, height = 280, testId, onCategoryClick }: ChartPr
   const chart = useRef<ChartInstance | null>(null);
   const latest = useRef({ option, onCategoryClick });
   latest.current = { option, onCategoryClick };
-  const isLatest = (drawn: ChartOption) => drawn === latest.current.option;
+  // an option that needs line or funnel charts where the instance had none makes a new instance
+  const more = needsMoreCharts(option);
 
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | undefined;
-    void import('./echarts.ts')
+    void loadCharts(more)
       .then(({ createChart }) => {
         if (disposed || !box.current) return;
         const instance = createChart(box.current);
         chart.current = instance;
-        draw(instance, latest.current.option, isLatest);
+        instance.setOption(latest.current.option);
         instance.on('click', (event) => {
           if (typeof event.dataIndex === 'number') latest.current.onCategoryClick?.(event.dataIndex);
         });
@@ -67,10 +67,10 @@ export function Chart({ option, height = 280, testId, onCategoryClick }: ChartPr
       chart.current?.dispose();
       chart.current = null;
     };
-  }, []);
+  }, [more]);
 
   useEffect(() => {
-    if (chart.current) draw(chart.current, option, isLatest);
+    chart.current?.setOption(option, { notMerge: true });
   }, [option]);
 
   return <div ref={box} data-testid={testId} className="zs-chart" style={{ width: '100%', height }} />;
