@@ -37,7 +37,7 @@ export class StatementPlans {
   }
 
   /**
-   * Ends `keepAll`: each connection drops the statements it prepared meanwhile, in one round trip.
+   * Ends `keepAll`: each connection drops the statements it prepared meanwhile (one batch of DEALLOCATE).
    * A hot statement is named as a start-up one while `keepAll` lasts, so none of those is lost.
    */
   async endKeepAll(connections: Iterable<pg.ClientBase>): Promise<void> {
