@@ -128,7 +128,7 @@ describe.each(databaseKinds())('compression and caching on %s', (kind) => {
   it("soon sends the schema set in Brotli's smallest encoding", async () => {
     const plain = await signedIn('/api/schemas');
     const smallest = brotliCompressSync(plain.rawPayload, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-    // made on a thread of the pool when the process starts; until then a quicker, larger one answers
+    // made on a thread of the pool when the set is first asked for; until then a quicker, larger one answers
     await expect
       .poll(async () => (await signedIn('/api/schemas', { 'accept-encoding': BROWSER })).rawPayload.length, {
         timeout: 20_000,

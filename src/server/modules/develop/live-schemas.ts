@@ -17,7 +17,8 @@ import type { RouteTable } from '../../http/route-table.ts';
  * The set as browsers fetch it: JSON, and Brotli or gzip for those that accept it. Every signed-in
  * page load that misses the browser's cache fetches it, so its Brotli copy is made at the highest
  * quality, once per version, on a thread of the pool (about half a second of CPU that the event
- * loop never waits for); until that copy is ready, a quick one (quality 6) answers.
+ * loop never waits for) when the version is first asked for; until that copy is ready, a quick one
+ * (quality 6) answers. A process nobody asks (a test's server) never makes it.
  */
 export class SchemaSetAnswer {
   private encoded: { br?: Buffer; gzip?: Buffer } = {};
@@ -76,8 +77,6 @@ export class LiveSchemas {
     this.source = options.source;
     this.current = { version: versionOf(options.source) };
     options.bus.on('schemas', () => this.reload());
-    // its smallest encoding is ready by the time the first browser asks
-    this.answer();
   }
 
   get version(): string {
