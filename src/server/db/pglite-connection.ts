@@ -15,8 +15,6 @@ export function pgliteClientConfig(pglite: PGlite): pg.ClientConfig {
   return { connection: new PgliteConnection(pglite) } as pg.ClientConfig;
 }
 
-type Message = Parameters<typeof serialize.parse>[0];
-
 class PgliteConnection extends EventEmitter {
   // the fields and methods pg.Client reads or calls on its connection
   _connecting = false;
@@ -49,7 +47,7 @@ class PgliteConnection extends EventEmitter {
     this.pending.push(serialize.query(text));
     this.send();
   }
-  parse(message: Message) {
+  parse(message: Parameters<typeof serialize.parse>[0]) {
     this.pending.push(serialize.parse(message));
   }
   bind(config: Parameters<typeof serialize.bind>[0]) {
