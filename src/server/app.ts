@@ -18,7 +18,7 @@ import { openPglite } from './db/pglite.ts';
 import { copyTemplate, needsTemplate } from './db/pglite-template.ts';
 import { openPostgres } from './db/postgres.ts';
 import { syncSchema, type SyncReport } from './db/sync.ts';
-import { TENANT_DATABASE_DDL, TenantDatabases } from './db/tenant-databases.ts';
+import { TenantDatabases } from './db/tenant-databases.ts';
 import { registerAuth } from './http/auth.ts';
 import { envelope } from './http/envelope.ts';
 import { registerEntityRoutes, registerRouteAliases, type RouteContext } from './http/entity-routes.ts';
@@ -29,27 +29,14 @@ import { registerJsonLimits, registerTextGuard, serverLimitOptions } from './htt
 import { registerDrain } from './http/drain.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerQueryGuard } from './http/query-guard.ts';
-import { CAPTCHA_DDL } from './modules/auth/captcha.ts';
-import { RATE_LIMIT_DDL } from './modules/auth/rate-limit.ts';
-import { IDENTITY_DDL, IdentityService } from './modules/auth/identity.ts';
-import { AUTH_PUBLIC_PATHS, AUTH_SESSION_PATHS, registerAuthRoutes } from './modules/auth/routes.ts';
+import { IdentityService } from './modules/auth/identity.ts';
 import { loadSm2KeyPair } from './modules/auth/sm2.ts';
 import { unprefixedApi } from './http/unprefixed.ts';
 import { registerApiLog, REQUEST_LOG_SERIALIZERS } from './modules/log/api-log.ts';
 import { registerDeleteAudit } from './modules/log/delete-audit.ts';
 import { adoptClientErrorTable } from './modules/log/client-logs.ts';
 import { attachLogs, LogService, originOf, whoOf } from './modules/log/service.ts';
-import { registerDictionaryRoutes } from './modules/system/dictionary.ts';
-import { systemHooks } from './modules/system/hooks.ts';
-import { registerMenuRoutes } from './modules/system/menu.ts';
-import { ORGANIZATION_PUBLIC_PATHS, registerOrganizationRoutes } from './modules/system/organization.ts';
-import { registerUserRoutes, USER_PASSWORD_CHANGE_PATHS, USER_PUBLIC_PATHS } from './modules/system/user.ts';
-import {
-  followMoves,
-  migrateTenantDatabase,
-  platformConnection,
-  registerTenantDatasourceRoutes,
-} from './modules/system/tenant-datasource.ts';
+import { followMoves, migrateTenantDatabase, platformConnection } from './modules/system/tenant-datasource.ts';
 import { ACCESS_DDL, AccessControl } from './security/access.ts';
 import { readSchemaSource, PROJECT_ROOT } from './schema-source.ts';
 import { createTokenService, loadSigningKey, TOKEN_DDL, type TokenService } from './security/tokens.ts';
@@ -60,35 +47,17 @@ import { moveFormerMenuPaths, RESEEDED_NOTE, SEED_ADMIN, seededTables, seedOnce,
 import { syncDerivedScopes } from './security/derived-scopes.ts';
 import { checkDigest, checkedBefore, rememberChecked, SKIPPED_CHECKS_NOTE } from './schema-checks.ts';
 import { StartupClock } from './startup-clock.ts';
-import { registerRegionRoutes, seedRegions } from './modules/system/regions.ts';
-import { registerNoticeRoutes } from './modules/desk/notice.ts';
-import { registerMessageRoutes } from './modules/message/routes.ts';
-import { MESSAGE_DDL, messageHooks } from './modules/message/service.ts';
-import { registerFileCookieAuth } from './modules/resource/cookie-auth.ts';
-import { RESOURCE_DDL, resourceHooks } from './modules/resource/hooks.ts';
-import { registerOssRoutes } from './modules/resource/oss.ts';
-import { registerSmsRoutes } from './modules/resource/sms.ts';
+import { seedRegions } from './modules/system/regions.ts';
 import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
 import { startHub, type SubscriptionHub } from './realtime/hub.ts';
 import { CacheBus } from './realtime/cache-bus.ts';
-import { FLOW_DDL } from './modules/flow/ddl.ts';
-import { withWorkflowLocks } from './modules/flow/documents.ts';
-import { withCumulatives } from './modules/cumulative/hooks.ts';
-import { registerCumulativeRoutes } from './modules/cumulative/routes.ts';
-import { LEDGER_DDL } from './modules/ledger/ddl.ts';
-import { withLedger } from './modules/ledger/hooks.ts';
-import { registerLedgerRoutes } from './modules/ledger/routes.ts';
-import { withWarnings } from './modules/warning/hooks.ts';
-import { LateSettlementCheck } from './modules/warning/late-job.ts';
-import { registerWarningRoutes } from './modules/warning/routes.ts';
-import { registerStatisticsRoutes } from './modules/statistics/routes.ts';
-import { datasourceHooks, DEVELOP_DDL, LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
+import { SERVER_MODULES } from './modules/index.ts';
+import { composeHooks, type BackgroundJob, type HookOrder, type Platform } from './modules/module.ts';
+import { LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
 import { PlatformAddresses } from './modules/develop/outgoing.ts';
-import { registerDevelopRoutes } from './modules/develop/routes.ts';
 import { createSecretBox, loadKeyMaterial } from './security/secret-box.ts';
-import { registerReportRoutes, reportHooks } from './modules/report/routes.ts';
 import { messageNotifier } from './modules/flow/notify.ts';
-import { createFlow, defaultsDir, registerFlowRoutes, type Flow } from './modules/flow/routes.ts';
+import { createFlow, defaultsDir, type Flow } from './modules/flow/routes.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -110,8 +79,10 @@ export interface App {
   logs: LogService;
   /** The database of each tenant's business data (the main one unless bound to a data source). */
   tenantDatabases: TenantDatabases;
-  /** The periodic late-settlement check (late_settlement (c)); run(today) runs a round now. */
-  lateSettlements: LateSettlementCheck;
+  /** The modules' background jobs, by name (the warning module's lateSettlements: run(today) runs a round now). */
+  jobs: Readonly<Record<string, BackgroundJob>>;
+  /** Per entity and event, the modules whose hooks run, in order (modules/module.ts). */
+  hookOrder: HookOrder;
   /** How long each phase of this start took (main.ts prints them, the start-up benchmark records them). */
   startup: StartupClock;
   close(): Promise<void>;
@@ -130,21 +101,8 @@ export interface AppOptions {
   onSeedProgress?: SeedProgress;
 }
 
-/** Tables of the modules that are not documents (credentials, grants, captchas). */
-const MODULE_DDL = [
-  ACCESS_DDL,
-  IDENTITY_DDL,
-  TOKEN_DDL,
-  CAPTCHA_DDL,
-  RATE_LIMIT_DDL,
-  MESSAGE_DDL,
-  RESOURCE_DDL,
-  FLOW_DDL,
-  DEVELOP_DDL,
-  LEDGER_DDL,
-  TENANT_DATABASE_DDL,
-  REFERENCE_DDL,
-].join('\n');
+/** Tables that are not documents: the platform's (grants, signing keys, reference data digests), then the modules'. */
+const MODULE_DDL = [ACCESS_DDL, TOKEN_DDL, REFERENCE_DDL, ...SERVER_MODULES.flatMap((m) => (m.ddl ? [m.ddl] : []))].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
 const DICTIONARY_ENTITIES = { system: 'dict', biz: 'dictBiz' } as const;
@@ -278,33 +236,29 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       changed: (tx) => access.invalidate(tx),
       log: (message) => clock.notes.push(message),
     });
-    ctx.hooks = withWorkflowLocks(
-      withLedger(
-        withWarnings(
-          withCumulatives(
-            {
-              ...systemHooks({
-                catalog,
-                identity,
-                access,
-                caches,
-                storeContext: () => ctx,
-                processRoles: () => flow.definitions.defaultGroups(),
-                referenceData: () => reference,
-              }),
-              ...messageHooks({ catalog, notifier: hub.notifier, timeZone: config.timeZone }),
-              ...resourceHooks(catalog),
-              datasource: datasourceHooks(secretBox),
-              ...reportHooks(catalog, access),
-            },
-            ctx,
-          ),
-          ctx,
-        ),
-        ctx,
-      ),
-      catalog,
-    );
+    const platform: Platform = {
+      config,
+      limits: limitsOf(config),
+      db,
+      ctx,
+      identity,
+      access,
+      tokens,
+      sm2,
+      hub,
+      caches,
+      flow,
+      reference,
+      secretBox,
+      addresses: platformAddresses,
+      tenants,
+      logs,
+      source,
+      schemaRoot,
+      s3Factory: options.s3Factory ?? sdkS3Factory,
+    };
+    const { hooks, order: hookOrder } = composeHooks(SERVER_MODULES, platform);
+    ctx.hooks = hooks;
     clock.mark('services');
     if (config.seed) {
       const seeded = await seedOnce(ctx, {
@@ -336,7 +290,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await releaseStartup?.();
     releaseStartup = undefined;
 
-    const limits = limitsOf(config);
+    const limits = platform.limits;
     const unprefixed = unprefixedApi();
     const app = Fastify({
       // the request log writes each URL with its secret-named query parameters masked (a download's ?blade-auth=)
@@ -374,11 +328,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.addHook('onClose', async () => tenants.close());
     // the embedded database serves requests in arrival order (see db/fairness.ts)
     app.addHook('onRequest', async () => takeTicket());
-    // file links are also opened by <img> and <a>, which carry the session cookie but no header
-    registerFileCookieAuth(app, catalog.entities.oss.api);
+    for (const module of SERVER_MODULES) module.beforeAuth?.(app, platform);
     registerAuth(app, tokens, {
-      publicPaths: new Set(['/api/openapi.json', '/api/health', ...AUTH_PUBLIC_PATHS, ...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS]),
-      passwordChangePaths: new Set([...AUTH_SESSION_PATHS, ...USER_PASSWORD_CHANGE_PATHS]),
+      publicPaths: new Set(['/api/openapi.json', '/api/health', ...SERVER_MODULES.flatMap((m) => m.publicPaths ?? [])]),
+      passwordChangePaths: new Set(SERVER_MODULES.flatMap((m) => m.passwordChangePaths ?? [])),
       authorize: (actor, path) => access.checkApi(actor, path),
       configOf: (request) => routeTable.routeOf(request)?.config,
     });
@@ -394,56 +347,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registerTextGuard(app);
     registerQueryGuard(app);
     registerDrain(app);
-    registerAuthRoutes(app, identity, access, {
-      exposeCaptchaCode: config.exposeCaptchaCode,
-      loginLimits: config.loginLimits,
-      captchaPerAddress: limits.captchaPerAddress,
-      logs,
-      sm2,
-    });
     // the generic routes of the document types, in one table behind a catch-all (http/route-table.ts)
     const routeTable = new RouteTable(app);
     unprefixed.follow(app, routeTable);
-    // modules first: a route a module defines replaces the generic one
-    registerUserRoutes(app, ctx, identity, { importMaxBytes: Math.round(limits.bodyLimitMb * 1024 * 1024) });
-    registerMenuRoutes(app, ctx);
-    registerOrganizationRoutes(app, ctx);
-    registerRegionRoutes(app, ctx);
-    registerTenantDatasourceRoutes(app, ctx, { main: db, tenants, catalog });
     const liveHub = hub;
     app.addHook('preClose', async () => liveHub.close());
-    registerMessageRoutes(app, ctx, { hub: liveHub, tokens });
-    registerNoticeRoutes(app, ctx);
-    await registerOssRoutes(app, ctx, {
-      storageDir: config.storageDir ?? join(config.dataDir, 'files'),
-      uploadMaxMb: config.uploadMaxMb ?? 20,
-      s3Factory: options.s3Factory ?? sdkS3Factory,
-      allowedHosts: config.ossHosts ?? LOOPBACK_HOSTS,
-      addresses: platformAddresses,
+    // modules first: a route a module defines replaces the generic one
+    for (const module of SERVER_MODULES) await module.routes?.(app, platform, routeTable);
+    const jobs = Object.assign({}, ...SERVER_MODULES.map((m) => m.jobs?.(platform) ?? {})) as Record<string, BackgroundJob>;
+    app.addHook('preClose', async () => {
+      await Promise.all(Object.values(jobs).map((job) => job.stop()));
     });
-    registerSmsRoutes(app, ctx);
-    registerFlowRoutes(app, ctx, flow);
-    registerCumulativeRoutes(app, ctx);
-    registerLedgerRoutes(app, ctx);
-    registerWarningRoutes(app, ctx);
-    registerStatisticsRoutes(app, ctx);
-    registerDevelopRoutes(app, ctx, {
-      routes: routeTable,
-      box: secretBox,
-      allowedHosts: config.datasourceHosts ?? LOOPBACK_HOSTS,
-      addresses: platformAddresses,
-      schemaRoot,
-      migrationsDir: join(PROJECT_ROOT, 'migrations'),
-      source,
-      bus: caches,
-      reference,
-    });
-    registerReportRoutes(app, ctx);
-    // late settlement (c): at start and then every ZS_LATE_SETTLEMENT_MINUTES, stopped before the databases close
-    const lateSettlements = new LateSettlementCheck(ctx);
-    lateSettlements.start((config.lateSettlementMinutes ?? 60) * 60_000);
-    app.addHook('preClose', async () => lateSettlements.stop());
-    for (const key of Object.values(DICTIONARY_ENTITIES)) registerDictionaryRoutes(app, ctx, catalog.entities[key]);
     for (const model of Object.values(catalog.entities)) registerEntityRoutes(routeTable.collector(), ctx, model);
     for (const model of Object.values(catalog.entities)) registerRouteAliases(ctx, model, routeTable);
     if (hasClient) {
@@ -472,7 +386,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       flow,
       logs,
       tenantDatabases: tenants,
-      lateSettlements,
+      jobs,
+      hookOrder,
       startup: clock,
       async close() {
         await app.close();

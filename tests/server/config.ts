@@ -23,7 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // every test logs in from 127.0.0.1: the per-address limit would count all of them together
     loginLimits: { perAddress: 10_000, perAccount: 10 },
     limits: { captchaPerAddress: 10_000 },
-    // the late-settlement check runs when a test asks (app.lateSettlements.run(today)), not on the real clock
+    // the late-settlement check runs when a test asks (app.jobs.lateSettlements.run(today)), not on the real clock
     lateSettlementMinutes: 0,
     ...overrides,
   };

@@ -2,10 +2,11 @@
 // 31 July gets one tip on the contract for 2026-06 from 1 August on (with a message to the project's
 // managers), no second one on later rounds, and the tip is closed by the system once June's settlement
 // is in approval; a month settled in time raises nothing, a draft settlement does not count, and a
-// second tenant is left alone. The rounds run with a fixed "today" (app.lateSettlements.run).
+// second tenant is left alone. The rounds run with a fixed "today" (the warning module's job, app.jobs.lateSettlements).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveByTurns, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
+import type { LateSettlementCheck } from '../../src/server/modules/warning/late-job.ts';
 import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 
 const TIPS = '/api/construct/warnTip';
@@ -24,6 +25,8 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
   let june: any;
   let juneExamined: any;
 
+  /** The warning module's job (app.jobs): its rounds run here with a fixed "today". */
+  const lateSettlements = () => server.jobs.lateSettlements as LateSettlementCheck;
   const tipsOf = async (sourceId: string) =>
     (ok(await admin.get(`${TIPS}/list`, { sourceId, size: '100', ascs: 'period' })).records as any[]).filter(
       (t) => t.warnType === 'late_settlement',
@@ -101,10 +104,10 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     const inboxBefore = ok(await manager.get(INBOX, { size: '100' })).total;
 
     // June's settlement is due by 31 July (the end of the following month)
-    expect(await server.lateSettlements.run('2026-07-31')).toMatchObject({ ran: true, raised: 0, closed: 0 });
+    expect(await lateSettlements().run('2026-07-31')).toMatchObject({ ran: true, raised: 0, closed: 0 });
     expect(await tipsOf(contract.id)).toEqual([]);
 
-    const first = await server.lateSettlements.run('2026-08-01');
+    const first = await lateSettlements().run('2026-08-01');
     expect(first).toMatchObject({ ran: true, raised: 1, closed: 0 });
     expect(first.tenants).toBeGreaterThanOrEqual(1);
     const [tip] = await tipsOf(contract.id);
@@ -135,25 +138,25 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     });
 
     // later rounds: the same tip, nothing new, no second message
-    expect(await server.lateSettlements.run('2026-08-02')).toMatchObject({ raised: 0, closed: 0 });
-    expect(await server.lateSettlements.run('2026-09-15')).toMatchObject({ raised: 0, closed: 0 });
+    expect(await lateSettlements().run('2026-08-02')).toMatchObject({ raised: 0, closed: 0 });
+    expect(await lateSettlements().run('2026-09-15')).toMatchObject({ raised: 0, closed: 0 });
     expect((await tipsOf(contract.id)).map((t) => [t.id, t.period])).toEqual([[tip.id, '2026-06']]);
     expect(ok(await manager.get(INBOX, { size: '100' })).total).toBe(inboxBefore + 1);
   });
 
   it('a draft settlement leaves the tip open; one in approval closes it, and it stays closed', async () => {
     june = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-06')));
-    expect(await server.lateSettlements.run('2026-08-03')).toMatchObject({ raised: 0, closed: 0 });
+    expect(await lateSettlements().run('2026-08-03')).toMatchObject({ raised: 0, closed: 0 });
     expect(open(await tipsOf(contract.id))).toHaveLength(1);
 
     ok(await admin.post(`${SETTLEMENT}/submit`, { id: june.id }));
-    expect(await server.lateSettlements.run('2026-08-04')).toMatchObject({ raised: 0, closed: 1 });
+    expect(await lateSettlements().run('2026-08-04')).toMatchObject({ raised: 0, closed: 1 });
     const [closed] = await tipsOf(contract.id);
     expect(closed).toMatchObject({ period: '2026-06', warnStatus: 'handled', handlerName: '系统' });
     expect(closed.handleOpinion).toContain('该月已有结算');
 
     await approveByTurns(admin, approvers, SETTLEMENT, june.id);
-    expect(await server.lateSettlements.run('2026-08-05')).toMatchObject({ raised: 0, closed: 0 });
+    expect(await lateSettlements().run('2026-08-05')).toMatchObject({ raised: 0, closed: 0 });
     expect((await tipsOf(contract.id)).map((t) => t.warnStatus)).toEqual(['handled']);
   });
 
@@ -166,8 +169,8 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     const september = ok(await admin.post(`${SETTLEMENT}/save`, settlement('2026-09')));
     ok(await admin.post(`${SETTLEMENT}/submit`, { id: september.id }));
     // 1 December: October's was due by 30 November; across the year end nothing changes on 1 January
-    expect(await server.lateSettlements.run('2026-12-01')).toMatchObject({ raised: 1, closed: 0 });
-    expect(await server.lateSettlements.run('2027-01-01')).toMatchObject({ raised: 0, closed: 0 });
+    expect(await lateSettlements().run('2026-12-01')).toMatchObject({ raised: 1, closed: 0 });
+    expect(await lateSettlements().run('2027-01-01')).toMatchObject({ raised: 0, closed: 0 });
     expect((await tipsOf(contract.id)).map((t) => [t.period, t.warnStatus])).toEqual([
       ['2026-06', 'handled'],
       ['2026-10', 'unread'],
@@ -176,7 +179,7 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
 
   it('leaves a second tenant alone', async () => {
     const other = await server.newTenant();
-    const report = await server.lateSettlements.run('2027-01-02');
+    const report = await lateSettlements().run('2027-01-02');
     expect(report).toMatchObject({ ran: true, raised: 0, closed: 0 });
     expect(report.tenants).toBeGreaterThanOrEqual(2);
     const tip = server.catalog.entities.warnTip;
@@ -192,10 +195,10 @@ describe.each(databaseKinds())('late settlement (c): the periodic check on %s', 
     // the lock of a round held by another session: this process skips its round
     const held = server.db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(7420019, hashtext('late-settlement'))`);
-      const report = await server.lateSettlements.run('2027-01-03');
+      const report = await lateSettlements().run('2027-01-03');
       expect(report).toEqual({ ran: false, tenants: 0, raised: 0, closed: 0 });
     });
     await held;
-    expect(await server.lateSettlements.run('2027-01-03')).toMatchObject({ ran: true });
+    expect(await lateSettlements().run('2027-01-03')).toMatchObject({ ran: true });
   });
 });

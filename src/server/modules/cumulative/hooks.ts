@@ -110,20 +110,16 @@ class CumulativeRules {
     return new EntityStore(this.ctx, this.model, actor).detail(id, 'id', tx);
   }
 
-  hooks(own: EntityHooks): EntityHooks {
+  hooks(): EntityHooks {
     return {
-      ...own,
       beforeWrite: async (event) => {
-        await own.beforeWrite?.(event);
         await this.checkFinalized(event.tx, event.actor, event.record, event.id);
         await this.checkPeriod(event.tx, event.actor, event.record, event.id);
       },
       afterWrite: async (event) => {
-        await own.afterWrite?.(event);
         await this.refresh(event.tx, event.actor, await this.read(event.tx, event.actor, event.id));
       },
       afterStatus: async (event) => {
-        await own.afterStatus?.(event);
         const record = await this.read(event.tx, event.actor, event.id);
         if (event.status === 'approving') {
           await this.checkApproving(event.tx, event.actor, record, event.id);
@@ -140,13 +136,13 @@ class CumulativeRules {
   }
 }
 
-/** The hooks of every document type with x-cumulative, composed with the hooks it already has. */
-export function withCumulatives(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
-  const out = { ...hooks };
+/** The hooks of every document type with x-cumulative. */
+export function cumulativeHooks(ctx: StoreContext): Record<string, EntityHooks> {
+  const out: Record<string, EntityHooks> = {};
   const service = new Cumulatives(ctx);
   const finals = new FinalSettlements(ctx, service);
   for (const model of Object.values(ctx.catalog.entities)) {
-    if (model.cumulative) out[model.key] = new CumulativeRules(ctx, service, finals, model).hooks(hooks[model.key] ?? {});
+    if (model.cumulative) out[model.key] = new CumulativeRules(ctx, service, finals, model).hooks();
   }
   return out;
 }

@@ -68,29 +68,24 @@ async function markRecallable(db: Queryable, model: EntityModel, actor: Actor, r
 
 /**
  * The approval lock of every document type with x-workflow, and what the caller may do with the
- * documents read (canRecall), composed with the hooks it already has.
+ * documents read (canRecall).
  */
-export function withWorkflowLocks(hooks: Record<string, EntityHooks>, catalog: EntityCatalog): Record<string, EntityHooks> {
-  const out = { ...hooks };
+export function workflowLockHooks(catalog: EntityCatalog): Record<string, EntityHooks> {
+  const out: Record<string, EntityHooks> = {};
   for (const model of Object.values(catalog.entities)) {
     if (!model.workflow) continue;
-    const own = hooks[model.key] ?? {};
     out[model.key] = {
-      ...own,
       async beforeWrite(event) {
         if (!event.creating && event.id && !WORKFLOW_EDITORS.has(event.actor)) {
           const status = await lockedStatus(event.tx, model, event.actor, [event.id]);
           if (status) throw refusal(model, status);
         }
-        await own.beforeWrite?.(event);
       },
       async beforeRemove(event) {
         const status = await lockedStatus(event.tx, model, event.actor, event.ids);
         if (status) throw refusal(model, status);
-        await own.beforeRemove?.(event);
       },
       async afterRead(event) {
-        await own.afterRead?.(event);
         await markRecallable(event.db, model, event.actor, event.records);
       },
     };

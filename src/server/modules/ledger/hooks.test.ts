@@ -7,7 +7,7 @@ import type { SchemaSource } from '../../../engine/model/source.ts';
 import type { JsonSchema } from '../../../engine/model/types.ts';
 import type { StoreContext } from '../../db/store.ts';
 import { readSchemaSource } from '../../schema-source.ts';
-import { withLedger } from './hooks.ts';
+import { ledgerHooks } from './hooks.ts';
 
 const source = readSchemaSource();
 
@@ -25,7 +25,7 @@ function withRoles(changes: Record<string, string[]>): StoreContext {
 
 describe('the ledger at start-up', () => {
   it('binds its rules to the documents that play its roles', () => {
-    const hooks = withLedger({}, withRoles({}));
+    const hooks = ledgerHooks(withRoles({}));
     expect(Object.keys(hooks).sort()).toEqual([
       'materialCheck',
       'materialInventory',
@@ -38,24 +38,24 @@ describe('the ledger at start-up', () => {
   });
 
   it('refuses a schema set in which no document receives stock, naming the role', () => {
-    expect(() => withLedger({}, withRoles({ materialCheck: [] }))).toThrow(
+    expect(() => ledgerHooks(withRoles({ materialCheck: [] }))).toThrow(
       'exactly one entity must declare x-entity.roles "stock.receipt"; none does',
     );
   });
 
   it('refuses a schema set in which two documents are the monthly report, naming both', () => {
-    expect(() => withLedger({}, withRoles({ materialMonthlySettlement: ['settlement.cost', 'stock.monthlyReport'] }))).toThrow(
+    expect(() => ledgerHooks(withRoles({ materialMonthlySettlement: ['settlement.cost', 'stock.monthlyReport'] }))).toThrow(
       'x-entity.roles "stock.monthlyReport"; 2 entities (materialMonthlySettlement, materialSituation) do',
     );
   });
 
   it('needs the master data too: the warehouse names the refusals', () => {
-    expect(() => withLedger({}, withRoles({ warehouse: [] }))).toThrow('"master.warehouse"; none does');
+    expect(() => ledgerHooks(withRoles({ warehouse: [] }))).toThrow('"master.warehouse"; none does');
   });
 
   it('runs without turnover materials, but not with a turnover stocktake and no movements to count', () => {
-    const hooks = withLedger({}, withRoles({ materialTurnoverCheck: [], materialTurnoverInventory: [] }));
+    const hooks = ledgerHooks(withRoles({ materialTurnoverCheck: [], materialTurnoverInventory: [] }));
     expect(Object.keys(hooks)).not.toContain('materialTurnoverCheck');
-    expect(() => withLedger({}, withRoles({ materialTurnoverCheck: [] }))).toThrow('"turnover.movement"; none does');
+    expect(() => ledgerHooks(withRoles({ materialTurnoverCheck: [] }))).toThrow('"turnover.movement"; none does');
   });
 });

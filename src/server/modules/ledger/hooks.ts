@@ -344,29 +344,11 @@ class LedgerRules {
   }
 }
 
-/** The ledger's hook first (so that warnings evaluate the ledger's figures), then `own`. */
-function compose(own: EntityHooks, mine: EntityHooks): EntityHooks {
-  return {
-    ...own,
-    afterWrite: mine.afterWrite
-      ? async (event) => {
-          await mine.afterWrite!(event);
-          await own.afterWrite?.(event);
-        }
-      : own.afterWrite,
-    afterStatus: async (event) => {
-      await mine.afterStatus?.(event);
-      await own.afterStatus?.(event);
-    },
-  };
-}
-
 /**
- * The ledger's hooks on the stock documents, composed with the hooks they already have. Runs when
- * the server starts: a schema set without a document type for each of the ledger's roles refuses
- * to start (ledgerEntities).
+ * The ledger's hooks on the stock documents. Runs when the server starts: a schema set without a
+ * document type for each of the ledger's roles refuses to start (ledgerEntities).
  */
-export function withLedger(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
+export function ledgerHooks(ctx: StoreContext): Record<string, EntityHooks> {
   const entities = ledgerEntities(ctx.catalog);
   const rules = new LedgerRules(ctx);
   const mine: [EntityModel | undefined, EntityHooks][] = [
@@ -376,7 +358,7 @@ export function withLedger(hooks: Record<string, EntityHooks>, ctx: StoreContext
     [entities.turnoverMovement, rules.turnoverMovementHooks()],
     [entities.turnoverCount, rules.turnoverCountHooks()],
   ];
-  const out = { ...hooks };
-  for (const [model, hook] of mine) if (model) out[model.key] = compose(hooks[model.key] ?? {}, hook);
+  const out: Record<string, EntityHooks> = {};
+  for (const [model, hook] of mine) if (model) out[model.key] = hook;
   return out;
 }

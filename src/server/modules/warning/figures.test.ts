@@ -5,7 +5,7 @@ import type { EntityCatalog, EntityModel } from '../../../engine/model/types.ts'
 import { compiledSchemaSet } from '../../../../tests/support/schema-set.ts';
 import { evaluatorOf, warnedEntities } from './evaluate.ts';
 import { OPTIONAL_WARNING_ROLES, warningDocuments, WARNING_ROLES } from './figures.ts';
-import { withWarnings } from './hooks.ts';
+import { warningHooks } from './hooks.ts';
 import type { StoreContext } from '../../db/store.ts';
 
 const { catalog } = compiledSchemaSet();
@@ -45,7 +45,7 @@ describe('warning roles', () => {
 
   it('a schema set without a required role, or with it twice, refuses to start naming the role', () => {
     const ctx = (c: EntityCatalog) => ({ catalog: c }) as StoreContext;
-    expect(() => withWarnings({}, ctx(moveRole('demand.total')))).toThrow(
+    expect(() => warningHooks(ctx(moveRole('demand.total')))).toThrow(
       'exactly one entity must declare x-entity.roles "demand.total"; none does',
     );
     // the procurement plays the batches' role too

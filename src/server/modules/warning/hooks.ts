@@ -39,31 +39,27 @@ class WarningRules {
     await this.service.notify(tx, actor, this.model, doc, added);
   }
 
-  hooks(own: EntityHooks): EntityHooks {
+  hooks(): EntityHooks {
     return {
-      ...own,
       afterWrite: async (event) => {
-        await own.afterWrite?.(event);
         await this.run(event.tx, event.actor, event.id, false);
       },
       afterStatus: async (event) => {
-        await own.afterStatus?.(event);
         if (event.status === 'approving') await this.run(event.tx, event.actor, event.id, true);
         else if (event.status === 'approved' && reevaluatedOnApproval(this.model)) await this.run(event.tx, event.actor, event.id, false);
       },
       beforeRemove: async (event) => {
-        await own.beforeRemove?.(event);
         await this.service.sourcesRemoved(event.tx, event.actor, this.model, event.ids);
       },
     };
   }
 }
 
-/** The hooks of every document type with early-warning rules, composed with the hooks it already has. */
-export function withWarnings(hooks: Record<string, EntityHooks>, ctx: StoreContext): Record<string, EntityHooks> {
-  const out = { ...hooks };
+/** The hooks of every document type with early-warning rules. */
+export function warningHooks(ctx: StoreContext): Record<string, EntityHooks> {
+  const out: Record<string, EntityHooks> = {};
   warningDocuments(ctx.catalog); // a schema set lacking a role the rules read refuses to start, naming it
   const service = new Warnings(ctx);
-  for (const model of warnedEntities(ctx.catalog)) out[model.key] = new WarningRules(ctx, service, model).hooks(hooks[model.key] ?? {});
+  for (const model of warnedEntities(ctx.catalog)) out[model.key] = new WarningRules(ctx, service, model).hooks();
   return out;
 }

@@ -1,0 +1,10 @@
+// Cumulative figures of settlements against their contracts, and final settlements.
+import type { ServerModule } from '../module.ts';
+import { cumulativeHooks } from './hooks.ts';
+import { registerCumulativeRoutes } from './routes.ts';
+
+export const cumulativeModule: ServerModule = {
+  name: 'cumulative',
+  hooks: ({ ctx }) => cumulativeHooks(ctx),
+  routes: (app, { ctx }) => registerCumulativeRoutes(app, ctx),
+};

@@ -1,0 +1,13 @@
+// Approval workflows: definitions, the step runner, the work lists, and the lock on documents
+// under approval.
+import type { ServerModule } from '../module.ts';
+import { FLOW_DDL } from './ddl.ts';
+import { workflowLockHooks } from './documents.ts';
+import { registerFlowRoutes } from './routes.ts';
+
+export const flowModule: ServerModule = {
+  name: 'flow',
+  ddl: FLOW_DDL,
+  hooks: ({ ctx }) => workflowLockHooks(ctx.catalog),
+  routes: (app, { ctx, flow }) => registerFlowRoutes(app, ctx, flow),
+};

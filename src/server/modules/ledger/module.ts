@@ -1,0 +1,12 @@
+// The stock and turnover ledgers the stock documents write.
+import type { ServerModule } from '../module.ts';
+import { LEDGER_DDL } from './ddl.ts';
+import { ledgerHooks } from './hooks.ts';
+import { registerLedgerRoutes } from './routes.ts';
+
+export const ledgerModule: ServerModule = {
+  name: 'ledger',
+  ddl: LEDGER_DDL,
+  hooks: ({ ctx }) => ledgerHooks(ctx),
+  routes: (app, { ctx }) => registerLedgerRoutes(app, ctx),
+};

@@ -1,0 +1,8 @@
+// The cost statistics pages' figures.
+import type { ServerModule } from '../module.ts';
+import { registerStatisticsRoutes } from './routes.ts';
+
+export const statisticsModule: ServerModule = {
+  name: 'statistics',
+  routes: (app, { ctx }) => registerStatisticsRoutes(app, ctx),
+};
