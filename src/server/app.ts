@@ -52,7 +52,7 @@ import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
 import { startHub, type SubscriptionHub } from './realtime/hub.ts';
 import { CacheBus } from './realtime/cache-bus.ts';
 import { SERVER_MODULES } from './modules/index.ts';
-import { composeHooks, type BackgroundJob, type HookOrder, type Platform } from './modules/module.ts';
+import { composeHooks, openApiFragments, type BackgroundJob, type HookOrder, type Platform } from './modules/module.ts';
 import { LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
 import { PlatformAddresses } from './modules/develop/outgoing.ts';
 import { createSecretBox, loadKeyMaterial } from './security/secret-box.ts';
@@ -336,7 +336,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       configOf: (request) => routeTable.routeOf(request)?.config,
     });
     // about 1.5 MB: serialised on first request once per schema set (code generation's install adds to it), not per request
-    const openApiText = (of: EntityCatalog) => ({ of, text: JSON.stringify(openApiDocument(of, { title: 'Zhusuan API', version: '1' })) });
+    const openApiText = (of: EntityCatalog) => ({
+      of,
+      text: JSON.stringify(openApiDocument(of, { title: 'Zhusuan API', version: '1' }, openApiFragments(SERVER_MODULES, of))),
+    });
     let openapi: ReturnType<typeof openApiText> | undefined;
     app.get('/api/openapi.json', async (_req, reply) => {
       if (openapi?.of !== ctx.catalog) openapi = openApiText(ctx.catalog);

@@ -1,11 +1,6 @@
 // An OpenAPI 3.1 description of the generic API, derived from the same models as everything else,
 // so that any HTTP client can be generated from it.
 import type { EntityCatalog, EntityModel, FieldModel, JsonSchema } from '../model/types.ts';
-import { cumulativePaths, cumulativeSchemas } from './cumulative.ts';
-import { documentWorkflowPaths, flowPaths, flowSchemas } from './workflow.ts';
-import { statisticsPaths, statisticsSchemas } from './statistics.ts';
-import { warningPaths } from './warnings.ts';
-import { ledgerPaths } from './ledger.ts';
 
 /** A property's JSON Schema for clients: the standard keywords, no x- annotations. */
 export function publicSchema(schema: JsonSchema): JsonSchema {
@@ -187,7 +182,21 @@ function entityPaths(model: EntityModel): Record<string, JsonSchema> {
   return paths;
 }
 
-export function openApiDocument(catalog: EntityCatalog, info: { title: string; version: string }): JsonSchema {
+/** A server module's part of the document: its paths, and the schemas they refer to. */
+export interface OpenApiFragment {
+  paths?: Record<string, JsonSchema>;
+  schemas?: Record<string, JsonSchema>;
+}
+
+/**
+ * The document of the generic routes of every entity, with the modules' fragments in their order (a
+ * fragment's path that is also a generic one replaces its description in place).
+ */
+export function openApiDocument(
+  catalog: EntityCatalog,
+  info: { title: string; version: string },
+  fragments: readonly OpenApiFragment[] = [],
+): JsonSchema {
   const models = Object.values(catalog.entities);
   return {
     openapi: '3.1.0',
@@ -196,9 +205,7 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
       securitySchemes: { bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth', description: 'bearer <access token>' } },
       schemas: {
         ...Object.fromEntries(models.map((m) => [m.key, { title: `${m.label.zh} / ${m.label.en}`, ...recordSchema(m) }])),
-        ...flowSchemas,
-        ...statisticsSchemas,
-        ...cumulativeSchemas,
+        ...Object.assign({}, ...fragments.map((f) => f.schemas ?? {})),
         TreeNode: {
           type: 'object',
           properties: {
@@ -214,16 +221,6 @@ export function openApiDocument(catalog: EntityCatalog, info: { title: string; v
       },
     },
     security: [{ bladeAuth: [] }],
-    // a document with a workflow: its submit starts the approval (replacing the generic description)
-    paths: Object.assign(
-      {},
-      ...models.map(entityPaths),
-      ...models.map(documentWorkflowPaths),
-      flowPaths(),
-      statisticsPaths(catalog),
-      warningPaths(catalog),
-      ledgerPaths(catalog),
-      cumulativePaths(catalog),
-    ),
+    paths: Object.assign({}, ...models.map(entityPaths), ...fragments.map((f) => f.paths ?? {})),
   };
 }

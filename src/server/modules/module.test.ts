@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { compiledSchemaSet } from '../../../tests/support/schema-set.ts';
 import type { EntityHooks } from '../db/store.ts';
 import { SERVER_MODULES } from './index.ts';
-import { composeHooks, type Platform, type ServerModule } from './module.ts';
+import { openApiDocument } from '../../engine/openapi/openapi.ts';
+import { composeHooks, openApiFragments, type Platform, type ServerModule } from './module.ts';
 
 const { catalog, ajv } = compiledSchemaSet();
 
@@ -54,6 +55,19 @@ describe('the server modules', () => {
       expect(order[model.key].beforeWrite?.[0], model.key).toBe('flow');
       expect(order[model.key].beforeRemove?.[0], model.key).toBe('flow');
     }
+  });
+});
+
+describe("the modules' parts of the OpenAPI document", () => {
+  it('are in it, and a document under approval is submitted by the flow module', () => {
+    const fragments = openApiFragments(SERVER_MODULES, catalog);
+    const document = openApiDocument(catalog, { title: 'Zhusuan API', version: '1' }, fragments);
+    expect(fragments.length).toBeGreaterThanOrEqual(5);
+    for (const fragment of fragments)
+      for (const [path, item] of Object.entries(fragment.paths ?? {})) expect(document.paths[path], path).toEqual(item);
+    const submit = document.paths[`${catalog.entities.laborMonthlySettlement.api}/submit`].post;
+    expect(submit.summary).toMatch(/approval/i);
+    expect(document.components.schemas).toMatchObject(Object.assign({}, ...fragments.map((f) => f.schemas ?? {})));
   });
 });
 

@@ -8,6 +8,8 @@
 // and event, which modules' hooks run, and a test prints it.
 import type { FastifyInstance } from 'fastify';
 import type { SchemaSource } from '../../engine/model/source.ts';
+import type { EntityCatalog } from '../../engine/model/types.ts';
+import type { OpenApiFragment } from '../../engine/openapi/openapi.ts';
 import type { FieldError } from '../../engine/validate/record.ts';
 import type { Config, Limits } from '../config.ts';
 import type { Db } from '../db/db.ts';
@@ -79,6 +81,8 @@ export interface ServerModule {
   routes?(app: FastifyInstance, platform: Platform, table: RouteTable): void | Promise<void>;
   /** Its background jobs, started, by name. */
   jobs?(platform: Platform): Record<string, BackgroundJob>;
+  /** Its part of the OpenAPI document (GET /api/openapi.json) for the schema set served. */
+  openapi?(catalog: EntityCatalog): OpenApiFragment;
 }
 
 export const HOOK_EVENTS = ['validate', 'beforeWrite', 'afterWrite', 'beforeRemove', 'afterStatus', 'afterRead'] as const;
@@ -131,4 +135,9 @@ export function composeHooks(
     );
   }
   return { hooks, order };
+}
+
+/** The modules' parts of the OpenAPI document, in the modules' order. */
+export function openApiFragments(modules: readonly ServerModule[], catalog: EntityCatalog): OpenApiFragment[] {
+  return modules.flatMap((m) => (m.openapi ? [m.openapi(catalog)] : []));
 }

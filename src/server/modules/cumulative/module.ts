@@ -1,4 +1,5 @@
 // Cumulative figures of settlements against their contracts, and final settlements.
+import { cumulativePaths, cumulativeSchemas } from '../../../engine/openapi/cumulative.ts';
 import type { ServerModule } from '../module.ts';
 import { cumulativeHooks } from './hooks.ts';
 import { registerCumulativeRoutes } from './routes.ts';
@@ -7,4 +8,5 @@ export const cumulativeModule: ServerModule = {
   name: 'cumulative',
   hooks: ({ ctx }) => cumulativeHooks(ctx),
   routes: (app, { ctx }) => registerCumulativeRoutes(app, ctx),
+  openapi: (catalog) => ({ paths: cumulativePaths(catalog), schemas: cumulativeSchemas }),
 };

@@ -1,5 +1,6 @@
 // Approval workflows: definitions, the step runner, the work lists, and the lock on documents
 // under approval.
+import { documentWorkflowPaths, flowPaths, flowSchemas } from '../../../engine/openapi/workflow.ts';
 import type { ServerModule } from '../module.ts';
 import { FLOW_DDL } from './ddl.ts';
 import { workflowLockHooks } from './documents.ts';
@@ -10,4 +11,9 @@ export const flowModule: ServerModule = {
   ddl: FLOW_DDL,
   hooks: ({ ctx }) => workflowLockHooks(ctx.catalog),
   routes: (app, { ctx, flow }) => registerFlowRoutes(app, ctx, flow),
+  // a document with a workflow: its submit starts the approval (replacing the generic description)
+  openapi: (catalog) => ({
+    paths: Object.assign({}, ...Object.values(catalog.entities).map(documentWorkflowPaths), flowPaths()),
+    schemas: flowSchemas,
+  }),
 };

@@ -1,4 +1,5 @@
 // The stock and turnover ledgers the stock documents write.
+import { ledgerPaths } from '../../../engine/openapi/ledger.ts';
 import type { ServerModule } from '../module.ts';
 import { LEDGER_DDL } from './ddl.ts';
 import { ledgerHooks } from './hooks.ts';
@@ -9,4 +10,5 @@ export const ledgerModule: ServerModule = {
   ddl: LEDGER_DDL,
   hooks: ({ ctx }) => ledgerHooks(ctx),
   routes: (app, { ctx }) => registerLedgerRoutes(app, ctx),
+  openapi: (catalog) => ({ paths: ledgerPaths(catalog) }),
 };

@@ -1,8 +1,10 @@
 // The cost statistics pages' figures.
+import { statisticsPaths, statisticsSchemas } from '../../../engine/openapi/statistics.ts';
 import type { ServerModule } from '../module.ts';
 import { registerStatisticsRoutes } from './routes.ts';
 
 export const statisticsModule: ServerModule = {
   name: 'statistics',
   routes: (app, { ctx }) => registerStatisticsRoutes(app, ctx),
+  openapi: (catalog) => ({ paths: statisticsPaths(catalog), schemas: statisticsSchemas }),
 };

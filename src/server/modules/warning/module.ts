@@ -1,4 +1,5 @@
 // Early warnings when cost runs past plan, and the periodic late-settlement check.
+import { warningPaths } from '../../../engine/openapi/warnings.ts';
 import type { ServerModule } from '../module.ts';
 import { warningHooks } from './hooks.ts';
 import { LateSettlementCheck } from './late-job.ts';
@@ -14,4 +15,5 @@ export const warningModule: ServerModule = {
     lateSettlements.start((config.lateSettlementMinutes ?? 60) * 60_000);
     return { lateSettlements };
   },
+  openapi: (catalog) => ({ paths: warningPaths(catalog) }),
 };
