@@ -1,5 +1,5 @@
 // The two statements the app runs for GET /api/construct/project/list (src/server/db/store.ts
-// EntityStore.list with sql.ts selectList/filterSql/orderSql), written out by hand so the bare
+// EntityStore.list with sql.ts selectList/orderSql and filter-sql.ts filterSql), written out by hand so the bare
 // reference server and the SQL-only timings run exactly the same SQL: a count, then the page, read
 // directly for shallow pages and through the page's ids (a "deferred join") from offset 200 on, as
 // store.ts does. run.ts checks that the bare server returns the same rows with the same fields as

@@ -60,6 +60,19 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
     expect(blocks).toHaveLength(2);
   });
 
+  it('filters an amount by its value, not by how it is written, and a value no amount can be finds nothing', async () => {
+    const preview = (filter: unknown) =>
+      api.post(`${BASE}/preview`, { entityKey: 'project', definition: { columns: ['name', 'targetCost'], sums: ['targetCost'], filter } });
+    // 999 is stored as 999.0000: equal as a number, not as text
+    expect((await preview({ targetCost: { _eq: 999 } })).body.data.totals).toEqual({ count: 1, targetCost: 999 });
+    expect((await preview({ targetCost: { _neq: '999.0' } })).body.data.totals).toEqual({ count: 4, targetCost: 350.7 });
+    for (const filter of [{ targetCost: { _gt: 'abc' } }, { targetCost: { _eq: '九百' } }]) {
+      const answer = await preview(filter);
+      expect(answer.body.code, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.data.totals).toEqual({ count: 0, targetCost: null });
+    }
+  });
+
   it('previews an unsaved definition and exports a saved one as .xlsx with subtotals', async () => {
     const preview = await api.post(`${BASE}/preview`, {
       entityKey: 'project',

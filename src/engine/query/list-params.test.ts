@@ -42,12 +42,12 @@ describe('operators', () => {
         code_likeright: 'F',
       }),
     ).toEqual([
-      { field: 'name', op: 'equal', value: 'A' },
-      { field: 'code', op: 'notequal', value: 'B' },
+      { field: 'name', op: 'eq', value: 'A' },
+      { field: 'code', op: 'ne', value: 'B' },
       { field: 'name', op: 'like', value: 'C' },
       { field: 'shortName', op: 'notlike', value: 'D' },
-      { field: 'code', op: 'likeleft', value: 'E' },
-      { field: 'code', op: 'likeright', value: 'F' },
+      { field: 'code', op: 'endsWith', value: 'E' },
+      { field: 'code', op: 'startsWith', value: 'F' },
     ]);
   });
 
@@ -69,11 +69,11 @@ describe('operators', () => {
       { field: 'targetCost', op: 'le', value: '200.5' },
       { field: 'buildingArea', op: 'gt', value: '0' },
       { field: 'buildingArea', op: 'lt', value: '1000' },
-      { field: 'createTime', op: 'datege', value: '2024-01-01' },
-      { field: 'createTime', op: 'datelt', value: '2024-02-01 00:00:00' },
-      { field: 'plannedStartDate', op: 'dateequal', value: '2024-03-15' },
-      { field: 'plannedEndDate', op: 'dategt', value: '2024-01-01' },
-      { field: 'actualEndDate', op: 'datele', value: '2024-12-31' },
+      { field: 'createTime', op: 'ge', value: '2024-01-01' },
+      { field: 'createTime', op: 'lt', value: '2024-02-01 00:00:00' },
+      { field: 'plannedStartDate', op: 'dateEq', value: '2024-03-15' },
+      { field: 'plannedEndDate', op: 'gt', value: '2024-01-01' },
+      { field: 'actualEndDate', op: 'le', value: '2024-12-31' },
     ]);
   });
 
@@ -87,27 +87,27 @@ describe('operators', () => {
   it('without a suffix: like for free text, equal for ids, dictionaries, options and numbers', () => {
     expect(filters(project, { name: '住宅', partyAId: '123', projectType: 'building', targetCost: '5' })).toEqual([
       { field: 'name', op: 'like', value: '住宅' },
-      { field: 'partyAId', op: 'equal', value: '123' },
-      { field: 'projectType', op: 'equal', value: 'building' },
-      { field: 'targetCost', op: 'equal', value: '5' },
+      { field: 'partyAId', op: 'eq', value: '123' },
+      { field: 'projectType', op: 'eq', value: 'building' },
+      { field: 'targetCost', op: 'eq', value: '5' },
     ]);
     expect(filters(dict, { isSealed: '1', sort: '3' })).toEqual([
-      { field: 'isSealed', op: 'equal', value: 1 },
-      { field: 'sort', op: 'equal', value: 3 },
+      { field: 'isSealed', op: 'eq', value: 1 },
+      { field: 'sort', op: 'eq', value: 3 },
     ]);
     expect(filters(plan, { planDate: '2024-05-01', versionNo: '2' })).toEqual([
-      { field: 'planDate', op: 'equal', value: '2024-05-01' },
-      { field: 'versionNo', op: 'equal', value: 2 },
+      { field: 'planDate', op: 'eq', value: '2024-05-01' },
+      { field: 'versionNo', op: 'eq', value: 2 },
     ]);
   });
 
   it('types values: integers as numbers, booleans as booleans, ids and decimals as exact strings', () => {
     expect(filters(goods, { isTurnover: 'true', classifyId: '1123598815738675201', referencePrice_ge: '0.1' })).toEqual([
-      { field: 'isTurnover', op: 'equal', value: true },
-      { field: 'classifyId', op: 'equal', value: '1123598815738675201' },
+      { field: 'isTurnover', op: 'eq', value: true },
+      { field: 'classifyId', op: 'eq', value: '1123598815738675201' },
       { field: 'referencePrice', op: 'ge', value: '0.1' },
     ]);
-    expect(filters(goods, { isTurnover: '0' })).toEqual([{ field: 'isTurnover', op: 'equal', value: false }]);
+    expect(filters(goods, { isTurnover: '0' })).toEqual([{ field: 'isTurnover', op: 'eq', value: false }]);
   });
 
   it('_ignore skips a parameter', () => {
@@ -152,7 +152,7 @@ describe('values', () => {
   });
 
   it('accepts a leap day', () => {
-    expect(filters(plan, { planDate: '2024-02-29' })).toEqual([{ field: 'planDate', op: 'equal', value: '2024-02-29' }]);
+    expect(filters(plan, { planDate: '2024-02-29' })).toEqual([{ field: 'planDate', op: 'eq', value: '2024-02-29' }]);
   });
 });
 
@@ -174,16 +174,16 @@ describe('fields', () => {
 
   it('accepts the snake_case column name for a field', () => {
     expect(filters(project, { party_a_id: '7', create_time_datege: '2024-01-01', project_manager_name_like: '张' })).toEqual([
-      { field: 'partyAId', op: 'equal', value: '7' },
-      { field: 'createTime', op: 'datege', value: '2024-01-01' },
+      { field: 'partyAId', op: 'eq', value: '7' },
+      { field: 'createTime', op: 'ge', value: '2024-01-01' },
       { field: 'projectManagerName', op: 'like', value: '张' },
     ]);
   });
 
   it('accepts system fields other than the tenant and the delete flag', () => {
     expect(filters(project, { id_equal: '42', createUser: '1' })).toEqual([
-      { field: 'id', op: 'equal', value: '42' },
-      { field: 'createUser', op: 'equal', value: '1' },
+      { field: 'id', op: 'eq', value: '42' },
+      { field: 'createUser', op: 'eq', value: '1' },
     ]);
   });
 

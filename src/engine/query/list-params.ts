@@ -1,37 +1,14 @@
 // The platform's list query language: current/size paging, ascs/descs sorting and filters whose key
-// suffix names the operator (name_like, amount_ge, createTime_datege …). Parsed here into a small AST
-// that both ends share; fields are checked against the model, values against the field's type.
+// suffix names the operator (name_like, amount_ge, createTime_datege …). Each filter is a test of the
+// one filter language (filter.ts), which the dialect's predicates become too; fields are checked
+// against the model, values against the field's type.
 import { formats } from '../dialect/ajv.ts';
 import type { EntityModel, FieldModel } from '../model/types.ts';
 import type { MessageKey } from '../i18n/messages.ts';
-import { isRecordId } from './ids.ts';
+import { NOT_A_VALUE, typedValue, type FilterOp, type FilterTest } from './filter.ts';
 
-export type FilterOp =
-  | 'equal'
-  | 'notequal'
-  | 'in'
-  | 'like'
-  | 'likeleft'
-  | 'likeright'
-  | 'notlike'
-  | 'ge'
-  | 'le'
-  | 'gt'
-  | 'lt'
-  | 'datege'
-  | 'dategt'
-  | 'dateequal'
-  | 'datelt'
-  | 'datele'
-  | 'null'
-  | 'notnull';
-
-export interface Filter {
-  field: string;
-  op: FilterOp;
-  /** Typed value: string for text/ids/dates, number for numbers, boolean for booleans; absent for null tests. */
-  value?: string | number | boolean;
-}
+/** A list parameter's filter: one test, all of them holding. */
+export type Filter = FilterTest;
 
 export interface SortSpec {
   field: string;
@@ -54,35 +31,36 @@ export class QueryError extends Error {
   }
 }
 
-const OPS: FilterOp[] = [
-  'notequal',
-  'equal',
-  'in',
-  'notlike',
-  'likeleft',
-  'likeright',
-  'like',
-  'datege',
-  'dategt',
-  'dateequal',
-  'datelt',
-  'datele',
-  'ge',
-  'le',
-  'gt',
-  'lt',
-  'notnull',
-  'null',
-];
+/** The parameters' operator suffixes, and the test each one is. */
+const SUFFIXES: Record<string, FilterOp> = {
+  equal: 'eq',
+  notequal: 'ne',
+  in: 'in',
+  like: 'like',
+  notlike: 'notlike',
+  likeleft: 'endsWith',
+  likeright: 'startsWith',
+  ge: 'ge',
+  le: 'le',
+  gt: 'gt',
+  lt: 'lt',
+  datege: 'ge',
+  dategt: 'gt',
+  dateequal: 'dateEq',
+  datelt: 'lt',
+  datele: 'le',
+  null: 'null',
+  notnull: 'notnull',
+};
 /** Parameters that are not filters: paging, sorting, the token (which the platform also accepts as a query parameter). */
 const RESERVED = new Set(['current', 'size', 'ascs', 'descs', 'blade-auth', '_t']);
 export const MAX_PAGE_SIZE = 500;
 
-function splitKey(key: string): { field: string; op?: FilterOp | 'ignore' } {
+function splitKey(key: string): { field: string; suffix?: string } {
   const i = key.lastIndexOf('_');
   if (i > 0) {
     const suffix = key.slice(i + 1);
-    if (suffix === 'ignore' || (OPS as string[]).includes(suffix)) return { field: key.slice(0, i), op: suffix as FilterOp | 'ignore' };
+    if (suffix === 'ignore' || Object.hasOwn(SUFFIXES, suffix)) return { field: key.slice(0, i), suffix };
   }
   return { field: key };
 }
@@ -96,54 +74,26 @@ export function findField(model: EntityModel, name: string): FieldModel | undefi
   return (Object.hasOwn(model.fieldMap, name) ? model.fieldMap[name] : undefined) ?? model.fields.find((f) => f.column === name);
 }
 
-function parseValue(field: FieldModel, op: FilterOp, raw: string, param: string): Filter['value'] {
+function parseValue(field: FieldModel, suffix: string, raw: string, param: string): Filter['value'] {
   const bad = () => new QueryError('badFilterValue', { field: field.label, value: raw, param });
   const text = raw.trim();
-  if (op.startsWith('date')) {
+  if (suffix.startsWith('date')) {
     if (formats.datetime(text) || formats.date(text)) return text;
     throw bad();
   }
-  if (op.includes('like')) return raw;
+  if (suffix.includes('like')) return raw;
   // any of comma-joined values, each a valid value of the field (an x-ref filter's _in)
-  if (op === 'in')
-    return raw
-      .split(',')
-      .map((v) => String(parseValue(field, 'equal', v, param)))
-      .join(',');
+  if (suffix === 'in') return raw.split(',').map((v) => String(parseValue(field, 'equal', v, param)));
   // a multi-select dictionary field matches any of the comma-joined keys
-  if (field.dict?.multiple && op === 'equal') return raw;
-  switch (field.kind) {
-    case 'id':
-      if (!isRecordId(text)) throw bad();
-      return text;
-    case 'integer':
-      if (!/^-?\d{1,10}$/.test(text)) throw bad();
-      return Number(text);
-    case 'decimal':
-      if (!/^-?\d{1,18}(\.\d{1,8})?$/.test(text)) throw bad();
-      return text;
-    case 'boolean':
-      if (/^(true|1)$/.test(text)) return true;
-      if (/^(false|0)$/.test(text)) return false;
-      throw bad();
-    case 'date':
-      if (!formats.date(text)) throw bad();
-      return text;
-    case 'datetime':
-      if (!formats.datetime(text) && !formats.date(text)) throw bad();
-      return text;
-    case 'month':
-      if (!formats.month(text)) throw bad();
-      return text;
-    case 'json':
-      throw new QueryError('unknownFilter', { param });
-    default:
-      return raw;
-  }
+  if (field.dict?.multiple && suffix === 'equal') return raw;
+  if (field.kind === 'json') throw new QueryError('unknownFilter', { param });
+  const value = typedValue(field, raw);
+  if (value === NOT_A_VALUE || value === null) throw bad();
+  return value;
 }
 
 /** The operator of a key without suffix: the platform means LIKE; for non-text fields that means equality. */
-function defaultOp(field: FieldModel): FilterOp {
+function defaultSuffix(field: FieldModel): string {
   return field.kind === 'string' && !field.dict && !field.options && !field.ref ? 'like' : 'equal';
 }
 
@@ -179,19 +129,19 @@ export function parseListParams(
   const filters: Filter[] = [];
   for (const [key, raw] of Object.entries(params)) {
     if (RESERVED.has(key.toLowerCase()) || extraReserved.includes(key) || raw === undefined) continue;
-    const { field: name, op } = splitKey(key);
-    if (op === 'ignore') continue;
+    const { field: name, suffix } = splitKey(key);
+    if (suffix === 'ignore') continue;
     const field = findField(model, name);
     // a write-only field is not stored, and a filter on a secret would be an oracle for it
     if (!field || field.writeOnly || field.name === 'isDeleted' || field.name === 'tenantId')
       throw new QueryError('unknownFilter', { param: key });
-    if (op === 'null' || op === 'notnull') {
-      filters.push({ field: field.name, op });
+    if (suffix === 'null' || suffix === 'notnull') {
+      filters.push({ field: field.name, op: suffix });
       continue;
     }
     if (raw === '') continue;
-    const effective = op ?? defaultOp(field);
-    filters.push({ field: field.name, op: effective, value: parseValue(field, effective, raw, key) });
+    const effective = suffix ?? defaultSuffix(field);
+    filters.push({ field: field.name, op: SUFFIXES[effective], value: parseValue(field, effective, raw, key) });
   }
   const sort = [...parseSort(model, params.ascs, 'asc'), ...parseSort(model, params.descs, 'desc')];
   return {

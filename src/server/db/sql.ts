@@ -2,7 +2,7 @@
 // the dialect's patterns), never from a request; every value is a parameter.
 import { decimalToJson, toDecimal } from '../../engine/compute/decimal.ts';
 import type { FieldModel } from '../../engine/model/types.ts';
-import type { Filter, SortSpec } from '../../engine/query/list-params.ts';
+import type { SortSpec } from '../../engine/query/list-params.ts';
 import type { Row } from './db.ts';
 
 export const q = (identifier: string) => `"${identifier}"`;
@@ -14,12 +14,6 @@ export const q = (identifier: string) => `"${identifier}"`;
 export function valueSql(f: FieldModel, alias = 't'): string {
   if (!f.link) return `${alias}.${q(f.column)}`;
   return `(SELECT string_agg(l.${q(f.column)}::text, ',' ORDER BY l.sort) FROM ${q(f.link.table)} l WHERE l.${q(f.link.ownerColumn)} = ${alias}.id)`;
-}
-
-/** A link field's rows of the record `alias` holding `value` (an equality filter, answered by the link table's index). */
-function linkHolds(f: FieldModel, alias: string, value: string): string {
-  const link = f.link!;
-  return `EXISTS (SELECT 1 FROM ${q(link.table)} l WHERE l.${q(link.ownerColumn)} = ${alias}.id AND l.${q(f.column)}::text = ${value})`;
 }
 
 /** How a column is read so that both drivers return the same JSON: ids and decimals as text, dates formatted. */
@@ -67,72 +61,6 @@ export class Params {
   add(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
-  }
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** Case only matters for letters that have it: Chinese text compares faster with plain LIKE. */
-function like(value: unknown): 'LIKE' | 'ILIKE' {
-  return String(value).toLowerCase() === String(value).toUpperCase() ? 'LIKE' : 'ILIKE';
-}
-
-/** A multi-select value (a JSON array, or comma-joined text) holding any of `keys`. */
-function containsAny(f: FieldModel, col: string, keys: string[], params: Params): string {
-  const wanted = `${params.add(keys)}::text[]`;
-  return f.kind === 'json' ? `${col} ?| ${wanted}` : `string_to_array(${col}, ',') && ${wanted}`;
-}
-
-export function filterSql(f: FieldModel, filter: Filter, params: Params, alias = 't'): string {
-  const col = valueSql(f, alias);
-  const text = f.kind === 'string' ? col : `${col}::text`;
-  const v = filter.value;
-  switch (filter.op) {
-    case 'equal':
-      if (f.dict?.multiple)
-        return containsAny(
-          f,
-          col,
-          String(v)
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
-          params,
-        );
-      if (f.link) return linkHolds(f, alias, params.add(String(v)));
-      return f.ref?.separator ? `${params.add(String(v))} = ANY(string_to_array(${col}, ','))` : `${col} = ${params.add(v)}`;
-    case 'notequal':
-      return `(${col} IS NULL OR ${col} <> ${params.add(v)})`;
-    case 'in':
-      return `${text} = ANY(${params.add(String(v).split(','))}::text[])`;
-    case 'like':
-      return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)}`;
-    case 'notlike':
-      return `(${col} IS NULL OR ${text} NOT ${like(v)} ${params.add(`%${escapeLike(String(v))}%`)})`;
-    case 'likeleft':
-      return `${text} ${like(v)} ${params.add(`%${escapeLike(String(v))}`)}`;
-    case 'likeright':
-      return `${text} ${like(v)} ${params.add(`${escapeLike(String(v))}%`)}`;
-    case 'ge':
-    case 'datege':
-      return `${col} >= ${params.add(v)}`;
-    case 'gt':
-    case 'dategt':
-      return `${col} > ${params.add(v)}`;
-    case 'le':
-    case 'datele':
-      return `${col} <= ${params.add(v)}`;
-    case 'lt':
-    case 'datelt':
-      return `${col} < ${params.add(v)}`;
-    case 'dateequal':
-      return `${col}::date = ${params.add(v)}::date`;
-    case 'null':
-      return `${col} IS NULL`;
-    case 'notnull':
-      return `${col} IS NOT NULL`;
   }
 }
 

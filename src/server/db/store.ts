@@ -20,9 +20,10 @@ import { insertRows, updateRows } from './batch.ts';
 import { sqlState, type Db, type Queryable, type Row } from './db.ts';
 import { nextId } from './ids.ts';
 import { pickErrors } from './picks.ts';
-import { filterSql, orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
+import { orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
 import { indexName, linkRefType, uniqueWithinIndex } from './sync.ts';
-import { predicateSql } from './predicate-sql.ts';
+import { filterSql } from './filter-sql.ts';
+import { predicateTree } from '../../engine/query/filter.ts';
 import { isTenantData } from './tenant-data.ts';
 
 export const PLATFORM_TENANT = '000000';
@@ -286,7 +287,7 @@ export class EntityStore {
     this.assertRead();
     const params = new Params();
     const where = this.scope(params);
-    for (const filter of query.filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    for (const filter of query.filters) where.push(filterSql(filter, this.model, params));
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const from = `FROM ${this.relation(params)} t ${whereSql}`;
     const [{ total }] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.values);
@@ -332,10 +333,14 @@ export class EntityStore {
       const keyword = query.keyword;
       const texts = shown.filter((f) => f.kind === 'string');
       where.push(
-        `(${(texts.length ? texts : [labelField]).map((f) => filterSql(f, { field: f.name, op: 'like', value: keyword }, params)).join(' OR ')})`,
+        filterSql(
+          { any: (texts.length ? texts : [labelField]).map((f) => ({ field: f.name, op: 'like' as const, value: keyword })) },
+          this.model,
+          params,
+        ),
       );
     }
-    for (const filter of query.filters ?? []) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    for (const filter of query.filters ?? []) where.push(filterSql(filter, this.model, params));
     // a picker offers live records only; labels by id still name a disabled record an old document holds
     if (!query.ids) where.push(...this.activeTerms(params));
     const from = `FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
@@ -354,7 +359,7 @@ export class EntityStore {
     this.assertRead();
     const params = new Params();
     const where = [...this.scope(params), ...this.activeTerms(params)];
-    for (const filter of filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    for (const filter of filters) where.push(filterSql(filter, this.model, params));
     const rows = await this.db.query(
       `SELECT ${selectList(this.model.columns)} FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ${orderSql(this.model.list.defaultSort, this.model.fieldMap)} LIMIT ${ALL_LIMIT}`,
@@ -381,7 +386,7 @@ export class EntityStore {
     const fields = (names: readonly string[]) => names.map((n) => this.model.fieldMap[n]);
     const params = new Params();
     const where = this.scope(params);
-    if (spec.filter) where.push(`(${predicateSql(spec.filter, this.model, params, 't', {})})`);
+    if (spec.filter) where.push(`(${filterSql(predicateTree(spec.filter, this.model), this.model, params)})`);
     const from = `FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const sums = fields(spec.sums).map((f) => `sum(t.${q(f.column)}) AS ${q(f.name)}`);
     const groupCols = fields(spec.groupBy).map((f) => `t.${q(f.column)}`);
@@ -418,7 +423,7 @@ export class EntityStore {
   }
 
   private activeTerms(params: Params, model: EntityModel = this.model, alias = 't'): string[] {
-    return model.activeIf ? [`(${predicateSql(model.activeIf, model, params, alias, {})})`] : [];
+    return model.activeIf ? [`(${filterSql(predicateTree(model.activeIf, model), model, params, alias)})`] : [];
   }
 
   /** One record with its detail rows, found by id or by a lookup key; not found is an error. */
@@ -475,7 +480,7 @@ export class EntityStore {
     this.assertRead();
     const params = new Params();
     const where = this.scope(params);
-    for (const filter of query.filters) where.push(filterSql(this.model.fieldMap[filter.field], filter, params));
+    for (const filter of query.filters) where.push(filterSql(filter, this.model, params));
     const column = (field: string) => q(this.model.fieldMap[field].column);
     const parentScope = this.scope(params, this.model, 'p');
     const parentName = `(SELECT p.${column(this.model.titleField ?? tree.keyField)}::text FROM ${q(this.model.table)} p WHERE p.${column(tree.keyField)} = t.${column(tree.parentField)}${parentScope.map((s) => ` AND ${s}`).join('')} LIMIT 1)`;
@@ -679,7 +684,7 @@ export class EntityStore {
     if (!fixedIf && !shared) return;
     const params = new Params();
     const name = titleField ? `t.${q(this.model.fieldMap[titleField].column)}` : 't.id';
-    const fixed = fixedIf ? predicateSql(fixedIf, this.model, params, 't', {}) : 'false';
+    const fixed = fixedIf ? filterSql(predicateTree(fixedIf, this.model), this.model, params) : 'false';
     const others = shared ? `t.tenant_id <> ${params.add(this.actor.tenantId)}` : 'false';
     const [kept] = await tx.query<{ name: string; fixed: boolean }>(
       `SELECT ${name}::text AS name, (${fixed}) AS fixed FROM ${q(this.model.table)} t
@@ -697,7 +702,7 @@ export class EntityStore {
     const name = titleField ? `t.${q(this.model.fieldMap[titleField].column)}` : 't.id';
     const [kept] = await tx.query<{ name: string }>(
       `SELECT ${name}::text AS name FROM ${q(this.model.table)} t
-        WHERE t.id = ANY(${params.add(ids)}::bigint[]) AND (${predicateSql(permanentIf, this.model, params, 't', {})}) LIMIT 1`,
+        WHERE t.id = ANY(${params.add(ids)}::bigint[]) AND (${filterSql(predicateTree(permanentIf, this.model), this.model, params)}) LIMIT 1`,
       params.values,
     );
     if (kept) throw new AppError(400, 'permanent', { name: kept.name });
@@ -890,7 +895,7 @@ export class EntityStore {
       if (this.model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
       if (this.model.softDelete) where.push('t.is_deleted = 0');
       if (selfId) where.push(`t.id <> ${params.add(selfId)}`);
-      if (rule.when) where.push(`(${predicateSql(rule.when, this.model, params, 't', {})})`);
+      if (rule.when) where.push(`(${filterSql(predicateTree(rule.when, this.model), this.model, params)})`);
       const taken = await tx.query(`SELECT 1 FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
       if (taken.length) throw this.uniqueError(f, record[f.name]);
     }

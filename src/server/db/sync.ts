@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntityCatalog, EntityModel, FieldModel } from '../../engine/model/types.ts';
 import { sqlState, type Db, type Queryable } from './db.ts';
-import { constantPredicateSql } from './predicate-sql.ts';
+import { predicateTree } from '../../engine/query/filter.ts';
+import { constantFilterSql } from './filter-sql.ts';
 import { q } from './sql.ts';
 
 export interface TableSpec {
@@ -64,7 +65,7 @@ export function indexName(table: string, columns: string[], unique: boolean): st
 export function uniqueWithinIndex(model: EntityModel, f: FieldModel): IndexSpec {
   const within = f.uniqueWithin!;
   const columns = [...new Set([...scopeColumns(model), ...within.fields.map((name) => model.fieldMap[name].column), f.column])];
-  const conditions = [liveFilter(model), within.when && `(${constantPredicateSql(within.when, model, q(model.table))})`];
+  const conditions = [liveFilter(model), within.when && `(${constantFilterSql(predicateTree(within.when, model), model, q(model.table))})`];
   const where = conditions.filter(Boolean).join(' AND ') || undefined;
   return { name: indexName(model.table, columns, true), columns, unique: true, where };
 }

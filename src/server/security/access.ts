@@ -6,12 +6,14 @@
 // - API scopes: a path covered by API scope rules is open only to roles granted one of them.
 // The platform administrator (role alias administrator in tenant 000000) passes every check.
 import type { EntityCatalog, EntityModel, Label } from '../../engine/model/types.ts';
-import type { Db, Queryable, Row } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import type { Predicate } from '../../engine/predicate/predicate.ts';
 import type { CacheBus } from '../realtime/cache-bus.ts';
 import { q } from '../db/sql.ts';
 import { PLATFORM_TENANT, type Actor, type DataFilter } from '../db/store.ts';
 import { AppError } from '../errors.ts';
-import { predicateSql } from '../db/predicate-sql.ts';
+import { predicateTree } from '../../engine/query/filter.ts';
+import { filterSql } from '../db/filter-sql.ts';
 import { PROJECT_ROLE, projectReference } from '../../engine/model/data-scopes.ts';
 import { hasRole } from '../../engine/model/roles.ts';
 
@@ -288,8 +290,15 @@ export class AccessControl {
         }
         // a custom rule that cannot be read admits nothing rather than everything
         if (!condition || typeof condition !== 'object') return () => 'false';
-        const tokens = { '$user.userId': actor.userId, '$user.deptId': deptIds[0] ?? null, '$user.tenantId': actor.tenantId };
-        return (p, a) => predicateSql(condition as Row, model, p, a, tokens);
+        const tokens: Record<string, unknown> = {
+          '$user.userId': actor.userId,
+          '$user.deptId': deptIds[0] ?? null,
+          '$user.tenantId': actor.tenantId,
+        };
+        const tree = predicateTree(condition as Predicate, model, (v) =>
+          typeof v === 'string' && Object.hasOwn(tokens, v) ? tokens[v] : v,
+        );
+        return (p, a) => filterSql(tree, model, p, a);
       }
     }
   }

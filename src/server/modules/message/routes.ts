@@ -19,7 +19,8 @@ import { localizeRecord } from '../../../engine/i18n/stored-text.ts';
 import { parseListParams } from '../../../engine/query/list-params.ts';
 import { nowText } from '../../clock.ts';
 import type { Row } from '../../db/db.ts';
-import { filterSql, orderSql, Params, q, selectList, toRecord } from '../../db/sql.ts';
+import { filterSql } from '../../db/filter-sql.ts';
+import { orderSql, Params, q, selectList, toRecord } from '../../db/sql.ts';
 import { EntityStore, parseId, parseIds, type Actor, type Page } from '../../db/store.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import { actorOf, bearerToken } from '../../http/auth.ts';
@@ -62,7 +63,7 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: RouteContext, {
       'r.is_deleted = 0',
       'm.is_deleted = 0',
     ];
-    for (const filter of list.filters) where.push(filterSql(model.fieldMap[filter.field], filter, params, 'm'));
+    for (const filter of list.filters) where.push(filterSql(filter, model, params, 'm'));
     if (isRead !== undefined && isRead !== '') {
       if (isRead !== '0' && isRead !== '1') throw badRequest('badFilterValue', { field: 'isRead', value: isRead });
       where.push(`r.is_read = ${params.add(Number(isRead))}`);

@@ -137,7 +137,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: RouteContext) {
     const children = await store.list({
       current: 1,
       size: 500,
-      filters: [{ field: 'parentCode', op: 'equal', value: code }],
+      filters: [{ field: 'parentCode', op: 'eq', value: code }],
       sort: [{ field: 'sort', order: 'asc' }],
     });
     return envelope(200, children.records, t('ok', request.lang));
