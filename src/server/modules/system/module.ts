@@ -15,11 +15,12 @@ export const systemModule: ServerModule = {
   ddl: TENANT_DATABASE_DDL,
   publicPaths: [...USER_PUBLIC_PATHS, ...ORGANIZATION_PUBLIC_PATHS],
   passwordChangePaths: USER_PASSWORD_CHANGE_PATHS,
-  hooks: ({ ctx, identity, access, flow, reference }) =>
+  hooks: ({ ctx, identity, access, caches, flow, reference }) =>
     systemHooks({
       catalog: ctx.catalog,
       identity,
       access,
+      caches,
       storeContext: () => ctx,
       processRoles: () => flow.definitions.defaultGroups(),
       referenceData: () => reference,
