@@ -1,13 +1,12 @@
 // @vitest-environment happy-dom
-// The registered admin actions: where they appear, and that their permission codes are buttons the
-// schemas declare (so the seeded menus carry them).
+// The admin actions: where they appear, and that their permission codes are buttons the schemas
+// declare (so the seeded menus carry them).
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
-import { extensionFor } from '../renderers/extensions.ts';
-import './register.ts';
+import { ADMIN_ACTIONS } from './register.ts';
 
 const actions = (entity: string) => {
-  const ext = extensionFor(entity);
+  const ext = ADMIN_ACTIONS[entity] ?? {};
   return [...(ext.toolbarActions ?? []).map((a) => ['toolbar', a] as const), ...(ext.rowActions ?? []).map((a) => ['row', a] as const)].map(
     ([where, a]) => ({ where, label: a.label.zh, permission: a.permission, selection: a.selection }),
   );
@@ -33,7 +32,7 @@ describe('admin actions', () => {
   });
 
   it('the tenant package page has its view button disabled', () => {
-    expect(extensionFor('tenantPackage').disabledActions).toEqual(['view']);
+    expect(ADMIN_ACTIONS.tenantPackage.disabledActions).toEqual(['view']);
   });
 
   it("every permission code is a button of the entity's menu", () => {

@@ -3,7 +3,7 @@
 // source, and the tenant package page's disabled view button. Permission codes are the buttons the
 // schemas declare (x-entity.menu.buttons). Dialogs load on first use (lazy-dialog.ts).
 import { en, zh, type MessageKey } from '../i18n/messages.ts';
-import { registerExtension } from '../renderers/extensions.ts';
+import type { EntityExtension } from '../renderers/extensions.ts';
 import { lazyDialog } from './lazy-dialog.ts';
 
 const label = (key: MessageKey) => ({ zh: zh[key], en: en[key] });
@@ -16,56 +16,58 @@ const TopMenuGrantDialog = lazyDialog(() => import('./TopMenuGrantDialog.tsx'));
 const TenantSettingDialog = lazyDialog(() => import('./TenantSettingDialog.tsx'));
 const TenantPackageDialog = lazyDialog(() => import('./TenantPackageDialog.tsx'));
 const TenantDatasourceDialog = lazyDialog(() => import('./TenantDatasourceDialog.tsx'));
-
-registerExtension('user', {
-  toolbarActions: [
-    { key: 'grant', label: label('admin.user.grant'), permission: 'user_role', selection: 'many', dialog: UserRoleDialog },
-    { key: 'reset', label: label('admin.user.reset'), permission: 'user_reset', selection: 'many', dialog: ResetPasswordDialog },
-    { key: 'unlock', label: label('admin.user.unlock'), permission: 'user_unlock', selection: 'many', dialog: UnlockDialog },
-  ],
-});
-
-registerExtension('role', {
-  rowActions: [{ key: 'grant', label: label('admin.role.grant'), permission: 'role_grant', dialog: RoleGrantDialog }],
-});
-
-registerExtension('topMenu', {
-  rowActions: [{ key: 'grant', label: label('admin.topMenu.grant'), permission: 'topmenu_setting', dialog: TopMenuGrantDialog }],
-});
-
-registerExtension('tenant', {
-  toolbarActions: [
-    { key: 'setting', label: label('admin.tenant.setting'), permission: 'tenant_setting', selection: 'many', dialog: TenantSettingDialog },
-  ],
-  rowActions: [
-    { key: 'package', label: label('admin.tenant.package'), permission: 'tenant_package_setting', dialog: TenantPackageDialog },
-    { key: 'datasource', label: label('admin.tenant.datasource'), permission: 'tenant_datasource', dialog: TenantDatasourceDialog },
-  ],
-});
-
-// The tenant package page grants add, edit and delete; its view button is disabled
-registerExtension('tenantPackage', { disabledActions: ['view'] });
-
-// reports: built and run in their own dialogs (src/client/report); the generic form cannot edit a definition
 const ReportBuilder = lazyDialog(() => import('../report/ReportBuilder.tsx'));
 const ReportRunner = lazyDialog(() => import('../report/ReportRunner.tsx'));
-registerExtension('report', {
-  toolbarActions: [{ key: 'build', label: label('report.new'), permission: 'report_add', dialog: ReportBuilder }],
-  rowActions: [
-    { key: 'run', label: label('report.run'), dialog: ReportRunner },
-    { key: 'design', label: label('report.design'), permission: 'report_edit', dialog: ReportBuilder },
-  ],
-  disabledActions: ['add'],
-});
-
-// code generation: the generated schema reviewed as JSON and as its form and list (src/client/develop)
 const CodePreviewDialog = lazyDialog(() => import('../develop/CodePreviewDialog.tsx'));
-registerExtension('code', {
-  rowActions: [{ key: 'generate', label: label('develop.generate'), permission: 'code_gen', dialog: CodePreviewDialog }],
-});
-
-// data sources: 测试连接 with the stored settings (the server checks the host against its allow-list first)
 const DatasourceTestDialog = lazyDialog(() => import('../develop/DatasourceTestDialog.tsx'));
-registerExtension('datasource', {
-  rowActions: [{ key: 'test', label: label('develop.testConnection'), permission: 'datasource_test', dialog: DatasourceTestDialog }],
-});
+
+/** The administration screens' list actions, by entity key. */
+export const ADMIN_ACTIONS: Readonly<Record<string, EntityExtension>> = {
+  user: {
+    toolbarActions: [
+      { key: 'grant', label: label('admin.user.grant'), permission: 'user_role', selection: 'many', dialog: UserRoleDialog },
+      { key: 'reset', label: label('admin.user.reset'), permission: 'user_reset', selection: 'many', dialog: ResetPasswordDialog },
+      { key: 'unlock', label: label('admin.user.unlock'), permission: 'user_unlock', selection: 'many', dialog: UnlockDialog },
+    ],
+  },
+  role: {
+    rowActions: [{ key: 'grant', label: label('admin.role.grant'), permission: 'role_grant', dialog: RoleGrantDialog }],
+  },
+  topMenu: {
+    rowActions: [{ key: 'grant', label: label('admin.topMenu.grant'), permission: 'topmenu_setting', dialog: TopMenuGrantDialog }],
+  },
+  tenant: {
+    toolbarActions: [
+      {
+        key: 'setting',
+        label: label('admin.tenant.setting'),
+        permission: 'tenant_setting',
+        selection: 'many',
+        dialog: TenantSettingDialog,
+      },
+    ],
+    rowActions: [
+      { key: 'package', label: label('admin.tenant.package'), permission: 'tenant_package_setting', dialog: TenantPackageDialog },
+      { key: 'datasource', label: label('admin.tenant.datasource'), permission: 'tenant_datasource', dialog: TenantDatasourceDialog },
+    ],
+  },
+  // the tenant package page grants add, edit and delete; its view button is disabled
+  tenantPackage: { disabledActions: ['view'] },
+  // reports: built and run in their own dialogs (src/client/report); the generic form cannot edit a definition
+  report: {
+    toolbarActions: [{ key: 'build', label: label('report.new'), permission: 'report_add', dialog: ReportBuilder }],
+    rowActions: [
+      { key: 'run', label: label('report.run'), dialog: ReportRunner },
+      { key: 'design', label: label('report.design'), permission: 'report_edit', dialog: ReportBuilder },
+    ],
+    disabledActions: ['add'],
+  },
+  // code generation: the generated schema reviewed as JSON and as its form and list (src/client/develop)
+  code: {
+    rowActions: [{ key: 'generate', label: label('develop.generate'), permission: 'code_gen', dialog: CodePreviewDialog }],
+  },
+  // data sources: 测试连接 with the stored settings (the server checks the host against its allow-list first)
+  datasource: {
+    rowActions: [{ key: 'test', label: label('develop.testConnection'), permission: 'datasource_test', dialog: DatasourceTestDialog }],
+  },
+};

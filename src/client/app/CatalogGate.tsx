@@ -1,10 +1,13 @@
 // The signed-in shell renders once the schema catalog is loaded from the server (renderers/
 // catalog.ts): every document page compiles its screens from it. Loaded once per page load (the
-// browser's cached copy revalidated by ETag); code generation's install loads it again.
+// browser's cached copy revalidated by ETag); code generation's install loads it again. The shell
+// gets the app's renderer registry here, whose approval actions follow the catalog.
 import { use, type ReactNode } from 'react';
 import { ApiError } from '../api/http.ts';
-import { catalogReady, loadCatalog } from '../renderers/catalog.ts';
+import { catalog, catalogReady, loadCatalog } from '../renderers/catalog.ts';
+import { RegistryContext } from '../renderers/registry.ts';
 import { fetchSchemaSet } from './bootstrap.ts';
+import { appRegistry } from './registry.ts';
 
 let first: Promise<void> | undefined;
 
@@ -20,5 +23,5 @@ function firstLoad(): Promise<void> {
 
 export default function CatalogGate({ children }: { children: ReactNode }) {
   if (!catalogReady()) use(firstLoad());
-  return children;
+  return <RegistryContext.Provider value={appRegistry(catalog())}>{children}</RegistryContext.Provider>;
 }

@@ -29,8 +29,6 @@ import { earlyHttp, type Prefetch } from './prefetch.ts';
 import { antdStylesheet, staticAntdStyles } from './antd-stylesheet.ts';
 import { lazyPreloaded } from './lazy.ts';
 import { website } from './website.ts';
-import '../admin/register.ts';
-import '../workflow/register.ts';
 
 type Page = ComponentType<{ params: Record<string, string> }> & {
   /** Starts loading the page's chunk (lazy pages). */

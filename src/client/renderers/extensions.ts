@@ -1,7 +1,7 @@
 // What the generic screens of an entity can be given beyond its schema: the administration
 // actions that are not documents (role grant, reset password, tenant package setting, ...).
-// The admin folder registers them; the renderers only read this registry, so they never import
-// an admin screen by name.
+// The admin, workflow and resource folders declare them; the app puts them in the renderers'
+// registry (registry.ts), so the renderers never import an admin screen by name.
 import type { ComponentType } from 'react';
 import type { EntityModel, Label } from '../../engine/model/types.ts';
 
@@ -35,19 +35,4 @@ export interface EntityExtension {
   toolbarActions?: EntityAction[];
   /** Standard actions shown but disabled (the tenant package view button). */
   disabledActions?: ('add' | 'edit' | 'view' | 'delete' | 'export')[];
-}
-
-const registry = new Map<string, EntityExtension>();
-
-export function registerExtension(entity: string, extension: EntityExtension): void {
-  const current = registry.get(entity) ?? {};
-  registry.set(entity, {
-    rowActions: [...(current.rowActions ?? []), ...(extension.rowActions ?? [])],
-    toolbarActions: [...(current.toolbarActions ?? []), ...(extension.toolbarActions ?? [])],
-    disabledActions: [...(current.disabledActions ?? []), ...(extension.disabledActions ?? [])],
-  });
-}
-
-export function extensionFor(entity: string): EntityExtension {
-  return registry.get(entity) ?? {};
 }

@@ -4,18 +4,19 @@
 // (the submitter, before anyone acted), 流程图 once an instance exists; 撤回 says so when a handler
 // acted after the list was loaded.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { catalog } from '../renderers/catalog.ts';
 import { EntityList } from '../renderers/list/EntityList.tsx';
 import { renderWithApi } from '../renderers/testing/providers.tsx';
 import { FLOW } from './api.ts';
-import { registerWorkflowActions } from './register.ts';
+import { workflowActions } from './register.ts';
 import { createFakeFlow } from './testing/fake-flow.ts';
 
 const demand = catalog().entities.materialTotalDemand;
 const grants = Object.fromEntries(['add', 'edit', 'delete', 'view', 'export'].map((a) => [`${demand.menu!.code}_${a}`, true]));
 
-beforeAll(() => registerWorkflowActions(catalog()));
+/** The app gives the lists their approval actions through the renderers' registry. */
+const registry = { lists: workflowActions(catalog()) };
 // antd pages render slowly on a busy machine: wait up to 10 s for what a user would see
 afterEach(cleanup);
 
@@ -38,7 +39,7 @@ function threeDemands() {
 
 describe('approval actions on a document list', () => {
   it('show only where they apply to the record', async () => {
-    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http: threeDemands(), permissions: grants });
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http: threeDemands(), permissions: grants, registry });
     await idle();
     expect(buttons('草稿计划')).toContain('提交');
     expect(buttons('草稿计划')).not.toContain('撤回');
@@ -52,7 +53,7 @@ describe('approval actions on a document list', () => {
 
   it('撤回 only where the server says the caller may recall (the submitter): others see no 撤回', async () => {
     const http = createFakeFlow({ submitter: false });
-    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants, registry });
     await idle();
     expect(buttons('江北人才公寓钢筋计划')).toContain('流程图');
     expect(buttons('江北人才公寓钢筋计划')).not.toContain('撤回');
@@ -61,7 +62,7 @@ describe('approval actions on a document list', () => {
 
   it('撤回 asks while nobody has acted, and says it is too late once a handler has', async () => {
     const http = threeDemands();
-    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants, registry });
     await idle();
     fireEvent.click(within(rowOf('江北人才公寓钢筋计划')).getByRole('button', { name: '撤回' }));
     let dialog = await screen.findByRole('dialog');
@@ -83,7 +84,7 @@ describe('approval actions on a document list', () => {
 
     // listed again, the row no longer offers 撤回 (the server's canRecall is false once someone acted)
     cleanup();
-    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants });
+    renderWithApi(<EntityList model={demand} onOpen={() => undefined} />, { http, permissions: grants, registry });
     await idle();
     expect(buttons('江北人才公寓钢筋计划')).not.toContain('撤回');
   });

@@ -19,7 +19,7 @@ import { EntityDetail } from '../renderers/detail/index.ts';
 import { EntityForm } from '../renderers/form/EntityForm.tsx';
 import { useHttp, type RendererHttp } from '../renderers/http-context.tsx';
 import type { Prefetch } from '../app/prefetch.ts';
-import { FieldControl } from '../renderers/widgets/registry.tsx';
+import { FieldControl } from '../renderers/widgets/FieldControl.tsx';
 import { langAtom } from '../state/session.ts';
 import { FLOW, modelForPrefix, type FlowRow, type TaskDetail } from './api.ts';
 import { FlowDiagram } from './FlowDiagram.tsx';

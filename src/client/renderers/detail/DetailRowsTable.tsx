@@ -9,7 +9,7 @@ import type { DetailModel, FieldModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
-import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/registry.tsx';
+import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/display-type.ts';
 import type { Row } from '../extensions.ts';
 import { usePageLabels } from '../list/usePageLabels.ts';
 import { detailColumns } from './sections.ts';

@@ -4,7 +4,7 @@
 import { Dec, toDecimal } from '../../../engine/compute/decimal.ts';
 import type { DetailModel, FieldModel } from '../../../engine/model/types.ts';
 import { displayOptions } from '../displays/text.ts';
-import { displayTypeOf } from '../displays/registry.tsx';
+import { displayTypeOf } from '../displays/display-type.ts';
 import { displayScale } from '../format.ts';
 import type { Row } from '../extensions.ts';
 

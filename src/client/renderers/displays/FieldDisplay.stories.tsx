@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
 import { FakeApi } from './FakeApi.tsx';
 import { FieldDisplay } from './FieldDisplay.tsx';
-import { displayTypeOf } from './registry.tsx';
+import { displayTypeOf } from './display-type.ts';
 
 const { materialTotalDemand: demand, goodsArchives: goods, project, user, tenant, menu, expenditureContract } = catalog().entities;
 

@@ -4,8 +4,9 @@
 import { useAtomValue } from 'jotai';
 import type { FieldModel } from '../../../engine/model/types.ts';
 import { langAtom } from '../../state/session.ts';
-import './builtin.tsx';
-import { displayComponent, displayTypeOf } from './registry.tsx';
+import { useRegistry } from '../registry.ts';
+import { BUILT_IN_DISPLAYS } from './builtin.tsx';
+import { displayTypeOf } from './display-type.ts';
 import { isEmptyValue } from './text.ts';
 
 export interface FieldDisplayProps {
@@ -21,7 +22,8 @@ export interface FieldDisplayProps {
 
 export function FieldDisplay({ field, value, labels, compact = false, empty = '—' }: FieldDisplayProps) {
   const lang = useAtomValue(langAtom);
+  const displays = useRegistry().displays ?? BUILT_IN_DISPLAYS;
   if (isEmptyValue(value)) return <>{empty}</>;
-  const Display = displayComponent(displayTypeOf(field))!;
+  const Display = displays[displayTypeOf(field)] ?? displays.text;
   return <Display field={field} value={value} lang={lang} labels={labels} compact={compact} />;
 }

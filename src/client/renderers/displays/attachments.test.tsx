@@ -9,7 +9,7 @@ import type { FieldModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
 import { createFakeHttp } from '../testing/fake-http.ts';
 import { renderWithApi, TestProviders } from '../testing/providers.tsx';
-import { FieldControl } from '../widgets/registry.tsx';
+import { FieldControl } from '../widgets/FieldControl.tsx';
 import { FieldDisplay } from './FieldDisplay.tsx';
 
 afterEach(cleanup);

@@ -4,7 +4,8 @@ import { Image, Tag, Typography } from 'antd';
 import { renderText } from '../../../engine/i18n/stored-text.ts';
 import { useDictionary, useReferenceLabels } from '../data.ts';
 import { translate } from '../../i18n/useT.ts';
-import { registerDisplay, type DisplayProps } from './registry.tsx';
+import type { DisplayName } from '../../../engine/dialect/ui-names.ts';
+import type { DisplayComponent, DisplayProps } from './display-type.ts';
 import {
   booleanOf,
   capitalsText,
@@ -129,22 +130,25 @@ function Code({ value, compact }: DisplayProps) {
   );
 }
 
-registerDisplay('text', ({ value }) => (typeof value === 'object' ? JSON.stringify(value) : String(value)));
-registerDisplay('money', Money);
-registerDisplay('capital', Capital);
-registerDisplay('quantity', ({ field, value }) => quantityText(field, value));
-registerDisplay('percent', ({ field, value }) => percentText(field, value));
-registerDisplay('number', ({ field, value }) => numberText(field, value));
-registerDisplay('date', ({ value, lang }) => dateText(value, lang));
-registerDisplay('datetime', ({ value, lang }) => dateText(value, lang, true));
-registerDisplay('month', ({ value, lang }) => monthText(value, lang));
-registerDisplay('boolean', YesNo);
-registerDisplay('options', ({ field, value, lang }) => optionText(field, value, lang));
-registerDisplay('tag', OptionTag);
-registerDisplay('dict', Dict);
-registerDisplay('ref', Ref);
-registerDisplay('image', ImageDisplay);
-registerDisplay('file', Files);
-registerDisplay('code', Code);
-// the server answers stored texts rendered; a value that reached the page otherwise is rendered here
-registerDisplay('message', ({ value, lang }) => String(renderText(value, lang)));
+/** The displays by name: every x-display type and the ones a field's kind implies. */
+export const BUILT_IN_DISPLAYS: Readonly<Record<DisplayName, DisplayComponent>> = {
+  text: ({ value }) => (typeof value === 'object' ? JSON.stringify(value) : String(value)),
+  money: Money,
+  capital: Capital,
+  quantity: ({ field, value }) => quantityText(field, value),
+  percent: ({ field, value }) => percentText(field, value),
+  number: ({ field, value }) => numberText(field, value),
+  date: ({ value, lang }) => dateText(value, lang),
+  datetime: ({ value, lang }) => dateText(value, lang, true),
+  month: ({ value, lang }) => monthText(value, lang),
+  boolean: YesNo,
+  options: ({ field, value, lang }) => optionText(field, value, lang),
+  tag: OptionTag,
+  dict: Dict,
+  ref: Ref,
+  image: ImageDisplay,
+  file: Files,
+  code: Code,
+  // the server answers stored texts rendered; a value that reached the page otherwise is rendered here
+  message: ({ value, lang }) => String(renderText(value, lang)),
+};

@@ -14,7 +14,7 @@ import { useT } from '../../i18n/useT.ts';
 import { useDictionary, useReferenceLabels } from '../data.ts';
 import { displayScale, formatDecimal } from '../format.ts';
 import { dependenciesOf } from '../widgets/ref-filters.ts';
-import { FieldControl } from '../widgets/registry.tsx';
+import { FieldControl } from '../widgets/FieldControl.tsx';
 import { ACTIONS_WIDTH, INDEX_WIDTH, ROW_HEIGHT, SELECT_WIDTH, type GridColumn } from './grid-columns.ts';
 import { ruleState } from './rules.ts';
 import type { FormStore, Row } from './store.ts';

@@ -9,7 +9,7 @@ import { Input, Space, Tooltip } from 'antd';
 import { useSyncExternalStore, type ReactNode } from 'react';
 import type { FieldModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
-import { FieldControl } from '../widgets/registry.tsx';
+import { FieldControl } from '../widgets/FieldControl.tsx';
 import type { FormContextValue } from './context.ts';
 
 /** A read-only control with its mark: 计算 for a formula's value, 系统 for one the server keeps. */

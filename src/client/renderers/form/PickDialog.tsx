@@ -14,7 +14,7 @@ import { langAtom } from '../../state/session.ts';
 import { catalog } from '../catalog.ts';
 import { detailColumns } from '../detail/sections.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
-import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/registry.tsx';
+import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/display-type.ts';
 import { useHttp } from '../http-context.tsx';
 import { usePageLabels } from '../list/usePageLabels.ts';
 import type { FormStore, Row } from './store.ts';

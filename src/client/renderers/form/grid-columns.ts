@@ -3,7 +3,7 @@
 // computed amounts).
 import { sumsRead } from '../../../engine/compute/expr.ts';
 import type { DetailModel, EntityModel, FieldModel } from '../../../engine/model/types.ts';
-import { widgetNameOf } from '../widgets/registry.tsx';
+import { widgetNameOf } from '../widgets/FieldControl.tsx';
 
 export interface GridColumn {
   field: FieldModel;

@@ -4,7 +4,7 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { EntityModel, FieldModel, Lang } from '../../../engine/model/types.ts';
 import { dependenciesOf } from '../widgets/ref-filters.ts';
-import { widgetNameOf } from '../widgets/registry.tsx';
+import { widgetNameOf } from '../widgets/FieldControl.tsx';
 import type { RuleState } from './rules.ts';
 
 export type FormMode = 'create' | 'edit';

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
 import { renderWithApi } from '../testing/providers.tsx';
-import { registerExtension, type ActionDialogProps } from '../extensions.ts';
+import type { ActionDialogProps } from '../extensions.ts';
+import type { RendererRegistry } from '../registry.ts';
 import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
 import { EntityList } from './EntityList.tsx';
 
@@ -29,7 +30,13 @@ function demandApi(rows = 40): FakeHttp {
 function showList(
   model: EntityModel,
   http: FakeHttp,
-  options: { permissions?: Record<string, boolean>; lang?: 'zh' | 'en'; onOpen?: () => void; tenantId?: string } = {},
+  options: {
+    permissions?: Record<string, boolean>;
+    lang?: 'zh' | 'en';
+    onOpen?: () => void;
+    tenantId?: string;
+    registry?: RendererRegistry;
+  } = {},
 ) {
   const onOpen = vi.fn(options.onOpen);
   const view = renderWithApi(<EntityList model={model} onOpen={onOpen} />, {
@@ -37,6 +44,7 @@ function showList(
     permissions: options.permissions ?? grants(model.menu!.code),
     lang: options.lang,
     tenantId: options.tenantId,
+    registry: options.registry,
   });
   return { ...view, onOpen, list: () => screen.getByTestId('entity-list') };
 }
@@ -347,14 +355,14 @@ describe('extensions of an entity', () => {
         </button>
       );
     };
-    registerExtension('tenantPackage', {
-      disabledActions: ['view'],
+    const tenantPackage = {
+      disabledActions: ['view' as const],
       rowActions: [{ key: 'setting', label: { zh: '授权配置', en: 'Licence' }, dialog: Dialog }],
-      toolbarActions: [{ key: 'bulk', label: { zh: '批量配置', en: 'Bulk' }, selection: 'one', dialog: Dialog }],
-    });
+      toolbarActions: [{ key: 'bulk', label: { zh: '批量配置', en: 'Bulk' }, selection: 'one' as const, dialog: Dialog }],
+    };
     const model = catalog().entities.tenantPackage;
     const http = createFakeHttp(catalog(), { rows: 3 });
-    showList(model, http);
+    showList(model, http, { registry: { lists: { tenantPackage } } });
     await idle();
     const view = within(bodyRows()[0]).getByRole('button', { name: /查\s*看/ }) as HTMLButtonElement;
     expect(view.disabled).toBe(true);

@@ -23,7 +23,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { EntityModel, FieldModel, Lang } from '../../../engine/model/types.ts';
 import { translate } from '../../i18n/useT.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
-import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/registry.tsx';
+import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/display-type.ts';
 import type { Row } from '../extensions.ts';
 import { isSortable } from './useListQuery.ts';
 import type { PageLabels } from './usePageLabels.ts';

@@ -11,7 +11,8 @@ import type { EntityModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
 import { langAtom, permissionAtom } from '../../state/session.ts';
 import { invalidateEntity } from '../data.ts';
-import { extensionFor, type EntityAction, type Row } from '../extensions.ts';
+import type { EntityAction, Row } from '../extensions.ts';
+import { useRegistry } from '../registry.ts';
 import { useHttp } from '../http-context.tsx';
 
 export type StandardAction = 'add' | 'edit' | 'view' | 'delete' | 'export';
@@ -44,7 +45,7 @@ export function useListActions(model: EntityModel, onRemoved: (ids: string[]) =>
   const { message, modal } = App.useApp();
   const permissions = useAtomValue(permissionAtom);
   const lang = useAtomValue(langAtom);
-  const extension = extensionFor(model.key);
+  const extension = useRegistry().lists?.[model.key] ?? {};
   const [open, setOpen] = useState<{ action: EntityAction; rows: Row[] } | null>(null);
   const granted = (action: StandardAction) => grantedAction(model, permissions, action);
   const disabled = (action: StandardAction) => extension.disabledActions?.includes(action) ?? false;

@@ -15,7 +15,7 @@ import { langAtom, userInfoAtom } from '../../state/session.ts';
 import { useReferenceLabels } from '../data.ts';
 import { FieldDisplay } from '../displays/FieldDisplay.tsx';
 import { capitalsText, displayOptions, isEmptyValue } from '../displays/text.ts';
-import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/registry.tsx';
+import { displayTypeOf, NUMERIC_DISPLAYS } from '../displays/display-type.ts';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
 import { usePageLabels } from '../list/usePageLabels.ts';

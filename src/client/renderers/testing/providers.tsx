@@ -1,6 +1,6 @@
 // What the app gives a screen, for component tests: the jotai store (language, permissions, user),
-// react-query with a cache of its own, the renderers' HTTP context (usually the in-memory API),
-// antd's locale and App (toasts, confirmations).
+// react-query with a cache of its own, the renderers' HTTP context (usually the in-memory API) and
+// registry (the built-in widgets and displays unless told), antd's locale and App (toasts, confirmations).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { App as AntApp, ConfigProvider } from 'antd';
@@ -10,17 +10,30 @@ import { Provider as JotaiProvider } from 'jotai';
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { appStore, langAtom, permissionAtom, userInfoAtom, type UserInfo } from '../../state/session.ts';
 import { HttpProvider, type RendererHttp } from '../http-context.tsx';
+import { RegistryContext, type RendererRegistry } from '../registry.ts';
 
-export function TestProviders({ http, lang = 'zh', children }: { http: RendererHttp; lang?: 'zh' | 'en'; children: ReactNode }) {
+export function TestProviders({
+  http,
+  lang = 'zh',
+  registry = {},
+  children,
+}: {
+  http: RendererHttp;
+  lang?: 'zh' | 'en';
+  registry?: RendererRegistry;
+  children: ReactNode;
+}) {
   const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }));
   appStore.set(langAtom, lang);
   return (
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
         <HttpProvider value={http}>
-          <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
-            <AntApp>{children}</AntApp>
-          </ConfigProvider>
+          <RegistryContext.Provider value={registry}>
+            <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
+              <AntApp>{children}</AntApp>
+            </ConfigProvider>
+          </RegistryContext.Provider>
         </HttpProvider>
       </QueryClientProvider>
     </JotaiProvider>
@@ -35,14 +48,16 @@ export interface TestSetup {
   userId?: string;
   /** The user's tenant (default: none said). */
   tenantId?: string;
+  /** The renderers' registry (default: the built-in widgets and displays, no list actions). */
+  registry?: RendererRegistry;
 }
 
 /** Renders `ui` signed in as a user with these buttons, over `http`. */
-export function renderWithApi(ui: ReactElement, { http, lang = 'zh', permissions = {}, userId = '1001', tenantId }: TestSetup) {
+export function renderWithApi(ui: ReactElement, { http, lang = 'zh', permissions = {}, userId = '1001', tenantId, registry }: TestSetup) {
   appStore.set(permissionAtom, permissions);
   appStore.set(userInfoAtom, { user_id: userId, account: 'tester', ...(tenantId && { tenant_id: tenantId }) } as UserInfo);
   const wrap = (node: ReactElement) => (
-    <TestProviders http={http} lang={lang}>
+    <TestProviders http={http} lang={lang} registry={registry}>
       {node}
     </TestProviders>
   );

@@ -11,7 +11,7 @@ import { langAtom } from '../../state/session.ts';
 import { catalog } from '../catalog.ts';
 import { HttpProvider } from '../http-context.tsx';
 import { createFakeHttp } from '../testing/fake-http.ts';
-import { FieldControl, widgetNameOf } from './registry.tsx';
+import { FieldControl, widgetNameOf } from './FieldControl.tsx';
 import type { WidgetName } from './types.ts';
 
 const http = createFakeHttp(catalog());

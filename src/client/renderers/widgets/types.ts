@@ -4,25 +4,8 @@ import type { FieldModel, Lang } from '../../../engine/model/types.ts';
 
 export type Row = Record<string, any>;
 
-/** The x-ui widget names (schemas/meta/x-ui.schema.json). */
-export type WidgetName =
-  | 'text'
-  | 'textarea'
-  | 'password'
-  | 'number'
-  | 'money'
-  | 'date'
-  | 'dateRange'
-  | 'month'
-  | 'select'
-  | 'dict'
-  | 'ref'
-  | 'treeSelect'
-  | 'treeMultiSelect'
-  | 'upload'
-  | 'image'
-  | 'switch'
-  | 'hidden';
+/** The x-ui widget names, one list with the meta-schema's (engine/dialect/ui-names.ts). */
+export type { WidgetName } from '../../../engine/dialect/ui-names.ts';
 
 export interface ControlProps {
   field: FieldModel;

@@ -8,7 +8,7 @@ import type { FieldModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
 import { TestProviders } from '../testing/providers.tsx';
 import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
-import { FieldControl, widgetNameOf } from './registry.tsx';
+import { FieldControl, widgetNameOf } from './FieldControl.tsx';
 import { tagLabels } from './TreeControls.tsx';
 import type { Row } from './types.ts';
 

@@ -13,7 +13,6 @@ import { COUNTS_KEY, WaitingWorkLine } from '../../workflow/WaitingWork.tsx';
 import { useTexts } from './texts.ts';
 import { sessionSubscribe, useLiveMessages, type Subscribe } from './useLiveMessages.ts';
 // the resource screens' extra actions (enable, send SMS, upload) register as the shell loads
-import './resource-actions.ts';
 
 // the drawer of all messages (and its send form) and a message's dialog load when first opened
 const MessageDrawer = lazyWhenOpen(() => import('./MessageDrawer.tsx').then((m) => m.MessageDrawer));

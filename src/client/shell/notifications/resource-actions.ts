@@ -1,9 +1,9 @@
 // The extra actions of the resource screens (the generic list pages of oss, sms and attach):
 // 启用 on a storage or SMS configuration (buttons oss_enable / sms_enable), 发送短信 (sms_send) and
-// 上传 of attachments (attach_add). They register with the renderers' extension registry when the
-// shell's notifications module loads; their dialogs (resource-dialogs.tsx) load on first use.
+// 上传 of attachments (attach_add), for the renderers' registry (app/CatalogGate.tsx); their dialogs
+// (resource-dialogs.tsx) load on first use.
 import { lazyDialog } from '../../admin/lazy-dialog.ts';
-import { registerExtension } from '../../renderers/extensions.ts';
+import type { EntityExtension } from '../../renderers/extensions.ts';
 import { texts } from './texts.ts';
 
 const label = (key: keyof typeof texts.zh) => ({ zh: texts.zh[key], en: texts.en[key] });
@@ -12,13 +12,15 @@ const EnableDialog = lazyDialog(() => import('./resource-dialogs.tsx').then((m) 
 const SendSmsDialog = lazyDialog(() => import('./resource-dialogs.tsx').then((m) => ({ default: m.SendSmsDialog })));
 const UploadDialog = lazyDialog(() => import('./resource-dialogs.tsx').then((m) => ({ default: m.UploadDialog })));
 
-registerExtension('oss', {
-  rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }],
-});
-registerExtension('sms', {
-  rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'sms_enable', dialog: EnableDialog }],
-  toolbarActions: [{ key: 'send', label: label('resource.sendSms'), permission: 'sms_send', dialog: SendSmsDialog }],
-});
-registerExtension('attach', {
-  toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }],
-});
+export const RESOURCE_ACTIONS: Readonly<Record<string, EntityExtension>> = {
+  oss: {
+    rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }],
+  },
+  sms: {
+    rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'sms_enable', dialog: EnableDialog }],
+    toolbarActions: [{ key: 'send', label: label('resource.sendSms'), permission: 'sms_send', dialog: SendSmsDialog }],
+  },
+  attach: {
+    toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }],
+  },
+};

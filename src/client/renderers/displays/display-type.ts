@@ -1,7 +1,8 @@
-// The registry of read-only displays, keyed by display type (x-display `type`, or the type a field
-// implies: dict, ref, options, date, …). The list cells, the detail view and the form's read-only
-// cells all show values through it, so a new display type is added here once.
+// What a read-only display is given, and which display a field gets (x-display `type`, or the type a
+// field implies: dict, ref, options, date, …). The displays themselves are the renderers' registry's
+// (registry.ts; the built-in ones: builtin.tsx).
 import type { ReactNode } from 'react';
+import type { DisplayName } from '../../../engine/dialect/ui-names.ts';
 import type { FieldModel, Lang } from '../../../engine/model/types.ts';
 
 export interface DisplayProps {
@@ -17,26 +18,12 @@ export interface DisplayProps {
 
 export type DisplayComponent = (props: DisplayProps) => ReactNode;
 
-const registry = new Map<string, DisplayComponent>();
-
-export function registerDisplay(type: string, component: DisplayComponent): void {
-  registry.set(type, component);
-}
-
-export function displayComponent(type: string): DisplayComponent | undefined {
-  return registry.get(type) ?? registry.get('text');
-}
-
-export function displayTypes(): string[] {
-  return [...registry.keys()];
-}
-
 /** Display types whose values are numbers (right-aligned in tables, totalled in detail footers). */
-export const NUMERIC_DISPLAYS: ReadonlySet<string> = new Set(['money', 'quantity', 'percent', 'number', 'capital']);
+export const NUMERIC_DISPLAYS: ReadonlySet<DisplayName> = new Set<DisplayName>(['money', 'quantity', 'percent', 'number', 'capital']);
 
 /** The display type of a field: its x-display type, else what its binding or kind implies. */
-export function displayTypeOf(field: FieldModel): string {
-  const declared = field.display?.type as string | undefined;
+export function displayTypeOf(field: FieldModel): DisplayName {
+  const declared = field.display?.type as DisplayName | undefined;
   if (declared && !(declared === 'text' && (field.dict || field.ref || field.options))) return declared;
   if (field.dict) return 'dict';
   if (field.ref) return 'ref';

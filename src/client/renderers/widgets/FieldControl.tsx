@@ -1,9 +1,11 @@
-// The widget registry: x-ui.widget names to edit controls, and the widget a field gets when its
-// schema names none (by dictionary, reference, options, then by kind). The form and the detail
-// grid both render fields through <FieldControl>.
+// The built-in edit controls by x-ui.widget name, and the widget a field gets when its schema names
+// none (by dictionary, reference, options, then by kind). The form and the detail grid both render
+// fields through <FieldControl>, which takes the control from the renderers' registry (registry.ts).
 import type { ComponentType } from 'react';
+import { isWidgetName } from '../../../engine/dialect/ui-names.ts';
 import type { FieldModel } from '../../../engine/model/types.ts';
 import { catalog } from '../catalog.ts';
+import { useRegistry } from '../registry.ts';
 import { DictControl, SelectControl, SwitchControl } from './ChoiceControls.tsx';
 import { DateControl, DateRangeControl, MonthControl } from './DateControls.tsx';
 import { DecimalControl, MoneyControl } from './DecimalControl.tsx';
@@ -13,7 +15,7 @@ import { TreeMultiSelectControl, TreeSelectControl } from './TreeControls.tsx';
 import type { ControlProps, WidgetName } from './types.ts';
 import { FileControl, ImageControl } from './UploadControls.tsx';
 
-export const controls: Record<WidgetName, ComponentType<ControlProps>> = {
+export const BUILT_IN_WIDGETS: Readonly<Record<WidgetName, ComponentType<ControlProps>>> = {
   text: TextControl,
   textarea: TextAreaControl,
   password: PasswordControl,
@@ -43,7 +45,7 @@ export function widgetNameOf(field: FieldModel): WidgetName {
   // a tree picker needs a tree entity; a reference to a flat entity is picked from its options
   if (named === 'treeSelect' || named === 'treeMultiSelect')
     return isTreeRef(field) || (named === 'treeMultiSelect' && field.ui?.options) ? named : 'ref';
-  if (named && named in controls) return named;
+  if (isWidgetName(named)) return named;
   if (field.dict) return 'dict';
   if (field.ref) return isTreeRef(field) && field.ref.valueField !== 'id' && !field.ref.separator ? 'treeSelect' : 'ref';
   if (field.options) return 'select';
@@ -66,6 +68,6 @@ export function widgetNameOf(field: FieldModel): WidgetName {
 
 /** Renders the control of `field`'s widget. */
 export function FieldControl(props: ControlProps) {
-  const Control = controls[widgetNameOf(props.field)];
+  const Control = (useRegistry().widgets ?? BUILT_IN_WIDGETS)[widgetNameOf(props.field)];
   return <Control {...props} />;
 }
