@@ -1,5 +1,5 @@
 // Cumulative figures of settlements against their contracts, and final settlements.
-import { cumulativePaths, cumulativeSchemas } from '../../../engine/openapi/cumulative.ts';
+import { cumulativePaths, cumulativeSchemas } from './openapi.ts';
 import type { ServerModule } from '../module.ts';
 import { cumulativeHooks } from './hooks.ts';
 import { registerCumulativeRoutes } from './routes.ts';

@@ -1,6 +1,6 @@
 // Approval workflows: definitions, the step runner, the work lists, and the lock on documents
 // under approval.
-import { documentWorkflowPaths, flowPaths, flowSchemas } from '../../../engine/openapi/workflow.ts';
+import { documentWorkflowPaths, flowPaths, flowSchemas } from './openapi.ts';
 import type { ServerModule } from '../module.ts';
 import { FLOW_DDL } from './ddl.ts';
 import { workflowLockHooks } from './documents.ts';

@@ -1,5 +1,5 @@
 // The stock and turnover ledgers the stock documents write.
-import { ledgerPaths } from '../../../engine/openapi/ledger.ts';
+import { ledgerPaths } from './openapi.ts';
 import type { ServerModule } from '../module.ts';
 import { LEDGER_DDL } from './ddl.ts';
 import { ledgerHooks } from './hooks.ts';

@@ -1,5 +1,5 @@
 // The cost statistics pages' figures.
-import { statisticsPaths, statisticsSchemas } from '../../../engine/openapi/statistics.ts';
+import { statisticsPaths, statisticsSchemas } from './openapi.ts';
 import type { ServerModule } from '../module.ts';
 import { registerStatisticsRoutes } from './routes.ts';
 

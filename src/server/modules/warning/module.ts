@@ -1,5 +1,5 @@
 // Early warnings when cost runs past plan, and the periodic late-settlement check.
-import { warningPaths } from '../../../engine/openapi/warnings.ts';
+import { warningPaths } from './openapi.ts';
 import type { ServerModule } from '../module.ts';
 import { warningHooks } from './hooks.ts';
 import { LateSettlementCheck } from './late-job.ts';

@@ -1,9 +1,9 @@
 // The OpenAPI description of what the material ledger pre-fills (docs/business-rules.md#material-ledger): the
 // monthly 收发存 report, a stocktake's book and the turnover items on site, at the API of the
 // document type playing each role.
-import { LEDGER_ROLES } from '../ledger/roles.ts';
-import { optionalEntityWithRole } from '../model/roles.ts';
-import type { EntityCatalog, JsonSchema } from '../model/types.ts';
+import { LEDGER_ROLES } from '../../../engine/ledger/roles.ts';
+import { optionalEntityWithRole } from '../../../engine/model/roles.ts';
+import type { EntityCatalog, JsonSchema } from '../../../engine/model/types.ts';
 
 const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
 const text = (description: string): JsonSchema => ({ type: 'string', description });

@@ -1,7 +1,7 @@
 // The OpenAPI description of GET <api>/earlyWarningAuxiliaryData and <api>/earlyWarningPreview
 // (docs/business-rules.md#early-warnings).
-import type { EntityCatalog, EntityModel, JsonSchema } from '../model/types.ts';
-import { AUXILIARY_PARAMS, auxiliaryKind, hasPreview, type AuxiliaryKind } from '../warnings/auxiliary.ts';
+import type { EntityCatalog, EntityModel, JsonSchema } from '../../../engine/model/types.ts';
+import { AUXILIARY_PARAMS, auxiliaryKind, hasPreview, type AuxiliaryKind } from '../../../engine/warnings/auxiliary.ts';
 
 const amount: JsonSchema = {
   type: ['number', 'string', 'null'],

@@ -1,6 +1,6 @@
 // The OpenAPI description of approval workflows: each x-workflow document's submit (save and start
 // its process) and recall, and the flow API of /api/blade-flow (docs/workflows.md#flow-api).
-import type { EntityModel, JsonSchema } from '../model/types.ts';
+import type { EntityModel, JsonSchema } from '../../../engine/model/types.ts';
 
 const FLOW = '/api/blade-flow';
 const TAG = ['flow'];

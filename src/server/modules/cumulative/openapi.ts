@@ -1,6 +1,6 @@
 // The OpenAPI description of GET <api>/cumulative on every document with x-cumulative (R-CUM-4):
 // its parameters follow the document's keys, its answer the CumulativeAnswer of the engine.
-import type { EntityCatalog, EntityModel, JsonSchema } from '../model/types.ts';
+import type { EntityCatalog, EntityModel, JsonSchema } from '../../../engine/model/types.ts';
 
 const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
 const amounts: JsonSchema = { type: 'object', additionalProperties: amount };

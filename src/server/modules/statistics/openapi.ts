@@ -1,12 +1,12 @@
 // The OpenAPI description of the project statistics: statisticsData and its export, and the
 // dashboards' costTrend, materialFunnel, warningStatistics and settlementTimeliness
 // (docs/business-rules.md#project-statistics, #dashboards).
-import type { EntityCatalog, JsonSchema } from '../model/types.ts';
-import { optionalEntityWithRole } from '../model/roles.ts';
-import { STATISTICS_ROLES } from '../statistics/roles.ts';
-import { FUNNEL_STAGES } from '../statistics/dashboards.ts';
-import { WARN_AGES } from '../statistics/panels.ts';
-import { STATISTICS_COLUMNS } from '../statistics/statistics.ts';
+import type { EntityCatalog, JsonSchema } from '../../../engine/model/types.ts';
+import { optionalEntityWithRole } from '../../../engine/model/roles.ts';
+import { STATISTICS_ROLES } from '../../../engine/statistics/roles.ts';
+import { FUNNEL_STAGES } from '../../../engine/statistics/dashboards.ts';
+import { WARN_AGES } from '../../../engine/statistics/panels.ts';
+import { STATISTICS_COLUMNS } from '../../../engine/statistics/statistics.ts';
 
 const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
 const nullableAmount: JsonSchema = { type: ['number', 'string', 'null'] };
