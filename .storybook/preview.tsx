@@ -8,6 +8,8 @@ import { antdThemeFor } from '../src/client/app/themes.ts';
 import { appStore, langAtom, permissionAtom, themeAtom } from '../src/client/state/session.ts';
 import type { ThemeName } from '../src/client/app/website.ts';
 import { buttonsOf, type StoryRole } from '../src/client/renderers/gallery/permissions.ts';
+import { RegistryContext } from '../src/client/renderers/registry.ts';
+import { RULE_PANELS } from '../src/client/rules/panels.tsx';
 import '../src/client/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -26,7 +28,10 @@ const withProviders: Decorator = (Story, context) => {
       <QueryClientProvider client={queryClient}>
         <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={antdThemeFor(theme)}>
           <AntApp>
-            <Story />
+            {/* the cost rules' panels in every form and detail view, as in the app */}
+            <RegistryContext.Provider value={RULE_PANELS}>
+              <Story />
+            </RegistryContext.Provider>
           </AntApp>
         </ConfigProvider>
       </QueryClientProvider>

@@ -1,9 +1,10 @@
-// The app's renderer registry (renderers/registry.ts): the built-in widgets and displays, and the
-// list actions of the administration, resource and approval screens. The approval actions follow
-// the schema set, so a type code generation installs with x-workflow gets them too.
+// The app's renderer registry (renderers/registry.ts): the built-in widgets and displays, the list
+// actions of the administration, resource and approval screens, and the cost rules' form and detail
+// panels. The approval actions are computed from the catalog given.
 import type { EntityCatalog } from '../../engine/model/types.ts';
 import { ADMIN_ACTIONS } from '../admin/register.ts';
 import { mergeLists, type RendererRegistry } from '../renderers/registry.ts';
+import { RULE_PANELS } from '../rules/panels.tsx';
 import { RESOURCE_ACTIONS } from '../shell/notifications/resource-actions.ts';
 import { workflowActions } from '../workflow/register.ts';
 
@@ -12,7 +13,7 @@ const byCatalog = new WeakMap<EntityCatalog, RendererRegistry>();
 export function appRegistry(catalog: EntityCatalog): RendererRegistry {
   let registry = byCatalog.get(catalog);
   if (!registry) {
-    registry = { lists: mergeLists(ADMIN_ACTIONS, RESOURCE_ACTIONS, workflowActions(catalog)) };
+    registry = { ...RULE_PANELS, lists: mergeLists(ADMIN_ACTIONS, RESOURCE_ACTIONS, workflowActions(catalog)) };
     byCatalog.set(catalog, registry);
   }
   return registry;

@@ -1,12 +1,13 @@
 // The renderers' one registry: the edit widgets (x-ui.widget), the read-only displays (x-display
-// type, or the one a field's kind implies), and what an entity's list offers beyond its schema (the
-// administration and approval actions). Passed through context: the signed-in shell gives the app's
+// type, or the one a field's kind implies), what an entity's list offers beyond its schema (the
+// administration and approval actions), and the panels of forms and detail views (the cost rules'). Passed through context: the signed-in shell gives the app's
 // (app/CatalogGate.tsx), a story or a test its own. Without a provider, or for a slot a provider
 // leaves out, the built-in widgets and displays apply and no list has extra actions.
 import { createContext, useContext, type ComponentType } from 'react';
 import type { DisplayName, WidgetName } from '../../engine/dialect/ui-names.ts';
 import type { DisplayComponent } from './displays/display-type.ts';
 import type { EntityExtension } from './extensions.ts';
+import type { DetailPanel, FormExtension } from './form/extension.ts';
 import type { ControlProps } from './widgets/types.ts';
 
 export interface RendererRegistry {
@@ -14,6 +15,10 @@ export interface RendererRegistry {
   displays?: Readonly<Record<DisplayName, DisplayComponent>>;
   /** By entity key: the list's extra row and toolbar actions, and standard actions shown disabled. */
   lists?: Readonly<Record<string, EntityExtension>>;
+  /** Every form's extensions, in order (form/extension.ts). */
+  forms?: readonly FormExtension[];
+  /** Every stored document's detail panels, in order. */
+  details?: readonly DetailPanel[];
 }
 
 export const RegistryContext = createContext<RendererRegistry>({});

@@ -12,7 +12,7 @@ import { FieldDisplay } from '../displays/FieldDisplay.tsx';
 import type { Row } from '../extensions.ts';
 import { useHttp } from '../http-context.tsx';
 import { readRecord } from '../data.ts';
-import { RecordedWarnings } from '../form/warnings.tsx';
+import { useRegistry } from '../registry.ts';
 import { AuditInfo } from './AuditInfo.tsx';
 import { DetailRowsTable } from './DetailRowsTable.tsx';
 import { RelatedDocuments } from './RelatedDocuments.tsx';
@@ -50,6 +50,7 @@ function Section({ model, section, record }: { model: EntityModel; section: View
 }
 
 export function EntityDetail({ model, id }: EntityDetailProps) {
+  const panels = useRegistry().details;
   const t = useT();
   const http = useHttp();
   const query = useQuery({
@@ -77,7 +78,7 @@ export function EntityDetail({ model, id }: EntityDetailProps) {
           }
         />
       )}
-      {record && <RecordedWarnings model={model} id={id} />}
+      {record && panels?.map((Panel, i) => <Panel key={i} model={model} id={id} />)}
       {record && <RelatedDocuments model={model} record={record} />}
       {record && viewSections(model, record).map((section, i) => <Section key={i} model={model} section={section} record={record} />)}
       {record && <AuditInfo model={model} record={record} columns={model.layout.columns} />}

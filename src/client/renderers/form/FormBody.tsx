@@ -7,7 +7,7 @@ import type { ErrorSchema, RegistryFieldsType } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import type { FieldError } from '../../../engine/validate/record.ts';
 import { ApiError } from '../../api/http.ts';
@@ -15,10 +15,10 @@ import { useT } from '../../i18n/useT.ts';
 import { langAtom } from '../../state/session.ts';
 import { invalidateEntity } from '../data.ts';
 import { useHttp } from '../http-context.tsx';
+import { useRegistry } from '../registry.ts';
 import type { FormContextValue } from './context.ts';
-import { CumulativeNote, useCumulatives } from './cumulative.tsx';
+import type { FormExtension } from './extension.ts';
 import { FillButtons } from './fill.tsx';
-import { LiveWarnings, RecordedWarnings, refused, SubmitWarnings, useAskPreview, useLiveWarnings } from './warnings.tsx';
 import { DetailGridField } from './DetailGrid.tsx';
 import { ModelField } from './ModelField.tsx';
 import { ruleKey, ruleState, settle, type RuleState } from './rules.ts';
@@ -34,6 +34,7 @@ export interface SubmitTarget {
 }
 
 const fields = { model: ModelField, detailGrid: DetailGridField } as unknown as RegistryFieldsType;
+const NO_EXTENSIONS: readonly FormExtension[] = [];
 const templates = { FieldTemplate, ObjectFieldTemplate: SectionsTemplate };
 
 export interface FormBodyProps {
@@ -60,7 +61,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   const http = useHttp();
   const t = useT();
   const lang = useAtomValue(langAtom);
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [store] = useState(() => new FormStore(model, record));
   const [header, setHeader] = useState<Row>(() => store.header);
@@ -115,22 +116,14 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
   useEffect(() => {
     performance.mark('zs-form-ready');
   }, []);
-  const cumulatives = useCumulatives(model, id, store, header, setHeader, !readOnly);
-  const warnings = useLiveWarnings(model, id, store, header, !readOnly);
-  const askPreview = useAskPreview(model, id, store);
+  // the registry's form extensions (the cost rules' panels), each called like a hook
+  const extensionProps = { model, id, store, header, setHeader, editable: !readOnly };
+  const parts = (useRegistry().forms ?? NO_EXTENSIONS).map((extension) => extension(extensionProps));
 
-  /** Before a submission: the warnings it raises, and whether the clerk still submits (none: no question). */
+  /** Before a submission: whether every extension lets it go (each asks the user itself). */
   const submitAnyway = async (): Promise<boolean> => {
-    const preview = await askPreview().catch(() => null);
-    if (!preview?.warnings.length) return true;
-    const critical = preview.warnings.some((w) => w.warnLevel === 'critical');
-    return modal.confirm({
-      title: t('workflow.submit'),
-      width: 640,
-      type: critical ? 'error' : 'warning',
-      content: <SubmitWarnings preview={preview} />,
-      okButtonProps: { disabled: refused(preview), danger: critical },
-    });
+    for (const part of parts) if (part.beforeSubmit && !(await part.beforeSubmit())) return false;
+    return true;
   };
 
   const onChange = (event: IChangeEvent) => {
@@ -180,8 +173,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
       }}
     >
       {!readOnly && <FillButtons model={model} store={store} header={header} onHeader={setHeader} />}
-      {!readOnly && <CumulativeNote answer={cumulatives} />}
-      <RecordedWarnings model={model} id={id} />
+      {parts.map((part, i) => part.top && <Fragment key={i}>{part.top}</Fragment>)}
       {failure && (
         <Alert
           type="error"
@@ -212,7 +204,7 @@ export function FormBody({ model, mode, id, record, readOnly, submitTo, onDone }
         onSubmit={({ formData }) => void save(formData ?? {})}
       >
         {/* beside the save button, where the clerk looks before saving */}
-        {!readOnly && <LiveWarnings warnings={warnings.warnings} />}
+        {parts.map((part, i) => part.beforeSave && <Fragment key={i}>{part.beforeSave}</Fragment>)}
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginTop: 8 }}>
           <Button onClick={() => onDone(null)}>{t(readOnly ? 'form.close' : 'form.cancel')}</Button>
           {!readOnly && (

@@ -8,15 +8,15 @@ import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-quer
 import { Alert, Tag } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { optionalEntityWithRole } from '../../../engine/model/roles.ts';
-import type { EntityModel, Label } from '../../../engine/model/types.ts';
-import { hasPreview, hasWarningRules } from '../../../engine/warnings/auxiliary.ts';
-import { WARN_TYPES } from '../../../engine/warnings/rules.ts';
-import { useT } from '../../i18n/useT.ts';
-import { langAtom } from '../../state/session.ts';
-import { catalog } from '../catalog.ts';
-import { useHttp, type RendererHttp } from '../http-context.tsx';
-import type { FormStore, Row } from './store.ts';
+import { optionalEntityWithRole } from '../../engine/model/roles.ts';
+import type { EntityModel, Label } from '../../engine/model/types.ts';
+import { hasPreview, hasWarningRules } from '../../engine/warnings/auxiliary.ts';
+import { WARN_TYPES } from '../../engine/warnings/rules.ts';
+import { useT } from '../i18n/useT.ts';
+import { langAtom } from '../state/session.ts';
+import { catalog } from '../renderers/catalog.ts';
+import { useHttp, type RendererHttp } from '../renderers/http-context.tsx';
+import type { FormStore, Row } from '../renderers/form/store.ts';
 
 export type WarnLevel = 'info' | 'warning' | 'critical';
 

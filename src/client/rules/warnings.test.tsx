@@ -4,10 +4,11 @@
 // the submit button; 提交 asks again, lists the warnings, and posts nothing unless the clerk goes on.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { catalog } from '../catalog.ts';
-import { createFakeHttp, type FakeHttp } from '../testing/fake-http.ts';
-import { TestProviders } from '../testing/providers.tsx';
-import { EntityForm } from './EntityForm.tsx';
+import { catalog } from '../renderers/catalog.ts';
+import { createFakeHttp, type FakeHttp } from '../renderers/testing/fake-http.ts';
+import { TestProviders } from '../renderers/testing/providers.tsx';
+import { RULE_PANELS } from './panels.tsx';
+import { EntityForm } from '../renderers/form/EntityForm.tsx';
 import type { Preview } from './warnings.tsx';
 
 afterEach(cleanup);
@@ -62,7 +63,7 @@ function open(preview: Preview, lang: 'zh' | 'en' = 'zh') {
   const http = server(preview);
   const onDone = vi.fn();
   render(
-    <TestProviders http={http} lang={lang}>
+    <TestProviders http={http} lang={lang} registry={RULE_PANELS}>
       <EntityForm model={model} mode="create" initial={JUNE} submitTo={{ url: `${model.api}/submit` }} onDone={onDone} />
     </TestProviders>,
   );

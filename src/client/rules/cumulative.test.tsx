@@ -4,11 +4,12 @@
 // cumulative pairs of the header and of each matching line; rows added later follow.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CumulativeAnswer } from '../../../engine/cumulative/cumulative.ts';
-import { catalog } from '../catalog.ts';
-import { createFakeHttp } from '../testing/fake-http.ts';
-import { TestProviders } from '../testing/providers.tsx';
-import { EntityForm } from './EntityForm.tsx';
+import type { CumulativeAnswer } from '../../engine/cumulative/cumulative.ts';
+import { catalog } from '../renderers/catalog.ts';
+import { createFakeHttp } from '../renderers/testing/fake-http.ts';
+import { TestProviders } from '../renderers/testing/providers.tsx';
+import { RULE_PANELS } from './panels.tsx';
+import { EntityForm } from '../renderers/form/EntityForm.tsx';
 
 afterEach(cleanup);
 
@@ -54,7 +55,7 @@ function open(initial: Record<string, unknown>, reply: CumulativeAnswer = answer
   };
   const onDone = vi.fn();
   render(
-    <TestProviders http={http} lang={lang}>
+    <TestProviders http={http} lang={lang} registry={RULE_PANELS}>
       <EntityForm model={model} mode="create" initial={initial} onDone={onDone} />
     </TestProviders>,
   );

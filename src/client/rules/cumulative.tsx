@@ -6,11 +6,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useEffect } from 'react';
-import { groupOf, lineKey, type CumulativeAnswer } from '../../../engine/cumulative/cumulative.ts';
-import type { EntityModel } from '../../../engine/model/types.ts';
-import { useT } from '../../i18n/useT.ts';
-import { useHttp } from '../http-context.tsx';
-import type { FormStore, Row } from './store.ts';
+import { groupOf, lineKey, type CumulativeAnswer } from '../../engine/cumulative/cumulative.ts';
+import type { EntityModel } from '../../engine/model/types.ts';
+import { useT } from '../i18n/useT.ts';
+import { useHttp } from '../renderers/http-context.tsx';
+import type { FormStore, Row } from '../renderers/form/store.ts';
 
 /** The query of the group a header names: every key it has (at least the required ones) and its period. */
 export function cumulativeQuery(model: EntityModel, header: Row): Record<string, string> | undefined {

@@ -3,11 +3,11 @@
 // contract still in approval. The in-memory API answers the cumulative call.
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
-import type { CumulativeAnswer } from '../../../engine/cumulative/cumulative.ts';
-import { catalog } from '../catalog.ts';
-import { HttpProvider } from '../http-context.tsx';
-import { createFakeHttp } from '../testing/fake-http.ts';
-import { EntityForm } from './EntityForm.tsx';
+import type { CumulativeAnswer } from '../../engine/cumulative/cumulative.ts';
+import { catalog } from '../renderers/catalog.ts';
+import { HttpProvider } from '../renderers/http-context.tsx';
+import { createFakeHttp } from '../renderers/testing/fake-http.ts';
+import { EntityForm } from '../renderers/form/EntityForm.tsx';
 
 const model = catalog().entities.subcontractMonthlySettlement;
 const keys = { projectId: '1001', expenditureContractCode: 'ZCHT-202604-0001', subcontractorId: '1002' };
