@@ -60,12 +60,16 @@ describe.each(databaseKinds())('reports on %s', (kind) => {
     expect(blocks).toHaveLength(2);
   });
 
-  it('filters an amount by its value, not by how it is written, and a value no amount can be finds nothing', async () => {
+  it('filters by a value as its field holds it: an amount as a number, an empty field as none of the values, a value no field can hold finding nothing', async () => {
     const preview = (filter: unknown) =>
       api.post(`${BASE}/preview`, { entityKey: 'project', definition: { columns: ['name', 'targetCost'], sums: ['targetCost'], filter } });
     // 999 is stored as 999.0000: equal as a number, not as text
     expect((await preview({ targetCost: { _eq: 999 } })).body.data.totals).toEqual({ count: 1, targetCost: 999 });
     expect((await preview({ targetCost: { _neq: '999.0' } })).body.data.totals).toEqual({ count: 4, targetCost: 350.7 });
+    // an empty field is not the value, and none of the values, alike
+    const notX = (await preview({ shortName: { _neq: 'x' } })).body.data.totals;
+    expect(notX.count).toBe(5);
+    expect((await preview({ shortName: { _nin: ['x', 'y'] } })).body.data.totals).toEqual(notX);
     for (const filter of [{ targetCost: { _gt: 'abc' } }, { targetCost: { _eq: '九百' } }]) {
       const answer = await preview(filter);
       expect(answer.body.code, JSON.stringify(answer.body)).toBe(200);

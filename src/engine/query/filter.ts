@@ -14,7 +14,7 @@ import { isRecordId } from './ids.ts';
 /**
  * eq, ne        equal / not equal (a multi-select dictionary holds any of the comma-joined keys; a
  *               separated or linked reference holds the value); ne also matches an empty field
- * in, nin       the field's text is one of the values / none of them
+ * in, nin       the field's text is one of the values / none of them (an empty field is none of them)
  * gt ge lt le   ordered by the field's type
  * dateEq        the same day
  * like, notlike the text contains the value / does not (or is empty); startsWith, endsWith

@@ -56,7 +56,8 @@ const OPERATORS: Record<FilterOp, (o: Operand) => string> = {
   eq: equal,
   ne: ({ col, value, params }) => (value === null ? `${col} IS NOT NULL` : `(${col} IS NULL OR ${col} <> ${params.add(value)})`),
   in: ({ text, value, params }) => `${text} = ANY(${params.add(texts(value))}::text[])`,
-  nin: ({ text, value, params }) => `NOT (${text} = ANY(${params.add(texts(value))}::text[]))`,
+  // as ne: an empty field is none of the values (the browser's evaluation says so too)
+  nin: ({ col, text, value, params }) => `(${col} IS NULL OR NOT (${text} = ANY(${params.add(texts(value))}::text[])))`,
   gt: ({ col, value, params }) => `${col} > ${params.add(value)}`,
   ge: ({ col, value, params }) => `${col} >= ${params.add(value)}`,
   lt: ({ col, value, params }) => `${col} < ${params.add(value)}`,
