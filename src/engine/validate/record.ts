@@ -1,5 +1,6 @@
 // Validates a record against its entity schema with Ajv and turns Ajv's errors into messages that
 // name the field by its label, in the caller's language, with a JSON pointer to the value.
+import type { WidgetName } from '../dialect/ui-names.ts';
 import type { Ajv } from '../dialect/ajv.ts';
 import { formatNames, t, typeNames, type MessageKey } from '../i18n/messages.ts';
 import { toDecimal } from '../compute/decimal.ts';
@@ -57,7 +58,8 @@ export function describePath(model: EntityModel, path: string, lang: Lang): { fi
   return { field, label: field ? field.label[lang] : (first ?? '') };
 }
 
-const CHOSEN_WIDGETS = new Set([
+/** The widgets a value is picked with (typed from the one list of widget names). */
+const CHOSEN_WIDGETS: ReadonlySet<string> = new Set<WidgetName>([
   'select',
   'dict',
   'ref',
