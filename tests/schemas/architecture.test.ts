@@ -114,3 +114,35 @@ describe('import direction', () => {
     expect(violations('client', (f, s) => areaOf(f, s) === 'server')).toEqual([]);
   });
 });
+
+describe('the cost rules (docs/architecture.md)', () => {
+  const RULE_FOLDERS = [
+    ...['warnings', 'ledger', 'statistics', 'cumulative'].map((f) => join(SRC, 'engine', f)),
+    ...['warning', 'ledger', 'statistics', 'cumulative'].map((f) => join(SRC, 'server', 'modules', f)),
+    join(SRC, 'client', 'rules'),
+  ];
+  const inRules = (path: string) => RULE_FOLDERS.some((folder) => path.startsWith(folder + sep));
+  const namesRules = (file: string, specifier: string) => specifier.startsWith('.') && inRules(resolve(dirname(file), specifier));
+  const shipped = (files: string[]) => files.filter((f) => !/\.(test|stories)\.tsx?$/.test(f) && !inRules(f));
+
+  it('the generic engine reaches them through two seams only: the linter of x-cumulative, the stored texts of the warnings', () => {
+    expect(violations('engine', namesRules, shipped(filesOf('engine')))).toEqual([
+      { file: 'src/engine/i18n/stored-text.ts', specifier: '../warnings/texts.ts' },
+      { file: 'src/engine/lint/lint.ts', specifier: '../cumulative/lint.ts' },
+    ]);
+  });
+
+  it('the generic renderers name none of them (their panels come through the registry)', () => {
+    const renderers = shipped(filesOf('client').filter((f) => f.startsWith(join(SRC, 'client', 'renderers') + sep)));
+    expect(renderers.length).toBeGreaterThan(20);
+    expect(violations('client', namesRules, renderers)).toEqual([]);
+  });
+
+  it('the generic server (the app, its data layer, HTTP and security) names none of them (they are modules)', () => {
+    const generic = shipped(filesOf('server')).filter(
+      (f) => f === join(SRC, 'server', 'app.ts') || ['db', 'http', 'security'].some((d) => f.startsWith(join(SRC, 'server', d) + sep)),
+    );
+    expect(generic.length).toBeGreaterThan(20);
+    expect(violations('server', namesRules, generic)).toEqual([]);
+  });
+});
