@@ -1,7 +1,8 @@
 // The filter tree (src/engine/query/filter.ts) as SQL over an entity's table: one entry per
 // operator. Columns come from the compiled model, every value is a parameter.
 import type { FieldModel, EntityModel } from '../../engine/model/types.ts';
-import type { FilterOp, FilterTest, FilterTree } from '../../engine/query/filter.ts';
+import type { Predicate } from '../../engine/predicate/predicate.ts';
+import { predicateTree, type FilterOp, type FilterTest, type FilterTree } from '../../engine/query/filter.ts';
 import { Params, q, valueSql } from './sql.ts';
 
 interface Operand {
@@ -81,6 +82,20 @@ export function filterSql(tree: FilterTree, model: EntityModel, params: Params, 
   const field = model.fieldMap[tree.field];
   const col = valueSql(field, alias);
   return OPERATORS[tree.op]({ field, col, text: field.kind === 'string' ? col : `${col}::text`, value: tree.value, params, alias });
+}
+
+const trees = new WeakMap<Predicate, WeakMap<EntityModel, FilterTree>>();
+
+/**
+ * A condition of the schema set (activeIf, fixedIf, permanentIf, a rule's when, a report's filter) as
+ * SQL over `model`'s rows. Its tree is built once per condition: activeIf runs in every reference check.
+ */
+export function conditionSql(pred: Predicate, model: EntityModel, params: Params, alias = 't'): string {
+  let byModel = trees.get(pred);
+  if (!byModel) trees.set(pred, (byModel = new WeakMap()));
+  let tree = byModel.get(model);
+  if (!tree) byModel.set(model, (tree = predicateTree(pred, model)));
+  return filterSql(tree, model, params, alias);
 }
 
 /** A SQL literal of a constant (a partial index's condition cannot take parameters). */

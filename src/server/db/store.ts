@@ -22,8 +22,7 @@ import { nextId } from './ids.ts';
 import { pickErrors } from './picks.ts';
 import { orderSql, Params, q, selectList, toParam, toRecord } from './sql.ts';
 import { indexName, linkRefType, uniqueWithinIndex } from './sync.ts';
-import { filterSql } from './filter-sql.ts';
-import { predicateTree } from '../../engine/query/filter.ts';
+import { conditionSql, filterSql } from './filter-sql.ts';
 import { isTenantData } from './tenant-data.ts';
 
 export const PLATFORM_TENANT = '000000';
@@ -386,7 +385,7 @@ export class EntityStore {
     const fields = (names: readonly string[]) => names.map((n) => this.model.fieldMap[n]);
     const params = new Params();
     const where = this.scope(params);
-    if (spec.filter) where.push(`(${filterSql(predicateTree(spec.filter, this.model), this.model, params)})`);
+    if (spec.filter) where.push(`(${conditionSql(spec.filter, this.model, params)})`);
     const from = `FROM ${this.relation(params)} t ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
     const sums = fields(spec.sums).map((f) => `sum(t.${q(f.column)}) AS ${q(f.name)}`);
     const groupCols = fields(spec.groupBy).map((f) => `t.${q(f.column)}`);
@@ -423,7 +422,7 @@ export class EntityStore {
   }
 
   private activeTerms(params: Params, model: EntityModel = this.model, alias = 't'): string[] {
-    return model.activeIf ? [`(${filterSql(predicateTree(model.activeIf, model), model, params, alias)})`] : [];
+    return model.activeIf ? [`(${conditionSql(model.activeIf, model, params, alias)})`] : [];
   }
 
   /** One record with its detail rows, found by id or by a lookup key; not found is an error. */
@@ -684,7 +683,7 @@ export class EntityStore {
     if (!fixedIf && !shared) return;
     const params = new Params();
     const name = titleField ? `t.${q(this.model.fieldMap[titleField].column)}` : 't.id';
-    const fixed = fixedIf ? filterSql(predicateTree(fixedIf, this.model), this.model, params) : 'false';
+    const fixed = fixedIf ? conditionSql(fixedIf, this.model, params) : 'false';
     const others = shared ? `t.tenant_id <> ${params.add(this.actor.tenantId)}` : 'false';
     const [kept] = await tx.query<{ name: string; fixed: boolean }>(
       `SELECT ${name}::text AS name, (${fixed}) AS fixed FROM ${q(this.model.table)} t
@@ -702,7 +701,7 @@ export class EntityStore {
     const name = titleField ? `t.${q(this.model.fieldMap[titleField].column)}` : 't.id';
     const [kept] = await tx.query<{ name: string }>(
       `SELECT ${name}::text AS name FROM ${q(this.model.table)} t
-        WHERE t.id = ANY(${params.add(ids)}::bigint[]) AND (${filterSql(predicateTree(permanentIf, this.model), this.model, params)}) LIMIT 1`,
+        WHERE t.id = ANY(${params.add(ids)}::bigint[]) AND (${conditionSql(permanentIf, this.model, params)}) LIMIT 1`,
       params.values,
     );
     if (kept) throw new AppError(400, 'permanent', { name: kept.name });
@@ -895,7 +894,7 @@ export class EntityStore {
       if (this.model.scope === 'tenant') where.push(`t.tenant_id = ${params.add(this.actor.tenantId)}`);
       if (this.model.softDelete) where.push('t.is_deleted = 0');
       if (selfId) where.push(`t.id <> ${params.add(selfId)}`);
-      if (rule.when) where.push(`(${filterSql(predicateTree(rule.when, this.model), this.model, params)})`);
+      if (rule.when) where.push(`(${conditionSql(rule.when, this.model, params)})`);
       const taken = await tx.query(`SELECT 1 FROM ${q(this.model.table)} t WHERE ${where.join(' AND ')} LIMIT 1`, params.values);
       if (taken.length) throw this.uniqueError(f, record[f.name]);
     }
