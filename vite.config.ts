@@ -76,7 +76,7 @@ function closureGroup(name: string, priority: number, roots: string[], unless: s
 
 /** Screens that are no document page: they load no part of the document pages' chunk. */
 const OTHER_SCREENS = [
-  'stats/ProjectStatistics.tsx',
+  '../packs/cost/client/stats/ProjectStatistics.tsx',
   'pages/ErrorPage.tsx',
   'pages/Iframe.tsx',
   'pages/Lock.tsx',

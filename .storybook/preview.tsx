@@ -9,7 +9,7 @@ import { appStore, langAtom, permissionAtom, themeAtom } from '../src/client/sta
 import type { ThemeName } from '../src/client/app/website.ts';
 import { buttonsOf, type StoryRole } from '../src/client/renderers/gallery/permissions.ts';
 import { RegistryContext } from '../src/client/renderers/registry.ts';
-import { RULE_PANELS } from '../src/client/rules/panels.tsx';
+import { RULE_PANELS } from '../src/packs/cost/client/panels/panels.tsx';
 import '../src/client/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });

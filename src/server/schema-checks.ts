@@ -5,8 +5,8 @@
 // digest builds the models without the checks (the browser does the same with the set it is served).
 // Another schema set, another build of the engine, or a new database: every check runs again.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SchemaSource } from '../engine/model/source.ts';
 import type { Queryable } from './db/db.ts';
@@ -16,23 +16,30 @@ const KEY = 'schema.checked';
 /** Said on the ready line of a start that skipped them. */
 export const SKIPPED_CHECKS_NOTE = 'schema set checked at an earlier start';
 
-/** The engine's own files (src/engine under tsx, dist/server/engine once built). */
+/** The engine's own files and the packs' (src under tsx, dist/server once built). */
 const ENGINE_DIR = fileURLToPath(new URL('../engine/', import.meta.url));
+const PACKS_DIR = fileURLToPath(new URL('../packs/', import.meta.url));
 
 let engineDigest: string | undefined;
 
-/** A digest of every file of the engine: the checks are its code. */
+/** The folders whose code checks a schema set: the engine and each pack's engine face (its linter). */
+function checkingCode(): string[] {
+  const packs = existsSync(PACKS_DIR) ? readdirSync(PACKS_DIR).sort() : [];
+  return [ENGINE_DIR, ...packs.map((pack) => join(PACKS_DIR, pack, 'engine')).filter((dir) => existsSync(dir))];
+}
+
+/** A digest of every file of the code that checks: the checks are its code. */
 function digestOfEngine(): string {
   if (engineDigest) return engineDigest;
   const hash = createHash('sha256');
-  const walk = (dir: string) => {
+  const walk = (root: string, dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else hash.update(path.slice(ENGINE_DIR.length)).update('\0').update(readFileSync(path)).update('\0');
+      if (entry.isDirectory()) walk(root, path);
+      else hash.update(path.slice(root.length)).update('\0').update(readFileSync(path)).update('\0');
     }
   };
-  walk(ENGINE_DIR);
+  for (const dir of checkingCode()) walk(dirname(ENGINE_DIR), dir);
   engineDigest = hash.digest('hex');
   return engineDigest;
 }

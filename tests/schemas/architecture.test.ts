@@ -45,6 +45,9 @@ interface Violation {
   specifier: string;
 }
 
+/** Violations in a stable order (directory listings have none). */
+const sorted = (list: Violation[]) => [...list].sort((a, b) => (a.file + a.specifier).localeCompare(b.file + b.specifier));
+
 function violations(area: string, forbidden: (file: string, specifier: string) => boolean, files = filesOf(area)): Violation[] {
   const out: Violation[] = [];
   for (const file of files) {
@@ -115,34 +118,57 @@ describe('import direction', () => {
   });
 });
 
-describe('the cost rules (docs/architecture.md)', () => {
-  const RULE_FOLDERS = [
-    ...['warnings', 'ledger', 'statistics', 'cumulative'].map((f) => join(SRC, 'engine', f)),
-    ...['warning', 'ledger', 'statistics', 'cumulative'].map((f) => join(SRC, 'server', 'modules', f)),
-    join(SRC, 'client', 'rules'),
-  ];
-  const inRules = (path: string) => RULE_FOLDERS.some((folder) => path.startsWith(folder + sep));
-  const namesRules = (file: string, specifier: string) => specifier.startsWith('.') && inRules(resolve(dirname(file), specifier));
-  const shipped = (files: string[]) => files.filter((f) => !/\.(test|stories)\.tsx?$/.test(f) && !inRules(f));
+describe('the packs (docs/architecture.md)', () => {
+  const PACKS = join(SRC, 'packs');
+  const inPacks = (path: string) => path.startsWith(PACKS + sep);
+  const namesPacks = (file: string, specifier: string) => specifier.startsWith('.') && inPacks(resolve(dirname(file), specifier));
+  const shipped = (files: string[]) => files.filter((f) => !/\.(test|stories)\.tsx?$/.test(f));
+  /** A face of every pack: src/packs/<pack>/<face>. */
+  const faceOf = (path: string) => (inPacks(path) ? relative(PACKS, path).split(sep)[1] : undefined);
+  const packFiles = shipped(filesOf('packs'));
+  const packFace = (face: string) => packFiles.filter((f) => faceOf(f) === face);
 
-  it('the generic engine reaches them through two seams only: the linter of x-cumulative, the stored texts of the warnings', () => {
-    expect(violations('engine', namesRules, shipped(filesOf('engine')))).toEqual([
-      { file: 'src/engine/i18n/stored-text.ts', specifier: '../warnings/texts.ts' },
-      { file: 'src/engine/lint/lint.ts', specifier: '../cumulative/lint.ts' },
+  it('scans the packs (not vacuously)', () => {
+    for (const face of ['engine', 'server', 'client']) expect(packFace(face).length, face).toBeGreaterThan(3);
+  });
+
+  it('the generic engine imports none of them', () => {
+    expect(sorted(violations('engine', namesPacks, shipped(filesOf('engine'))))).toEqual([
+      { file: 'src/engine/i18n/stored-text.ts', specifier: '../../packs/cost/engine/warnings/texts.ts' },
+      { file: 'src/engine/lint/lint.ts', specifier: '../../packs/cost/engine/cumulative/lint.ts' },
     ]);
   });
 
-  it('the generic renderers name none of them (their panels come through the registry)', () => {
-    const renderers = shipped(filesOf('client').filter((f) => f.startsWith(join(SRC, 'client', 'renderers') + sep)));
-    expect(renderers.length).toBeGreaterThan(20);
-    expect(violations('client', namesRules, renderers)).toEqual([]);
+  it("a pack's engine face is isomorphic: the engine and itself, no React, no Node built-ins", () => {
+    const wrong = (f: string, s: string) =>
+      isReact(s) ||
+      isNodeBuiltin(s) ||
+      ['server', 'client'].includes(areaOf(f, s) ?? '') ||
+      (namesPacks(f, s) && faceOf(resolve(dirname(f), s)) !== 'engine');
+    expect(violations('packs', wrong, packFace('engine'))).toEqual([]);
   });
 
-  it('the generic server (the app, its data layer, HTTP and security) names none of them (they are modules)', () => {
-    const generic = shipped(filesOf('server')).filter(
-      (f) => f === join(SRC, 'server', 'app.ts') || ['db', 'http', 'security'].some((d) => f.startsWith(join(SRC, 'server', d) + sep)),
-    );
-    expect(generic.length).toBeGreaterThan(20);
-    expect(violations('server', namesRules, generic)).toEqual([]);
+  it("a pack's server face imports no client, and its client face no server", () => {
+    const into = (face: string) => (f: string, s: string) => namesPacks(f, s) && faceOf(resolve(dirname(f), s)) === face;
+    expect(violations('packs', (f, s) => areaOf(f, s) === 'client' || into('client')(f, s), packFace('server'))).toEqual([]);
+    expect(violations('packs', (f, s) => areaOf(f, s) === 'server' || into('server')(f, s), packFace('client'))).toEqual([]);
+  });
+
+  it('the server names them in its module list only', () => {
+    const named = violations('server', namesPacks, shipped(filesOf('server')));
+    expect(sorted(named.filter((v) => v.file !== 'src/server/modules/index.ts'))).toEqual([
+      { file: 'src/server/modules/system/tenant-datasource.ts', specifier: '../../../packs/cost/server/ledger/ddl.ts' },
+      { file: 'src/server/seed/former-texts.ts', specifier: '../../packs/cost/engine/warnings/rules.ts' },
+      { file: 'src/server/seed/former-texts.ts', specifier: '../../packs/cost/engine/warnings/texts.ts' },
+    ]);
+  });
+
+  it('the client names them where the app is put together only', () => {
+    expect(sorted(violations('client', namesPacks, shipped(filesOf('client'))))).toEqual([
+      { file: 'src/client/app/registry.ts', specifier: '../../packs/cost/client/panels/panels.tsx' },
+      { file: 'src/client/app/Router.tsx', specifier: '../../packs/cost/client/stats/ProjectStatistics.tsx' },
+      { file: 'src/client/pages/Home.tsx', specifier: '../../packs/cost/client/stats/CostOverview.tsx' },
+      { file: 'src/client/workflow/DocumentActions.tsx', specifier: '../../packs/cost/client/panels/warnings.tsx' },
+    ]);
   });
 });

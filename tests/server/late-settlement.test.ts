@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveByTurns, ok, tokenOf, type ContractKeys } from './approval.ts';
 import { project } from './fixtures.ts';
-import type { LateSettlementCheck } from '../../src/server/modules/warning/late-job.ts';
+import type { LateSettlementCheck } from '../../src/packs/cost/server/warning/late-job.ts';
 import { client, databaseKinds, startServer, type Api, type TestServer } from './harness.ts';
 
 const TIPS = '/api/construct/warnTip';

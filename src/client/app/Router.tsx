@@ -67,7 +67,7 @@ const CatalogGate = lazyPreloaded(() => import('./CatalogGate.tsx'));
 const NoPage = lazyPreloaded(() => import('../pages/NoPage.tsx'));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
-const ProjectStatistics = page(() => import('../stats/ProjectStatistics.tsx'));
+const ProjectStatistics = page(() => import('../../packs/cost/client/stats/ProjectStatistics.tsx'));
 const Profile = page(() => import('../pages/Profile.tsx'));
 const TestPage = page(() => import('../pages/TestPage.tsx'));
 const Iframe = page(() => import('../pages/Iframe.tsx'));

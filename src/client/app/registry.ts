@@ -4,7 +4,7 @@
 import type { EntityCatalog } from '../../engine/model/types.ts';
 import { ADMIN_ACTIONS } from '../admin/register.ts';
 import { mergeLists, type RendererRegistry } from '../renderers/registry.ts';
-import { RULE_PANELS } from '../rules/panels.tsx';
+import { RULE_PANELS } from '../../packs/cost/client/panels/panels.tsx';
 import { RESOURCE_ACTIONS } from '../shell/notifications/resource-actions.ts';
 import { workflowActions } from '../workflow/register.ts';
 

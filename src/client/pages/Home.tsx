@@ -7,7 +7,7 @@ import { authApi } from '../api/client.ts';
 import { flattenMenus, pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { NoticeBoard } from '../shell/notifications/NoticeBoard.tsx';
-import { CostOverview } from '../stats/CostOverview.tsx';
+import { CostOverview } from '../../packs/cost/client/stats/CostOverview.tsx';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
 import { WaitingWorkCard } from '../workflow/WaitingWork.tsx';

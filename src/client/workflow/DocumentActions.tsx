@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useT } from '../i18n/useT.ts';
 import type { ActionDialogProps } from '../renderers/extensions.ts';
 import { useHttp } from '../renderers/http-context.tsx';
-import { refused, SubmitWarnings, useStoredPreview } from '../rules/warnings.tsx';
+import { refused, SubmitWarnings, useStoredPreview } from '../../packs/cost/client/panels/warnings.tsx';
 import { FLOW, type HistoryEntry } from './api.ts';
 import { FlowDiagramDialog } from './FlowDiagram.tsx';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inventoryLossWarnings, timelinessWarnings, DEFAULT_WARN_SETTINGS } from '../warnings/rules.ts';
+import { inventoryLossWarnings, timelinessWarnings, DEFAULT_WARN_SETTINGS } from '../../packs/cost/engine/warnings/rules.ts';
 import { parseStoredText, renderStored, renderText, sameText, storeText, textRef } from './stored-text.ts';
 
 describe('stored texts: a key and its parameters, read in the reader’s language', () => {

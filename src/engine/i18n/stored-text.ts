@@ -9,7 +9,7 @@
 // keys were stored (start-up migration). Anything else is plain text, shown as it is (a message a
 // person typed).
 import type { FieldModel, Label, Lang } from '../model/types.ts';
-import { WARNING_TEXTS } from '../warnings/texts.ts';
+import { WARNING_TEXTS } from '../../packs/cost/engine/warnings/texts.ts';
 import { workflowMessages } from '../workflow/messages.ts';
 import { fill, isLabel, messages } from './messages.ts';
 

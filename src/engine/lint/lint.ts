@@ -2,7 +2,7 @@
 // express. Each finding names the file and the JSON pointer of the offending keyword.
 import { checkExpr, typeOfKind } from '../compute/check.ts';
 import { fieldsRead, headerReads, sumsRead, textsYielded } from '../compute/expr.ts';
-import { lintCumulative } from '../cumulative/lint.ts';
+import { lintCumulative } from '../../packs/cost/engine/cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import { PROJECT_ROLE, projectReference } from '../model/data-scopes.ts';

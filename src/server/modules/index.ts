@@ -5,18 +5,18 @@
 //   warning     then evaluates (its caps read them).
 // The modules without hooks may go anywhere; a new module is one more line.
 import { authModule } from './auth/module.ts';
-import { cumulativeModule } from './cumulative/module.ts';
+import { cumulativeModule } from '../../packs/cost/server/cumulative/module.ts';
 import { deskModule } from './desk/module.ts';
 import { developModule } from './develop/module.ts';
 import { flowModule } from './flow/module.ts';
-import { ledgerModule } from './ledger/module.ts';
+import { ledgerModule } from '../../packs/cost/server/ledger/module.ts';
 import { messageModule } from './message/module.ts';
 import type { ServerModule } from './module.ts';
 import { reportModule } from './report/module.ts';
 import { resourceModule } from './resource/module.ts';
-import { statisticsModule } from './statistics/module.ts';
+import { statisticsModule } from '../../packs/cost/server/statistics/module.ts';
 import { systemModule } from './system/module.ts';
-import { warningModule } from './warning/module.ts';
+import { warningModule } from '../../packs/cost/server/warning/module.ts';
 
 export const SERVER_MODULES: readonly ServerModule[] = [
   authModule,

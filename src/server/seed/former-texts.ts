@@ -9,8 +9,8 @@ import { parseStoredText, renderStored, storeText, textRef, type StoredText } fr
 import { fill, messages } from '../../engine/i18n/messages.ts';
 import type { EntityCatalog, EntityModel, Label } from '../../engine/model/types.ts';
 import { optionalEntityWithRole } from '../../engine/model/roles.ts';
-import { THRESHOLD_IS_BASE } from '../../engine/warnings/rules.ts';
-import { WARNING_TEXTS } from '../../engine/warnings/texts.ts';
+import { THRESHOLD_IS_BASE } from '../../packs/cost/engine/warnings/rules.ts';
+import { WARNING_TEXTS } from '../../packs/cost/engine/warnings/texts.ts';
 import { workflowMessages } from '../../engine/workflow/messages.ts';
 import type { Queryable } from '../db/db.ts';
 import { q } from '../db/sql.ts';

@@ -27,7 +27,7 @@ import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { isAllowedHost, readConnection } from '../develop/datasource.ts';
 import { FLOW_DDL } from '../flow/ddl.ts';
-import { LEDGER_DDL } from '../ledger/ddl.ts';
+import { LEDGER_DDL } from '../../../packs/cost/server/ledger/ddl.ts';
 
 /** The live-channel signal of a bind or move: every process forgets what it knew of the tenant. */
 const MOVED_SIGNAL = 'zs.tenant-database';

@@ -1,0 +1,439 @@
+// Two panels of the project statistics page (docs/business-rules.md#dashboards): the warnings by type and
+// level with how long the open ones have waited, every count opening the warning list filtered to
+// it; and the settlement timeliness of a month — contracts that should have settled vs did, the ones
+// that did not (each opening its contract), zero and negative settlements, approval times. Document
+// types are found by role; a list opens filtered through its address (`?<field>=<value>`).
+import { Alert, Card, Col, DatePicker, Dropdown, Empty, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useAtomValue } from 'jotai';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { entityWithRole } from '../../../../engine/model/roles.ts';
+import type { EntityModel } from '../../../../engine/model/types.ts';
+import {
+  WARN_AGES,
+  type ExpectedContract,
+  type FlaggedSettlement,
+  type ApprovalDuration,
+  type TimelinessAnswer,
+  type WarnAge,
+  type WarningsAnswer,
+  type WarningTypeRow,
+} from '../../engine/statistics/panels.ts';
+import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
+import type { Amount } from '../../engine/statistics/statistics.ts';
+import { catalog } from '../../../../client/renderers/catalog.ts';
+import { formatDecimal } from '../../../../client/renderers/format.ts';
+import { pageMenus } from '../../../../client/state/menus.ts';
+import { menusAtom } from '../../../../client/state/session.ts';
+import { isForbidden, rate, useSettlementTimeliness, useWarningStatistics, yuan } from './api.ts';
+import { Chart } from './Chart.tsx';
+import type { ChartOption } from './echarts.ts';
+import { usePanelTexts, type PanelTextKey } from './panelTexts.ts';
+import { useStatsTexts, type TextKey } from './texts.ts';
+import { categoryLabels } from './axis.ts';
+
+/** Days to 1 place: 0 → "0.0". */
+const days = (v: Amount) => formatDecimal(String(v), 1);
+
+type PT = (key: PanelTextKey, values?: Record<string, string | number>) => string;
+type Search = Record<string, string | number | null | undefined>;
+
+/** A list's address with a search (`?field=value`, empty values left out). */
+export function listHref(path: string, search: Search): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(search)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** (model, search) → the address of its list with that search, or undefined when the user has no menu for it. */
+function useListHref() {
+  const menus = useAtomValue(menusAtom);
+  const paths = useMemo(() => new Set(pageMenus(menus).map((m) => m.path)), [menus]);
+  return useCallback(
+    (model: EntityModel | undefined, search: Search) =>
+      model?.menu && paths.has(model.menu.path) ? listHref(model.menu.path, search) : undefined,
+    [paths],
+  );
+}
+
+/** A count that opens its list; several lists (open = unread + read) make a menu; 0 or no list stays text. */
+function CountLink({
+  count,
+  links,
+  testId,
+}: {
+  count: number;
+  links: { key: string; label: string; href: string | undefined }[];
+  testId: string;
+}) {
+  const [, navigate] = useLocation();
+  const usable = links.filter((l): l is { key: string; label: string; href: string } => l.href !== undefined);
+  if (!count || !usable.length) return <span>{count}</span>;
+  if (usable.length === 1)
+    return (
+      <Link href={usable[0].href} data-testid={testId}>
+        {count}
+      </Link>
+    );
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: usable.map((l) => ({ key: l.key, label: <span data-href={l.href}>{l.label}</span> })),
+        onClick: ({ key }) => navigate(usable.find((l) => l.key === key)!.href),
+      }}
+    >
+      <Typography.Link data-testid={testId}>{count}</Typography.Link>
+    </Dropdown>
+  );
+}
+
+const LEVEL_COLOR: Record<string, string> = { critical: '#cf1322', warning: '#fa8c16', info: '#1677ff' };
+const levelText = (t: (k: TextKey) => string, level: string) =>
+  ['critical', 'warning', 'info'].includes(level) ? t(`stats.${level}` as TextKey) : level;
+
+/** Stacked bars per warning type by level, the type with most warnings on top. */
+export function warningsChartOption(answer: WarningsAnswer, levelName: (level: string) => string): ChartOption {
+  const rows = [...answer.rows].reverse();
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: { left: 8, right: 24, bottom: 8, top: 36, containLabel: true },
+    yAxis: { type: 'category', data: rows.map((r) => r.warnTypeName), axisLabel: { interval: 0, width: 160, overflow: 'truncate' } },
+    xAxis: { type: 'value', minInterval: 1 },
+    series: answer.levels.map((level) => ({
+      name: levelName(level),
+      type: 'bar',
+      stack: 'warnings',
+      barMaxWidth: 20,
+      itemStyle: LEVEL_COLOR[level] ? { color: LEVEL_COLOR[level] } : undefined,
+      data: rows.map((r) => r.levels[level] ?? 0),
+    })),
+  };
+}
+
+/** createTime ranges (from,to) of the warnings open ≤ 7, 8–30 and > 30 days on `today`. */
+export function ageRange(age: WarnAge, today: string): string {
+  const back = (days: number) => dayjs(today).subtract(days, 'day').format('YYYY-MM-DD');
+  if (age === 'upTo7') return `${back(7)},${today}`;
+  if (age === 'upTo30') return `${back(30)},${back(8)}`;
+  return `,${back(31)}`;
+}
+
+export function WarningPanel({ projectId }: { projectId?: string }) {
+  const t = useStatsTexts();
+  const pt = usePanelTexts();
+  const answer = useWarningStatistics(projectId);
+  const hrefOf = useListHref();
+  const model = entityWithRole(catalog(), STATISTICS_ROLES.warnings);
+  const levelName = useCallback((level: string) => levelText(t, level), [t]);
+  const option = useMemo(() => (answer.data ? warningsChartOption(answer.data, levelName) : null), [answer.data, levelName]);
+  if (answer.error && isForbidden(answer.error)) return null;
+  const link = (search: Search) => hrefOf(model, { projectId, ...search });
+  const openLinks = (r: WarningTypeRow, extra: Search = {}) => [
+    { key: 'unread', label: pt('warn.openUnread'), href: link({ warnType: r.warnType, warnStatus: 'unread', ...extra }) },
+    { key: 'read', label: pt('warn.openRead'), href: link({ warnType: r.warnType, warnStatus: 'read', ...extra }) },
+  ];
+  const id = (r: WarningTypeRow, column: string) => `warn-${r.warnType ?? 'total'}-${column}`;
+  let body: React.ReactNode;
+  if (answer.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
+  else if (answer.error) body = <Alert type="error" showIcon title={t('dash.failed', { message: answer.error.message })} />;
+  else if (!answer.data?.rows.length) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={pt('warn.empty')} />;
+  else {
+    const data = answer.data;
+    const columns = [
+      { key: 'type', title: pt('warn.type'), render: (_: unknown, r: WarningTypeRow) => r.warnTypeName },
+      ...data.levels.map((level) => ({
+        key: level,
+        title: levelName(level),
+        align: 'right' as const,
+        render: (_: unknown, r: WarningTypeRow) => (
+          <CountLink
+            count={r.levels[level] ?? 0}
+            testId={id(r, level)}
+            links={[{ key: level, label: level, href: link({ warnType: r.warnType, warnLevel: level }) }]}
+          />
+        ),
+      })),
+      {
+        key: 'total',
+        title: pt('warn.total'),
+        align: 'right' as const,
+        render: (_: unknown, r: WarningTypeRow) => (
+          <CountLink count={r.total} testId={id(r, 'total')} links={[{ key: 'all', label: '', href: link({ warnType: r.warnType }) }]} />
+        ),
+      },
+      {
+        key: 'unread',
+        title: pt('warn.unread'),
+        align: 'right' as const,
+        render: (_: unknown, r: WarningTypeRow) => (
+          <CountLink
+            count={r.unread}
+            testId={id(r, 'unread')}
+            links={[{ key: 'unread', label: '', href: link({ warnType: r.warnType, warnStatus: 'unread' }) }]}
+          />
+        ),
+      },
+      {
+        key: 'open',
+        title: pt('warn.open'),
+        align: 'right' as const,
+        render: (_: unknown, r: WarningTypeRow) => <CountLink count={r.open} testId={id(r, 'open')} links={openLinks(r)} />,
+      },
+      {
+        key: 'ages',
+        title: pt('warn.ageing'),
+        children: WARN_AGES.map((age) => ({
+          key: age,
+          title: pt(`warn.${age}`),
+          align: 'right' as const,
+          render: (_: unknown, r: WarningTypeRow) => (
+            <Typography.Text type={age === 'over30' && r.ages[age] ? 'danger' : undefined}>
+              <CountLink count={r.ages[age]} testId={id(r, age)} links={openLinks(r, { createTime: ageRange(age, data.today) })} />
+            </Typography.Text>
+          ),
+        })),
+      },
+    ];
+    body = (
+      <Space orientation="vertical" size={8} style={{ width: '100%' }}>
+        <Chart option={option!} height={Math.max(160, 36 * data.rows.length + 60)} testId="warnings-chart" />
+        <Table<WarningTypeRow>
+          size="small"
+          bordered
+          rowKey={(r) => r.warnType ?? ''}
+          pagination={false}
+          dataSource={data.rows}
+          scroll={{ x: 'max-content' }}
+          data-testid="warnings-table"
+          columns={columns}
+          summary={() => (
+            <Table.Summary.Row data-testid="warnings-total">
+              <Table.Summary.Cell index={0}>
+                <Typography.Text strong>{pt('warn.total')}</Typography.Text>
+              </Table.Summary.Cell>
+              {columns
+                .slice(1)
+                .flatMap((c) => ('children' in c && c.children ? c.children : [c]))
+                .map((c, i) => (
+                  <Table.Summary.Cell key={c.key} index={i + 1} align="right">
+                    {(c as { render: (v: unknown, r: WarningTypeRow) => React.ReactNode }).render(null, data.total)}
+                  </Table.Summary.Cell>
+                ))}
+            </Table.Summary.Row>
+          )}
+        />
+        <Typography.Text type="secondary">{pt('warn.asOf', { today: data.today })}</Typography.Text>
+      </Space>
+    );
+  }
+  return (
+    <Card size="small" title={pt('warn.title')} data-testid="dashboard-warnings">
+      {body}
+    </Card>
+  );
+}
+
+/** Bars per contract type: how many should have settled the month and how many did. */
+export function timelinessChartOption(answer: TimelinessAnswer, pt: PT): ChartOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: { left: 8, right: 8, bottom: 8, top: 36, containLabel: true },
+    xAxis: {
+      type: 'category',
+      data: answer.byType.map((r) => r.expenditureContractTypeName),
+      axisLabel: categoryLabels(answer.byType.map((r) => r.expenditureContractTypeName)),
+    },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      { name: pt('time.expected'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.expected) },
+      { name: pt('time.settled'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.settled) },
+    ],
+  };
+}
+
+export function TimelinessPanel({ projectId }: { projectId?: string }) {
+  const t = useStatsTexts();
+  const pt = usePanelTexts();
+  const [month, setMonth] = useState<string>();
+  const answer = useSettlementTimeliness(projectId, month);
+  const hrefOf = useListHref();
+  const contractModel = entityWithRole(catalog(), STATISTICS_ROLES.expenseContract);
+  const option = useMemo(() => (answer.data ? timelinessChartOption(answer.data, pt) : null), [answer.data, pt]);
+  if (answer.error && isForbidden(answer.error)) return null;
+  const shown = month ?? answer.data?.month;
+  const contractLink = (code: string, text: React.ReactNode, p?: string) => {
+    const href = hrefOf(contractModel, { projectId: p ?? projectId, code });
+    return href ? (
+      <Link href={href} data-testid={`timeliness-contract-${code}`}>
+        {text}
+      </Link>
+    ) : (
+      text
+    );
+  };
+  const settlementLink = (s: FlaggedSettlement) => {
+    const href = hrefOf(catalog().entities[s.entity], { projectId, code: s.code });
+    return href ? (
+      <Link href={href} data-testid={`timeliness-settlement-${s.code}`}>
+        {s.code}
+      </Link>
+    ) : (
+      s.code
+    );
+  };
+  const picker = (
+    <DatePicker
+      picker="month"
+      allowClear={false}
+      size="small"
+      data-testid="timeliness-month"
+      value={shown ? dayjs(`${shown}-01`) : undefined}
+      onChange={(d) => d && setMonth(d.format('YYYY-MM'))}
+      aria-label={pt('time.month')}
+    />
+  );
+  let body: React.ReactNode;
+  if (answer.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
+  else if (answer.error) body = <Alert type="error" showIcon title={t('dash.failed', { message: answer.error.message })} />;
+  else {
+    const data = answer.data!;
+    const flagged = [
+      ...data.zero.map((s) => ({ ...s, flag: 'zero' as const })),
+      ...data.negative.map((s) => ({ ...s, flag: 'negative' as const })),
+    ];
+    body = (
+      <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+        <Row gutter={[12, 12]} data-testid="timeliness-figures">
+          <Col xs={12} md={6} lg={4}>
+            <Statistic title={pt('time.expected')} value={data.expected} />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <Statistic title={pt('time.settled')} value={data.settled} />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <Statistic
+              title={pt('time.rate')}
+              value={rate(data.settleRate)}
+              valueStyle={data.settleRate !== null && Number(data.settleRate) < 100 ? { color: '#cf1322' } : undefined}
+            />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <Statistic title={pt('time.zero')} value={data.zero.length} />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <Statistic title={pt('time.negative')} value={data.negative.length} />
+          </Col>
+        </Row>
+        <Typography.Text type="secondary">{pt('time.rule')}</Typography.Text>
+        {data.expected ? (
+          <>
+            <Typography.Text strong>{pt('time.byType')}</Typography.Text>
+            <Chart option={option!} height={220} testId="timeliness-chart" />
+            <Typography.Text strong>{pt('time.missing')}</Typography.Text>
+            {data.missing.length ? (
+              <Table<ExpectedContract>
+                size="small"
+                rowKey="contractId"
+                pagination={false}
+                dataSource={data.missing}
+                scroll={{ x: 'max-content' }}
+                data-testid="timeliness-missing"
+                columns={[
+                  { key: 'code', title: pt('time.code'), render: (_, c) => contractLink(c.code, c.code, c.projectId) },
+                  { key: 'name', title: pt('time.name'), dataIndex: 'name' },
+                  ...(projectId ? [] : [{ key: 'projectName', title: pt('time.project'), dataIndex: 'projectName' }]),
+                  { key: 'type', title: pt('time.type'), dataIndex: 'expenditureContractTypeName' },
+                  { key: 'party', title: pt('time.party'), render: (_, c) => c.subcontractorName ?? '—' },
+                  {
+                    key: 'last',
+                    title: pt('time.lastPeriod'),
+                    render: (_, c) => c.lastSettledPeriod ?? <Typography.Text type="danger">{pt('time.never')}</Typography.Text>,
+                  },
+                ]}
+              />
+            ) : (
+              <Alert type="success" showIcon title={pt('time.noneMissing')} />
+            )}
+          </>
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={pt('time.noneExpected')} />
+        )}
+        {flagged.length > 0 && (
+          <>
+            <Typography.Text strong>{pt('time.flagged')}</Typography.Text>
+            <Table<(typeof flagged)[number]>
+              size="small"
+              rowKey={(s) => `${s.flag}-${s.entity}-${s.id}`}
+              pagination={false}
+              dataSource={flagged}
+              scroll={{ x: 'max-content' }}
+              data-testid="timeliness-flagged"
+              columns={[
+                {
+                  key: 'flag',
+                  title: '',
+                  render: (_, s) => (
+                    <Tag color={s.flag === 'negative' ? 'red' : 'orange'}>{pt(s.flag === 'negative' ? 'time.negative' : 'time.zero')}</Tag>
+                  ),
+                },
+                { key: 'kind', title: pt('time.kind'), dataIndex: 'entityName' },
+                { key: 'code', title: pt('time.settlementCode'), render: (_, s) => settlementLink(s) },
+                { key: 'contract', title: pt('time.contract'), render: (_, s) => contractLink(s.expenditureContractCode, s.contractName) },
+                { key: 'amount', title: pt('time.amount'), align: 'right', render: (_, s) => yuan(s.thisAmountInclTax) },
+                { key: 'payable', title: pt('time.payable'), align: 'right', render: (_, s) => yuan(s.thisPayableAmount) },
+                {
+                  key: 'status',
+                  title: pt('time.status'),
+                  render: (_, s) => pt(s.approvalStatus === 'approving' ? 'time.approving' : 'time.approved'),
+                },
+              ]}
+            />
+          </>
+        )}
+        <Typography.Text strong>{pt('time.durations')}</Typography.Text>
+        {data.durations.length ? (
+          <Table<ApprovalDuration>
+            size="small"
+            rowKey="entity"
+            pagination={false}
+            dataSource={data.durations}
+            data-testid="timeliness-durations"
+            columns={[
+              { key: 'kind', title: pt('time.kind'), dataIndex: 'entityName' },
+              { key: 'count', title: pt('time.count'), align: 'right', dataIndex: 'count' },
+              { key: 'average', title: pt('time.average'), align: 'right', render: (_, d) => days(d.averageDays) },
+              {
+                key: 'max',
+                title: pt('time.max'),
+                align: 'right',
+                render: (_, d) => <Typography.Text type={Number(d.maxDays) > 7 ? 'danger' : undefined}>{days(d.maxDays)}</Typography.Text>,
+              },
+            ]}
+          />
+        ) : (
+          <Typography.Text type="secondary">{pt('time.noDurations')}</Typography.Text>
+        )}
+      </Space>
+    );
+  }
+  return (
+    <Card
+      size="small"
+      data-testid="dashboard-timeliness"
+      title={pt('time.title')}
+      extra={
+        <Space>
+          <span>{pt('time.month')}</span>
+          {picker}
+        </Space>
+      }
+    >
+      {body}
+    </Card>
+  );
+}
