@@ -10,7 +10,12 @@ import type { ThemeName } from '../src/client/app/website.ts';
 import { buttonsOf, type StoryRole } from '../src/client/renderers/gallery/permissions.ts';
 import { RegistryContext } from '../src/client/renderers/registry.ts';
 import { RULE_PANELS } from '../src/packs/cost/client/panels/panels.tsx';
+import { installPacks } from '../src/engine/packs.ts';
+import { ENGINE_PACKS } from '../src/packs/engine.ts';
 import '../src/client/styles.css';
+
+// the packs' engine faces, before any story compiles the schema set
+installPacks(ENGINE_PACKS);
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
 

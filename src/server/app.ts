@@ -6,12 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { installPacks } from '../engine/packs.ts';
 import { compile, type CompileResult } from '../engine/model/compile.ts';
 import type { SchemaSource } from '../engine/model/source.ts';
 import type { EntityCatalog } from '../engine/model/types.ts';
 import { openApiDocument } from '../engine/openapi/openapi.ts';
 import { limitsOf, type Config, type DemoLevel } from './config.ts';
-import type { Db } from './db/db.ts';
+import type { Db, Queryable } from './db/db.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { takeTicket } from './db/fairness.ts';
 import { openPglite } from './db/pglite.ts';
@@ -51,7 +52,7 @@ import { seedRegions } from './modules/system/regions.ts';
 import { sdkS3Factory, type S3Factory } from './modules/resource/storage.ts';
 import { startHub, type SubscriptionHub } from './realtime/hub.ts';
 import { CacheBus } from './realtime/cache-bus.ts';
-import { SERVER_MODULES } from './modules/index.ts';
+import { ENGINE_PACKS, SERVER_MODULES } from './modules/index.ts';
 import { composeHooks, openApiFragments, type BackgroundJob, type HookOrder, type Platform } from './modules/module.ts';
 import { LOOPBACK_HOSTS } from './modules/develop/datasource.ts';
 import { PlatformAddresses } from './modules/develop/outgoing.ts';
@@ -102,6 +103,15 @@ export interface AppOptions {
 }
 
 /** Tables that are not documents: the platform's (grants, signing keys, reference data digests), then the modules'. */
+/** The texts and records written before their form changed, in one database: the platform's and each module's (ServerModule.migrate). */
+export async function migrateStoredData(db: Queryable, catalog: EntityCatalog): Promise<number> {
+  let changed = await storeFormerTexts(db, catalog);
+  for (const module of SERVER_MODULES) changed += (await module.migrate?.(db, catalog)) ?? 0;
+  return changed;
+}
+
+/** The modules' tables a tenant's own database holds too. */
+const TENANT_MODULE_DDL = SERVER_MODULES.flatMap((m) => (m.besideDocuments && m.ddl ? [m.ddl] : [])).join('\n');
 const MODULE_DDL = [ACCESS_DDL, TOKEN_DDL, REFERENCE_DDL, ...SERVER_MODULES.flatMap((m) => (m.ddl ? [m.ddl] : []))].join('\n');
 
 /** The dictionary entities the data layer checks dictionary values against. */
@@ -159,6 +169,7 @@ function tryCompile(source: SchemaSource, checks: 'all' | 'skip'): Compiled {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = new StartupClock();
+  installPacks(ENGINE_PACKS);
   // the schema set: entities.manifest.json and schemas/ (its reference data, workflows and seed)
   const schemaRoot = config.schemaDir ?? PROJECT_ROOT;
   const source = readSchemaSource(schemaRoot);
@@ -203,7 +214,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const migrationsDir = join(PROJECT_ROOT, 'migrations');
     tenantDatabases = new TenantDatabases(db, {
       connectionOf: (datasourceId) => platformConnection(db, secretBox, catalog, allowedHosts, datasourceId),
-      prepare: (tenantDb) => migrateTenantDatabase(tenantDb, catalog, migrationsDir),
+      prepare: (tenantDb) =>
+        migrateTenantDatabase(tenantDb, catalog, migrationsDir, { ddl: TENANT_MODULE_DDL, migrate: migrateStoredData }),
       statementTimeoutMs: limitsOf(config).statementTimeoutMs,
     });
     const tenants = tenantDatabases;
@@ -280,7 +292,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       clock.mark('regions');
     }
     await moveFormerMenuPaths(db, catalog);
-    await storeFormerTexts(db, catalog);
+    await migrateStoredData(db, catalog);
     await narrowWidenedPicks(db, catalog, (tx, userIds) => identity.revokeUsers(tx, userIds));
     await syncDerivedScopes(db, catalog, config.timeZone, SEED_ADMIN);
     await forgetPlans?.();

@@ -23,6 +23,8 @@ import { runLoad, type LoadResult } from './load.ts';
 import { freePort, runBench, spawnServer, stopServer, type ServerProc } from './procs.ts';
 import { num } from './env.ts';
 import { int, median, ms, table } from './report.ts';
+import { installPacks } from '../../src/engine/packs.ts';
+import { ENGINE_PACKS } from '../../src/packs/engine.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -182,6 +184,7 @@ async function bench(target: Target, headers: Record<string, string>) {
  * build its batch INSERT. Independent of the noise of a shared machine's load.
  */
 async function perRowCost(): Promise<{ pushUs: number; batchUs: number }> {
+  installPacks(ENGINE_PACKS);
   const { catalog } = compile(readSchemaSource());
   const db = { query: async () => [] } as unknown as Db;
   const logs = new LogService({ db, catalog, timeZone: 'Asia/Shanghai' }, { batchSize: 500, maxQueue: 1_000_000 });

@@ -13,6 +13,8 @@ import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';
 import { syncSchema } from '../../src/server/db/sync.ts';
 import { PROJECT_ROOT, readSchemaSource } from '../../src/server/schema-source.ts';
+import { installPacks } from '../../src/engine/packs.ts';
+import { ENGINE_PACKS } from '../../src/packs/engine.ts';
 
 const [target, mode] = process.argv.slice(2);
 const lap = () => {
@@ -32,6 +34,7 @@ const source = readSchemaSource();
 const readMs = t();
 t = lap();
 let cpu = cpuLap();
+installPacks(ENGINE_PACKS);
 const { catalog, ajv } = compile(source, { validators: 'lazy' });
 const compileMs = t();
 const compileCpuMs = cpu();

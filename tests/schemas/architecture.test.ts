@@ -45,9 +45,6 @@ interface Violation {
   specifier: string;
 }
 
-/** Violations in a stable order (directory listings have none). */
-const sorted = (list: Violation[]) => [...list].sort((a, b) => (a.file + a.specifier).localeCompare(b.file + b.specifier));
-
 function violations(area: string, forbidden: (file: string, specifier: string) => boolean, files = filesOf(area)): Violation[] {
   const out: Violation[] = [];
   for (const file of files) {
@@ -132,11 +129,8 @@ describe('the packs (docs/architecture.md)', () => {
     for (const face of ['engine', 'server', 'client']) expect(packFace(face).length, face).toBeGreaterThan(3);
   });
 
-  it('the generic engine imports none of them', () => {
-    expect(sorted(violations('engine', namesPacks, shipped(filesOf('engine'))))).toEqual([
-      { file: 'src/engine/i18n/stored-text.ts', specifier: '../../packs/cost/engine/warnings/texts.ts' },
-      { file: 'src/engine/lint/lint.ts', specifier: '../../packs/cost/engine/cumulative/lint.ts' },
-    ]);
+  it('the generic engine imports none of them (a pack installs its engine face: src/engine/packs.ts)', () => {
+    expect(violations('engine', namesPacks, shipped(filesOf('engine')))).toEqual([]);
   });
 
   it("a pack's engine face is isomorphic: the engine and itself, no React, no Node built-ins", () => {
@@ -156,19 +150,16 @@ describe('the packs (docs/architecture.md)', () => {
 
   it('the server names them in its module list only', () => {
     const named = violations('server', namesPacks, shipped(filesOf('server')));
-    expect(sorted(named.filter((v) => v.file !== 'src/server/modules/index.ts'))).toEqual([
-      { file: 'src/server/modules/system/tenant-datasource.ts', specifier: '../../../packs/cost/server/ledger/ddl.ts' },
-      { file: 'src/server/seed/former-texts.ts', specifier: '../../packs/cost/engine/warnings/rules.ts' },
-      { file: 'src/server/seed/former-texts.ts', specifier: '../../packs/cost/engine/warnings/texts.ts' },
-    ]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((v) => v.file !== 'src/server/modules/index.ts')).toEqual([]);
   });
 
-  it('the client names them where the app is put together only', () => {
-    expect(sorted(violations('client', namesPacks, shipped(filesOf('client'))))).toEqual([
-      { file: 'src/client/app/registry.ts', specifier: '../../packs/cost/client/panels/panels.tsx' },
-      { file: 'src/client/app/Router.tsx', specifier: '../../packs/cost/client/stats/ProjectStatistics.tsx' },
-      { file: 'src/client/pages/Home.tsx', specifier: '../../packs/cost/client/stats/CostOverview.tsx' },
-      { file: 'src/client/workflow/DocumentActions.tsx', specifier: '../../packs/cost/client/panels/warnings.tsx' },
+  it('the client names them where the app is put together only: its registry, its routes, its home page', () => {
+    const named = violations('client', namesPacks, shipped(filesOf('client')));
+    expect([...new Set(named.map((v) => v.file))].sort()).toEqual([
+      'src/client/app/Router.tsx',
+      'src/client/app/registry.ts',
+      'src/client/pages/Home.tsx',
     ]);
   });
 });

@@ -2,6 +2,7 @@
 // describes answers, and every business route (/api/construct) is described — the cumulative
 // query of each x-cumulative document among them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cumulativeOf } from '../../src/packs/cost/engine/cumulative/model.ts';
 import { apiRoutes, databaseKinds, startServer, type TestServer } from './harness.ts';
 
 /** Full route paths with their methods. */
@@ -41,7 +42,7 @@ describe.each(databaseKinds())('the OpenAPI document and the routes on %s', (kin
   });
 
   it('describes the cumulative query of every x-cumulative document, with its keys', () => {
-    const documents = Object.values(server.catalog.entities).filter((m) => m.cumulative);
+    const documents = Object.values(server.catalog.entities).filter((m) => cumulativeOf(m));
     expect(documents.map((m) => m.key)).toEqual(
       expect.arrayContaining(['subcontractMonthlySettlement', 'subcontractSettlementFiling', 'laborSettlementFinalization']),
     );
@@ -49,7 +50,7 @@ describe.each(databaseKinds())('the OpenAPI document and the routes on %s', (kin
       const get = doc.paths[`${model.api}/cumulative`]?.get;
       expect(get, model.key).toBeDefined();
       const required = get.parameters.filter((p: any) => p.required).map((p: any) => p.name);
-      expect(required, model.key).toEqual(model.cumulative!.queryKeys);
+      expect(required, model.key).toEqual(cumulativeOf(model)!.queryKeys);
     }
     const filing = doc.paths['/api/construct/subcontractSettlementFiling/cumulative'].get;
     expect(filing.parameters.map((p: any) => [p.name, p.required])).toEqual([

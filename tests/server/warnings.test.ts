@@ -6,7 +6,7 @@
 // changes. Procurement, delivery, supplementary agreements and settlements raise theirs; the
 // earlyWarningAuxiliaryData queries answer the figures; another tenant sees none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeFormerTexts } from '../../src/server/seed/former-texts.ts';
+import { migrateStoredData } from '../../src/server/app.ts';
 import { ok, tokenOf } from './approval.ts';
 import { demand, demandRow, goods, project } from './fixtures.ts';
 import { client, databaseKinds, startServer, type TestServer, type Api } from './harness.ts';
@@ -207,7 +207,7 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
       `UPDATE construct_warn_tip SET base_value = NULL, ratio = 0 WHERE warn_type = 'unplanned_goods' AND source_id = $1`,
       [second.id],
     );
-    expect(await storeFormerTexts(server.db, server.ctx.catalog)).toBeGreaterThanOrEqual(2);
+    expect(await migrateStoredData(server.db, server.ctx.catalog)).toBeGreaterThanOrEqual(2);
     const [stored] = await server.db.query(`SELECT message, base_value AS base FROM construct_warn_tip WHERE id = $1`, [over.id]);
     expect(JSON.parse(String(stored.message))).toMatchObject({ key: 'warning.demandOverTotal', params: { goods: '螺纹钢', ratio: '105' } });
     expect(Number(stored.base)).toBe(1000);
@@ -220,7 +220,7 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
     const unplanned = (await openTipsOf(second.id)).find((t) => t.warnType === 'unplanned_goods');
     expect(unplanned.ratio ?? null).toBeNull();
     // a second start changes nothing
-    expect(await storeFormerTexts(server.db, server.ctx.catalog)).toBe(0);
+    expect(await migrateStoredData(server.db, server.ctx.catalog)).toBe(0);
   });
 
   it('an edit form posting a tip back with its words keeps the stored key, so it still reads in each language', async () => {

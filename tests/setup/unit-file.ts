@@ -37,6 +37,11 @@ if (typeof document !== 'undefined') {
 }
 
 vi.resetModules();
+// the packs, as every process installs them where it is put together (src/engine/packs.ts); imported
+// after the reset, so that the file's own modules see them
+const { installPacks } = await import('../../src/engine/packs.ts');
+const { ENGINE_PACKS } = await import('../../src/packs/engine.ts');
+installPacks(ENGINE_PACKS);
 resetPage();
 afterAll(() => {
   // what a file may have left switched on: fake timers, stubbed globals and environment variables

@@ -7,11 +7,12 @@ import { ApiError } from '../api/http.ts';
 import { catalog, catalogReady, loadCatalog } from '../renderers/catalog.ts';
 import { RegistryContext } from '../renderers/registry.ts';
 import { fetchSchemaSet } from './bootstrap.ts';
-import { appRegistry } from './registry.ts';
+import { appRegistry, installAppPacks } from './registry.ts';
 
 let first: Promise<void> | undefined;
 
 function firstLoad(): Promise<void> {
+  installAppPacks();
   first ??= loadCatalog(fetchSchemaSet).catch((err: unknown) => {
     first = undefined;
     // a lapsed session is already on its way to the login page: stay suspended until unmounted

@@ -29,6 +29,7 @@ import { earlyHttp, type Prefetch } from './prefetch.ts';
 import { antdStylesheet, staticAntdStyles } from './antd-stylesheet.ts';
 import { lazyPreloaded } from './lazy.ts';
 import { website } from './website.ts';
+import { COST_PAGES } from '../../packs/cost/client/routes.ts';
 
 type Page = ComponentType<{ params: Record<string, string> }> & {
   /** Starts loading the page's chunk (lazy pages). */
@@ -67,7 +68,6 @@ const CatalogGate = lazyPreloaded(() => import('./CatalogGate.tsx'));
 const NoPage = lazyPreloaded(() => import('../pages/NoPage.tsx'));
 const Home = page(() => import('../pages/Home.tsx'));
 const Dashboard = page(() => import('../pages/Dashboard.tsx'));
-const ProjectStatistics = page(() => import('../../packs/cost/client/stats/ProjectStatistics.tsx'));
 const Profile = page(() => import('../pages/Profile.tsx'));
 const TestPage = page(() => import('../pages/TestPage.tsx'));
 const Iframe = page(() => import('../pages/Iframe.tsx'));
@@ -88,7 +88,8 @@ export const STATIC_ROUTES: StaticRoute[] = [
   { path: '/500', meta: { isAuth: false, isTab: false, title: 'title.500' }, page: ErrorPage500, inLayout: false },
   { path: '/wel/index', meta: { title: 'title.home' }, page: Home, inLayout: true },
   { path: '/wel/dashboard', meta: { title: 'title.dashboard' }, page: Dashboard, inLayout: true },
-  { path: '/cost/statistics', meta: { title: 'title.statistics' }, page: ProjectStatistics, inLayout: true },
+  // the packs' pages
+  ...COST_PAGES.map(({ path, title, load }) => ({ path, meta: { title }, page: page(load), inLayout: true })),
   { path: '/info/index', meta: { title: 'title.info' }, page: Profile, inLayout: true },
   { path: '/test/index', meta: { title: 'title.test' }, page: TestPage, inLayout: true },
   { path: '/dict-horizontal/index', meta: { title: 'title.dictHorizontal' }, page: DictHorizontal, inLayout: true },

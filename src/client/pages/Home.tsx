@@ -7,7 +7,7 @@ import { authApi } from '../api/client.ts';
 import { flattenMenus, pageMenus } from '../state/menus.ts';
 import { menuName, useT } from '../i18n/useT.ts';
 import { NoticeBoard } from '../shell/notifications/NoticeBoard.tsx';
-import { CostOverview } from '../../packs/cost/client/stats/CostOverview.tsx';
+import { COST_HOME_CARDS } from '../../packs/cost/client/home.ts';
 import { CardBox, Tile } from '../shell/Tile.tsx';
 import { langAtom, menusAtom, userInfoAtom, visitsAtom } from '../state/session.ts';
 import { WaitingWorkCard } from '../workflow/WaitingWork.tsx';
@@ -62,7 +62,9 @@ export default function Home() {
         </span>
       </CardBox>
       <WaitingWorkCard />
-      <CostOverview />
+      {COST_HOME_CARDS.map((Card, i) => (
+        <Card key={i} />
+      ))}
       <CardBox radius={10} title={t('home.frequent')}>
         {tiles.length ? (
           <div className="zs-tiles">

@@ -7,7 +7,9 @@ import { createContext, useContext, type ComponentType } from 'react';
 import type { DisplayName, WidgetName } from '../../engine/dialect/ui-names.ts';
 import type { DisplayComponent } from './displays/display-type.ts';
 import type { EntityExtension } from './extensions.ts';
-import type { DetailPanel, FormExtension } from './form/extension.ts';
+import type { EntityModel } from '../../engine/model/types.ts';
+import type { DetailPanel, FormExtension, SubmitCheck } from './form/extension.ts';
+import type { PeriodPair } from './print/printable.ts';
 import type { ControlProps } from './widgets/types.ts';
 
 export interface RendererRegistry {
@@ -19,6 +21,10 @@ export interface RendererRegistry {
   forms?: readonly FormExtension[];
   /** Every stored document's detail panels, in order. */
   details?: readonly DetailPanel[];
+  /** Asked by a list's submit dialog before a document goes for approval, in order (form/extension.ts). */
+  submitChecks?: readonly SubmitCheck[];
+  /** The printed form's this-period / previous / cumulative lines of a document (none without it). */
+  periodPairs?: (model: EntityModel) => readonly PeriodPair[];
 }
 
 export const RegistryContext = createContext<RendererRegistry>({});

@@ -1,14 +1,15 @@
 // The approval buttons of a document list (registered by register.ts for every entity with
 // x-workflow): 提交 (POST <api>/submit {id}), 撤回 (POST <api>/recall?id=) and 流程图 (the
-// instance in the document's instance field), each a dialog over the clicked row. 提交 lists the
-// warnings the submission will record first (<api>/earlyWarningPreview), and asks whether to submit anyway.
+// instance in the document's instance field), each a dialog over the clicked row. 提交 first shows
+// what the registry's submit checks find (the cost rules: the warnings the submission will record),
+// and asks whether to submit anyway.
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Modal } from 'antd';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useT } from '../i18n/useT.ts';
 import type { ActionDialogProps } from '../renderers/extensions.ts';
 import { useHttp } from '../renderers/http-context.tsx';
-import { refused, SubmitWarnings, useStoredPreview } from '../../packs/cost/client/panels/warnings.tsx';
+import { useRegistry } from '../renderers/registry.ts';
 import { FLOW, type HistoryEntry } from './api.ts';
 import { FlowDiagramDialog } from './FlowDiagram.tsx';
 
@@ -35,25 +36,25 @@ function ConfirmDialog({ model, rows, onClose, action }: ActionDialogProps & { a
   };
   const field = model.workflow?.instanceField;
   const tooLate = useActedOn(action === 'recall' && field ? String(rows[0]?.[field] ?? '') : '');
-  const preview = useStoredPreview(model, id, action === 'submit');
-  const warned = preview.data?.warnings.length ? preview.data : undefined;
+  const checks = (useRegistry().submitChecks ?? []).map((check) => check({ model, id, active: action === 'submit' }));
+  const found = checks.filter((c) => c.content);
   return (
     <Modal
       open
-      width={warned ? 640 : undefined}
+      width={found.length ? 640 : undefined}
       title={t(action === 'submit' ? 'workflow.submit' : 'workflow.recall')}
       confirmLoading={busy}
       okButtonProps={{
-        disabled: tooLate || preview.isFetching || (!!warned && refused(warned)),
-        danger: warned?.warnings.some((w) => w.warnLevel === 'critical'),
+        disabled: tooLate || checks.some((c) => c.pending || c.refused),
+        danger: checks.some((c) => c.danger),
       }}
       onOk={() => void run()}
       onCancel={() => onClose(false)}
     >
       {tooLate ? (
         <Alert type="warning" showIcon title={t('workflow.recallTooLate')} />
-      ) : warned ? (
-        <SubmitWarnings preview={warned} />
+      ) : found.length ? (
+        found.map((c, i) => <Fragment key={i}>{c.content}</Fragment>)
       ) : (
         t(action === 'submit' ? 'workflow.submitConfirm' : 'workflow.recallConfirm')
       )}

@@ -9,7 +9,7 @@
 // keys were stored (start-up migration). Anything else is plain text, shown as it is (a message a
 // person typed).
 import type { FieldModel, Label, Lang } from '../model/types.ts';
-import { WARNING_TEXTS } from '../../packs/cost/engine/warnings/texts.ts';
+import { installedPacks, type EnginePack } from '../packs.ts';
 import { workflowMessages } from '../workflow/messages.ts';
 import { fill, isLabel, messages } from './messages.ts';
 
@@ -20,12 +20,20 @@ export interface TextRef {
 
 export type StoredText = TextRef | Label | readonly StoredText[];
 
-/** The catalogs a stored key may name, by its prefix (`warning.` …). */
-const CATALOGS: Readonly<Record<string, Readonly<Record<string, Label>>>> = {
-  msg: messages,
-  warning: WARNING_TEXTS,
-  workflow: workflowMessages,
-};
+type Catalogs = Readonly<Record<string, Readonly<Record<string, Label>>>>;
+
+/** The engine's own catalogs; a pack adds its own (EnginePack.storedTexts). */
+const ENGINE_CATALOGS: Catalogs = { msg: messages, workflow: workflowMessages };
+
+let catalogsOf: { packs: readonly EnginePack[]; catalogs: Catalogs } | undefined;
+
+/** The catalogs a stored key may name, by its prefix (`warning.` …): the engine's and the installed packs'. */
+export function storedTextCatalogs(): Catalogs {
+  const packs = installedPacks();
+  if (catalogsOf?.packs !== packs)
+    catalogsOf = { packs, catalogs: Object.assign({}, ...packs.map((p) => p.storedTexts ?? {}), ENGINE_CATALOGS) };
+  return catalogsOf.catalogs;
+}
 
 const SEPARATOR: Record<Lang, string> = { zh: ';', en: '; ' };
 
@@ -38,7 +46,7 @@ const isRef = (v: unknown): v is TextRef =>
 
 function templateOf(key: string): Label | undefined {
   const dot = key.indexOf('.');
-  return dot > 0 ? CATALOGS[key.slice(0, dot)]?.[key.slice(dot + 1)] : undefined;
+  return dot > 0 ? storedTextCatalogs()[key.slice(0, dot)]?.[key.slice(dot + 1)] : undefined;
 }
 
 function isStored(v: unknown): v is StoredText {

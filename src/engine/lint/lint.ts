@@ -2,11 +2,11 @@
 // express. Each finding names the file and the JSON pointer of the offending keyword.
 import { checkExpr, typeOfKind } from '../compute/check.ts';
 import { fieldsRead, headerReads, sumsRead, textsYielded } from '../compute/expr.ts';
-import { lintCumulative } from '../../packs/cost/engine/cumulative/lint.ts';
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import { PROJECT_ROLE, projectReference } from '../model/data-scopes.ts';
 import { hasRole } from '../model/roles.ts';
+import { installedPacks } from '../packs.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
 
 type Report = (at: string, message: string) => void;
@@ -137,7 +137,7 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
   if (model.workflow) lintWorkflow(model, dictionaries, report);
-  lintCumulative(model, entities, report, dictionaries);
+  for (const pack of installedPacks()) pack.lint?.(model, entities, report, dictionaries);
   const ctx = { entities, dictionaries, report };
   lintFields(model.fields, model.fieldMap, (name) => pointer('properties', name), ctx, model);
   for (const d of model.details) {
@@ -294,7 +294,7 @@ function lintRowsOf(model: EntityModel, entities: Record<string, EntityModel>, r
     if (keyword in spec) report(pointer('x-entity', keyword), `"${keyword}" does not apply to rows of another document`);
   }
   if (model.workflow) report('/x-workflow', 'rows of another document follow its approval; they have no workflow of their own');
-  if (model.cumulative) report('/x-cumulative', 'rows of another document cannot accumulate');
+  for (const keyword of Object.keys(model.extensions)) report(`/${keyword}`, `rows of another document cannot have ${keyword}`);
   if (model.details.length) report(pointer('properties', model.details[0].name), 'rows of another document have no detail arrays');
   for (const [name, from] of Object.entries(rowsOf.parentFields)) {
     const at = pointer('x-entity', 'rowsOf', 'parentFields', name);

@@ -4,6 +4,7 @@
 import { computeOrder as orderComputed, fieldsRead, headerReads, siblingSums, sumsRead, type Expr } from '../compute/expr.ts';
 import { createAjv, DIALECT_ID, SCHEMA_BASE, type Ajv } from '../dialect/ajv.ts';
 import { lintCatalog } from '../lint/lint.ts';
+import { compilePackKeywords } from '../packs.ts';
 import { pointer, SchemaSetError, type SchemaIssue, type SchemaSource } from './source.ts';
 import { snakeCase } from './names.ts';
 import { detailSystemFields, headerSystemFields } from './system-fields.ts';
@@ -11,7 +12,6 @@ import { deriveDataScopes } from './data-scopes.ts';
 import { deriveDetailRows } from './detail-rows.ts';
 import { withWorkflowCategories } from './workflow-categories.ts';
 import type {
-  CumulativeModel,
   DetailModel,
   DictionaryDef,
   EntityCatalog,
@@ -23,7 +23,6 @@ import type {
   Label,
   OptionModel,
   SortModel,
-  WriteBackModel,
 } from './types.ts';
 
 export interface CompileResult {
@@ -583,7 +582,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
       })),
     },
     workflow: workflowOf(doc['x-workflow']),
-    cumulative: cumulativeOf(key, doc['x-cumulative']),
+    extensions: compilePackKeywords(key, doc),
     schema: doc,
   };
 }
@@ -619,54 +618,6 @@ function workflowOf(spec: JsonSchema | undefined): EntityModel['workflow'] {
     variables: spec.variables ?? {},
     editable: spec.editable ?? {},
     onApproved: spec.onApproved ?? {},
-  };
-}
-
-/** x-cumulative contract.writeBack: a plain field name is summed, `{ "max": field }` takes the largest value. */
-function writeBackOf(spec: Record<string, string | { sum?: string; max?: string }> | undefined): Record<string, WriteBackModel> {
-  const out: Record<string, WriteBackModel> = {};
-  for (const [target, from] of Object.entries(spec ?? {})) {
-    out[target] =
-      typeof from === 'string'
-        ? { field: from, aggregate: 'sum' }
-        : from.max !== undefined
-          ? { field: from.max, aggregate: 'max' }
-          : { field: from.sum!, aggregate: 'sum' };
-  }
-  return out;
-}
-
-function cumulativeOf(key: string, spec: JsonSchema | undefined): CumulativeModel | undefined {
-  if (!spec) return undefined;
-  const contract = spec.contract;
-  return {
-    keys: spec.keys,
-    queryKeys: spec.queryKeys ?? spec.keys,
-    period: spec.period,
-    source: spec.source ?? key,
-    header: spec.header ?? {},
-    totals: spec.totals ?? [],
-    lines: spec.lines && {
-      detail: spec.lines.detail,
-      match: spec.lines.match,
-      previous: spec.lines.previous,
-      quantity: spec.lines.quantity,
-    },
-    contract: contract && {
-      entity: contract.entity,
-      field: contract.field,
-      snapshot: contract.snapshot ?? [],
-      writeBack: writeBackOf(contract.writeBack),
-      status: contract.status && { ...contract.status, keep: contract.status.keep ?? [] },
-      final: contract.final && { writeBack: contract.final.writeBack, set: contract.final.set, reopen: contract.final.reopen ?? {} },
-      lines: contract.lines && {
-        detail: contract.lines.detail,
-        match: contract.lines.match,
-        snapshot: contract.lines.snapshot ?? [],
-        quantity: contract.lines.quantity ?? [],
-        writeBack: contract.lines.writeBack ?? {},
-      },
-    },
   };
 }
 

@@ -130,6 +130,7 @@ function rowsEntity(key: string, document: EntityModel, detail: DetailModel): En
       ],
       fill: [],
     },
+    extensions: {},
     schema: {
       $id: `${document.schema.$id}#/properties/${detail.name}`,
       title: label.zh,

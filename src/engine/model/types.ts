@@ -269,58 +269,6 @@ export interface WorkflowModel {
   onApproved: Readonly<Record<string, string>>;
 }
 
-/**
- * A contract header field recomputed on approval from a field of the approved documents that
- * reference the contract: their sum (settled, payable, retention) or their largest value (the last
- * settled period, a running paid-so-far figure).
- */
-export interface WriteBackModel {
-  field: string;
-  aggregate: 'sum' | 'max';
-}
-
-/** Running totals over the approved documents of a group (x-cumulative); see schemas/meta/x-cumulative.schema.json. */
-export interface CumulativeModel {
-  keys: readonly string[];
-  queryKeys: readonly string[];
-  period?: string;
-  /** The entity whose approved documents are summed: this one unless the schema names another. */
-  source: string;
-  /** this document's header field → source header field summed into it */
-  header: Readonly<Record<string, string>>;
-  totals: readonly string[];
-  lines?: {
-    detail: string;
-    match: readonly string[];
-    /** this document's row field → source row field summed into it */
-    previous: Readonly<Record<string, string>>;
-    quantity?: string;
-  };
-  contract?: {
-    entity: string;
-    field: string;
-    snapshot: readonly string[];
-    /** contract header field → what it is recomputed from */
-    writeBack: Readonly<Record<string, WriteBackModel>>;
-    /** the contract's status: settled once an approved document references it, values in keep left alone */
-    status?: { field: string; settled: string; unsettled: string; keep: readonly string[] };
-    /** this document is the contract's final settlement: what an approved one writes into the contract */
-    final?: {
-      writeBack: Readonly<Record<string, string>>;
-      set: Readonly<Record<string, string>>;
-      reopen: Readonly<Record<string, string>>;
-    };
-    lines?: {
-      detail: string;
-      /** source row field → contract row field */
-      match: Readonly<Record<string, string>>;
-      snapshot: readonly string[];
-      quantity: readonly string[];
-      writeBack: Readonly<Record<string, string>>;
-    };
-  };
-}
-
 /** x-entity.rowsOf: the entity and detail array the records are rows of. */
 export interface RowsOfModel {
   entity: string;
@@ -404,8 +352,8 @@ export interface EntityModel {
   };
   /** Set when the document passes through an approval workflow. */
   workflow?: WorkflowModel;
-  /** Set when approved documents of a group accumulate (x-cumulative). */
-  cumulative?: CumulativeModel;
+  /** What the installed packs compiled of their keywords (engine/packs.ts), by keyword. */
+  extensions: Readonly<Record<string, unknown>>;
   /** The document's schema with $id set, for validators. */
   schema: JsonSchema;
 }

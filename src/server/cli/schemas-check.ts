@@ -2,9 +2,12 @@
 // declared reference data against it (src/server/reference-checks.ts); prints every problem with its
 // file and JSON pointer and exits non-zero if there is any.
 import { SchemaSetError } from '../../engine/model/source.ts';
+import { installPacks } from '../../engine/packs.ts';
+import { ENGINE_PACKS } from '../modules/index.ts';
 import { checkSchemaSet } from '../reference-checks.ts';
 import { PROJECT_ROOT } from '../schema-source.ts';
 
+installPacks(ENGINE_PACKS);
 const { issues, catalog } = await checkSchemaSet(PROJECT_ROOT);
 if (issues.length || !catalog) {
   console.error(new SchemaSetError(issues).message);

@@ -32,3 +32,6 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   cumulativeModule,
   warningModule,
 ];
+
+/** The packs' engine faces (src/packs/engine.ts), installed before the schema set compiles. */
+export { ENGINE_PACKS } from '../../packs/engine.ts';

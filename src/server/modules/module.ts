@@ -12,7 +12,7 @@ import type { EntityCatalog } from '../../engine/model/types.ts';
 import type { OpenApiFragment } from '../../engine/openapi/openapi.ts';
 import type { FieldError } from '../../engine/validate/record.ts';
 import type { Config, Limits } from '../config.ts';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { EntityHooks } from '../db/store.ts';
 import type { TenantDatabases } from '../db/tenant-databases.ts';
 import type { RouteContext } from '../http/entity-routes.ts';
@@ -69,6 +69,13 @@ export interface ServerModule {
   name: string;
   /** Its tables beside the documents' (`CREATE … IF NOT EXISTS`), made before the schema sync. */
   ddl?: string;
+  /** Its tables live beside the documents: a tenant's own database holds them too. */
+  besideDocuments?: boolean;
+  /**
+   * Brings its stored data up to date at start, in the main database and in each tenant's own when
+   * it opens; answers how many rows changed (a second run: none).
+   */
+  migrate?: (db: Queryable, catalog: EntityCatalog) => Promise<number>;
   /** Paths anyone may call, without a session. */
   publicPaths?: readonly string[];
   /** Paths a user who must change their password may still call. */

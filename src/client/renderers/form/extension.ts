@@ -31,3 +31,17 @@ export type FormExtension = (props: FormExtensionProps) => FormExtensionParts;
 
 /** A panel of a stored document's detail view. */
 export type DetailPanel = (props: { model: EntityModel; id: string | undefined }) => ReactNode;
+
+/** What a check answers in a list's submit dialog; while one is pending, the submission waits. */
+export interface SubmitCheckAnswer {
+  pending: boolean;
+  /** Shown in the dialog in place of the plain question: what the check found. */
+  content?: ReactNode;
+  /** The submission may not go ahead. */
+  refused?: boolean;
+  /** What it found is serious (the confirming button turns red). */
+  danger?: boolean;
+}
+
+/** Called like a hook by a list's submit dialog, with the document and whether the dialog submits. */
+export type SubmitCheck = (props: { model: EntityModel; id: string; active: boolean }) => SubmitCheckAnswer;

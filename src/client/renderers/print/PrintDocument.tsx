@@ -21,7 +21,8 @@ import { useHttp } from '../http-context.tsx';
 import { usePageLabels } from '../list/usePageLabels.ts';
 import { detailColumns, lineSpans, viewSections } from '../detail/sections.ts';
 import { columnTotal, totalledColumns } from '../detail/totals.ts';
-import { cumulativePairs, type PeriodPair } from './printable.ts';
+import type { PeriodPair } from './printable.ts';
+import { useRegistry } from '../registry.ts';
 import './print.css';
 
 /** Detail tables of more columns than this print across the page (A4 landscape): portrait would squeeze them to a character a line. */
@@ -47,7 +48,7 @@ function HeaderGrid({ fields, record, columns }: { fields: FieldModel[]; record:
   );
 }
 
-function PairsTable({ pairs, record }: { pairs: PeriodPair[]; record: Row }) {
+function PairsTable({ pairs, record }: { pairs: readonly PeriodPair[]; record: Row }) {
   const t = useT();
   const lang = useAtomValue(langAtom);
   return (
@@ -248,7 +249,7 @@ function PrintForm({ model, record }: { model: EntityModel; record: Row }) {
   const deptName = (id: unknown) => (id && depts?.[String(id)] !== String(id) ? depts?.[String(id)] : undefined);
   const company = deptName(record.createDept) ?? deptName(userDept);
   const codeField = model.code?.field;
-  const pairs = cumulativePairs(model);
+  const pairs = useRegistry().periodPairs?.(model) ?? [];
   const inPairs = new Set(pairs.flatMap((p) => [p.current.name, p.previous.name, p.cumulative?.name ?? '']));
   const statusName = model.workflow?.statusField;
   const titleName = model.titleField && model.titleField !== codeField ? model.titleField : undefined;

@@ -9,6 +9,7 @@ import { registerFlowRoutes } from './routes.ts';
 export const flowModule: ServerModule = {
   name: 'flow',
   ddl: FLOW_DDL,
+  besideDocuments: true,
   hooks: ({ ctx }) => workflowLockHooks(ctx.catalog),
   routes: (app, { ctx, flow }) => registerFlowRoutes(app, ctx, flow),
   // a document with a workflow: its submit starts the approval (replacing the generic description)

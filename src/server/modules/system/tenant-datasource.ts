@@ -15,7 +15,6 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { q } from '../../db/sql.ts';
 import { parseId, PLATFORM_TENANT, type Actor } from '../../db/store.ts';
 import { syncSchema } from '../../db/sync.ts';
-import { storeFormerTexts } from '../../seed/former-texts.ts';
 import { tenantDataCatalog, tenantDataTables } from '../../db/tenant-data.ts';
 import { MOVE_LOCK, TENANT_DATABASE_DDL, type TenantConnection, type TenantDatabases } from '../../db/tenant-databases.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -26,8 +25,6 @@ import { LIVE_CHANNEL, type Notifier } from '../../realtime/notifier.ts';
 import { isAdministrator } from '../../security/access.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { isAllowedHost, readConnection } from '../develop/datasource.ts';
-import { FLOW_DDL } from '../flow/ddl.ts';
-import { LEDGER_DDL } from '../../../packs/cost/server/ledger/ddl.ts';
 
 /** The live-channel signal of a bind or move: every process forgets what it knew of the tenant. */
 const MOVED_SIGNAL = 'zs.tenant-database';
@@ -51,13 +48,24 @@ export async function platformConnection(
   return c;
 }
 
+/** What the modules add to a tenant's own database: their tables beside the documents, and their data migrations. */
+export interface TenantDatabaseModules {
+  ddl: string;
+  migrate: (db: Db, catalog: EntityCatalog) => Promise<number>;
+}
+
 /** Brings a tenant database in line with the business tables (on bind, and when a process first opens it). */
-export async function migrateTenantDatabase(db: Db, catalog: EntityCatalog, migrationsDir: string): Promise<void> {
+export async function migrateTenantDatabase(
+  db: Db,
+  catalog: EntityCatalog,
+  migrationsDir: string,
+  modules: TenantDatabaseModules,
+): Promise<void> {
   const release = await db.lockStartup?.();
   try {
-    await db.exec([TENANT_DATABASE_DDL, FLOW_DDL, LEDGER_DDL].join('\n'));
+    await db.exec([TENANT_DATABASE_DDL, modules.ddl].join('\n'));
     await syncSchema(db, tenantDataCatalog(catalog), migrationsDir);
-    await storeFormerTexts(db, tenantDataCatalog(catalog));
+    await modules.migrate(db, tenantDataCatalog(catalog));
   } finally {
     await release?.();
   }

@@ -11,10 +11,11 @@ import type { EntityModel } from '../../../../engine/model/types.ts';
 import { useT } from '../../../../client/i18n/useT.ts';
 import { useHttp } from '../../../../client/renderers/http-context.tsx';
 import type { FormStore, Row } from '../../../../client/renderers/form/store.ts';
+import { cumulativeOf } from '../../engine/cumulative/model.ts';
 
 /** The query of the group a header names: every key it has (at least the required ones) and its period. */
 export function cumulativeQuery(model: EntityModel, header: Row): Record<string, string> | undefined {
-  const spec = model.cumulative;
+  const spec = cumulativeOf(model);
   if (!spec || !groupOf(spec, header, spec.queryKeys)) return undefined;
   const query: Record<string, string> = {};
   for (const key of spec.keys)
@@ -29,7 +30,7 @@ const same = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
 function fillHeader(model: EntityModel, store: FormStore, answer: CumulativeAnswer): Row | undefined {
   const next = { ...store.header };
   let changed = false;
-  for (const target of Object.keys(model.cumulative!.header)) {
+  for (const target of Object.keys(cumulativeOf(model)!.header)) {
     const value = answer.header[target] ?? 0;
     if (!same(next[target], value)) {
       next[target] = value;
@@ -41,7 +42,7 @@ function fillHeader(model: EntityModel, store: FormStore, answer: CumulativeAnsw
 
 /** Writes the answer's previous values into the rows that differ from it (zero where no line fits). */
 function fillRows(model: EntityModel, store: FormStore, answer: CumulativeAnswer): void {
-  const lines = model.cumulative!.lines;
+  const lines = cumulativeOf(model)!.lines;
   if (!lines) return;
   const byKey = new Map(answer.lines.map((l) => [lineKey(l.key, lines.match), l]));
   for (const key of store.keys(lines.detail)) {

@@ -3,13 +3,15 @@
 // view never name them:
 //   cumulative  a settlement's previous and cumulative figures, filled as its contract and period are chosen;
 //   warnings    the early warnings the record raises while one types, its open warning records,
-//               and before a submission the warnings it raises, which a hard control may refuse.
+//               and before a submission the warnings it raises, which a hard control may refuse;
+//   print       a settlement's this-period / previous / cumulative lines on its printed form.
 import { App } from 'antd';
 import type { RendererRegistry } from '../../../../client/renderers/registry.ts';
-import type { FormExtension } from '../../../../client/renderers/form/extension.ts';
+import type { FormExtension, SubmitCheck } from '../../../../client/renderers/form/extension.ts';
 import { useT } from '../../../../client/i18n/useT.ts';
 import { CumulativeNote, useCumulatives } from './cumulative.tsx';
-import { LiveWarnings, RecordedWarnings, refused, SubmitWarnings, useAskPreview, useLiveWarnings } from './warnings.tsx';
+import { cumulativePairs } from './print-pairs.ts';
+import { LiveWarnings, RecordedWarnings, refused, SubmitWarnings, useAskPreview, useLiveWarnings, useStoredPreview } from './warnings.tsx';
 
 const cumulativeForm: FormExtension = ({ model, id, store, header, setHeader, editable }) => {
   const answer = useCumulatives(model, id, store, header, setHeader, editable);
@@ -41,7 +43,21 @@ const warningsForm: FormExtension = ({ model, id, store, header, editable }) => 
   };
 };
 
-export const RULE_PANELS: Pick<RendererRegistry, 'forms' | 'details'> = {
+/** In a list's submit dialog: the warnings the submission will record (a hard control refuses it). */
+const warningsSubmitCheck: SubmitCheck = ({ model, id, active }) => {
+  const preview = useStoredPreview(model, id, active);
+  const warned = preview.data?.warnings.length ? preview.data : undefined;
+  return {
+    pending: preview.isFetching,
+    content: warned && <SubmitWarnings preview={warned} />,
+    refused: !!warned && refused(warned),
+    danger: warned?.warnings.some((w) => w.warnLevel === 'critical'),
+  };
+};
+
+export const RULE_PANELS: Pick<RendererRegistry, 'forms' | 'details' | 'submitChecks' | 'periodPairs'> = {
   forms: [cumulativeForm, warningsForm],
   details: [RecordedWarnings],
+  submitChecks: [warningsSubmitCheck],
+  periodPairs: cumulativePairs,
 };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compiledSchemaSet } from '../../../../../tests/support/schema-set.ts';
 import { issuesAfter } from '../../../../../tests/schemas/issues-after.ts';
 import { applyPrevious, groupOf, lineKey, nextPeriod, previousFields } from './cumulative.ts';
+import { cumulativeOf } from './model.ts';
 
 const SETTLEMENT = 'schemas/construct/subcontract-monthly-settlement.schema.json';
 const { catalog } = compiledSchemaSet();
@@ -12,7 +13,7 @@ const model = catalog.entities.subcontractMonthlySettlement;
 
 describe('x-cumulative in the dialect', () => {
   it('compiles the group, the sums and the contract of a monthly settlement', () => {
-    expect(model.cumulative).toMatchObject({
+    expect(cumulativeOf(model)).toMatchObject({
       keys: ['projectId', 'expenditureContractCode', 'subcontractorId'],
       queryKeys: ['projectId', 'expenditureContractCode', 'subcontractorId'],
       period: 'period',
@@ -31,20 +32,20 @@ describe('x-cumulative in the dialect', () => {
         status: { field: 'settlementStatus', settled: 'partial', unsettled: 'none', keep: ['final'] },
       },
     });
-    expect(previousFields(model.cumulative!)).toEqual({
+    expect(previousFields(cumulativeOf(model)!)).toEqual({
       header: ['previousCumulativeAmount', 'previousCumulativePayable'],
       rows: ['previousCumulativeQty', 'previousCumulativeAmount'],
     });
   });
 
   it('asks by project only for the examine and sums the monthly settlements for the filing', () => {
-    expect(catalog.entities.subcontractMonthlyExamine.cumulative).toMatchObject({ queryKeys: ['projectId'], period: 'period' });
-    expect(catalog.entities.subcontractSettlementFiling.cumulative).toMatchObject({
+    expect(cumulativeOf(catalog.entities.subcontractMonthlyExamine)).toMatchObject({ queryKeys: ['projectId'], period: 'period' });
+    expect(cumulativeOf(catalog.entities.subcontractSettlementFiling)).toMatchObject({
       queryKeys: ['projectId'],
       source: 'subcontractMonthlySettlement',
       header: { interimCumulativeAmount: 'thisAmountInclTax' },
     });
-    expect(catalog.entities.project.cumulative).toBeUndefined();
+    expect(cumulativeOf(catalog.entities.project)).toBeUndefined();
   });
 
   it('refuses what does not exist, naming the file and the pointer', () => {
@@ -76,13 +77,13 @@ describe('x-cumulative in the dialect', () => {
       set: { settlementStatus: 'final', performanceStatus: 'completed' },
       reopen: { performanceStatus: 'performing' },
     };
-    expect(catalog.entities.subcontractSettlementFiling.cumulative?.contract?.final).toEqual(final);
-    expect(catalog.entities.laborSettlementFinalization.cumulative).toMatchObject({
+    expect(cumulativeOf(catalog.entities.subcontractSettlementFiling)?.contract?.final).toEqual(final);
+    expect(cumulativeOf(catalog.entities.laborSettlementFinalization)).toMatchObject({
       source: 'laborMonthlySettlement',
       header: { interimCumulativeAmount: 'thisAmountInclTax' },
       contract: { final },
     });
-    expect(model.cumulative?.contract?.final).toBeUndefined();
+    expect(cumulativeOf(model)?.contract?.final).toBeUndefined();
     const FILING = 'schemas/construct/subcontract-settlement-filing.schema.json';
     const issues = issuesAfter(({ files }) => {
       const spec = files[FILING]['x-cumulative'].contract.final;
@@ -201,12 +202,12 @@ describe('previous values of a settlement', () => {
   });
 
   it('knows a group only when every key is there, and the month after a period', () => {
-    expect(groupOf(model.cumulative!, draft)).toEqual({
+    expect(groupOf(cumulativeOf(model)!, draft)).toEqual({
       projectId: '1',
       expenditureContractCode: 'ZCHT-202604-0001',
       subcontractorId: '2',
     });
-    expect(groupOf(model.cumulative!, { ...draft, subcontractorId: '' })).toBeUndefined();
+    expect(groupOf(cumulativeOf(model)!, { ...draft, subcontractorId: '' })).toBeUndefined();
     expect(lineKey({ itemCode: 10101 }, ['itemCode'])).toBe(lineKey({ itemCode: '10101' }, ['itemCode']));
     expect(nextPeriod('2026-07')).toBe('2026-08');
     expect(nextPeriod('2026-12')).toBe('2027-01');

@@ -3,7 +3,8 @@
 // Isomorphic: the server fills a saved document with it, the form pre-fills a new one.
 import { applyComputed } from '../../../../engine/compute/apply.ts';
 import type { Row } from '../../../../engine/compute/expr.ts';
-import type { CumulativeModel, EntityModel } from '../../../../engine/model/types.ts';
+import type { EntityModel } from '../../../../engine/model/types.ts';
+import { cumulativeOf, type CumulativeModel } from './model.ts';
 
 /** A number as the API answers it: a JSON number, or a string when a double would lose digits. */
 export type Amount = number | string;
@@ -67,7 +68,7 @@ export function nextPeriod(period: string): string {
  * and every derived value recomputed, so this period + previous = cumulative on header and lines.
  */
 export function applyPrevious(model: EntityModel, record: Row, answer: Pick<CumulativeAnswer, 'header' | 'lines'>): Row {
-  const spec = model.cumulative!;
+  const spec = cumulativeOf(model)!;
   const out: Row = { ...record };
   for (const target of Object.keys(spec.header)) out[target] = answer.header[target] ?? 0;
   const lines = spec.lines;

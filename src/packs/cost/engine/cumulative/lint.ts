@@ -2,6 +2,7 @@
 // on the summed source and on the contract.
 import { pointer } from '../../../../engine/model/source.ts';
 import type { DetailModel, DictionaryDef, EntityModel } from '../../../../engine/model/types.ts';
+import { cumulativeOf, type CumulativeModel } from './model.ts';
 
 type Report = (at: string, message: string) => void;
 
@@ -15,7 +16,7 @@ export function lintCumulative(
   report: Report,
   dictionaries: readonly DictionaryDef[] = [],
 ) {
-  const spec = model.cumulative;
+  const spec = cumulativeOf(model);
   if (!spec) return;
   const at = (...parts: (string | number)[]) => pointer('x-cumulative', ...parts);
   if (!model.workflow) report('/x-cumulative', 'x-cumulative needs x-workflow (only approved documents count)');
@@ -91,14 +92,14 @@ export function lintCumulative(
     const other = Object.values(entities).find(
       (m) =>
         m !== model &&
-        m.cumulative?.contract?.entity === contract.entity &&
-        m.cumulative.contract.writeBack[field] &&
-        m.cumulative.contract.writeBack[field].aggregate !== aggregate,
+        cumulativeOf(m)?.contract?.entity === contract.entity &&
+        cumulativeOf(m)!.contract!.writeBack[field]?.aggregate !== undefined &&
+        cumulativeOf(m)!.contract!.writeBack[field].aggregate !== aggregate,
     );
     if (other)
       report(
         where,
-        `${other.key} writes "${field}" as a ${other.cumulative!.contract!.writeBack[field].aggregate}, this one as a ${aggregate}`,
+        `${other.key} writes "${field}" as a ${cumulativeOf(other)!.contract!.writeBack[field].aggregate}, this one as a ${aggregate}`,
       );
   }
   const status = contract.status;
@@ -142,7 +143,7 @@ function numericRow(detail: DetailModel, field: string): boolean {
   return NUMERIC.has(detail.fieldMap[field]?.kind ?? '');
 }
 
-type FinalModel = NonNullable<NonNullable<NonNullable<EntityModel['cumulative']>['contract']>['final']>;
+type FinalModel = NonNullable<NonNullable<CumulativeModel['contract']>['final']>;
 
 /** A final settlement writes numbers of its own into numbers of the contract, and allowed values into its status fields. */
 function lintFinal(

@@ -14,10 +14,11 @@ import type { Queryable, Row } from '../../../../server/db/db.ts';
 import { EntityStore, type Actor, type EntityHooks, type StoreContext } from '../../../../server/db/store.ts';
 import { AppError, ValidationFailed } from '../../../../server/errors.ts';
 import { Cumulatives, FinalSettlements, writeFields, writeRowFields } from './service.ts';
+import { cumulativeOf } from '../../engine/cumulative/model.ts';
 
 /** The group's fields joined for messages: 项目/采购合同/合同乙方. */
 function groupLabel(model: EntityModel): Label {
-  const labels = model.cumulative!.keys.map((k) => model.fieldMap[k].label);
+  const labels = cumulativeOf(model)!.keys.map((k) => model.fieldMap[k].label);
   return { zh: labels.map((l) => l.zh).join('/'), en: labels.map((l) => l.en).join(' / ') };
 }
 
@@ -30,7 +31,7 @@ class CumulativeRules {
   ) {}
 
   private get spec() {
-    return this.model.cumulative!;
+    return cumulativeOf(this.model)!;
   }
 
   /** Periods move forward only: later than the group's approved and approving documents. */
@@ -142,7 +143,7 @@ export function cumulativeHooks(ctx: StoreContext): Record<string, EntityHooks> 
   const service = new Cumulatives(ctx);
   const finals = new FinalSettlements(ctx, service);
   for (const model of Object.values(ctx.catalog.entities)) {
-    if (model.cumulative) out[model.key] = new CumulativeRules(ctx, service, finals, model).hooks();
+    if (cumulativeOf(model)) out[model.key] = new CumulativeRules(ctx, service, finals, model).hooks();
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // The OpenAPI description of GET <api>/cumulative on every document with x-cumulative (R-CUM-4):
 // its parameters follow the document's keys, its answer the CumulativeAnswer of the engine.
 import type { EntityCatalog, EntityModel, JsonSchema } from '../../../../engine/model/types.ts';
+import { cumulativeOf } from '../../engine/cumulative/model.ts';
 
 const amount: JsonSchema = { type: ['number', 'string'], description: 'exact decimal: a number, or a string beyond 15 digits' };
 const amounts: JsonSchema = { type: 'object', additionalProperties: amount };
@@ -40,7 +41,7 @@ export const cumulativeSchemas: Record<string, JsonSchema> = {
 };
 
 function cumulativePath(model: EntityModel): JsonSchema {
-  const spec = model.cumulative!;
+  const spec = cumulativeOf(model)!;
   const parameters = [
     ...spec.keys.map((key) => ({
       name: key,
@@ -90,7 +91,7 @@ function cumulativePath(model: EntityModel): JsonSchema {
 export function cumulativePaths(catalog: EntityCatalog): Record<string, JsonSchema> {
   return Object.fromEntries(
     Object.values(catalog.entities)
-      .filter((m) => m.cumulative)
+      .filter((m) => cumulativeOf(m))
       .map((m) => [`${m.api}/cumulative`, cumulativePath(m)]),
   );
 }

@@ -9,6 +9,7 @@ import { actorOf } from '../../../../server/http/auth.ts';
 import type { RouteContext } from '../../../../server/http/entity-routes.ts';
 import { envelope } from '../../../../server/http/envelope.ts';
 import { Cumulatives } from './service.ts';
+import { cumulativeOf } from '../../engine/cumulative/model.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -16,7 +17,7 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** The group asked for: every query key, and the other keys when sent. */
 function groupOf(model: EntityModel, query: Query): Record<string, string> {
-  const spec = model.cumulative!;
+  const spec = cumulativeOf(model)!;
   const group: Record<string, string> = {};
   for (const key of spec.keys) {
     const value = query[key]?.trim();
@@ -32,14 +33,14 @@ function groupOf(model: EntityModel, query: Query): Record<string, string> {
 export function registerCumulativeRoutes(app: FastifyInstance, ctx: RouteContext) {
   const service = new Cumulatives(ctx);
   for (const model of Object.values(ctx.catalog.entities)) {
-    if (!model.cumulative) continue;
+    if (!cumulativeOf(model)) continue;
     app.get(`${model.api}/cumulative`, async (request) => {
       const actor = actorOf(request);
       await ctx.access.check(actor, model, 'view');
       const query = request.query as Query;
       const group = groupOf(model, query);
       const period = query.period?.trim() || undefined;
-      if (period !== undefined && (!model.cumulative!.period || !MONTH.test(period)))
+      if (period !== undefined && (!cumulativeOf(model)!.period || !MONTH.test(period)))
         throw badRequest('badFilterValue', { field: 'period', value: period });
       const excludeId = query.excludeId ? parseId(query.excludeId, 'excludeId') : undefined;
       return envelope(

@@ -4,11 +4,12 @@
 import { decimalToJson, Dec } from '../../../../engine/compute/decimal.ts';
 import { applyComputed } from '../../../../engine/compute/apply.ts';
 import { lineKey, nextPeriod, type Amount, type CumulativeAnswer, type CumulativeLine } from '../../engine/cumulative/cumulative.ts';
-import type { CumulativeModel, DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
+import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../../../server/db/db.ts';
 import { updateRows } from '../../../../server/db/batch.ts';
 import { Params, q, selectList, toParam, toRecord } from '../../../../server/db/sql.ts';
 import { EntityStore, type Actor, type StoreContext } from '../../../../server/db/store.ts';
+import { cumulativeOf, type CumulativeModel } from '../../engine/cumulative/model.ts';
 
 const amount = (text: unknown): Amount => decimalToJson(new Dec(String(text ?? '0')));
 
@@ -58,7 +59,7 @@ export class Cumulatives {
     group: Record<string, string>,
     options: AnswerOptions = {},
   ): Promise<CumulativeAnswer> {
-    const spec = model.cumulative!;
+    const spec = cumulativeOf(model)!;
     const source = this.catalog.entities[spec.source];
     const params = new Params();
     const where = groupWhere(source, actor.tenantId, group, ['approved'], params, options.excludeId);
@@ -115,7 +116,7 @@ export class Cumulatives {
     group: Record<string, string>,
     excludeId?: string,
   ): Promise<string | null> {
-    const spec = model.cumulative!;
+    const spec = cumulativeOf(model)!;
     if (!spec.period) return null;
     const params = new Params();
     const where = groupWhere(model, tenantId, group, ['approved', 'approving'], params, excludeId);
@@ -253,7 +254,7 @@ export class Cumulatives {
    * sum over every entity that writes it, never an increment, so a reversal or a repeat gives the same.
    */
   async writeBack(tx: Queryable, actor: Actor, model: EntityModel, record: Row): Promise<void> {
-    const c = model.cumulative?.contract;
+    const c = cumulativeOf(model)?.contract;
     if (!c || (!Object.keys(c.writeBack).length && !Object.keys(c.lines?.writeBack ?? {}).length)) return;
     const value = record[c.field];
     if (value === undefined || value === null || value === '') return;
@@ -266,11 +267,11 @@ export class Cumulatives {
     } catch {
       return; // the contract is gone: nothing to write back
     }
-    const writers = Object.values(this.catalog.entities).filter((m) => m.cumulative?.contract?.entity === c.entity);
+    const writers = Object.values(this.catalog.entities).filter((m) => cumulativeOf(m)?.contract?.entity === c.entity);
     const figures = await this.approvedFigures(tx, actor.tenantId, writers, String(value));
     const next: Row = { ...contract };
     const headerFields = new Set<string>();
-    for (const field of new Set(writers.flatMap((m) => Object.keys(m.cumulative!.contract!.writeBack)))) {
+    for (const field of new Set(writers.flatMap((m) => Object.keys(cumulativeOf(m)!.contract!.writeBack)))) {
       next[field] = this.aggregateOver(figures, writers, field);
       headerFields.add(field);
     }
@@ -307,8 +308,8 @@ export class Cumulatives {
   ): Promise<Map<string, SourceFigures>> {
     const groups = new Map<string, { source: EntityModel; contractField: string; columns: Set<string> }>();
     for (const m of writers) {
-      const c = m.cumulative!.contract!;
-      const source = this.catalog.entities[m.cumulative!.source];
+      const c = cumulativeOf(m)!.contract!;
+      const source = this.catalog.entities[cumulativeOf(m)!.source];
       const key = `${source.key}.${c.field}`;
       const group = groups.get(key) ?? { source, contractField: c.field, columns: new Set<string>() };
       for (const spec of Object.values(c.writeBack)) group.columns.add(figureKey(spec.aggregate, spec.field));
@@ -342,9 +343,9 @@ export class Cumulatives {
     let numeric = true;
     const seen = new Set<string>();
     for (const m of writers) {
-      const c = m.cumulative!.contract!;
+      const c = cumulativeOf(m)!.contract!;
       const spec = c.writeBack[field];
-      const source = this.catalog.entities[m.cumulative!.source];
+      const source = this.catalog.entities[cumulativeOf(m)!.source];
       if (!spec || seen.has(`${source.key}.${spec.field}.${c.field}`)) continue;
       seen.add(`${source.key}.${spec.field}.${c.field}`);
       const figure = figures.get(`${source.key}.${c.field}`)!.values[figureKey(spec.aggregate, spec.field)] as string | null;
@@ -358,7 +359,7 @@ export class Cumulatives {
       // numbers compare as decimals, months and dates as their fixed-width text
       if (largest === null || (numeric ? new Dec(figure).greaterThan(largest) : figure > largest)) largest = figure;
     }
-    const max = writers.some((m) => m.cumulative!.contract!.writeBack[field]?.aggregate === 'max');
+    const max = writers.some((m) => cumulativeOf(m)!.contract!.writeBack[field]?.aggregate === 'max');
     if (!max) return decimalToJson(total);
     return largest === null ? null : numeric ? amount(largest) : largest;
   }
@@ -374,7 +375,7 @@ export class Cumulatives {
   ): Promise<Map<string, Set<string>>> {
     const touched = new Map<string, Set<string>>();
     for (const m of writers) {
-      const spec = m.cumulative!;
+      const spec = cumulativeOf(m)!;
       const cl = spec.contract!.lines;
       if (!cl || !spec.lines || !Object.keys(cl.writeBack).length) continue;
       const source = this.catalog.entities[spec.source];
@@ -424,7 +425,7 @@ export class FinalSettlements {
   /** The documents with x-cumulative that settle contracts of `entity`: finals and the others (interim). */
   private settling(entity: string, finals: boolean): EntityModel[] {
     return Object.values(this.ctx.catalog.entities).filter(
-      (m) => m.cumulative?.contract?.entity === entity && !!m.cumulative.contract.final === finals,
+      (m) => cumulativeOf(m)?.contract?.entity === entity && !!cumulativeOf(m)!.contract!.final === finals,
     );
   }
 
@@ -432,7 +433,7 @@ export class FinalSettlements {
   async approvedFinal(db: Queryable, actor: Actor, entity: string, value: string, excludeId?: string): Promise<ApprovedFinal | null> {
     for (const model of this.settling(entity, true)) {
       const params = new Params();
-      const where = groupWhere(model, actor.tenantId, { [model.cumulative!.contract!.field]: value }, ['approved'], params, excludeId);
+      const where = groupWhere(model, actor.tenantId, { [cumulativeOf(model)!.contract!.field]: value }, ['approved'], params, excludeId);
       const [row] = await db.query(
         `SELECT t.id::text AS id FROM ${q(model.table)} t WHERE ${where.join(' AND ')} ORDER BY t.id LIMIT 1`,
         params.values,
@@ -449,7 +450,7 @@ export class FinalSettlements {
       const params = new Params();
       const where = [
         `t.tenant_id = ${params.add(tenantId)}`,
-        `t.${q(model.fieldMap[model.cumulative!.contract!.field].column)}::text = ${params.add(value)}`,
+        `t.${q(model.fieldMap[cumulativeOf(model)!.contract!.field].column)}::text = ${params.add(value)}`,
         `coalesce(t.${q(status.column)}, '') <> 'approved'`,
       ];
       if (model.softDelete) where.push('t.is_deleted = 0');
@@ -469,7 +470,7 @@ export class FinalSettlements {
    * interim settlements give) and its totals recomputed from them.
    */
   async settle(tx: Queryable, actor: Actor, model: EntityModel, record: Row): Promise<void> {
-    const c = model.cumulative?.contract;
+    const c = cumulativeOf(model)?.contract;
     const value = c && record[c.field];
     if (!c || value === undefined || value === null || value === '') return;
     const target = this.ctx.catalog.entities[c.entity];
@@ -479,23 +480,23 @@ export class FinalSettlements {
     const final = await this.approvedFinal(tx, actor, c.entity, String(value));
     const next: Row = { ...contract };
     if (final) {
-      const spec = final.model.cumulative!.contract!.final!;
+      const spec = cumulativeOf(final.model)!.contract!.final!;
       for (const [field, from] of Object.entries(spec.writeBack)) next[field] = final.record[from];
       Object.assign(next, spec.set);
       return this.write(tx, target, next, [...Object.keys(spec.writeBack), ...Object.keys(spec.set)]);
     }
-    const finals = this.settling(c.entity, true).map((m) => m.cumulative!.contract!.final!);
+    const finals = this.settling(c.entity, true).map((m) => cumulativeOf(m)!.contract!.final!);
     if (!finals.some((f) => Object.entries(f.set).every(([k, v]) => contract[k] === v))) return;
     const changed = new Set<string>();
     for (const f of finals) for (const [k, v] of Object.entries(f.reopen)) (next[k] = v), changed.add(k);
     for (const m of this.settling(c.entity, false)) {
-      const status = m.cumulative!.contract!.status;
+      const status = cumulativeOf(m)!.contract!.status;
       if (status) (next[status.field] = status.unsettled), changed.add(status.field);
     }
     await this.write(tx, target, next, [...changed]);
     // the totals of every interim writer are recomputed by one of them (writeBack sums over all)
-    const writer = this.settling(c.entity, false).find((m) => Object.keys(m.cumulative!.contract!.writeBack).length);
-    if (writer) await this.cumulatives.writeBack(tx, actor, writer, { [writer.cumulative!.contract!.field]: value });
+    const writer = this.settling(c.entity, false).find((m) => Object.keys(cumulativeOf(m)!.contract!.writeBack).length);
+    if (writer) await this.cumulatives.writeBack(tx, actor, writer, { [cumulativeOf(writer)!.contract!.field]: value });
   }
 
   private async write(tx: Queryable, target: EntityModel, next: Row, fields: string[]): Promise<void> {

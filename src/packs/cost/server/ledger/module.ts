@@ -8,6 +8,7 @@ import { registerLedgerRoutes } from './routes.ts';
 export const ledgerModule: ServerModule = {
   name: 'ledger',
   ddl: LEDGER_DDL,
+  besideDocuments: true,
   hooks: ({ ctx }) => ledgerHooks(ctx),
   routes: (app, { ctx }) => registerLedgerRoutes(app, ctx),
   openapi: (catalog) => ({ paths: ledgerPaths(catalog) }),

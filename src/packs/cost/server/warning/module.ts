@@ -1,6 +1,7 @@
 // Early warnings when cost runs past plan, and the periodic late-settlement check.
 import { warningPaths } from './openapi.ts';
 import type { ServerModule } from '../../../../server/modules/module.ts';
+import { migrateFormerWarnings } from './former-texts.ts';
 import { warningHooks } from './hooks.ts';
 import { LateSettlementCheck } from './late-job.ts';
 import { registerWarningRoutes } from './routes.ts';
@@ -16,4 +17,5 @@ export const warningModule: ServerModule = {
     return { lateSettlements };
   },
   openapi: (catalog) => ({ paths: warningPaths(catalog) }),
+  migrate: migrateFormerWarnings,
 };

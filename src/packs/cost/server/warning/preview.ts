@@ -13,6 +13,7 @@ import type { Queryable, Row } from '../../../../server/db/db.ts';
 import type { Actor, StoreContext } from '../../../../server/db/store.ts';
 import { Cumulatives } from '../cumulative/service.ts';
 import { Warnings } from './service.ts';
+import { cumulativeOf } from '../../engine/cumulative/model.ts';
 
 /** One warning as a form shows it: rule and level, its message in the caller's language, figure and threshold. */
 export interface PreviewedWarning {
@@ -109,7 +110,7 @@ export class WarningPreview {
     const record = applyComputed(model, previewRecord(model, input));
     record.id = stored?.id;
     record.createTime = stored?.createTime ?? nowText(this.ctx.timeZone);
-    const spec = model.cumulative;
+    const spec = cumulativeOf(model);
     const group = spec ? groupOf(spec, record) : undefined;
     if (!spec || !group) return record;
     const period = spec.period && record[spec.period] ? String(record[spec.period]) : undefined;
