@@ -177,8 +177,12 @@ function preloadShell(page: Page): Promise<unknown>[] {
   if (catalogLoaded === undefined) {
     code.push(ShellProviders.preload(), CatalogGate.preload(), Layout.preload());
     const catalogCode = import('../renderers/catalog.ts');
-    code.push(catalogCode);
-    catalogLoaded = catalogCode.then(({ catalogReady, loadCatalog }) => (catalogReady() ? undefined : loadCatalog(fetchSchemaSet)));
+    // the packs' engine faces, installed before a prefetch compiles the set (app/registry.ts, in the shell's code)
+    const packsInstalled = import('./registry.ts').then(({ installAppPacks }) => installAppPacks());
+    code.push(catalogCode, packsInstalled);
+    catalogLoaded = Promise.all([catalogCode, packsInstalled]).then(([{ catalogReady, loadCatalog }]) =>
+      catalogReady() ? undefined : loadCatalog(fetchSchemaSet),
+    );
     catalogLoaded.catch(() => undefined); // the catalog gate asks again, and shows what went wrong
   }
   // a chunk that fails to load is asked for again by its lazy component, which shows the failure
