@@ -1,7 +1,10 @@
 import { useAtomValue } from 'jotai';
 import { useCallback } from 'react';
 import { langAtom } from '../state/session.ts';
-import { catalogs, type MessageKey } from './messages.ts';
+import { en } from './messages.en.ts';
+import { type MessageKey, zh } from './messages.ts';
+
+const catalogs = { zh, en };
 
 /** A text with its {placeholders} filled (an unknown one is left as it is). */
 export function fillPlaceholders(text: string, values: Record<string, string | number> = {}): string {
@@ -11,14 +14,6 @@ export function fillPlaceholders(text: string, values: Record<string, string | n
 /** Translates a shell message in the current language, filling {placeholders}. */
 export function translate(lang: 'zh' | 'en', key: MessageKey, values: Record<string, string | number> = {}): string {
   return fillPlaceholders(catalogs[lang][key], values);
-}
-
-/** The hook of a component family's own catalog (zh and en): its texts in the current language. */
-export function catalogHook<K extends string>(catalog: Record<'zh' | 'en', Record<K, string>>) {
-  return function useCatalog() {
-    const lang = useAtomValue(langAtom);
-    return useCallback((key: K, values?: Record<string, string | number>) => fillPlaceholders(catalog[lang][key], values), [lang]);
-  };
 }
 
 export function useT() {

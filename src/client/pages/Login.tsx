@@ -42,7 +42,6 @@ function Languages() {
 
 export default function Login() {
   const t = useT();
-  const [lang] = useAtom(langAtom);
   const [, navigate] = useLocation();
   const [captcha, setCaptcha] = useState<{ key: string; image: string } | null>(null);
   const [captchaShown, setCaptchaShown] = useState<boolean>(website.captchaMode);
@@ -144,7 +143,7 @@ export default function Login() {
       <div className="zs-login-brand">
         <div className="zs-login-logo">筑</div>
         <h1>{t('app.name')}</h1>
-        <p>{lang === 'zh' ? '合同 · 材料 · 结算 · 预警,一本账管到底' : 'Contracts, materials, settlements and warnings in one ledger'}</p>
+        <p>{t('login.tagline')}</p>
       </div>
       <div className="zs-login-card">
         <header>

@@ -20,7 +20,7 @@ import type { Row } from '../renderers/extensions.ts';
 import { useHttp } from '../renderers/http-context.tsx';
 import { useListLink, type ListSearch } from '../renderers/links.ts';
 import { langAtom } from '../state/session.ts';
-import { useStatsTexts } from './texts.ts';
+import { useT } from '../i18n/useT.ts';
 
 export interface DocLink {
   key: string;
@@ -103,7 +103,7 @@ export function TypeSettlementLinks({
   children: React.ReactNode;
   testId?: string;
 }) {
-  const t = useStatsTexts();
+  const t = useT();
   const http = useHttp();
   const lang = useAtomValue(langAtom);
   const linkOf = useListLink();
