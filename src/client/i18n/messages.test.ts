@@ -4,9 +4,9 @@
 // meaning of their own ({ } # and the apostrophe before them): a message that needs them as text
 // quotes them and is listed below, so that a quote written by mistake (a name in 'single quotes'
 // before a placeholder) fails here instead of on the page.
-import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { createIntl, createIntlCache } from 'react-intl';
 import { describe, expect, it } from 'vitest';
+import { argumentsOf, compileMessage } from './compile.ts';
 import { en } from './messages.en.ts';
 import { zh, type MessageKey } from './messages.ts';
 
@@ -23,20 +23,7 @@ const QUOTED: Partial<Record<MessageKey, { zh: string; en: string }>> = {
   'designer.notExpression': { zh: '条件须写成 ${…} 表达式', en: 'A condition is an expression written as ${…}' },
 };
 
-const ast = (message: string) => parse(message, { ignoreTag: true });
-
-/** The names of a message's arguments, and whether one of them is formatted (a number, a plural...). */
-function argumentsOf(elements: MessageFormatElement[], names = new Map<string, boolean>()): Map<string, boolean> {
-  for (const el of elements) {
-    if (el.type === TYPE.argument) names.set(el.value, names.get(el.value) ?? false);
-    if (el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) names.set(el.value, true);
-    if (el.type === TYPE.plural || el.type === TYPE.select) {
-      names.set(el.value, true);
-      for (const option of Object.values(el.options)) argumentsOf(option.value, names);
-    }
-  }
-  return names;
-}
+const ast = compileMessage;
 
 function formatAll(lang: 'zh' | 'en', values: (key: MessageKey) => Record<string, string | number>) {
   const errors: string[] = [];
