@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
 // The client's texts at run time (react-intl): Chinese comes with the app and English is fetched the
-// first time it is chosen, the page staying in Chinese meanwhile and changing once it is in; a
-// value a message needs but is not given shows the message rather than failing the page.
+// first time it is chosen, the page staying in Chinese meanwhile and changing once it is in; counts
+// read in the singular or plural in English, with their digits grouped; a value a message needs but
+// is not given shows the message rather than failing the page.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider as JotaiProvider } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appStore, langAtom } from '../state/session.ts';
-import { isLoaded } from './intl.ts';
+import { isLoaded, loadMessages } from './intl.ts';
 import { TextsProvider } from './TextsProvider.tsx';
 import { translate, useChooseLanguage, useT } from './useT.ts';
 
@@ -70,5 +71,60 @@ describe('a text outside React (translate)', () => {
     expect(logged).toHaveBeenCalledTimes(1);
     // a value the message does not name is left out
     expect(translate('zh', 'login.required', { field: '密码', other: 1 })).toBe('请输入密码');
+  });
+});
+
+describe('counts', () => {
+  function Counts({ n }: { n: number }) {
+    const t = useT();
+    return (
+      <ul>
+        <li>{t('grid.rows', { count: n })}</li>
+        <li>{t('list.selected', { count: n })}</li>
+        <li>{t('common.total', { total: n })}</li>
+        <li>{t('warnings.submitCritical', { count: n, critical: n })}</li>
+      </ul>
+    );
+  }
+
+  const shown = (lang: 'zh' | 'en', n: number) => {
+    appStore.set(langAtom, lang);
+    render(
+      <JotaiProvider store={appStore}>
+        <TextsProvider>
+          <Counts n={n} />
+        </TextsProvider>
+      </JotaiProvider>,
+    );
+    const texts = screen.getAllByRole('listitem').map((li) => li.textContent);
+    cleanup();
+    return texts;
+  };
+
+  it('in English: one in the singular, five in the plural', async () => {
+    await loadMessages('en');
+    expect(shown('en', 1)).toEqual(['1 row', '1 item selected', '1 item in total', 'This document raises 1 warning, a critical one:']);
+    expect(shown('en', 5)).toEqual([
+      '5 rows',
+      '5 items selected',
+      '5 items in total',
+      'This document raises 5 warnings, 5 of them critical:',
+    ]);
+  });
+
+  it('with the digits grouped, in both languages', async () => {
+    await loadMessages('en');
+    expect(shown('zh', 12345)).toEqual([
+      '共 12,345 行',
+      '已选择 12,345 项',
+      '共 12,345 条',
+      '本单将触发 12,345 条预警,其中 12,345 条严重:',
+    ]);
+    expect(shown('en', 12345)).toEqual([
+      '12,345 rows',
+      '12,345 items selected',
+      '12,345 items in total',
+      'This document raises 12,345 warnings, 12,345 of them critical:',
+    ]);
   });
 });
