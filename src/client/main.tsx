@@ -4,7 +4,7 @@ import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRouter, beforeFirstRender } from './app/Router.tsx';
-import { loadMessages } from './i18n/intl.ts';
+import { LOCALES, loadMessages } from './i18n/intl.ts';
 import { TextsProvider } from './i18n/TextsProvider.tsx';
 import { appStore, langAtom, logError } from './state/session.ts';
 import './styles.css';
@@ -39,13 +39,13 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
 /** The page's language attribute follows the chosen language (screen readers, fonts, hyphenation). */
 function DocumentLanguage({ children }: { children: ReactNode }) {
   const lang = useAtomValue(langAtom);
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = LOCALES[lang];
   return children;
 }
 
-/** The chosen language's texts; Chinese if English's cannot be fetched. */
+/** The chosen language's texts. If English's cannot be fetched, the page shows Chinese and TextsProvider tries again. */
 function loadChosenTexts(): Promise<unknown> {
-  return loadMessages(appStore.get(langAtom)).catch(() => appStore.set(langAtom, 'zh'));
+  return loadMessages(appStore.get(langAtom)).catch(() => undefined);
 }
 
 // a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
