@@ -5,6 +5,9 @@ import zhCN from 'antd/locale/zh_CN';
 import { Provider as JotaiProvider } from 'jotai';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { antdThemeFor } from '../src/client/app/themes.ts';
+import { provideMessages } from '../src/client/i18n/intl.ts';
+import { en } from '../src/client/i18n/messages.en.ts';
+import { TextsProvider } from '../src/client/i18n/TextsProvider.tsx';
 import { appStore, langAtom, permissionAtom, themeAtom } from '../src/client/state/session.ts';
 import type { ThemeName } from '../src/client/app/website.ts';
 import { buttonsOf, type StoryRole } from '../src/client/renderers/gallery/permissions.ts';
@@ -16,6 +19,8 @@ import '../src/client/styles.css';
 
 // the packs' engine faces, before any story compiles the schema set
 installPacks(ENGINE_PACKS);
+// both languages' texts at hand: the locale switch of the toolbar shows English at once
+provideMessages('en', en);
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
@@ -30,16 +35,18 @@ const withProviders: Decorator = (Story, context) => {
   if (role && role !== 'story') appStore.set(permissionAtom, buttonsOf(role));
   return (
     <JotaiProvider store={appStore}>
-      <QueryClientProvider client={queryClient}>
-        <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={antdThemeFor(theme)}>
-          <AntApp>
-            {/* the cost rules' panels in every form and detail view, as in the app */}
-            <RegistryContext.Provider value={RULE_PANELS}>
-              <Story />
-            </RegistryContext.Provider>
-          </AntApp>
-        </ConfigProvider>
-      </QueryClientProvider>
+      <TextsProvider>
+        <QueryClientProvider client={queryClient}>
+          <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={antdThemeFor(theme)}>
+            <AntApp>
+              {/* the cost rules' panels in every form and detail view, as in the app */}
+              <RegistryContext.Provider value={RULE_PANELS}>
+                <Story />
+              </RegistryContext.Provider>
+            </AntApp>
+          </ConfigProvider>
+        </QueryClientProvider>
+      </TextsProvider>
     </JotaiProvider>
   );
 };

@@ -4,6 +4,8 @@ import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRouter, beforeFirstRender } from './app/Router.tsx';
+import { LOCALES, loadMessages } from './i18n/intl.ts';
+import { TextsProvider } from './i18n/TextsProvider.tsx';
 import { appStore, langAtom, logError } from './state/session.ts';
 import './styles.css';
 
@@ -37,20 +39,27 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
 /** The page's language attribute follows the chosen language (screen readers, fonts, hyphenation). */
 function DocumentLanguage({ children }: { children: ReactNode }) {
   const lang = useAtomValue(langAtom);
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = LOCALES[lang];
   return children;
 }
 
+/** The chosen language's texts. If English's cannot be fetched, the page shows Chinese and TextsProvider tries again. */
+function loadChosenTexts(): Promise<unknown> {
+  return loadMessages(appStore.get(langAtom)).catch(() => undefined);
+}
+
 // a signed-in page asks at once for what it needs (the schema set, the menus and buttons, its code
-// and its first data), side by side, and renders once its shell is in (app/Router.tsx). Not a
-// top-level await: the chunks it loads import from this module, which must have finished first.
-void beforeFirstRender(window.location.pathname, window.location.search, window.location.hash).then(() =>
+// and its first data), side by side, and renders once its shell is in (app/Router.tsx), and its texts
+// are in. Not a top-level await: the chunks it loads import from this module, which must have finished first.
+void Promise.all([beforeFirstRender(window.location.pathname, window.location.search, window.location.hash), loadChosenTexts()]).then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <JotaiProvider store={appStore}>
         <DocumentLanguage>
           <ErrorBoundary>
-            <AppRouter />
+            <TextsProvider>
+              <AppRouter />
+            </TextsProvider>
           </ErrorBoundary>
         </DocumentLanguage>
       </JotaiProvider>

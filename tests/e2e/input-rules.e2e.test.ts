@@ -126,6 +126,8 @@ describe('input rules on a new expense contract', () => {
       await login('clerk', 'clerk');
       await page.getByTestId('language-switch').click();
       await (await dropdownItem('English')).click();
+      // the page changes language once the English texts are fetched
+      await see(page.getByTestId('language-switch')).toHaveText('EN');
       await newContract('Contracts', 'Expense contract', 'Add');
       await typeInto(page.locator('#root_startDate'), '2026-12-01');
       await typeInto(page.locator('#root_endDate'), '2026-11-30');

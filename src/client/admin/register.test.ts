@@ -2,13 +2,14 @@
 // The admin actions: where they appear, and that their permission codes are buttons the schemas
 // declare (so the seeded menus carry them).
 import { describe, expect, it } from 'vitest';
+import { zh } from '../i18n/messages.ts';
 import { catalog } from '../renderers/catalog.ts';
 import { ADMIN_ACTIONS } from './register.ts';
 
 const actions = (entity: string) => {
   const ext = ADMIN_ACTIONS[entity] ?? {};
   return [...(ext.toolbarActions ?? []).map((a) => ['toolbar', a] as const), ...(ext.rowActions ?? []).map((a) => ['row', a] as const)].map(
-    ([where, a]) => ({ where, label: a.label.zh, permission: a.permission, selection: a.selection }),
+    ([where, a]) => ({ where, label: zh[a.label], permission: a.permission, selection: a.selection }),
   );
 };
 

@@ -3,7 +3,7 @@ import { md5 } from 'js-md5';
 import { navigate } from 'wouter/use-browser-location';
 import { forgetEarly, takeEarly } from '../app/prefetch.ts';
 import { website } from '../app/website.ts';
-import { catalogs } from '../i18n/messages.ts';
+import { translate } from '../i18n/useT.ts';
 import { appStore, endSession, langAtom, type MenuNode, type UserInfo } from '../state/session.ts';
 import { tokenStore } from '../state/storage.ts';
 import { createHttp } from './http.ts';
@@ -19,7 +19,7 @@ const client = createHttp({
     // antd loads lazily: the login page works without it
     void import('antd').then(({ message }) => message.error(text));
   },
-  unknownError: () => catalogs[appStore.get(langAtom)]['common.unknownError'],
+  unknownError: () => translate(appStore.get(langAtom), 'common.unknownError'),
 });
 
 /**

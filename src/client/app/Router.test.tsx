@@ -9,6 +9,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { appStore, langAtom, menusAtom, tokenAtom, userInfoAtom, type MenuNode, type UserInfo } from '../state/session.ts';
 import { authApi } from '../api/client.ts';
+import { TextsProvider } from '../i18n/TextsProvider.tsx';
 import { AppRouter } from './Router.tsx';
 import { menusAnsweredAtom } from './bootstrap.ts';
 
@@ -23,9 +24,11 @@ function open(path: string) {
   const memory = memoryLocation({ path, record: true });
   render(
     <JotaiProvider store={appStore}>
-      <Router hook={memory.hook}>
-        <AppRouter />
-      </Router>
+      <TextsProvider>
+        <Router hook={memory.hook}>
+          <AppRouter />
+        </Router>
+      </TextsProvider>
     </JotaiProvider>,
   );
   return memory;

@@ -1,29 +1,34 @@
-import { useAtomValue } from 'jotai';
-import { useCallback } from 'react';
-import { langAtom } from '../state/session.ts';
-import { catalogs, type MessageKey } from './messages.ts';
+import { useSetAtom } from 'jotai';
+import { useCallback, useRef } from 'react';
+import { useIntl } from 'react-intl';
+import { langAtom, type Lang } from '../state/session.ts';
+import { formatText, intlFor, loadMessages, type TextValues } from './intl.ts';
+import type { MessageKey } from './messages.ts';
 
-/** A text with its {placeholders} filled (an unknown one is left as it is). */
-export function fillPlaceholders(text: string, values: Record<string, string | number> = {}): string {
-  return text.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? `{${k}}`));
-}
-
-/** Translates a shell message in the current language, filling {placeholders}. */
-export function translate(lang: 'zh' | 'en', key: MessageKey, values: Record<string, string | number> = {}): string {
-  return fillPlaceholders(catalogs[lang][key], values);
-}
-
-/** The hook of a component family's own catalog (zh and en): its texts in the current language. */
-export function catalogHook<K extends string>(catalog: Record<'zh' | 'en', Record<K, string>>) {
-  return function useCatalog() {
-    const lang = useAtomValue(langAtom);
-    return useCallback((key: K, values?: Record<string, string | number>) => fillPlaceholders(catalog[lang][key], values), [lang]);
-  };
-}
-
+/** The client's texts in the current language: react-intl's, from the nearest TextsProvider. */
 export function useT() {
-  const lang = useAtomValue(langAtom);
-  return useCallback((key: MessageKey, values?: Record<string, string | number>) => translate(lang, key, values), [lang]);
+  const intl = useIntl();
+  return useCallback((key: MessageKey, values?: TextValues) => formatText(intl, key, values), [intl]);
+}
+
+/** A text in a language, for code outside React's render (the HTTP client's errors, column definitions, checks). */
+export function translate(lang: Lang, key: MessageKey, values?: TextValues): string {
+  return formatText(intlFor(lang), key, values);
+}
+
+/** Switches the language once its texts are loaded: the page goes on in the former language meanwhile, never blank. */
+export function useChooseLanguage() {
+  const setLang = useSetAtom(langAtom);
+  // the last choice wins, even when an earlier one's texts arrive after it
+  const latest = useRef<Lang>(undefined);
+  return useCallback(
+    async (lang: Lang) => {
+      latest.current = lang;
+      await loadMessages(lang);
+      if (latest.current === lang) setLang(lang);
+    },
+    [setLang],
+  );
 }
 
 /** A menu's name in the current language. */

@@ -5,6 +5,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/http.ts';
+import { TextsProvider } from '../i18n/TextsProvider.tsx';
 
 const api = vi.hoisted(() => ({ login: vi.fn(), captcha: vi.fn(), tenantInfo: vi.fn() }));
 
@@ -30,7 +31,11 @@ describe('the login page without captcha mode', () => {
     api.login
       .mockRejectedValueOnce(new ApiError(400, REQUIRED, { error: 'captcha_required', error_description: REQUIRED }))
       .mockRejectedValueOnce(new ApiError(400, '用户名或密码错误', { error: 'invalid_grant', error_description: '用户名或密码错误' }));
-    render(<Login />);
+    render(
+      <TextsProvider>
+        <Login />
+      </TextsProvider>,
+    );
     expect(screen.queryByPlaceholderText('验证码')).toBeNull();
     expect(api.captcha).not.toHaveBeenCalled();
 
@@ -52,7 +57,11 @@ describe('the login page without captcha mode', () => {
 
   it('names each empty field on submitting, sends nothing, and stops naming a field once it is filled', async () => {
     api.tenantInfo.mockResolvedValue({});
-    render(<Login />);
+    render(
+      <TextsProvider>
+        <Login />
+      </TextsProvider>,
+    );
     fireEvent.click(screen.getByRole('button', { name: '登录' }));
 
     expect(await screen.findByText('请输入用户名')).toBeTruthy();

@@ -3,7 +3,7 @@
 // captcha mode the captcha appears when the server asks for it (captcha_required, after failed
 // logins from this address) and is sent with every try from then on.
 // Plain elements and CSS, no antd: it is the first page most visitors load.
-import { useAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { authApi } from '../api/client.ts';
@@ -11,7 +11,7 @@ import { ApiError } from '../api/http.ts';
 import { loadSession } from '../app/bootstrap.ts';
 import { PASSWORD_PATH } from '../app/guard.ts';
 import { website } from '../app/website.ts';
-import { useT } from '../i18n/useT.ts';
+import { useChooseLanguage, useT } from '../i18n/useT.ts';
 import { langAtom, startSession, type Lang } from '../state/session.ts';
 import { getStore } from '../state/storage.ts';
 
@@ -26,9 +26,10 @@ interface LoginValues {
 }
 
 function Languages() {
-  const [lang, setLang] = useAtom(langAtom);
+  const lang = useAtomValue(langAtom);
+  const choose = useChooseLanguage();
   const choice = (value: Lang, label: string) => (
-    <button type="button" disabled={lang === value} onClick={() => setLang(value)} data-testid={`lang-${value}`}>
+    <button type="button" disabled={lang === value} onClick={() => void choose(value)} data-testid={`lang-${value}`}>
       {label}
     </button>
   );
@@ -42,7 +43,6 @@ function Languages() {
 
 export default function Login() {
   const t = useT();
-  const [lang] = useAtom(langAtom);
   const [, navigate] = useLocation();
   const [captcha, setCaptcha] = useState<{ key: string; image: string } | null>(null);
   const [captchaShown, setCaptchaShown] = useState<boolean>(website.captchaMode);
@@ -144,7 +144,7 @@ export default function Login() {
       <div className="zs-login-brand">
         <div className="zs-login-logo">筑</div>
         <h1>{t('app.name')}</h1>
-        <p>{lang === 'zh' ? '合同 · 材料 · 结算 · 预警,一本账管到底' : 'Contracts, materials, settlements and warnings in one ledger'}</p>
+        <p>{t('login.tagline')}</p>
       </div>
       <div className="zs-login-card">
         <header>

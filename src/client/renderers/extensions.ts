@@ -3,7 +3,8 @@
 // The admin, workflow and resource folders declare them; the app puts them in the renderers'
 // registry (registry.ts), so the renderers never import an admin screen by name.
 import type { ComponentType } from 'react';
-import type { EntityModel, Label } from '../../engine/model/types.ts';
+import type { EntityModel } from '../../engine/model/types.ts';
+import type { MessageKey } from '../i18n/messages.ts';
 
 export type Row = Record<string, any>;
 
@@ -17,7 +18,8 @@ export interface ActionDialogProps {
 
 export interface EntityAction {
   key: string;
-  label: Label;
+  /** The button's text: a key of the client's catalog, so that only the shown language's texts are loaded. */
+  label: MessageKey;
   /** Button permission code (e.g. "role_grant"); the button is hidden without it. */
   permission?: string;
   /** Toolbar actions: how many selected rows they need ("请选择至少一条数据" otherwise). */

@@ -1,14 +1,17 @@
-// zh / en: the current language is disabled; the choice is stored and the title follows. What the
+// zh / en: the current language is disabled; the choice is stored and the title follows. The page
+// changes once the chosen language's texts are in (English's are fetched the first time). What the
 // server answered in the former language (warning texts, messages, labels) is asked for again.
 import { TranslationOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { QueryClientContext } from '@tanstack/react-query';
-import { useAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { useContext } from 'react';
+import { useChooseLanguage } from '../i18n/useT.ts';
 import { langAtom, type Lang } from '../state/session.ts';
 
 export function LanguageSwitch({ color }: { color?: string }) {
-  const [lang, setLang] = useAtom(langAtom);
+  const lang = useAtomValue(langAtom);
+  const choose = useChooseLanguage();
   const queries = useContext(QueryClientContext);
   return (
     <Dropdown
@@ -20,8 +23,7 @@ export function LanguageSwitch({ color }: { color?: string }) {
           { key: 'en', label: 'English', disabled: lang === 'en' },
         ],
         onClick: ({ key }) => {
-          setLang(key as Lang);
-          void queries?.invalidateQueries();
+          void choose(key as Lang).then(() => queries?.invalidateQueries());
         },
       }}
     >

@@ -4,10 +4,7 @@
 // Each dialog loads on first use.
 import type { EntityCatalog } from '../../engine/model/types.ts';
 import { lazyDialog } from '../admin/lazy-dialog.ts';
-import { en, zh, type MessageKey } from '../i18n/messages.ts';
 import type { EntityExtension, Row } from '../renderers/extensions.ts';
-
-const label = (key: MessageKey) => ({ zh: zh[key], en: en[key] });
 
 const SubmitDialog = lazyDialog(() => import('./DocumentActions.tsx').then((m) => ({ default: m.SubmitDialog })));
 const RecallDialog = lazyDialog(() => import('./DocumentActions.tsx').then((m) => ({ default: m.RecallDialog })));
@@ -22,17 +19,17 @@ export function workflowActions(catalog: EntityCatalog): Record<string, EntityEx
     const status = (row: Row) => String(row[wf.statusField] ?? 'draft');
     actions[model.key] = {
       rowActions: [
-        { key: 'workflow-submit', label: label('workflow.submit'), dialog: SubmitDialog, appliesTo: (row) => SUBMITTABLE.has(status(row)) },
+        { key: 'workflow-submit', label: 'workflow.submit', dialog: SubmitDialog, appliesTo: (row) => SUBMITTABLE.has(status(row)) },
         // only the submitter may recall, while nobody has acted: the server says so in the row (canRecall)
         {
           key: 'workflow-recall',
-          label: label('workflow.recall'),
+          label: 'workflow.recall',
           dialog: RecallDialog,
           appliesTo: (row) => status(row) === 'approving' && row.canRecall === true,
         },
         {
           key: 'workflow-diagram',
-          label: label('workflow.diagram'),
+          label: 'workflow.diagram',
           dialog: DiagramDialog,
           appliesTo: (row) => Boolean(wf.instanceField && row[wf.instanceField]),
         },

@@ -357,8 +357,8 @@ describe('extensions of an entity', () => {
     };
     const tenantPackage = {
       disabledActions: ['view' as const],
-      rowActions: [{ key: 'setting', label: { zh: '授权配置', en: 'Licence' }, dialog: Dialog }],
-      toolbarActions: [{ key: 'bulk', label: { zh: '批量配置', en: 'Bulk' }, selection: 'one' as const, dialog: Dialog }],
+      rowActions: [{ key: 'setting', label: 'admin.tenant.setting' as const, dialog: Dialog }],
+      toolbarActions: [{ key: 'bulk', label: 'admin.tenant.package' as const, selection: 'one' as const, dialog: Dialog }],
     };
     const model = catalog().entities.tenantPackage;
     const http = createFakeHttp(catalog(), { rows: 3 });
@@ -368,7 +368,7 @@ describe('extensions of an entity', () => {
     expect(view.disabled).toBe(true);
     expect((within(bodyRows()[0]).getByRole('button', { name: /编\s*辑/ }) as HTMLButtonElement).disabled).toBe(false);
 
-    fireEvent.click(screen.getByRole('button', { name: '批量配置' }));
+    fireEvent.click(screen.getByRole('button', { name: '产品包配置' }));
     expect(await screen.findByText('请选择至少一条数据')).toBeTruthy();
     fireEvent.click(within(bodyRows()[0]).getByRole('button', { name: '授权配置' }));
     expect(opened.at(-1)?.rows.map((r) => r.id)).toEqual([http.tables.get('tenantPackage')![0].id]);

@@ -24,7 +24,7 @@ export function rowButtons(model: EntityModel, actions: ListActions): RowAction[
 export function actionsWidth(model: EntityModel, actions: ListActions, lang: Lang): number {
   const labels = [
     ...rowButtons(model, actions).map((a) => translate(lang, LABEL_KEYS[a])),
-    ...actions.rowActions.map((a) => a.label[lang]),
+    ...actions.rowActions.map((a) => translate(lang, a.label)),
   ];
   const perChar = lang === 'zh' ? 14 : 7.5;
   return Math.max(80, Math.ceil(labels.reduce((sum, l) => sum + l.length * perChar + 12, 28)));
@@ -95,7 +95,12 @@ export function RowActions({ model, row, actions, onOpen }: RowActionsProps) {
       {actions.rowActions
         .filter((action) => action.appliesTo?.(row) ?? true)
         .map((action) => (
-          <LinkButton key={action.key} label={action.label[lang]} danger={action.danger} onClick={() => actions.run(action, [row])} />
+          <LinkButton
+            key={action.key}
+            label={translate(lang, action.label)}
+            danger={action.danger}
+            onClick={() => actions.run(action, [row])}
+          />
         ))}
     </span>
   );

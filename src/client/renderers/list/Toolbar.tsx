@@ -2,11 +2,9 @@
 // only for those who hold its button), then the selection count, refresh and column settings.
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip, Typography } from 'antd';
-import { useAtomValue } from 'jotai';
 import { useState, type ReactNode } from 'react';
 import type { EntityModel } from '../../../engine/model/types.ts';
 import { useT } from '../../i18n/useT.ts';
-import { langAtom } from '../../state/session.ts';
 import type { Row } from '../extensions.ts';
 import type { ListActions } from './useListActions.tsx';
 
@@ -23,7 +21,6 @@ export interface ToolbarProps {
 
 export function Toolbar({ model, actions, selected, filters, onAdd, onRefresh, settings }: ToolbarProps) {
   const t = useT();
-  const lang = useAtomValue(langAtom);
   const [exporting, setExporting] = useState(false);
   const batchDelete = model.list.batchActions.includes('delete') && actions.granted('delete');
   const canExport = model.list.export && actions.granted('export');
@@ -59,7 +56,7 @@ export function Toolbar({ model, actions, selected, filters, onAdd, onRefresh, s
         )}
         {actions.toolbarActions.map((action) => (
           <Button key={action.key} danger={action.danger} onClick={() => actions.run(action, selected)}>
-            {action.label[lang]}
+            {t(action.label)}
           </Button>
         ))}
       </Space>

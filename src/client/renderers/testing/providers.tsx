@@ -1,6 +1,7 @@
 // What the app gives a screen, for component tests: the jotai store (language, permissions, user),
 // react-query with a cache of its own, the renderers' HTTP context (usually the in-memory API) and
-// registry (the built-in widgets and displays unless told), antd's locale and App (toasts, confirmations).
+// registry (the built-in widgets and displays unless told), the client's texts (react-intl; both
+// languages at hand, so that a test sees English at once), antd's locale and App (toasts, confirmations).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { App as AntApp, ConfigProvider } from 'antd';
@@ -8,9 +9,14 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { Provider as JotaiProvider } from 'jotai';
 import { useState, type ReactElement, type ReactNode } from 'react';
+import { provideMessages } from '../../i18n/intl.ts';
+import { en } from '../../i18n/messages.en.ts';
+import { TextsProvider } from '../../i18n/TextsProvider.tsx';
 import { appStore, langAtom, permissionAtom, userInfoAtom, type UserInfo } from '../../state/session.ts';
 import { HttpProvider, type RendererHttp } from '../http-context.tsx';
 import { RegistryContext, type RendererRegistry } from '../registry.ts';
+
+provideMessages('en', en);
 
 export function TestProviders({
   http,
@@ -30,9 +36,11 @@ export function TestProviders({
       <QueryClientProvider client={queryClient}>
         <HttpProvider value={http}>
           <RegistryContext.Provider value={registry}>
-            <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
-              <AntApp>{children}</AntApp>
-            </ConfigProvider>
+            <TextsProvider>
+              <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
+                <AntApp>{children}</AntApp>
+              </ConfigProvider>
+            </TextsProvider>
           </RegistryContext.Provider>
         </HttpProvider>
       </QueryClientProvider>

@@ -6,10 +6,10 @@ import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { useDictionary } from '../../renderers/data.ts';
 import { MESSAGE_TYPE_DICT, MESSAGES_KEY, senderName, type MessageApi } from './api.ts';
-import { useTexts } from './texts.ts';
+import { useT } from '../../i18n/useT.ts';
 
 export function MessageDetail({ api, id, onClose }: { api: MessageApi; id: string | null; onClose: () => void }) {
-  const t = useTexts();
+  const t = useT();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const types = useDictionary(MESSAGE_TYPE_DICT);

@@ -13,7 +13,7 @@ import { useDictionary } from '../../renderers/data.ts';
 import { permissionAtom } from '../../state/session.ts';
 import { MESSAGE_TYPE_DICT, MESSAGES_KEY, senderName, type MessageApi, type MessageRecord } from './api.ts';
 import { SendMessageForm } from './SendMessageForm.tsx';
-import { useTexts } from './texts.ts';
+import { useT } from '../../i18n/useT.ts';
 
 type Box = 'inbox' | 'sent';
 
@@ -28,7 +28,7 @@ export function MessageDrawer({
   onClose: () => void;
   onOpenMessage: (id: string) => void;
 }) {
-  const t = useTexts();
+  const t = useT();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const permissions = useAtomValue(permissionAtom);

@@ -7,12 +7,12 @@ import { useDictionary } from '../../renderers/data.ts';
 import { useHttp } from '../../renderers/http-context.tsx';
 import { CardBox } from '../Tile.tsx';
 import { messageApi, type Notice } from './api.ts';
-import { useTexts } from './texts.ts';
+import { useT } from '../../i18n/useT.ts';
 
 const NOTICE_DICT = { code: 'notice', source: 'system', multiple: false } as const;
 
 export function NoticeBoard({ size = 5 }: { size?: number }) {
-  const t = useTexts();
+  const t = useT();
   const http = useHttp();
   const api = useMemo(() => messageApi(http), [http]);
   const categories = useDictionary(NOTICE_DICT);

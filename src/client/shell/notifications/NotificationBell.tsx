@@ -10,7 +10,7 @@ import { website } from '../../app/website.ts';
 import { useHttp } from '../../renderers/http-context.tsx';
 import { MESSAGES_KEY, messageApi, senderName, type MessageApi, type MessageRecord } from './api.ts';
 import { COUNTS_KEY, WaitingWorkLine } from '../../workflow/WaitingWork.tsx';
-import { useTexts } from './texts.ts';
+import { useT } from '../../i18n/useT.ts';
 import { sessionSubscribe, useLiveMessages, type Subscribe } from './useLiveMessages.ts';
 // the resource screens' extra actions (enable, send SMS, upload) register as the shell loads
 
@@ -29,7 +29,7 @@ export interface NotificationBellProps {
 }
 
 export function NotificationBell({ color, subscribe = sessionSubscribe }: NotificationBellProps) {
-  const t = useTexts();
+  const t = useT();
   const http = useHttp();
   const api = useMemo(() => messageApi(http), [http]);
   const queryClient = useQueryClient();

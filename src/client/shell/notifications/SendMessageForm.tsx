@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { ApiError } from '../../api/http.ts';
 import { useDictionary } from '../../renderers/data.ts';
 import { MESSAGE_TYPE_DICT, type MessageApi } from './api.ts';
-import { useTexts } from './texts.ts';
+import { useT } from '../../i18n/useT.ts';
 
 interface SendValues {
   type: string;
@@ -31,7 +31,7 @@ export function SendMessageForm({
   onClose: () => void;
   onSent?: () => void;
 }) {
-  const t = useTexts();
+  const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<SendValues>();
   const type = Form.useWatch('type', form) ?? '1';

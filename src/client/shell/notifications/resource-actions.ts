@@ -4,9 +4,6 @@
 // (resource-dialogs.tsx) load on first use.
 import { lazyDialog } from '../../admin/lazy-dialog.ts';
 import type { EntityExtension } from '../../renderers/extensions.ts';
-import { texts } from './texts.ts';
-
-const label = (key: keyof typeof texts.zh) => ({ zh: texts.zh[key], en: texts.en[key] });
 
 const EnableDialog = lazyDialog(() => import('./resource-dialogs.tsx').then((m) => ({ default: m.EnableDialog })));
 const SendSmsDialog = lazyDialog(() => import('./resource-dialogs.tsx').then((m) => ({ default: m.SendSmsDialog })));
@@ -14,13 +11,13 @@ const UploadDialog = lazyDialog(() => import('./resource-dialogs.tsx').then((m) 
 
 export const RESOURCE_ACTIONS: Readonly<Record<string, EntityExtension>> = {
   oss: {
-    rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'oss_enable', dialog: EnableDialog }],
+    rowActions: [{ key: 'enable', label: 'resource.enable', permission: 'oss_enable', dialog: EnableDialog }],
   },
   sms: {
-    rowActions: [{ key: 'enable', label: label('resource.enable'), permission: 'sms_enable', dialog: EnableDialog }],
-    toolbarActions: [{ key: 'send', label: label('resource.sendSms'), permission: 'sms_send', dialog: SendSmsDialog }],
+    rowActions: [{ key: 'enable', label: 'resource.enable', permission: 'sms_enable', dialog: EnableDialog }],
+    toolbarActions: [{ key: 'send', label: 'resource.sendSms', permission: 'sms_send', dialog: SendSmsDialog }],
   },
   attach: {
-    toolbarActions: [{ key: 'upload', label: label('resource.upload'), permission: 'attach_add', dialog: UploadDialog }],
+    toolbarActions: [{ key: 'upload', label: 'resource.upload', permission: 'attach_add', dialog: UploadDialog }],
   },
 };

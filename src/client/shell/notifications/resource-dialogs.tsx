@@ -9,10 +9,10 @@ import { useSubmit } from '../../admin/useSubmit.ts';
 import { website } from '../../app/website.ts';
 import type { ActionDialogProps } from '../../renderers/extensions.ts';
 import { tokenStore } from '../../state/storage.ts';
-import { useTexts } from './texts.ts';
+import { useT } from '../../i18n/useT.ts';
 
 export function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
-  const t = useTexts();
+  const t = useT();
   const { submit, busy } = useSubmit(() => onClose(true));
   const row = rows[0];
   const code = String(row?.ossCode ?? row?.smsCode ?? row?.id ?? '');
@@ -40,7 +40,7 @@ export function EnableDialog({ model, rows, onClose }: ActionDialogProps) {
 }
 
 export function SendSmsDialog({ model, onClose }: ActionDialogProps) {
-  const t = useTexts();
+  const t = useT();
   const [form] = Form.useForm<{ code?: string; phones: string; params?: string }>();
   const { submit, busy } = useSubmit(() => onClose(false));
   const send = (values: { code?: string; phones: string; params?: string }) => {
@@ -87,7 +87,7 @@ export function SendSmsDialog({ model, onClose }: ActionDialogProps) {
 }
 
 export function UploadDialog({ onClose }: ActionDialogProps) {
-  const t = useTexts();
+  const t = useT();
   const { message } = App.useApp();
   const [uploaded, setUploaded] = useState(0);
   return (

@@ -10,6 +10,9 @@ import { Provider as JotaiProvider } from 'jotai';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '../../api/http.ts';
 import type { LiveHandlers } from '../../api/live.ts';
+import { provideMessages } from '../../i18n/intl.ts';
+import { en } from '../../i18n/messages.en.ts';
+import { TextsProvider } from '../../i18n/TextsProvider.tsx';
 import { HttpProvider, type RendererHttp } from '../../renderers/http-context.tsx';
 import { appStore, langAtom, permissionAtom } from '../../state/session.ts';
 import { MESSAGE_BASE, type MessageRecord, type Notice } from './api.ts';
@@ -219,7 +222,9 @@ export function manualLive() {
   };
 }
 
-/** The providers the shell gives the bell: jotai, antd (zh or en) with App, a fresh query cache, the fake API. */
+provideMessages('en', en);
+
+/** The providers the shell gives the bell: jotai, the client's texts, antd (zh or en) with App, a fresh query cache, the fake API. */
 export function MessageTestProviders({
   http,
   lang = 'zh',
@@ -236,13 +241,15 @@ export function MessageTestProviders({
   appStore.set(permissionAtom, permissions);
   return (
     <JotaiProvider store={appStore}>
-      <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
-        <AntApp>
-          <QueryClientProvider client={queryClient}>
-            <HttpProvider value={http}>{children}</HttpProvider>
-          </QueryClientProvider>
-        </AntApp>
-      </ConfigProvider>
+      <TextsProvider>
+        <ConfigProvider locale={lang === 'en' ? enUS : zhCN}>
+          <AntApp>
+            <QueryClientProvider client={queryClient}>
+              <HttpProvider value={http}>{children}</HttpProvider>
+            </QueryClientProvider>
+          </AntApp>
+        </ConfigProvider>
+      </TextsProvider>
     </JotaiProvider>
   );
 }

@@ -6,6 +6,7 @@
 // candidateGroups, collection, elementVariable; conditions are bpmn:FormalExpression bodies.
 import { parseTemplate, isExpression } from '../../../engine/workflow/expression.ts';
 import type { Lang } from '../../../engine/model/types.ts';
+import { translate } from '../../i18n/useT.ts';
 
 export const FLOWABLE_URI = 'http://flowable.org/bpmn';
 
@@ -214,16 +215,6 @@ export function applyWrites(target: WriteTarget, writes: Write[]): void {
 
 // ---- live checks with the engine's own parser ----
 
-const MESSAGES = {
-  conditionRequired: { zh: '请输入条件表达式,如 ${amount > 100000}', en: 'Enter a condition such as ${amount > 100000}' },
-  notExpression: { zh: '条件须写成 ${…} 表达式', en: 'A condition is an expression written as ${…}' },
-  invalid: { zh: '表达式有误:{detail}', en: 'Invalid expression: {detail}' },
-} as const;
-
-function message(key: keyof typeof MESSAGES, lang: Lang, detail = ''): string {
-  return MESSAGES[key][lang].replace('{detail}', detail);
-}
-
 /** The problem with text that may hold `${…}` expressions (handlers, collections), or null. */
 export function checkTemplate(value: string, lang: Lang): string | null {
   if (!value.trim()) return null;
@@ -231,18 +222,18 @@ export function checkTemplate(value: string, lang: Lang): string | null {
     parseTemplate(value.trim());
     return null;
   } catch (err) {
-    return message('invalid', lang, (err as Error).message);
+    return translate(lang, 'designer.invalidExpression', { detail: (err as Error).message });
   }
 }
 
 /** The problem with a condition (a gateway's outgoing flow, a completion condition), or null. */
 export function checkCondition(value: string, lang: Lang, required = true): string | null {
-  if (!value.trim()) return required ? message('conditionRequired', lang) : null;
+  if (!value.trim()) return required ? translate(lang, 'designer.conditionRequired') : null;
   try {
-    if (!isExpression(parseTemplate(value.trim()))) return message('notExpression', lang);
+    if (!isExpression(parseTemplate(value.trim()))) return translate(lang, 'designer.notExpression');
     return null;
   } catch (err) {
-    return message('invalid', lang, (err as Error).message);
+    return translate(lang, 'designer.invalidExpression', { detail: (err as Error).message });
   }
 }
 

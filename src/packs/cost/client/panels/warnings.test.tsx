@@ -111,7 +111,7 @@ describe('warnings before submit', () => {
     const { http } = open({ ...CAP, hardControl: true }, 'en');
     fireEvent.click(await screen.findByRole('button', { name: /Submit/ }));
     const dialog = await screen.findByRole('dialog');
-    await waitFor(() => expect(dialog.textContent).toContain('This document raises 1 warning(s), 1 of them critical:'));
+    await waitFor(() => expect(dialog.textContent).toContain('This document raises 1 warning, a critical one:'));
     expect(dialog.textContent).toContain('Critical');
     expect(dialog.textContent).toContain('figure 120,000, threshold 100,000');
     expect(dialog.textContent).toContain('Hard control of warnings is on');

@@ -28,7 +28,8 @@ import {
 import { useMayRead } from '../../../../client/renderers/data.ts';
 import { Chart } from './Chart.tsx';
 import { DocLinks, useStatisticsLinks } from './links.tsx';
-import { useStatsTexts, type TextKey } from './texts.ts';
+import type { MessageKey } from '../../../../client/i18n/messages.ts';
+import { useT } from '../../../../client/i18n/useT.ts';
 import type { ChartOption } from './echarts.ts';
 
 export const STATISTICS_PATH = '/cost/statistics';
@@ -36,7 +37,7 @@ const LEVEL_COLOURS = { critical: 'red', warning: 'orange', info: 'blue' } as co
 const isOver = (p: ProjectFigures) => p.costOverPlan !== null && Number(p.costOverPlan) > 0;
 
 /** Bars per project: contracted, settled and paid (all incl. tax, as contracts are signed), in 万元. */
-export function projectChartOption(projects: ProjectFigures[], t: (key: TextKey) => string): ChartOption {
+export function projectChartOption(projects: ProjectFigures[], t: (key: MessageKey) => string): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
@@ -77,7 +78,7 @@ function Figure({
 }
 
 function Figures({ data }: { data: StatisticsAnswer }) {
-  const t = useStatsTexts();
+  const t = useT();
   const [, navigate] = useLocation();
   const menus = useAtomValue(menusAtom);
   // the unread warnings only for a reader of warnings (the tile stays, without a count)
@@ -177,7 +178,7 @@ function ProjectContracts({ figures }: { figures: ProjectFigures }) {
 }
 
 function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
-  const t = useStatsTexts();
+  const t = useT();
   const [, navigate] = useLocation();
   const open = (p: ProjectFigures) => navigate(`${STATISTICS_PATH}?projectId=${p.projectId}`);
   return (
@@ -224,7 +225,7 @@ function ProjectTable({ projects }: { projects: ProjectFigures[] }) {
 }
 
 export function CostOverview() {
-  const t = useStatsTexts();
+  const t = useT();
   const [, navigate] = useLocation();
   // asked only of a user who may read what it sums: nobody else sees the overview (nor a refusal)
   const allowed = useMayRead(...statisticsEntities());

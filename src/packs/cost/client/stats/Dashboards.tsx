@@ -19,10 +19,11 @@ import { rate, useCostTrend, useMaterialFunnel, wan, wanNumber, yuan } from './a
 import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
 import { DocLinks, useStatisticsLinks } from './links.tsx';
-import { useStatsTexts, type TextKey } from './texts.ts';
+import type { MessageKey } from '../../../../client/i18n/messages.ts';
+import { useT } from '../../../../client/i18n/useT.ts';
 import { categoryLabels } from './axis.ts';
 
-type T = (key: TextKey, values?: Record<string, string | number>) => string;
+type T = (key: MessageKey, values?: Record<string, string | number>) => string;
 
 /** 1200.5 → "1,200.5": a quantity to its 4 places, trailing zeros dropped. */
 export const quantity = (v: Amount | null | undefined) => {
@@ -60,7 +61,7 @@ export function rankingChartOption(projects: ProjectFigures[], t: T): ChartOptio
 }
 
 export function ProjectRanking({ projects }: { projects: ProjectFigures[] }) {
-  const t = useStatsTexts();
+  const t = useT();
   const [, navigate] = useLocation();
   const option = useMemo(() => rankingChartOption(projects, t), [projects, t]);
   const ranked = useMemo(() => [...projects].sort(byUsage), [projects]);
@@ -145,7 +146,7 @@ type TrendRow = { month: string; total: Amount; cumulative: Amount } & Record<st
 type TrendGrouping = 'category' | 'type';
 
 export function CostTrend({ projectId }: { projectId?: string }) {
-  const t = useStatsTexts();
+  const t = useT();
   const lang = useAtomValue(langAtom);
   const answer = useCostTrend(projectId);
   // by cost category (人工费, 材料费 …) as the company reads its cost, or by expense-contract type
@@ -226,7 +227,7 @@ export function CostTrend({ projectId }: { projectId?: string }) {
   );
 }
 
-const STAGE_TEXT: Record<FunnelStage, TextKey> = {
+const STAGE_TEXT: Record<FunnelStage, MessageKey> = {
   planned: 'dash.planned',
   monthlyDemand: 'dash.monthlyDemand',
   procured: 'dash.procured',
@@ -258,7 +259,7 @@ export function funnelChartOption(row: FunnelRow, t: T): ChartOption {
 }
 
 export function MaterialFunnel({ projectId }: { projectId?: string }) {
-  const t = useStatsTexts();
+  const t = useT();
   const funnel = useMaterialFunnel(projectId);
   const links = useStatisticsLinks(projectId);
   const rows = funnel.data?.rows ?? [];

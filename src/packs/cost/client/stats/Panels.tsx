@@ -29,14 +29,14 @@ import { menusAtom } from '../../../../client/state/session.ts';
 import { isForbidden, rate, useSettlementTimeliness, useWarningStatistics, yuan } from './api.ts';
 import { Chart } from './Chart.tsx';
 import type { ChartOption } from './echarts.ts';
-import { usePanelTexts, type PanelTextKey } from './panelTexts.ts';
-import { useStatsTexts, type TextKey } from './texts.ts';
+import type { MessageKey } from '../../../../client/i18n/messages.ts';
+import { useT } from '../../../../client/i18n/useT.ts';
 import { categoryLabels } from './axis.ts';
 
 /** Days to 1 place: 0 → "0.0". */
 const days = (v: Amount) => formatDecimal(String(v), 1);
 
-type PT = (key: PanelTextKey, values?: Record<string, string | number>) => string;
+type T = (key: MessageKey, values?: Record<string, string | number>) => string;
 type Search = Record<string, string | number | null | undefined>;
 
 /** A list's address with a search (`?field=value`, empty values left out). */
@@ -91,8 +91,8 @@ function CountLink({
 }
 
 const LEVEL_COLOR: Record<string, string> = { critical: '#cf1322', warning: '#fa8c16', info: '#1677ff' };
-const levelText = (t: (k: TextKey) => string, level: string) =>
-  ['critical', 'warning', 'info'].includes(level) ? t(`stats.${level}` as TextKey) : level;
+const levelText = (t: (k: MessageKey) => string, level: string) =>
+  ['critical', 'warning', 'info'].includes(level) ? t(`stats.${level}` as MessageKey) : level;
 
 /** Stacked bars per warning type by level, the type with most warnings on top. */
 export function warningsChartOption(answer: WarningsAnswer, levelName: (level: string) => string): ChartOption {
@@ -123,8 +123,7 @@ export function ageRange(age: WarnAge, today: string): string {
 }
 
 export function WarningPanel({ projectId }: { projectId?: string }) {
-  const t = useStatsTexts();
-  const pt = usePanelTexts();
+  const t = useT();
   const answer = useWarningStatistics(projectId);
   const hrefOf = useListHref();
   const model = entityWithRole(catalog(), STATISTICS_ROLES.warnings);
@@ -133,18 +132,18 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
   if (answer.error && isForbidden(answer.error)) return null;
   const link = (search: Search) => hrefOf(model, { projectId, ...search });
   const openLinks = (r: WarningTypeRow, extra: Search = {}) => [
-    { key: 'unread', label: pt('warn.openUnread'), href: link({ warnType: r.warnType, warnStatus: 'unread', ...extra }) },
-    { key: 'read', label: pt('warn.openRead'), href: link({ warnType: r.warnType, warnStatus: 'read', ...extra }) },
+    { key: 'unread', label: t('warn.openUnread'), href: link({ warnType: r.warnType, warnStatus: 'unread', ...extra }) },
+    { key: 'read', label: t('warn.openRead'), href: link({ warnType: r.warnType, warnStatus: 'read', ...extra }) },
   ];
   const id = (r: WarningTypeRow, column: string) => `warn-${r.warnType ?? 'total'}-${column}`;
   let body: React.ReactNode;
   if (answer.isLoading) body = <Skeleton active paragraph={{ rows: 4 }} />;
   else if (answer.error) body = <Alert type="error" showIcon title={t('dash.failed', { message: answer.error.message })} />;
-  else if (!answer.data?.rows.length) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={pt('warn.empty')} />;
+  else if (!answer.data?.rows.length) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('warn.empty')} />;
   else {
     const data = answer.data;
     const columns = [
-      { key: 'type', title: pt('warn.type'), render: (_: unknown, r: WarningTypeRow) => r.warnTypeName },
+      { key: 'type', title: t('warn.type'), render: (_: unknown, r: WarningTypeRow) => r.warnTypeName },
       ...data.levels.map((level) => ({
         key: level,
         title: levelName(level),
@@ -159,7 +158,7 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
       })),
       {
         key: 'total',
-        title: pt('warn.total'),
+        title: t('warn.total'),
         align: 'right' as const,
         render: (_: unknown, r: WarningTypeRow) => (
           <CountLink count={r.total} testId={id(r, 'total')} links={[{ key: 'all', label: '', href: link({ warnType: r.warnType }) }]} />
@@ -167,7 +166,7 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
       },
       {
         key: 'unread',
-        title: pt('warn.unread'),
+        title: t('warn.unread'),
         align: 'right' as const,
         render: (_: unknown, r: WarningTypeRow) => (
           <CountLink
@@ -179,16 +178,16 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
       },
       {
         key: 'open',
-        title: pt('warn.open'),
+        title: t('warn.open'),
         align: 'right' as const,
         render: (_: unknown, r: WarningTypeRow) => <CountLink count={r.open} testId={id(r, 'open')} links={openLinks(r)} />,
       },
       {
         key: 'ages',
-        title: pt('warn.ageing'),
+        title: t('warn.ageing'),
         children: WARN_AGES.map((age) => ({
           key: age,
-          title: pt(`warn.${age}`),
+          title: t(`warn.${age}`),
           align: 'right' as const,
           render: (_: unknown, r: WarningTypeRow) => (
             <Typography.Text type={age === 'over30' && r.ages[age] ? 'danger' : undefined}>
@@ -213,7 +212,7 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
           summary={() => (
             <Table.Summary.Row data-testid="warnings-total">
               <Table.Summary.Cell index={0}>
-                <Typography.Text strong>{pt('warn.total')}</Typography.Text>
+                <Typography.Text strong>{t('warn.total')}</Typography.Text>
               </Table.Summary.Cell>
               {columns
                 .slice(1)
@@ -226,19 +225,19 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
             </Table.Summary.Row>
           )}
         />
-        <Typography.Text type="secondary">{pt('warn.asOf', { today: data.today })}</Typography.Text>
+        <Typography.Text type="secondary">{t('warn.asOf', { today: data.today })}</Typography.Text>
       </Space>
     );
   }
   return (
-    <Card size="small" title={pt('warn.title')} data-testid="dashboard-warnings">
+    <Card size="small" title={t('warn.title')} data-testid="dashboard-warnings">
       {body}
     </Card>
   );
 }
 
 /** Bars per contract type: how many should have settled the month and how many did. */
-export function timelinessChartOption(answer: TimelinessAnswer, pt: PT): ChartOption {
+export function timelinessChartOption(answer: TimelinessAnswer, t: T): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
@@ -250,20 +249,19 @@ export function timelinessChartOption(answer: TimelinessAnswer, pt: PT): ChartOp
     },
     yAxis: { type: 'value', minInterval: 1 },
     series: [
-      { name: pt('time.expected'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.expected) },
-      { name: pt('time.settled'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.settled) },
+      { name: t('time.expected'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.expected) },
+      { name: t('time.settled'), type: 'bar', barMaxWidth: 40, data: answer.byType.map((r) => r.settled) },
     ],
   };
 }
 
 export function TimelinessPanel({ projectId }: { projectId?: string }) {
-  const t = useStatsTexts();
-  const pt = usePanelTexts();
+  const t = useT();
   const [month, setMonth] = useState<string>();
   const answer = useSettlementTimeliness(projectId, month);
   const hrefOf = useListHref();
   const contractModel = entityWithRole(catalog(), STATISTICS_ROLES.expenseContract);
-  const option = useMemo(() => (answer.data ? timelinessChartOption(answer.data, pt) : null), [answer.data, pt]);
+  const option = useMemo(() => (answer.data ? timelinessChartOption(answer.data, t) : null), [answer.data, t]);
   if (answer.error && isForbidden(answer.error)) return null;
   const shown = month ?? answer.data?.month;
   const contractLink = (code: string, text: React.ReactNode, p?: string) => {
@@ -294,7 +292,7 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
       data-testid="timeliness-month"
       value={shown ? dayjs(`${shown}-01`) : undefined}
       onChange={(d) => d && setMonth(d.format('YYYY-MM'))}
-      aria-label={pt('time.month')}
+      aria-label={t('time.month')}
     />
   );
   let body: React.ReactNode;
@@ -310,31 +308,31 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
         <Row gutter={[12, 12]} data-testid="timeliness-figures">
           <Col xs={12} md={6} lg={4}>
-            <Statistic title={pt('time.expected')} value={data.expected} />
+            <Statistic title={t('time.expected')} value={data.expected} />
           </Col>
           <Col xs={12} md={6} lg={4}>
-            <Statistic title={pt('time.settled')} value={data.settled} />
+            <Statistic title={t('time.settled')} value={data.settled} />
           </Col>
           <Col xs={12} md={6} lg={4}>
             <Statistic
-              title={pt('time.rate')}
+              title={t('time.rate')}
               value={rate(data.settleRate)}
               valueStyle={data.settleRate !== null && Number(data.settleRate) < 100 ? { color: '#cf1322' } : undefined}
             />
           </Col>
           <Col xs={12} md={6} lg={4}>
-            <Statistic title={pt('time.zero')} value={data.zero.length} />
+            <Statistic title={t('time.zero')} value={data.zero.length} />
           </Col>
           <Col xs={12} md={6} lg={4}>
-            <Statistic title={pt('time.negative')} value={data.negative.length} />
+            <Statistic title={t('time.negative')} value={data.negative.length} />
           </Col>
         </Row>
-        <Typography.Text type="secondary">{pt('time.rule')}</Typography.Text>
+        <Typography.Text type="secondary">{t('time.rule')}</Typography.Text>
         {data.expected ? (
           <>
-            <Typography.Text strong>{pt('time.byType')}</Typography.Text>
+            <Typography.Text strong>{t('time.byType')}</Typography.Text>
             <Chart option={option!} height={220} testId="timeliness-chart" />
-            <Typography.Text strong>{pt('time.missing')}</Typography.Text>
+            <Typography.Text strong>{t('time.missing')}</Typography.Text>
             {data.missing.length ? (
               <Table<ExpectedContract>
                 size="small"
@@ -344,28 +342,28 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
                 scroll={{ x: 'max-content' }}
                 data-testid="timeliness-missing"
                 columns={[
-                  { key: 'code', title: pt('time.code'), render: (_, c) => contractLink(c.code, c.code, c.projectId) },
-                  { key: 'name', title: pt('time.name'), dataIndex: 'name' },
-                  ...(projectId ? [] : [{ key: 'projectName', title: pt('time.project'), dataIndex: 'projectName' }]),
-                  { key: 'type', title: pt('time.type'), dataIndex: 'expenditureContractTypeName' },
-                  { key: 'party', title: pt('time.party'), render: (_, c) => c.subcontractorName ?? '—' },
+                  { key: 'code', title: t('time.code'), render: (_, c) => contractLink(c.code, c.code, c.projectId) },
+                  { key: 'name', title: t('time.name'), dataIndex: 'name' },
+                  ...(projectId ? [] : [{ key: 'projectName', title: t('time.project'), dataIndex: 'projectName' }]),
+                  { key: 'type', title: t('time.type'), dataIndex: 'expenditureContractTypeName' },
+                  { key: 'party', title: t('time.party'), render: (_, c) => c.subcontractorName ?? '—' },
                   {
                     key: 'last',
-                    title: pt('time.lastPeriod'),
-                    render: (_, c) => c.lastSettledPeriod ?? <Typography.Text type="danger">{pt('time.never')}</Typography.Text>,
+                    title: t('time.lastPeriod'),
+                    render: (_, c) => c.lastSettledPeriod ?? <Typography.Text type="danger">{t('time.never')}</Typography.Text>,
                   },
                 ]}
               />
             ) : (
-              <Alert type="success" showIcon title={pt('time.noneMissing')} />
+              <Alert type="success" showIcon title={t('time.noneMissing')} />
             )}
           </>
         ) : (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={pt('time.noneExpected')} />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('time.noneExpected')} />
         )}
         {flagged.length > 0 && (
           <>
-            <Typography.Text strong>{pt('time.flagged')}</Typography.Text>
+            <Typography.Text strong>{t('time.flagged')}</Typography.Text>
             <Table<(typeof flagged)[number]>
               size="small"
               rowKey={(s) => `${s.flag}-${s.entity}-${s.id}`}
@@ -378,24 +376,24 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
                   key: 'flag',
                   title: '',
                   render: (_, s) => (
-                    <Tag color={s.flag === 'negative' ? 'red' : 'orange'}>{pt(s.flag === 'negative' ? 'time.negative' : 'time.zero')}</Tag>
+                    <Tag color={s.flag === 'negative' ? 'red' : 'orange'}>{t(s.flag === 'negative' ? 'time.negative' : 'time.zero')}</Tag>
                   ),
                 },
-                { key: 'kind', title: pt('time.kind'), dataIndex: 'entityName' },
-                { key: 'code', title: pt('time.settlementCode'), render: (_, s) => settlementLink(s) },
-                { key: 'contract', title: pt('time.contract'), render: (_, s) => contractLink(s.expenditureContractCode, s.contractName) },
-                { key: 'amount', title: pt('time.amount'), align: 'right', render: (_, s) => yuan(s.thisAmountInclTax) },
-                { key: 'payable', title: pt('time.payable'), align: 'right', render: (_, s) => yuan(s.thisPayableAmount) },
+                { key: 'kind', title: t('time.kind'), dataIndex: 'entityName' },
+                { key: 'code', title: t('time.settlementCode'), render: (_, s) => settlementLink(s) },
+                { key: 'contract', title: t('time.contract'), render: (_, s) => contractLink(s.expenditureContractCode, s.contractName) },
+                { key: 'amount', title: t('time.amount'), align: 'right', render: (_, s) => yuan(s.thisAmountInclTax) },
+                { key: 'payable', title: t('time.payable'), align: 'right', render: (_, s) => yuan(s.thisPayableAmount) },
                 {
                   key: 'status',
-                  title: pt('time.status'),
-                  render: (_, s) => pt(s.approvalStatus === 'approving' ? 'time.approving' : 'time.approved'),
+                  title: t('time.status'),
+                  render: (_, s) => t(s.approvalStatus === 'approving' ? 'time.approving' : 'time.approved'),
                 },
               ]}
             />
           </>
         )}
-        <Typography.Text strong>{pt('time.durations')}</Typography.Text>
+        <Typography.Text strong>{t('time.durations')}</Typography.Text>
         {data.durations.length ? (
           <Table<ApprovalDuration>
             size="small"
@@ -404,19 +402,19 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
             dataSource={data.durations}
             data-testid="timeliness-durations"
             columns={[
-              { key: 'kind', title: pt('time.kind'), dataIndex: 'entityName' },
-              { key: 'count', title: pt('time.count'), align: 'right', dataIndex: 'count' },
-              { key: 'average', title: pt('time.average'), align: 'right', render: (_, d) => days(d.averageDays) },
+              { key: 'kind', title: t('time.kind'), dataIndex: 'entityName' },
+              { key: 'count', title: t('time.count'), align: 'right', dataIndex: 'count' },
+              { key: 'average', title: t('time.average'), align: 'right', render: (_, d) => days(d.averageDays) },
               {
                 key: 'max',
-                title: pt('time.max'),
+                title: t('time.max'),
                 align: 'right',
                 render: (_, d) => <Typography.Text type={Number(d.maxDays) > 7 ? 'danger' : undefined}>{days(d.maxDays)}</Typography.Text>,
               },
             ]}
           />
         ) : (
-          <Typography.Text type="secondary">{pt('time.noDurations')}</Typography.Text>
+          <Typography.Text type="secondary">{t('time.noDurations')}</Typography.Text>
         )}
       </Space>
     );
@@ -425,10 +423,10 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
     <Card
       size="small"
       data-testid="dashboard-timeliness"
-      title={pt('time.title')}
+      title={t('time.title')}
       extra={
         <Space>
-          <span>{pt('time.month')}</span>
+          <span>{t('time.month')}</span>
           {picker}
         </Space>
       }

@@ -22,7 +22,8 @@ import { TimelinessPanel, WarningPanel } from './Panels.tsx';
 import type { ChartOption } from './echarts.ts';
 import { STATISTICS_PATH } from './CostOverview.tsx';
 import { DocLinks, TypeSettlementLinks, useStatisticsLinks } from './links.tsx';
-import { useStatsTexts, type TextKey } from './texts.ts';
+import type { MessageKey } from '../../../../client/i18n/messages.ts';
+import { useT } from '../../../../client/i18n/useT.ts';
 import { categoryLabels } from './axis.ts';
 
 type Column = (typeof STATISTICS_COLUMNS)[number];
@@ -39,7 +40,7 @@ function cellText(row: StatisticsRow, column: Column): string {
 const overrun = (row: StatisticsRow) =>
   Number(row.remainingContractAmount) < 0 || (row.budgetBalance !== null && Number(row.budgetBalance) < 0);
 
-export function typeChartOption(rows: StatisticsRow[], t: (key: TextKey) => string): ChartOption {
+export function typeChartOption(rows: StatisticsRow[], t: (key: MessageKey) => string): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
@@ -75,7 +76,7 @@ const SETTLED_FIGURES = new Set<Column['key']>(['settledAmountInclTax', 'settled
 
 function TypeTable({ data }: { data: StatisticsAnswer }) {
   const lang = useAtomValue(langAtom);
-  const t = useStatsTexts();
+  const t = useT();
   const links = useStatisticsLinks(data.projectId ?? undefined);
   const total: StatisticsRow = { ...data.total, expenditureContractTypeName: t('stats.total') };
   const linksOf = (r: StatisticsRow, c: Column) => {
@@ -136,7 +137,7 @@ function TypeTable({ data }: { data: StatisticsAnswer }) {
 }
 
 function IncomeAndCost({ data }: { data: StatisticsAnswer }) {
-  const t = useStatsTexts();
+  const t = useT();
   const income = data.income;
   const incomeLinks = useStatisticsLinks(data.projectId ?? undefined).income();
   const linked = (key: string, v: Parameters<typeof yuan>[0]) => (
@@ -208,7 +209,7 @@ export const prefetch: Prefetch = ({ search, http }) => {
 void preloadCharts();
 
 export default function ProjectStatistics() {
-  const t = useStatsTexts();
+  const t = useT();
   const http = useHttp();
   const [, navigate] = useLocation();
   const projectId = new URLSearchParams(useSearch()).get('projectId') ?? undefined;

@@ -20,7 +20,7 @@ import type { Row } from '../../../../client/renderers/extensions.ts';
 import { useHttp } from '../../../../client/renderers/http-context.tsx';
 import { useListLink, type ListSearch } from '../../../../client/renderers/links.ts';
 import { langAtom } from '../../../../client/state/session.ts';
-import { useStatsTexts } from './texts.ts';
+import { useT } from '../../../../client/i18n/useT.ts';
 
 export interface DocLink {
   key: string;
@@ -103,7 +103,7 @@ export function TypeSettlementLinks({
   children: React.ReactNode;
   testId?: string;
 }) {
-  const t = useStatsTexts();
+  const t = useT();
   const http = useHttp();
   const lang = useAtomValue(langAtom);
   const linkOf = useListLink();
