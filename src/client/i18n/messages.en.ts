@@ -541,7 +541,7 @@ export const en: Record<MessageKey, string> = {
   'resource.smsSent': 'Sent',
   'resource.smsRecorded': 'Recorded by the built-in SMS service, not actually sent',
   'common.close': 'Close',
-  // the cost dashboards: the home panel and the project statistics page (src/client/stats)
+  // the cost dashboards: the home panel and the project statistics page (src/packs/cost/client/stats)
   'cost.title': 'Cost overview',
   'cost.projects': 'Projects',
   'cost.income': 'Income contracts',
@@ -613,7 +613,7 @@ export const en: Record<MessageKey, string> = {
   'dash.failed': 'Could not be loaded: {message}',
   'links.finding': 'Finding the settlements of this type…',
   'links.none': 'No approved settlement of this type yet',
-  // the warnings and settlement-timeliness panels of the project statistics page (src/client/stats/Panels.tsx)
+  // the warnings and settlement-timeliness panels of the project statistics page (src/packs/cost/client/stats/Panels.tsx)
   'warn.title': 'Warnings by type, level and time open',
   'warn.type': 'Warning type',
   'warn.total': 'Total',

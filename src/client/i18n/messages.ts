@@ -536,7 +536,7 @@ export const zh = {
   'resource.smsSent': '发送成功',
   'resource.smsRecorded': '内置短信服务已记录,未真正发送',
   'common.close': '关闭',
-  // the cost dashboards: the home panel and the project statistics page (src/client/stats)
+  // the cost dashboards: the home panel and the project statistics page (src/packs/cost/client/stats)
   'cost.title': '成本概览',
   'cost.projects': '项目数',
   'cost.income': '收入合同额',
@@ -608,7 +608,7 @@ export const zh = {
   'dash.failed': '加载失败:{message}',
   'links.finding': '正在查找该类别的结算单…',
   'links.none': '该类别尚无已审批的结算单',
-  // the warnings and settlement-timeliness panels of the project statistics page (src/client/stats/Panels.tsx)
+  // the warnings and settlement-timeliness panels of the project statistics page (src/packs/cost/client/stats/Panels.tsx)
   'warn.title': '预警统计:按类型、级别与未处理时长',
   'warn.type': '预警类型',
   'warn.total': '合计',
