@@ -7,6 +7,9 @@ import type { Row } from './db.ts';
 
 export const q = (identifier: string) => `"${identifier}"`;
 
+/** The quoted column of a field of an entity or of a detail's rows. */
+export const fieldColumn = (model: { fieldMap: Readonly<Record<string, FieldModel>> }, field: string) => q(model.fieldMap[field].column);
+
 /**
  * Where a field's value is read: its column of the record's row (alias), or for references kept in
  * a link table (x-db.link) the text the API answers, the references joined by commas in their order.

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { EntityModel } from '../../engine/model/types.ts';
 import type { Queryable } from '../db/db.ts';
 import { AppError } from '../errors.ts';
-import { q } from '../db/sql.ts';
+import { fieldColumn, q } from '../db/sql.ts';
 import { EntityStore, PLATFORM_TENANT, type Actor, type StoreContext } from '../db/store.ts';
 import { inTransaction } from '../modules/flow/tx.ts';
 import { packageMenuIds } from '../security/access.ts';
@@ -58,7 +58,6 @@ export interface ConvergeOptions {
 }
 
 const hashOf = (values: unknown) => createHash('sha1').update(JSON.stringify(values)).digest('hex');
-const column = (model: EntityModel, field: string) => q(model.fieldMap[field].column);
 const emptyReport = (): ConvergeReport => ({
   added: { dictionary: 0, dictionaryItem: 0, menu: 0, button: 0, role: 0, grant: 0, process: 0 },
   updated: 0,
@@ -296,8 +295,8 @@ class TenantConverge {
       category: number;
       action: number;
     }>(
-      `SELECT id::text AS id, parent_id::text AS "parentId", ${column(menu, 'code')} AS code, ${column(menu, 'name')} AS name, ${column(menu, 'nameEn')} AS en,
-              ${column(menu, 'path')} AS path, ${column(menu, 'source')} AS icon, ${column(menu, 'sort')} AS sort, ${column(menu, 'category')} AS category, ${column(menu, 'action')} AS action
+      `SELECT id::text AS id, parent_id::text AS "parentId", ${fieldColumn(menu, 'code')} AS code, ${fieldColumn(menu, 'name')} AS name, ${fieldColumn(menu, 'nameEn')} AS en,
+              ${fieldColumn(menu, 'path')} AS path, ${fieldColumn(menu, 'source')} AS icon, ${fieldColumn(menu, 'sort')} AS sort, ${fieldColumn(menu, 'category')} AS category, ${fieldColumn(menu, 'action')} AS action
          FROM ${q(menu.table)} WHERE is_deleted = 0 ORDER BY id`,
     );
     const menuCode = new Map(menus.map((m) => [m.id, m.code]));
@@ -316,7 +315,7 @@ class TenantConverge {
       });
     }
     const roles = await this.tx.query<{ id: string; parentId: string; alias: string; name: string; sort: number }>(
-      `SELECT id::text AS id, parent_id::text AS "parentId", ${column(role, 'roleAlias')} AS alias, ${column(role, 'roleName')} AS name, ${column(role, 'sort')} AS sort
+      `SELECT id::text AS id, parent_id::text AS "parentId", ${fieldColumn(role, 'roleAlias')} AS alias, ${fieldColumn(role, 'roleName')} AS name, ${fieldColumn(role, 'sort')} AS sort
          FROM ${q(role.table)} WHERE tenant_id = $1 AND is_deleted = 0 ORDER BY id`,
       [this.tenantId],
     );
@@ -344,8 +343,8 @@ class TenantConverge {
       sort: number;
       remark: string | null;
     }>(
-      `SELECT id::text AS id, parent_id::text AS "parentId", ${column(model, 'code')} AS code, ${column(model, 'dictKey')} AS key, ${column(model, 'dictValue')} AS value,
-              ${column(model, 'dictValueEn')} AS en, ${column(model, 'sort')} AS sort, ${column(model, 'remark')} AS remark
+      `SELECT id::text AS id, parent_id::text AS "parentId", ${fieldColumn(model, 'code')} AS code, ${fieldColumn(model, 'dictKey')} AS key, ${fieldColumn(model, 'dictValue')} AS value,
+              ${fieldColumn(model, 'dictValueEn')} AS en, ${fieldColumn(model, 'sort')} AS sort, ${fieldColumn(model, 'remark')} AS remark
          FROM ${q(model.table)} WHERE is_deleted = 0 ${source === 'biz' ? 'AND tenant_id = $1' : ''} ORDER BY id`,
       source === 'biz' ? [this.tenantId] : [],
     );

@@ -5,9 +5,9 @@
 // is left alone, so a second run changes nothing. A module migrates its own texts the same way
 // (ServerModule.migrate; the warnings': packs/cost/server/warning/former-texts.ts).
 import { renderStored, storedTextCatalogs, storeText, textRef, type StoredText } from '../../engine/i18n/stored-text.ts';
-import type { EntityCatalog, EntityModel } from '../../engine/model/types.ts';
+import type { EntityCatalog } from '../../engine/model/types.ts';
 import type { Queryable } from '../db/db.ts';
-import { q } from '../db/sql.ts';
+import { fieldColumn, q } from '../db/sql.ts';
 
 /**
  * The parameters that make `template` read `text`, or undefined. A scan, not a regular expression
@@ -75,8 +75,6 @@ export function formerWorkflowNotice(title: string, content: string): { title: S
   return undefined;
 }
 
-export const column = (model: EntityModel, field: string) => q(model.fieldMap[field].column);
-
 /** The system messages of one database written as `former` reads them: returns how many changed. */
 export async function storeFormerMessages(
   db: Queryable,
@@ -87,17 +85,16 @@ export async function storeFormerMessages(
   const message = catalog.entities.message;
   if (!message || !('content' in message.fieldMap)) return 0;
   const rows = await db.query<{ id: string; title: string; content: string }>(
-    `SELECT id::text AS id, ${column(message, 'title')} AS title, ${column(message, 'content')} AS content FROM ${q(message.table)}
-      WHERE create_user = 0 AND ${column(message, 'type')} = '3' AND ${column(message, 'title')} NOT LIKE '{%'`,
+    `SELECT id::text AS id, ${fieldColumn(message, 'title')} AS title, ${fieldColumn(message, 'content')} AS content FROM ${q(message.table)}
+      WHERE create_user = 0 AND ${fieldColumn(message, 'type')} = '3' AND ${fieldColumn(message, 'title')} NOT LIKE '{%'`,
   );
   for (const row of rows) {
     const stored = former(row.title, row.content);
     if (!stored) continue;
-    await db.query(`UPDATE ${q(message.table)} SET ${column(message, 'title')} = $1, ${column(message, 'content')} = $2 WHERE id = $3`, [
-      storeText(stored.title),
-      storeText(stored.content),
-      row.id,
-    ]);
+    await db.query(
+      `UPDATE ${q(message.table)} SET ${fieldColumn(message, 'title')} = $1, ${fieldColumn(message, 'content')} = $2 WHERE id = $3`,
+      [storeText(stored.title), storeText(stored.content), row.id],
+    );
     changed++;
   }
   return changed;

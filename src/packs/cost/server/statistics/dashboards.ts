@@ -12,10 +12,10 @@ import {
 } from '../../engine/statistics/dashboards.ts';
 import type { Amount } from '../../engine/statistics/statistics.ts';
 import type { EntityModel } from '../../../../engine/model/types.ts';
-import { Params, q } from '../../../../server/db/sql.ts';
+import { fieldColumn, Params, q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../../../server/db/store.ts';
 import type { FunnelSource, StatisticsModels } from './models.ts';
-import { amount, approvedLive, col, scoped, type StatisticsScope } from './service.ts';
+import { amount, approvedLive, scoped, type StatisticsScope } from './service.ts';
 
 /** A funnel source with the caller's data scope on it; null filters: the caller may not read it. */
 export interface ScopedSource extends FunnelSource {
@@ -54,18 +54,18 @@ export class Dashboards {
     const ids = params.add(projectIds);
     const settlements = this.models.settlements
       .map((m) => {
-        const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
-        return `SELECT t.${col(m, 'expenditureContractCode')} AS code, t.${col(m, 'period')}::text AS month, t.${col(m, 'thisAmountExclTax')} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+        const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${fieldColumn(m, 'projectId')} = ANY(${ids}::bigint[])`];
+        return `SELECT t.${fieldColumn(m, 'expenditureContractCode')} AS code, t.${fieldColumn(m, 'period')}::text AS month, t.${fieldColumn(m, 'thisAmountExclTax')} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
       })
       .join(' UNION ALL ');
     const where = [
       ...approvedLive(c, 'c', actor.tenantId, params),
-      `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`,
+      `c.${fieldColumn(c, 'projectId')} = ANY(${ids}::bigint[])`,
       ...scoped(scope.contracts, params, 'c'),
     ];
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ month: string; type: string | null; amount: string }>(
-      `SELECT s.month, c.${col(c, 'expenditureContractType')} AS type, sum(s.excl)::text AS amount
-         FROM ${q(c.table)} c JOIN (${settlements}) s ON s.code = c.${col(c, 'code')}
+      `SELECT s.month, c.${fieldColumn(c, 'expenditureContractType')} AS type, sum(s.excl)::text AS amount
+         FROM ${q(c.table)} c JOIN (${settlements}) s ON s.code = c.${fieldColumn(c, 'code')}
         WHERE ${where.join(' AND ')} AND s.month IS NOT NULL
         GROUP BY 1, 2`,
       params.values,
@@ -121,13 +121,13 @@ export class Dashboards {
       const ids = params.add(projectIds);
       const admitted = (a: string) => [
         ...approvedLive(model, a, actor.tenantId, params),
-        `${a}.${col(model, 'projectId')} = ANY(${ids}::bigint[])`,
+        `${a}.${fieldColumn(model, 'projectId')} = ANY(${ids}::bigint[])`,
         ...scoped(filters!, params, a),
       ];
       const where = admitted('h');
       if (newestOnly)
         where.push(
-          `h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${col(model, 'projectId')})`,
+          `h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${fieldColumn(model, 'projectId')})`,
         );
       const rows = await tenantDb(this.ctx, actor.tenantId).query<{ g: string; qty: string }>(
         `SELECT l.${q(detail.fieldMap.goodsId.column)}::text AS g, sum(l.${q(detail.fieldMap[qtyField].column)})::text AS qty
@@ -156,7 +156,7 @@ export class Dashboards {
     const m: EntityModel | undefined = this.models.goods;
     if (!ids.length || !m) return new Map();
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; spec: string | null; unit: string | null }>(
-      `SELECT id::text AS id, ${col(m, 'name')} AS name, ${col(m, 'spec')} AS spec, ${col(m, 'unit')} AS unit FROM ${q(m.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[])`,
+      `SELECT id::text AS id, ${fieldColumn(m, 'name')} AS name, ${fieldColumn(m, 'spec')} AS spec, ${fieldColumn(m, 'unit')} AS unit FROM ${q(m.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[])`,
       [actor.tenantId, ids],
     );
     return new Map(rows.map((r) => [r.id, r]));

@@ -17,10 +17,10 @@ import {
   type WarningsAnswer,
 } from '../../engine/statistics/panels.ts';
 import { resolveLabels } from '../../../../server/db/labels.ts';
-import { Params, q } from '../../../../server/db/sql.ts';
+import { fieldColumn, Params, q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../../../server/db/store.ts';
 import type { StatisticsModels } from './models.ts';
-import { amount, approvedLive, col, scoped } from './service.ts';
+import { amount, approvedLive, scoped } from './service.ts';
 
 /** A month's settlements count when approved or in approval (as the early warnings count them). */
 const COUNTED = ['approved', 'approving'];
@@ -80,11 +80,11 @@ export class Panels {
     const where = [
       `w.tenant_id = ${params.add(actor.tenantId)}`,
       ...live(m, 'w'),
-      `w.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
+      `w.${fieldColumn(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
       ...scoped(filters, params, 'w'),
     ];
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ t: string; l: string; s: string; d: string; n: number }>(
-      `SELECT w.${col(m, 'warnType')} AS t, w.${col(m, 'warnLevel')} AS l, w.${col(m, 'warnStatus')} AS s, to_char(w.${col(m, 'createTime')}, 'YYYY-MM-DD') AS d, count(*)::int AS n
+      `SELECT w.${fieldColumn(m, 'warnType')} AS t, w.${fieldColumn(m, 'warnLevel')} AS l, w.${fieldColumn(m, 'warnStatus')} AS s, to_char(w.${fieldColumn(m, 'createTime')}, 'YYYY-MM-DD') AS d, count(*)::int AS n
          FROM ${q(m.table)} w WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3, 4`,
       params.values,
     );
@@ -125,24 +125,26 @@ export class Panels {
     const settlements = settlementKinds
       .map((m, i) => {
         const instance =
-          m.workflow?.instanceField && m.fieldMap[m.workflow.instanceField] ? `t.${col(m, m.workflow.instanceField)}::text` : 'NULL::text';
-        return `SELECT ${i} AS kind, t.id::text AS id, t.${col(m, 'code')}::text AS code, t.${col(m, 'expenditureContractCode')} AS contract, t.${col(m, 'period')}::text AS period,
-                     t.${col(m, m.workflow!.statusField)} AS status, t.${col(m, 'thisAmountInclTax')}::text AS amount, t.${col(m, 'thisPayableAmount')}::text AS payable, ${instance} AS instance
+          m.workflow?.instanceField && m.fieldMap[m.workflow.instanceField]
+            ? `t.${fieldColumn(m, m.workflow.instanceField)}::text`
+            : 'NULL::text';
+        return `SELECT ${i} AS kind, t.id::text AS id, t.${fieldColumn(m, 'code')}::text AS code, t.${fieldColumn(m, 'expenditureContractCode')} AS contract, t.${fieldColumn(m, 'period')}::text AS period,
+                     t.${fieldColumn(m, m.workflow!.statusField)} AS status, t.${fieldColumn(m, 'thisAmountInclTax')}::text AS amount, t.${fieldColumn(m, 'thisPayableAmount')}::text AS payable, ${instance} AS instance
                 FROM ${q(m.table)} t WHERE t.tenant_id = ${params.add(actor.tenantId)}${live(m, 't')
                   .map((x) => ` AND ${x}`)
-                  .join('')} AND t.${col(m, 'projectId')} = ANY(${pids}::bigint[])
-                 AND t.${col(m, 'period')} <= ${monthParam}`;
+                  .join('')} AND t.${fieldColumn(m, 'projectId')} = ANY(${pids}::bigint[])
+                 AND t.${fieldColumn(m, 'period')} <= ${monthParam}`;
       })
       .join(' UNION ALL ');
     const contractWhere = [
       ...approvedLive(c, 'c', actor.tenantId, params),
-      `c.${col(c, 'projectId')} = ANY(${pids}::bigint[])`,
+      `c.${fieldColumn(c, 'projectId')} = ANY(${pids}::bigint[])`,
       ...scoped(contractFilters, params, 'c'),
     ];
     const party = c.fieldMap.subcontractorId.ref && this.ctx.catalog.entities[c.fieldMap.subcontractorId.ref.entity];
     const partyName =
       party && party.fieldMap[c.fieldMap.subcontractorId.ref!.labelField ?? 'name']
-        ? `(SELECT p.${col(party, c.fieldMap.subcontractorId.ref!.labelField ?? 'name')} FROM ${q(party.table)} p WHERE p.id = c.${col(c, 'subcontractorId')})`
+        ? `(SELECT p.${fieldColumn(party, c.fieldMap.subcontractorId.ref!.labelField ?? 'name')} FROM ${q(party.table)} p WHERE p.id = c.${fieldColumn(c, 'subcontractorId')})`
         : 'NULL';
     const rows = await db.query<{
       contractId: string;
@@ -170,13 +172,13 @@ export class Panels {
       // it summed in SQL (24 months of history would otherwise come back as 24 rows per contract)
       `WITH s AS (${settlements}),
             last AS (SELECT contract, max(period) AS period FROM s WHERE status = 'approved' AND period < ${monthParam} GROUP BY contract)
-       SELECT c.id::text AS "contractId", c.${col(c, 'code')} AS code, c.${col(c, 'name')} AS name, c.${col(c, 'projectId')}::text AS "projectId",
-              c.${col(c, 'expenditureContractType')} AS type, ${partyName} AS party,
-              c.${col(c, 'signDate')}::text AS "signDate", c.${col(c, 'startDate')}::text AS "startDate",
-              c.${col(c, 'performanceStatus')} AS "performanceStatus", c.${col(c, 'settlementStatus')} AS "settlementStatus", c.${col(c, 'parentContractCode')} AS "parentContractCode",
+       SELECT c.id::text AS "contractId", c.${fieldColumn(c, 'code')} AS code, c.${fieldColumn(c, 'name')} AS name, c.${fieldColumn(c, 'projectId')}::text AS "projectId",
+              c.${fieldColumn(c, 'expenditureContractType')} AS type, ${partyName} AS party,
+              c.${fieldColumn(c, 'signDate')}::text AS "signDate", c.${fieldColumn(c, 'startDate')}::text AS "startDate",
+              c.${fieldColumn(c, 'performanceStatus')} AS "performanceStatus", c.${fieldColumn(c, 'settlementStatus')} AS "settlementStatus", c.${fieldColumn(c, 'parentContractCode')} AS "parentContractCode",
               last.period AS "lastSettled", s.kind, s.id, s.code AS "sCode", s.period, s.status, s.amount, s.payable, s.instance
-         FROM ${q(c.table)} c LEFT JOIN last ON last.contract = c.${col(c, 'code')}
-              LEFT JOIN s ON s.contract = c.${col(c, 'code')} AND s.period = ${monthParam}
+         FROM ${q(c.table)} c LEFT JOIN last ON last.contract = c.${fieldColumn(c, 'code')}
+              LEFT JOIN s ON s.contract = c.${fieldColumn(c, 'code')} AND s.period = ${monthParam}
         WHERE ${contractWhere.join(' AND ')}
         ORDER BY c.id`,
       params.values,

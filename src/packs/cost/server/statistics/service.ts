@@ -16,7 +16,7 @@ import {
 } from '../../engine/statistics/statistics.ts';
 import type { Row } from '../../../../server/db/db.ts';
 import { resolveLabels } from '../../../../server/db/labels.ts';
-import { Params, q } from '../../../../server/db/sql.ts';
+import { fieldColumn, Params, q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../../../server/db/store.ts';
 import type { StatisticsModels } from './models.ts';
 
@@ -33,11 +33,9 @@ export interface StatisticsQuery {
   expenditureContractType?: string;
 }
 
-export const col = (model: EntityModel, field: string) => q(model.fieldMap[field].column);
-
 /** WHERE terms of a model's live, approved rows of the caller's tenant (alias a). */
 export function approvedLive(model: EntityModel, a: string, tenantId: string, params: Params): string[] {
-  const terms = [`${a}.tenant_id = ${params.add(tenantId)}`, `${a}.${col(model, model.workflow!.statusField)} = 'approved'`];
+  const terms = [`${a}.tenant_id = ${params.add(tenantId)}`, `${a}.${fieldColumn(model, model.workflow!.statusField)} = 'approved'`];
   if (model.softDelete) terms.push(`${a}.is_deleted = 0`);
   return terms;
 }
@@ -124,7 +122,7 @@ export class Statistics {
     ];
     if (projectId) where.push(`p.id = ${params.add(projectId)}`);
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; target: string | null }>(
-      `SELECT p.id::text AS id, p.${col(m, 'name')} AS name, p.${col(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
+      `SELECT p.id::text AS id, p.${fieldColumn(m, 'name')} AS name, p.${fieldColumn(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
       params.values,
     );
     return rows.map((r) => ({ id: r.id, name: r.name, targetCost: r.target === null ? null : amount(r.target) }));
@@ -143,39 +141,39 @@ export class Statistics {
     const union = (models: readonly EntityModel[], select: (m: EntityModel) => string) =>
       models
         .map((m) => {
-          const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${col(m, 'projectId')} = ANY(${ids}::bigint[])`];
-          return `SELECT t.${col(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+          const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${fieldColumn(m, 'projectId')} = ANY(${ids}::bigint[])`];
+          return `SELECT t.${fieldColumn(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
         })
         .join(' UNION ALL ');
     // paid so far as the contract ledger takes it: the figure on approved final settlements and on the
     // approved interim settlements that record one (x-cumulative writes its largest into the contract);
     // the interim ones are read in the same pass as their amounts
-    const paidOf = (m: EntityModel) => (m.fieldMap.cumulativePaidAmount ? `t.${col(m, 'cumulativePaidAmount')}` : 'NULL::numeric');
+    const paidOf = (m: EntityModel) => (m.fieldMap.cumulativePaidAmount ? `t.${fieldColumn(m, 'cumulativePaidAmount')}` : 'NULL::numeric');
     const settlements = union(
       this.models.settlements,
       (m) =>
-        `t.${col(m, 'thisAmountInclTax')} AS incl, t.${col(m, 'thisAmountExclTax')} AS excl, t.${col(m, 'thisPayableAmount')} AS payable, t.${col(m, 'retentionAmount')} AS retention, ${paidOf(m)} AS paid`,
+        `t.${fieldColumn(m, 'thisAmountInclTax')} AS incl, t.${fieldColumn(m, 'thisAmountExclTax')} AS excl, t.${fieldColumn(m, 'thisPayableAmount')} AS payable, t.${fieldColumn(m, 'retentionAmount')} AS retention, ${paidOf(m)} AS paid`,
     );
     const finals = this.models.finalSettlements;
     const paid = finals.length
-      ? union(finals, (m) => `t.${col(m, 'cumulativePaidAmount')} AS paid`)
+      ? union(finals, (m) => `t.${fieldColumn(m, 'cumulativePaidAmount')} AS paid`)
       : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
     const where = [
       ...approvedLive(c, 'c', actor.tenantId, params),
-      `c.${col(c, 'projectId')} = ANY(${ids}::bigint[])`,
+      `c.${fieldColumn(c, 'projectId')} = ANY(${ids}::bigint[])`,
       ...scoped(scope.contracts, params, 'c'),
     ];
-    if (type) where.push(`c.${col(c, 'expenditureContractType')} = ${params.add(type)}`);
+    if (type) where.push(`c.${fieldColumn(c, 'expenditureContractType')} = ${params.add(type)}`);
     const sum = (expr: string) => `coalesce(sum(${expr}), 0)::text`;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
       `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention, max(paid) AS paid FROM (${settlements}) u GROUP BY code),
             -- paid so far is a running figure: the latest (largest) recorded one per contract
             pd AS (SELECT code, max(paid) AS paid FROM (${paid}) u GROUP BY code)
-       SELECT c.${col(c, 'projectId')}::text AS "projectId", c.${col(c, 'expenditureContractType')} AS type, count(*)::int AS n,
-              ${sum(`c.${col(c, 'contractAmount')}`)} AS contract, ${sum(`c.${col(c, 'changeAmount')}`)} AS change, ${sum(`c.${col(c, 'currentAmount')}`)} AS current,
+       SELECT c.${fieldColumn(c, 'projectId')}::text AS "projectId", c.${fieldColumn(c, 'expenditureContractType')} AS type, count(*)::int AS n,
+              ${sum(`c.${fieldColumn(c, 'contractAmount')}`)} AS contract, ${sum(`c.${fieldColumn(c, 'changeAmount')}`)} AS change, ${sum(`c.${fieldColumn(c, 'currentAmount')}`)} AS current,
               ${sum('s.incl')} AS incl, ${sum('s.excl')} AS excl, ${sum('s.payable')} AS payable, ${sum('s.retention')} AS retention,
               sum(greatest(s.paid, pd.paid))::text AS paid
-         FROM ${q(c.table)} c LEFT JOIN s ON s.code = c.${col(c, 'code')} LEFT JOIN pd ON pd.code = c.${col(c, 'code')}
+         FROM ${q(c.table)} c LEFT JOIN s ON s.code = c.${fieldColumn(c, 'code')} LEFT JOIN pd ON pd.code = c.${fieldColumn(c, 'code')}
         WHERE ${where.join(' AND ')}
         GROUP BY 1, 2`,
       params.values,
@@ -205,14 +203,14 @@ export class Statistics {
     const params = new Params();
     const where = [
       ...approvedLive(m, 'i', actor.tenantId, params),
-      `i.${col(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
+      `i.${fieldColumn(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
       ...scoped(filters, params, 'i'),
     ];
-    const sum = (f: string) => `coalesce(sum(i.${col(m, f)}), 0)::text AS ${q(f)}`;
+    const sum = (f: string) => `coalesce(sum(i.${fieldColumn(m, f)}), 0)::text AS ${q(f)}`;
     // each contract's measured output without its own tax, to the fen (round: half away from zero)
-    const measuredExcl = `coalesce(sum(round(i.${col(m, 'measuredAmount')} * 100 / (100 + coalesce(i.${col(m, 'taxRate')}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
+    const measuredExcl = `coalesce(sum(round(i.${fieldColumn(m, 'measuredAmount')} * 100 / (100 + coalesce(i.${fieldColumn(m, 'taxRate')}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
-      `SELECT i.${col(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}, ${measuredExcl}
+      `SELECT i.${fieldColumn(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}, ${measuredExcl}
          FROM ${q(m.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
       params.values,
     );

@@ -9,8 +9,8 @@ import { parseStoredText, storeText, textRef, type StoredText } from '../../../.
 import { optionalEntityWithRole } from '../../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
 import type { Queryable } from '../../../../server/db/db.ts';
-import { q } from '../../../../server/db/sql.ts';
-import { column, readTemplate, recognize, storeFormerMessages } from '../../../../server/seed/former-texts.ts';
+import { fieldColumn, q } from '../../../../server/db/sql.ts';
+import { readTemplate, recognize, storeFormerMessages } from '../../../../server/seed/former-texts.ts';
 import { THRESHOLD_IS_BASE } from '../../engine/warnings/rules.ts';
 import { WARNING_TEXTS } from '../../engine/warnings/texts.ts';
 
@@ -47,12 +47,12 @@ export function formerWarningsMessage(title: string, content: string): { title: 
  */
 async function baseOfFormerWarnings(db: Queryable, tip: EntityModel): Promise<number> {
   if (!tip.fieldMap.baseValue || !tip.fieldMap.ratio) return 0;
-  const [base, ratio, actual] = ['baseValue', 'ratio', 'actualValue'].map((f) => column(tip, f));
+  const [base, ratio, actual] = ['baseValue', 'ratio', 'actualValue'].map((f) => fieldColumn(tip, f));
   const rows = await db.query(
-    `UPDATE ${q(tip.table)} SET ${base} = CASE WHEN ${column(tip, 'warnType')} = ANY($1::text[]) THEN ${column(tip, 'thresholdValue')} END,
-            ${ratio} = CASE WHEN ${column(tip, 'warnType')} = ANY($1::text[]) AND ${column(tip, 'thresholdValue')} > 0
-                            THEN round(coalesce(${actual}, 0) / ${column(tip, 'thresholdValue')} * 100, 2) END
-      WHERE ${base} IS NULL AND (${ratio} IS NOT NULL OR (${column(tip, 'warnType')} = ANY($1::text[]) AND ${column(tip, 'thresholdValue')} IS NOT NULL))
+    `UPDATE ${q(tip.table)} SET ${base} = CASE WHEN ${fieldColumn(tip, 'warnType')} = ANY($1::text[]) THEN ${fieldColumn(tip, 'thresholdValue')} END,
+            ${ratio} = CASE WHEN ${fieldColumn(tip, 'warnType')} = ANY($1::text[]) AND ${fieldColumn(tip, 'thresholdValue')} > 0
+                            THEN round(coalesce(${actual}, 0) / ${fieldColumn(tip, 'thresholdValue')} * 100, 2) END
+      WHERE ${base} IS NULL AND (${ratio} IS NOT NULL OR (${fieldColumn(tip, 'warnType')} = ANY($1::text[]) AND ${fieldColumn(tip, 'thresholdValue')} IS NOT NULL))
       RETURNING id`,
     [THRESHOLD_IS_BASE],
   );
@@ -65,7 +65,7 @@ export async function migrateFormerWarnings(db: Queryable, catalog: EntityCatalo
   const tip = optionalEntityWithRole(catalog, 'warning.record');
   if (tip) {
     changed += await baseOfFormerWarnings(db, tip);
-    const text = column(tip, 'message');
+    const text = fieldColumn(tip, 'message');
     const rows = await db.query<{ id: string; text: string }>(
       `SELECT id::text AS id, ${text} AS text FROM ${q(tip.table)} WHERE ${text} LIKE '% / %' AND ${text} NOT LIKE '{%'`,
     );
