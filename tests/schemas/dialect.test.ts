@@ -839,4 +839,70 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
     });
     expect(issues).toEqual([{ file: PROJECT, pointer: '/x-entity/tenantRows', message: 'tenantRows applies to shared entities only' }]);
   });
+
+  describe('field roles (x-entity.fieldRoles, x-detail.fieldRoles)', () => {
+    const CHECK = 'schemas/construct/material-check.schema.json';
+
+    it('a field role naming no property', () => {
+      const issues = issuesAfter((s) => {
+        s.files[CHECK]['x-entity'].fieldRoles.date = 'checkedOn';
+      });
+      expect(issues).toContainEqual({
+        file: CHECK,
+        pointer: '/x-entity/fieldRoles/date',
+        message: 'field role "date" names "checkedOn", which is not a stored property',
+      });
+    });
+
+    it("a document role's field that refers to no document of that role", () => {
+      const issues = issuesAfter((s) => {
+        s.files[CHECK]['x-entity'].fieldRoles['master.project'] = 'warehouseId';
+      });
+      expect(issues).toEqual([
+        {
+          file: CHECK,
+          pointer: '/x-entity/fieldRoles/master.project',
+          message: 'field role "master.project" names "warehouseId", which does not refer to a document type playing "master.project"',
+        },
+      ]);
+    });
+
+    it('two references to documents of one role, and none named', () => {
+      const issues = issuesAfter((s) => {
+        s.files[CHECK].properties.usedOnProjectId = { ...s.files[CHECK].properties.projectId };
+      });
+      expect(issues).toContainEqual({
+        file: CHECK,
+        pointer: '/x-entity/fieldRoles',
+        message: 'projectId and usedOnProjectId both refer to "master.project": name one in fieldRoles ({"master.project": …})',
+      });
+    });
+
+    it('a row field role naming no row property', () => {
+      const issues = issuesAfter((s) => {
+        s.files[CHECK].properties.details['x-detail'].fieldRoles = { quantity: 'countedQty' };
+      });
+      expect(issues).toEqual([
+        {
+          file: CHECK,
+          pointer: '/properties/details/x-detail/fieldRoles/quantity',
+          message: 'field role "quantity" names "countedQty", which is not a stored property',
+        },
+      ]);
+    });
+
+    it('a document role whose rules read a field role the document does not name (the cost pack)', () => {
+      const issues = issuesAfter((s) => {
+        delete s.files[CHECK]['x-entity'].fieldRoles;
+      });
+      expect(issues).toEqual([
+        {
+          file: CHECK,
+          pointer: '/x-entity/fieldRoles',
+          message:
+            'materialCheck plays "settlement.activity", whose rules read a field playing "period" or "date": name it in x-entity.fieldRoles',
+        },
+      ]);
+    });
+  });
 });

@@ -5,7 +5,7 @@ import { fieldsRead, headerReads, sumsRead, textsYielded } from '../compute/expr
 import { fieldsOf } from '../predicate/predicate.ts';
 import { pointer, type SchemaIssue, type SchemaSource } from '../model/source.ts';
 import { PROJECT_ROLE, projectReference } from '../model/data-scopes.ts';
-import { hasRole } from '../model/roles.ts';
+import { fieldWithRole, hasRole, type FieldRoleOwner } from '../model/roles.ts';
 import { installedPacks } from '../packs.ts';
 import type { DetailModel, DictionaryDef, EntityModel, FieldModel, JsonSchema, PickSource } from '../model/types.ts';
 
@@ -133,6 +133,8 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
   lintUniqueWithin(model, report);
   if (model.tenantRows && model.scope !== 'shared') report('/x-entity/tenantRows', 'tenantRows applies to shared entities only');
   lintDataScopes(model, entities, report);
+  lintFieldRoles(model, entities, ['x-entity', 'fieldRoles'], report);
+  for (const d of model.details) lintFieldRoles(d, entities, ['properties', d.name, 'x-detail', 'fieldRoles'], report);
   lintRoutes(model, report);
   if (model.readOnly) lintReadOnly(model, report);
   if (model.rowsOf) lintRowsOf(model, entities, report);
@@ -157,6 +159,26 @@ function lintEntity(model: EntityModel, entities: Record<string, EntityModel>, d
       ),
     );
   }
+}
+
+/**
+ * x-entity.fieldRoles and x-detail.fieldRoles: each names a field of the header (or the rows), and a
+ * document role ("master.project") a reference to the document type playing it.
+ */
+function lintFieldRoles(owner: FieldRoleOwner, entities: Record<string, EntityModel>, at: readonly string[], report: Report) {
+  for (const [role, name] of Object.entries(owner.fieldRoles)) {
+    const field = owner.fieldMap[name];
+    if (!field || field.writeOnly) report(pointer(...at, role), `field role "${role}" names "${name}", which is not a stored property`);
+    else if (role.includes('.') && !(field.ref && entities[field.ref.entity] && hasRole(entities[field.ref.entity], role)))
+      report(pointer(...at, role), `field role "${role}" names "${name}", which does not refer to a document type playing "${role}"`);
+  }
+  // two references to documents of one role: a rule could not tell which one it reads
+  for (const role of new Set(Object.values(entities).flatMap((m) => m.roles)))
+    try {
+      fieldWithRole(entities, owner, role);
+    } catch (err) {
+      report(pointer(...at), (err as Error).message);
+    }
 }
 
 /** x-db.uniqueWithin / uniqueWhen: stored fields of the record itself, and a condition of constants only. */

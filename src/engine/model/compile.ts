@@ -456,6 +456,7 @@ function buildDetail(
       map: p.map,
       unique: p.unique,
     })),
+    fieldRoles: spec.fieldRoles ?? {},
     fields,
     columns: fields.filter((f) => !f.writeOnly),
     fieldMap: fieldMapOf(fields),
@@ -517,6 +518,7 @@ function buildEntity(key: string, file: string, doc: JsonSchema, resolver: RefRe
     // derived once every entity is built (the project's reference is found by role)
     dataScopes: [],
     roles: spec.roles ?? [],
+    fieldRoles: spec.fieldRoles ?? {},
     routes: spec.routes ?? {},
     tree,
     menu: spec.menu && {

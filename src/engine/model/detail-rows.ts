@@ -98,6 +98,7 @@ function rowsEntity(key: string, document: EntityModel, detail: DetailModel): En
     rowsOf: { entity: document.key, detail: detail.name, parentFields: Object.fromEntries(parent.map((f) => [f.name, f.name])) },
     derived: true,
     roles: [],
+    fieldRoles: detail.fieldRoles,
     tenantRows: false,
     dataScopes: [],
     routes: {},

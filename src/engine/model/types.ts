@@ -138,6 +138,8 @@ export interface DetailModel {
   maxRows: number;
   /** Where rows may be picked from: lines of the document a header reference selects. */
   pickFrom: readonly PickSource[];
+  /** The parts a row's fields play in the cost rules (x-detail.fieldRoles): field role -> row field. */
+  fieldRoles: Readonly<Record<string, string>>;
   /** All fields of a row, system ones included. */
   fields: readonly FieldModel[];
   /** The fields stored as columns of the child table (all but writeOnly ones). */
@@ -306,6 +308,8 @@ export interface EntityModel {
   derived?: boolean;
   /** The parts the document plays in the built-in cost rules (x-entity.roles): see model/roles.ts. */
   roles: readonly string[];
+  /** The parts its header fields play in those rules (x-entity.fieldRoles): field role -> field. */
+  fieldRoles: Readonly<Record<string, string>>;
   /** Which records are live (x-entity.activeIf): offered by pickers and `all`, newly referable. */
   activeIf?: Predicate;
   /** Which records are never removed (x-entity.permanentIf): the platform tenant. */

@@ -16,9 +16,12 @@ describe('the documents with early warnings, by role', () => {
     expect(auxiliaryKind(model(['demand.total']))).toBe('demand');
     expect(auxiliaryKind(model(['demand.monthly']))).toBe('demand');
     expect(auxiliaryKind(model(['contract.expense']))).toBe('contract');
-    expect(auxiliaryKind(model([], ['projectId', 'expenditureContractCode', 'period', 'thisAmountInclTax', 'cumulativeAmount']))).toBe(
-      'settlement',
-    );
+    // a monthly settlement by its role, once it has an approval workflow; never by its fields' names
+    expect(auxiliaryKind(model(['settlement.cost'], ['period']))).toBe('settlement');
+    expect(auxiliaryKind(model(['settlement.cost']))).toBeUndefined();
+    expect(
+      auxiliaryKind(model([], ['projectId', 'expenditureContractCode', 'period', 'thisAmountInclTax', 'cumulativeAmount'])),
+    ).toBeUndefined();
     expect(auxiliaryKind(model(['stock.receipt']))).toBeUndefined();
   });
 

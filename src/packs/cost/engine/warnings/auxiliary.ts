@@ -9,12 +9,12 @@ export type AuxiliaryKind = 'demand' | 'contract' | 'settlement';
 /** The material plans that answer the figures of one goods against the total demand plan. */
 const DEMAND_ROLES = ['demand.total', 'demand.monthly'];
 
-/** A monthly settlement: settles a contract for a period, with this-period and cumulative amounts. */
+/** The monthly settlements of every kind: each settles an expense contract for a period (x-entity.roles). */
+export const SETTLEMENT_ROLE = 'settlement.cost';
+
+/** A monthly settlement: settles a contract for a period, with this-period and cumulative amounts, once approved. */
 export function isSettlement(model: EntityModel): boolean {
-  return (
-    !!model.workflow &&
-    ['projectId', 'expenditureContractCode', 'period', 'thisAmountInclTax', 'cumulativeAmount'].every((f) => f in model.fieldMap)
-  );
+  return !!model.workflow && hasRole(model, SETTLEMENT_ROLE);
 }
 
 export function auxiliaryKind(model: EntityModel): AuxiliaryKind | undefined {

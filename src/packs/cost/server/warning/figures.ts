@@ -33,6 +33,9 @@ export const WARNING_ROLES = {
   tip: 'warning.record',
 } as const;
 
+/** The counterparty of a contract (supplier, lessor, subcontractor): documents refer to it by this role. */
+export const COUNTERPARTY_ROLE = 'master.counterparty';
+
 /** Roles with rules of their own that a schema set may leave out. */
 export const OPTIONAL_WARNING_ROLES = {
   receipt: 'stock.receipt',

@@ -6,15 +6,15 @@
 // the project's managers; the tip is closed by the system once a settlement of that month is approved
 // or in approval. Runs at start and then on an interval; with several processes on one PostgreSQL
 // database only the one holding an advisory lock runs it (the others skip that round).
-import { entitiesWithRole, entityWithRole } from '../../../../engine/model/roles.ts';
-import type { EntityModel, Label } from '../../../../engine/model/types.ts';
-import { isSettlement } from '../../engine/warnings/auxiliary.ts';
+import { entitiesWithRole, entityWithRole, fieldsWithRoles, fieldWithRole } from '../../../../engine/model/roles.ts';
+import type { EntityCatalog, EntityModel, FieldModel, Label } from '../../../../engine/model/types.ts';
+import { isSettlement, SETTLEMENT_ROLE } from '../../engine/warnings/auxiliary.ts';
 import { lateSettlements, lateSettlementWarning, monthsCovered, type ContractMonths } from '../../engine/warnings/late-settlement.ts';
 import { nowText } from '../../../../server/clock.ts';
 import type { Db, Queryable, Row } from '../../../../server/db/db.ts';
 import { q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type StoreContext } from '../../../../server/db/store.ts';
-import { COMMITTED, WARNING_ROLES } from './figures.ts';
+import { COMMITTED, COUNTERPARTY_ROLE, WARNING_ROLES } from './figures.ts';
 import { Warnings } from './service.ts';
 
 /** Documents whose activity in a month calls for that month's settlement of their contract. */
@@ -39,24 +39,80 @@ export interface LateRunReport {
 
 const softDeleted = (model: EntityModel, alias = '') => (model.softDelete ? ` AND ${alias}is_deleted = 0` : '');
 
-/** The month a document's activity falls in: its `period`, else its first date field. */
-function monthColumn(model: EntityModel): string | undefined {
-  if (model.fieldMap.period) return `substr(${q(model.fieldMap.period.column)}::text, 1, 7)`;
-  const date = model.fields.find((f) => f.kind === 'date' && !f.system);
-  return date ? `substr(${q(date.column)}::text, 1, 7)` : undefined;
+/** The fields the check reads, by role (x-entity.fieldRoles), bound when the server starts. */
+export interface LateSettlementDocuments {
+  contract: {
+    model: EntityModel;
+    code: FieldModel;
+    projectRef: FieldModel;
+    counterpartyRef?: FieldModel;
+    /** over when `completed` or `terminated` */
+    performance?: FieldModel;
+    /** over when `final` */
+    settlementState?: FieldModel;
+  };
+  /** each document type of role settlement.activity: its contract and the month of its activity */
+  activities: { model: EntityModel; contract: FieldModel; month: FieldModel }[];
+  /** each monthly settlement: its contract, its period and the dates it covers */
+  settlements: { model: EntityModel; contract: FieldModel; period?: FieldModel; start?: FieldModel; end?: FieldModel }[];
+  tip: { model: EntityModel; period?: FieldModel };
 }
 
+/**
+ * Binds the check's documents and fields by role. A schema set whose activity document has no
+ * contract or month, or whose contract has no project, refuses to start naming the document and role.
+ */
+export function lateSettlementDocuments(catalog: EntityCatalog): LateSettlementDocuments {
+  const { entities } = catalog;
+  const contract = entityWithRole(catalog, WARNING_ROLES.contract);
+  const code = contract.fieldMap[contract.code?.field ?? 'code'];
+  if (!code) throw new Error(`${contract.key} plays "${WARNING_ROLES.contract}" but has no code field (x-entity.code)`);
+  const optional = (model: EntityModel, role: string) => fieldWithRole(entities, model, role);
+  const activities = entitiesWithRole(catalog, ACTIVITY_ROLE).map((model) => {
+    const month = optional(model, 'period') ?? optional(model, 'date');
+    if (!month) throw new Error(`${model.key} plays "${ACTIVITY_ROLE}" but has no field playing "period" or "date" (x-entity.fieldRoles)`);
+    return { model, contract: fieldsWithRoles(entities, model, ACTIVITY_ROLE, [WARNING_ROLES.contract])[WARNING_ROLES.contract], month };
+  });
+  const settlements = Object.values(entities)
+    .filter(isSettlement)
+    .map((model) => ({
+      model,
+      contract: fieldsWithRoles(entities, model, SETTLEMENT_ROLE, [WARNING_ROLES.contract])[WARNING_ROLES.contract],
+      period: optional(model, 'period'),
+      start: optional(model, 'periodStart'),
+      end: optional(model, 'periodEnd'),
+    }));
+  const tip = entityWithRole(catalog, WARNING_ROLES.tip);
+  return {
+    contract: {
+      model: contract,
+      code,
+      projectRef: fieldsWithRoles(entities, contract, WARNING_ROLES.contract, [WARNING_ROLES.projectRecord])[WARNING_ROLES.projectRecord],
+      counterpartyRef: optional(contract, COUNTERPARTY_ROLE),
+      performance: optional(contract, 'performance'),
+      settlementState: optional(contract, 'settlementState'),
+    },
+    activities,
+    settlements,
+    // the tip's own fields are the pack's: written by the warnings (warnType, sourceId, period, …)
+    tip: { model: tip, period: tip.fieldMap.period },
+  };
+}
+
+/** A document's status is one of a list (documents without a workflow: all of them). */
 function statusFilter(model: EntityModel, param: string): string {
   return model.workflow ? ` AND ${q(model.fieldMap[model.workflow.statusField].column)} = ANY(${param}::text[])` : '';
 }
 
 export class LateSettlementCheck {
   private readonly service: Warnings;
+  private readonly documents: LateSettlementDocuments;
   private timer?: NodeJS.Timeout;
   private running?: Promise<LateRunReport>;
 
   constructor(private readonly ctx: StoreContext) {
     this.service = new Warnings(ctx);
+    this.documents = lateSettlementDocuments(ctx.catalog);
   }
 
   private get main(): Db {
@@ -123,22 +179,19 @@ export class LateSettlementCheck {
 
   /** One tenant's round: raises the late months without a tip, closes the tips of months no longer late. */
   async tenant(tenantId: string, today: string): Promise<{ raised: number; closed: number }> {
-    const catalog = this.ctx.catalog;
-    const activities = entitiesWithRole(catalog, ACTIVITY_ROLE).filter((m) => m.fieldMap.expenditureContractCode && monthColumn(m));
-    const contractModel = entityWithRole(catalog, WARNING_ROLES.contract);
-    const tip = entityWithRole(catalog, WARNING_ROLES.tip);
-    if (!tip.fieldMap.period) return { raised: 0, closed: 0 };
+    const { contract, activities, tip } = this.documents;
+    if (!tip.period) return { raised: 0, closed: 0 };
     const db = tenantDb(this.ctx, tenantId);
     return db.transaction(async (tx) => {
-      const contracts = await this.contracts(tx, tenantId, contractModel);
-      const byCode = new Map(contracts.map((c) => [String(c.code), c]));
+      const contracts = await this.contracts(tx, tenantId);
+      const byCode = new Map(contracts.map((c) => [c.code, c]));
       const active = new Map<string, Map<string, Set<string>>>();
-      for (const model of activities) {
-        for (const r of await this.activity(tx, tenantId, model)) {
+      for (const activity of activities) {
+        for (const r of await this.activity(tx, tenantId, activity)) {
           if (!byCode.has(r.code)) continue;
           const months = active.get(r.code) ?? new Map<string, Set<string>>();
           active.set(r.code, months);
-          months.set(r.month, (months.get(r.month) ?? new Set()).add(model.key));
+          months.set(r.month, (months.get(r.month) ?? new Set()).add(activity.model.key));
         }
       }
       const settled = await this.settledMonths(tx, tenantId, [...active.keys()]);
@@ -149,9 +202,9 @@ export class LateSettlementCheck {
       }));
       const late = lateSettlements(input, today);
 
-      const tips = await this.tips(tx, tenantId, tip, contractModel);
+      const tips = await this.tips(tx, tenantId);
       const identity = (contractId: string, month: string) => `${contractId}|${month}`;
-      const lateKeys = new Set(late.map((l) => identity(String(byCode.get(l.contract)!.id), l.month)));
+      const lateKeys = new Set(late.map((l) => identity(byCode.get(l.contract)!.id, l.month)));
       // open tips of months no longer late: closed by the system
       const toClose = tips.filter((t) => t.open && !lateKeys.has(identity(t.sourceId, t.period))).map((t) => t.id);
       // a month already has its tip while one is open or a person handled it; a tip the system closed
@@ -160,21 +213,16 @@ export class LateSettlementCheck {
       const actor: Actor = { tenantId, userId: SYSTEM_USER, deptId: null, lang: 'zh' };
       await this.service.close(tx, actor, toClose, SETTLED);
       let raised = 0;
-      const fresh = late.filter((l) => !held.has(identity(String(byCode.get(l.contract)!.id), l.month)));
+      const fresh = late.filter((l) => !held.has(identity(byCode.get(l.contract)!.id, l.month)));
       for (const code of [...new Set(fresh.map((l) => l.contract))]) {
-        const contract = byCode.get(code)!;
+        const { id, projectId, counterpartyId } = byCode.get(code)!;
         const warnings = fresh
           .filter((l) => l.contract === code)
-          .map((l) => lateSettlementWarning(l, this.names(activities, active.get(code)!.get(l.month)!)));
-        const doc: Row = {
-          id: contract.id,
-          projectId: contract.projectId,
-          [contractModel.code?.field ?? 'code']: code,
-          expenditureContractCode: code,
-          subcontractorId: contract.subcontractorId,
-        };
-        await this.service.add(tx, actor, contractModel, doc, warnings);
-        await this.service.notify(tx, actor, contractModel, doc, warnings);
+          .map((l) => lateSettlementWarning(l, this.names(active.get(code)!.get(l.month)!)));
+        const doc: Row = { id, [contract.code.name]: code };
+        const links = { projectId, contractCode: code, counterpartyId: counterpartyId ?? undefined };
+        await this.service.add(tx, actor, contract.model, doc, warnings, links);
+        await this.service.notify(tx, actor, contract.model, doc, warnings, links);
         raised += warnings.length;
       }
       return { raised, closed: toClose.length };
@@ -182,29 +230,29 @@ export class LateSettlementCheck {
   }
 
   /** The tenant's approved expense contracts still running, with a project. */
-  private contracts(tx: Queryable, tenantId: string, model: EntityModel): Promise<Row[]> {
-    const col = (f: string) => q(model.fieldMap[f].column);
-    const code = col(model.code?.field ?? 'code');
+  private contracts(tx: Queryable, tenantId: string) {
+    const { model, code, projectRef, counterpartyRef, performance, settlementState } = this.documents.contract;
+    const col = (f: FieldModel) => q(f.column);
     const params: unknown[] = [tenantId, FINISHED_PERFORMANCE, FINAL_SETTLEMENT];
-    const running = model.fieldMap.performanceStatus
-      ? ` AND coalesce(${col('performanceStatus')}, '') <> ALL($2::text[])`
-      : ' AND $2::text[] IS NOT NULL';
-    const unfinished = model.fieldMap.settlementStatus
-      ? ` AND coalesce(${col('settlementStatus')}, '') <> $3::text`
-      : ' AND $3::text IS NOT NULL';
+    const running = performance ? ` AND coalesce(${col(performance)}, '') <> ALL($2::text[])` : ' AND $2::text[] IS NOT NULL';
+    const unfinished = settlementState ? ` AND coalesce(${col(settlementState)}, '') <> $3::text` : ' AND $3::text IS NOT NULL';
     if (model.workflow) params.push(['approved']);
-    return tx.query(
-      `SELECT id::text AS id, ${code} AS code, ${col('projectId')}::text AS "projectId", ${model.fieldMap.subcontractorId ? `${col('subcontractorId')}::text` : 'NULL'} AS "subcontractorId"
-         FROM ${q(model.table)} WHERE tenant_id = $1 AND ${col('projectId')} IS NOT NULL${running}${unfinished}${statusFilter(model, '$4')}${softDeleted(model)}`,
+    return tx.query<{ id: string; code: string; projectId: string; counterpartyId: string | null }>(
+      `SELECT id::text AS id, ${col(code)} AS code, ${col(projectRef)}::text AS "projectId", ${counterpartyRef ? `${col(counterpartyRef)}::text` : 'NULL'} AS "counterpartyId"
+         FROM ${q(model.table)} WHERE tenant_id = $1 AND ${col(projectRef)} IS NOT NULL${running}${unfinished}${statusFilter(model, '$4')}${softDeleted(model)}`,
       params,
     );
   }
 
   /** (contract, month) of a document type's approved and approving documents. */
-  private activity(tx: Queryable, tenantId: string, model: EntityModel): Promise<{ code: string; month: string }[]> {
-    const contract = q(model.fieldMap.expenditureContractCode.column);
-    const month = monthColumn(model)!;
-    return tx.query(
+  private activity(
+    tx: Queryable,
+    tenantId: string,
+    { model, contract: field, month: monthField }: LateSettlementDocuments['activities'][number],
+  ) {
+    const contract = q(field.column);
+    const month = `substr(${q(monthField.column)}::text, 1, 7)`;
+    return tx.query<{ code: string; month: string }>(
       `SELECT DISTINCT ${contract} AS code, ${month} AS month FROM ${q(model.table)}
         WHERE tenant_id = $1 AND ${contract} IS NOT NULL AND ${month} IS NOT NULL${statusFilter(model, '$2')}${softDeleted(model)}`,
       model.workflow ? [tenantId, COMMITTED] : [tenantId],
@@ -215,11 +263,11 @@ export class LateSettlementCheck {
   private async settledMonths(tx: Queryable, tenantId: string, codes: string[]): Promise<Map<string, Set<string>>> {
     const out = new Map<string, Set<string>>();
     if (!codes.length) return out;
-    for (const model of Object.values(this.ctx.catalog.entities).filter(isSettlement)) {
-      const col = (f: string) => (model.fieldMap[f] ? `${q(model.fieldMap[f].column)}::text` : 'NULL');
+    for (const { model, contract, period, start, end } of this.documents.settlements) {
+      const text = (f?: FieldModel) => (f ? `${q(f.column)}::text` : 'NULL');
       const rows = await tx.query<{ code: string; period: string | null; start: string | null; end: string | null }>(
-        `SELECT ${col('expenditureContractCode')} AS code, ${col('period')} AS period, ${col('startDate')} AS start, ${col('endDate')} AS "end"
-           FROM ${q(model.table)} WHERE tenant_id = $1 AND ${q(model.fieldMap.expenditureContractCode.column)} = ANY($2::text[])${statusFilter(model, '$3')}${softDeleted(model)}`,
+        `SELECT ${text(contract)} AS code, ${text(period)} AS period, ${text(start)} AS start, ${text(end)} AS "end"
+           FROM ${q(model.table)} WHERE tenant_id = $1 AND ${q(contract.column)} = ANY($2::text[])${statusFilter(model, '$3')}${softDeleted(model)}`,
         [tenantId, codes, COMMITTED],
       );
       for (const r of rows) {
@@ -233,7 +281,9 @@ export class LateSettlementCheck {
   }
 
   /** The late-settlement tips of the periodic check on contracts, open or not. */
-  private async tips(tx: Queryable, tenantId: string, tip: EntityModel, contract: EntityModel) {
+  private async tips(tx: Queryable, tenantId: string) {
+    const tip = this.documents.tip.model;
+    const contract = this.documents.contract.model;
     const col = (f: string) => q(tip.fieldMap[f].column);
     const rows = await tx.query<Row>(
       `SELECT id::text AS id, ${col('sourceId')}::text AS "sourceId", ${col('period')} AS period, ${col('warnStatus')} AS status, ${col('handlerName')} AS "handlerName"
@@ -250,8 +300,8 @@ export class LateSettlementCheck {
   }
 
   /** What happened in the month, named by document type in both languages. */
-  private names(models: EntityModel[], keys: Set<string>): Label {
-    const labels = models.filter((m) => keys.has(m.key)).map((m) => m.label);
+  private names(keys: Set<string>): Label {
+    const labels = this.documents.activities.filter((a) => keys.has(a.model.key)).map((a) => a.model.label);
     return { zh: labels.map((l) => l.zh).join('、'), en: labels.map((l) => l.en).join(', ') };
   }
 }

@@ -2,7 +2,8 @@
 // rule and line: re-saving updates it, a problem fixed closes it), and tell the project's responsible
 // users about new ones through the message module (type 3, as approval messages).
 import { storeText, textRef } from '../../../../engine/i18n/stored-text.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
+import { fieldsWithRoles, fieldWithRole } from '../../../../engine/model/roles.ts';
+import type { EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
 import { DEFAULT_WARN_SETTINGS, WARN_TYPES, type WarnSettings, type Warning } from '../../engine/warnings/rules.ts';
 import { nowText } from '../../../../server/clock.ts';
 import type { Queryable, Row } from '../../../../server/db/db.ts';
@@ -13,7 +14,7 @@ import { inTransaction } from '../../../../server/modules/flow/tx.ts';
 import { sendSystemMessage } from '../../../../server/modules/message/service.ts';
 import { readParams } from '../../../../server/modules/system/params.ts';
 import { evaluatorOf } from './evaluate.ts';
-import { Figures, warningDocuments } from './figures.ts';
+import { COUNTERPARTY_ROLE, Figures, WARNING_ROLES, warningDocuments } from './figures.ts';
 
 /** The tenant parameters of the rules (seeded on the platform tenant; a tenant may set its own). */
 export const WARN_PARAMS = {
@@ -49,6 +50,54 @@ export async function readSettings(db: Queryable, ctx: StoreContext, tenantId: s
   return settings as unknown as WarnSettings;
 }
 
+/** What a tip links to besides its document: the project, the expense contract and the counterparty. */
+export interface TipLinks {
+  projectId: string;
+  contractCode?: string;
+  counterpartyId?: string;
+}
+
+/** The fields of a tip (role warning.record) that hold its links, found by the roles of what they refer to. */
+interface TipFields {
+  projectRef: string;
+  contractRef?: string;
+  counterpartyRef?: string;
+  goodsRef?: string;
+}
+
+const tipFieldsOf = new WeakMap<EntityCatalog, TipFields>();
+
+function tipFields(catalog: EntityCatalog): TipFields {
+  let found = tipFieldsOf.get(catalog);
+  if (!found) {
+    const { entities } = catalog;
+    const tip = warningDocuments(catalog).tip;
+    const name = (role: string) => fieldWithRole(entities, tip, role)?.name;
+    found = {
+      projectRef: fieldsWithRoles(entities, tip, WARNING_ROLES.tip, [WARNING_ROLES.projectRecord])[WARNING_ROLES.projectRecord].name,
+      contractRef: name(WARNING_ROLES.contract),
+      counterpartyRef: name(COUNTERPARTY_ROLE),
+      goodsRef: name(WARNING_ROLES.goods),
+    };
+    tipFieldsOf.set(catalog, found);
+  }
+  return found;
+}
+
+/** A document's links, read by the roles of what its fields refer to (the contract's own code on a contract is not one). */
+export function linksOf(catalog: EntityCatalog, model: EntityModel, doc: Row): TipLinks {
+  const value = (role: string) => {
+    const field = fieldWithRole(catalog.entities, model, role);
+    const v = field ? doc[field.name] : undefined;
+    return v === undefined || v === null || v === '' ? undefined : String(v);
+  };
+  return {
+    projectId: value(WARNING_ROLES.projectRecord) ?? '',
+    contractCode: value(WARNING_ROLES.contract),
+    counterpartyId: value(COUNTERPARTY_ROLE),
+  };
+}
+
 /** A tip's identity within its document: rule, line and goods. */
 const identity = (warnType: unknown, sourceDetailId: unknown, goodsId: unknown) => `${warnType}|${sourceDetailId ?? ''}|${goodsId ?? ''}`;
 
@@ -62,7 +111,7 @@ export class Warnings {
   /** The warnings a stored document raises now. */
   async evaluate(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, settings: WarnSettings): Promise<Warning[]> {
     const evaluator = evaluatorOf(model);
-    if (!evaluator || !doc.projectId) return [];
+    if (!evaluator || !linksOf(this.ctx.catalog, model, doc).projectId) return [];
     return evaluator(new Figures(tx, this.ctx, actor.tenantId), doc, settings, model);
   }
 
@@ -86,6 +135,7 @@ export class Warnings {
    * is updated (its read state kept), a new one added, one no longer raised closed. Returns the new ones.
    */
   async record(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, warnings: readonly Warning[]): Promise<Warning[]> {
+    const links = linksOf(this.ctx.catalog, model, doc);
     const store = new EntityStore(inTransaction(this.ctx, tx), this.tip, actor);
     const open = new Map(
       (await this.openTips(tx, actor.tenantId, model.key, String(doc.id), true)).map((r) => [
@@ -99,7 +149,7 @@ export class Warnings {
       const key = identity(w.warnType, w.sourceDetailId, w.goodsId);
       if (seen.has(key)) continue;
       seen.add(key);
-      const fields = this.fields(model, doc, w);
+      const fields = this.fields(model, doc, w, links);
       const existing = open.get(key);
       if (existing) {
         await store.updatePart(existing, fields);
@@ -114,9 +164,9 @@ export class Warnings {
   }
 
   /** Adds tips of a periodic check about a document (late settlement (c)), leaving its other tips alone. */
-  async add(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, warnings: readonly Warning[]) {
+  async add(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, warnings: readonly Warning[], links: TipLinks) {
     const store = new EntityStore(inTransaction(this.ctx, tx), this.tip, actor);
-    for (const w of warnings) await this.create(store, { ...this.fields(model, doc, w), warnStatus: 'unread' });
+    for (const w of warnings) await this.create(store, { ...this.fields(model, doc, w, links), warnStatus: 'unread' });
   }
 
   /**
@@ -129,16 +179,20 @@ export class Warnings {
       await store.create(fields);
     } catch (err) {
       if (!(err instanceof ValidationFailed)) throw err;
-      const { goodsId: _g, subcontractorId: _s, expenditureContractCode: _c, ...bare } = fields;
+      const { goodsRef, counterpartyRef, contractRef } = tipFields(this.ctx.catalog);
+      const bare = { ...fields };
+      for (const name of [goodsRef, counterpartyRef, contractRef]) if (name) delete bare[name];
       await store.create(bare);
     }
   }
 
-  private fields(model: EntityModel, doc: Row, w: Warning): Row {
+  private fields(model: EntityModel, doc: Row, w: Warning, links: TipLinks): Row {
+    const named = tipFields(this.ctx.catalog);
+    const link = (name: string | undefined, value: string | undefined) => (name && value ? { [name]: value } : {});
     // stored as its key and parameters, read in the reader's language (x-display message)
     const message = storeText(w.message.ref ?? { zh: w.message.zh, en: w.message.en });
     return {
-      projectId: String(doc.projectId),
+      [named.projectRef]: links.projectId,
       warnType: w.warnType,
       warnLevel: w.warnLevel,
       sourceEntity: model.key,
@@ -146,12 +200,10 @@ export class Warnings {
       sourceCode: String(doc[model.code?.field ?? 'code'] ?? doc.id).slice(0, 32),
       message,
       ...(w.sourceDetailId ? { sourceDetailId: w.sourceDetailId } : {}),
-      ...(w.goodsId ? { goodsId: w.goodsId } : {}),
+      ...link(named.goodsRef, w.goodsId),
       ...(w.period ? { period: w.period } : {}),
-      ...(typeof doc.expenditureContractCode === 'string' && doc.expenditureContractCode
-        ? { expenditureContractCode: doc.expenditureContractCode }
-        : {}),
-      ...(doc.subcontractorId ? { subcontractorId: String(doc.subcontractorId) } : {}),
+      ...link(named.contractRef, links.contractCode),
+      ...link(named.counterpartyRef, links.counterpartyId),
       ...(w.thresholdValue !== undefined ? { thresholdValue: w.thresholdValue } : {}),
       ...(w.actualValue !== undefined ? { actualValue: w.actualValue } : {}),
       ...(w.baseValue !== undefined ? { baseValue: w.baseValue } : {}),
@@ -187,12 +239,13 @@ export class Warnings {
    */
   async recipients(tx: Queryable, tenantId: string, projectId: string): Promise<string[]> {
     const projectModel = warningDocuments(this.ctx.catalog).projectRecord;
+    const managers = fieldsWithRoles(this.ctx.catalog.entities, projectModel, WARNING_ROLES.projectRecord, ['manager', 'costManager']);
     const users = q(this.ctx.catalog.entities.user.table);
     const roles = q(this.ctx.catalog.entities.role.table);
     const named = await tx.query<{ id: string }>(
       `SELECT u.id::text AS id FROM ${users} u, ${q(projectModel.table)} p
         WHERE p.tenant_id = $1 AND p.id = $2 AND u.tenant_id = $1 AND u.is_deleted = 0 AND u.status = 1
-          AND u.real_name IN (p.${q(projectModel.fieldMap.projectManagerName.column)}, p.${q(projectModel.fieldMap.costManagerName.column)})`,
+          AND u.real_name IN (p.${q(managers.manager.column)}, p.${q(managers.costManager.column)})`,
       [tenantId, projectId],
     );
     if (named.length) return named.map((r) => r.id);
@@ -205,9 +258,16 @@ export class Warnings {
   }
 
   /** One message listing a document's new warnings to the project's responsible users, read in each one's language. */
-  async notify(tx: Queryable, actor: Actor, model: EntityModel, doc: Row, added: readonly Warning[]) {
+  async notify(
+    tx: Queryable,
+    actor: Actor,
+    model: EntityModel,
+    doc: Row,
+    added: readonly Warning[],
+    links = linksOf(this.ctx.catalog, model, doc),
+  ) {
     if (!added.length) return;
-    const receiverIds = await this.recipients(tx, actor.tenantId, String(doc.projectId));
+    const receiverIds = await this.recipients(tx, actor.tenantId, links.projectId);
     if (!receiverIds.length) return;
     const code = String(doc[model.code?.field ?? 'code'] ?? doc.id);
     const lines = added.map((w) =>
