@@ -86,3 +86,21 @@ export function fieldsWithRoles<R extends string>(
   }
   return bound;
 }
+
+/**
+ * The detail of a document whose rows carry every field role a rule reads of its lines (the first
+ * such detail), with those fields: refused, naming the document and its role, when none does.
+ */
+export function linesWithRoles<R extends string>(
+  entities: Readonly<Record<string, EntityModel>>,
+  model: EntityModel,
+  documentRole: string,
+  roles: readonly R[],
+): { detail: DetailModel; fields: Record<R, FieldModel> } {
+  for (const detail of model.details) {
+    const found = roles.map((role) => [role, fieldWithRole(entities, detail, role)] as const);
+    if (found.every(([, f]) => f)) return { detail, fields: Object.fromEntries(found) as Record<R, FieldModel> };
+  }
+  const names = roles.map((r) => `"${r}"`).join(', ');
+  throw new Error(`${model.key} plays "${documentRole}" but no detail of it has rows with fields playing ${names} (x-detail.fieldRoles)`);
+}

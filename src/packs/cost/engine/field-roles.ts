@@ -4,42 +4,57 @@
 // renamed field, or a document given a role without the fields it needs, is refused naming both.
 // A list of alternatives is met by any one of them (an activity's month: its period, else its date).
 import type { Report } from '../../../engine/packs.ts';
-import { fieldWithRole, hasRole } from '../../../engine/model/roles.ts';
+import { fieldWithRole, hasRole, type FieldRoleOwner } from '../../../engine/model/roles.ts';
 import type { EntityModel } from '../../../engine/model/types.ts';
 
 export type FieldRoleNeed = string | readonly string[];
 
-/** Header field roles each document role needs (the families not listed still read fields by name: docs/architecture.md). */
-export const FIELD_ROLE_NEEDS: Readonly<Record<string, readonly FieldRoleNeed[]>> = {
+/** What the rules of a document role read: header field roles, and field roles of the rows of one detail. */
+export interface FieldRoleNeeds {
+  header?: readonly FieldRoleNeed[];
+  /** met by one detail whose rows play them all (x-detail.fieldRoles; references by x-ref) */
+  lines?: readonly string[];
+}
+
+/** Field roles each document role needs (the families not listed still read fields by name: docs/architecture.md). */
+export const FIELD_ROLE_NEEDS: Readonly<Record<string, FieldRoleNeeds>> = {
   // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract
-  'contract.expense': ['master.project'],
-  'settlement.activity': ['contract.expense', ['period', 'date']],
-  'settlement.cost': ['contract.expense'],
+  'contract.expense': { header: ['master.project'] },
+  'settlement.activity': { header: ['contract.expense', ['period', 'date']] },
+  'settlement.cost': { header: ['contract.expense'] },
   // a warning's recipients: the project's managers, by name
-  'master.project': ['manager', 'costManager'],
-  'warning.record': ['master.project'],
+  'master.project': { header: ['manager', 'costManager'] },
+  'warning.record': { header: ['master.project'] },
 };
 
 const describe = (need: FieldRoleNeed) => (typeof need === 'string' ? `"${need}"` : need.map((n) => `"${n}"`).join(' or '));
+
+/** Whether a header or detail has a field playing the role (two candidates are the engine's own report). */
+function plays(entities: Readonly<Record<string, EntityModel>>, owner: FieldRoleOwner, role: string): boolean {
+  try {
+    return fieldWithRole(entities, owner, role) !== undefined;
+  } catch {
+    return true;
+  }
+}
 
 /** The linter's check of one document type against the table. */
 export function lintFieldRoleNeeds(model: EntityModel, entities: Readonly<Record<string, EntityModel>>, report: Report) {
   for (const [role, needs] of Object.entries(FIELD_ROLE_NEEDS)) {
     if (!hasRole(model, role)) continue;
-    for (const need of needs) {
+    for (const need of needs.header ?? []) {
       const options = typeof need === 'string' ? [need] : need;
-      let found = false;
-      for (const option of options)
-        try {
-          found ||= fieldWithRole(entities, model, option) !== undefined;
-        } catch {
-          found = true; // two references: reported by the engine's own check
-        }
-      if (!found)
+      if (!options.some((option) => plays(entities, model, option)))
         report(
           '/x-entity/fieldRoles',
           `${model.key} plays "${role}", whose rules read a field playing ${describe(need)}: name it in x-entity.fieldRoles`,
         );
     }
+    const lines = needs.lines ?? [];
+    if (lines.length && !model.details.some((d) => lines.every((r) => plays(entities, d, r))))
+      report(
+        '/x-entity/roles',
+        `${model.key} plays "${role}", whose rules read rows with fields playing ${lines.map(describe).join(', ')}: name them in a detail's x-detail.fieldRoles`,
+      );
   }
 }
