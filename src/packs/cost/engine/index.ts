@@ -4,7 +4,7 @@
 import type { EnginePack } from '../../../engine/packs.ts';
 import { lintCumulative } from './cumulative/lint.ts';
 import { compileCumulative } from './cumulative/model.ts';
-import { lintFieldRoleNeeds } from './field-roles.ts';
+import { lintFieldRoleNeeds, lintLineRoleNeeds } from './field-roles.ts';
 import { WARNING_TEXTS } from './warnings/texts.ts';
 
 export const costEnginePack: EnginePack = {
@@ -13,6 +13,7 @@ export const costEnginePack: EnginePack = {
   lint: (model, entities, report, dictionaries) => {
     lintCumulative(model, entities, report, dictionaries);
     lintFieldRoleNeeds(model, entities, report);
+    lintLineRoleNeeds(model, entities, report);
   },
   storedTexts: { warning: WARNING_TEXTS },
 };
