@@ -904,5 +904,20 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
         },
       ]);
     });
+
+    it("a document role whose rules read rows with field roles no detail of the document names (the cost pack's lines)", () => {
+      const TOTAL_DEMAND = 'schemas/construct/material-total-demand.schema.json';
+      const issues = issuesAfter((s) => {
+        delete s.files[TOTAL_DEMAND].properties.details['x-detail'].fieldRoles;
+      });
+      expect(issues).toEqual([
+        {
+          file: TOTAL_DEMAND,
+          pointer: '/x-entity/roles',
+          message:
+            'materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity": name them in a detail\'s x-detail.fieldRoles',
+        },
+      ]);
+    });
   });
 });

@@ -19,12 +19,40 @@ export interface FieldRoleNeeds {
 /** Field roles each document role needs (the families not listed still read fields by name: docs/architecture.md). */
 export const FIELD_ROLE_NEEDS: Readonly<Record<string, FieldRoleNeeds>> = {
   // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract
-  'contract.expense': { header: ['master.project'] },
+  // statistics (server/statistics/models.ts): the contract's figures, and for the timeliness panel its
+  // counterparty, dates, states and the main contract a supplementary agreement refers to (contract.expense)
+  'contract.expense': {
+    header: [
+      'master.project',
+      'contractType',
+      'amount',
+      'changeAmount',
+      'currentAmount',
+      'name',
+      'master.counterparty',
+      'contract.expense',
+      'signDate',
+      'startDate',
+      'performance',
+      'settlementState',
+    ],
+  },
   'settlement.activity': { header: ['contract.expense', ['period', 'date']] },
-  'settlement.cost': { header: ['contract.expense'] },
-  // a warning's recipients: the project's managers, by name
-  'master.project': { header: ['manager', 'costManager'] },
+  // statistics: a settlement's project, period and amounts
+  'settlement.cost': { header: ['contract.expense', 'master.project', 'period', 'amount', 'amountExclTax', 'payable', 'retention'] },
+  // a warning's recipients: the project's managers, by name; the statistics' project name and target cost
+  'master.project': { header: ['manager', 'costManager', 'name', 'targetCost'] },
   'warning.record': { header: ['master.project'] },
+  // statistics: income, what was paid on a closed contract, the funnel's documents (quantities per goods) and goods
+  'contract.income': {
+    header: ['master.project', 'amount', 'changeAmount', 'currentAmount', 'measuredAmount', 'taxRate', 'receivedAmount'],
+  },
+  'settlement.final': { header: ['master.project', 'contract.expense', 'paidAmount'] },
+  'demand.total': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
+  'demand.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
+  'procurement.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
+  'supply.batch': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
+  'master.goods': { header: ['name', 'spec', 'unit'] },
 };
 
 const describe = (need: FieldRoleNeed) => (typeof need === 'string' ? `"${need}"` : need.map((n) => `"${n}"`).join(' or '));

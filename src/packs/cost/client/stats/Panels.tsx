@@ -32,6 +32,7 @@ import type { ChartOption } from './echarts.ts';
 import type { MessageKey } from '../../../../client/i18n/messages.ts';
 import { useT } from '../../../../client/i18n/useT.ts';
 import { categoryLabels } from './axis.ts';
+import { searchByRole } from './links.tsx';
 
 /** Days to 1 place: 0 → "0.0". */
 const days = (v: Amount) => formatDecimal(String(v), 1);
@@ -130,7 +131,7 @@ export function WarningPanel({ projectId }: { projectId?: string }) {
   const levelName = useCallback((level: string) => levelText(t, level), [t]);
   const option = useMemo(() => (answer.data ? warningsChartOption(answer.data, levelName) : null), [answer.data, levelName]);
   if (answer.error && isForbidden(answer.error)) return null;
-  const link = (search: Search) => hrefOf(model, { projectId, ...search });
+  const link = (search: Search) => hrefOf(model, { ...searchByRole(model, { [STATISTICS_ROLES.projects]: projectId }), ...search });
   const openLinks = (r: WarningTypeRow, extra: Search = {}) => [
     { key: 'unread', label: t('warn.openUnread'), href: link({ warnType: r.warnType, warnStatus: 'unread', ...extra }) },
     { key: 'read', label: t('warn.openRead'), href: link({ warnType: r.warnType, warnStatus: 'read', ...extra }) },
@@ -264,8 +265,12 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
   const option = useMemo(() => (answer.data ? timelinessChartOption(answer.data, t) : null), [answer.data, t]);
   if (answer.error && isForbidden(answer.error)) return null;
   const shown = month ?? answer.data?.month;
+  // a document's list filtered to its project (by role) and its number (x-entity.code, which the
+  // server requires of the contracts and settlements it answers)
+  const byCode = (model: EntityModel, code: string, p = projectId) =>
+    hrefOf(model, { ...searchByRole(model, { [STATISTICS_ROLES.projects]: p }), [model.code!.field]: code });
   const contractLink = (code: string, text: React.ReactNode, p?: string) => {
-    const href = hrefOf(contractModel, { projectId: p ?? projectId, code });
+    const href = byCode(contractModel, code, p ?? projectId);
     return href ? (
       <Link href={href} data-testid={`timeliness-contract-${code}`}>
         {text}
@@ -275,7 +280,7 @@ export function TimelinessPanel({ projectId }: { projectId?: string }) {
     );
   };
   const settlementLink = (s: FlaggedSettlement) => {
-    const href = hrefOf(catalog().entities[s.entity], { projectId, code: s.code });
+    const href = byCode(catalog().entities[s.entity], s.code);
     return href ? (
       <Link href={href} data-testid={`timeliness-settlement-${s.code}`}>
         {s.code}

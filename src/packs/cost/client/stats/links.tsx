@@ -11,7 +11,7 @@ import { Dropdown, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { entitiesWithRole, entityWithRole } from '../../../../engine/model/roles.ts';
+import { entitiesWithRole, entityWithRole, fieldWithRole } from '../../../../engine/model/roles.ts';
 import type { EntityModel } from '../../../../engine/model/types.ts';
 import type { FunnelStage } from '../../engine/statistics/dashboards.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
@@ -38,25 +38,42 @@ const FUNNEL_ROLES: Record<FunnelStage, string> = {
   consumed: R.stockReport,
 };
 
+/**
+ * A list search by field role ({"master.project": id} → {projectId: id}): each value under the name
+ * of the document type's field playing its role (x-entity.fieldRoles); roles it has no field for are left out.
+ */
+export function searchByRole(model: EntityModel, values: Readonly<Record<string, string | null | undefined>>): ListSearch {
+  return Object.fromEntries(
+    Object.entries(values).flatMap(([role, value]) => {
+      const field = fieldWithRole(catalog().entities, model, role);
+      return field ? [[field.name, value]] : [];
+    }),
+  );
+}
+
+/** A list search of a document type's approved documents (of one project, when given). */
+function approvedSearch(model: EntityModel, projectId: string | undefined): ListSearch {
+  return { ...searchByRole(model, { [R.projects]: projectId }), ...(model.workflow && { [model.workflow.statusField]: 'approved' }) };
+}
+
 /** The lists behind the figures of one project (or of every project the user sees). */
 export function useStatisticsLinks(projectId?: string) {
   const linkOf = useListLink();
   const lang = useAtomValue(langAtom);
   return useMemo(() => {
-    const approved: ListSearch = { projectId, approvalStatus: 'approved' };
-    const of = (role: string, search: ListSearch): DocLink[] =>
+    const of = (role: string, search: Record<string, string | null | undefined> = {}): DocLink[] =>
       entitiesWithRole(catalog(), role).flatMap((m: EntityModel) => {
-        const href = linkOf(m, search);
+        const href = linkOf(m, { ...approvedSearch(m, projectId), ...searchByRole(m, search) });
         return href ? [{ key: m.key, label: m.label[lang], href }] : [];
       });
     return {
       /** The contract ledger of a type (all types for null). */
-      contracts: (type: string | null) => of(R.expenseContract, { ...approved, expenditureContractType: type }),
-      income: () => of(R.incomeContract, approved),
+      contracts: (type: string | null) => of(R.expenseContract, { contractType: type }),
+      income: () => of(R.incomeContract),
       /** The approved settlements of the project, of one period when given. */
-      settlements: (period?: string) => of(R.settlement, { ...approved, period }),
-      finals: () => of(R.finalSettlement, approved),
-      stage: (stage: FunnelStage) => of(FUNNEL_ROLES[stage], approved),
+      settlements: (period?: string) => of(R.settlement, { period }),
+      finals: () => of(R.finalSettlement),
+      stage: (stage: FunnelStage) => of(FUNNEL_ROLES[stage]),
     };
   }, [projectId, linkOf, lang]);
 }
@@ -87,6 +104,15 @@ export function DocLinks({ links, children, testId }: { links: DocLink[]; childr
 /** The largest page the list API answers: the documents of one project and type fit in it. */
 const PAGE = 500;
 
+/** The list API's query of a document type's approved documents, by field role: it filters by `<field>_equal`. */
+function listQuery(model: EntityModel, projectId: string | undefined, byRole: Record<string, string> = {}) {
+  const search = { ...approvedSearch(model, projectId), ...searchByRole(model, byRole) };
+  const equal = Object.entries(search).flatMap(([field, value]) =>
+    value === undefined || value === null || value === '' ? [] : [[`${field}_equal`, value]],
+  );
+  return { ...Object.fromEntries(equal), size: PAGE };
+}
+
 /**
  * A contract type's settled figure: on opening, the approved contracts of the type (and project), then
  * each settlement type's approved settlements of the project on those contracts, counted; the menu
@@ -115,26 +141,25 @@ export function TypeSettlementLinks({
     enabled: open && settlementTypes.length > 0,
     staleTime: 30_000,
     queryFn: async (): Promise<DocLink[]> => {
-      const ofProject = projectId ? { projectId_equal: projectId } : {};
-      const approved = { ...ofProject, approvalStatus_equal: 'approved', size: PAGE };
+      const contractModel = entityWithRole(catalog(), R.expenseContract);
       const contracts = await http.get<{ records: Row[] }>(
-        `${entityWithRole(catalog(), R.expenseContract).api}/list`,
-        { ...approved, expenditureContractType_equal: type },
+        `${contractModel.api}/list`,
+        listQuery(contractModel, projectId, { contractType: type }),
         { silent: true },
       );
-      const codes = new Set(contracts.records.map((c) => String(c.code)));
+      // the server binds the contract's numbering (x-entity.code): what settlements refer to it by
+      const codes = new Set(contracts.records.map((c) => String(c[contractModel.code!.field])));
       const pages = await Promise.all(
-        settlementTypes.map((m) => http.get<{ records: Row[] }>(`${m.api}/list`, approved, { silent: true })),
+        settlementTypes.map((m) => http.get<{ records: Row[] }>(`${m.api}/list`, listQuery(m, projectId), { silent: true })),
       );
       return settlementTypes.flatMap((m, i) => {
-        const mine = pages[i].records.filter((r) => codes.has(String(r.expenditureContractCode)));
+        const contractRef = fieldWithRole(catalog().entities, m, R.expenseContract)!.name;
+        const contractOf = (r: Row) => String(r[contractRef]);
+        const mine = pages[i].records.filter((r) => codes.has(contractOf(r)));
         if (!mine.length) return [];
-        const onContracts = [...new Set(mine.map((r) => String(r.expenditureContractCode)))];
-        const href = linkOf(m, {
-          projectId,
-          approvalStatus: 'approved',
-          expenditureContractCode: onContracts.length === 1 ? onContracts[0] : undefined,
-        })!;
+        const onContracts = [...new Set(mine.map(contractOf))];
+        const only = onContracts.length === 1 ? onContracts[0] : undefined;
+        const href = linkOf(m, { ...approvedSearch(m, projectId), ...searchByRole(m, { [R.expenseContract]: only }) })!;
         return [{ key: m.key, label: `${m.label[lang]} ${mine.length}`, href }];
       });
     },

@@ -164,21 +164,21 @@ describe('settlement timeliness', () => {
 
 describe('which contracts should have settled a month', () => {
   const c = (over: Partial<ContractState> = {}): ContractState => ({
-    performanceStatus: 'performing',
-    settlementStatus: 'partial',
-    parentContractCode: null,
+    performance: 'performing',
+    settlementState: 'partial',
+    parentContract: null,
     signDate: '2026-10-31',
     startDate: '2026-10-31',
     ...over,
   });
   it('performing main contracts signed and on site by the month end, not finally settled', () => {
     expect(shouldSettle(c(), '2026-10-31')).toBe(true);
-    expect(shouldSettle(c({ signDate: null, startDate: null, settlementStatus: null }), '2026-10-31')).toBe(true);
+    expect(shouldSettle(c({ signDate: null, startDate: null, settlementState: null }), '2026-10-31')).toBe(true);
     expect(shouldSettle(c({ signDate: '2026-11-01' }), '2026-10-31')).toBe(false);
     expect(shouldSettle(c({ startDate: '2026-11-01' }), '2026-10-31')).toBe(false);
-    expect(shouldSettle(c({ performanceStatus: 'completed' }), '2026-10-31')).toBe(false);
-    expect(shouldSettle(c({ performanceStatus: 'not_started' }), '2026-10-31')).toBe(false);
-    expect(shouldSettle(c({ settlementStatus: 'final' }), '2026-10-31')).toBe(false);
-    expect(shouldSettle(c({ parentContractCode: 'ZCHT-001' }), '2026-10-31')).toBe(false);
+    expect(shouldSettle(c({ performance: 'completed' }), '2026-10-31')).toBe(false);
+    expect(shouldSettle(c({ performance: 'not_started' }), '2026-10-31')).toBe(false);
+    expect(shouldSettle(c({ settlementState: 'final' }), '2026-10-31')).toBe(false);
+    expect(shouldSettle(c({ parentContract: 'ZCHT-001' }), '2026-10-31')).toBe(false);
   });
 });

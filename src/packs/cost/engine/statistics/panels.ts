@@ -126,18 +126,19 @@ export function monthEnd(month: string): string {
  * finally settled. Approval and the caller's projects and scope are the query's.
  */
 export interface ContractState {
-  performanceStatus: string | null;
-  settlementStatus: string | null;
-  parentContractCode: string | null;
+  performance: string | null;
+  settlementState: string | null;
+  /** the main contract a supplementary agreement amends */
+  parentContract: string | null;
   signDate: string | null;
   startDate: string | null;
 }
 
 export function shouldSettle(c: ContractState, end: string): boolean {
   return (
-    c.performanceStatus === 'performing' &&
-    c.settlementStatus !== 'final' &&
-    !c.parentContractCode &&
+    c.performance === 'performing' &&
+    c.settlementState !== 'final' &&
+    !c.parentContract &&
     (!c.signDate || c.signDate.slice(0, 10) <= end) &&
     (!c.startDate || c.startDate.slice(0, 10) <= end)
   );

@@ -16,5 +16,7 @@ export const STATISTICS_ROLES = {
   stockReceipt: 'stock.receipt',
   stockReport: 'stock.monthlyReport',
   goods: 'master.goods',
+  /** The counterparty of an expense contract (the timeliness panel names it). */
+  counterparty: 'master.counterparty',
   warnings: 'warning.record',
 } as const;

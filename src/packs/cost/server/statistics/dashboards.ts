@@ -11,8 +11,8 @@ import {
   type MaterialFunnelAnswer,
 } from '../../engine/statistics/dashboards.ts';
 import type { Amount } from '../../engine/statistics/statistics.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
-import { fieldColumn, Params, q } from '../../../../server/db/sql.ts';
+import type { FieldModel } from '../../../../engine/model/types.ts';
+import { Params, q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../../../server/db/store.ts';
 import type { FunnelSource, StatisticsModels } from './models.ts';
 import { amount, approvedLive, scoped, type StatisticsScope } from './service.ts';
@@ -50,22 +50,23 @@ export class Dashboards {
   ): Promise<CostTrendAnswer> {
     if (!projectIds.length || !this.models.settlements.length) return costTrend(projectId, [], typeNames);
     const c = this.models.expenseContract;
+    const col = (alias: string, f: FieldModel) => `${alias}.${q(f.column)}`;
     const params = new Params();
     const ids = params.add(projectIds);
     const settlements = this.models.settlements
-      .map((m) => {
-        const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${fieldColumn(m, 'projectId')} = ANY(${ids}::bigint[])`];
-        return `SELECT t.${fieldColumn(m, 'expenditureContractCode')} AS code, t.${fieldColumn(m, 'period')}::text AS month, t.${fieldColumn(m, 'thisAmountExclTax')} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+      .map(({ model: m, projectRef, contractRef, period, amountExclTax }) => {
+        const where = [...approvedLive(m, 't', actor.tenantId, params), `${col('t', projectRef)} = ANY(${ids}::bigint[])`];
+        return `SELECT ${col('t', contractRef)} AS code, ${col('t', period)}::text AS month, ${col('t', amountExclTax)} AS excl FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
       })
       .join(' UNION ALL ');
     const where = [
-      ...approvedLive(c, 'c', actor.tenantId, params),
-      `c.${fieldColumn(c, 'projectId')} = ANY(${ids}::bigint[])`,
+      ...approvedLive(c.model, 'c', actor.tenantId, params),
+      `${col('c', c.projectRef)} = ANY(${ids}::bigint[])`,
       ...scoped(scope.contracts, params, 'c'),
     ];
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ month: string; type: string | null; amount: string }>(
-      `SELECT s.month, c.${fieldColumn(c, 'expenditureContractType')} AS type, sum(s.excl)::text AS amount
-         FROM ${q(c.table)} c JOIN (${settlements}) s ON s.code = c.${fieldColumn(c, 'code')}
+      `SELECT s.month, ${col('c', c.contractType)} AS type, sum(s.excl)::text AS amount
+         FROM ${q(c.model.table)} c JOIN (${settlements}) s ON s.code = ${col('c', c.code)}
         WHERE ${where.join(' AND ')} AND s.month IS NOT NULL
         GROUP BY 1, 2`,
       params.values,
@@ -116,23 +117,23 @@ export class Dashboards {
     const readable = sources.filter((s) => s.filters !== null);
     if (!readable.length) return null;
     const out: StageSums = new Map();
-    for (const { model, detail, qtyField, filters } of readable) {
+    for (const { model, projectRef, detail, goodsRef, quantity, filters } of readable) {
       const params = new Params();
       const ids = params.add(projectIds);
       const admitted = (a: string) => [
         ...approvedLive(model, a, actor.tenantId, params),
-        `${a}.${fieldColumn(model, 'projectId')} = ANY(${ids}::bigint[])`,
+        `${a}.${q(projectRef.column)} = ANY(${ids}::bigint[])`,
         ...scoped(filters!, params, a),
       ];
       const where = admitted('h');
       if (newestOnly)
         where.push(
-          `h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${fieldColumn(model, 'projectId')})`,
+          `h.id IN (SELECT max(x.id) FROM ${q(model.table)} x WHERE ${admitted('x').join(' AND ')} GROUP BY x.${q(projectRef.column)})`,
         );
       const rows = await tenantDb(this.ctx, actor.tenantId).query<{ g: string; qty: string }>(
-        `SELECT l.${q(detail.fieldMap.goodsId.column)}::text AS g, sum(l.${q(detail.fieldMap[qtyField].column)})::text AS qty
+        `SELECT l.${q(goodsRef.column)}::text AS g, sum(l.${q(quantity.column)})::text AS qty
            FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
-          WHERE ${where.join(' AND ')} AND l.${q(detail.fieldMap.goodsId.column)} IS NOT NULL GROUP BY 1`,
+          WHERE ${where.join(' AND ')} AND l.${q(goodsRef.column)} IS NOT NULL GROUP BY 1`,
         params.values,
       );
       for (const r of rows) out.set(r.g, decimalToJson(new Dec(String(out.get(r.g) ?? 0)).plus(r.qty)));
@@ -153,10 +154,11 @@ export class Dashboards {
 
   /** Goods' name, spec and unit by id (the caller's tenant; a removed goods keeps its name). */
   private async goods(actor: Actor, ids: string[]): Promise<Map<string, { name: string; spec: string | null; unit: string | null }>> {
-    const m: EntityModel | undefined = this.models.goods;
-    if (!ids.length || !m) return new Map();
+    const goods = this.models.goods;
+    if (!ids.length || !goods) return new Map();
+    const { model: m, name, spec, unit } = goods;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; spec: string | null; unit: string | null }>(
-      `SELECT id::text AS id, ${fieldColumn(m, 'name')} AS name, ${fieldColumn(m, 'spec')} AS spec, ${fieldColumn(m, 'unit')} AS unit FROM ${q(m.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[])`,
+      `SELECT id::text AS id, ${q(name.column)} AS name, ${q(spec.column)} AS spec, ${q(unit.column)} AS unit FROM ${q(m.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[])`,
       [actor.tenantId, ids],
     );
     return new Map(rows.map((r) => [r.id, r]));

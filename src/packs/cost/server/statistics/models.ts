@@ -1,111 +1,190 @@
 // The document types the statistics and dashboards read, found by their roles (x-entity.roles) when
-// the module starts, with the fields each role's documents must carry: a schema set that lacks a
-// role, doubles a single one or misses a field refuses to start, naming it.
-import { entitiesWithRole, entityWithRole, optionalEntityWithRole } from '../../../../engine/model/roles.ts';
-import type { DetailModel, EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
+// the module starts, and the fields they read of each, bound by field role (x-entity.fieldRoles,
+// x-detail.fieldRoles; references by the role of what they refer to): a schema set that lacks a role,
+// doubles a single one or misses a field role refuses to start, naming the document and the role.
+import {
+  entitiesWithRole,
+  entityWithRole,
+  fieldsWithRoles,
+  fieldWithRole,
+  linesWithRoles,
+  optionalEntityWithRole,
+} from '../../../../engine/model/roles.ts';
+import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 
 export { STATISTICS_ROLES };
 
-/** A funnel stage's documents: their detail rows carry goods and a quantity. */
+const R = STATISTICS_ROLES;
+
+/** A document type with the fields a query reads of it, by field role. */
+export type Bound<Role extends string> = { model: EntityModel } & Record<Role, FieldModel>;
+
+/** A funnel stage's documents: their project, and the detail whose rows carry goods and a quantity. */
 export interface FunnelSource {
   model: EntityModel;
+  projectRef: FieldModel;
   detail: DetailModel;
-  qtyField: string;
+  goodsRef: FieldModel;
+  quantity: FieldModel;
 }
 
+export type ProjectFields = Bound<'name' | 'targetCost'> & {
+  /** The project's cost budgets by expense-contract type (a detail of type and amount lines), when the schema has one. */
+  budgets?: { detail: DetailModel; contractType: FieldModel; amount: FieldModel };
+};
+
+/** The expense contract's fields; parentRef: on a supplementary agreement, the main contract it amends. */
+export type ExpenseContractFields = Bound<
+  | 'code'
+  | 'name'
+  | 'projectRef'
+  | 'contractType'
+  | 'amount'
+  | 'changeAmount'
+  | 'currentAmount'
+  | 'counterpartyRef'
+  | 'parentRef'
+  | 'signDate'
+  | 'startDate'
+  | 'performance'
+  | 'settlementState'
+>;
+
+export type IncomeContractFields = Bound<
+  'projectRef' | 'amount' | 'changeAmount' | 'currentAmount' | 'measuredAmount' | 'taxRate' | 'receivedAmount'
+>;
+
+export type SettlementFields = Bound<
+  'code' | 'projectRef' | 'contractRef' | 'period' | 'amount' | 'amountExclTax' | 'payable' | 'retention'
+> & {
+  /** paid so far, on the interim settlements that record it */
+  paidAmount?: FieldModel;
+};
+
+export type FinalSettlementFields = Bound<'projectRef' | 'contractRef' | 'paidAmount'>;
+
 export interface StatisticsModels {
-  projectModel: EntityModel;
-  /** The project's cost budgets by expense-contract type (a detail of type and budget lines), when the schema has one. */
-  projectBudgets?: DetailModel;
-  expenseContract: EntityModel;
-  incomeContract: EntityModel;
-  settlements: readonly EntityModel[];
-  finalSettlements: readonly EntityModel[];
+  projects: ProjectFields;
+  expenseContract: ExpenseContractFields;
+  incomeContract: IncomeContractFields;
+  settlements: readonly SettlementFields[];
+  finalSettlements: readonly FinalSettlementFields[];
   /** The goods master (names and units of the funnel's goods); the ledger's posting documents gate its stages. */
-  goods?: EntityModel;
+  goods?: Bound<'name' | 'spec' | 'unit'>;
   stockReceipts: readonly EntityModel[];
   stockReports: readonly EntityModel[];
   /** The material funnel's planned stages, in order (received and consumed come from the ledger). */
   funnel: { totalDemand: FunnelSource[]; monthlyDemand: FunnelSource[]; procurement: FunnelSource[]; supply: FunnelSource[] };
 }
 
-function requireFields(
-  model: EntityModel,
-  role: string,
-  fields: readonly string[],
-  where: { fieldMap: Readonly<Record<string, unknown>> } = model,
-) {
-  const missing = fields.filter((f) => !where.fieldMap[f]);
-  if (missing.length) throw new Error(`${model.key} plays the role "${role}" but has no field ${missing.join(', ')}`);
-  if (!model.workflow && role !== STATISTICS_ROLES.projects)
+/** Only approved documents are counted: a document type of a role without a workflow has none. */
+function requireWorkflow(model: EntityModel, role: string) {
+  if (!model.workflow)
     throw new Error(`${model.key} plays the role "${role}" but has no approval workflow (only approved documents are counted)`);
 }
 
-/** Every document of a role that settles or closes an expense contract, checked for its fields. */
-function contractDocuments(catalog: EntityCatalog, role: string, contract: EntityModel, fields: readonly string[]): EntityModel[] {
-  return entitiesWithRole(catalog, role).map((m) => {
-    requireFields(m, role, ['projectId', 'expenditureContractCode', ...fields]);
-    if (m.fieldMap.expenditureContractCode.ref?.entity !== contract.key)
-      throw new Error(`${m.key} plays the role "${role}" but its expenditureContractCode does not refer to ${contract.key}`);
-    return m;
+/** The field its numbering names (x-entity.code): what references to the document hold. */
+function codeField(model: EntityModel, role: string): FieldModel {
+  const code = model.code && model.fieldMap[model.code.field];
+  if (!code) throw new Error(`${model.key} plays the role "${role}" but has no code field (x-entity.code)`);
+  return code;
+}
+
+/** Binds a document's fields by role: { name: its field playing the role }. */
+function bind<Name extends string>(
+  catalog: EntityCatalog,
+  model: EntityModel,
+  role: string,
+  roles: Readonly<Record<Name, string>>,
+): Bound<Name> {
+  const found = fieldsWithRoles(catalog.entities, model, role, Object.values<string>(roles));
+  const fields = Object.fromEntries(Object.entries<string>(roles).map(([name, fieldRole]) => [name, found[fieldRole]]));
+  return { model, ...fields } as Bound<Name>;
+}
+
+/** Field roles bound under their own names. */
+const named = <Role extends string>(...roles: Role[]) => Object.fromEntries(roles.map((r) => [r, r])) as Record<Role, Role>;
+
+function projectFields(catalog: EntityCatalog): ProjectFields {
+  const model = entityWithRole(catalog, R.projects);
+  // optional: a project schema without a budget detail has no budgets to compare with
+  const detail = model.details.find((d) => ['contractType', 'amount'].every((r) => fieldWithRole(catalog.entities, d, r)));
+  const budgets = detail && fieldsWithRoles(catalog.entities, model, R.projects, ['contractType', 'amount'], detail);
+  return { ...bind(catalog, model, R.projects, named('name', 'targetCost')), budgets: budgets && { detail, ...budgets } };
+}
+
+function expenseContractFields(catalog: EntityCatalog): ExpenseContractFields {
+  const model = entityWithRole(catalog, R.expenseContract);
+  requireWorkflow(model, R.expenseContract);
+  const fields = bind(catalog, model, R.expenseContract, {
+    ...named('name', 'contractType', 'amount', 'changeAmount', 'currentAmount', 'signDate', 'startDate', 'performance', 'settlementState'),
+    projectRef: R.projects,
+    counterpartyRef: R.counterparty,
+    // a contract's reference to an expense contract: the one it supplements
+    parentRef: R.expenseContract,
+  });
+  return { ...fields, code: codeField(model, R.expenseContract) };
+}
+
+function incomeContractFields(catalog: EntityCatalog): IncomeContractFields {
+  const model = entityWithRole(catalog, R.incomeContract);
+  requireWorkflow(model, R.incomeContract);
+  return bind(catalog, model, R.incomeContract, {
+    ...named('amount', 'changeAmount', 'currentAmount', 'measuredAmount', 'taxRate', 'receivedAmount'),
+    projectRef: R.projects,
   });
 }
 
-/** A funnel stage: the role's documents and the detail holding goods and the quantity. */
-function funnelSources(catalog: EntityCatalog, role: string, qtyField: string): FunnelSource[] {
+/** Every document of a role that settles or closes an expense contract, with its project and contract. */
+function contractDocuments<Name extends string>(catalog: EntityCatalog, role: string, roles: Readonly<Record<Name, string>>) {
   return entitiesWithRole(catalog, role).map((model) => {
-    requireFields(model, role, ['projectId']);
-    const detail = model.details.find((d) => d.fieldMap.goodsId && d.fieldMap[qtyField]);
-    if (!detail) throw new Error(`${model.key} plays the role "${role}" but no detail of it has goodsId and ${qtyField}`);
-    return { model, detail, qtyField };
+    requireWorkflow(model, role);
+    return bind(catalog, model, role, { ...roles, projectRef: R.projects, contractRef: R.expenseContract });
   });
+}
+
+function settlementFields(catalog: EntityCatalog): SettlementFields[] {
+  return contractDocuments(catalog, R.settlement, named('period', 'amount', 'amountExclTax', 'payable', 'retention')).map((s) => ({
+    ...s,
+    code: codeField(s.model, R.settlement),
+    paidAmount: fieldWithRole(catalog.entities, s.model, 'paidAmount'),
+  }));
+}
+
+/** What a funnel stage sums of its documents' rows: the quantity per goods. */
+const FUNNEL_LINE_ROLES = [R.goods, 'quantity'] as const;
+
+/** A funnel stage: the role's documents, their project, and the detail holding goods and the quantity. */
+function funnelSources(catalog: EntityCatalog, role: string): FunnelSource[] {
+  return entitiesWithRole(catalog, role).map((model) => {
+    requireWorkflow(model, role);
+    const { detail, fields } = linesWithRoles(catalog.entities, model, role, FUNNEL_LINE_ROLES);
+    const { projectRef } = bind(catalog, model, role, { projectRef: R.projects });
+    return { model, projectRef, detail, goodsRef: fields[R.goods], quantity: fields.quantity };
+  });
+}
+
+function goodsFields(catalog: EntityCatalog): StatisticsModels['goods'] {
+  const model = optionalEntityWithRole(catalog, R.goods);
+  return model && bind(catalog, model, R.goods, named('name', 'spec', 'unit'));
 }
 
 export function statisticsModels(catalog: EntityCatalog): StatisticsModels {
-  const R = STATISTICS_ROLES;
-  const projectModel = entityWithRole(catalog, R.projects);
-  requireFields(projectModel, R.projects, ['name', 'targetCost']);
-  const expenseContract = entityWithRole(catalog, R.expenseContract);
-  requireFields(expenseContract, R.expenseContract, [
-    'code',
-    'projectId',
-    'expenditureContractType',
-    'contractAmount',
-    'changeAmount',
-    'currentAmount',
-  ]);
-  const incomeContract = entityWithRole(catalog, R.incomeContract);
-  requireFields(incomeContract, R.incomeContract, [
-    'projectId',
-    'contractAmount',
-    'changeAmount',
-    'currentAmount',
-    'measuredAmount',
-    'taxRate',
-    'receivedAmount',
-  ]);
   return {
-    projectModel,
-    projectBudgets: projectModel.details.find((d) => d.fieldMap.expenditureContractType && d.fieldMap.budgetAmount),
-    expenseContract,
-    incomeContract,
-    settlements: contractDocuments(catalog, R.settlement, expenseContract, [
-      'period',
-      'thisAmountInclTax',
-      'thisAmountExclTax',
-      'thisPayableAmount',
-      'retentionAmount',
-    ]),
-    finalSettlements: contractDocuments(catalog, R.finalSettlement, expenseContract, ['cumulativePaidAmount']),
-    goods: optionalEntityWithRole(catalog, R.goods),
+    projects: projectFields(catalog),
+    expenseContract: expenseContractFields(catalog),
+    incomeContract: incomeContractFields(catalog),
+    settlements: settlementFields(catalog),
+    finalSettlements: contractDocuments(catalog, R.finalSettlement, named('paidAmount')),
+    goods: goodsFields(catalog),
     stockReceipts: entitiesWithRole(catalog, R.stockReceipt),
     stockReports: entitiesWithRole(catalog, R.stockReport),
     funnel: {
-      totalDemand: funnelSources(catalog, R.totalDemand, 'effectiveQty'),
-      monthlyDemand: funnelSources(catalog, R.monthlyDemand, 'demandQty'),
-      procurement: funnelSources(catalog, R.procurement, 'procureQty'),
-      supply: funnelSources(catalog, R.supply, 'supplyQty'),
+      totalDemand: funnelSources(catalog, R.totalDemand),
+      monthlyDemand: funnelSources(catalog, R.monthlyDemand),
+      procurement: funnelSources(catalog, R.procurement),
+      supply: funnelSources(catalog, R.supply),
     },
   };
 }

@@ -3,7 +3,8 @@
 // packs/cost/engine/statistics/panels.ts. Document types are found by role (warning.record, contract.expense,
 // settlement.cost); a month's settlements count when approved or in approval, as the early warnings
 // count them (docs/business-rules.md#dashboards).
-import type { EntityModel, FieldModel } from '../../../../engine/model/types.ts';
+import { entityWithRole, fieldsWithRoles } from '../../../../engine/model/roles.ts';
+import type { EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import {
   monthEnd,
   settlementTimeliness,
@@ -19,33 +20,29 @@ import {
 import { resolveLabels } from '../../../../server/db/labels.ts';
 import { fieldColumn, Params, q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../../../server/db/store.ts';
-import type { StatisticsModels } from './models.ts';
+import { STATISTICS_ROLES, type StatisticsModels } from './models.ts';
 import { amount, approvedLive, scoped } from './service.ts';
 
 /** A month's settlements count when approved or in approval (as the early warnings count them). */
 const COUNTED = ['approved', 'approving'];
 
-/** The expense-contract fields the timeliness panel reads, beside those the statistics need. */
-export const TIMELINESS_CONTRACT_FIELDS = [
-  'name',
-  'subcontractorId',
-  'signDate',
-  'startDate',
-  'parentContractCode',
-  'performanceStatus',
-  'settlementStatus',
-] as const;
+/** The warning records' own fields the panel counts by: the pack's, written by the early warnings. */
+const WARNING_FIELDS = ['warnType', 'warnLevel', 'warnStatus', 'createTime'] as const;
 
-/** Refuses to start when the warning type or the contract lacks a field the panels read. */
-export function checkPanelModels(models: StatisticsModels, warnings: EntityModel) {
-  const missing = (m: EntityModel, fields: readonly string[]) => fields.filter((f) => !m.fieldMap[f]);
-  const w = missing(warnings, ['projectId', 'warnType', 'warnLevel', 'warnStatus', 'createTime']);
-  if (w.length) throw new Error(`${warnings.key} plays the role "warning.record" but has no field ${w.join(', ')}`);
-  for (const m of models.settlements) {
-    if (!m.fieldMap.code) throw new Error(`${m.key} plays the role "settlement.cost" but has no field code`);
-  }
-  const c = missing(models.expenseContract, TIMELINESS_CONTRACT_FIELDS);
-  if (c.length) throw new Error(`${models.expenseContract.key} plays the role "contract.expense" but has no field ${c.join(', ')}`);
+/** The warning records, with their project bound by role. */
+export interface WarningRecords {
+  model: EntityModel;
+  projectRef: FieldModel;
+}
+
+/** Refuses to start when the warning type lacks its project or a field the panel counts by. */
+export function warningRecords(catalog: EntityCatalog): WarningRecords {
+  const role = STATISTICS_ROLES.warnings;
+  const model = entityWithRole(catalog, role);
+  const missing = WARNING_FIELDS.filter((f) => !model.fieldMap[f]);
+  if (missing.length) throw new Error(`${model.key} plays the role "${role}" but has no field ${missing.join(', ')}`);
+  const projectRef = fieldsWithRoles(catalog.entities, model, role, [STATISTICS_ROLES.projects])[STATISTICS_ROLES.projects];
+  return { model, projectRef };
 }
 
 const live = (m: EntityModel, a: string) => (m.softDelete ? [`${a}.is_deleted = 0`] : []);
@@ -54,7 +51,7 @@ export class Panels {
   constructor(
     private readonly ctx: StoreContext,
     private readonly models: StatisticsModels,
-    private readonly warnings: EntityModel,
+    private readonly warnings: WarningRecords,
   ) {}
 
   private labels(actor: Actor, field: FieldModel | undefined): Promise<Map<string, string>> {
@@ -70,7 +67,7 @@ export class Panels {
     projectId: string | null,
     today: string,
   ): Promise<WarningsAnswer> {
-    const m = this.warnings;
+    const { model: m, projectRef } = this.warnings;
     const [typeNames, levelNames] = await Promise.all([this.labels(actor, m.fieldMap.warnType), this.labels(actor, m.fieldMap.warnLevel)]);
     // levels in their dictionary order, most severe first when the dictionary lists them mildest first
     const levels = [...levelNames.keys()];
@@ -80,7 +77,7 @@ export class Panels {
     const where = [
       `w.tenant_id = ${params.add(actor.tenantId)}`,
       ...live(m, 'w'),
-      `w.${fieldColumn(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
+      `w.${q(projectRef.column)} = ANY(${params.add(projectIds)}::bigint[])`,
       ...scoped(filters, params, 'w'),
     ];
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ t: string; l: string; s: string; d: string; n: number }>(
@@ -123,29 +120,26 @@ export class Panels {
     const pids = params.add(ids);
     const monthParam = params.add(month);
     const settlements = settlementKinds
-      .map((m, i) => {
+      .map((settlement, i) => {
+        const { model: m, code, contractRef, projectRef, period } = settlement;
         const instance =
           m.workflow?.instanceField && m.fieldMap[m.workflow.instanceField]
             ? `t.${fieldColumn(m, m.workflow.instanceField)}::text`
             : 'NULL::text';
-        return `SELECT ${i} AS kind, t.id::text AS id, t.${fieldColumn(m, 'code')}::text AS code, t.${fieldColumn(m, 'expenditureContractCode')} AS contract, t.${fieldColumn(m, 'period')}::text AS period,
-                     t.${fieldColumn(m, m.workflow!.statusField)} AS status, t.${fieldColumn(m, 'thisAmountInclTax')}::text AS amount, t.${fieldColumn(m, 'thisPayableAmount')}::text AS payable, ${instance} AS instance
+        return `SELECT ${i} AS kind, t.id::text AS id, t.${q(code.column)}::text AS code, t.${q(contractRef.column)} AS contract, t.${q(period.column)}::text AS period,
+                     t.${fieldColumn(m, m.workflow!.statusField)} AS status, t.${q(settlement.amount.column)}::text AS amount, t.${q(settlement.payable.column)}::text AS payable, ${instance} AS instance
                 FROM ${q(m.table)} t WHERE t.tenant_id = ${params.add(actor.tenantId)}${live(m, 't')
                   .map((x) => ` AND ${x}`)
-                  .join('')} AND t.${fieldColumn(m, 'projectId')} = ANY(${pids}::bigint[])
-                 AND t.${fieldColumn(m, 'period')} <= ${monthParam}`;
+                  .join('')} AND t.${q(projectRef.column)} = ANY(${pids}::bigint[])
+                 AND t.${q(period.column)} <= ${monthParam}`;
       })
       .join(' UNION ALL ');
+    const col = (f: FieldModel) => `c.${q(f.column)}`;
     const contractWhere = [
-      ...approvedLive(c, 'c', actor.tenantId, params),
-      `c.${fieldColumn(c, 'projectId')} = ANY(${pids}::bigint[])`,
+      ...approvedLive(c.model, 'c', actor.tenantId, params),
+      `${col(c.projectRef)} = ANY(${pids}::bigint[])`,
       ...scoped(contractFilters, params, 'c'),
     ];
-    const party = c.fieldMap.subcontractorId.ref && this.ctx.catalog.entities[c.fieldMap.subcontractorId.ref.entity];
-    const partyName =
-      party && party.fieldMap[c.fieldMap.subcontractorId.ref!.labelField ?? 'name']
-        ? `(SELECT p.${fieldColumn(party, c.fieldMap.subcontractorId.ref!.labelField ?? 'name')} FROM ${q(party.table)} p WHERE p.id = c.${fieldColumn(c, 'subcontractorId')})`
-        : 'NULL';
     const rows = await db.query<{
       contractId: string;
       code: string;
@@ -155,9 +149,9 @@ export class Panels {
       party: string | null;
       signDate: string | null;
       startDate: string | null;
-      performanceStatus: string | null;
-      settlementStatus: string | null;
-      parentContractCode: string | null;
+      performance: string | null;
+      settlementState: string | null;
+      parentContract: string | null;
       lastSettled: string | null;
       kind: number | null;
       id: string | null;
@@ -172,26 +166,26 @@ export class Panels {
       // it summed in SQL (24 months of history would otherwise come back as 24 rows per contract)
       `WITH s AS (${settlements}),
             last AS (SELECT contract, max(period) AS period FROM s WHERE status = 'approved' AND period < ${monthParam} GROUP BY contract)
-       SELECT c.id::text AS "contractId", c.${fieldColumn(c, 'code')} AS code, c.${fieldColumn(c, 'name')} AS name, c.${fieldColumn(c, 'projectId')}::text AS "projectId",
-              c.${fieldColumn(c, 'expenditureContractType')} AS type, ${partyName} AS party,
-              c.${fieldColumn(c, 'signDate')}::text AS "signDate", c.${fieldColumn(c, 'startDate')}::text AS "startDate",
-              c.${fieldColumn(c, 'performanceStatus')} AS "performanceStatus", c.${fieldColumn(c, 'settlementStatus')} AS "settlementStatus", c.${fieldColumn(c, 'parentContractCode')} AS "parentContractCode",
+       SELECT c.id::text AS "contractId", ${col(c.code)} AS code, ${col(c.name)} AS name, ${col(c.projectRef)}::text AS "projectId",
+              ${col(c.contractType)} AS type, ${this.counterpartyName()} AS party,
+              ${col(c.signDate)}::text AS "signDate", ${col(c.startDate)}::text AS "startDate",
+              ${col(c.performance)} AS performance, ${col(c.settlementState)} AS "settlementState", ${col(c.parentRef)} AS "parentContract",
               last.period AS "lastSettled", s.kind, s.id, s.code AS "sCode", s.period, s.status, s.amount, s.payable, s.instance
-         FROM ${q(c.table)} c LEFT JOIN last ON last.contract = c.${fieldColumn(c, 'code')}
-              LEFT JOIN s ON s.contract = c.${fieldColumn(c, 'code')} AND s.period = ${monthParam}
+         FROM ${q(c.model.table)} c LEFT JOIN last ON last.contract = ${col(c.code)}
+              LEFT JOIN s ON s.contract = ${col(c.code)} AND s.period = ${monthParam}
         WHERE ${contractWhere.join(' AND ')}
         ORDER BY c.id`,
       params.values,
     );
 
-    const typeNames = await this.labels(actor, c.fieldMap.expenditureContractType);
+    const typeNames = await this.labels(actor, c.contractType);
     const expected = new Map<string, ExpectedContract>();
     const flagged: FlaggedSettlement[] = [];
     const approvedInstances: { kind: number; instance: string }[] = [];
     for (const r of rows) {
       const thisMonth = r.period === month && r.status !== null && COUNTED.includes(r.status);
       if (thisMonth) {
-        const kind = settlementKinds[r.kind!];
+        const kind = settlementKinds[r.kind!].model;
         flagged.push({
           entity: kind.key,
           entityName: kind.label[actor.lang],
@@ -231,6 +225,14 @@ export class Panels {
     return settlementTimeliness(projectId, month, [...expected.values()], flagged, spans);
   }
 
+  /** The name of a contract's counterparty (alias c), by the label its reference shows; NULL without one. */
+  private counterpartyName(): string {
+    const { ref, column } = this.models.expenseContract.counterpartyRef;
+    const party = ref && this.ctx.catalog.entities[ref.entity];
+    const label = ref?.labelField && party?.fieldMap[ref.labelField];
+    return label ? `(SELECT p.${q(label.column)} FROM ${q(party.table)} p WHERE p.id = c.${q(column)})` : 'NULL';
+  }
+
   /** Submitted (the approved instance's start) and approved (its end) of the month's approved settlements. */
   private async approvalSpans(actor: Actor, found: { kind: number; instance: string }[]): Promise<ApprovalSpan[]> {
     const ids = found.map((f) => f.instance).filter((id) => /^[0-9]{1,18}$/.test(id));
@@ -243,7 +245,7 @@ export class Panels {
     const byId = new Map(rows.map((r) => [r.id, r]));
     return found.flatMap((f) => {
       const i = byId.get(f.instance);
-      const kind = this.models.settlements[f.kind];
+      const kind = this.models.settlements[f.kind].model;
       return i ? [{ entity: kind.key, entityName: kind.label[actor.lang], submitted: i.s, approved: i.e }] : [];
     });
   }

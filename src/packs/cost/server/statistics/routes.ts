@@ -8,10 +8,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../../../engine/i18n/messages.ts';
 import type { EntityModel } from '../../../../engine/model/types.ts';
-import { entityWithRole } from '../../../../engine/model/roles.ts';
 import type { CostTrendAnswer, MaterialFunnelAnswer } from '../../engine/statistics/dashboards.ts';
 import { isMonth, lastCompleteMonth, type TimelinessAnswer, type WarningsAnswer } from '../../engine/statistics/panels.ts';
-import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 import { nowText } from '../../../../server/clock.ts';
 import type { StatisticsAnswer } from '../../engine/statistics/statistics.ts';
 import { parseId, type Actor, type DataFilter } from '../../../../server/db/store.ts';
@@ -23,7 +21,7 @@ import { sendWorkbook } from '../../../../server/http/export.ts';
 import { statisticsWorkbook } from './export.ts';
 import { Dashboards } from './dashboards.ts';
 import { statisticsModels, type FunnelSource } from './models.ts';
-import { checkPanelModels, Panels } from './panels.ts';
+import { Panels, warningRecords } from './panels.ts';
 import { Statistics, type StatisticsScope } from './service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -32,10 +30,12 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
   const models = statisticsModels(ctx.catalog);
   const service = new Statistics(ctx, models);
   const dashboards = new Dashboards(ctx, models);
-  const { projectModel, expenseContract, incomeContract } = models;
-  const warningModel = entityWithRole(ctx.catalog, STATISTICS_ROLES.warnings);
-  checkPanelModels(models, warningModel);
-  const panels = new Panels(ctx, models, warningModel);
+  const projectModel = models.projects.model;
+  const expenseContract = models.expenseContract.model;
+  const incomeContract = models.incomeContract.model;
+  const warnings = warningRecords(ctx.catalog);
+  const warningModel = warnings.model;
+  const panels = new Panels(ctx, models, warnings);
   const today = () => nowText(ctx.timeZone).slice(0, 10);
 
   /** The caller's scope: refuses without the view permissions; income only when income contracts are readable. */
@@ -128,7 +128,7 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
     const type = query.expenditureContractType?.trim() || undefined;
     if (type !== undefined && !(await service.contractTypes(actor)).has(type))
       throw badRequest('badFilterValue', { field: 'expenditureContractType', value: type });
-    const result = await service.answer(actor, scope, { projectId, expenditureContractType: type });
+    const result = await service.answer(actor, scope, { projectId, contractType: type });
     // a project of another tenant, removed, or outside the caller's data scope is not found
     if (projectId && !result.projects.length) throw notFound(projectModel.label);
     return result;

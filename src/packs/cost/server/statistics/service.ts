@@ -3,7 +3,7 @@
 // plus the income contracts and a line per project. Only APPROVED documents count; sums are done in
 // SQL numeric (exact) and the derived figures in decimal (packs/cost/engine/statistics).
 import { Dec, decimalToJson } from '../../../../engine/compute/decimal.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
+import type { EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import {
   addSums,
   NO_INCOME,
@@ -18,7 +18,10 @@ import type { Row } from '../../../../server/db/db.ts';
 import { resolveLabels } from '../../../../server/db/labels.ts';
 import { fieldColumn, Params, q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type DataFilter, type StoreContext } from '../../../../server/db/store.ts';
-import type { StatisticsModels } from './models.ts';
+import type { FinalSettlementFields, SettlementFields, StatisticsModels } from './models.ts';
+
+/** A document that settles or closes an expense contract: its project and contract references. */
+type ContractDocument = SettlementFields | FinalSettlementFields;
 
 /** What the caller may see: data-scope filters per entity, and whether income contracts are readable. */
 export interface StatisticsScope {
@@ -30,7 +33,8 @@ export interface StatisticsScope {
 
 export interface StatisticsQuery {
   projectId?: string;
-  expenditureContractType?: string;
+  /** one expense-contract type (a dictionary key) */
+  contractType?: string;
 }
 
 /** WHERE terms of a model's live, approved rows of the caller's tenant (alias a). */
@@ -53,16 +57,15 @@ export class Statistics {
     const projects = await this.visibleProjects(actor, scope.projects, query.projectId);
     const ids = projects.map((p) => p.id);
     const [groups, income, names, budgets] = await Promise.all([
-      ids.length ? this.contractGroups(actor, scope, ids, query.expenditureContractType) : [],
+      ids.length ? this.contractGroups(actor, scope, ids, query.contractType) : [],
       ids.length && scope.income ? this.income(actor, scope.income, ids) : new Map<string, IncomeSums>(),
       this.contractTypes(actor),
       ids.length ? this.budgetsByType(actor, ids) : new Map<string, Amount>(),
     ]);
     const byType = groupBy(groups, (g) => g.type);
     // a type with a budget and nothing contracted yet still has its row: the whole budget is left
-    for (const type of budgets.keys())
-      if (!byType.has(type) && (!query.expenditureContractType || type === query.expenditureContractType)) byType.set(type, []);
-    if (query.expenditureContractType && !byType.has(query.expenditureContractType)) byType.set(query.expenditureContractType, []);
+    for (const type of budgets.keys()) if (!byType.has(type) && (!query.contractType || type === query.contractType)) byType.set(type, []);
+    if (query.contractType && !byType.has(query.contractType)) byType.set(query.contractType, []);
     const rows = [...byType]
       .map(([type, of]) => statisticsRow(type, names.get(type) ?? type, addSums(of.map((g) => g.sums)), budgets.get(type) ?? null))
       .sort(
@@ -74,14 +77,14 @@ export class Statistics {
     const targetCost = sumOrNull(projects.map((p) => p.targetCost));
     return {
       projectId: query.projectId ?? null,
-      expenditureContractType: query.expenditureContractType ?? null,
+      expenditureContractType: query.contractType ?? null,
       rows,
       // the target cost is the plan of every type together; asked for one type, its budget is the plan
       total: statisticsRow(
         null,
         null,
         addSums(groups.map((g) => g.sums)),
-        query.expenditureContractType ? (budgets.get(query.expenditureContractType) ?? null) : targetCost,
+        query.contractType ? (budgets.get(query.contractType) ?? null) : targetCost,
       ),
       income: scope.income ? addIncome([...income.values()]) : null,
       targetCost,
@@ -93,14 +96,13 @@ export class Statistics {
 
   /** Σ of the projects' cost budget lines by expense-contract type (R-BUD); types without a line are absent. */
   private async budgetsByType(actor: Actor, projectIds: string[]): Promise<Map<string, Amount>> {
-    const detail = this.models.projectBudgets;
-    if (!detail) return new Map();
-    const p = this.models.projectModel;
-    const c = (f: string) => q(detail.fieldMap[f].column);
+    const { model: p, budgets } = this.models.projects;
+    if (!budgets) return new Map();
+    const { detail, contractType, amount: budget } = budgets;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ type: string; budget: string }>(
-      `SELECT l.${c('expenditureContractType')} AS type, sum(l.${c('budgetAmount')})::text AS budget
+      `SELECT l.${q(contractType.column)} AS type, sum(l.${q(budget.column)})::text AS budget
          FROM ${q(detail.table)} l JOIN ${q(p.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
-        WHERE h.tenant_id = $1 AND h.id = ANY($2::bigint[]) AND l.${c('budgetAmount')} IS NOT NULL${p.softDelete ? ' AND h.is_deleted = 0' : ''}
+        WHERE h.tenant_id = $1 AND h.id = ANY($2::bigint[]) AND l.${q(budget.column)} IS NOT NULL${p.softDelete ? ' AND h.is_deleted = 0' : ''}
         GROUP BY 1`,
       [actor.tenantId, projectIds],
     );
@@ -113,7 +115,7 @@ export class Statistics {
     filters: readonly DataFilter[],
     projectId?: string,
   ): Promise<{ id: string; name: string; targetCost: Amount | null }[]> {
-    const m = this.models.projectModel;
+    const { model: m, name, targetCost } = this.models.projects;
     const params = new Params();
     const where = [
       `p.tenant_id = ${params.add(actor.tenantId)}`,
@@ -122,7 +124,7 @@ export class Statistics {
     ];
     if (projectId) where.push(`p.id = ${params.add(projectId)}`);
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ id: string; name: string; target: string | null }>(
-      `SELECT p.id::text AS id, p.${fieldColumn(m, 'name')} AS name, p.${fieldColumn(m, 'targetCost')}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
+      `SELECT p.id::text AS id, p.${q(name.column)} AS name, p.${q(targetCost.column)}::text AS target FROM ${q(m.table)} p WHERE ${where.join(' AND ')} ORDER BY p.id`,
       params.values,
     );
     return rows.map((r) => ({ id: r.id, name: r.name, targetCost: r.target === null ? null : amount(r.target) }));
@@ -136,44 +138,44 @@ export class Statistics {
     type?: string,
   ): Promise<{ projectId: string; type: string; sums: ContractSums }[]> {
     const c = this.models.expenseContract;
+    const col = (f: FieldModel) => `c.${q(f.column)}`;
     const params = new Params();
     const ids = params.add(projectIds);
-    const union = (models: readonly EntityModel[], select: (m: EntityModel) => string) =>
-      models
-        .map((m) => {
-          const where = [...approvedLive(m, 't', actor.tenantId, params), `t.${fieldColumn(m, 'projectId')} = ANY(${ids}::bigint[])`];
-          return `SELECT t.${fieldColumn(m, 'expenditureContractCode')} AS code, ${select(m)} FROM ${q(m.table)} t WHERE ${where.join(' AND ')}`;
+    const union = <D extends ContractDocument>(documents: readonly D[], select: (d: D) => string) =>
+      documents
+        .map((d) => {
+          const where = [...approvedLive(d.model, 't', actor.tenantId, params), `t.${q(d.projectRef.column)} = ANY(${ids}::bigint[])`];
+          return `SELECT t.${q(d.contractRef.column)} AS code, ${select(d)} FROM ${q(d.model.table)} t WHERE ${where.join(' AND ')}`;
         })
         .join(' UNION ALL ');
     // paid so far as the contract ledger takes it: the figure on approved final settlements and on the
     // approved interim settlements that record one (x-cumulative writes its largest into the contract);
     // the interim ones are read in the same pass as their amounts
-    const paidOf = (m: EntityModel) => (m.fieldMap.cumulativePaidAmount ? `t.${fieldColumn(m, 'cumulativePaidAmount')}` : 'NULL::numeric');
     const settlements = union(
       this.models.settlements,
-      (m) =>
-        `t.${fieldColumn(m, 'thisAmountInclTax')} AS incl, t.${fieldColumn(m, 'thisAmountExclTax')} AS excl, t.${fieldColumn(m, 'thisPayableAmount')} AS payable, t.${fieldColumn(m, 'retentionAmount')} AS retention, ${paidOf(m)} AS paid`,
+      (s) =>
+        `t.${q(s.amount.column)} AS incl, t.${q(s.amountExclTax.column)} AS excl, t.${q(s.payable.column)} AS payable, t.${q(s.retention.column)} AS retention, ${s.paidAmount ? `t.${q(s.paidAmount.column)}` : 'NULL::numeric'} AS paid`,
     );
     const finals = this.models.finalSettlements;
     const paid = finals.length
-      ? union(finals, (m) => `t.${fieldColumn(m, 'cumulativePaidAmount')} AS paid`)
+      ? union(finals, (f) => `t.${q(f.paidAmount.column)} AS paid`)
       : 'SELECT NULL::text AS code, NULL::numeric AS paid WHERE false';
     const where = [
-      ...approvedLive(c, 'c', actor.tenantId, params),
-      `c.${fieldColumn(c, 'projectId')} = ANY(${ids}::bigint[])`,
+      ...approvedLive(c.model, 'c', actor.tenantId, params),
+      `${col(c.projectRef)} = ANY(${ids}::bigint[])`,
       ...scoped(scope.contracts, params, 'c'),
     ];
-    if (type) where.push(`c.${fieldColumn(c, 'expenditureContractType')} = ${params.add(type)}`);
+    if (type) where.push(`${col(c.contractType)} = ${params.add(type)}`);
     const sum = (expr: string) => `coalesce(sum(${expr}), 0)::text`;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
       `WITH s AS (SELECT code, sum(incl) AS incl, sum(excl) AS excl, sum(payable) AS payable, sum(retention) AS retention, max(paid) AS paid FROM (${settlements}) u GROUP BY code),
             -- paid so far is a running figure: the latest (largest) recorded one per contract
             pd AS (SELECT code, max(paid) AS paid FROM (${paid}) u GROUP BY code)
-       SELECT c.${fieldColumn(c, 'projectId')}::text AS "projectId", c.${fieldColumn(c, 'expenditureContractType')} AS type, count(*)::int AS n,
-              ${sum(`c.${fieldColumn(c, 'contractAmount')}`)} AS contract, ${sum(`c.${fieldColumn(c, 'changeAmount')}`)} AS change, ${sum(`c.${fieldColumn(c, 'currentAmount')}`)} AS current,
+       SELECT ${col(c.projectRef)}::text AS "projectId", ${col(c.contractType)} AS type, count(*)::int AS n,
+              ${sum(col(c.amount))} AS contract, ${sum(col(c.changeAmount))} AS change, ${sum(col(c.currentAmount))} AS current,
               ${sum('s.incl')} AS incl, ${sum('s.excl')} AS excl, ${sum('s.payable')} AS payable, ${sum('s.retention')} AS retention,
               sum(greatest(s.paid, pd.paid))::text AS paid
-         FROM ${q(c.table)} c LEFT JOIN s ON s.code = c.${fieldColumn(c, 'code')} LEFT JOIN pd ON pd.code = c.${fieldColumn(c, 'code')}
+         FROM ${q(c.model.table)} c LEFT JOIN s ON s.code = ${col(c.code)} LEFT JOIN pd ON pd.code = ${col(c.code)}
         WHERE ${where.join(' AND ')}
         GROUP BY 1, 2`,
       params.values,
@@ -200,18 +202,27 @@ export class Statistics {
   /** Σ by project over the approved income (construction) contracts. */
   private async income(actor: Actor, filters: readonly DataFilter[], projectIds: string[]): Promise<Map<string, IncomeSums>> {
     const m = this.models.incomeContract;
+    const col = (f: FieldModel) => `i.${q(f.column)}`;
     const params = new Params();
     const where = [
-      ...approvedLive(m, 'i', actor.tenantId, params),
-      `i.${fieldColumn(m, 'projectId')} = ANY(${params.add(projectIds)}::bigint[])`,
+      ...approvedLive(m.model, 'i', actor.tenantId, params),
+      `${col(m.projectRef)} = ANY(${params.add(projectIds)}::bigint[])`,
       ...scoped(filters, params, 'i'),
     ];
-    const sum = (f: string) => `coalesce(sum(i.${fieldColumn(m, f)}), 0)::text AS ${q(f)}`;
+    // the answer's figures (IncomeSums) and the field each sums
+    const summed = {
+      contractAmount: m.amount,
+      changeAmount: m.changeAmount,
+      currentAmount: m.currentAmount,
+      measuredAmount: m.measuredAmount,
+      receivedAmount: m.receivedAmount,
+    };
+    const sums = Object.entries(summed).map(([figure, f]) => `coalesce(sum(${col(f)}), 0)::text AS ${q(figure)}`);
     // each contract's measured output without its own tax, to the fen (round: half away from zero)
-    const measuredExcl = `coalesce(sum(round(i.${fieldColumn(m, 'measuredAmount')} * 100 / (100 + coalesce(i.${fieldColumn(m, 'taxRate')}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
+    const measuredExcl = `coalesce(sum(round(${col(m.measuredAmount)} * 100 / (100 + coalesce(${col(m.taxRate)}, 0)), 2)), 0)::text AS "measuredAmountExclTax"`;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<Row>(
-      `SELECT i.${fieldColumn(m, 'projectId')}::text AS "projectId", count(*)::int AS n, ${['contractAmount', 'changeAmount', 'currentAmount', 'measuredAmount', 'receivedAmount'].map(sum).join(', ')}, ${measuredExcl}
-         FROM ${q(m.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
+      `SELECT ${col(m.projectRef)}::text AS "projectId", count(*)::int AS n, ${sums.join(', ')}, ${measuredExcl}
+         FROM ${q(m.model.table)} i WHERE ${where.join(' AND ')} GROUP BY 1`,
       params.values,
     );
     return new Map(
@@ -232,7 +243,7 @@ export class Statistics {
 
   /** The contract types (dictionary keys) and their names in the caller's language. */
   async contractTypes(actor: Actor): Promise<Map<string, string>> {
-    const field = this.models.expenseContract.fieldMap.expenditureContractType;
+    const field = this.models.expenseContract.contractType;
     return (await resolveLabels(this.ctx, actor, [field], [], actor.lang)).get(field) ?? new Map();
   }
 }
