@@ -18,13 +18,38 @@ export interface FieldRoleNeeds {
 
 /** Field roles each document role needs (the families not listed still read fields by name: docs/architecture.md). */
 export const FIELD_ROLE_NEEDS: Readonly<Record<string, FieldRoleNeeds>> = {
-  // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract
-  'contract.expense': { header: ['master.project'] },
+  // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract.
+  // The early warnings (server/warning/documents.ts WARNING_READS): a contract's type, parent and amounts,
+  // its lines' quantities and price; each settlement's project, period, amount and cumulative amount.
+  'contract.expense': {
+    header: [
+      'master.project',
+      ...['contractType', 'parentContract', 'amount', 'currentAmount', 'endDate'],
+      ...['settledAmount', 'payableAmount', 'remainingAmount', 'retentionRate', 'paymentRatio'],
+    ],
+    lines: ['master.goods', 'quantity', 'changedQuantity', 'price'],
+  },
   'settlement.activity': { header: ['contract.expense', ['period', 'date']] },
-  'settlement.cost': { header: ['contract.expense'] },
+  'settlement.cost': { header: ['contract.expense', 'master.project', 'period', 'amount', 'cumulativeAmount'] },
   // a warning's recipients: the project's managers, by name
   'master.project': { header: ['manager', 'costManager'] },
   'warning.record': { header: ['master.project'] },
+  // the early warnings: plans, procurement, batches and receipts by their lines' goods, quantities,
+  // upstream lines and prices; stocktakes and monthly reports by their lines' figures; the goods' reference price
+  'master.goods': { header: ['referencePrice'] },
+  'demand.total': { header: ['master.project'], lines: ['master.goods', 'quantity', 'changeQuantity', 'effectiveQuantity'] },
+  'demand.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity', 'nextMonthQuantity', 'price'] },
+  'procurement.monthly': { header: ['master.project'], lines: ['master.goods', 'upstreamLine', 'quantity', 'price'] },
+  'supply.batch': { header: ['master.project'], lines: ['master.goods', 'upstreamLine', 'quantity', 'price'] },
+  'stock.receipt': {
+    header: ['master.project'],
+    lines: ['master.goods', 'quantity', 'deliveredQuantity', 'returnedQuantity', 'upstreamLine', 'contractLine'],
+  },
+  'stock.voucher': { header: ['master.goods', 'quantity', 'deliveredQuantity', 'netWeight'] },
+  'stock.count': { lines: ['master.goods', 'bookQuantity', 'countedQuantity', 'price'] },
+  'stock.monthlyReport': {
+    lines: ['master.goods', 'consumedQuantity', 'consumedAmount', 'closingPrice', 'designQuantity', 'lossRate'],
+  },
 };
 
 const describe = (need: FieldRoleNeed) => (typeof need === 'string' ? `"${need}"` : need.map((n) => `"${n}"`).join(' or '));
