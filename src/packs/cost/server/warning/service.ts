@@ -14,7 +14,8 @@ import { inTransaction } from '../../../../server/modules/flow/tx.ts';
 import { sendSystemMessage } from '../../../../server/modules/message/service.ts';
 import { readParams } from '../../../../server/modules/system/params.ts';
 import { evaluatorOf } from './evaluate.ts';
-import { COUNTERPARTY_ROLE, Figures, WARNING_ROLES, warningDocuments } from './figures.ts';
+import { COUNTERPARTY_ROLE, WARNING_ROLES, warningDocuments } from './documents.ts';
+import { Figures } from './figures.ts';
 
 /** The tenant parameters of the rules (seeded on the platform tenant; a tenant may set its own). */
 export const WARN_PARAMS = {
