@@ -880,13 +880,15 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
 
     it('a row field role naming no row property', () => {
       const issues = issuesAfter((s) => {
-        s.files[CHECK].properties.details['x-detail'].fieldRoles = { quantity: 'countedQty' };
+        // added beside the roles the check's rules read, so that only the name is wrong
+        const lines = s.files[CHECK].properties.details['x-detail'];
+        lines.fieldRoles = { ...lines.fieldRoles, countedQuantity: 'countedQty' };
       });
       expect(issues).toEqual([
         {
           file: CHECK,
-          pointer: '/properties/details/x-detail/fieldRoles/quantity',
-          message: 'field role "quantity" names "countedQty", which is not a stored property',
+          pointer: '/properties/details/x-detail/fieldRoles/countedQuantity',
+          message: 'field role "countedQuantity" names "countedQty", which is not a stored property',
         },
       ]);
     });
@@ -915,7 +917,7 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
           file: TOTAL_DEMAND,
           pointer: '/x-entity/roles',
           message:
-            'materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity": name them in a detail\'s x-detail.fieldRoles',
+            'materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity", "changeQuantity", "effectiveQuantity": name them in a detail\'s x-detail.fieldRoles',
         },
       ]);
     });

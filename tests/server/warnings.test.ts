@@ -391,6 +391,8 @@ describe.each(databaseKinds())('early warnings on %s', (kind) => {
     expect(second.contractAmount).toBe(50000.01);
     const [tip] = await openTipsOf(second.id);
     expect(tip).toMatchObject({ warnType: 'exceed_supplementary', warnLevel: 'warning', thresholdValue: 1000000, actualValue: 150000.01 });
+    // the agreement's tip is its own: it names no other contract (not the one the agreement supplements)
+    expect(tip.expenditureContractCode || null).toBeNull();
     expect(tip.message).toContain('补充协议累计金额 150,000.01 元超过原合同金额 1,000,000.00 元的 15%(15%)');
     const figures = ok(await admin.get(`${CONTRACT}/earlyWarningAuxiliaryData`, { primaryId: second.id }));
     expect(figures).toMatchObject({

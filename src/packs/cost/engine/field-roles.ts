@@ -18,41 +18,48 @@ export interface FieldRoleNeeds {
 
 /** Field roles each document role needs (the families not listed still read fields by name: docs/architecture.md). */
 export const FIELD_ROLE_NEEDS: Readonly<Record<string, FieldRoleNeeds>> = {
-  // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract
-  // statistics (server/statistics/models.ts): the contract's figures, and for the timeliness panel its
-  // counterparty, dates, states and the main contract a supplementary agreement refers to (contract.expense)
+  // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract.
+  // Statistics (server/statistics/models.ts): the contracts' figures, and for the timeliness panel the
+  // counterparty, dates, states and the main contract a supplementary agreement refers to (contract.expense).
+  // Early warnings (server/warning/documents.ts WARNING_READS): a contract's type, parent and amounts,
+  // its lines' quantities and price; each settlement's project, period, amount and cumulative amount.
   'contract.expense': {
     header: [
-      'master.project',
-      'contractType',
-      'amount',
-      'changeAmount',
-      'currentAmount',
-      'name',
-      'master.counterparty',
-      'contract.expense',
-      'signDate',
-      'startDate',
-      'performance',
-      'settlementState',
+      ...['master.project', 'master.counterparty', 'contract.expense', 'parentContract', 'name', 'contractType'],
+      ...['amount', 'changeAmount', 'currentAmount', 'signDate', 'startDate', 'endDate', 'performance', 'settlementState'],
+      ...['settledAmount', 'payableAmount', 'remainingAmount', 'retentionRate', 'paymentRatio'],
     ],
+    lines: ['master.goods', 'quantity', 'changedQuantity', 'price'],
   },
   'settlement.activity': { header: ['contract.expense', ['period', 'date']] },
-  // statistics: a settlement's project, period and amounts
-  'settlement.cost': { header: ['contract.expense', 'master.project', 'period', 'amount', 'amountExclTax', 'payable', 'retention'] },
+  'settlement.cost': {
+    header: ['contract.expense', 'master.project', 'period', 'amount', 'amountExclTax', 'payable', 'retention', 'cumulativeAmount'],
+  },
   // a warning's recipients: the project's managers, by name; the statistics' project name and target cost
   'master.project': { header: ['manager', 'costManager', 'name', 'targetCost'] },
   'warning.record': { header: ['master.project'] },
-  // statistics: income, what was paid on a closed contract, the funnel's documents (quantities per goods) and goods
+  // statistics: income, and what was paid on a closed contract
   'contract.income': {
     header: ['master.project', 'amount', 'changeAmount', 'currentAmount', 'measuredAmount', 'taxRate', 'receivedAmount'],
   },
   'settlement.final': { header: ['master.project', 'contract.expense', 'paidAmount'] },
-  'demand.total': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
-  'demand.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
-  'procurement.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
-  'supply.batch': { header: ['master.project'], lines: ['master.goods', 'quantity'] },
-  'master.goods': { header: ['name', 'spec', 'unit'] },
+  // the statistics' material funnel and the early warnings: plans, procurement, batches and receipts by
+  // their lines' goods, quantities, upstream lines and prices; stocktakes and monthly reports by their
+  // lines' figures; the goods' names and reference price
+  'master.goods': { header: ['name', 'spec', 'unit', 'referencePrice'] },
+  'demand.total': { header: ['master.project'], lines: ['master.goods', 'quantity', 'changeQuantity', 'effectiveQuantity'] },
+  'demand.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity', 'nextMonthQuantity', 'price'] },
+  'procurement.monthly': { header: ['master.project'], lines: ['master.goods', 'upstreamLine', 'quantity', 'price'] },
+  'supply.batch': { header: ['master.project'], lines: ['master.goods', 'upstreamLine', 'quantity', 'price'] },
+  'stock.receipt': {
+    header: ['master.project'],
+    lines: ['master.goods', 'quantity', 'deliveredQuantity', 'returnedQuantity', 'upstreamLine', 'contractLine'],
+  },
+  'stock.voucher': { header: ['master.goods', 'quantity', 'deliveredQuantity', 'netWeight'] },
+  'stock.count': { lines: ['master.goods', 'bookQuantity', 'countedQuantity', 'price'] },
+  'stock.monthlyReport': {
+    lines: ['master.goods', 'consumedQuantity', 'consumedAmount', 'closingPrice', 'designQuantity', 'lossRate'],
+  },
 };
 
 const describe = (need: FieldRoleNeed) => (typeof need === 'string' ? `"${need}"` : need.map((n) => `"${n}"`).join(' or '));

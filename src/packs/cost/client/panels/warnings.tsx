@@ -10,7 +10,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { optionalEntityWithRole } from '../../../../engine/model/roles.ts';
 import type { EntityModel, Label } from '../../../../engine/model/types.ts';
-import { hasPreview, hasWarningRules } from '../../engine/warnings/auxiliary.ts';
+import { hasPreview, hasWarningRules, projectField } from '../../engine/warnings/auxiliary.ts';
 import { WARN_TYPES } from '../../engine/warnings/rules.ts';
 import { useT } from '../../../../client/i18n/useT.ts';
 import { langAtom } from '../../../../client/state/session.ts';
@@ -40,6 +40,15 @@ const NONE: Preview = { warnings: [], hardControl: false };
 const PAUSE_MS = 400;
 
 const filled = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** Whether the document may be previewed: it has warning rules and a project (its field playing master.project). */
+const previewed = (model: EntityModel) => hasPreview(model, catalog().entities);
+
+/** Whether the form's record names its project: the warnings are a project's. */
+function onProject(model: EntityModel, record: Row): boolean {
+  const field = projectField(model, catalog().entities);
+  return !!field && filled(record[field.name]);
+}
 
 /** The record a save would send, with the id of the document being edited. */
 function recordOf(store: FormStore, id: string | undefined): Row {
@@ -73,9 +82,9 @@ function usePausedRecord(store: FormStore, id: string | undefined, header: Row, 
 export function useLiveWarnings(model: EntityModel, id: string | undefined, store: FormStore, header: Row, active: boolean): Preview {
   const http = useHttp();
   const lang = useAtomValue(langAtom);
-  const enabled = active && hasPreview(model);
+  const enabled = active && previewed(model);
   const record = usePausedRecord(store, id, header, enabled);
-  const asked = !!record && filled(record.projectId);
+  const asked = !!record && onProject(model, record);
   const answer = useQuery({
     queryKey: ['warnings', 'preview', model.key, lang, record],
     enabled: asked,
@@ -93,7 +102,7 @@ export function useAskPreview(model: EntityModel, id: string | undefined, store:
   const queryClient = useQueryClient();
   return async () => {
     const record = recordOf(store, id);
-    if (!hasPreview(model) || !filled(record.projectId)) return NONE;
+    if (!previewed(model) || !onProject(model, record)) return NONE;
     return queryClient.fetchQuery({
       queryKey: ['warnings', 'preview', model.key, lang, record],
       staleTime: 0,
@@ -108,7 +117,7 @@ export function useStoredPreview(model: EntityModel, id: string, active: boolean
   const lang = useAtomValue(langAtom);
   return useQuery({
     queryKey: ['warnings', 'stored', model.key, lang, id],
-    enabled: active && !!id && hasPreview(model),
+    enabled: active && !!id && previewed(model),
     staleTime: 0,
     queryFn: () => storedPreviewOf(http, model, id),
   });

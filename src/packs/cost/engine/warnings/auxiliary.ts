@@ -1,8 +1,8 @@
 // Which document types answer GET <api>/earlyWarningAuxiliaryData, and with which figures; which preview their warnings
 // (docs/business-rules.md#early-warnings), by the roles the documents play (x-entity.roles): the server registers the routes from it,
 // the OpenAPI document describes them; forms ask <api>/earlyWarningPreview instead (the server's own evaluation).
-import { hasRole } from '../../../../engine/model/roles.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
+import { fieldWithRole, hasRole } from '../../../../engine/model/roles.ts';
+import type { EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 
 export type AuxiliaryKind = 'demand' | 'contract' | 'settlement';
 
@@ -59,7 +59,12 @@ export function hasWarningRules(model: EntityModel): boolean {
   );
 }
 
+/** A document's reference to its project (the field playing master.project), if it has one. */
+export function projectField(model: EntityModel, entities: Readonly<Record<string, EntityModel>>): FieldModel | undefined {
+  return fieldWithRole(entities, model, 'master.project');
+}
+
 /** Whether a form may ask `<api>/earlyWarningPreview` what saving the document would record: rules, on a project. */
-export function hasPreview(model: EntityModel): boolean {
-  return hasWarningRules(model) && 'projectId' in model.fieldMap;
+export function hasPreview(model: EntityModel, entities: Readonly<Record<string, EntityModel>>): boolean {
+  return hasWarningRules(model) && projectField(model, entities) !== undefined;
 }

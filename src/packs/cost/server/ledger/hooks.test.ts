@@ -20,7 +20,9 @@ function withRoles(changes: Record<string, string[]>): StoreContext {
     files[file] = { ...schema, 'x-entity': { ...schema['x-entity'], roles } };
   }
   const changed: SchemaSource = { ...source, files };
-  return { catalog: compile(changed, { validators: 'lazy' }).catalog } as StoreContext;
+  // the linter's checks left out: a role given to a document without the fields its rules read is
+  // refused there first (packs/cost/engine/field-roles.ts), while these tests are about the ledger's own refusal
+  return { catalog: compile(changed, { validators: 'lazy', checks: 'skip' }).catalog } as StoreContext;
 }
 
 describe('the ledger at start-up', () => {

@@ -48,7 +48,7 @@ describe('the statistics bind their fields by role', () => {
       'parentContractCode',
       'subcontractorId',
     ]);
-    expect(models.projects.budgets?.amount.name).toBe('budgetAmount');
+    expect(models.projects.budgets?.budget.name).toBe('budgetAmount');
     const [plan] = models.funnel.totalDemand;
     expect([plan.goodsRef.name, plan.quantity.name]).toEqual(['goodsId', 'effectiveQty']);
   });
@@ -80,10 +80,10 @@ describe('the statistics bind their fields by role', () => {
       delete s.files[TOTAL_DEMAND].properties.details['x-detail'].fieldRoles;
     });
     expect(() => compile(source, { validators: 'lazy' })).toThrow(
-      `${TOTAL_DEMAND}#/x-entity/roles: materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity"`,
+      `${TOTAL_DEMAND}#/x-entity/roles: materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity", "changeQuantity", "effectiveQuantity"`,
     );
     expect(() => statisticsModels(compile(source, { validators: 'lazy', checks: 'skip' }).catalog)).toThrow(
-      'materialTotalDemand plays "demand.total" but no detail of it has rows with fields playing "master.goods", "quantity" (x-detail.fieldRoles)',
+      'materialTotalDemand plays "demand.total" but no detail of it has rows with fields playing "master.goods", "effectiveQuantity" (x-detail.fieldRoles)',
     );
   });
 });

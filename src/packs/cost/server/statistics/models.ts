@@ -30,8 +30,8 @@ export interface FunnelSource {
 }
 
 export type ProjectFields = Bound<'name' | 'targetCost'> & {
-  /** The project's cost budgets by expense-contract type (a detail of type and amount lines), when the schema has one. */
-  budgets?: { detail: DetailModel; contractType: FieldModel; amount: FieldModel };
+  /** The project's cost budgets by expense-contract type (a detail of type and budget lines), when the schema has one. */
+  budgets?: { detail: DetailModel; contractType: FieldModel; budget: FieldModel };
 };
 
 /** The expense contract's fields; parentRef: on a supplementary agreement, the main contract it amends. */
@@ -109,8 +109,8 @@ const named = <Role extends string>(...roles: Role[]) => Object.fromEntries(role
 function projectFields(catalog: EntityCatalog): ProjectFields {
   const model = entityWithRole(catalog, R.projects);
   // optional: a project schema without a budget detail has no budgets to compare with
-  const detail = model.details.find((d) => ['contractType', 'amount'].every((r) => fieldWithRole(catalog.entities, d, r)));
-  const budgets = detail && fieldsWithRoles(catalog.entities, model, R.projects, ['contractType', 'amount'], detail);
+  const detail = model.details.find((d) => ['contractType', 'budget'].every((r) => fieldWithRole(catalog.entities, d, r)));
+  const budgets = detail && fieldsWithRoles(catalog.entities, model, R.projects, ['contractType', 'budget'], detail);
   return { ...bind(catalog, model, R.projects, named('name', 'targetCost')), budgets: budgets && { detail, ...budgets } };
 }
 
@@ -152,16 +152,17 @@ function settlementFields(catalog: EntityCatalog): SettlementFields[] {
   }));
 }
 
-/** What a funnel stage sums of its documents' rows: the quantity per goods. */
-const FUNNEL_LINE_ROLES = [R.goods, 'quantity'] as const;
+/** What a funnel stage sums of its documents' rows: the quantity per goods (the total plan's after its changes). */
+const FUNNEL_QUANTITY = 'quantity';
+const TOTAL_PLAN_QUANTITY = 'effectiveQuantity';
 
 /** A funnel stage: the role's documents, their project, and the detail holding goods and the quantity. */
-function funnelSources(catalog: EntityCatalog, role: string): FunnelSource[] {
+function funnelSources(catalog: EntityCatalog, role: string, quantity = FUNNEL_QUANTITY): FunnelSource[] {
   return entitiesWithRole(catalog, role).map((model) => {
     requireWorkflow(model, role);
-    const { detail, fields } = linesWithRoles(catalog.entities, model, role, FUNNEL_LINE_ROLES);
+    const { detail, fields } = linesWithRoles(catalog.entities, model, role, [R.goods, quantity]);
     const { projectRef } = bind(catalog, model, role, { projectRef: R.projects });
-    return { model, projectRef, detail, goodsRef: fields[R.goods], quantity: fields.quantity };
+    return { model, projectRef, detail, goodsRef: fields[R.goods], quantity: fields[quantity] };
   });
 }
 
@@ -181,7 +182,7 @@ export function statisticsModels(catalog: EntityCatalog): StatisticsModels {
     stockReceipts: entitiesWithRole(catalog, R.stockReceipt),
     stockReports: entitiesWithRole(catalog, R.stockReport),
     funnel: {
-      totalDemand: funnelSources(catalog, R.totalDemand),
+      totalDemand: funnelSources(catalog, R.totalDemand, TOTAL_PLAN_QUANTITY),
       monthlyDemand: funnelSources(catalog, R.monthlyDemand),
       procurement: funnelSources(catalog, R.procurement),
       supply: funnelSources(catalog, R.supply),

@@ -98,7 +98,7 @@ export class Statistics {
   private async budgetsByType(actor: Actor, projectIds: string[]): Promise<Map<string, Amount>> {
     const { model: p, budgets } = this.models.projects;
     if (!budgets) return new Map();
-    const { detail, contractType, amount: budget } = budgets;
+    const { detail, contractType, budget } = budgets;
     const rows = await tenantDb(this.ctx, actor.tenantId).query<{ type: string; budget: string }>(
       `SELECT l.${q(contractType.column)} AS type, sum(l.${q(budget.column)})::text AS budget
          FROM ${q(detail.table)} l JOIN ${q(p.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}

@@ -3,7 +3,7 @@
 // out. Document types are bound to their rules by role (x-entity.roles), never by entity key.
 import { Dec } from '../../../../engine/compute/decimal.ts';
 import { hasRole } from '../../../../engine/model/roles.ts';
-import type { EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
+import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import { isSettlement } from '../../engine/warnings/auxiliary.ts';
 import {
   acceptanceWarnings,
@@ -33,75 +33,108 @@ import {
   type Warning,
 } from '../../engine/warnings/rules.ts';
 import type { Row } from '../../../../server/db/db.ts';
-import { COMMITTED, Figures, LEASE_ROLE, OPTIONAL_WARNING_ROLES, WARNING_ROLES } from './figures.ts';
+import { LEASE_ROLE, OPTIONAL_WARNING_ROLES, projectRefOf, WARNING_ROLES, type BoundLines, type SettlementFields } from './documents.ts';
+import { COMMITTED, Figures, type Group, type PlannedGoods, type SummedLines } from './figures.ts';
 
 type Evaluator = (figures: Figures, doc: Row, settings: WarnSettings, model: EntityModel) => Promise<Warning[]>;
 type Num = number | string;
 
-const str = (v: unknown): string | undefined => (v === null || v === undefined || v === '' ? undefined : String(v));
-const rows = (doc: Row): Row[] => (doc.details as Row[] | undefined) ?? [];
-const nameOf = (row: Row): string => String(row.goodsName ?? row.itemName ?? row.goodsCode ?? row.itemCode ?? '');
-const goodsOf = (lines: Row[]): string[] => [...new Set(lines.map((r) => str(r.goodsId)).filter((g): g is string => !!g))];
+const PROJECT = WARNING_ROLES.projectRecord;
+const GOODS = WARNING_ROLES.goods;
 
-/** T(g) and what the project's other documents already took of it. */
-function planFigures(plan: Map<string, { effectiveQty: string }>, taken: Map<string, string>, goods: string[]): Map<string, GoodsFigures> {
-  return new Map(goods.map((g) => [g, { planned: plan.get(g)?.effectiveQty, taken: taken.get(g) ?? '0' }]));
+const str = (v: unknown): string | undefined => (v === null || v === undefined || v === '' ? undefined : String(v));
+/** A field's value in a header or row; undefined when the document type has no such field. */
+const fieldValue = (row: Row, field: FieldModel | undefined): unknown => (field ? row[field.name] : undefined);
+/** A document's rows of one detail. */
+const rowsOf = (doc: Row, detail: DetailModel): Row[] => (doc[detail.name] as Row[] | undefined) ?? [];
+
+/** How the rules see a line's goods and name (documents.ts labelFields). */
+interface LineReader {
+  goods?: FieldModel;
+  labels: readonly FieldModel[];
 }
 
-async function pricedLines(figures: Figures, lines: Row[], priceField: string): Promise<PricedLine[]> {
-  const references = await figures.referencePrices(goodsOf(lines));
-  return lines.map((r) => ({
-    id: str(r.id),
-    goodsId: str(r.goodsId),
-    name: nameOf(r),
+const readerOf = (lines: Pick<BoundLines<typeof GOODS>, 'fields' | 'labels'>): LineReader => ({
+  goods: lines.fields[GOODS],
+  labels: lines.labels,
+});
+
+/** A line's name in messages: the first of its name fields holding a value. */
+function nameOf(row: Row, labels: readonly FieldModel[]): string {
+  for (const f of labels) if (row[f.name] !== null && row[f.name] !== undefined) return String(row[f.name]);
+  return '';
+}
+
+/** What every rule's line carries: its id, goods and name. */
+const lineOf = (row: Row, reader: LineReader) => ({
+  id: str(row.id),
+  goodsId: str(fieldValue(row, reader.goods)),
+  name: nameOf(row, reader.labels),
+});
+
+const goodsOf = (rows: Row[], goods: FieldModel | undefined): string[] => [
+  ...new Set(rows.map((r) => str(fieldValue(r, goods))).filter((g): g is string => !!g)),
+];
+
+/** T(g) and what the project's other documents already took of it. */
+function planFigures(plan: Map<string, PlannedGoods>, taken: Map<string, string>, goods: string[]): Map<string, GoodsFigures> {
+  return new Map(goods.map((g) => [g, { planned: plan.get(g)?.effectiveQuantity, taken: taken.get(g) ?? '0' }]));
+}
+
+async function pricedLines(figures: Figures, rows: Row[], reader: LineReader, price: FieldModel): Promise<PricedLine[]> {
+  const references = await figures.referencePrices(goodsOf(rows, reader.goods));
+  return rows.map((r) => ({
+    ...lineOf(r, reader),
     qty: 0,
-    price: r[priceField] as number,
-    referencePrice: references.get(String(r.goodsId)),
+    price: r[price.name] as number,
+    referencePrice: references.get(String(fieldValue(r, reader.goods))),
   }));
 }
 
 /** R-DEM-1, R-STOCK-4 (next month's estimate against the stock), R-PRICE on a monthly demand. */
-const monthlyDemand: Evaluator = async (figures, doc, settings, model) => {
-  const projectId = String(doc.projectId);
-  const lines = rows(doc);
-  const goods = goodsOf(lines);
-  const plan = await figures.totalDemand(projectId, str(doc.materialTotalDemandId));
-  const taken = await figures.lineSums({
-    model,
-    sum: 'demandQty',
-    by: 'goodsId',
+const monthlyDemand: Evaluator = async (figures, doc, settings) => {
+  const bound = figures.fields.monthlyDemand;
+  const { fields } = bound.lines;
+  const reader = readerOf(bound.lines);
+  const projectId = String(doc[bound.header[PROJECT].name]);
+  const lines = rowsOf(doc, bound.lines.detail);
+  const goods = goodsOf(lines, reader.goods);
+  const plan = await figures.totalDemand(projectId, str(fieldValue(doc, bound.totalDemandRef)));
+  const taken = await figures.lineSums(bound, {
+    sum: fields.quantity,
+    by: fields[GOODS],
     projectId,
     statuses: COMMITTED,
     excludeId: str(doc.id),
     keys: goods,
   });
-  const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.demandQty as number }));
+  const asLines = lines.map((r) => ({ ...lineOf(r, reader), qty: r[fields.quantity.name] as number }));
   const { stock } = await figures.stock(projectId, goods);
+  const nextMonth = fields.nextMonthQuantity.name;
   return [
     ...demandWarnings(asLines, planFigures(plan, taken, goods), settings),
     // R-STOCK-4 compares the stock with the coming month's estimate, where the line gives one
     ...stockWarnings(
       lines
-        .filter((r) => Number(r.nextMonthEstimateQty) > 0)
+        .filter((r) => Number(r[nextMonth]) > 0)
         .map((r) => ({
-          id: str(r.id),
-          goodsId: str(r.goodsId),
-          name: nameOf(r),
-          qty: r.nextMonthEstimateQty as number,
-          stock: stock.get(String(r.goodsId)) ?? '0',
+          ...lineOf(r, reader),
+          qty: r[nextMonth] as number,
+          stock: stock.get(String(fieldValue(r, reader.goods))) ?? '0',
         })),
     ),
-    ...priceWarnings(await pricedLines(figures, lines, 'price'), settings),
+    ...priceWarnings(await pricedLines(figures, lines, reader, fields.price), settings),
   ];
 };
 
 interface Link {
-  /** the document type drawing on the upstream lines, and its line field naming the upstream line */
-  model: EntityModel;
-  field: string;
-  qty: string;
-  upstream: EntityModel;
-  upstreamQty: string;
+  /** the document drawing on the upstream lines, its line field naming the upstream line, and the quantity it draws */
+  source: SummedLines & { lines: BoundLines<typeof GOODS> };
+  upstreamRef: FieldModel;
+  qty: FieldModel;
+  /** the upstream document's lines and their quantity */
+  upstream: Pick<SummedLines, 'model' | 'lines'>;
+  upstreamQty: FieldModel;
 }
 
 /**
@@ -110,84 +143,91 @@ interface Link {
  * and what the other approved and approving documents of its type already drew on it.
  */
 async function linkedLines(figures: Figures, doc: Row, link: Link): Promise<LinkedLine[]> {
-  const lines = rows(doc);
-  const upstreamIds = [...new Set(lines.map((r) => str(r[link.field])).filter((d): d is string => !!d))];
-  const limits = await figures.lines(link.upstream, upstreamIds, [link.upstreamQty]);
-  const taken = await figures.lineSums({
-    model: link.model,
+  const lines = rowsOf(doc, link.source.lines.detail);
+  const reader = readerOf(link.source.lines);
+  const upstreamOf = (r: Row) => str(r[link.upstreamRef.name]);
+  const upstreamIds = [...new Set(lines.map(upstreamOf).filter((d): d is string => !!d))];
+  const limits = await figures.lines(link.upstream, upstreamIds, { limit: link.upstreamQty });
+  const taken = await figures.lineSums(link.source, {
     sum: link.qty,
-    by: link.field,
-    projectId: String(doc.projectId),
+    by: link.upstreamRef,
+    projectId: String(doc[link.source.header[PROJECT].name]),
     statuses: COMMITTED,
     excludeId: str(doc.id),
     keys: upstreamIds,
   });
   return lines
-    .filter((r) => limits.has(String(r[link.field])))
+    .filter((r) => limits.has(String(r[link.upstreamRef.name])))
     .map((r) => {
-      const up = String(r[link.field]);
+      const up = String(r[link.upstreamRef.name]);
       return {
-        id: str(r.id),
-        goodsId: str(r.goodsId),
-        name: nameOf(r),
-        qty: r[link.qty] as number,
+        ...lineOf(r, reader),
+        qty: r[link.qty.name] as number,
         upstreamId: up,
-        limit: String(limits.get(up)![link.upstreamQty] ?? 0),
+        limit: String(limits.get(up)!.limit ?? 0),
         taken: taken.get(up) ?? '0',
       };
     });
 }
 
 /** R-PRO-1 (both halves) and R-PRICE on a procurement. */
-const monthlyProcure: Evaluator = async (figures, doc, settings, model) => {
-  const projectId = String(doc.projectId);
-  const lines = rows(doc);
-  const goods = goodsOf(lines);
+const monthlyProcure: Evaluator = async (figures, doc, settings) => {
+  const bound = figures.fields.procurement;
+  const { fields } = bound.lines;
+  const reader = readerOf(bound.lines);
+  const projectId = String(doc[bound.header[PROJECT].name]);
+  const lines = rowsOf(doc, bound.lines.detail);
+  const goods = goodsOf(lines, reader.goods);
+  const demand = figures.fields.monthlyDemand;
   const linked = await linkedLines(figures, doc, {
-    model,
-    field: 'monthlyDemandDetailId',
-    qty: 'procureQty',
-    upstream: figures.documents.monthlyDemand,
-    upstreamQty: 'demandQty',
+    source: bound,
+    upstreamRef: fields.upstreamLine,
+    qty: fields.quantity,
+    upstream: demand,
+    upstreamQty: demand.lines.fields.quantity,
   });
   const plan = await figures.totalDemand(projectId);
-  const taken = await figures.lineSums({
-    model,
-    sum: 'procureQty',
-    by: 'goodsId',
+  const taken = await figures.lineSums(bound, {
+    sum: fields.quantity,
+    by: fields[GOODS],
     projectId,
     statuses: COMMITTED,
     excludeId: str(doc.id),
     keys: goods,
   });
-  const asLines = lines.map((r) => ({ id: str(r.id), goodsId: str(r.goodsId), name: nameOf(r), qty: r.procureQty as number }));
+  const asLines = lines.map((r) => ({ ...lineOf(r, reader), qty: r[fields.quantity.name] as number }));
   return [
     ...procureWarnings(linked),
     ...procureOverTotalWarnings(asLines, planFigures(plan, taken, goods), settings),
-    ...priceWarnings(await pricedLines(figures, lines, 'estimatedPrice'), settings),
+    ...priceWarnings(await pricedLines(figures, lines, reader, fields.price), settings),
   ];
 };
 
 /** R-SUP-1 and R-PRICE on a delivery batch. */
-const batchSupply: Evaluator = async (figures, doc, settings, model) => {
+const batchSupply: Evaluator = async (figures, doc, settings) => {
+  const bound = figures.fields.batch;
+  const { fields } = bound.lines;
+  const procurement = figures.fields.procurement;
   const linked = await linkedLines(figures, doc, {
-    model,
-    field: 'procureDetailId',
-    qty: 'supplyQty',
-    upstream: figures.documents.procurement,
-    upstreamQty: 'procureQty',
+    source: bound,
+    upstreamRef: fields.upstreamLine,
+    qty: fields.quantity,
+    upstream: procurement,
+    upstreamQty: procurement.lines.fields.quantity,
   });
-  return [...supplyWarnings(linked), ...priceWarnings(await pricedLines(figures, rows(doc), 'price'), settings)];
+  const priced = await pricedLines(figures, rowsOf(doc, bound.lines.detail), readerOf(bound.lines), fields.price);
+  return [...supplyWarnings(linked), ...priceWarnings(priced, settings)];
 };
 
 /** R-SUPP on a supplementary agreement (a contract with a parent contract). */
 async function supplementary(figures: Figures, doc: Row, settings: WarnSettings): Promise<Warning[]> {
-  const parentCode = str(doc.parentContractCode);
+  const { header } = figures.fields.contract;
+  const parentCode = str(doc[header.parentContract.name]);
   const parent = parentCode ? await figures.contract('code', parentCode) : null;
   if (!parentCode || !parent) return [];
   const others = await figures.supplementaryTotal(parentCode, str(doc.id));
-  const total = new Dec(others).add(new Dec(String(doc.contractAmount ?? 0))).toString();
-  return supplementaryWarnings(parent.contractAmount as string, total, settings);
+  const total = new Dec(others).add(new Dec(String(doc[header.amount.name] ?? 0))).toString();
+  return supplementaryWarnings(parent.amount as string, total, settings);
 }
 
 /**
@@ -195,125 +235,143 @@ async function supplementary(figures: Figures, doc: Row, settings: WarnSettings)
  * current amount, against the project's budget for the type (no budget line: nothing to check).
  */
 async function budget(figures: Figures, doc: Row, settings: WarnSettings): Promise<Warning[]> {
-  const type = str(doc.expenditureContractType);
+  const { header } = figures.fields.contract;
+  const type = str(doc[header.contractType.name]);
   if (!type) return [];
-  const budgets = await figures.budgets(String(doc.projectId));
+  const projectId = String(doc[header[PROJECT].name]);
+  const budgets = await figures.budgets(projectId);
   if (!budgets.has(type)) return [];
-  const others = await figures.contractsOfType(String(doc.projectId), type, str(doc.id));
-  const own = new Dec(String(doc.currentAmount ?? doc.contractAmount ?? 0));
+  const others = await figures.contractsOfType(projectId, type, str(doc.id));
+  const own = new Dec(String(doc[header.currentAmount.name] ?? doc[header.amount.name] ?? 0));
   return budgetWarnings(new Dec(others).add(own).toString(), budgets.get(type), await figures.typeName(type), settings);
 }
 
 /** R-BUD-1, R-SUPP and R-PRICE on an expense contract. */
-const expenseContract: Evaluator = async (figures, doc, settings) => [
-  ...(await budget(figures, doc, settings)),
-  ...(await supplementary(figures, doc, settings)),
-  ...priceWarnings(await pricedLines(figures, rows(doc), 'priceInclTax'), settings),
-];
+const expenseContract: Evaluator = async (figures, doc, settings) => {
+  const { lines } = figures.fields.contract;
+  return [
+    ...(await budget(figures, doc, settings)),
+    ...(await supplementary(figures, doc, settings)),
+    ...priceWarnings(await pricedLines(figures, rowsOf(doc, lines.detail), readerOf(lines), lines.fields.price), settings),
+  ];
+};
 
 /**
  * R-REC on a goods-received check: each line's accepted and returned quantities against what was
  * delivered and rejected (R-REC-1); Σ accepted quantities on a delivery batch line against its supply
  * quantity, and on a contract line against its quantity (the changed one when there is one).
  */
-const receipt: Evaluator = async (figures, doc, _settings, model) => {
+const receipt: Evaluator = async (figures, doc) => {
+  const bound = figures.fields.receipt!;
+  const { fields } = bound.lines;
+  const reader = readerOf(bound.lines);
   const accepted = acceptanceWarnings(
-    rows(doc).map((r) => ({
-      id: str(r.id),
-      goodsId: str(r.goodsId),
-      name: nameOf(r),
-      qty: r.acceptedQty as Num,
-      deliveredQty: r.deliveredQty as Num,
-      returnedQty: r.returnedQty as Num | null,
+    rowsOf(doc, bound.lines.detail).map((r) => ({
+      ...lineOf(r, reader),
+      qty: r[fields.quantity.name] as Num,
+      deliveredQty: r[fields.deliveredQuantity.name] as Num,
+      returnedQty: r[fields.returnedQuantity.name] as Num | null,
     })),
   );
-  const contractModel = figures.documents.contract;
+  const { batch: supplied, contract: contracted } = figures.fields;
+  const drawn = { source: bound, qty: fields.quantity };
   const batch = await linkedLines(figures, doc, {
-    model,
-    field: 'batchDetailId',
-    qty: 'acceptedQty',
-    upstream: figures.documents.batch,
-    upstreamQty: 'supplyQty',
+    ...drawn,
+    upstreamRef: fields.upstreamLine,
+    upstream: supplied,
+    upstreamQty: supplied.lines.fields.quantity,
   });
   const contract = await linkedLines(figures, doc, {
-    model,
-    field: 'contractDetailId',
-    qty: 'acceptedQty',
-    upstream: contractModel,
-    upstreamQty: 'quantity',
+    ...drawn,
+    upstreamRef: fields.contractLine,
+    upstream: contracted,
+    upstreamQty: contracted.lines.fields.quantity,
   });
   const changed = await figures.lines(
-    contractModel,
+    contracted,
     contract.map((l) => l.upstreamId),
-    ['changedQuantity'],
+    { changed: contracted.lines.fields.changedQuantity },
   );
-  const limited = contract.map((l) => ({ ...l, limit: String(changed.get(l.upstreamId)?.changedQuantity ?? l.limit) }));
+  const limited = contract.map((l) => ({ ...l, limit: String(changed.get(l.upstreamId)?.changed ?? l.limit) }));
   return [...accepted, ...receiptOverSupplyWarnings(batch), ...receiptOverContractWarnings(limited)];
 };
 
 /** R-REC-1 on a delivery ticket (a one-goods document): received against delivered, or the net weight when weighed. */
-const ticket: Evaluator = async (_figures, doc) =>
-  ticketWarnings([
+const ticket: Evaluator = async (figures, doc) => {
+  const { header, labels } = figures.fields.ticket!;
+  return ticketWarnings([
     {
-      goodsId: str(doc.goodsId),
-      name: nameOf(doc),
-      qty: doc.receivedQty as Num,
-      deliveredQty: doc.deliveredQty as Num,
-      netWeight: doc.netWeight as Num | null,
+      goodsId: str(doc[header[GOODS].name]),
+      name: nameOf(doc, labels),
+      qty: doc[header.quantity.name] as Num,
+      deliveredQty: doc[header.deliveredQuantity.name] as Num,
+      netWeight: doc[header.netWeight.name] as Num | null,
     },
   ]);
+};
 
 /** R-INV-1 on a stocktake: its lines' book quantity and price are the ledger's, written on save. */
-const stocktake: Evaluator = async (_figures, doc, settings) =>
-  inventoryLossWarnings(
-    rows(doc).map((r) => ({
-      id: str(r.id),
-      goodsId: str(r.goodsId),
-      name: nameOf(r),
+const stocktake: Evaluator = async (figures, doc, settings) => {
+  const { lines } = figures.fields.stocktake!;
+  const reader = readerOf(lines);
+  return inventoryLossWarnings(
+    rowsOf(doc, lines.detail).map((r) => ({
+      ...lineOf(r, reader),
       qty: 0,
-      bookQty: r.bookQty as Num,
-      countQty: r.countQty as Num,
-      price: r.price as Num | null,
+      bookQty: r[lines.fields.bookQuantity.name] as Num,
+      countQty: r[lines.fields.countedQuantity.name] as Num,
+      price: r[lines.fields.price.name] as Num | null,
     })),
     settings,
   );
+};
 
 /** R-VAR on a monthly report: a line's consumption against its design quantity and loss rate, valued at its consumption's average price. */
-const monthlyReport: Evaluator = async (_figures, doc, settings) =>
-  overuseWarnings(
-    rows(doc).map((r) => {
-      const consumed = new Dec(String(r.consumedQty ?? 0));
+const monthlyReport: Evaluator = async (figures, doc, settings) => {
+  const { lines } = figures.fields.monthlyReport!;
+  const { fields } = lines;
+  const reader = readerOf(lines);
+  return overuseWarnings(
+    rowsOf(doc, lines.detail).map((r) => {
+      const consumed = new Dec(String(r[fields.consumedQuantity.name] ?? 0));
       const price = consumed.gt(0)
-        ? new Dec(String(r.consumedAmount ?? 0)).div(consumed).toDecimalPlaces(4).toString()
-        : (r.closingPrice as Num | null);
+        ? new Dec(String(r[fields.consumedAmount.name] ?? 0)).div(consumed).toDecimalPlaces(4).toString()
+        : (r[fields.closingPrice.name] as Num | null);
       return {
-        id: str(r.id),
-        goodsId: str(r.goodsId),
-        name: nameOf(r),
+        ...lineOf(r, reader),
         qty: consumed.toString(),
-        designQty: r.designQty as Num | null,
-        lossRate: r.lossRate as Num | null,
+        designQty: r[fields.designQuantity.name] as Num | null,
+        lossRate: r[fields.lossRate.name] as Num | null,
         price,
       };
     }),
     settings,
   );
+};
+
+/** The header fields a settlement's group is kept by, with this settlement's values (those it has). */
+function groupOf(doc: Row, fields: SettlementFields): Group {
+  const keys = [fields.header[PROJECT], fields.header[WARNING_ROLES.contract], fields.counterpartyRef];
+  return keys.flatMap((f) => {
+    const v = str(fieldValue(doc, f));
+    return f && v ? [[f, v] as const] : [];
+  });
+}
 
 /** Near-zero settlements (docs/rules.md#zero_settlement): this interim settlement and its group's last approved periods before it, against the contract. */
 async function smallSettlements(
   figures: Figures,
   doc: Row,
   model: EntityModel,
+  fields: SettlementFields,
   currentAmount: Num | null,
   settings: WarnSettings,
 ): Promise<Warning[]> {
-  const period = str(doc.period);
-  if ((doc.settlementType !== undefined && doc.settlementType !== 'interim') || !period || settings.smallSettlementCount < 1) return [];
-  const group: Record<string, string> = {};
-  for (const key of ['projectId', 'expenditureContractCode', 'subcontractorId'])
-    if (key in model.fieldMap && str(doc[key])) group[key] = String(doc[key]);
-  const earlier = await figures.lastPeriods(model, group, settings.smallSettlementCount - 1, str(doc.id), period);
-  return smallSettlementWarnings([doc.thisAmountInclTax as Num, ...earlier.map((p) => p.amount)], currentAmount, settings);
+  const period = str(doc[fields.header.period.name]);
+  const type = fieldValue(doc, fields.settlementType);
+  if ((type !== undefined && type !== 'interim') || !period || settings.smallSettlementCount < 1) return [];
+  const earlier = await figures.lastPeriods(model, groupOf(doc, fields), settings.smallSettlementCount - 1, str(doc.id), period);
+  return smallSettlementWarnings([doc[fields.header.amount.name] as Num, ...earlier.map((p) => p.amount)], currentAmount, settings);
 }
 
 /** late settlement (d) looks at an approved settlement's approval. */
@@ -322,40 +380,50 @@ async function approvalOf(figures: Figures, doc: Row, model: EntityModel) {
   return doc[model.workflow!.statusField] === 'approved' && instance ? figures.approval(instance) : null;
 }
 
+/** R-CAP-1 on a settlement's lines: each line's cumulative quantity against its contract quantity. */
+function cappedLines(rows: Row[], lines: SettlementFields['lines']) {
+  const caps = lines?.caps;
+  if (!lines || !caps) return [];
+  return rows
+    .filter((r) => r[caps.cumulativeQuantity.name] !== undefined && r[caps.cumulativeQuantity.name] !== null)
+    .map((r) => ({
+      ...lineOf(r, lines),
+      // R-CAP-1 reads the cumulative quantity, not this period's
+      qty: 0,
+      cumulativeQty: r[caps.cumulativeQuantity.name] as number,
+      contractQty: r[caps.contractQuantity.name] as number | null,
+    }));
+}
+
 /** R-CAP-1, R-CAP-3, negative, zero and near-zero, late settlement, lease overdue, R-PRICE on a monthly settlement. */
 const settlement: Evaluator = async (figures, doc, settings, model) => {
-  const code = str(doc.expenditureContractCode);
+  const fields = figures.fields.settlements.get(model.key)!;
+  const { header } = fields;
+  const code = str(doc[header[WARNING_ROLES.contract].name]);
   const contract = code ? await figures.contract('code', code) : null;
-  const currentAmount = (contract?.currentAmount as string | null) ?? (doc.currentContractAmount as number | null);
-  const lines = rows(doc);
-  const capped = lines
-    .filter((r) => r.cumulativeQty !== undefined && r.cumulativeQty !== null)
-    .map((r) => ({
-      id: str(r.id),
-      goodsId: str(r.goodsId),
-      name: nameOf(r),
-      qty: r.thisQty as number,
-      cumulativeQty: r.cumulativeQty as number,
-      contractQty: r.contractQty as number | null,
-    }));
+  const currentAmount = (contract?.currentAmount as string | null) ?? (fieldValue(doc, fields.contractAmount) as number | null);
+  const rows = fields.lines ? rowsOf(doc, fields.lines.detail) : [];
+  const periodEnd = str(fieldValue(doc, fields.periodEnd));
   const warnings = [
-    ...quantityCapWarnings(capped),
-    ...amountCapWarnings(doc.cumulativeAmount as number, currentAmount, settings),
-    ...settlementAmountWarnings(doc.thisAmountInclTax as number, doc.thisPayableAmount as Num | undefined),
-    ...(await smallSettlements(figures, doc, model, currentAmount, settings)),
+    ...quantityCapWarnings(cappedLines(rows, fields.lines)),
+    ...amountCapWarnings(doc[header.cumulativeAmount.name] as number, currentAmount, settings),
+    ...settlementAmountWarnings(doc[header.amount.name] as number, fieldValue(doc, fields.payable) as Num | undefined),
+    ...(await smallSettlements(figures, doc, model, fields, currentAmount, settings)),
     ...timelinessWarnings(
       {
-        period: str(doc.period),
-        startDate: str(doc.startDate),
-        endDate: str(doc.endDate),
+        period: str(doc[header.period.name]),
+        startDate: str(fieldValue(doc, fields.periodStart)),
+        endDate: periodEnd,
         preparedMonth: String(doc.createTime ?? '').slice(0, 7),
       },
       settings,
       await approvalOf(figures, doc, model),
     ),
   ];
-  if (hasRole(model, LEASE_ROLE)) warnings.push(...leaseOverdueWarnings(str(doc.endDate), str(contract?.endDate)));
-  if (lines.some((r) => 'thisPrice' in r)) warnings.push(...priceWarnings(await pricedLines(figures, lines, 'thisPrice'), settings));
+  if (hasRole(model, LEASE_ROLE)) warnings.push(...leaseOverdueWarnings(periodEnd, str(contract?.endDate)));
+  const price = fields.lines?.price;
+  if (fields.lines && price && rows.some((r) => price.name in r))
+    warnings.push(...priceWarnings(await pricedLines(figures, rows, fields.lines, price), settings));
   return warnings;
 };
 
@@ -383,5 +451,5 @@ export function reevaluatedOnApproval(model: EntityModel): boolean {
 
 /** Every document type with early-warning rules. */
 export function warnedEntities(catalog: EntityCatalog): EntityModel[] {
-  return Object.values(catalog.entities).filter((m) => evaluatorOf(m) && 'projectId' in m.fieldMap);
+  return Object.values(catalog.entities).filter((m) => evaluatorOf(m) && projectRefOf(catalog, m));
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
 import { compiledSchemaSet } from '../../../../../tests/support/schema-set.ts';
 import { evaluatorOf, warnedEntities } from './evaluate.ts';
-import { OPTIONAL_WARNING_ROLES, warningDocuments, WARNING_ROLES } from './figures.ts';
+import { OPTIONAL_WARNING_ROLES, warningDocuments, WARNING_ROLES } from './documents.ts';
 import { warningHooks } from './hooks.ts';
 import type { StoreContext } from '../../../../server/db/store.ts';
 

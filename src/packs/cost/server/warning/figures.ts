@@ -1,14 +1,15 @@
 // The project's figures the warning rules and the early-warning queries read: sums over the live
 // documents of one tenant and project, by goods or by upstream line, straight from the tables.
-// Documents are found by their roles (x-entity.roles), never by entity key.
+// Documents are found by their roles (x-entity.roles), their fields by field roles (documents.ts),
+// never by entity key or field name.
 import { decimalToJson, Dec } from '../../../../engine/compute/decimal.ts';
-import { entityWithRole, optionalEntityWithRole } from '../../../../engine/model/roles.ts';
-import type { EntityCatalog, EntityModel, Label } from '../../../../engine/model/types.ts';
+import type { DetailModel, EntityModel, FieldModel, Label } from '../../../../engine/model/types.ts';
 import type { ApprovalTimeline } from '../../engine/warnings/rules.ts';
 import { nowText } from '../../../../server/clock.ts';
 import type { Queryable, Row } from '../../../../server/db/db.ts';
 import { Params, q } from '../../../../server/db/sql.ts';
 import type { StoreContext } from '../../../../server/db/store.ts';
+import { WARNING_ROLES, warningDocuments, warningFields, type WarningDocuments, type WarningFields } from './documents.ts';
 
 /** Documents that count as taken: approved, and in approval (M and C of docs/rules.md#material-plans-supply-and-receiving). */
 export const COMMITTED = ['approved', 'approving'];
@@ -17,61 +18,22 @@ export type Sums = Map<string, string>;
 
 export const num = (v: unknown) => decimalToJson(new Dec(v === null || v === undefined || v === '' ? 0 : String(v)));
 
-function column(model: EntityModel, field: string): string {
-  return q(model.fieldMap[field].column);
-}
+/** The quoted column of a field. */
+const col = (field: FieldModel) => q(field.column);
+/** The quoted column of a document's workflow status. */
+const statusColumn = (model: EntityModel) => q(model.fieldMap[model.workflow!.statusField].column);
 
-/** The roles the early warnings read; each must be played by exactly one document type. */
-export const WARNING_ROLES = {
-  projectRecord: 'master.project',
-  goods: 'master.goods',
-  contract: 'contract.expense',
-  totalDemand: 'demand.total',
-  monthlyDemand: 'demand.monthly',
-  procurement: 'procurement.monthly',
-  batch: 'supply.batch',
-  tip: 'warning.record',
-} as const;
-
-/** The counterparty of a contract (supplier, lessor, subcontractor): documents refer to it by this role. */
-export const COUNTERPARTY_ROLE = 'master.counterparty';
-
-/** Roles with rules of their own that a schema set may leave out. */
-export const OPTIONAL_WARNING_ROLES = {
-  receipt: 'stock.receipt',
-  ticket: 'stock.voucher',
-  stocktake: 'stock.count',
-  monthlyReport: 'stock.monthlyReport',
-} as const;
-
-/** Settlements that bill rent: their period may not run past the lease contract. */
-export const LEASE_ROLE = 'settlement.lease';
-
-export type WarningDocuments = { [K in keyof typeof WARNING_ROLES]: EntityModel } & {
-  [K in keyof typeof OPTIONAL_WARNING_ROLES]?: EntityModel;
-};
-
-const resolved = new WeakMap<EntityCatalog, WarningDocuments>();
-
-/**
- * The document types of each role the warnings read. Called when the module starts: a schema set
- * without one of the required roles, or with one played twice, refuses to start naming the role.
- */
-export function warningDocuments(catalog: EntityCatalog): WarningDocuments {
-  let found = resolved.get(catalog);
-  if (!found) {
-    const required = Object.entries(WARNING_ROLES).map(([name, role]) => [name, entityWithRole(catalog, role)]);
-    const optional = Object.entries(OPTIONAL_WARNING_ROLES).map(([name, role]) => [name, optionalEntityWithRole(catalog, role)]);
-    found = Object.fromEntries([...required, ...optional]) as WarningDocuments;
-    resolved.set(catalog, found);
-  }
-  return found;
+/** Documents whose lines are summed in a project: their project reference and the detail of those lines. */
+export interface SummedLines {
+  model: EntityModel;
+  header: Record<typeof WARNING_ROLES.projectRecord, FieldModel>;
+  lines: { detail: DetailModel };
 }
 
 export interface LineSum {
-  model: EntityModel;
-  sum: string;
-  by: string;
+  /** the line field summed, and the one the sums are by */
+  sum: FieldModel;
+  by: FieldModel;
   projectId: string;
   statuses: readonly string[];
   excludeId?: string;
@@ -79,8 +41,40 @@ export interface LineSum {
   keys?: readonly string[];
 }
 
+/** A settlement group: the header fields it is kept by (project, contract, counterparty) with their values. */
+export type Group = readonly (readonly [FieldModel, string])[];
+
+/** What a total demand plan holds for one goods: planned, change and effective quantities. */
+export interface PlannedGoods {
+  quantity: string;
+  changeQuantity: string;
+  effectiveQuantity: string;
+}
+
+/** What is read of an expense contract, by the name the answer gives it. */
+function contractReads({ code, header }: WarningFields['contract']) {
+  return {
+    code,
+    projectId: header[WARNING_ROLES.projectRecord],
+    contractType: header.contractType,
+    parentContract: header.parentContract,
+    amount: header.amount,
+    currentAmount: header.currentAmount,
+    endDate: header.endDate,
+    settledAmount: header.settledAmount,
+    payableAmount: header.payableAmount,
+    remainingAmount: header.remainingAmount,
+    retentionRate: header.retentionRate,
+    paymentRatio: header.paymentRatio,
+  };
+}
+
+/** An expense contract's figures (values as the database answers them; decimals as text). */
+export type ContractFigures = Record<keyof ReturnType<typeof contractReads> | 'id' | 'status', unknown>;
+
 export class Figures {
   readonly documents: WarningDocuments;
+  readonly fields: WarningFields;
 
   constructor(
     private readonly db: Queryable,
@@ -88,35 +82,40 @@ export class Figures {
     private readonly tenantId: string,
   ) {
     this.documents = warningDocuments(ctx.catalog);
+    this.fields = warningFields(ctx.catalog);
   }
 
-  /** Σ of a detail field of an entity's live documents in a project, by a line field. */
-  async lineSums(spec: LineSum): Promise<Sums> {
-    const model = spec.model;
-    const detail = model.details[0];
+  /** Σ of a line field of a document type's live documents in a project, by another line field. */
+  async lineSums({ model, header, lines: { detail } }: SummedLines, spec: LineSum): Promise<Sums> {
     const params = new Params();
+    const by = `l.${col(spec.by)}`;
     const where = [
       `h.tenant_id = ${params.add(this.tenantId)}`,
-      `h.${column(model, 'projectId')} = ${params.add(spec.projectId)}`,
-      `h.${column(model, model.workflow!.statusField)} = ANY(${params.add([...spec.statuses])}::text[])`,
-      `l.${q(detail.fieldMap[spec.by].column)} IS NOT NULL`,
+      `h.${col(header[WARNING_ROLES.projectRecord])} = ${params.add(spec.projectId)}`,
+      `h.${statusColumn(model)} = ANY(${params.add([...spec.statuses])}::text[])`,
+      `${by} IS NOT NULL`,
     ];
     if (model.softDelete) where.push('h.is_deleted = 0');
     if (spec.excludeId) where.push(`h.id <> ${params.add(spec.excludeId)}`);
-    if (spec.keys) where.push(`l.${q(detail.fieldMap[spec.by].column)}::text = ANY(${params.add([...spec.keys])}::text[])`);
+    if (spec.keys) where.push(`${by}::text = ANY(${params.add([...spec.keys])}::text[])`);
     const rows = await this.db.query<{ k: string; s: string }>(
-      `SELECT l.${q(detail.fieldMap[spec.by].column)}::text AS k, coalesce(sum(l.${q(detail.fieldMap[spec.sum].column)}), 0)::text AS s
+      `SELECT ${by}::text AS k, coalesce(sum(l.${col(spec.sum)}), 0)::text AS s
          FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)} WHERE ${where.join(' AND ')} GROUP BY 1`,
       params.values,
     );
     return new Map(rows.map((r) => [r.k, r.s]));
   }
 
-  /** Chosen fields of detail lines by id, for lines of this tenant's documents. */
-  async lines(model: EntityModel, ids: readonly string[], fields: readonly string[]): Promise<Map<string, Row>> {
+  /** Chosen fields of detail lines by id, for lines of this tenant's documents, each answered under its key. */
+  async lines(
+    { model, lines: { detail } }: Pick<SummedLines, 'model' | 'lines'>,
+    ids: readonly string[],
+    fields: Readonly<Record<string, FieldModel>>,
+  ): Promise<Map<string, Row>> {
     if (!ids.length) return new Map();
-    const detail = model.details[0];
-    const select = fields.map((f) => `l.${q(detail.fieldMap[f].column)}::text AS ${q(f)}`).join(', ');
+    const select = Object.entries(fields)
+      .map(([key, f]) => `l.${col(f)}::text AS ${q(key)}`)
+      .join(', ');
     const rows = await this.db.query<Row>(
       `SELECT l.id::text AS id, ${select} FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
         WHERE h.tenant_id = $1 AND l.id::text = ANY($2::text[])${model.softDelete ? ' AND h.is_deleted = 0' : ''}`,
@@ -127,37 +126,34 @@ export class Figures {
 
   /**
    * The total demand plan a document draws on: the one it names, else the project's newest approved
-   * one. Per goods: planned (demandQty), changeQty and effectiveQty.
+   * one. Per goods: its planned, change and effective quantities.
    */
-  async totalDemand(
-    projectId: string,
-    planId?: string | null,
-  ): Promise<Map<string, { demandQty: string; changeQty: string; effectiveQty: string }>> {
-    const model = this.documents.totalDemand;
-    const detail = model.details[0];
+  async totalDemand(projectId: string, planId?: string | null): Promise<Map<string, PlannedGoods>> {
+    const { model, header, lines } = this.fields.totalDemand;
+    const { detail, fields } = lines;
     const params = new Params();
     const tenant = params.add(this.tenantId);
     const live = model.softDelete ? ' AND h.is_deleted = 0' : '';
     const chosen = planId
       ? `h.id = ${params.add(planId)}`
-      : `h.id = (SELECT max(x.id) FROM ${q(model.table)} x WHERE x.tenant_id = ${tenant} AND x.${column(model, 'projectId')} = ${params.add(projectId)}
-           AND x.${column(model, model.workflow!.statusField)} = 'approved'${model.softDelete ? ' AND x.is_deleted = 0' : ''})`;
-    const c = (f: string) => `coalesce(sum(l.${q(detail.fieldMap[f].column)}), 0)::text`;
+      : `h.id = (SELECT max(x.id) FROM ${q(model.table)} x WHERE x.tenant_id = ${tenant} AND x.${col(header[WARNING_ROLES.projectRecord])} = ${params.add(projectId)}
+           AND x.${statusColumn(model)} = 'approved'${model.softDelete ? ' AND x.is_deleted = 0' : ''})`;
+    const total = (f: FieldModel) => `coalesce(sum(l.${col(f)}), 0)::text`;
     const rows = await this.db.query<{ g: string; d: string; c: string; e: string }>(
-      `SELECT l.${q(detail.fieldMap.goodsId.column)}::text AS g, ${c('demandQty')} AS d, ${c('changeQty')} AS c, ${c('effectiveQty')} AS e
+      `SELECT l.${col(fields[WARNING_ROLES.goods])}::text AS g, ${total(fields.quantity)} AS d, ${total(fields.changeQuantity)} AS c, ${total(fields.effectiveQuantity)} AS e
          FROM ${q(detail.table)} l JOIN ${q(model.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
         WHERE h.tenant_id = ${tenant} AND ${chosen}${live} GROUP BY 1`,
       params.values,
     );
-    return new Map(rows.map((r) => [r.g, { demandQty: r.d, changeQty: r.c, effectiveQty: r.e }]));
+    return new Map(rows.map((r) => [r.g, { quantity: r.d, changeQuantity: r.c, effectiveQuantity: r.e }]));
   }
 
-  /** Goods' reference prices (referencePrice of the master goods) by id. */
+  /** Goods' reference prices (of the master goods) by id. */
   async referencePrices(goodsIds: readonly string[]): Promise<Map<string, string | null>> {
     if (!goodsIds.length) return new Map();
-    const model = this.documents.goods;
+    const { model, header } = this.fields.goods;
     const rows = await this.db.query<{ id: string; p: string | null }>(
-      `SELECT id::text AS id, ${column(model, 'referencePrice')}::text AS p FROM ${q(model.table)} WHERE tenant_id = $1 AND id::text = ANY($2::text[])`,
+      `SELECT id::text AS id, ${col(header.referencePrice)}::text AS p FROM ${q(model.table)} WHERE tenant_id = $1 AND id::text = ANY($2::text[])`,
       [this.tenantId, [...new Set(goodsIds)]],
     );
     return new Map(rows.map((r) => [r.id, r.p]));
@@ -184,29 +180,14 @@ export class Figures {
     };
   }
 
-  /** An expense contract of this tenant by code or id, with the fields the rules read. */
-  async contract(by: 'code' | 'id', value: string): Promise<Row | null> {
-    const model = this.documents.contract;
-    const fields = [
-      'code',
-      'projectId',
-      'expenditureContractType',
-      'parentContractCode',
-      'contractAmount',
-      'changeAmount',
-      'currentAmount',
-      'endDate',
-      'cumulativeSettledAmount',
-      'cumulativePayableAmount',
-      'remainingAmount',
-      'retentionRate',
-      'paymentRatio',
-      'approvalStatus',
-    ];
-    const select = fields.map((f) => `${column(model, f)}${model.fieldMap[f].kind === 'decimal' ? '::text' : ''} AS ${q(f)}`).join(', ');
-    const key = by === 'id' ? 'id::text' : column(model, 'code');
-    const [row] = await this.db.query<Row>(
-      `SELECT id::text AS id, ${select} FROM ${q(model.table)} WHERE tenant_id = $1 AND ${key} = $2${model.softDelete ? ' AND is_deleted = 0' : ''}`,
+  /** An expense contract of this tenant by code or id, with the figures the rules read. */
+  async contract(by: 'code' | 'id', value: string): Promise<ContractFigures | null> {
+    const bound = this.fields.contract;
+    const { model } = bound;
+    const reads = Object.entries(contractReads(bound)).map(([key, f]) => `${col(f)}${f.kind === 'decimal' ? '::text' : ''} AS ${q(key)}`);
+    const key = by === 'id' ? 'id::text' : col(bound.code);
+    const [row] = await this.db.query<ContractFigures>(
+      `SELECT id::text AS id, ${reads.join(', ')}, ${statusColumn(model)} AS status FROM ${q(model.table)} WHERE tenant_id = $1 AND ${key} = $2${model.softDelete ? ' AND is_deleted = 0' : ''}`,
       [this.tenantId, value],
     );
     return row ?? null;
@@ -214,17 +195,17 @@ export class Figures {
 
   /** Σ contract amounts of the live supplementary agreements (approved or in approval) of a contract. */
   async supplementaryTotal(parentCode: string, excludeId?: string): Promise<string> {
-    const model = this.documents.contract;
+    const { model, header } = this.fields.contract;
     const params = new Params();
     const where = [
       `tenant_id = ${params.add(this.tenantId)}`,
-      `${column(model, 'parentContractCode')} = ${params.add(parentCode)}`,
-      `${column(model, 'approvalStatus')} = ANY(${params.add(COMMITTED)}::text[])`,
+      `${col(header.parentContract)} = ${params.add(parentCode)}`,
+      `${statusColumn(model)} = ANY(${params.add(COMMITTED)}::text[])`,
     ];
     if (model.softDelete) where.push('is_deleted = 0');
     if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
     const [row] = await this.db.query<{ s: string }>(
-      `SELECT coalesce(sum(${column(model, 'contractAmount')}), 0)::text AS s FROM ${q(model.table)} WHERE ${where.join(' AND ')}`,
+      `SELECT coalesce(sum(${col(header.amount)}), 0)::text AS s FROM ${q(model.table)} WHERE ${where.join(' AND ')}`,
       params.values,
     );
     return row.s;
@@ -232,35 +213,43 @@ export class Figures {
 
   /** Σ current amounts of the project's other live contracts of one type (approved or in approval). */
   async contractsOfType(projectId: string, type: string, excludeId?: string): Promise<string> {
-    const model = this.documents.contract;
+    const { model, header } = this.fields.contract;
     // a contract not saved yet has no id to leave out
     const others = excludeId ? ' AND id <> $5' : '';
     const [row] = await this.db.query<{ s: string }>(
-      `SELECT coalesce(sum(${column(model, 'currentAmount')}), 0)::text AS s FROM ${q(model.table)}
-        WHERE tenant_id = $1 AND ${column(model, 'projectId')} = $2 AND ${column(model, 'expenditureContractType')} = $3${others}
-          AND ${column(model, 'approvalStatus')} = ANY($4::text[])${model.softDelete ? ' AND is_deleted = 0' : ''}`,
+      `SELECT coalesce(sum(${col(header.currentAmount)}), 0)::text AS s FROM ${q(model.table)}
+        WHERE tenant_id = $1 AND ${col(header[WARNING_ROLES.projectRecord])} = $2 AND ${col(header.contractType)} = $3${others}
+          AND ${statusColumn(model)} = ANY($4::text[])${model.softDelete ? ' AND is_deleted = 0' : ''}`,
       [this.tenantId, projectId, type, COMMITTED, ...(excludeId ? [excludeId] : [])],
     );
     return row.s;
   }
 
+  /** A settlement type's period and amount fields. */
+  private settlementOf(model: EntityModel) {
+    const header = this.fields.settlements.get(model.key)?.header;
+    if (!header) throw new Error(`${model.key} is not a monthly settlement`);
+    return { period: col(header.period), amount: col(header.amount) };
+  }
+
   /** A settlement group's approved amount before a period (all when none), its last approved period, and whether one is in approval. */
   async settledBefore(
     model: EntityModel,
-    group: Record<string, string>,
+    group: Group,
     period?: string,
     excludeId?: string,
   ): Promise<{ amount: string; last: string | null; approving: boolean }> {
+    const fields = this.settlementOf(model);
     const params = new Params();
     const where = [`tenant_id = ${params.add(this.tenantId)}`];
     if (model.softDelete) where.push('is_deleted = 0');
-    for (const [k, v] of Object.entries(group)) where.push(`${column(model, k)}::text = ${params.add(v)}`);
+    for (const [field, value] of group) where.push(`${col(field)}::text = ${params.add(value)}`);
     if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
-    const status = column(model, model.workflow!.statusField);
-    const before = period ? ` AND ${column(model, 'period')} < ${params.add(period)}` : '';
+    const status = statusColumn(model);
+    const before = period ? ` AND ${fields.period} < ${params.add(period)}` : '';
     const [row] = await this.db.query<{ amount: string; last: string | null; approving: boolean }>(
-      `SELECT coalesce(sum(${column(model, 'thisAmountInclTax')}) FILTER (WHERE ${status} = 'approved'${before}), 0)::text AS amount,
-              max(${column(model, 'period')}) FILTER (WHERE ${status} = 'approved') AS last, bool_or(${status} = 'approving') AS approving
+      `SELECT coalesce(sum(${fields.amount}) FILTER (WHERE ${status} = 'approved'${before}), 0)::text AS amount,
+              max(${fields.period}) FILTER (WHERE ${status} = 'approved') AS last, bool_or(${status} = 'approving') AS approving
          FROM ${q(model.table)} WHERE ${where.join(' AND ')}`,
       params.values,
     );
@@ -270,38 +259,39 @@ export class Figures {
   /** The last approved periods' amounts of a settlement group (before a period, when given), newest first. */
   async lastPeriods(
     model: EntityModel,
-    group: Record<string, string>,
+    group: Group,
     limit: number,
     excludeId?: string,
     before?: string,
   ): Promise<{ period: string; amount: string }[]> {
     if (limit < 1) return [];
+    const fields = this.settlementOf(model);
     const params = new Params();
-    const where = [`tenant_id = ${params.add(this.tenantId)}`, `${column(model, model.workflow!.statusField)} = 'approved'`];
+    const where = [`tenant_id = ${params.add(this.tenantId)}`, `${statusColumn(model)} = 'approved'`];
     if (model.softDelete) where.push('is_deleted = 0');
-    for (const [k, v] of Object.entries(group)) where.push(`${column(model, k)}::text = ${params.add(v)}`);
+    for (const [field, value] of group) where.push(`${col(field)}::text = ${params.add(value)}`);
     if (excludeId) where.push(`id <> ${params.add(excludeId)}`);
-    if (before) where.push(`${column(model, 'period')} < ${params.add(before)}`);
+    if (before) where.push(`${fields.period} < ${params.add(before)}`);
     return this.db.query(
-      `SELECT ${column(model, 'period')} AS period, ${column(model, 'thisAmountInclTax')}::text AS amount FROM ${q(model.table)}
-        WHERE ${where.join(' AND ')} ORDER BY ${column(model, 'period')} DESC, id DESC LIMIT ${Number(limit)}`,
+      `SELECT ${fields.period} AS period, ${fields.amount}::text AS amount FROM ${q(model.table)}
+        WHERE ${where.join(' AND ')} ORDER BY ${fields.period} DESC, id DESC LIMIT ${Number(limit)}`,
       params.values,
     );
   }
 
   /**
-   * The project's cost budgets by expense-contract type (R-BUD): the project's detail of
-   * {expenditureContractType, budgetAmount} lines (costBudgets); none when the schema
-   * has no such detail or the project no line.
+   * The project's cost budgets by expense-contract type (R-BUD): the project's detail whose rows play
+   * contractType and budget (x-detail.fieldRoles); none when the schema has no such detail or the
+   * project no line.
    */
   async budgets(projectId: string): Promise<Sums> {
+    const budgets = this.fields.budgets;
+    if (!budgets) return new Map();
+    const { detail, contractType, budget } = budgets;
     const projectModel = this.documents.projectRecord;
-    const detail = projectModel.details.find((d) => 'expenditureContractType' in d.fieldMap && 'budgetAmount' in d.fieldMap);
-    if (!detail) return new Map();
-    const c = (f: string) => q(detail.fieldMap[f].column);
     const rows = await this.db.query<{ t: string; s: string }>(
-      `SELECT l.${c('expenditureContractType')} AS t, sum(l.${c('budgetAmount')})::text AS s FROM ${q(detail.table)} l JOIN ${q(projectModel.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
-        WHERE h.tenant_id = $1 AND h.id::text = $2 AND l.${c('budgetAmount')} IS NOT NULL${projectModel.softDelete ? ' AND h.is_deleted = 0' : ''} GROUP BY 1`,
+      `SELECT l.${col(contractType)} AS t, sum(l.${col(budget)})::text AS s FROM ${q(detail.table)} l JOIN ${q(projectModel.table)} h ON h.id = l.${q(detail.foreignKeyColumn)}
+        WHERE h.tenant_id = $1 AND h.id::text = $2 AND l.${col(budget)} IS NOT NULL${projectModel.softDelete ? ' AND h.is_deleted = 0' : ''} GROUP BY 1`,
       [this.tenantId, projectId],
     );
     return new Map(rows.map((r) => [r.t, r.s]));
@@ -329,7 +319,7 @@ export class Figures {
 
   /** An expense-contract type's name in both languages, from its dictionary (the key when not found). */
   async typeName(type: string): Promise<Label> {
-    const dict = this.documents.contract.fieldMap.expenditureContractType?.dict;
+    const dict = this.fields.contract.header.contractType.dict;
     const model = dict && this.ctx.catalog.entities[this.ctx.dictionaryEntities[dict.source]];
     if (!dict || !model) return { zh: type, en: type };
     const tenant = model.scope === 'tenant' ? ' AND tenant_id = $3' : '';

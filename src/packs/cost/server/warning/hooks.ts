@@ -11,7 +11,7 @@ import type { Queryable } from '../../../../server/db/db.ts';
 import { EntityStore, readerFor, type Actor, type EntityHooks, type StoreContext } from '../../../../server/db/store.ts';
 import { AppError } from '../../../../server/errors.ts';
 import { reevaluatedOnApproval, warnedEntities } from './evaluate.ts';
-import { warningDocuments } from './figures.ts';
+import { warningFields } from './documents.ts';
 import { readSettings, Warnings } from './service.ts';
 
 class WarningRules {
@@ -58,7 +58,7 @@ class WarningRules {
 /** The hooks of every document type with early-warning rules. */
 export function warningHooks(ctx: StoreContext): Record<string, EntityHooks> {
   const out: Record<string, EntityHooks> = {};
-  warningDocuments(ctx.catalog); // a schema set lacking a role the rules read refuses to start, naming it
+  warningFields(ctx.catalog); // a schema set lacking a role or field role the rules read refuses to start, naming it
   const service = new Warnings(ctx);
   for (const model of warnedEntities(ctx.catalog)) out[model.key] = new WarningRules(ctx, service, model).hooks();
   return out;

@@ -14,7 +14,8 @@ import { nowText } from '../../../../server/clock.ts';
 import type { Db, Queryable, Row } from '../../../../server/db/db.ts';
 import { q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type StoreContext } from '../../../../server/db/store.ts';
-import { COMMITTED, COUNTERPARTY_ROLE, WARNING_ROLES } from './figures.ts';
+import { COUNTERPARTY_ROLE, WARNING_ROLES } from './documents.ts';
+import { COMMITTED } from './figures.ts';
 import { Warnings } from './service.ts';
 
 /** Documents whose activity in a month calls for that month's settlement of their contract. */

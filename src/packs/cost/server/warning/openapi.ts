@@ -147,7 +147,7 @@ function previewPath(model: EntityModel): JsonSchema {
 export function warningPaths(catalog: EntityCatalog): Record<string, JsonSchema> {
   const paths: Record<string, JsonSchema> = {};
   for (const model of Object.values(catalog.entities)) {
-    if (hasPreview(model)) paths[`${model.api}/earlyWarningPreview`] = previewPath(model);
+    if (hasPreview(model, catalog.entities)) paths[`${model.api}/earlyWarningPreview`] = previewPath(model);
     const kind = auxiliaryKind(model);
     if (!kind) continue;
     const parameters = AUXILIARY_PARAMS[kind].map((p) => ({

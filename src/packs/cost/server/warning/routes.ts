@@ -5,8 +5,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decimalToJson, Dec } from '../../../../engine/compute/decimal.ts';
 import { t } from '../../../../engine/i18n/messages.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
-import { auxiliaryKind, hasPreview } from '../../engine/warnings/auxiliary.ts';
+import type { EntityModel, FieldModel } from '../../../../engine/model/types.ts';
+import { auxiliaryKind, hasPreview, SETTLEMENT_ROLE } from '../../engine/warnings/auxiliary.ts';
 import { percent } from '../../engine/warnings/rules.ts';
 import type { Db, Row } from '../../../../server/db/db.ts';
 import { parseId, tenantDb, type EntityStore } from '../../../../server/db/store.ts';
@@ -14,7 +14,8 @@ import { badRequest, notFound } from '../../../../server/errors.ts';
 import { actorOf } from '../../../../server/http/auth.ts';
 import { storeFor, type RouteContext } from '../../../../server/http/entity-routes.ts';
 import { envelope } from '../../../../server/http/envelope.ts';
-import { COMMITTED, Figures, num, warningDocuments } from './figures.ts';
+import { COUNTERPARTY_ROLE, WARNING_ROLES, warningFields } from './documents.ts';
+import { COMMITTED, Figures, num, type Group, type SummedLines } from './figures.ts';
 import { WarningPreview } from './preview.ts';
 import { readSettings } from './service.ts';
 
@@ -35,7 +36,12 @@ function optionalId(query: Query, name: string): string | undefined {
 
 const sub = (a: unknown, b: unknown) => decimalToJson(new Dec(String(a ?? 0)).sub(new Dec(String(b ?? 0))));
 
-/** Material total demand figures of one goods in a project. */
+const GOODS = WARNING_ROLES.goods;
+
+/** Lines with a quantity, of one goods each. */
+type QuantityLines = SummedLines & { lines: { fields: Record<'quantity' | typeof GOODS, FieldModel> } };
+
+/** Material total demand figures of one goods in a project (the query's parameters are the API's, not field names). */
 async function demandFigures(figures: Figures, query: Query) {
   const projectId = parseId(required(query, 'projectId'), 'projectId');
   const goodsId = parseId(required(query, 'goodsId'), 'goodsId');
@@ -43,22 +49,24 @@ async function demandFigures(figures: Figures, query: Query) {
   const excludeId = optionalId(query, 'excludeId');
   const keys = [goodsId];
   const plan = (await figures.totalDemand(projectId, planId)).get(goodsId);
-  const sum = (model: EntityModel, field: string) =>
-    figures
-      .lineSums({ model, sum: field, by: 'goodsId', projectId, statuses: COMMITTED, keys, excludeId })
-      .then((m) => num(m.get(goodsId)));
-  const { monthlyDemand, procurement, batch } = figures.documents;
-  const monthly = await sum(monthlyDemand, 'demandQty');
+  /** Σ quantities of a document type's lines of the goods in the project */
+  const cumulative = (source: QuantityLines) => {
+    const { fields } = source.lines;
+    const spec = { sum: fields.quantity, by: fields[GOODS], projectId, statuses: COMMITTED, keys, excludeId };
+    return figures.lineSums(source, spec).then((m) => num(m.get(goodsId)));
+  };
+  const { monthlyDemand, procurement, batch } = figures.fields;
+  const monthly = await cumulative(monthlyDemand);
   const { received, consumed, stock } = await figures.stock(projectId, keys);
-  const effective = plan ? num(plan.effectiveQty) : null;
+  const effective = plan ? num(plan.effectiveQuantity) : null;
   return {
     planned: !!plan,
-    totalDemandQty: plan ? num(plan.demandQty) : null,
-    changeQty: plan ? num(plan.changeQty) : null,
+    totalDemandQty: plan ? num(plan.quantity) : null,
+    changeQty: plan ? num(plan.changeQuantity) : null,
     effectiveQty: effective,
     cumulativeMonthlyDemandQty: monthly,
-    cumulativeProcureQty: await sum(procurement, 'procureQty'),
-    cumulativeSupplyQty: await sum(batch, 'supplyQty'),
+    cumulativeProcureQty: await cumulative(procurement),
+    cumulativeSupplyQty: await cumulative(batch),
     cumulativeReceivedQty: num(received.get(goodsId)),
     cumulativeConsumedQty: num(consumed.get(goodsId)),
     stockQty: num(stock.get(goodsId)),
@@ -72,33 +80,50 @@ async function contractFigures(figures: Figures, query: Query) {
   const id = parseId(required(query, 'primaryId'), 'primaryId');
   const contract = await figures.contract('id', id);
   if (!contract) return null;
-  const parentCode = contract.parentContractCode as string | null;
+  const parentCode = contract.parentContract as string | null;
   const parent = parentCode ? await figures.contract('code', parentCode) : null;
   // an original contract: its agreements; a supplementary one: all of its parent's, itself included
   const base = parent ?? contract;
   const supplementaryAmount = num(await figures.supplementaryTotal(String(base.code)));
   const withSelf =
-    parent && !COMMITTED.includes(String(contract.approvalStatus))
-      ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.contractAmount ?? 0))))
+    parent && !COMMITTED.includes(String(contract.status))
+      ? decimalToJson(new Dec(String(supplementaryAmount)).add(new Dec(String(contract.amount ?? 0))))
       : supplementaryAmount;
-  const type = contract.expenditureContractType ? String(contract.expenditureContractType) : undefined;
+  const type = contract.contractType ? String(contract.contractType) : undefined;
   const others = type ? num(await figures.contractsOfType(String(contract.projectId), type, id)) : 0;
   const budget = type ? (await figures.budgets(String(contract.projectId))).get(type) : undefined;
   const withThis = decimalToJson(new Dec(String(others)).add(new Dec(String(contract.currentAmount ?? 0))));
   return {
-    contractAmount: num(contract.contractAmount),
+    contractAmount: num(contract.amount),
     currentAmount: num(contract.currentAmount),
     projectBudgetForType: budget === undefined ? null : num(budget),
     otherContractsAmountForType: others,
     budgetUsedRatio: budget === undefined ? null : percent(withThis, budget),
     originalContractCode: base.code,
-    originalContractAmount: num(base.contractAmount),
+    originalContractAmount: num(base.amount),
     supplementaryAmount: withSelf,
-    supplementaryRatio: percent(withSelf, num(base.contractAmount)),
-    cumulativeSettledAmount: num(contract.cumulativeSettledAmount),
-    cumulativePayableAmount: num(contract.cumulativePayableAmount),
+    supplementaryRatio: percent(withSelf, num(base.amount)),
+    cumulativeSettledAmount: num(contract.settledAmount),
+    cumulativePayableAmount: num(contract.payableAmount),
     remainingAmount: num(contract.remainingAmount),
   };
+}
+
+/**
+ * A settlement group from the query: the project, the contract's code and (when given) the
+ * counterparty, each matched against the settlement's field playing its role.
+ */
+function groupOf(figures: Figures, model: EntityModel, values: { projectId: string; code: string; counterpartyId?: string }): Group {
+  const fields = figures.fields.settlements.get(model.key)!;
+  const group: [FieldModel, string][] = [
+    [fields.header[WARNING_ROLES.projectRecord], values.projectId],
+    [fields.header[WARNING_ROLES.contract], values.code],
+  ];
+  if (values.counterpartyId) {
+    if (!fields.counterpartyRef) throw new Error(`${model.key} plays "${SETTLEMENT_ROLE}" but has no field playing "${COUNTERPARTY_ROLE}"`);
+    group.push([fields.counterpartyRef, values.counterpartyId]);
+  }
+  return group;
 }
 
 /** A monthly settlement group's figures, for R-CAP and the settlement quality checks in the form. */
@@ -106,11 +131,11 @@ async function settlementFigures(figures: Figures, model: EntityModel, query: Qu
   const projectId = parseId(required(query, 'projectId'), 'projectId');
   const code = required(query, 'expenditureContractCode');
   if (!CODE.test(code)) throw badRequest('badFilterValue', { field: 'expenditureContractCode', value: code });
-  const subcontractorId = optionalId(query, 'subcontractorId');
+  const counterpartyId = optionalId(query, 'subcontractorId');
   const period = query.period?.trim() || undefined;
   if (period !== undefined && !MONTH.test(period)) throw badRequest('badFilterValue', { field: 'period', value: period });
   const excludeId = optionalId(query, 'excludeId');
-  const group: Record<string, string> = { projectId, expenditureContractCode: code, ...(subcontractorId ? { subcontractorId } : {}) };
+  const group = groupOf(figures, model, { projectId, code, counterpartyId });
   const contract = await figures.contract('code', code);
   const mine = contract && String(contract.projectId) === projectId ? contract : null;
   const settled = await figures.settledBefore(model, group, period, excludeId);
@@ -138,7 +163,7 @@ async function settlementFigures(figures: Figures, model: EntityModel, query: Qu
 function registerPreviewRoutes(app: FastifyInstance, ctx: RouteContext) {
   const preview = new WarningPreview(ctx);
   for (const model of Object.values(ctx.catalog.entities)) {
-    if (!hasPreview(model)) continue;
+    if (!hasPreview(model, ctx.catalog.entities)) continue;
     const answer = async (request: FastifyRequest, doc: (db: Db, store: EntityStore) => Promise<Row>) => {
       const actor = actorOf(request);
       const store = await storeFor(ctx, model, request, 'view');
@@ -164,7 +189,7 @@ function registerPreviewRoutes(app: FastifyInstance, ctx: RouteContext) {
 }
 
 export function registerWarningRoutes(app: FastifyInstance, ctx: RouteContext) {
-  warningDocuments(ctx.catalog);
+  warningFields(ctx.catalog); // a schema set lacking a role or field role the figures read refuses to start, naming it
   registerPreviewRoutes(app, ctx);
   for (const model of Object.values(ctx.catalog.entities)) {
     const kind = auxiliaryKind(model);

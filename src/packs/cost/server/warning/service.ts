@@ -2,7 +2,7 @@
 // rule and line: re-saving updates it, a problem fixed closes it), and tell the project's responsible
 // users about new ones through the message module (type 3, as approval messages).
 import { storeText, textRef } from '../../../../engine/i18n/stored-text.ts';
-import { fieldsWithRoles, fieldWithRole } from '../../../../engine/model/roles.ts';
+import { fieldsWithRoles, fieldWithRole, hasRole } from '../../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
 import { DEFAULT_WARN_SETTINGS, WARN_TYPES, type WarnSettings, type Warning } from '../../engine/warnings/rules.ts';
 import { nowText } from '../../../../server/clock.ts';
@@ -14,7 +14,8 @@ import { inTransaction } from '../../../../server/modules/flow/tx.ts';
 import { sendSystemMessage } from '../../../../server/modules/message/service.ts';
 import { readParams } from '../../../../server/modules/system/params.ts';
 import { evaluatorOf } from './evaluate.ts';
-import { COUNTERPARTY_ROLE, Figures, WARNING_ROLES, warningDocuments } from './figures.ts';
+import { COUNTERPARTY_ROLE, WARNING_ROLES, warningDocuments } from './documents.ts';
+import { Figures } from './figures.ts';
 
 /** The tenant parameters of the rules (seeded on the platform tenant; a tenant may set its own). */
 export const WARN_PARAMS = {
@@ -93,7 +94,8 @@ export function linksOf(catalog: EntityCatalog, model: EntityModel, doc: Row): T
   };
   return {
     projectId: value(WARNING_ROLES.projectRecord) ?? '',
-    contractCode: value(WARNING_ROLES.contract),
+    // a contract's own reference to a contract is the one it supplements: its tips are the contract's own
+    contractCode: hasRole(model, WARNING_ROLES.contract) ? undefined : value(WARNING_ROLES.contract),
     counterpartyId: value(COUNTERPARTY_ROLE),
   };
 }
