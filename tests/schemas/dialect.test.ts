@@ -904,22 +904,45 @@ describe('defects refuse to compile, naming the file and the JSON pointer', () =
           message:
             'materialCheck plays "settlement.activity", whose rules read a field playing "period" or "date": name it in x-entity.fieldRoles',
         },
+        // and the material ledger's receipts
+        {
+          file: CHECK,
+          pointer: '/x-entity/fieldRoles',
+          message: 'materialCheck plays "stock.receipt", whose rules read a field playing "date": name it in x-entity.fieldRoles',
+        },
+        {
+          file: CHECK,
+          pointer: '/x-entity/fieldRoles',
+          message: 'materialCheck plays "stock.receipt", whose rules read a field playing "source": name it in x-entity.fieldRoles',
+        },
       ]);
     });
 
-    it("a document role whose rules read rows with field roles no detail of the document names (the cost pack's lines)", () => {
-      const TOTAL_DEMAND = 'schemas/construct/material-total-demand.schema.json';
+    it("a document role whose rules read a field role of the lines holding the goods, which they do not name (the ledger's receipts)", () => {
       const issues = issuesAfter((s) => {
-        delete s.files[TOTAL_DEMAND].properties.details['x-detail'].fieldRoles;
+        delete s.files[CHECK].properties.details['x-detail'].fieldRoles.quantity;
       });
       expect(issues).toEqual([
         {
-          file: TOTAL_DEMAND,
-          pointer: '/x-entity/roles',
+          file: CHECK,
+          pointer: '/properties/details/x-detail/fieldRoles',
           message:
-            'materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity", "changeQuantity", "effectiveQuantity": name them in a detail\'s x-detail.fieldRoles',
+            'materialCheck plays "stock.receipt", whose rules read a line field playing "quantity": name it in the x-detail.fieldRoles of details',
         },
       ]);
+    });
+
+    it('a document role whose rules read its lines, and no detail holding goods', () => {
+      const issues = issuesAfter((s) => {
+        const details = s.files[CHECK].properties.details;
+        delete details.items.properties.goodsId['x-ref'];
+        delete details['x-detail'].pickFrom;
+      });
+      expect(issues).toContainEqual({
+        file: CHECK,
+        pointer: '/x-entity/roles',
+        message: 'materialCheck plays "stock.receipt", whose rules read its lines: no detail\'s rows refer to "master.goods"',
+      });
     });
   });
 });

@@ -4,20 +4,20 @@
 // renamed field, or a document given a role without the fields it needs, is refused naming both.
 // A list of alternatives is met by any one of them (an activity's month: its period, else its date).
 import type { Report } from '../../../engine/packs.ts';
+import { pointer } from '../../../engine/model/source.ts';
 import { fieldWithRole, hasRole, type FieldRoleOwner } from '../../../engine/model/roles.ts';
-import type { EntityModel } from '../../../engine/model/types.ts';
+import type { DetailModel, EntityModel } from '../../../engine/model/types.ts';
 
 export type FieldRoleNeed = string | readonly string[];
 
-/** What the rules of a document role read: header field roles, and field roles of the rows of one detail. */
+/** What a document role's rules read: of its header, and of its lines (the detail whose rows hold the goods). */
 export interface FieldRoleNeeds {
   header?: readonly FieldRoleNeed[];
-  /** met by one detail whose rows play them all (x-detail.fieldRoles; references by x-ref) */
-  lines?: readonly string[];
+  lines?: readonly FieldRoleNeed[];
 }
 
 /** Field roles each document role needs (the families not listed still read fields by name: docs/architecture.md). */
-export const FIELD_ROLE_NEEDS: Readonly<Record<string, FieldRoleNeeds>> = {
+export const FIELD_ROLE_NEEDS = {
   // late settlement (c): the contract's project; each activity's contract and month; each settlement's contract.
   // Statistics (server/statistics/models.ts): the contracts' figures, and for the timeliness panel the
   // counterparty, dates, states and the main contract a supplementary agreement refers to (contract.expense).
@@ -43,53 +43,133 @@ export const FIELD_ROLE_NEEDS: Readonly<Record<string, FieldRoleNeeds>> = {
     header: ['master.project', 'amount', 'changeAmount', 'currentAmount', 'measuredAmount', 'taxRate', 'receivedAmount'],
   },
   'settlement.final': { header: ['master.project', 'contract.expense', 'paidAmount'] },
-  // the statistics' material funnel and the early warnings: plans, procurement, batches and receipts by
-  // their lines' goods, quantities, upstream lines and prices; stocktakes and monthly reports by their
-  // lines' figures; the goods' names and reference price
-  'master.goods': { header: ['name', 'spec', 'unit', 'referencePrice'] },
+  // the statistics' material funnel and the early warnings: plans, procurement and batches by their
+  // lines' goods, quantities, upstream lines and prices
   'demand.total': { header: ['master.project'], lines: ['master.goods', 'quantity', 'changeQuantity', 'effectiveQuantity'] },
   'demand.monthly': { header: ['master.project'], lines: ['master.goods', 'quantity', 'nextMonthQuantity', 'price'] },
   'procurement.monthly': { header: ['master.project'], lines: ['master.goods', 'upstreamLine', 'quantity', 'price'] },
   'supply.batch': { header: ['master.project'], lines: ['master.goods', 'upstreamLine', 'quantity', 'price'] },
-  'stock.receipt': {
-    header: ['master.project'],
-    lines: ['master.goods', 'quantity', 'deliveredQuantity', 'returnedQuantity', 'upstreamLine', 'contractLine'],
-  },
   'stock.voucher': { header: ['master.goods', 'quantity', 'deliveredQuantity', 'netWeight'] },
-  'stock.count': { lines: ['master.goods', 'bookQuantity', 'countedQuantity', 'price'] },
-  'stock.monthlyReport': {
-    lines: ['master.goods', 'consumedQuantity', 'consumedAmount', 'closingPrice', 'designQuantity', 'lossRate'],
+  // the material ledger (packs/cost/engine/ledger/roles.ts): what each document posts, is given from the
+  // ledger or is checked against it, and the master data its refusals name; the early warnings check
+  // receipts against their batch and contract lines, stocktakes' counts and the monthly reports' consumption
+  'stock.receipt': {
+    header: ['master.project', 'master.warehouse', 'date', 'source'],
+    lines: ['master.goods', 'quantity', 'amount', 'deliveredQuantity', 'returnedQuantity', 'upstreamLine', 'contractLine'],
   },
-};
+  'stock.count': {
+    header: ['master.project', 'master.warehouse', 'date'],
+    lines: ['master.goods', 'bookQuantity', 'bookPrice', 'bookAmount', 'gainLossQuantity', 'gainLossAmount', 'countedQuantity', 'price'],
+  },
+  'stock.monthlyReport': {
+    header: ['master.project', 'master.warehouse', 'period'],
+    lines: [
+      'master.goods',
+      'openingQuantity',
+      'openingAmount',
+      // received by material source (SOURCE_QUANTITIES)
+      'selfPurchaseQuantity',
+      'partyASupplyQuantity',
+      'partyAControlQuantity',
+      'transferInQuantity',
+      'otherInQuantity',
+      'receivedAmount',
+      'gainLossQuantity',
+      'gainLossAmount',
+      'consumedQuantity',
+      'consumedAmount',
+      'transferOutQuantity',
+      'transferOutAmount',
+      'countedQuantity',
+      'closingPrice',
+      'designQuantity',
+      'lossRate',
+    ],
+  },
+  'turnover.movement': {
+    header: ['master.project', 'contract.expense', 'date', 'direction'],
+    lines: ['master.goods', 'quantity', 'lostQuantity', 'damagedQuantity', 'dailyRate'],
+  },
+  'turnover.count': {
+    header: ['master.project', 'contract.expense', 'date'],
+    lines: ['master.goods', 'bookQuantity'],
+  },
+  'turnover.rentSettlement': {
+    lines: [
+      'master.goods',
+      'openingQuantity',
+      'enteredQuantity',
+      'exitedQuantity',
+      'quantityDays',
+      'lostQuantity',
+      'damagedQuantity',
+      'dailyRate',
+    ],
+  },
+  'master.goods': { header: ['code', 'name', 'spec', 'unit', 'referencePrice'] },
+  'master.warehouse': { header: ['master.project', 'name'] },
+} as const satisfies Readonly<Record<string, FieldRoleNeeds>>;
+
+/** The document role of the goods: a document's lines are the rows that refer to them. */
+export const GOODS_ROLE = 'master.goods';
+
+/** A document's lines: the detail whose rows refer to the goods. Undefined when none does; an error when two do. */
+export function goodsLines(entities: Readonly<Record<string, EntityModel>>, model: EntityModel): DetailModel | undefined {
+  const holding = model.details.filter((d) => fieldWithRole(entities, d, GOODS_ROLE) !== undefined);
+  if (holding.length > 1)
+    throw new Error(`${model.key} has goods in ${holding.map((d) => d.name).join(' and ')}: a rule could not tell which lines to read`);
+  return holding[0];
+}
 
 const describe = (need: FieldRoleNeed) => (typeof need === 'string' ? `"${need}"` : need.map((n) => `"${n}"`).join(' or '));
 
-/** Whether a header or detail has a field playing the role (two candidates are the engine's own report). */
-function plays(entities: Readonly<Record<string, EntityModel>>, owner: FieldRoleOwner, role: string): boolean {
-  try {
-    return fieldWithRole(entities, owner, role) !== undefined;
-  } catch {
-    return true;
+/** Whether a header or detail meets a need: one of its options is named in its fieldRoles (the engine checks the name) or found. */
+function meets(entities: Readonly<Record<string, EntityModel>>, owner: FieldRoleOwner, need: FieldRoleNeed): boolean {
+  for (const option of typeof need === 'string' ? [need] : need) {
+    if (option in owner.fieldRoles) return true;
+    try {
+      if (fieldWithRole(entities, owner, option)) return true;
+    } catch {
+      return true; // two references: reported by the engine's own check
+    }
   }
+  return false;
 }
 
 /** The linter's check of one document type against the table. */
 export function lintFieldRoleNeeds(model: EntityModel, entities: Readonly<Record<string, EntityModel>>, report: Report) {
-  for (const [role, needs] of Object.entries(FIELD_ROLE_NEEDS)) {
+  for (const [role, needs] of Object.entries(FIELD_ROLE_NEEDS) as [string, FieldRoleNeeds][]) {
     if (!hasRole(model, role)) continue;
-    for (const need of needs.header ?? []) {
-      const options = typeof need === 'string' ? [need] : need;
-      if (!options.some((option) => plays(entities, model, option)))
+    for (const need of needs.header ?? [])
+      if (!meets(entities, model, need))
         report(
           '/x-entity/fieldRoles',
           `${model.key} plays "${role}", whose rules read a field playing ${describe(need)}: name it in x-entity.fieldRoles`,
         );
-    }
-    const lines = needs.lines ?? [];
-    if (lines.length && !model.details.some((d) => lines.every((r) => plays(entities, d, r))))
-      report(
-        '/x-entity/roles',
-        `${model.key} plays "${role}", whose rules read rows with fields playing ${lines.map(describe).join(', ')}: name them in a detail's x-detail.fieldRoles`,
-      );
+    if (needs.lines) lintLines(model, entities, role, needs.lines, report);
   }
+}
+
+/** The lines' part of a document role's needs, checked against the detail holding the goods. */
+function lintLines(
+  model: EntityModel,
+  entities: Readonly<Record<string, EntityModel>>,
+  role: string,
+  needs: readonly FieldRoleNeed[],
+  report: Report,
+) {
+  let lines: DetailModel | undefined;
+  try {
+    lines = goodsLines(entities, model);
+  } catch (err) {
+    return report('/properties', (err as Error).message);
+  }
+  if (!lines)
+    return report('/x-entity/roles', `${model.key} plays "${role}", whose rules read its lines: no detail's rows refer to "${GOODS_ROLE}"`);
+  for (const need of needs)
+    if (!meets(entities, lines, need))
+      report(
+        pointer('properties', lines.name, 'x-detail', 'fieldRoles'),
+        `${model.key} plays "${role}", whose rules read a line field playing ${describe(need)}: name it in the x-detail.fieldRoles of ${lines.name}`,
+      );
 }

@@ -1,6 +1,9 @@
 // The ledger finds its documents by role when the server starts: a schema set that lacks one of the
 // roles, or gives it to two document types, refuses to start with the role named, before anything
-// is served. The repository's schemas are the fixture, edited in memory.
+// is served. The repository's schemas are the fixture, edited in memory, and compiled without the
+// linter's checks: those refuse such a set first (a receipt's warehouse reference then plays no
+// role, a second monthly report has none of the report's field roles); what is tested here is the
+// ledger's own refusal.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../../engine/model/compile.ts';
 import type { SchemaSource } from '../../../../engine/model/source.ts';

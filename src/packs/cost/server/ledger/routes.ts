@@ -8,15 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import { applyComputed } from '../../../../engine/compute/apply.ts';
 import { decimalToJson } from '../../../../engine/compute/decimal.ts';
 import { t } from '../../../../engine/i18n/messages.ts';
-import { ledgerEntities } from '../../engine/ledger/roles.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
+import type { LedgerFields } from '../../engine/ledger/roles.ts';
+import type { EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import type { Row } from '../../../../server/db/db.ts';
 import { EntityStore, parseId, tenantDb, type Actor } from '../../../../server/db/store.ts';
 import { badRequest } from '../../../../server/errors.ts';
 import { actorOf } from '../../../../server/http/auth.ts';
 import type { RouteContext } from '../../../../server/http/entity-routes.ts';
 import { envelope } from '../../../../server/http/envelope.ts';
-import { registerRentLinesRoute } from './rent-lines.ts';
+import { CONTRACT_PARAM, registerRentLinesRoute } from './rent-lines.ts';
 import { Ledger, situationLine, type MonthFigures } from './service.ts';
 
 type Query = Record<string, string | undefined>;
@@ -31,6 +31,12 @@ function param(query: Query, name: string, pattern: RegExp): string {
   return value;
 }
 
+/** Lines by the code of their goods: the line field that copies it (x-ref.copy), when one does. */
+function byGoodsCode(fields: LedgerFields, goodsRef: FieldModel): (a: Row, b: Row) => number {
+  const codeCopy = Object.entries(goodsRef.ref?.copy ?? {}).find(([, source]) => source === fields.masterGoods.code.name)?.[0];
+  return (a, b) => (codeCopy ? String(a[codeCopy] ?? '').localeCompare(String(b[codeCopy] ?? '')) : 0);
+}
+
 /** A goods whose report line would not be all zeros. */
 function hasStockOrMovement(f: MonthFigures): boolean {
   return [f.openingQty, f.openingAmount, f.receivedAmount, f.gainLossQty, f.gainLossAmount, ...Object.values(f.received)].some(
@@ -40,78 +46,89 @@ function hasStockOrMovement(f: MonthFigures): boolean {
 
 export function registerLedgerRoutes(app: FastifyInstance, ctx: RouteContext) {
   const ledger = new Ledger(ctx);
-  const entities = ledgerEntities(ctx.catalog);
+  const fields = ledger.fields;
 
   /** The caller may read the document type, and the project (and warehouse) are theirs: else 404. */
   async function scope(actor: Actor, model: EntityModel, query: Query, needsWarehouse: boolean) {
     await ctx.access.check(actor, model, 'view');
     const projectId = parseId(query.projectId?.trim(), 'projectId');
-    await new EntityStore(ctx, entities.masterProject, actor).detail(projectId);
+    await new EntityStore(ctx, fields.masterProject, actor).detail(projectId);
     const raw = query.warehouseId?.trim();
     if (!raw && needsWarehouse) throw badRequest('missingParam', { param: 'warehouseId' });
     const warehouseId = raw ? parseId(raw, 'warehouseId') : null;
     if (warehouseId) {
-      const found = await new EntityStore(ctx, entities.masterWarehouse, actor).detail(warehouseId);
-      if (String(found.projectId) !== projectId) throw badRequest('badFilterValue', { field: 'warehouseId', value: warehouseId });
+      const found = await new EntityStore(ctx, fields.masterWarehouse.model, actor).detail(warehouseId);
+      if (String(found[fields.masterWarehouse['master.project'].name]) !== projectId)
+        throw badRequest('badFilterValue', { field: 'warehouseId', value: warehouseId });
     }
     return { projectId, warehouseId };
   }
 
-  const report = entities.report;
-  app.get(`${report.api}/generate`, async (request) => {
+  const report = fields.report;
+  app.get(`${report.model.api}/generate`, async (request) => {
     const actor = actorOf(request);
     const query = request.query as Query;
-    const { projectId, warehouseId } = await scope(actor, report, query, false);
+    const { projectId, warehouseId } = await scope(actor, report.model, query, false);
     const period = param(query, 'period', MONTH);
     const figures = await ledger.monthFigures(tenantDb(ctx, actor.tenantId), actor.tenantId, projectId, warehouseId, period);
-    const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...figures.keys()]);
+    const goodsRef = report.line['master.goods'];
+    const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, goodsRef, [...figures.keys()]);
+    // consumption and transfers out start at 0, to be entered
+    const entered = { [report.line.consumedQuantity.name]: 0, [report.line.transferOutQuantity.name]: 0 };
     const details = [...figures.values()]
       .filter(hasStockOrMovement)
-      .map((f) => situationLine({ ...goods.get(f.goodsId), consumedQty: 0, transferOutQty: 0 }, f))
-      .sort((a, b) => String(a.goodsCode ?? '').localeCompare(String(b.goodsCode ?? '')));
-    const record: Row = applyComputed(report, { projectId, warehouseId, period, details });
+      .map((f) => situationLine(report, { ...goods.get(f.goodsId), ...entered }, f))
+      .sort(byGoodsCode(fields, goodsRef));
+    const { header } = report;
+    const record: Row = applyComputed(report.model, {
+      [header['master.project'].name]: projectId,
+      [header['master.warehouse'].name]: warehouseId,
+      [header.period.name]: period,
+      [report.lines.name]: details,
+    });
     return envelope(200, record, t('ok', request.lang));
   });
 
-  const count = entities.count;
-  app.get(`${count.api}/book`, async (request) => {
+  const count = fields.count;
+  app.get(`${count.model.api}/book`, async (request) => {
     const actor = actorOf(request);
     const query = request.query as Query;
-    const { projectId, warehouseId } = await scope(actor, count, query, true);
+    const { projectId, warehouseId } = await scope(actor, count.model, query, true);
     const date = param(query, 'date', DATE);
     const book = await ledger.balancesAt(tenantDb(ctx, actor.tenantId), actor.tenantId, projectId, warehouseId!, date);
-    const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...book.keys()]);
+    const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, count.line['master.goods'], [...book.keys()]);
+    const { bookQuantity, bookPrice, bookAmount } = count.line;
     const lines = [...book.entries()]
       .filter(([, b]) => !b.qty.isZero())
       .map(([id, b]) => ({
         ...goods.get(id),
-        bookQty: decimalToJson(b.qty),
-        price: b.price ? decimalToJson(b.price) : null,
-        bookAmount: decimalToJson(b.amount),
+        [bookQuantity.name]: decimalToJson(b.qty),
+        [bookPrice.name]: b.price ? decimalToJson(b.price) : null,
+        [bookAmount.name]: decimalToJson(b.amount),
       }));
     return envelope(200, lines, t('ok', request.lang));
   });
 
-  const turnover = entities.turnoverMovement;
+  const turnover = fields.turnoverMovement;
   if (turnover) {
-    app.get(`${turnover.api}/onSite`, async (request) => {
+    app.get(`${turnover.model.api}/onSite`, async (request) => {
       const actor = actorOf(request);
       const query = request.query as Query;
-      const { projectId } = await scope(actor, turnover, query, false);
+      const { projectId } = await scope(actor, turnover.model, query, false);
       const date = param(query, 'date', DATE);
       const onSite = await ledger.onSite(
         tenantDb(ctx, actor.tenantId),
         actor.tenantId,
         projectId,
         date,
-        query.expenditureContractCode?.trim() || null,
+        query[CONTRACT_PARAM]?.trim() || null,
       );
-      const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, [...onSite.keys()]);
+      const goods = await ledger.goodsSnapshots(tenantDb(ctx, actor.tenantId), actor, turnover.line['master.goods'], [...onSite.keys()]);
       const lines = [...onSite.entries()]
         .filter(([, qty]) => !qty.isZero())
         .map(([id, qty]) => ({ ...goods.get(id), onSiteQty: decimalToJson(qty) }));
       return envelope(200, lines, t('ok', request.lang));
     });
   }
-  registerRentLinesRoute(app, ctx, (db, actor, ids) => ledger.goodsSnapshots(db, actor, ids));
+  registerRentLinesRoute(app, ctx, ledger);
 }

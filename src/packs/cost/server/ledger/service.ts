@@ -2,11 +2,11 @@
 // back as balances, monthly movements and the figures of the 收发存 report; the refusals of
 // R-STOCK-4 (no stock below zero) and of closed months. Every statement is scoped to the caller's
 // tenant; the numbers come from the journal of ddl.ts, the arithmetic from packs/cost/engine/ledger.
+// Documents and their fields are the ones bound by role when the ledger starts (ledgerFields).
 import { decimalToJson, Dec } from '../../../../engine/compute/decimal.ts';
-import { LEDGER_ROLES, type LedgerRole } from '../../engine/ledger/roles.ts';
+import { ledgerFields, type LedgerFields } from '../../engine/ledger/roles.ts';
 import { availableFrom, bookPrice, stockMonth } from '../../engine/ledger/stock.ts';
-import { entityWithRole } from '../../../../engine/model/roles.ts';
-import type { EntityModel } from '../../../../engine/model/types.ts';
+import type { EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import type { Queryable, Row } from '../../../../server/db/db.ts';
 import { q } from '../../../../server/db/sql.ts';
 import { EntityStore, type Actor, type StoreContext } from '../../../../server/db/store.ts';
@@ -34,14 +34,23 @@ export interface DocRef {
   projectId: string;
 }
 
-/** The material sources of a check (dictionary material_source) → the report's receipt columns. */
-export const SOURCE_COLUMNS: Readonly<Record<string, string>> = {
-  self_purchase: 'selfPurchaseQty',
-  party_a_supply: 'partyASupplyQty',
-  party_a_control: 'partyAControlQty',
-  transfer_in: 'transferInQty',
-  other: 'otherInQty',
-};
+type ReportLineRole = keyof LedgerFields['report']['line'];
+
+/** The material sources of a check (dictionary material_source) → the field roles of the report's received quantities. */
+export const SOURCE_QUANTITIES = {
+  self_purchase: 'selfPurchaseQuantity',
+  party_a_supply: 'partyASupplyQuantity',
+  party_a_control: 'partyAControlQuantity',
+  transfer_in: 'transferInQuantity',
+  other: 'otherInQuantity',
+} as const satisfies Readonly<Record<string, ReportLineRole>>;
+
+type ReceivedRole = (typeof SOURCE_QUANTITIES)[keyof typeof SOURCE_QUANTITIES];
+/** A receipt's source, any other than those: other. */
+const receivedRole = (source: string | null): ReceivedRole =>
+  source && Object.hasOwn(SOURCE_QUANTITIES, source)
+    ? SOURCE_QUANTITIES[source as keyof typeof SOURCE_QUANTITIES]
+    : SOURCE_QUANTITIES.other;
 
 const num = (d: Dec) => decimalToJson(d);
 const dec = (v: unknown) => new Dec(String(v ?? 0));
@@ -51,18 +60,19 @@ export interface MonthFigures {
   goodsId: string;
   openingQty: Dec;
   openingAmount: Dec;
-  received: Record<string, Dec>;
+  /** by the field role of the report's quantity received from the source */
+  received: Partial<Record<ReceivedRole, Dec>>;
   receivedAmount: Dec;
   gainLossQty: Dec;
   gainLossAmount: Dec;
 }
 
 export class Ledger {
-  constructor(private readonly ctx: StoreContext) {}
+  /** The documents and master data, with their fields, bound by role when the ledger starts. */
+  readonly fields: LedgerFields;
 
-  /** The document type playing a role in the current schema set. */
-  model(role: LedgerRole): EntityModel {
-    return entityWithRole(this.ctx.catalog, role);
+  constructor(private readonly ctx: StoreContext) {
+    this.fields = ledgerFields(ctx.catalog);
   }
 
   /** Serialises postings of one project's stock (a check and a report approved at once see each other). */
@@ -105,8 +115,8 @@ export class Ledger {
         f.openingQty = f.openingQty.plus(r.qty);
         f.openingAmount = f.openingAmount.plus(r.amount);
       } else if (r.movement === 'receipt') {
-        const column = SOURCE_COLUMNS[r.source ?? ''] ?? 'otherInQty';
-        f.received[column] = (f.received[column] ?? new Dec(0)).plus(r.qty);
+        const role = receivedRole(r.source);
+        f.received[role] = (f.received[role] ?? new Dec(0)).plus(r.qty);
         f.receivedAmount = f.receivedAmount.plus(r.amount);
       } else if (r.movement === 'gain_loss') {
         f.gainLossQty = f.gainLossQty.plus(r.qty);
@@ -147,7 +157,7 @@ export class Ledger {
     const closed = await this.closedFrom(tx, actor.tenantId, projectId, warehouseId, month);
     if (closed) {
       throw new AppError(400, 'stockMonthClosed', {
-        warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId),
+        warehouseName: await this.warehouseLabel(tx, actor, warehouseId),
         month: closed.month,
         code: closed.code ?? '',
         period: month,
@@ -185,8 +195,8 @@ export class Ledger {
     requested: Dec,
   ): Promise<AppError> {
     return new AppError(400, 'stockShort', {
-      goods: await this.label(tx, actor, LEDGER_ROLES.masterGoods, goodsId),
-      warehouseName: await this.label(tx, actor, LEDGER_ROLES.masterWarehouse, warehouseId),
+      goods: await this.goodsLabel(tx, actor, goodsId),
+      warehouseName: await this.warehouseLabel(tx, actor, warehouseId),
       available: available.toFixed(),
       requested: requested.toFixed(),
     });
@@ -291,61 +301,86 @@ export class Ledger {
     contractCode?: string | null,
     excludeId?: string,
   ): Promise<Map<string, Dec>> {
-    const check = this.model(LEDGER_ROLES.turnoverMovement);
-    const detail = check.details[0];
-    const col = (f: string) => `h.${q(check.fieldMap[f].column)}`;
+    const movement = this.fields.turnoverMovement;
+    if (!movement) return new Map();
+    const { model, header, lines, line, status } = movement;
+    const h = (f: FieldModel) => `h.${q(f.column)}`;
+    const qty = `d.${q(line.quantity.column)}`;
     const params: unknown[] = [tenantId, projectId, date];
-    const byContract = contractCode ? `AND ${col('expenditureContractCode')} = $${params.push(contractCode)}` : '';
+    const byContract = contractCode ? `AND ${h(header['contract.expense'])} = $${params.push(contractCode)}` : '';
     const others = excludeId ? `AND h.id <> $${params.push(excludeId)}` : '';
+    const approved = status ? `AND ${h(status)} = 'approved'` : '';
     const rows = await tx.query<{ goodsId: string; qty: string }>(
-      `SELECT d.${q(detail.fieldMap.goodsId.column)}::text AS "goodsId",
-              sum(CASE WHEN ${col('checkType')} = 'exit' THEN -d.${q(detail.fieldMap.qty.column)} ELSE d.${q(detail.fieldMap.qty.column)} END)::text AS qty
-         FROM ${q(check.table)} h JOIN ${q(detail.table)} d ON d.${q(detail.foreignKeyColumn)} = h.id
-        WHERE h.tenant_id = $1 AND ${col('projectId')} = $2 AND ${col('checkDate')} <= $3::date AND ${col('approvalStatus')} = 'approved'
-          ${check.softDelete ? 'AND h.is_deleted = 0' : ''} ${byContract} ${others}
+      `SELECT d.${q(line['master.goods'].column)}::text AS "goodsId",
+              sum(CASE WHEN ${h(header.direction)} = 'exit' THEN -${qty} ELSE ${qty} END)::text AS qty
+         FROM ${q(model.table)} h JOIN ${q(lines.table)} d ON d.${q(lines.foreignKeyColumn)} = h.id
+        WHERE h.tenant_id = $1 AND ${h(header['master.project'])} = $2 AND ${h(header.date)} <= $3::date ${approved}
+          ${model.softDelete ? 'AND h.is_deleted = 0' : ''} ${byContract} ${others}
         GROUP BY 1`,
       params,
     );
     return new Map(rows.map((r) => [r.goodsId, dec(r.qty)]));
   }
 
-  /** A record's title for a message (goods: name and spec). */
-  async label(tx: Queryable, actor: Actor, role: LedgerRole, id: string): Promise<string> {
+  /** A goods as messages name it: name and spec. */
+  goodsLabel(tx: Queryable, actor: Actor, id: string): Promise<string> {
+    const { model, name, spec } = this.fields.masterGoods;
+    return this.label(tx, actor, model, [name, spec], id);
+  }
+
+  warehouseLabel(tx: Queryable, actor: Actor, id: string): Promise<string> {
+    const { model, name } = this.fields.masterWarehouse;
+    return this.label(tx, actor, model, [name], id);
+  }
+
+  /** A record's title for a message: these fields of it, joined by spaces (its id when it cannot be read). */
+  private async label(tx: Queryable, actor: Actor, model: EntityModel, fields: readonly FieldModel[], id: string): Promise<string> {
     try {
-      const row = await new EntityStore(this.ctx, this.model(role), actor).detail(id, 'id', tx);
-      return [row.name, row.spec].filter(Boolean).join(' ');
+      const row = await new EntityStore(this.ctx, model, actor).detail(id, 'id', tx);
+      return fields
+        .map((f) => row[f.name])
+        .filter(Boolean)
+        .join(' ');
     } catch {
       return id;
     }
   }
 
-  /** Goods snapshot fields for generated lines, in one query over the caller's tenant. */
-  async goodsSnapshots(tx: Queryable, actor: Actor, ids: readonly string[]): Promise<Map<string, Row>> {
-    const out = new Map<string, Row>(ids.map((id) => [id, { goodsId: id }]));
+  /**
+   * Lines for goods, as a line holding them would copy them on save (its goods reference's
+   * x-ref.copy: code, name, spec, unit), keyed by the line's fields; in one query over the caller's tenant.
+   */
+  async goodsSnapshots(tx: Queryable, actor: Actor, goodsRef: FieldModel, ids: readonly string[]): Promise<Map<string, Row>> {
+    const out = new Map<string, Row>(ids.map((id) => [id, { [goodsRef.name]: id }]));
     if (!ids.length) return out;
-    const goods = this.model(LEDGER_ROLES.masterGoods);
-    const col = (f: string) => q(goods.fieldMap[f].column);
+    const goods = this.fields.masterGoods.model;
+    const copied = Object.entries(goodsRef.ref?.copy ?? {}).map(
+      ([target, source]) => `, ${q(goods.fieldMap[source].column)} AS ${q(target)}`,
+    );
     const rows = await tx.query<Row>(
-      `SELECT id::text AS "goodsId", ${col('code')} AS "goodsCode", ${col('name')} AS "goodsName", ${col('spec')} AS spec, ${col('unit')} AS unit
+      `SELECT id::text AS ${q(goodsRef.name)}${copied.join('')}
          FROM ${q(goods.table)} WHERE tenant_id = $1 AND id = ANY($2::bigint[]) ${goods.softDelete ? 'AND is_deleted = 0' : ''}`,
       [actor.tenantId, ids],
     );
-    for (const row of rows) out.set(String(row.goodsId), row);
+    for (const row of rows) out.set(String(row[goodsRef.name]), row);
     return out;
   }
 }
 
+const NO_FIGURES: Omit<MonthFigures, 'goodsId'> = {
+  openingQty: new Dec(0),
+  openingAmount: new Dec(0),
+  received: {},
+  receivedAmount: new Dec(0),
+  gainLossQty: new Dec(0),
+  gainLossAmount: new Dec(0),
+};
+
 /** One report line filled from the ledger (R-STOCK-1..3); consumption and transfers out as entered. */
-export function situationLine(line: Row, f: MonthFigures | undefined): Row {
-  const zero = new Dec(0);
-  const figures: Omit<MonthFigures, 'goodsId'> = f ?? {
-    openingQty: zero,
-    openingAmount: zero,
-    received: {},
-    receivedAmount: zero,
-    gainLossQty: zero,
-    gainLossAmount: zero,
-  };
+export function situationLine(report: LedgerFields['report'], line: Row, f: MonthFigures | undefined): Row {
+  const fields = report.line;
+  const entered = (role: 'consumedQuantity' | 'transferOutQuantity' | 'countedQuantity') => line[fields[role].name] as number;
+  const figures = f ?? NO_FIGURES;
   const receivedQty = Object.values(figures.received).reduce((s, v) => s.plus(v), new Dec(0));
   const out = stockMonth({
     openingQty: figures.openingQty,
@@ -354,24 +389,39 @@ export function situationLine(line: Row, f: MonthFigures | undefined): Row {
     receivedAmount: figures.receivedAmount,
     gainLossQty: figures.gainLossQty,
     gainLossAmount: figures.gainLossAmount,
-    consumedQty: line.consumedQty as number,
-    transferOutQty: line.transferOutQty as number,
-    countedClosingQty: line.countedClosingQty as number,
+    consumedQty: entered('consumedQuantity'),
+    transferOutQty: entered('transferOutQuantity'),
+    countedClosingQty: entered('countedQuantity'),
   });
-  const row: Row = {
-    ...line,
-    openingQty: num(figures.openingQty),
-    openingAmount: num(figures.openingAmount),
-    receivedAmount: num(figures.receivedAmount),
+  const row: Row = { ...line };
+  const set = (role: ReportLineRole, value: Dec) => {
+    row[fields[role].name] = num(value);
   };
-  for (const column of Object.values(SOURCE_COLUMNS)) row[column] = num(figures.received[column] ?? zero);
-  Object.assign(row, {
-    gainLossQty: num(figures.gainLossQty),
-    gainLossAmount: num(figures.gainLossAmount),
-    consumedQty: num(out.consumedQty),
-    consumedAmount: num(out.consumedAmount),
-    transferOutQty: num(dec(line.transferOutQty)),
-    transferOutAmount: num(out.transferOutAmount),
-  });
+  set('openingQuantity', figures.openingQty);
+  set('openingAmount', figures.openingAmount);
+  set('receivedAmount', figures.receivedAmount);
+  for (const role of Object.values(SOURCE_QUANTITIES)) set(role, figures.received[role] ?? new Dec(0));
+  set('gainLossQuantity', figures.gainLossQty);
+  set('gainLossAmount', figures.gainLossAmount);
+  set('consumedQuantity', out.consumedQty);
+  set('consumedAmount', out.consumedAmount);
+  set('transferOutQuantity', dec(entered('transferOutQuantity')));
+  set('transferOutAmount', out.transferOutAmount);
   return row;
+}
+
+/** The report line fields the ledger writes (situationLine): all but the goods and what the user enters. */
+export function reportFigureFields(report: LedgerFields['report']): FieldModel[] {
+  const { line } = report;
+  return [
+    line.openingQuantity,
+    line.openingAmount,
+    ...Object.values(SOURCE_QUANTITIES).map((role) => line[role]),
+    line.receivedAmount,
+    line.gainLossQuantity,
+    line.gainLossAmount,
+    line.consumedQuantity,
+    line.consumedAmount,
+    line.transferOutAmount,
+  ];
 }

@@ -80,7 +80,7 @@ describe('the statistics bind their fields by role', () => {
       delete s.files[TOTAL_DEMAND].properties.details['x-detail'].fieldRoles;
     });
     expect(() => compile(source, { validators: 'lazy' })).toThrow(
-      `${TOTAL_DEMAND}#/x-entity/roles: materialTotalDemand plays "demand.total", whose rules read rows with fields playing "master.goods", "quantity", "changeQuantity", "effectiveQuantity"`,
+      `${TOTAL_DEMAND}#/properties/details/x-detail/fieldRoles: materialTotalDemand plays "demand.total", whose rules read a line field playing "effectiveQuantity": name it in the x-detail.fieldRoles of details`,
     );
     expect(() => statisticsModels(compile(source, { validators: 'lazy', checks: 'skip' }).catalog)).toThrow(
       'materialTotalDemand plays "demand.total" but no detail of it has rows with fields playing "master.goods", "effectiveQuantity" (x-detail.fieldRoles)',

@@ -6,7 +6,7 @@ import { compile } from '../../../../engine/model/compile.ts';
 import type { SchemaSource } from '../../../../engine/model/source.ts';
 import type { EntityCatalog } from '../../../../engine/model/types.ts';
 import { compiledSchemaSet, schemaSource } from '../../../../../tests/support/schema-set.ts';
-import { FIELD_ROLE_NEEDS } from '../../engine/field-roles.ts';
+import { FIELD_ROLE_NEEDS, type FieldRoleNeeds } from '../../engine/field-roles.ts';
 import { DEFAULT_WARN_SETTINGS } from '../../engine/warnings/rules.ts';
 import type { Queryable } from '../../../../server/db/db.ts';
 import { OPTIONAL_WARNING_ROLES, WARNING_READS, WARNING_ROLES, warningFields } from './documents.ts';
@@ -78,7 +78,7 @@ describe('the early warnings bind their fields by role', () => {
   it('the table the linter checks asks for every field role the warnings bind', () => {
     const roles = { ...WARNING_ROLES, ...OPTIONAL_WARNING_ROLES, settlement: 'settlement.cost' } as Record<string, string>;
     for (const [name, reads] of Object.entries(WARNING_READS) as [string, { header?: readonly string[]; lines?: readonly string[] }][]) {
-      const needs = FIELD_ROLE_NEEDS[roles[name]];
+      const needs = (FIELD_ROLE_NEEDS as Readonly<Record<string, FieldRoleNeeds>>)[roles[name]];
       expect(needs?.header?.flat() ?? [], name).toEqual(expect.arrayContaining([...(reads.header ?? [])]));
       expect(needs?.lines ?? [], name).toEqual(expect.arrayContaining([...(reads.lines ?? [])]));
     }
@@ -100,7 +100,7 @@ describe('the early warnings bind their fields by role', () => {
 
   it('refuses a set whose monthly demand lines no longer name their quantity, naming the document and the field role', () => {
     expect(() => compile(withoutQuantityRole(), { validators: 'lazy' }).catalog).toThrow(
-      'materialMonthlyDemand plays "demand.monthly", whose rules read rows with fields playing "master.goods", "quantity"',
+      'materialMonthlyDemand plays "demand.monthly", whose rules read a line field playing "quantity": name it in the x-detail.fieldRoles of details',
     );
     // past the linter (a set compiled without its checks), the warnings refuse to start themselves
     const unchecked: EntityCatalog = compile(withoutQuantityRole(), { validators: 'lazy', checks: 'skip' }).catalog;
