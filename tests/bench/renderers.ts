@@ -92,7 +92,13 @@ async function seed(base: string) {
       code: _code,
       ...rest
     } = template;
-    await api(base, token, 'POST', '/api/construct/project/save', { ...rest, name: `基准项目 ${String(i).padStart(3, '0')}` });
+    // the copy's detail rows are new rows of the new project: without the template's row ids
+    const rows = Object.fromEntries(
+      Object.entries(rest)
+        .filter(([, v]) => Array.isArray(v))
+        .map(([k, v]) => [k, (v as Record<string, unknown>[]).map(({ id: _rowId, ...row }) => row)]),
+    );
+    await api(base, token, 'POST', '/api/construct/project/save', { ...rest, ...rows, name: `基准项目 ${String(i).padStart(3, '0')}` });
   }
 }
 
