@@ -100,15 +100,8 @@ export class Ledger {
     for (const r of rows) {
       let f = out.get(r.goodsId);
       if (!f) {
-        f = {
-          goodsId: r.goodsId,
-          openingQty: new Dec(0),
-          openingAmount: new Dec(0),
-          received: {},
-          receivedAmount: new Dec(0),
-          gainLossQty: new Dec(0),
-          gainLossAmount: new Dec(0),
-        };
+        // its own `received`: the sums below add to it (the decimals are immutable)
+        f = { ...NO_FIGURES, goodsId: r.goodsId, received: {} };
         out.set(r.goodsId, f);
       }
       if (r.before) {

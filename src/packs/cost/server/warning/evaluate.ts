@@ -91,14 +91,18 @@ async function pricedLines(figures: Figures, rows: Row[], reader: LineReader, pr
   }));
 }
 
+/** A plan's or a procurement's project, lines and goods, as its rules read them. */
+function planned(bound: { header: Record<typeof PROJECT, FieldModel>; lines: BoundLines<typeof GOODS> }, doc: Row) {
+  const reader = readerOf(bound.lines);
+  const lines = rowsOf(doc, bound.lines.detail);
+  return { reader, projectId: String(doc[bound.header[PROJECT].name]), lines, goods: goodsOf(lines, reader.goods) };
+}
+
 /** R-DEM-1, R-STOCK-4 (next month's estimate against the stock), R-PRICE on a monthly demand. */
 const monthlyDemand: Evaluator = async (figures, doc, settings) => {
   const bound = figures.fields.monthlyDemand;
   const { fields } = bound.lines;
-  const reader = readerOf(bound.lines);
-  const projectId = String(doc[bound.header[PROJECT].name]);
-  const lines = rowsOf(doc, bound.lines.detail);
-  const goods = goodsOf(lines, reader.goods);
+  const { reader, projectId, lines, goods } = planned(bound, doc);
   const plan = await figures.totalDemand(projectId, str(fieldValue(doc, bound.totalDemandRef)));
   const taken = await figures.lineSums(bound, {
     sum: fields.quantity,
@@ -174,10 +178,7 @@ async function linkedLines(figures: Figures, doc: Row, link: Link): Promise<Link
 const monthlyProcure: Evaluator = async (figures, doc, settings) => {
   const bound = figures.fields.procurement;
   const { fields } = bound.lines;
-  const reader = readerOf(bound.lines);
-  const projectId = String(doc[bound.header[PROJECT].name]);
-  const lines = rowsOf(doc, bound.lines.detail);
-  const goods = goodsOf(lines, reader.goods);
+  const { reader, projectId, lines, goods } = planned(bound, doc);
   const demand = figures.fields.monthlyDemand;
   const linked = await linkedLines(figures, doc, {
     source: bound,
