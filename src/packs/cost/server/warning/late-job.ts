@@ -6,15 +6,14 @@
 // the project's managers; the tip is closed by the system once a settlement of that month is approved
 // or in approval. Runs at start and then on an interval; with several processes on one PostgreSQL
 // database only the one holding an advisory lock runs it (the others skip that round).
-import { entitiesWithRole, entityWithRole, fieldsWithRoles, fieldWithRole } from '../../../../engine/model/roles.ts';
+import { entitiesWithRole, fieldsWithRoles, fieldWithRole } from '../../../../engine/model/roles.ts';
 import type { EntityCatalog, EntityModel, FieldModel, Label } from '../../../../engine/model/types.ts';
-import { isSettlement, SETTLEMENT_ROLE } from '../../engine/warnings/auxiliary.ts';
 import { lateSettlements, lateSettlementWarning, monthsCovered, type ContractMonths } from '../../engine/warnings/late-settlement.ts';
 import { nowText } from '../../../../server/clock.ts';
 import type { Db, Queryable, Row } from '../../../../server/db/db.ts';
 import { q } from '../../../../server/db/sql.ts';
 import { tenantDb, type Actor, type StoreContext } from '../../../../server/db/store.ts';
-import { COUNTERPARTY_ROLE, WARNING_ROLES } from './documents.ts';
+import { COUNTERPARTY_ROLE, WARNING_ROLES, warningDocuments, warningFields } from './documents.ts';
 import { COMMITTED } from './figures.ts';
 import { Warnings } from './service.ts';
 
@@ -65,30 +64,28 @@ export interface LateSettlementDocuments {
  */
 export function lateSettlementDocuments(catalog: EntityCatalog): LateSettlementDocuments {
   const { entities } = catalog;
-  const contract = entityWithRole(catalog, WARNING_ROLES.contract);
-  const code = contract.fieldMap[contract.code?.field ?? 'code'];
-  if (!code) throw new Error(`${contract.key} plays "${WARNING_ROLES.contract}" but has no code field (x-entity.code)`);
+  // the contract and the settlements as the warnings bind them (documents.ts)
+  const bound = warningFields(catalog);
+  const contract = bound.contract.model;
   const optional = (model: EntityModel, role: string) => fieldWithRole(entities, model, role);
   const activities = entitiesWithRole(catalog, ACTIVITY_ROLE).map((model) => {
     const month = optional(model, 'period') ?? optional(model, 'date');
     if (!month) throw new Error(`${model.key} plays "${ACTIVITY_ROLE}" but has no field playing "period" or "date" (x-entity.fieldRoles)`);
     return { model, contract: fieldsWithRoles(entities, model, ACTIVITY_ROLE, [WARNING_ROLES.contract])[WARNING_ROLES.contract], month };
   });
-  const settlements = Object.values(entities)
-    .filter(isSettlement)
-    .map((model) => ({
-      model,
-      contract: fieldsWithRoles(entities, model, SETTLEMENT_ROLE, [WARNING_ROLES.contract])[WARNING_ROLES.contract],
-      period: optional(model, 'period'),
-      start: optional(model, 'periodStart'),
-      end: optional(model, 'periodEnd'),
-    }));
-  const tip = entityWithRole(catalog, WARNING_ROLES.tip);
+  const settlements = [...bound.settlements].map(([key, s]) => ({
+    model: entities[key],
+    contract: s.header[WARNING_ROLES.contract],
+    period: s.header.period,
+    start: s.periodStart,
+    end: s.periodEnd,
+  }));
+  const tip = warningDocuments(catalog).tip;
   return {
     contract: {
       model: contract,
-      code,
-      projectRef: fieldsWithRoles(entities, contract, WARNING_ROLES.contract, [WARNING_ROLES.projectRecord])[WARNING_ROLES.projectRecord],
+      code: bound.contract.code,
+      projectRef: bound.contract.header[WARNING_ROLES.projectRecord],
       counterpartyRef: optional(contract, COUNTERPARTY_ROLE),
       performance: optional(contract, 'performance'),
       settlementState: optional(contract, 'settlementState'),

@@ -3,7 +3,7 @@
 // users about new ones through the message module (type 3, as approval messages).
 import { storeText, textRef } from '../../../../engine/i18n/stored-text.ts';
 import { fieldsWithRoles, fieldWithRole, hasRole } from '../../../../engine/model/roles.ts';
-import type { EntityCatalog, EntityModel } from '../../../../engine/model/types.ts';
+import type { EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
 import { DEFAULT_WARN_SETTINGS, WARN_TYPES, type WarnSettings, type Warning } from '../../engine/warnings/rules.ts';
 import { nowText } from '../../../../server/clock.ts';
 import type { Queryable, Row } from '../../../../server/db/db.ts';
@@ -85,19 +85,32 @@ function tipFields(catalog: EntityCatalog): TipFields {
   return found;
 }
 
-/** A document's links, read by the roles of what its fields refer to (the contract's own code on a contract is not one). */
+/** The fields of a document type that hold its links, found once per type (it is read on every save). */
+const linkFieldsOf = new WeakMap<EntityModel, Partial<Record<keyof TipLinks, FieldModel>>>();
+
+function linkFields(catalog: EntityCatalog, model: EntityModel): Partial<Record<keyof TipLinks, FieldModel>> {
+  let found = linkFieldsOf.get(model);
+  if (!found) {
+    const field = (role: string) => fieldWithRole(catalog.entities, model, role);
+    found = {
+      projectId: field(WARNING_ROLES.projectRecord),
+      // a contract's own reference to a contract is the one it supplements: its tips are the contract's own
+      contractCode: hasRole(model, WARNING_ROLES.contract) ? undefined : field(WARNING_ROLES.contract),
+      counterpartyId: field(COUNTERPARTY_ROLE),
+    };
+    linkFieldsOf.set(model, found);
+  }
+  return found;
+}
+
+/** A document's links, read by the roles of what its fields refer to. */
 export function linksOf(catalog: EntityCatalog, model: EntityModel, doc: Row): TipLinks {
-  const value = (role: string) => {
-    const field = fieldWithRole(catalog.entities, model, role);
-    const v = field ? doc[field.name] : undefined;
+  const fields = linkFields(catalog, model);
+  const value = (link: keyof TipLinks) => {
+    const v = fields[link] ? doc[fields[link].name] : undefined;
     return v === undefined || v === null || v === '' ? undefined : String(v);
   };
-  return {
-    projectId: value(WARNING_ROLES.projectRecord) ?? '',
-    // a contract's own reference to a contract is the one it supplements: its tips are the contract's own
-    contractCode: hasRole(model, WARNING_ROLES.contract) ? undefined : value(WARNING_ROLES.contract),
-    counterpartyId: value(COUNTERPARTY_ROLE),
-  };
+  return { projectId: value('projectId') ?? '', contractCode: value('contractCode'), counterpartyId: value('counterpartyId') };
 }
 
 /** A tip's identity within its document: rule, line and goods. */
