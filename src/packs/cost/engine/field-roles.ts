@@ -6,7 +6,7 @@
 import type { Report } from '../../../engine/packs.ts';
 import { pointer } from '../../../engine/model/source.ts';
 import { fieldWithRole, hasRole, type FieldRoleOwner } from '../../../engine/model/roles.ts';
-import type { DetailModel, EntityModel } from '../../../engine/model/types.ts';
+import type { DetailModel, EntityModel, FieldModel } from '../../../engine/model/types.ts';
 
 export type FieldRoleNeed = string | readonly string[];
 
@@ -172,4 +172,21 @@ function lintLines(
         pointer('properties', lines.name, 'x-detail', 'fieldRoles'),
         `${model.key} plays "${role}", whose rules read a line field playing ${describe(need)}: name it in the x-detail.fieldRoles of ${lines.name}`,
       );
+}
+
+/** The project's cost budget lines by expense-contract type (R-BUD): absent when the project has no such detail. */
+export interface BudgetLines {
+  detail: DetailModel;
+  contractType: FieldModel;
+  budget: FieldModel;
+}
+
+/** The project's detail whose rows play `contractType` and `budget`, with those fields (the warnings and the statistics read it). */
+export function budgetLines(entities: Readonly<Record<string, EntityModel>>, projectModel: EntityModel): BudgetLines | undefined {
+  for (const detail of projectModel.details) {
+    const contractType = fieldWithRole(entities, detail, 'contractType');
+    const budget = fieldWithRole(entities, detail, 'budget');
+    if (contractType && budget) return { detail, contractType, budget };
+  }
+  return undefined;
 }

@@ -11,6 +11,7 @@ import {
   optionalEntityWithRole,
 } from '../../../../engine/model/roles.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
+import { budgetLines, type BudgetLines } from '../../engine/field-roles.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 
 export { STATISTICS_ROLES };
@@ -31,7 +32,7 @@ export interface FunnelSource {
 
 export type ProjectFields = Bound<'name' | 'targetCost'> & {
   /** The project's cost budgets by expense-contract type (a detail of type and budget lines), when the schema has one. */
-  budgets?: { detail: DetailModel; contractType: FieldModel; budget: FieldModel };
+  budgets?: BudgetLines;
 };
 
 /** The expense contract's fields; parentRef: on a supplementary agreement, the main contract it amends. */
@@ -109,9 +110,7 @@ const named = <Role extends string>(...roles: Role[]) => Object.fromEntries(role
 function projectFields(catalog: EntityCatalog): ProjectFields {
   const model = entityWithRole(catalog, R.projects);
   // optional: a project schema without a budget detail has no budgets to compare with
-  const detail = model.details.find((d) => ['contractType', 'budget'].every((r) => fieldWithRole(catalog.entities, d, r)));
-  const budgets = detail && fieldsWithRoles(catalog.entities, model, R.projects, ['contractType', 'budget'], detail);
-  return { ...bind(catalog, model, R.projects, named('name', 'targetCost')), budgets: budgets && { detail, ...budgets } };
+  return { ...bind(catalog, model, R.projects, named('name', 'targetCost')), budgets: budgetLines(catalog.entities, model) };
 }
 
 function expenseContractFields(catalog: EntityCatalog): ExpenseContractFields {

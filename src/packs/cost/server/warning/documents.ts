@@ -12,6 +12,7 @@ import {
   type FieldRoleOwner,
 } from '../../../../engine/model/roles.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
+import { budgetLines, type BudgetLines } from '../../engine/field-roles.ts';
 import { isSettlement, SETTLEMENT_ROLE } from '../../engine/warnings/auxiliary.ts';
 
 /** The roles the early warnings read; each must be played by exactly one document type. */
@@ -146,13 +147,6 @@ export interface SettlementLines {
   labels: readonly FieldModel[];
 }
 
-/** The project's cost budget lines by expense-contract type (R-BUD-1): absent when the project has no such detail. */
-export interface BudgetLines {
-  detail: DetailModel;
-  contractType: FieldModel;
-  budget: FieldModel;
-}
-
 export interface WarningFields {
   totalDemand: Bound<'totalDemand'>;
   monthlyDemand: Bound<'monthlyDemand'> & { totalDemandRef?: FieldModel };
@@ -228,15 +222,6 @@ function settlementFields(entities: Entities, model: EntityModel): SettlementFie
     contractAmount: field('contractAmount'),
     lines: settlementLines(entities, model),
   };
-}
-
-function budgetLines(entities: Entities, projectModel: EntityModel): BudgetLines | undefined {
-  for (const detail of projectModel.details) {
-    const contractType = optional(entities, detail, 'contractType');
-    const budget = optional(entities, detail, 'budget');
-    if (contractType && budget) return { detail, contractType, budget };
-  }
-  return undefined;
 }
 
 function bindAll(catalog: EntityCatalog): WarningFields {
