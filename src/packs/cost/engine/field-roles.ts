@@ -190,3 +190,10 @@ export function budgetLines(entities: Readonly<Record<string, EntityModel>>, pro
   }
   return undefined;
 }
+
+/** A document's number (x-entity.code): the rules name contracts and settlements by it; refused when it has none. */
+export function codeField(model: EntityModel, role: string): FieldModel {
+  const code = model.code && model.fieldMap[model.code.field];
+  if (!code) throw new Error(`${model.key} plays "${role}" but has no code field (x-entity.code)`);
+  return code;
+}

@@ -11,7 +11,7 @@ import {
   optionalEntityWithRole,
 } from '../../../../engine/model/roles.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
-import { budgetLines, type BudgetLines } from '../../engine/field-roles.ts';
+import { budgetLines, codeField, type BudgetLines } from '../../engine/field-roles.ts';
 import { STATISTICS_ROLES } from '../../engine/statistics/roles.ts';
 
 export { STATISTICS_ROLES };
@@ -83,13 +83,6 @@ export interface StatisticsModels {
 function requireWorkflow(model: EntityModel, role: string) {
   if (!model.workflow)
     throw new Error(`${model.key} plays the role "${role}" but has no approval workflow (only approved documents are counted)`);
-}
-
-/** The field its numbering names (x-entity.code): what references to the document hold. */
-function codeField(model: EntityModel, role: string): FieldModel {
-  const code = model.code && model.fieldMap[model.code.field];
-  if (!code) throw new Error(`${model.key} plays the role "${role}" but has no code field (x-entity.code)`);
-  return code;
 }
 
 /** Binds a document's fields by role: { name: its field playing the role }. */

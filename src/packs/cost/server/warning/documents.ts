@@ -12,7 +12,7 @@ import {
   type FieldRoleOwner,
 } from '../../../../engine/model/roles.ts';
 import type { DetailModel, EntityCatalog, EntityModel, FieldModel } from '../../../../engine/model/types.ts';
-import { budgetLines, type BudgetLines } from '../../engine/field-roles.ts';
+import { budgetLines, codeField, type BudgetLines } from '../../engine/field-roles.ts';
 import { isSettlement, SETTLEMENT_ROLE } from '../../engine/warnings/auxiliary.ts';
 
 /** The roles the early warnings read; each must be played by exactly one document type. */
@@ -232,8 +232,7 @@ function bindAll(catalog: EntityCatalog): WarningFields {
     return model && bind(entities, model, OPTIONAL_WARNING_ROLES[key], key);
   };
   const contract = documents.contract;
-  const code = contract.fieldMap[contract.code?.field ?? 'code'];
-  if (!code) throw new Error(`${contract.key} plays "${WARNING_ROLES.contract}" but has no code field (x-entity.code)`);
+  const code = codeField(contract, WARNING_ROLES.contract);
   const ticket = documents.ticket && bindHeader(entities, documents.ticket, OPTIONAL_WARNING_ROLES.ticket, 'ticket');
   const monthlyDemand = bind(entities, documents.monthlyDemand, WARNING_ROLES.monthlyDemand, 'monthlyDemand');
   return {
